@@ -1,0 +1,34 @@
+import type { RequestHandler } from 'express';
+import { pino, type DestinationStream, type Logger } from 'pino';
+
+export type { Logger };
+
+/**
+ * The mock's logger: JSON lines on stdout (or `destination`).
+ * @example createLogger().info('started');
+ */
+export function createLogger(destination?: DestinationStream): Logger {
+  return pino({ base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination);
+}
+
+/** A logger that writes nothing, for tests and embedding. */
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' });
+}
+
+/**
+ * Middleware that logs one line per request once it is answered: method, path, status, duration.
+ * @example app.use(requestLogger(logger)); // {"msg":"GET /v1/categories 200 1.3ms", ...}
+ */
+export function requestLogger(logger: Logger): RequestHandler {
+  return function logRequest(req, res, next) {
+    const started = performance.now();
+    res.on('finish', () => {
+      const ms = Math.round((performance.now() - started) * 10) / 10;
+      const { method, originalUrl: path } = req;
+      const status = res.statusCode;
+      logger.info({ method, path, status, ms }, `${method} ${path} ${status} ${ms}ms`);
+    });
+    next();
+  };
+}

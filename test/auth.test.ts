@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { createKeyChecker, readCredential } from '../src/auth.js';
+
+describe('readCredential', () => {
+  it.each([
+    { header: undefined, expected: { kind: 'missing' } },
+    { header: '', expected: { kind: 'missing' } },
+    { header: '   ', expected: { kind: 'missing' } },
+    { header: 'Bearer abc', expected: { kind: 'bearer', token: 'abc' } },
+    { header: 'bearer abc', expected: { kind: 'bearer', token: 'abc' } },
+    { header: 'BEARER   abc  ', expected: { kind: 'bearer', token: 'abc' } },
+    { header: 'Bearer', expected: { kind: 'other-scheme' } },
+    { header: 'Basic dXNlcjpwYXNz', expected: { kind: 'other-scheme' } },
+    { header: 'abc', expected: { kind: 'other-scheme' } },
+    { header: 'Token abc', expected: { kind: 'other-scheme' } },
+  ])('$header -> $expected.kind', ({ header, expected }) => {
+    expect(readCredential(header)).toEqual(expected);
+  });
+});
+
+describe('createKeyChecker', () => {
+  const check = createKeyChecker(['alpha', 'beta']);
+
+  it('accepts each configured key', () => {
+    expect(check('alpha')).toBe(true);
+    expect(check('beta')).toBe(true);
+  });
+
+  it('rejects anything else, including prefixes, extensions and case changes', () => {
+    for (const token of ['gamma', 'alph', 'alphaa', 'ALPHA', '', ' alpha'])
+      expect(check(token), token).toBe(false);
+  });
+
+  it('refuses to be built without keys or with an empty key', () => {
+    expect(() => createKeyChecker([])).toThrow(/at least one/);
+    expect(() => createKeyChecker(['ok', ''])).toThrow(/empty/);
+  });
+});

@@ -1,0 +1,156 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+// The built CLI, as `npm start` and users run it (`npm test` builds first).
+const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+const children: ChildProcess[] = [];
+
+function run(args: string[], env: Record<string, string> = {}): ChildProcess {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  return child;
+}
+
+function collect(child: ChildProcess): () => string {
+  let text = '';
+  child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  return () => text;
+}
+
+function start(args: string[], env: Record<string, string> = {}): Promise<Started> {
+  const child = run(['mock', '--port', '0', ...args], env);
+  const output = collect(child);
+  return new Promise((resolve, reject) => {
+    child.stdout?.on('data', () => {
+      const url = /listening on (http:\/\/\S+?)["\s)]/.exec(output())?.[1];
+      if (url) resolve({ child, url, output });
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output()}`)));
+  });
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+async function get(url: string, key: string): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${url}/categories`, { headers: { Authorization: `Bearer ${key}` } });
+  return { status: res.status, body: await res.json() };
+}
+
+beforeAll(() => {
+  if (!existsSync(BIN))
+    throw new Error('dist/bin.js is missing: run `npm run build` (npm test does)');
+});
+
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+describe('petstore-kit mock', () => {
+  it('starts with seeded categories and the documented default key, printed at start-up', async () => {
+    const { url, output } = await start([]);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(output()).toContain('petstore-kit-dev-key');
+    const res = await get(url, 'petstore-kit-dev-key');
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(10);
+  });
+
+  it('takes keys, seed count and host from flags; the default key is then refused', async () => {
+    const { url, output } = await start([
+      '--api-key',
+      'one',
+      '-k',
+      'two',
+      '--seed-count',
+      '3',
+      '--host',
+      '127.0.0.1',
+    ]);
+    expect((await get(url, 'one')).body).toHaveLength(3);
+    expect((await get(url, 'two')).status).toBe(200);
+    expect((await get(url, 'petstore-kit-dev-key')).status).toBe(401);
+    expect(output()).not.toMatch(/one|two/);
+  });
+
+  it('takes PORT, HOST and API_KEYS (comma-separated) from the environment', async () => {
+    const { url } = await start([], { PORT: '0', HOST: '127.0.0.1', API_KEYS: 'alpha, beta' });
+    expect((await get(url, 'beta')).status).toBe(200);
+    expect((await get(url, 'alpha')).status).toBe(200);
+    expect((await get(url, 'petstore-kit-dev-key')).status).toBe(401);
+  });
+
+  it('gives the same seeded data for the same --seed', async () => {
+    const first = await start(['--seed', '5']);
+    const second = await start(['--seed', '5']);
+    const other = await start(['--seed', '6']);
+    const key = 'petstore-kit-dev-key';
+    expect((await get(first.url, key)).body).toEqual((await get(second.url, key)).body);
+    expect((await get(first.url, key)).body).not.toEqual((await get(other.url, key)).body);
+  });
+
+  it('logs one line per request with method, path, status and duration; --quiet logs none', async () => {
+    const loud = await start([]);
+    await get(loud.url, 'petstore-kit-dev-key');
+    await expect
+      .poll(loud.output)
+      .toMatch(/"method":"GET","path":"\/v1\/categories","status":200,"ms":[\d.]+/);
+
+    const quiet = await start(['--quiet']);
+    await get(quiet.url, 'petstore-kit-dev-key');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(quiet.output()).not.toContain('"path"');
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('stops cleanly on %s', async (signal) => {
+    const { child } = await start([]);
+    child.kill(signal);
+    expect(await exited(child)).toBe(0);
+  });
+
+  it.each([
+    { args: ['--port', 'abc'], message: /--port.*whole number/ },
+    { args: ['--port', '70000'], message: /--port.*0 to 65535/ },
+    { args: ['--seed-count', '-1'], message: /--seed-count.*0 or more/ },
+    {
+      args: ['--spec', '/nonexistent.yaml'],
+      message: /^petstore-kit: cannot read the spec at \/nonexistent\.yaml/m,
+    },
+    { args: ['--bogus'], message: /unknown option '--bogus'/ },
+  ])('stops with one clear line and a non-zero exit for $args', async ({ args, message }) => {
+    const child = run(['mock', ...args]);
+    const output = collect(child);
+    expect(await exited(child)).not.toBe(0);
+    expect(output()).toMatch(message);
+    expect(output().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('says so in one line when the port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as { port: number };
+    const child = run(['mock', '--port', String(port)]);
+    const output = collect(child);
+    expect(await exited(child)).toBe(1);
+    expect(output().trim()).toBe(
+      `petstore-kit: cannot listen on 127.0.0.1:${port}: the port is already in use`,
+    );
+    blocker.close();
+  });
+});
