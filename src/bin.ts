@@ -9,13 +9,21 @@ async function shutdown(): Promise<void> {
   process.exit(0);
 }
 
-process.once('SIGINT', () => void shutdown());
-process.once('SIGTERM', () => void shutdown());
-
 createCli({
   stdout: process.stdout,
   stderr: process.stderr,
-  onListening: (mock) => running.push(mock),
+  onListening: (mock) => {
+    // Only a running mock turns a signal into a clean stop; anything else dies of it as usual.
+    if (running.push(mock) === 1) {
+      process.once('SIGINT', () => void shutdown());
+      process.once('SIGTERM', () => void shutdown());
+    }
+  },
+  onExitCode: (code) => {
+    process.exitCode = code;
+    // Let output drain, but do not wait on a handle a test runner may have left open.
+    setTimeout(() => process.exit(code), 2000).unref();
+  },
 })
   .parseAsync(process.argv)
   .catch((err: unknown) => {

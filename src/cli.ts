@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createApp } from './app.js';
+import { runContract, type ContractCommandOptions } from './contract-command.js';
 import { createLogger, type Logger } from './logger.js';
 import { generateCategories } from './seed-data.js';
 import { basePathOf } from './servers.js';
@@ -34,6 +35,8 @@ export interface CliIo {
   stderr: NodeJS.WritableStream;
   /** Called with each mock once it listens. */
   onListening?: (mock: RunningMock) => void;
+  /** Called with the exit code of a command that ends by itself (`contract`). */
+  onExitCode?: (code: number) => void;
 }
 
 /**
@@ -87,14 +90,58 @@ export function createCli(io: CliIo): Command {
     )
     .addOption(new Option('-q, --quiet', 'log no line per request'))
     .action(async (options: MockCommandOptions) => {
-      const mock = await startMock(options, createLogger(io.stdout as never));
-      io.onListening?.(mock);
+      await startMock(options, createLogger(io.stdout as never), io.onListening);
+    });
+
+  program
+    .command('contract')
+    .description(
+      'run the contract suite against a deployment; exit 0 if it conforms, 1 if not, 2 if it cannot tell',
+    )
+    .addOption(
+      new Option(
+        '-u, --base-url <url>',
+        'base URL of the deployment, e.g. https://staging.example.com/v1',
+      ).env('BASE_URL'),
+    )
+    .addOption(
+      new Option(
+        '-k, --api-key <key>',
+        'a valid API key of the deployment (prefer the env var)',
+      ).env('API_KEY'),
+    )
+    .addOption(
+      new Option('-s, --server <name>', "take the base URL from the spec's servers").choices([
+        'production',
+        'staging',
+      ]),
+    )
+    .addOption(
+      new Option(
+        '--server-variable <name=value>',
+        'fill a variable of that server URL; repeatable',
+      ).argParser((value: string, previous: string[] = []) => [...previous, value]),
+    )
+    .addOption(
+      new Option('-r, --reporter <name>', 'report format')
+        .choices(['default', 'junit'])
+        .default('default'),
+    )
+    .addOption(new Option('-o, --output <file>', 'where --reporter junit writes its XML'))
+    .addOption(new Option('--read-only', 'skip every check that creates data (for production)'))
+    .action(async (options: ContractCommandOptions, command: Command) => {
+      const baseUrlSource = command.getOptionValueSource('baseUrl');
+      io.onExitCode?.(await runContract({ ...options, baseUrlSource }, io));
     });
 
   return program;
 }
 
-async function startMock(options: MockCommandOptions, logger: Logger): Promise<RunningMock> {
+async function startMock(
+  options: MockCommandOptions,
+  logger: Logger,
+  onListening: (mock: RunningMock) => void = () => {},
+): Promise<RunningMock> {
   const spec = await loadSpec(options.spec);
   const store = createMemoryStore();
   for (const category of generateCategories({ count: options.seedCount, seed: options.seed }))
@@ -116,6 +163,17 @@ async function startMock(options: MockCommandOptions, logger: Logger): Promise<R
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const url = `http://${host}:${port}${basePathOf(spec.resolved)}`;
+  const mock: RunningMock = {
+    url,
+    server,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+  // Before the announcement: whoever acts on it (a signal, a request) finds the mock ready.
+  onListening(mock);
   logger.info(
     { url, categories: store.list().length, keys: keys.length },
     `petstore-kit mock listening on ${url}` +
