@@ -1,14 +1,22 @@
-import express, { type Express, type Request, type Response } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { bearerAuth } from './auth.js';
 import { categoryHandlers, type OperationHandler } from './category-handlers.js';
+import { CheckedJson, createRecordSerializers, type RecordSerializer } from './checked-json.js';
 import { deprecationHeaders } from './deprecation.js';
 import { ApiError, errorHandler, notFound } from './errors.js';
 import { exampleBody } from './example-response.js';
 import { requestLogger, silentLogger, type Logger } from './logger.js';
-import { listOperations, matchPath, type Operation } from './operations.js';
+import {
+  listOperations,
+  operationFinder,
+  requiresCredential,
+  type Operation,
+} from './operations.js';
+import { composeMiddleware } from './pipeline.js';
+import { createSchemaCompiler } from './schema-validator.js';
 import { basePathOf } from './servers.js';
-import { SpecError, type LoadedSpec, type OpenApiDocument } from './spec.js';
+import { SpecError, type LoadedSpec, type OpenApiDocument, type SchemaObject } from './spec.js';
 import { createMemoryStore, type CategoryStore } from './store.js';
 
 /** 1 MiB: the largest request body the mock reads; a larger one gets 413. */
@@ -39,8 +47,8 @@ export interface AppOptions {
 }
 
 /**
- * The mock server as an express app, not yet listening. Every request is checked
- * against the spec, and so is every response: one that breaks the spec becomes a 500.
+ * The mock server as an express app, not yet listening. Every request is checked against
+ * the spec, and so is every response: one that breaks the spec becomes a 500.
  * @throws {SpecError} when the spec asks for something the mock cannot serve.
  * @example
  * const app = createApp({ spec: await loadSpec(), apiKeys: ['secret'], store: createMemoryStore() });
@@ -51,8 +59,16 @@ export function createApp(options: AppOptions): Express {
   const operations = listOperations(document);
   const basePath = basePathOf(document);
   const logger = options.logger ?? silentLogger();
-  const handlers = categoryHandlers(options.store ?? createMemoryStore());
   assertBearerOnly(document, operations);
+
+  const answers = operationAnswers(operations, options.store ?? createMemoryStore());
+  const findOperation = operationFinder(operations);
+  /** The operation a request is for, from its path below the base path. */
+  const operationOf = (method: string, path: string): Operation | undefined => {
+    const below = belowBasePath(basePath, path);
+    return below === undefined ? undefined : findOperation(method, below);
+  };
+  const unknownNeedsCredential = requiresCredential(document.security ?? []);
 
   const app = express();
   app.disable('x-powered-by');
@@ -62,44 +78,83 @@ export function createApp(options: AppOptions): Express {
   app.set('etag', false);
 
   if (options.logRequests ?? true) app.use(requestLogger(logger));
-  // Before the body is read: a bad credential gets 401 whatever the body holds.
   app.use(
-    basePath || '/',
-    bearerAuth({
-      keys: options.apiKeys,
-      isProtected: (method, path) => needsCredential(operations, document, method, path),
-    }),
+    composeMiddleware([
+      // Before the body is read: a bad credential gets 401 whatever the body holds.
+      bearerAuth({
+        keys: options.apiKeys,
+        isProtected: (method, path) =>
+          belowBasePath(basePath, path) !== undefined &&
+          (operationOf(method, path)?.requiresCredential ?? unknownNeedsCredential),
+      }),
+      express.json({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }),
+      ...OpenApiValidator.middleware({
+        // The validator rewrites parts of the document it is given.
+        apiSpec: structuredClone(options.spec.document) as never,
+        validateApiSpec: false, // loadSpec has checked it, at start-up rather than on the first request
+        validateRequests: { allErrors: true },
+        // Stateful operations answer CheckedJson, checked when their records were first
+        // served (checked-json.ts); every other response is checked here.
+        validateResponses: { onError: rejectInvalidResponse },
+        validateSecurity: false, // bearerAuth checks keys, not only their presence
+      }),
+      // Handlers keyed by operation, as the spec lists them; no second route table.
+      function serveOperation(req, res, next) {
+        const operation = operationOf(req.method, req.path);
+        const answer = operation && answers.get(operation);
+        if (!answer) return next();
+        answer(req, res, next);
+      },
+    ]),
   );
-  app.use(express.json({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }));
-  app.use(
-    OpenApiValidator.middleware({
-      // The validator rewrites parts of the document it is given.
-      apiSpec: structuredClone(options.spec.document) as never,
-      validateApiSpec: false, // loadSpec has checked it, at start-up rather than on the first request
-      validateRequests: { allErrors: true },
-      validateResponses: { onError: rejectInvalidResponse },
-      validateSecurity: false, // bearerAuth checks keys, not only their presence
-    }),
-  );
-
-  for (const operation of operations) {
-    const answer = handlers[operation.operationId] ?? constant(exampleBody(operation));
-    app[operation.method](basePath + operation.expressPath, respond(operation, answer));
-  }
-
   app.use(notFound);
   app.use(errorHandler(logger));
   return app;
 }
 
-function respond(operation: Operation, answer: OperationHandler) {
+/** How each operation answers: its stateful handler, else its spec example. */
+function operationAnswers(
+  operations: readonly Operation[],
+  store: CategoryStore,
+): Map<Operation, RequestHandler> {
+  const serializerFor = createRecordSerializers(createSchemaCompiler());
+  const serializer = (operationId: string, part: 'whole' | 'items'): RecordSerializer => {
+    const schema = successSchemaOf(operations, operationId);
+    const items = (schema as { items?: SchemaObject } | undefined)?.items;
+    return serializerFor((part === 'items' ? items : schema) ?? {});
+  };
+  const handlers = categoryHandlers(store, {
+    listItem: serializer('listCategories', 'items'),
+    created: serializer('createCategory', 'whole'),
+  });
+  return new Map(
+    operations.map((operation) => [
+      operation,
+      respond(operation, handlers[operation.operationId] ?? constant(exampleBody(operation))),
+    ]),
+  );
+}
+
+function respond(operation: Operation, answer: OperationHandler): RequestHandler {
   const headers = deprecationHeaders(operation.definition);
-  return function serveOperation(req: Request, res: Response) {
+  return function answerOperation(req, res) {
     const body = answer(req);
     res.status(operation.successStatus).set(headers);
-    if (body === undefined) res.end();
+    if (body instanceof CheckedJson) res.type('json').send(body.bytes);
+    else if (body === undefined) res.end();
     else res.json(body);
   };
+}
+
+function constant(body: unknown): OperationHandler {
+  return () => body;
+}
+
+/** The path below the base path (`/v1/categories` -> `/categories`), or undefined outside it. */
+function belowBasePath(basePath: string, path: string): string | undefined {
+  if (basePath === '') return path;
+  if (path === basePath) return '/';
+  return path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : undefined;
 }
 
 /** Thrown from the validator's hook, it reaches errorHandler instead of the invalid body reaching the client. */
@@ -112,23 +167,15 @@ function rejectInvalidResponse(err: {
   throw new ApiError(500, 'invalid_response', `The mock's response breaks the spec: ${details}`);
 }
 
-function constant(body: unknown): OperationHandler {
-  return () => body;
-}
-
-function needsCredential(
+/** The JSON schema of an operation's success response, from the spec. */
+function successSchemaOf(
   operations: readonly Operation[],
-  document: OpenApiDocument,
-  method: string,
-  path: string,
-): boolean {
-  const operation = matchPath(operations, path).find((op) => op.method === method.toLowerCase());
-  const requirements = operation?.security ?? document.security ?? [];
-  // An empty requirement object means anonymous access is allowed.
-  return (
-    requirements.length > 0 &&
-    requirements.every((requirement) => Object.keys(requirement).length > 0)
-  );
+  operationId: string,
+): SchemaObject | undefined {
+  const operation = operations.find((op) => op.operationId === operationId);
+  const response = operation?.definition.responses?.[String(operation.successStatus)] as
+    { content?: Record<string, { schema?: SchemaObject }> } | undefined;
+  return response?.content?.['application/json']?.schema;
 }
 
 /** The mock enforces bearer keys only; any other scheme would be silently left open. */

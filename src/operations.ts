@@ -30,6 +30,8 @@ export interface Operation {
   readonly definition: OperationObject;
   /** The requirements in force: the operation's own `security`, else the document's. */
   readonly security: readonly SecurityRequirement[];
+  /** Whether those requirements demand a credential (an empty requirement allows none). */
+  readonly requiresCredential: boolean;
   /** The status the operation answers on success: its lowest 2xx response. */
   readonly successStatus: number;
 }
@@ -44,6 +46,7 @@ export function listOperations(document: OpenApiDocument): Operation[] {
     for (const method of PATH_ITEM_METHODS) {
       const definition = item?.[method];
       if (!definition) continue;
+      const security = definition.security ?? document.security ?? [];
       operations.push({
         operationId: definition.operationId ?? `${method} ${path}`,
         method,
@@ -51,7 +54,8 @@ export function listOperations(document: OpenApiDocument): Operation[] {
         expressPath: path.replace(/\{([^}]+)\}/g, ':$1'),
         pattern: templateToRegExp(path),
         definition,
-        security: definition.security ?? document.security ?? [],
+        security,
+        requiresCredential: requiresCredential(security),
         successStatus: lowestSuccessStatus(definition),
       });
     }
@@ -60,11 +64,36 @@ export function listOperations(document: OpenApiDocument): Operation[] {
 }
 
 /**
- * Finds the operations whose path template matches a path relative to the base path.
- * @example matchPath(operations, '/pets/7') // the operations of `/pets/{petId}`
+ * Whether security requirements demand a credential: an empty requirement object
+ * means anonymous access is allowed.
  */
-export function matchPath(operations: readonly Operation[], path: string): Operation[] {
-  return operations.filter((op) => op.pattern.test(path));
+export function requiresCredential(requirements: readonly SecurityRequirement[]): boolean {
+  return (
+    requirements.length > 0 &&
+    requirements.every((requirement) => Object.keys(requirement).length > 0)
+  );
+}
+
+/**
+ * A lookup of the operation a request (method, path relative to the base path) is for.
+ * Paths without parameters are found in a map, so the common case costs no matching.
+ * @example operationFinder(operations)('GET', '/pets/7')?.operationId // 'getPetById'
+ */
+export function operationFinder(
+  operations: readonly Operation[],
+): (method: string, path: string) => Operation | undefined {
+  const literal = new Map<string, Operation>();
+  const templated = operations.filter((op) => op.path.includes('{'));
+  for (const op of operations)
+    if (!op.path.includes('{')) literal.set(`${op.method} ${op.path}`, op);
+  return (method, path) => {
+    const lower = method.toLowerCase();
+    const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+    return (
+      literal.get(`${lower} ${trimmed}`) ??
+      templated.find((op) => op.method === lower && op.pattern.test(trimmed))
+    );
+  };
 }
 
 function templateToRegExp(template: string): RegExp {

@@ -1,4 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dereference } from '@apidevtools/json-schema-ref-parser';
 // The validator's own document check, run at load time so that a broken spec stops
@@ -29,12 +33,35 @@ export interface LoadedSpec {
 /** The spec shipped with petstore-kit: the one source of truth of the interface. */
 export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../spec/openapi.yaml', import.meta.url));
 
+/** Where documents that passed the check are remembered, by hash (find-cache-dir's place). */
+export const DEFAULT_CHECK_CACHE = fileURLToPath(
+  new URL('../node_modules/.cache/petstore-kit/', import.meta.url),
+);
+
+const VALIDATOR_VERSION = (
+  createRequire(import.meta.url)('express-openapi-validator/package.json') as { version: string }
+).version;
+
+export interface LoadSpecOptions {
+  /**
+   * A folder remembering documents that passed the OpenAPI check, by a hash of their text
+   * and of the validator's version: the check compiles the OpenAPI meta-schema, a fifth of a
+   * second at every start. Only passes are remembered, so a changed document is checked
+   * again. `false` checks every time.
+   * @default DEFAULT_CHECK_CACHE
+   */
+  checkCache?: string | false;
+}
+
 /**
  * Reads, parses and checks an OpenAPI 3.1 document.
  * @throws {SpecError} when the file is missing, not YAML, not OpenAPI 3.1, invalid, or has a broken `$ref`.
  * @example const spec = await loadSpec(); // the bundled spec/openapi.yaml
  */
-export async function loadSpec(path: string = DEFAULT_SPEC_PATH): Promise<LoadedSpec> {
+export async function loadSpec(
+  path: string = DEFAULT_SPEC_PATH,
+  options: LoadSpecOptions = {},
+): Promise<LoadedSpec> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -52,16 +79,7 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH): Promise<Loaded
     throw new SpecError(`${path} is not an OpenAPI 3.1 document (it needs "openapi: 3.1.x")`);
   }
 
-  const { errors } = new OpenAPISchemaValidator({
-    version: parsed.openapi,
-    validateApiSpec: true,
-  }).validate(parsed as never);
-  const [first] = errors ?? [];
-  if (first) {
-    throw new SpecError(
-      `${path} is not a valid OpenAPI document: ${first.instancePath || '/'} ${first.message}`,
-    );
-  }
+  await checkDocument(parsed, text, path, options.checkCache ?? DEFAULT_CHECK_CACHE);
 
   let resolved: OpenApiDocument;
   try {
@@ -70,6 +88,37 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH): Promise<Loaded
     throw new SpecError(`${path} has a $ref that cannot be resolved: ${firstLine(err)}`);
   }
   return { source: path, document: parsed, resolved };
+}
+
+async function checkDocument(
+  document: OpenApiDocument,
+  text: string,
+  path: string,
+  cache: string | false,
+): Promise<void> {
+  const passed =
+    cache &&
+    join(
+      cache,
+      `passed-${createHash('sha256').update(`${VALIDATOR_VERSION}\0${text}`).digest('hex')}`,
+    );
+  if (passed && existsSync(passed)) return;
+  const { errors } = new OpenAPISchemaValidator({
+    version: document.openapi,
+    validateApiSpec: true,
+  }).validate(document as never);
+  const [first] = errors ?? [];
+  if (first) {
+    throw new SpecError(
+      `${path} is not a valid OpenAPI document: ${first.instancePath || '/'} ${first.message}`,
+    );
+  }
+  if (passed) {
+    // A read-only install checks every time instead.
+    await mkdir(cache, { recursive: true })
+      .then(() => writeFile(passed, ''))
+      .catch(() => undefined);
+  }
 }
 
 function isOpenApi31(value: unknown): value is OpenApiDocument {

@@ -315,6 +315,7 @@ describe('every other error is an Error body too', () => {
 
   it('a failing handler -> 500 that shows no internals', async () => {
     const broken: CategoryStore = {
+      version: 0,
       list: () => {
         throw new Error('disk on fire at /srv/data/categories.json');
       },
@@ -352,6 +353,7 @@ describe('the mock validates its own responses against the spec', () => {
 
   it('a create answer that breaks the schema -> 500', async () => {
     const lying: CategoryStore = {
+      version: 0,
       list: () => [],
       create: (input) => ({ ...input, id: 'seven' }) as unknown as Category,
     };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listOperations, matchPath } from '../src/operations.js';
+import { listOperations, operationFinder, requiresCredential } from '../src/operations.js';
 import { loadSpec } from '../src/spec.js';
 
 describe('listOperations', () => {
@@ -19,11 +19,21 @@ describe('listOperations', () => {
     );
   });
 
-  it('matches concrete paths to their templates', async () => {
-    const operations = listOperations((await loadSpec()).resolved);
-    expect(matchPath(operations, '/pets/42').map((op) => op.operationId)).toEqual(['getPetById']);
-    expect(matchPath(operations, '/categories/').map((op) => op.method)).toEqual(['get', 'post']);
-    expect(matchPath(operations, '/pets/42/toys')).toEqual([]);
-    expect(matchPath(operations, '/pets/')).toEqual([]);
+  it('finds the operation of a method and a concrete path', async () => {
+    const find = operationFinder(listOperations((await loadSpec()).resolved));
+    expect(find('GET', '/pets/42')?.operationId).toBe('getPetById');
+    expect(find('get', '/categories')?.operationId).toBe('listCategories');
+    expect(find('POST', '/categories/')?.operationId).toBe('createCategory');
+    expect(find('DELETE', '/categories')).toBeUndefined();
+    expect(find('GET', '/pets/42/toys')).toBeUndefined();
+    expect(find('GET', '/pets/')).toBeUndefined();
+    expect(find('GET', '/Categories')).toBeUndefined();
+  });
+
+  it('tells which security requirements demand a credential', () => {
+    expect(requiresCredential([{ bearerAuth: [] }])).toBe(true);
+    expect(requiresCredential([{}])).toBe(false);
+    expect(requiresCredential([{ bearerAuth: [] }, {}])).toBe(false);
+    expect(requiresCredential([])).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,5 +42,36 @@ describe('loadSpec', () => {
     await expect(failure).rejects.toBeInstanceOf(SpecError);
     await expect(failure).rejects.toThrow(message);
     await failure.catch((err: Error) => expect(err.message).not.toContain('\n'));
+  });
+});
+
+describe('loadSpec remembers documents that passed the check', () => {
+  const valid = 'openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths: {}\n';
+
+  it('remembers a passing document under the hash of its text, and loads it again', async () => {
+    const cache = await mkdtemp(join(tmpdir(), 'petstore-kit-cache-'));
+    const path = await specFile(valid);
+    await loadSpec(path, { checkCache: cache });
+    expect((await readdir(cache)).filter((name) => name.startsWith('passed-'))).toHaveLength(1);
+    await expect(loadSpec(path, { checkCache: cache })).resolves.toMatchObject({ source: path });
+  });
+
+  it('never remembers a failing document, and checks a changed one again', async () => {
+    const cache = await mkdtemp(join(tmpdir(), 'petstore-kit-cache-'));
+    await loadSpec(await specFile(valid), { checkCache: cache });
+    const broken = await specFile(valid.replace('version: "1"', 'versio: "1"'));
+    await expect(loadSpec(broken, { checkCache: cache })).rejects.toThrow(
+      /not a valid OpenAPI document/,
+    );
+    await expect(loadSpec(broken, { checkCache: cache })).rejects.toThrow(
+      /not a valid OpenAPI document/,
+    );
+    expect(await readdir(cache)).toHaveLength(1);
+  });
+
+  it('still loads when the cache cannot be written', async () => {
+    const path = await specFile(valid);
+    // A folder inside a file cannot exist.
+    await expect(loadSpec(path, { checkCache: join(path, 'cache') })).resolves.toBeDefined();
   });
 });

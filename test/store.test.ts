@@ -46,3 +46,22 @@ describe('createMemoryStore', () => {
     expect(store.list()[0]?.name).toBe('Dog');
   });
 });
+
+describe('the store version', () => {
+  it('changes on every write and on nothing else', () => {
+    const store = createMemoryStore([{ id: 1, name: 'Dog' }]);
+    const start = store.version;
+    store.list();
+    expect(store.version).toBe(start);
+    store.create({ name: 'Cat' });
+    const afterOne = store.version;
+    expect(afterOne).not.toBe(start);
+    store.create({ name: 'Rabbit' });
+    expect(store.version).not.toBe(afterOne);
+  });
+
+  it('freezes preloaded records too, so their cached JSON stays true', () => {
+    const store = createMemoryStore([{ id: 1, name: 'Dog' }]);
+    expect(Object.isFrozen(store.list()[0])).toBe(true);
+  });
+});
