@@ -111,10 +111,10 @@ export function createCli(io: CliIo): Command {
       ).env('API_KEY'),
     )
     .addOption(
-      new Option('-s, --server <name>', "take the base URL from the spec's servers").choices([
-        'production',
-        'staging',
-      ]),
+      new Option(
+        '-s, --server <name>',
+        "take the base URL from the spec's server of that description (production, staging)",
+      ),
     )
     .addOption(
       new Option(
@@ -172,6 +172,8 @@ async function startMock(
       new Promise((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
+        // A client that never finishes its request must not keep the mock from stopping.
+        setTimeout(() => server.closeAllConnections(), 3000).unref();
       }),
   };
   // Before the announcement: whoever acts on it (a signal, a request) finds the mock ready.
@@ -182,15 +184,7 @@ async function startMock(
       (options.apiKey?.length ? '' : ` (API key: ${DEFAULT_API_KEY})`),
   );
 
-  return {
-    url,
-    server,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }),
-  };
+  return mock;
 }
 
 function listenFailure(err: NodeJS.ErrnoException, options: MockCommandOptions): string {

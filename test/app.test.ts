@@ -296,6 +296,12 @@ describe('every other error is an Error body too', () => {
     expectError(res, 415, 'unsupported_media_type');
   });
 
+  it('a multipart form -> 415 (the interface takes JSON only)', async () => {
+    const res = await request(app).post('/v1/categories').set(AUTH).field('name', 'Dog');
+    expectError(res, 415, 'unsupported_media_type');
+    expect(store.list()).toHaveLength(2);
+  });
+
   it('missing content type -> 415', async () => {
     const res = await request(app)
       .post('/v1/categories')

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -139,6 +139,22 @@ describe('petstore-kit mock', () => {
     expect(await exited(child)).not.toBe(0);
     expect(output()).toMatch(message);
     expect(output().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('stops on SIGTERM even while a client holds a request half-sent', async () => {
+    const { child, url } = await start([]);
+    const { port } = new URL(url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    // Authorized, so that the mock waits for the rest of the body.
+    socket.write(
+      'POST /v1/categories HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer petstore-kit-dev-key\r\n' +
+        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+    socket.destroy();
   });
 
   it('says so in one line when the port is taken', async () => {

@@ -147,6 +147,14 @@ describe('petstore-kit contract', () => {
     expect(run.stderr).toMatch(says);
   });
 
+  it('names the servers the spec has when --server names none of them', async () => {
+    const run = await contract(['--server', 'qa', '--api-key', KEY]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(
+      'petstore-kit contract: the spec has no server "qa" (it has: production, staging)',
+    );
+  });
+
   it("takes the base URL from the spec's servers with --server and --server-variable", async () => {
     const host = `127.0.0.1:${closedPort}`;
     const run = await contract([
