@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createApp } from './app.js';
 import type { ContractCommandOptions } from './contract-command.js';
@@ -127,7 +128,12 @@ export function createCli(io: CliIo): Command {
         .choices(['default', 'junit'])
         .default('default'),
     )
-    .addOption(new Option('-o, --output <file>', 'where --reporter junit writes its XML'))
+    .addOption(
+      // Resolved here, from where the user stands: vitest would resolve it from its own root.
+      new Option('-o, --output <file>', 'where --reporter junit writes its XML').argParser(
+        (file: string) => resolve(file),
+      ),
+    )
     .addOption(new Option('--read-only', 'skip every check that creates data (for production)'))
     .action(async (options: ContractCommandOptions, command: Command) => {
       const baseUrlSource = command.getOptionValueSource('baseUrl');

@@ -39,8 +39,10 @@ async function mock(store: CategoryStore = createMemoryStore()): Promise<string>
 function contract(
   args: string[],
   env: Record<string, string> = {},
+  cwd = process.cwd(),
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [BIN, 'contract', ...args], {
+    cwd,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -86,6 +88,17 @@ describe('petstore-kit contract', () => {
     expect(xml).toContain(
       'createCategory rule 1: a body without `name` gets 400 with an Error body',
     );
+  });
+
+  it('writes the JUnit report where a relative --output points, from where it was run', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-cwd-'));
+    const run = await contract(
+      ['--reporter', 'junit', '--output', 'reports/contract.xml'],
+      { BASE_URL: await mock(), API_KEY: KEY },
+      dir,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(await readFile(join(dir, 'reports', 'contract.xml'), 'utf8')).toContain('<testsuites');
   });
 
   it('exits 1 against a faulty server, naming the violated rule', async () => {
