@@ -91,7 +91,7 @@ export function createCli(io: CliIo): Command {
     )
     .addOption(new Option('-q, --quiet', 'log no line per request'))
     .action(async (options: MockCommandOptions) => {
-      await startMock(options, createLogger(io.stdout as never), io.onListening);
+      await startMock(options, createLogger(io.stdout), io.onListening);
     });
 
   program

@@ -75,12 +75,9 @@ function fromValidator(err: ValidatorError): ApiError {
   if (err.status === 400) return new ApiError(400, 'validation_failed', details || err.message);
   if (err.status === 405) {
     const allow = err.headers?.Allow ?? err.headers?.allow;
-    return new ApiError(
-      405,
-      'method_not_allowed',
-      `This path does not accept ${methodOf(err)}`,
-      allow ? { Allow: allow } : {},
-    );
+    return allow
+      ? new ApiError(405, 'method_not_allowed', `This path accepts ${allow} only`, { Allow: allow })
+      : new ApiError(405, 'method_not_allowed', 'This path does not accept this method');
   }
   if (err.status >= 500) return byStatus(500, 'The mock failed to answer this request');
   return byStatus(err.status, details || err.message);
@@ -91,10 +88,6 @@ function byStatus(status: number, message: string): ApiError {
   const safeStatus = STATUS_CODES[status] ? status : 500;
   const code = (STATUS_CODES[safeStatus] ?? 'error').toLowerCase().replace(/[^a-z0-9]+/g, '_');
   return new ApiError(safeStatus, code, message);
-}
-
-function methodOf(err: ValidatorError): string {
-  return /^(\w+) method not allowed/i.exec(err.message)?.[1]?.toUpperCase() ?? 'this method';
 }
 
 function isBodyParserError(err: unknown): err is BodyParserError {
