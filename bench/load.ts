@@ -7,7 +7,6 @@ export interface LoadResult {
   total: number;
   p50: number;
   p99: number;
-  meanMs: number;
   non2xx: number;
   errors: number;
 }
@@ -44,7 +43,6 @@ export async function load({
     total: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    meanMs: result.latency.mean,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };

@@ -83,9 +83,11 @@ export function createApp(options: AppOptions): Express {
       // Before the body is read: a bad credential gets 401 whatever the body holds.
       bearerAuth({
         keys: options.apiKeys,
-        isProtected: (method, path) =>
-          belowBasePath(basePath, path) !== undefined &&
-          (operationOf(method, path)?.requiresCredential ?? unknownNeedsCredential),
+        isProtected: (method, path) => {
+          const below = belowBasePath(basePath, path);
+          if (below === undefined) return false;
+          return findOperation(method, below)?.requiresCredential ?? unknownNeedsCredential;
+        },
       }),
       express.json({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }),
       ...OpenApiValidator.middleware({

@@ -28,7 +28,6 @@ export interface ContractCommandOptions {
   reporter: 'default' | 'junit';
   output?: string;
   readOnly?: boolean;
-  spec?: string;
 }
 
 /** A configuration the suite cannot run with; its message is one line. */
@@ -104,7 +103,7 @@ async function resolveBaseUrl(options: ContractCommandOptions): Promise<string> 
     throw new ContractConfigError('give --base-url or --server, not both');
   }
   if (options.server) {
-    const spec = await loadSpec(options.spec);
+    const spec = await loadSpec();
     return resolveServerUrl(
       findServer(spec.resolved, options.server),
       parseVariables(options.serverVariable ?? []),
@@ -112,7 +111,7 @@ async function resolveBaseUrl(options: ContractCommandOptions): Promise<string> 
   }
   if (!options.baseUrl) {
     throw new ContractConfigError(
-      'no target: give --base-url (or BASE_URL) or --server production|staging',
+      'no target: give --base-url (or BASE_URL) or --server NAME (a server of the spec)',
     );
   }
   let url: URL;
