@@ -2,9 +2,9 @@
 // memory the mock holds per stored category, its served list cache included.
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/app.js';
-import { generateCategories } from '../src/seed-data.js';
-import { loadSpec } from '../src/spec.js';
-import { createMemoryStore } from '../src/store.js';
+import { generateCategories } from '../src/state/seed-data.js';
+import { loadSpec } from '../src/spec/load.js';
+import { createMemoryStore } from '../src/state/store.js';
 
 const count = Number(process.argv[2] ?? 100_000);
 const gc = (globalThis as { gc?: () => void }).gc;

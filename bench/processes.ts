@@ -35,7 +35,7 @@ export interface ServerProcess {
 /** The mock as `npm start` runs it (the built CLI), quiet, with `count` seeded categories. */
 export function startMock(count: number, port = 0, pinned = true): Promise<ServerProcess> {
   return launch(pinned, 'mock', [
-    'dist/bin.js',
+    'dist/cli/bin.js',
     'mock',
     '--quiet',
     '--port',

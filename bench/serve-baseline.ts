@@ -1,6 +1,6 @@
 // Runs the baseline as its own process, seeded like the mock: `tsx bench/serve-baseline.ts <count> <key>`.
 import type { AddressInfo } from 'node:net';
-import { generateCategories } from '../src/seed-data.js';
+import { generateCategories } from '../src/state/seed-data.js';
 import { createBaselineApp } from './baseline-server.js';
 
 const [count = '10', key = 'bench-key'] = process.argv.slice(2);

@@ -1,23 +1,32 @@
 import express, { type Express, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { bearerAuth } from './auth.js';
-import { categoryHandlers, type OperationHandler } from './category-handlers.js';
-import { CheckedJson, createRecordSerializers, type RecordSerializer } from './checked-json.js';
-import { deprecationHeaders } from './deprecation.js';
-import { ApiError, errorHandler, notFound } from './errors.js';
-import { exampleBody } from './example-response.js';
-import { requestLogger, silentLogger, type Logger } from './logger.js';
+import { bearerAuth } from './http/auth.js';
+import { categoryHandlers, type OperationHandler } from './state/category-handlers.js';
+import {
+  CheckedJson,
+  createRecordSerializers,
+  type RecordSerializer,
+} from './http/checked-json.js';
+import { deprecationHeaders } from './spec/deprecation.js';
+import { ApiError, errorHandler, notFound } from './http/errors.js';
+import { exampleBody } from './spec/examples.js';
+import { requestLogger, silentLogger, type Logger } from './http/logger.js';
 import {
   listOperations,
   operationFinder,
   requiresCredential,
   type Operation,
-} from './operations.js';
-import { composeMiddleware } from './pipeline.js';
-import { createSchemaCompiler } from './schema-validator.js';
-import { basePathOf } from './servers.js';
-import { SpecError, type LoadedSpec, type OpenApiDocument, type SchemaObject } from './spec.js';
-import { createMemoryStore, type CategoryStore } from './store.js';
+} from './spec/operations.js';
+import { composeMiddleware } from './http/pipeline.js';
+import { createSchemaCompiler } from './spec/schemas.js';
+import { basePathOf } from './spec/servers.js';
+import {
+  SpecError,
+  type LoadedSpec,
+  type OpenApiDocument,
+  type SchemaObject,
+} from './spec/load.js';
+import { createMemoryStore, type CategoryStore } from './state/store.js';
 
 /** 1 MiB: the largest request body the mock reads; a larger one gets 413. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createRecordSerializers } from '../src/checked-json.js';
-import { ApiError } from '../src/errors.js';
-import { createSchemaCompiler } from '../src/schema-validator.js';
-import { loadSpec, type SchemaObject } from '../src/spec.js';
+import { createRecordSerializers } from '../src/http/checked-json.js';
+import { ApiError } from '../src/http/errors.js';
+import { createSchemaCompiler } from '../src/spec/schemas.js';
+import { loadSpec, type SchemaObject } from '../src/spec/load.js';
 
 const category = async () =>
   (await loadSpec()).resolved.components!.schemas!.Category as SchemaObject;

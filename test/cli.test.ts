@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 // The built CLI, as `npm start` and users run it (`npm test` builds first).
-const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 
 interface Started {
   child: ChildProcess;
@@ -55,7 +55,7 @@ async function get(url: string, key: string): Promise<{ status: number; body: un
 
 beforeAll(() => {
   if (!existsSync(BIN))
-    throw new Error('dist/bin.js is missing: run `npm run build` (npm test does)');
+    throw new Error('dist/cli/bin.js is missing: run `npm run build` (npm test does)');
 });
 
 afterEach(() => {

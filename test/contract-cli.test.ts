@@ -13,11 +13,11 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { contractRules } from '../contract-tests/rules.js';
 import { loadContractSpec } from '../contract-tests/spec.js';
 import { createApp } from '../src/app.js';
-import { loadSpec } from '../src/spec.js';
-import { createMemoryStore, type CategoryStore } from '../src/store.js';
+import { loadSpec } from '../src/spec/load.js';
+import { createMemoryStore, type CategoryStore } from '../src/state/store.js';
 import { categoriesServer } from './fixtures/categories-server.js';
 
-const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 const KEY = 'cli-key';
 const servers: Server[] = [];
 let ruleCount: number;
@@ -55,7 +55,7 @@ function contract(
 
 beforeAll(async () => {
   if (!existsSync(BIN))
-    throw new Error('dist/bin.js is missing: run `npm run build` (npm test does)');
+    throw new Error('dist/cli/bin.js is missing: run `npm run build` (npm test does)');
   const rules = contractRules(await loadContractSpec(), { namePrefix: 'x' });
   ruleCount = rules.length;
   creatingRuleCount = rules.filter((rule) => rule.createsData).length;

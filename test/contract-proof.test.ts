@@ -8,9 +8,9 @@ import { contractRules, type Rule } from '../contract-tests/rules.js';
 import { loadContractSpec, type ContractSpec } from '../contract-tests/spec.js';
 import type { ContractTarget } from '../contract-tests/target.js';
 import { createApp } from '../src/app.js';
-import { generateCategories } from '../src/seed-data.js';
-import { loadSpec } from '../src/spec.js';
-import { createMemoryStore } from '../src/store.js';
+import { generateCategories } from '../src/state/seed-data.js';
+import { loadSpec } from '../src/spec/load.js';
+import { createMemoryStore } from '../src/state/store.js';
 import { categoriesServer, type ServerBehaviour } from './fixtures/categories-server.js';
 
 const KEY = 'proof-key';

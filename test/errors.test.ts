@@ -1,8 +1,8 @@
 import express from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { ApiError, errorHandler, notFound, toApiError } from '../src/errors.js';
-import { silentLogger } from '../src/logger.js';
+import { ApiError, errorHandler, notFound, toApiError } from '../src/http/errors.js';
+import { silentLogger } from '../src/http/logger.js';
 import { expectError } from './helpers.js';
 
 function bodyParserError(type: string, status: number, extra: object = {}): Error {

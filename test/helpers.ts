@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Response } from 'supertest';
 import { expect } from 'vitest';
 import { stringify } from 'yaml';
-import { loadSpec, type LoadedSpec, type OpenApiDocument } from '../src/spec.js';
+import { loadSpec, type LoadedSpec, type OpenApiDocument } from '../src/spec/load.js';
 
 export const KEY = 'test-key';
 export const AUTH = { Authorization: `Bearer ${KEY}` };

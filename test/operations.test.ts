@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { listOperations, operationFinder, requiresCredential } from '../src/operations.js';
-import { loadSpec } from '../src/spec.js';
+import { listOperations, operationFinder, requiresCredential } from '../src/spec/operations.js';
+import { loadSpec } from '../src/spec/load.js';
 
 describe('listOperations', () => {
   it('lists every operation of the spec with its success status and security', async () => {

@@ -1,7 +1,7 @@
 import express, { type RequestHandler } from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { composeMiddleware } from '../src/pipeline.js';
+import { composeMiddleware } from '../src/http/pipeline.js';
 
 function appWith(steps: RequestHandler[]) {
   return express()

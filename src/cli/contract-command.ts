@@ -1,11 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
-import { findServer, resolveServerUrl } from './servers.js';
-import { loadSpec } from './spec.js';
+import { findServer, resolveServerUrl } from '../spec/servers.js';
+import { loadSpec } from '../spec/load.js';
 
 /** The contract suite's vitest config, beside its rules in contract-tests/. */
 const CONTRACT_CONFIG = fileURLToPath(
-  new URL('../contract-tests/vitest.config.ts', import.meta.url),
+  new URL('../../contract-tests/vitest.config.ts', import.meta.url),
 );
 
 /** Exit codes of `petstore-kit contract`. */

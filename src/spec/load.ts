@@ -31,11 +31,11 @@ export interface LoadedSpec {
 }
 
 /** The spec shipped with petstore-kit: the one source of truth of the interface. */
-export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../spec/openapi.yaml', import.meta.url));
+export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
 
 /** Where documents that passed the check are remembered, by hash (find-cache-dir's place). */
 export const DEFAULT_CHECK_CACHE = fileURLToPath(
-  new URL('../node_modules/.cache/petstore-kit/', import.meta.url),
+  new URL('../../node_modules/.cache/petstore-kit/', import.meta.url),
 );
 
 const VALIDATOR_VERSION = (

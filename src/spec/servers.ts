@@ -1,5 +1,5 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { SpecError, type OpenApiDocument } from './spec.js';
+import { SpecError, type OpenApiDocument } from './load.js';
 
 type ServerObject = OpenAPIV3_1.ServerObject;
 

@@ -1,5 +1,5 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { OpenApiDocument, OperationObject } from './spec.js';
+import type { OpenApiDocument, OperationObject } from './load.js';
 
 type SecurityRequirement = OpenAPIV3_1.SecurityRequirementObject;
 

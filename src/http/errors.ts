@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import type { ErrorBody } from './types.js';
+import type { ErrorBody } from '../types.js';
 
 /**
  * An error the mock answers with: its status, a machine-readable code and a message

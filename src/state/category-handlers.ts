@@ -1,7 +1,7 @@
 import type { Request } from 'express';
-import { CheckedJson, type RecordSerializer } from './checked-json.js';
+import { CheckedJson, type RecordSerializer } from '../http/checked-json.js';
 import type { CategoryStore } from './store.js';
-import type { NewCategory } from './types.js';
+import type { NewCategory } from '../types.js';
 
 /**
  * Serves one operation: returns the body of the success response, which the app sends

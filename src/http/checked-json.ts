@@ -1,6 +1,6 @@
 import { ApiError } from './errors.js';
-import type { SchemaCheck } from './schema-validator.js';
-import type { SchemaObject } from './spec.js';
+import type { SchemaCheck } from '../spec/schemas.js';
+import type { SchemaObject } from '../spec/load.js';
 
 /**
  * A response body already checked against the spec's response schema, serialized: sent

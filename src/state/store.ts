@@ -1,4 +1,4 @@
-import type { Category, NewCategory } from './types.js';
+import type { Category, NewCategory } from '../types.js';
 
 /**
  * Where the mock keeps categories. It holds plain values and knows nothing of HTTP.

@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { SchemaObject } from './spec.js';
+import type { SchemaObject } from './load.js';
 
 /** The reasons a value breaks a schema, as `/path message`; empty when it conforms. */
 export type SchemaCheck = (value: unknown) => string[];

@@ -2,13 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { createApp } from './app.js';
+import { createApp } from '../app.js';
 import type { ContractCommandOptions } from './contract-command.js';
-import { createLogger, type Logger } from './logger.js';
-import { generateCategories } from './seed-data.js';
-import { basePathOf } from './servers.js';
-import { DEFAULT_SPEC_PATH, loadSpec } from './spec.js';
-import { createMemoryStore } from './store.js';
+import { createLogger, type Logger } from '../http/logger.js';
+import { generateCategories } from '../state/seed-data.js';
+import { basePathOf } from '../spec/servers.js';
+import { DEFAULT_SPEC_PATH, loadSpec } from '../spec/load.js';
+import { createMemoryStore } from '../state/store.js';
 
 /** Accepted when no key is configured, so that `npm start` works out of the box. */
 export const DEFAULT_API_KEY = 'petstore-kit-dev-key';

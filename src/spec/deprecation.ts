@@ -1,4 +1,4 @@
-import { SpecError, type OperationObject } from './spec.js';
+import { SpecError, type OperationObject } from './load.js';
 
 /** The spec extensions that date a deprecated operation (ISO 8601 dates). */
 interface DatedOperation extends OperationObject {
