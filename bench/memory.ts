@@ -1,10 +1,11 @@
 // Run as `node --expose-gc --import tsx bench/memory.ts <count>`: the heap and off-heap
-// memory the mock holds per stored category, its served list cache included.
+// memory the mock holds per stored category, its cached serializations included.
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/app.js';
-import { generateCategories } from '../src/state/seed-data.js';
 import { loadSpec } from '../src/spec/load.js';
-import { createMemoryStore } from '../src/state/store.js';
+import { createMemoryStore } from '../src/state/memory-store.js';
+import { generateCategories } from '../src/state/seed-data.js';
 
 const count = Number(process.argv[2] ?? 100_000);
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -19,22 +20,20 @@ function used(): number {
 
 const spec = await loadSpec();
 const store = createMemoryStore();
-const server = createApp({ spec, apiKeys: ['k'], store, logRequests: false }).listen(
-  0,
-  '127.0.0.1',
-);
+const server = createServer(createApp({ spec, apiKeys: ['k'], store })).listen(0, '127.0.0.1');
 await new Promise((resolve) => server.once('listening', resolve));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/categories`;
 const list = () =>
   fetch(url, { headers: { authorization: 'Bearer k' } }).then((res) => res.arrayBuffer());
 await list();
 
+const categories = store.collection({ name: 'categories', idProperty: 'id', idKind: 'integer' });
 let input: ReturnType<typeof generateCategories> | undefined = generateCategories({
   count,
   seed: 1,
 });
 const before = used();
-for (const category of input) store.create(category);
+for (const category of input) await categories.create(category);
 input = undefined;
 // Only the size is kept: the client's copy of the list must not count as the mock's memory.
 const jsonBytes = (await list()).byteLength;

@@ -1,35 +1,33 @@
-import express, { type Express, type RequestHandler } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
-import { bearerAuth } from './http/auth.js';
-import { categoryHandlers, type OperationHandler } from './state/category-handlers.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { adminHandlers } from './admin/handlers.js';
+import { DEFAULT_BODY_LIMIT } from './defaults.js';
+import { createRequestLog, type RequestLog } from './admin/request-log.js';
+import { bearerCheck } from './http/auth.js';
+import { createBodyReader } from './http/body.js';
+import { createErrorShaper } from './http/error-body.js';
+import { silentLogger, type Logger } from './http/logger.js';
 import {
-  CheckedJson,
-  createRecordSerializers,
-  type RecordSerializer,
-} from './http/checked-json.js';
+  createPipeline,
+  type OperationHandler,
+  type PreStep,
+  type ServedApi,
+} from './http/pipeline.js';
+import { createRequestValidator } from './http/request-validator.js';
+import { createRouter } from './http/router.js';
+import { createSender } from './http/send.js';
 import { deprecationHeaders } from './spec/deprecation.js';
-import { ApiError, errorHandler, notFound } from './http/errors.js';
 import { exampleBody } from './spec/examples.js';
-import { requestLogger, silentLogger, type Logger } from './http/logger.js';
-import {
-  listOperations,
-  operationFinder,
-  requiresCredential,
-  type Operation,
-} from './spec/operations.js';
-import { composeMiddleware } from './http/pipeline.js';
+import { SpecError, type LoadedSpec, type OpenApiDocument } from './spec/load.js';
+import { listOperations, requiresCredential, type Operation } from './spec/operations.js';
+import { createDataGenerator, type DataGenerator } from './spec/sample.js';
 import { createSchemaCompiler } from './spec/schemas.js';
 import { basePathOf } from './spec/servers.js';
-import {
-  SpecError,
-  type LoadedSpec,
-  type OpenApiDocument,
-  type SchemaObject,
-} from './spec/load.js';
-import { createMemoryStore, type CategoryStore } from './state/store.js';
+import { resourceHandlers } from './state/engine.js';
+import { createMemoryStore } from './state/memory-store.js';
+import { inferResources, type Resource } from './state/resources.js';
+import type { Store } from './state/store.js';
 
-/** 1 MiB: the largest request body the mock reads; a larger one gets 413. */
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+export { DEFAULT_BODY_LIMIT };
 
 export interface AppOptions {
   /** The spec that drives the mock: its routes, schemas, security and deprecations. */
@@ -37,160 +35,140 @@ export interface AppOptions {
   /** The accepted bearer keys; at least one. */
   apiKeys: readonly string[];
   /**
-   * Where categories live.
+   * Where the records of the spec's resources live. The admin reset returns it to its
+   * last `markInitial()` (a memory store's `initial` records count as marked).
    * @default an empty in-memory store
    */
-  store?: CategoryStore;
+  store?: Store;
+  /**
+   * The admin API's spec (spec/admin.yaml, see `loadAdminSpec`), served at its own base
+   * path (`/__mock`). Without it there is no admin API.
+   */
+  adminSpec?: LoadedSpec;
   /** @default a logger that writes nothing */
   logger?: Logger;
-  /**
-   * Log one line per request.
-   * @default true
-   */
-  logRequests?: boolean;
   /**
    * The largest request body in bytes.
    * @default DEFAULT_BODY_LIMIT (1 MiB)
    */
   bodyLimit?: number;
+  /**
+   * Seed of the data the mock makes up (example answers generated from schemas).
+   * @default 1
+   */
+  seed?: number;
+  /** Steps that run before routing on every request (the CORS middleware). */
+  before?: readonly PreStep[];
+  /**
+   * The log of recent requests the admin API shows.
+   * @default a log of the last 1,000 requests
+   */
+  requestLog?: RequestLog;
+}
+
+/** The mock as a Node request listener, with what was inferred from its spec. */
+export interface MockApp {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /** The collections inferred from the spec, served from the store. */
+  readonly resources: readonly Resource[];
+  readonly basePath: string;
 }
 
 /**
- * The mock server as an express app, not yet listening. Every request is checked against
- * the spec, and so is every response: one that breaks the spec becomes a 500.
+ * The mock server as a request listener, not yet listening: give it to
+ * `http.createServer`. Every request is checked against the spec, and so is every
+ * response: one that breaks the spec becomes a 500.
  * @throws {SpecError} when the spec asks for something the mock cannot serve.
  * @example
- * const app = createApp({ spec: await loadSpec(), apiKeys: ['secret'], store: createMemoryStore() });
- * app.listen(0);
+ * const app = createApp({ spec: await loadSpec(), apiKeys: ['secret'] });
+ * http.createServer(app).listen(0);
  */
-export function createApp(options: AppOptions): Express {
+export function createApp(options: AppOptions): MockApp {
   const document = options.spec.resolved;
   const operations = listOperations(document);
   const basePath = basePathOf(document);
   const logger = options.logger ?? silentLogger();
+  const store = options.store ?? createMemoryStore();
+  const requestLog = options.requestLog ?? createRequestLog();
   assertBearerOnly(document, operations);
 
-  const answers = operationAnswers(operations, options.store ?? createMemoryStore());
-  const findOperation = operationFinder(operations);
-  /** The operation a request is for, from its path below the base path. */
-  const operationOf = (method: string, path: string): Operation | undefined => {
-    const below = belowBasePath(basePath, path);
-    return below === undefined ? undefined : findOperation(method, below);
-  };
-  const unknownNeedsCredential = requiresCredential(document.security ?? []);
+  const compiler = createSchemaCompiler();
+  const generator = createDataGenerator({ seed: options.seed ?? 1, compiler });
+  const resources = inferResources(operations);
+  const stateful = resourceHandlers({ resources, store, compiler, generator, basePath });
 
-  const app = express();
-  app.disable('x-powered-by');
-  // Paths are case-sensitive in the spec; /v1/CATEGORIES is not /v1/categories.
-  app.set('case sensitive routing', true);
-  // The interface has no conditional requests; an ETag would hash every list for nothing.
-  app.set('etag', false);
-
-  if (options.logRequests ?? true) app.use(requestLogger(logger));
-  app.use(
-    composeMiddleware([
-      // Before the body is read: a bad credential gets 401 whatever the body holds.
-      bearerAuth({
-        keys: options.apiKeys,
-        isProtected: (method, path) => {
-          const below = belowBasePath(basePath, path);
-          if (below === undefined) return false;
-          return findOperation(method, below)?.requiresCredential ?? unknownNeedsCredential;
-        },
+  const apis: ServedApi[] = [
+    servedApi(document, operations, {
+      basePath,
+      recorded: true,
+      handler: (operation) => stateful.get(operation) ?? exampleHandler(operation, generator),
+    }),
+  ];
+  if (options.adminSpec) {
+    const adminDocument = options.adminSpec.resolved;
+    const adminOperations = listOperations(adminDocument);
+    const admin = adminHandlers({ reset: () => store.reset(), requests: requestLog });
+    apis.push(
+      servedApi(adminDocument, adminOperations, {
+        basePath: basePathOf(adminDocument),
+        recorded: false,
+        handler: (operation) => admin[operation.operationId],
       }),
-      express.json({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }),
-      ...OpenApiValidator.middleware({
-        // The validator rewrites parts of the document it is given.
-        apiSpec: structuredClone(options.spec.document) as never,
-        validateApiSpec: false, // loadSpec has checked it, at start-up rather than on the first request
-        validateRequests: { allErrors: true },
-        // Stateful operations answer CheckedJson, checked when their records were first
-        // served (checked-json.ts); every other response is checked here.
-        validateResponses: { onError: rejectInvalidResponse },
-        validateSecurity: false, // bearerAuth checks keys, not only their presence
-        fileUploader: false, // the interface has no multipart bodies: one step less per request
-      }),
-      // Handlers keyed by operation, as the spec lists them; no second route table.
-      function serveOperation(req, res, next) {
-        const operation = operationOf(req.method, req.path);
-        const answer = operation && answers.get(operation);
-        if (!answer) return next();
-        answer(req, res, next);
-      },
-    ]),
-  );
-  app.use(notFound);
-  app.use(errorHandler(logger));
-  return app;
-}
+    );
+  }
 
-/** How each operation answers: its stateful handler, else its spec example. */
-function operationAnswers(
-  operations: readonly Operation[],
-  store: CategoryStore,
-): Map<Operation, RequestHandler> {
-  const serializerFor = createRecordSerializers(createSchemaCompiler());
-  const serializer = (operationId: string, part: 'whole' | 'items'): RecordSerializer => {
-    const schema = successSchemaOf(operations, operationId);
-    const items = (schema as { items?: SchemaObject } | undefined)?.items;
-    return serializerFor((part === 'items' ? items : schema) ?? {});
-  };
-  const handlers = categoryHandlers(store, {
-    listItem: serializer('listCategories', 'items'),
-    created: serializer('createCategory', 'whole'),
+  const pipeline = createPipeline({
+    apis,
+    checkCredential: bearerCheck({ keys: options.apiKeys }),
+    readBody: createBodyReader({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }),
+    validate: createRequestValidator(compiler),
+    send: createSender(compiler),
+    shapeError: createErrorShaper(compiler, generator),
+    logger,
+    before: options.before ?? [],
+    onAnswered: (request) => requestLog.add(request),
   });
-  return new Map(
-    operations.map((operation) => [
-      operation,
-      respond(operation, handlers[operation.operationId] ?? constant(exampleBody(operation))),
-    ]),
-  );
+  return Object.assign(pipeline, { resources, basePath });
 }
 
-function respond(operation: Operation, answer: OperationHandler): RequestHandler {
-  const headers = deprecationHeaders(operation.definition);
-  return function answerOperation(req, res) {
-    const body = answer(req);
-    res.status(operation.successStatus).set(headers);
-    if (body instanceof CheckedJson) {
-      // setHeader, not res.type(): no media-type lookup on every answer.
-      res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      res.send(body.bytes);
-    } else if (body === undefined) res.end();
-    else res.json(body);
+function servedApi(
+  document: OpenApiDocument,
+  operations: readonly Operation[],
+  options: {
+    basePath: string;
+    recorded: boolean;
+    handler: (operation: Operation) => OperationHandler | undefined;
+  },
+): ServedApi {
+  const handlers = new Map<Operation, OperationHandler>();
+  const headers = new Map<Operation, Record<string, string>>();
+  for (const operation of operations) {
+    const handler = options.handler(operation);
+    if (handler) handlers.set(operation, handler);
+    headers.set(operation, deprecationHeaders(operation.definition));
+  }
+  return {
+    basePath: options.basePath,
+    router: createRouter(operations),
+    unknownNeedsCredential: requiresCredential(document.security ?? []),
+    handlers,
+    headersOf: (operation) => headers.get(operation) ?? {},
+    recorded: options.recorded,
   };
 }
 
-function constant(body: unknown): OperationHandler {
-  return () => body;
-}
-
-/** The path below the base path (`/v1/categories` -> `/categories`), or undefined outside it. */
-function belowBasePath(basePath: string, path: string): string | undefined {
-  if (basePath === '') return path;
-  if (path === basePath) return '/';
-  return path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : undefined;
-}
-
-/** Thrown from the validator's hook, it reaches errorHandler instead of the invalid body reaching the client. */
-function rejectInvalidResponse(err: {
-  errors?: { path?: string; message: string }[];
-  message: string;
-}): never {
-  const details =
-    err.errors?.map((e) => `${e.path ?? ''} ${e.message}`.trim()).join('; ') || err.message;
-  throw new ApiError(500, 'invalid_response', `The mock's response breaks the spec: ${details}`);
-}
-
-/** The JSON schema of an operation's success response, from the spec. */
-function successSchemaOf(
-  operations: readonly Operation[],
-  operationId: string,
-): SchemaObject | undefined {
-  const operation = operations.find((op) => op.operationId === operationId);
-  const response = operation?.definition.responses?.[String(operation.successStatus)] as
-    { content?: Record<string, { schema?: SchemaObject }> } | undefined;
-  return response?.content?.['application/json']?.schema;
+/** A stateless operation answers its spec example, or data generated from its schema. */
+function exampleHandler(operation: Operation, generator: DataGenerator): OperationHandler {
+  const status = operation.successStatus;
+  const example = exampleBody(operation, String(status), generator);
+  return () =>
+    example
+      ? {
+          status,
+          body: example.body,
+          headers: { 'Content-Type': `${example.mediaType}; charset=utf-8` },
+        }
+      : { status };
 }
 
 /** The mock enforces bearer keys only; any other scheme would be silently left open. */

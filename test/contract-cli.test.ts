@@ -8,14 +8,15 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Express } from 'express';
+import express, { type Express } from 'express';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { contractRules } from '../contract-tests/rules.js';
 import { loadContractSpec } from '../contract-tests/spec.js';
 import { createApp } from '../src/app.js';
 import { loadSpec } from '../src/spec/load.js';
-import { createMemoryStore, type CategoryStore } from '../src/state/store.js';
+import type { Store } from '../src/state/store.js';
 import { categoriesServer } from './fixtures/categories-server.js';
+import { categoryStore, storedCategories } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 const KEY = 'cli-key';
@@ -32,8 +33,8 @@ async function serve(app: Express): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 }
 
-async function mock(store: CategoryStore = createMemoryStore()): Promise<string> {
-  return serve(createApp({ spec: await loadSpec(), apiKeys: [KEY], store, logRequests: false }));
+async function mock(store: Store = categoryStore()): Promise<string> {
+  return serve(express().use(createApp({ spec: await loadSpec(), apiKeys: [KEY], store })));
 }
 
 function contract(
@@ -112,14 +113,14 @@ describe('petstore-kit contract', () => {
   });
 
   it('creates nothing with --read-only, and skips the rules that would', async () => {
-    const store = createMemoryStore();
+    const store = categoryStore();
     const run = await contract(['--base-url', await mock(store), '--read-only'], { API_KEY: KEY });
     expect(run.code, run.stderr).toBe(0);
     expect(creatingRuleCount).toBeGreaterThan(0);
     expect(run.stdout).toContain(
       `conforms: ${ruleCount - creatingRuleCount} rules passed, 0 failed, ${creatingRuleCount} skipped`,
     );
-    expect(store.list()).toEqual([]);
+    expect(await storedCategories(store)).toEqual([]);
   });
 
   it('exits 2 with one line for an unreachable target', async () => {

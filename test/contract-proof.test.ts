@@ -2,7 +2,7 @@
 // server we can think of, and it catches every faulty one, for the right reason.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
+import express, { type Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractRules, type Rule } from '../contract-tests/rules.js';
 import { loadContractSpec, type ContractSpec } from '../contract-tests/spec.js';
@@ -10,8 +10,8 @@ import type { ContractTarget } from '../contract-tests/target.js';
 import { createApp } from '../src/app.js';
 import { generateCategories } from '../src/state/seed-data.js';
 import { loadSpec } from '../src/spec/load.js';
-import { createMemoryStore } from '../src/state/store.js';
 import { categoriesServer, type ServerBehaviour } from './fixtures/categories-server.js';
+import { categoryStore, CATEGORIES } from './helpers.js';
 
 const KEY = 'proof-key';
 
@@ -227,10 +227,11 @@ async function violatedRules(app: Express): Promise<{ rule: string; message: str
 
 describe('the contract suite passes our own mock', () => {
   it('violates no rule against the mock, seeded as `npm start` seeds it', async () => {
-    const store = createMemoryStore();
-    for (const category of generateCategories({ count: 10, seed: 1 })) store.create(category);
+    const store = categoryStore();
+    for (const category of generateCategories({ count: 10, seed: 1 }))
+      await store.collection(CATEGORIES).create(category);
     const violations = await violatedRules(
-      createApp({ spec: await loadSpec(), apiKeys: [KEY], store, logRequests: false }),
+      express().use(createApp({ spec: await loadSpec(), apiKeys: [KEY], store })),
     );
     if (violations.length > 0) score.falseAlarms += 1;
     expect(violations).toEqual([]);

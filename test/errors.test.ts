@@ -1,20 +1,10 @@
-import express from 'express';
-import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { ApiError, errorHandler, notFound, toApiError } from '../src/http/errors.js';
-import { silentLogger } from '../src/http/logger.js';
-import { expectError } from './helpers.js';
+import { ApiError, byStatus, toApiError } from '../src/http/errors.js';
+import { StoreFullError } from '../src/state/store.js';
 
-function bodyParserError(type: string, status: number, extra: object = {}): Error {
-  return Object.assign(new Error('parser says no'), { type, status, ...extra });
-}
-
-function validatorError(status: number, extra: object = {}): Error {
-  return Object.assign(new Error('validator says no'), {
-    status,
-    errors: [{ path: '/body/name', message: 'must be string' }],
-    ...extra,
-  });
+/** What body-parser and raw-body raise, through http-errors. */
+function httpError(status: number, extra: object = {}): Error {
+  return Object.assign(new Error('parser says no'), { status, ...extra });
 }
 
 describe('toApiError', () => {
@@ -24,36 +14,33 @@ describe('toApiError', () => {
   });
 
   it.each([
-    { err: bodyParserError('entity.parse.failed', 400), status: 400, code: 'malformed_json' },
     {
-      err: bodyParserError('entity.too.large', 413, { limit: 10 }),
+      err: httpError(413, { type: 'entity.too.large', limit: 10 }),
       status: 413,
       code: 'payload_too_large',
     },
     {
-      err: bodyParserError('encoding.unsupported', 415),
+      err: httpError(415, { type: 'encoding.unsupported' }),
+      status: 415,
+      code: 'unsupported_encoding',
+    },
+    {
+      err: httpError(415, { type: 'charset.unsupported' }),
       status: 415,
       code: 'unsupported_media_type',
     },
+    { err: httpError(400, { type: 'request.aborted' }), status: 400, code: 'bad_request' },
+    { err: httpError(400, { type: 'request.size.invalid' }), status: 400, code: 'bad_request' },
+    // A body sent as gzip that is not gzip: zlib's error, given 400 by body-parser.
+    { err: httpError(400, { code: 'Z_DATA_ERROR' }), status: 400, code: 'malformed_body' },
     {
-      err: bodyParserError('charset.unsupported', 415),
-      status: 415,
-      code: 'unsupported_media_type',
+      err: httpError(400, { code: 'ERR_BROTLI_DECOMPRESSION_FAILED' }),
+      status: 400,
+      code: 'malformed_body',
     },
-    { err: bodyParserError('request.aborted', 400), status: 400, code: 'bad_request' },
-    { err: validatorError(400), status: 400, code: 'validation_failed' },
-    { err: validatorError(404), status: 404, code: 'not_found' },
-    {
-      err: validatorError(405, {
-        message: 'DELETE method not allowed',
-        headers: { Allow: 'GET, POST' },
-      }),
-      status: 405,
-      code: 'method_not_allowed',
-    },
-    { err: validatorError(406), status: 406, code: 'not_acceptable' },
-    { err: validatorError(415), status: 415, code: 'unsupported_media_type' },
-    { err: validatorError(500), status: 500, code: 'internal_server_error' },
+    { err: httpError(404), status: 404, code: 'not_found' },
+    { err: httpError(500), status: 500, code: 'internal_error' },
+    { err: new StoreFullError('maxRecords', 10), status: 507, code: 'insufficient_storage' },
     { err: new Error('boom'), status: 500, code: 'internal_error' },
     { err: 'a thrown string', status: 500, code: 'internal_error' },
     { err: undefined, status: 500, code: 'internal_error' },
@@ -64,28 +51,9 @@ describe('toApiError', () => {
     expect(mapped.toBody()).toEqual({ code, message: expect.any(String), status });
   });
 
-  it('lists every validation failure in the message', () => {
-    const err = Object.assign(new Error('x'), {
-      status: 400,
-      errors: [
-        { path: '/body/name', message: 'must be string' },
-        { path: '/body/description', message: 'must be string' },
-      ],
-    });
-    expect(toApiError(err).message).toBe(
-      '/body/name must be string; /body/description must be string',
-    );
-  });
-
-  it('carries the Allow header and names the accepted methods on 405', () => {
-    const mapped = toApiError(
-      validatorError(405, {
-        message: 'DELETE method not allowed',
-        headers: { Allow: 'GET, POST' },
-      }),
-    );
-    expect(mapped.headers).toEqual({ Allow: 'GET, POST' });
-    expect(mapped.message).toBe('This path accepts GET, POST only');
+  it('names the limit of a full store', () => {
+    expect(toApiError(new StoreFullError('maxRecords', 10)).message).toMatch(/10 records/);
+    expect(toApiError(new StoreFullError('maxBytes', 2048)).message).toMatch(/2048 bytes/);
   });
 
   it('does not pass on the message of an unexpected error', () => {
@@ -93,30 +61,13 @@ describe('toApiError', () => {
   });
 });
 
-describe('errorHandler', () => {
-  const app = express()
-    .get('/throws', () => {
-      throw new Error('internal detail');
-    })
-    .get('/api-error', () => {
-      throw new ApiError(409, 'conflict', 'Already there', { 'Retry-After': '5' });
-    })
-    .use(notFound)
-    .use(errorHandler(silentLogger()));
-
-  it('answers an unexpected error with a 500 Error body and no detail', async () => {
-    const res = await request(app).get('/throws');
-    expectError(res, 500, 'internal_error');
-    expect(res.text).not.toContain('internal detail');
+describe('byStatus', () => {
+  it('names the code after the status', () => {
+    expect(byStatus(431, 'x').code).toBe('request_header_fields_too_large');
+    expect(byStatus(408, 'x').code).toBe('request_timeout');
   });
 
-  it('answers an ApiError with its status, body and headers', async () => {
-    const res = await request(app).get('/api-error');
-    expectError(res, 409, 'conflict');
-    expect(res.headers['retry-after']).toBe('5');
-  });
-
-  it('answers an unknown path with 404', async () => {
-    expectError(await request(app).get('/nowhere'), 404, 'not_found');
+  it('turns a status HTTP does not know into 500', () => {
+    expect(byStatus(799, 'x').status).toBe(500);
   });
 });

@@ -5,6 +5,8 @@ import type { Response } from 'supertest';
 import { expect } from 'vitest';
 import { stringify } from 'yaml';
 import { loadSpec, type LoadedSpec, type OpenApiDocument } from '../src/spec/load.js';
+import { createMemoryStore } from '../src/state/memory-store.js';
+import type { Collection, CollectionSpec, Store, StoredRecord } from '../src/state/store.js';
 
 export const KEY = 'test-key';
 export const AUTH = { Authorization: `Bearer ${KEY}` };
@@ -30,4 +32,47 @@ export async function editedSpec(edit: (document: OpenApiDocument) => void): Pro
   const path = join(dir, 'openapi.yaml');
   await writeFile(path, stringify(copy));
   return loadSpec(path);
+}
+
+/** How the engine names the categories collection of the bundled spec. */
+export const CATEGORIES: CollectionSpec = {
+  name: 'categories',
+  idProperty: 'id',
+  idKind: 'integer',
+};
+
+/** A memory store holding these categories (ids included), its start-up state. */
+export function categoryStore(initial: readonly object[] = []): Store {
+  return createMemoryStore({
+    initial: { categories: initial as readonly Record<string, unknown>[] },
+  });
+}
+
+/** The categories a store holds, oldest first. */
+export async function storedCategories(store: Store): Promise<readonly StoredRecord[]> {
+  return store.collection(CATEGORIES).list();
+}
+
+/** A store whose collections behave as `overrides` say, the rest as a memory store. */
+export function storeWith(overrides: Partial<Collection>, initial: readonly object[] = []): Store {
+  const store = categoryStore(initial);
+  return {
+    ...store,
+    count: () => store.count(),
+    markInitial: () => store.markInitial(),
+    reset: () => store.reset(),
+    close: () => store.close(),
+    collection(spec) {
+      const inner = store.collection(spec);
+      return {
+        spec,
+        list: () => inner.list(),
+        get: (id) => inner.get(id),
+        create: (fields) => inner.create(fields),
+        update: (id, change) => inner.update(id, change),
+        remove: (id) => inner.remove(id),
+        ...overrides,
+      };
+    },
+  };
 }

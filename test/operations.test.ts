@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { listOperations, operationFinder, requiresCredential } from '../src/spec/operations.js';
+import { createRouter } from '../src/http/router.js';
 import { loadSpec } from '../src/spec/load.js';
+import { listOperations, requiresCredential, responseFor } from '../src/spec/operations.js';
 
 describe('listOperations', () => {
   it('lists every operation of the spec with its success status and security', async () => {
@@ -14,20 +15,18 @@ describe('listOperations', () => {
     expect(
       operations.every((op) => op.security.some((requirement) => 'bearerAuth' in requirement)),
     ).toBe(true);
-    expect(operations.find((op) => op.operationId === 'getPetById')?.expressPath).toBe(
-      '/pets/:petId',
-    );
+    const getPet = operations.find((op) => op.operationId === 'getPetById');
+    expect(getPet?.parameters).toEqual([
+      expect.objectContaining({ name: 'petId', in: 'path', required: true }),
+    ]);
+    const create = operations.find((op) => op.operationId === 'createCategory');
+    expect([...(create?.requestBody?.content.keys() ?? [])]).toEqual(['application/json']);
   });
 
-  it('finds the operation of a method and a concrete path', async () => {
-    const find = operationFinder(listOperations((await loadSpec()).resolved));
-    expect(find('GET', '/pets/42')?.operationId).toBe('getPetById');
-    expect(find('get', '/categories')?.operationId).toBe('listCategories');
-    expect(find('POST', '/categories/')?.operationId).toBe('createCategory');
-    expect(find('DELETE', '/categories')).toBeUndefined();
-    expect(find('GET', '/pets/42/toys')).toBeUndefined();
-    expect(find('GET', '/pets/')).toBeUndefined();
-    expect(find('GET', '/Categories')).toBeUndefined();
+  it('finds the documented response of a status: exact, then default', async () => {
+    const [list] = listOperations((await loadSpec()).resolved);
+    expect(responseFor(list!, 401)?.key).toBe('401');
+    expect(responseFor(list!, 404)?.key).toBe('default');
   });
 
   it('tells which security requirements demand a credential', () => {
@@ -35,5 +34,38 @@ describe('listOperations', () => {
     expect(requiresCredential([{}])).toBe(false);
     expect(requiresCredential([{ bearerAuth: [] }, {}])).toBe(false);
     expect(requiresCredential([])).toBe(false);
+  });
+});
+
+describe('createRouter', () => {
+  it('finds the operation of a method and a concrete path, and what else the path allows', async () => {
+    const router = createRouter(listOperations((await loadSpec()).resolved));
+    const found = router.match('GET', '/pets/42');
+    expect(found.kind === 'operation' && [found.operation.operationId, found.params]).toEqual([
+      'getPetById',
+      { petId: '42' },
+    ]);
+    expect(router.match('get', '/categories')).toMatchObject({ kind: 'operation' });
+    expect(router.match('POST', '/categories/')).toMatchObject({ kind: 'operation' });
+    // HEAD is served wherever GET is.
+    expect(router.match('HEAD', '/categories')).toMatchObject({
+      kind: 'operation',
+      operation: { operationId: 'listCategories' },
+    });
+    expect(router.match('DELETE', '/categories')).toEqual({
+      kind: 'method-not-allowed',
+      allow: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+    });
+    expect(router.match('GET', '/pets/42/toys')).toEqual({ kind: 'not-found' });
+    expect(router.match('GET', '/pets/')).toEqual({ kind: 'not-found' });
+    expect(router.match('GET', '/Categories')).toEqual({ kind: 'not-found' });
+  });
+
+  it('decodes path parameters, and refuses bad percent-encoding with 400', async () => {
+    const router = createRouter(listOperations((await loadSpec()).resolved));
+    expect(router.match('GET', '/pets/a%20b')).toMatchObject({ params: { petId: 'a b' } });
+    expect(() => router.match('GET', '/pets/%E0%A4%A')).toThrow(
+      expect.objectContaining({ status: 400 }),
+    );
   });
 });

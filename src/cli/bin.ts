@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // The one place that touches the process: argv, env (through commander), signals, exit codes.
-import { createCli, type RunningMock } from './cli.js';
+import { createCli } from './cli.js';
+import type { RunningMock } from '../start-mock.js';
 
 const running: RunningMock[] = [];
+let stopping = false;
 
-async function shutdown(): Promise<void> {
-  await Promise.all(running.map((mock) => mock.close()));
-  process.exit(0);
+/** The first signal stops gracefully; a second one, while that runs, stops at once. */
+function onSignal(): void {
+  if (stopping) process.exit(1);
+  stopping = true;
+  void Promise.all(running.map((mock) => mock.close())).then(() => process.exit(0));
 }
 
 createCli({
@@ -15,8 +19,8 @@ createCli({
   onListening: (mock) => {
     // Only a running mock turns a signal into a clean stop; anything else dies of it as usual.
     if (running.push(mock) === 1) {
-      process.once('SIGINT', () => void shutdown());
-      process.once('SIGTERM', () => void shutdown());
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
     }
   },
   onExitCode: (code) => {

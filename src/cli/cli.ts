@@ -1,34 +1,23 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { Command, InvalidArgumentError, Option } from 'commander';
-import { createApp } from '../app.js';
+import { Command, Option } from 'commander';
+import { createLogger } from '../http/logger.js';
+import { DEFAULT_SERVER_LIMITS } from '../http/server.js';
+import { DEFAULT_API_KEY, DEFAULT_BODY_LIMIT, DEFAULT_SPEC_PATH } from '../defaults.js';
+import type { RunningMock } from '../start-mock.js';
+import { DEFAULT_STORE_LIMITS } from '../state/store.js';
 import type { ContractCommandOptions } from './contract-command.js';
-import { createLogger, type Logger } from '../http/logger.js';
-import { generateCategories } from '../state/seed-data.js';
-import { basePathOf } from '../spec/servers.js';
-import { DEFAULT_SPEC_PATH, loadSpec } from '../spec/load.js';
-import { createMemoryStore } from '../state/store.js';
+import type { MockCommandOptions } from './mock-command.js';
+import {
+  collectList,
+  parseCount,
+  parseInteger,
+  parsePort,
+  parsePositive,
+  parseSeconds,
+  parseSize,
+} from './parse.js';
 
-/** Accepted when no key is configured, so that `npm start` works out of the box. */
-export const DEFAULT_API_KEY = 'petstore-kit-dev-key';
-
-export interface MockCommandOptions {
-  port: number;
-  host: string;
-  apiKey?: string[];
-  seedCount: number;
-  seed: number;
-  spec: string;
-  quiet?: boolean;
-}
-
-/** A mock started by the CLI: where it listens, and how to stop it. */
-export interface RunningMock {
-  url: string;
-  server: Server;
-  close(): Promise<void>;
-}
+export { DEFAULT_API_KEY };
 
 /** Where the CLI writes: the process's streams in production, buffers in tests. */
 export interface CliIo {
@@ -71,17 +60,15 @@ export function createCli(io: CliIo): Command {
         `an accepted API key; repeat for several (default: ${DEFAULT_API_KEY})`,
       )
         .env('API_KEYS')
-        .argParser(collectKeys),
+        .argParser(collectList),
     )
     .addOption(
-      new Option('--seed-count <count>', 'categories generated at start-up (0 for an empty store)')
+      new Option('--seed-count <count>', 'records generated per collection at start-up (0: none)')
         .default(10)
         .argParser(parseCount),
     )
     .addOption(
-      new Option('--seed <seed>', 'seed of the generated categories')
-        .default(1)
-        .argParser(parseInteger),
+      new Option('--seed <seed>', 'seed of the generated data').default(1).argParser(parseInteger),
     )
     .addOption(
       new Option('--spec <path>', 'OpenAPI document to serve').default(
@@ -89,9 +76,59 @@ export function createCli(io: CliIo): Command {
         'the bundled spec',
       ),
     )
+    .addOption(
+      new Option(
+        '--data <file>',
+        'keep the data in this file, across restarts (default: memory only)',
+      ),
+    )
     .addOption(new Option('-q, --quiet', 'log no line per request'))
+    .addOption(
+      new Option('--body-limit <size>', 'largest request body')
+        .default(DEFAULT_BODY_LIMIT, '1mb')
+        .argParser(parseSize),
+    )
+    .addOption(
+      new Option('--max-header-size <size>', 'largest request head (431 beyond)')
+        .default(DEFAULT_SERVER_LIMITS.maxHeaderSize, '16kb')
+        .argParser(parseSize),
+    )
+    .addOption(
+      new Option(
+        '--request-timeout <seconds>',
+        'a request must arrive whole within this (408 beyond)',
+      )
+        .default(DEFAULT_SERVER_LIMITS.requestTimeout, '30')
+        .argParser(parseSeconds),
+    )
+    .addOption(
+      new Option('--headers-timeout <seconds>', 'its headers within this (408 beyond)')
+        .default(DEFAULT_SERVER_LIMITS.headersTimeout, '10')
+        .argParser(parseSeconds),
+    )
+    .addOption(
+      new Option('--keep-alive-timeout <seconds>', 'idle keep-alive connections close after this')
+        .default(DEFAULT_SERVER_LIMITS.keepAliveTimeout, '5')
+        .argParser(parseSeconds),
+    )
+    .addOption(
+      new Option('--shutdown-timeout <seconds>', 'on SIGTERM, in-flight requests get this long')
+        .default(DEFAULT_SERVER_LIMITS.shutdownTimeout, '5')
+        .argParser(parseSeconds),
+    )
+    .addOption(
+      new Option('--max-records <count>', 'most records the store holds (507 beyond)')
+        .default(DEFAULT_STORE_LIMITS.maxRecords)
+        .argParser(parsePositive),
+    )
+    .addOption(
+      new Option('--max-store-size <size>', 'most bytes of records, as JSON (507 beyond)')
+        .default(DEFAULT_STORE_LIMITS.maxBytes, '256mb')
+        .argParser(parseSize),
+    )
     .action(async (options: MockCommandOptions) => {
-      await startMock(options, createLogger(io.stdout), io.onListening);
+      const { runMock } = await import('./mock-command.js');
+      await runMock(options, createLogger(io.stdout), io.onListening);
     });
 
   program
@@ -143,88 +180,4 @@ export function createCli(io: CliIo): Command {
     });
 
   return program;
-}
-
-async function startMock(
-  options: MockCommandOptions,
-  logger: Logger,
-  onListening: (mock: RunningMock) => void = () => {},
-): Promise<RunningMock> {
-  const spec = await loadSpec(options.spec);
-  const store = createMemoryStore();
-  for (const category of generateCategories({ count: options.seedCount, seed: options.seed }))
-    store.create(category);
-  const keys = options.apiKey?.length ? options.apiKey : [DEFAULT_API_KEY];
-  const app = createApp({ spec, apiKeys: keys, store, logger, logRequests: !options.quiet });
-
-  const server = createServer(app);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  }).catch((err: NodeJS.ErrnoException) => {
-    throw new Error(listenFailure(err, options));
-  });
-
-  const { port } = server.address() as AddressInfo;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const url = `http://${host}:${port}${basePathOf(spec.resolved)}`;
-  const mock: RunningMock = {
-    url,
-    server,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-        // A client that never finishes its request must not keep the mock from stopping.
-        setTimeout(() => server.closeAllConnections(), 3000).unref();
-      }),
-  };
-  // Before the announcement: whoever acts on it (a signal, a request) finds the mock ready.
-  onListening(mock);
-  logger.info(
-    { url, categories: store.list().length, keys: keys.length },
-    `petstore-kit mock listening on ${url}` +
-      (options.apiKey?.length ? '' : ` (API key: ${DEFAULT_API_KEY})`),
-  );
-
-  return mock;
-}
-
-function listenFailure(err: NodeJS.ErrnoException, options: MockCommandOptions): string {
-  const where = `${options.host}:${options.port}`;
-  if (err.code === 'EADDRINUSE') return `cannot listen on ${where}: the port is already in use`;
-  if (err.code === 'EACCES') return `cannot listen on ${where}: permission denied`;
-  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
-    return `cannot listen on ${where}: no such address`;
-  return `cannot listen on ${where}: ${err.message}`;
-}
-
-function parseInteger(value: string): number {
-  if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError('it must be a whole number.');
-  return Number(value);
-}
-
-function parseCount(value: string): number {
-  const count = parseInteger(value);
-  if (count < 0) throw new InvalidArgumentError('it must be 0 or more.');
-  return count;
-}
-
-function parsePort(value: string): number {
-  const port = parseInteger(value);
-  if (port < 0 || port > 65535) throw new InvalidArgumentError('it must be from 0 to 65535.');
-  return port;
-}
-
-function collectKeys(value: string, previous: string[] = []): string[] {
-  return [
-    ...previous,
-    ...value
-      .split(',')
-      .map((key) => key.trim())
-      .filter(Boolean),
-  ];
 }

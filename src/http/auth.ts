@@ -1,22 +1,33 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import { hash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { ApiError } from './errors.js';
 
 /** What the Authorization header of a request holds. */
 export type Credential =
-  { kind: 'missing' } | { kind: 'other-scheme' } | { kind: 'bearer'; token: string };
+  | { kind: 'missing' }
+  | { kind: 'repeated' }
+  | { kind: 'empty-token' }
+  | { kind: 'other-scheme' }
+  | { kind: 'malformed' }
+  | { kind: 'bearer'; token: string };
+
+/** A bearer token as RFC 6750 writes it (token68). */
+const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 /**
- * Reads an Authorization header. The scheme name is case-insensitive (RFC 9110).
+ * Reads an Authorization header. The scheme name is case-insensitive and may be followed
+ * by one or more spaces (RFC 9110); the token itself is taken exactly as sent.
  * @example readCredential('bearer abc') // { kind: 'bearer', token: 'abc' }
  */
 export function readCredential(header: string | undefined): Credential {
-  const value = header?.trim();
-  if (!value) return { kind: 'missing' };
-  const match = /^(\S+)(?:\s+(.*))?$/.exec(value);
-  const scheme = match?.[1] ?? '';
-  const token = match?.[2]?.trim() ?? '';
-  if (scheme.toLowerCase() !== 'bearer' || token === '') return { kind: 'other-scheme' };
+  // Node trims the optional whitespace around a header value already.
+  if (header === undefined || header.trim() === '') return { kind: 'missing' };
+  const scheme = /^\S*/.exec(header)?.[0] ?? '';
+  if (scheme.toLowerCase() !== 'bearer') return { kind: 'other-scheme' };
+  const rest = header.slice(scheme.length);
+  if (rest.trim() === '') return { kind: 'empty-token' };
+  const token = /^ +(.*)$/s.exec(rest)?.[1];
+  if (token === undefined || !TOKEN68.test(token)) return { kind: 'malformed' };
   return { kind: 'bearer', token };
 }
 
@@ -38,65 +49,78 @@ export function createKeyChecker(keys: readonly string[]): (token: string) => bo
 }
 
 function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
+  // The one-shot hash: no Hash object per request.
+  return hash('sha256', value, 'buffer');
 }
 
-export interface BearerAuthOptions {
+export interface BearerCheckOptions {
   /** The accepted API keys. */
   keys: readonly string[];
-  /**
-   * Whether a request needs a credential; derived from the spec's security requirements.
-   * @default every request needs one
-   */
-  isProtected?: (method: string, path: string) => boolean;
   /** @default 'petstore-kit' */
   realm?: string;
 }
 
 /**
- * Middleware that answers 401 with an Error body unless the request carries
- * `Authorization: Bearer <key>` with an accepted key. It runs before the body is read,
- * so a bad credential gets 401 whatever the body holds.
- * @example app.use('/v1', bearerAuth({ keys: ['secret'] }));
+ * A check that throws a 401 ApiError, with `WWW-Authenticate`, unless the request carries
+ * exactly one `Authorization: Bearer <key>` with an accepted key. The pipeline runs it
+ * before reading the body, so a bad credential gets 401 whatever the body holds.
+ * @example const check = bearerCheck({ keys: ['secret'] }); check(req); // throws without the key
  */
-export function bearerAuth(options: BearerAuthOptions): RequestHandler {
+export function bearerCheck(options: BearerCheckOptions): (req: IncomingMessage) => void {
   const isAccepted = createKeyChecker(options.keys);
-  const isProtected = options.isProtected ?? (() => true);
   const challenge = `Bearer realm="${options.realm ?? 'petstore-kit'}"`;
+  const refuse = (code: string, message: string, error?: string): never => {
+    throw new ApiError(401, code, message, {
+      'WWW-Authenticate': error ? `${challenge}, error="${error}"` : challenge,
+    });
+  };
 
-  return function requireBearer(req, _res, next) {
-    if (!isProtected(req.method, req.path)) return next();
-    const credential = readCredential(req.headers.authorization);
+  return function checkBearer(req) {
+    const credential = repeated(req, 'authorization')
+      ? ({ kind: 'repeated' } as const)
+      : readCredential(req.headers.authorization);
     switch (credential.kind) {
       case 'missing':
-        return next(
-          new ApiError(
-            401,
-            'missing_credential',
-            'Send the API key as Authorization: Bearer <API_KEY>',
-            {
-              'WWW-Authenticate': challenge,
-            },
-          ),
+        return refuse('missing_credential', 'Send the API key as Authorization: Bearer <API_KEY>');
+      case 'repeated':
+        return refuse(
+          'invalid_credential',
+          'The request has more than one Authorization header: send exactly one',
+          'invalid_request',
+        );
+      case 'empty-token':
+        return refuse(
+          'invalid_credential',
+          'The Bearer credential is empty: send Authorization: Bearer <API_KEY>',
+          'invalid_request',
         );
       case 'other-scheme':
-        return next(
-          new ApiError(
-            401,
-            'invalid_credential',
-            'The Authorization header must use the Bearer scheme',
-            {
-              'WWW-Authenticate': challenge,
-            },
-          ),
+        return refuse(
+          'invalid_credential',
+          'The Authorization header must use the Bearer scheme: Authorization: Bearer <API_KEY>',
+        );
+      case 'malformed':
+        return refuse(
+          'invalid_credential',
+          'The bearer token holds characters a token cannot have (spaces, for example)',
+          'invalid_request',
         );
       case 'bearer':
-        if (isAccepted(credential.token)) return next();
-        return next(
-          new ApiError(401, 'invalid_credential', 'The API key is not valid', {
-            'WWW-Authenticate': `${challenge}, error="invalid_token"`,
-          }),
-        );
+        if (!isAccepted(credential.token))
+          refuse('invalid_credential', 'The API key is not valid', 'invalid_token');
     }
   };
+}
+
+/**
+ * Whether a header arrived more than once. Node keeps only the first of a repeated
+ * Authorization or Content-Type, which would make an ambiguous request look plain.
+ */
+export function repeated(req: IncomingMessage, name: string): boolean {
+  const raw = req.rawHeaders;
+  let seen = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]?.length === name.length && raw[i]?.toLowerCase() === name && ++seen > 1) return true;
+  }
+  return false;
 }

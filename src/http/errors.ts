@@ -1,6 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
-import type { Logger } from 'pino';
+import { StoreFullError } from '../state/store.js';
 import type { ErrorBody } from '../types.js';
 
 /**
@@ -25,37 +24,36 @@ export class ApiError extends Error {
   }
 }
 
-/** The error body-parser raises; its `type` says which failure it is. */
-interface BodyParserError {
-  type: string;
+/** What body-parser and raw-body raise (through http-errors): a status, often a `type`. */
+interface HttpError {
   status: number;
+  type?: string;
   limit?: number;
+  code?: string;
   message: string;
-}
-
-/** The error express-openapi-validator raises: `errors[]` details, `headers.Allow` on 405. */
-interface ValidatorError {
-  status: number;
-  message: string;
-  errors: { path?: string; message: string }[];
-  headers?: Record<string, string>;
 }
 
 /**
  * Maps anything thrown while serving a request to the ApiError to answer with.
  * What it does not recognise becomes a 500 that names no internals.
+ * @example toApiError(new StoreFullError('maxRecords', 10)).status // 507
  */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
-  if (isBodyParserError(err)) return fromBodyParser(err);
-  if (isValidatorError(err)) return fromValidator(err);
+  if (err instanceof StoreFullError) return new ApiError(507, 'insufficient_storage', err.message);
+  if (isHttpError(err)) return fromHttpError(err);
   return new ApiError(500, 'internal_error', 'The mock failed to answer this request');
 }
 
-function fromBodyParser(err: BodyParserError): ApiError {
+function fromHttpError(err: HttpError): ApiError {
+  if (err.code?.startsWith('Z_') || err.code?.startsWith('ERR_BROTLI')) {
+    return new ApiError(
+      400,
+      'malformed_body',
+      'The body could not be decompressed: it does not match its Content-Encoding',
+    );
+  }
   switch (err.type) {
-    case 'entity.parse.failed':
-      return new ApiError(400, 'malformed_json', `The body is not valid JSON: ${err.message}`);
     case 'entity.too.large':
       return new ApiError(
         413,
@@ -63,69 +61,38 @@ function fromBodyParser(err: BodyParserError): ApiError {
         `The body is larger than the limit of ${err.limit} bytes`,
       );
     case 'encoding.unsupported':
+      return new ApiError(
+        415,
+        'unsupported_encoding',
+        `${err.message}: send the body uncompressed, or as gzip, deflate or br`,
+      );
     case 'charset.unsupported':
-      return new ApiError(415, 'unsupported_media_type', err.message);
+      return new ApiError(415, 'unsupported_media_type', `${err.message}: send UTF-8`);
+    case 'request.aborted':
+      return new ApiError(400, 'bad_request', 'The request was aborted before its body ended');
+    case 'request.size.invalid':
+      return new ApiError(400, 'bad_request', 'The body is not as long as its Content-Length');
     default:
-      return byStatus(err.status, err.message);
+      return err.status >= 400 && err.status < 500
+        ? byStatus(err.status, err.message)
+        : new ApiError(500, 'internal_error', 'The mock failed to answer this request');
   }
 }
-
-function fromValidator(err: ValidatorError): ApiError {
-  const details = err.errors.map((e) => (e.path ? `${e.path} ${e.message}` : e.message)).join('; ');
-  if (err.status === 400) return new ApiError(400, 'validation_failed', details || err.message);
-  if (err.status === 405) {
-    const allow = err.headers?.Allow ?? err.headers?.allow;
-    return allow
-      ? new ApiError(405, 'method_not_allowed', `This path accepts ${allow} only`, { Allow: allow })
-      : new ApiError(405, 'method_not_allowed', 'This path does not accept this method');
-  }
-  if (err.status >= 500) return byStatus(500, 'The mock failed to answer this request');
-  return byStatus(err.status, details || err.message);
-}
-
-/** A code named after the HTTP status itself, e.g. 404 -> `not_found`. */
-function byStatus(status: number, message: string): ApiError {
-  const safeStatus = STATUS_CODES[status] ? status : 500;
-  const code = (STATUS_CODES[safeStatus] ?? 'error').toLowerCase().replace(/[^a-z0-9]+/g, '_');
-  return new ApiError(safeStatus, code, message);
-}
-
-function isBodyParserError(err: unknown): err is BodyParserError {
-  return (
-    err instanceof Error &&
-    typeof (err as Partial<BodyParserError>).type === 'string' &&
-    typeof (err as Partial<BodyParserError>).status === 'number'
-  );
-}
-
-function isValidatorError(err: unknown): err is ValidatorError {
-  return (
-    err instanceof Error &&
-    typeof (err as Partial<ValidatorError>).status === 'number' &&
-    Array.isArray((err as Partial<ValidatorError>).errors)
-  );
-}
-
-/** The last route: whatever no operation answered. */
-export const notFound: RequestHandler = (req, _res, next) => {
-  next(new ApiError(404, 'not_found', `No operation at ${req.method} ${req.path}`));
-};
 
 /**
- * The one error handler: every failure leaves as the spec's Error body with its status.
- * Failures the mock did not expect are logged with their stack, which never reaches the client.
+ * An error named after its HTTP status, e.g. 404 -> `not_found`.
+ * @example byStatus(431, 'Too many header bytes').code // 'request_header_fields_too_large'
  */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
-  return function sendError(err, req, res, next) {
-    if (res.headersSent) {
-      // Too late for an Error body: express ends the connection.
-      next(err);
-      return;
-    }
-    const apiError = toApiError(err);
-    if (apiError.status >= 500) {
-      logger.error({ err, method: req.method, path: req.originalUrl }, apiError.message);
-    }
-    res.status(apiError.status).set(apiError.headers).json(apiError.toBody());
-  };
+export function byStatus(status: number, message: string): ApiError {
+  const safeStatus = STATUS_CODES[status] ? status : 500;
+  return new ApiError(safeStatus, codeOf(safeStatus), message);
+}
+
+/** The snake-case name of a status, e.g. `request_timeout`. */
+export function codeOf(status: number): string {
+  return (STATUS_CODES[status] ?? 'error').toLowerCase().replace(/[^a-z0-9]+/g, '_');
+}
+
+function isHttpError(err: unknown): err is HttpError {
+  return err instanceof Error && typeof (err as Partial<HttpError>).status === 'number';
 }

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
@@ -16,19 +16,22 @@ export function silentLogger(): Logger {
   return pino({ level: 'silent' });
 }
 
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
 /**
- * Middleware that logs one line per request once it is answered: method, path, status, duration.
- * @example app.use(requestLogger(logger)); // {"msg":"GET /v1/categories 200 1.3ms", ...}
+ * Wraps a request listener to log one line per request once it is answered: method, path,
+ * status, duration.
+ * @example createServer(requestLogger(logger, app)); // {"msg":"GET /v1/categories 200 1.3ms", ...}
  */
-export function requestLogger(logger: Logger): RequestHandler {
-  return function logRequest(req, res, next) {
+export function requestLogger(logger: Logger, listener: Listener): Listener {
+  return function logRequest(req, res) {
     const started = performance.now();
-    res.on('finish', () => {
+    res.once('close', () => {
       const ms = Math.round((performance.now() - started) * 10) / 10;
-      const { method, originalUrl: path } = req;
+      const { method, url: path } = req;
       const status = res.statusCode;
       logger.info({ method, path, status, ms }, `${method} ${path} ${status} ${ms}ms`);
     });
-    next();
+    listener(req, res);
   };
 }

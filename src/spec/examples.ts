@@ -1,26 +1,54 @@
-import { sample } from 'openapi-sampler';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { Operation } from './operations.js';
+import type { SchemaObject } from './load.js';
+import { isJsonMediaType, type Operation } from './operations.js';
+import type { DataGenerator } from './sample.js';
 
 type MediaTypeObject = OpenAPIV3_1.MediaTypeObject;
 
-/**
- * The body a stateless operation answers with, from its success response in the spec:
- * the first named example, else `example`, else the schema's own examples, else data
- * generated from the schema. `undefined` when the response has no JSON content.
- * @example exampleBody(getPetById) // { id: 10, name: 'Rex' }
- */
-export function exampleBody(operation: Operation): unknown {
-  const response = operation.definition.responses?.[String(operation.successStatus)];
-  const media = (response as OpenAPIV3_1.ResponseObject | undefined)?.content?.['application/json'];
-  if (!media) return undefined;
-  return fromExamples(media) ?? sample(media.schema as never, { skipReadOnly: false });
+/** A body the spec gives (or lets the mock make) for one response of an operation. */
+export interface ExampleBody {
+  /** The JSON media type it is documented under. */
+  mediaType: string;
+  body: unknown;
 }
 
-function fromExamples(media: MediaTypeObject): unknown {
-  const [named] = Object.values(media.examples ?? {});
-  if (named && 'value' in named) return named.value;
-  if (media.example !== undefined) return media.example;
+/**
+ * The body an operation answers with from its spec, for a status: the example of that
+ * `name` when one is asked for, else the first named example, else `example`, else the
+ * schema's own examples, else data generated from the schema (the same for the same seed).
+ * `undefined` when the response has no JSON content.
+ * @example exampleBody(getPetById, '200', generator) // { mediaType: 'application/json', body: { id: 10, name: 'Rex' } }
+ */
+export function exampleBody(
+  operation: Operation,
+  responseKey: string,
+  generator: DataGenerator,
+  options: { name?: string; generate?: boolean } = {},
+): ExampleBody | undefined {
+  const content = operation.responses[responseKey]?.content ?? {};
+  const mediaType = Object.keys(content).find(isJsonMediaType);
+  const media = mediaType === undefined ? undefined : content[mediaType];
+  if (mediaType === undefined || !media) return undefined;
+  const schema = (media.schema ?? {}) as SchemaObject;
+  const where = `the ${responseKey} answer of ${operation.operationId}`;
+  if (options.generate) return { mediaType, body: generator.value(schema, where) };
+  const found = fromExamples(media, options.name);
+  return { mediaType, body: found === undefined ? generator.value(schema, where) : found.value };
+}
+
+/** The names of the examples a response documents. */
+export function exampleNames(operation: Operation, responseKey: string): string[] {
+  const content = operation.responses[responseKey]?.content ?? {};
+  const mediaType = Object.keys(content).find(isJsonMediaType);
+  return Object.keys((mediaType && content[mediaType]?.examples) || {});
+}
+
+function fromExamples(media: MediaTypeObject, name?: string): { value: unknown } | undefined {
+  const examples = (media.examples ?? {}) as Record<string, { value?: unknown }>;
+  const named = name === undefined ? Object.values(examples)[0] : examples[name];
+  if (named && 'value' in named) return { value: named.value };
+  if (name !== undefined) return undefined;
+  if (media.example !== undefined) return { value: media.example };
   const schemaExamples = (media.schema as { examples?: unknown[] } | undefined)?.examples;
-  return schemaExamples?.[0];
+  return schemaExamples?.length ? { value: schemaExamples[0] } : undefined;
 }

@@ -1,10 +1,12 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { OpenApiDocument, OperationObject } from './load.js';
+import type { OpenApiDocument, OperationObject, SchemaObject } from './load.js';
 
 type SecurityRequirement = OpenAPIV3_1.SecurityRequirementObject;
+type ParameterObject = OpenAPIV3_1.ParameterObject;
+type ResponseObject = OpenAPIV3_1.ResponseObject;
 
 /** The method keys a Path Item may hold (fixed by OpenAPI itself, not by our spec). */
-const PATH_ITEM_METHODS = [
+export const PATH_ITEM_METHODS = [
   'get',
   'put',
   'post',
@@ -16,18 +18,39 @@ const PATH_ITEM_METHODS = [
 ] as const;
 export type HttpMethod = (typeof PATH_ITEM_METHODS)[number];
 
+/** Where a parameter is sent. */
+export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';
+
+/** One parameter of an operation, as the mock checks it. */
+export interface Parameter {
+  readonly name: string;
+  readonly in: ParameterLocation;
+  readonly required: boolean;
+  readonly schema: SchemaObject;
+  /** For query arrays: `form` with explode (repeated keys, the default) or comma-separated. */
+  readonly explode: boolean;
+}
+
+/** The JSON request body an operation takes. */
+export interface RequestBody {
+  readonly required: boolean;
+  /** The media types it accepts (lower case), each with its schema (`{}` when it has none). */
+  readonly content: ReadonlyMap<string, SchemaObject>;
+}
+
 /** One operation of the spec, with what the mock needs to serve it. */
 export interface Operation {
   readonly operationId: string;
   readonly method: HttpMethod;
   /** The path as the spec writes it, e.g. `/pets/{petId}`. */
   readonly path: string;
-  /** The same path in express syntax, e.g. `/pets/:petId`. */
-  readonly expressPath: string;
-  /** Matches the concrete paths (relative to the base path) of this operation's template. */
-  readonly pattern: RegExp;
   /** The operation object, `$ref`s resolved. */
   readonly definition: OperationObject;
+  /** Its own parameters and those of its path, by location. */
+  readonly parameters: readonly Parameter[];
+  readonly requestBody: RequestBody | undefined;
+  /** Its responses by status (`'200'`, `'4XX'`, `'default'`). */
+  readonly responses: Readonly<Record<string, ResponseObject>>;
   /** The requirements in force: the operation's own `security`, else the document's. */
   readonly security: readonly SecurityRequirement[];
   /** Whether those requirements demand a credential (an empty requirement allows none). */
@@ -43,17 +66,20 @@ export interface Operation {
 export function listOperations(document: OpenApiDocument): Operation[] {
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
+    if (!item) continue;
+    const shared = (item.parameters ?? []) as ParameterObject[];
     for (const method of PATH_ITEM_METHODS) {
-      const definition = item?.[method];
+      const definition = item[method];
       if (!definition) continue;
       const security = definition.security ?? document.security ?? [];
       operations.push({
         operationId: definition.operationId ?? `${method} ${path}`,
         method,
         path,
-        expressPath: path.replace(/\{([^}]+)\}/g, ':$1'),
-        pattern: templateToRegExp(path),
         definition,
+        parameters: mergeParameters(shared, (definition.parameters ?? []) as ParameterObject[]),
+        requestBody: requestBodyOf(definition),
+        responses: (definition.responses ?? {}) as Record<string, ResponseObject>,
         security,
         requiresCredential: requiresCredential(security),
         successStatus: lowestSuccessStatus(definition),
@@ -75,33 +101,54 @@ export function requiresCredential(requirements: readonly SecurityRequirement[])
 }
 
 /**
- * A lookup of the operation a request (method, path relative to the base path) is for.
- * Paths without parameters are found in a map, so the common case costs no matching.
- * @example operationFinder(operations)('GET', '/pets/7')?.operationId // 'getPetById'
+ * The response an operation documents for a status: the exact status, else its range
+ * (`4XX`), else `default`.
  */
-export function operationFinder(
-  operations: readonly Operation[],
-): (method: string, path: string) => Operation | undefined {
-  const literal = new Map<string, Operation>();
-  const templated = operations.filter((op) => op.path.includes('{'));
-  for (const op of operations)
-    if (!op.path.includes('{')) literal.set(`${op.method} ${op.path}`, op);
-  return (method, path) => {
-    const lower = method.toLowerCase();
-    const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-    return (
-      literal.get(`${lower} ${trimmed}`) ??
-      templated.find((op) => op.method === lower && op.pattern.test(trimmed))
-    );
-  };
+export function responseFor(
+  operation: Operation,
+  status: number,
+): { key: string; response: ResponseObject } | undefined {
+  for (const key of [String(status), `${String(status)[0]}XX`, 'default']) {
+    const response = operation.responses[key];
+    if (response) return { key, response };
+  }
+  return undefined;
 }
 
-function templateToRegExp(template: string): RegExp {
-  const source = template
-    .split(/\{[^}]+\}/)
-    .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('[^/]+');
-  return new RegExp(`^${source}/?$`);
+/** The JSON schema of a response, when it has JSON content. */
+export function jsonSchemaOf(response: ResponseObject | undefined): SchemaObject | undefined {
+  const content = response?.content ?? {};
+  const type = Object.keys(content).find(isJsonMediaType);
+  return type === undefined ? undefined : ((content[type]?.schema ?? {}) as SchemaObject);
+}
+
+/** `application/json`, `application/problem+json` and the like. */
+export function isJsonMediaType(type: string): boolean {
+  const essence = type.split(';')[0]?.trim().toLowerCase() ?? '';
+  return essence === 'application/json' || /^application\/[\w.-]+\+json$/.test(essence);
+}
+
+/** Operation parameters override path parameters of the same name and location. */
+function mergeParameters(shared: ParameterObject[], own: ParameterObject[]): Parameter[] {
+  const merged = new Map<string, ParameterObject>();
+  for (const parameter of [...shared, ...own])
+    merged.set(`${parameter.in} ${parameter.name}`, parameter);
+  return [...merged.values()].map((parameter) => ({
+    name: parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name,
+    in: parameter.in as ParameterLocation,
+    required: parameter.in === 'path' || parameter.required === true,
+    schema: (parameter.schema ?? {}) as SchemaObject,
+    explode: parameter.explode ?? (parameter.style ?? 'form') === 'form',
+  }));
+}
+
+function requestBodyOf(definition: OperationObject): RequestBody | undefined {
+  const body = definition.requestBody as OpenAPIV3_1.RequestBodyObject | undefined;
+  if (!body) return undefined;
+  const content = new Map<string, SchemaObject>();
+  for (const [type, media] of Object.entries(body.content ?? {}))
+    content.set(type.toLowerCase(), (media.schema ?? {}) as SchemaObject);
+  return { required: body.required === true, content };
 }
 
 function lowestSuccessStatus(definition: OperationObject): number {

@@ -1,0 +1,26 @@
+import type { OperationHandler } from '../http/pipeline.js';
+import type { RequestLog } from './request-log.js';
+
+export interface AdminOptions {
+  /** Restores the start-up state of the mock's data. */
+  reset(): Promise<void>;
+  requests: RequestLog;
+}
+
+/**
+ * The handlers of the admin API (spec/admin.yaml), keyed by its operationIds.
+ * @example adminHandlers({ reset: () => store.reset(), requests: log }).resetMock
+ */
+export function adminHandlers(options: AdminOptions): Record<string, OperationHandler> {
+  return {
+    async resetMock() {
+      await options.reset();
+      options.requests.clear();
+      return { status: 204 };
+    },
+    listRequests({ query }) {
+      const limit = typeof query.limit === 'number' ? query.limit : undefined;
+      return { status: 200, body: options.requests.list(limit) };
+    },
+  };
+}

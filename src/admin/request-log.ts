@@ -1,0 +1,47 @@
+import type { AnsweredRequest } from '../http/pipeline.js';
+
+/** The largest request body the log keeps; a larger one is logged without it. */
+const MAX_LOGGED_BODY = 16 * 1024;
+
+/** The most recent requests, bounded: what an end-to-end test reads to see what its app sent. */
+export interface RequestLog {
+  add(request: AnsweredRequest): void;
+  /** Newest first, at most `limit`. */
+  list(limit?: number): AnsweredRequest[];
+  clear(): void;
+}
+
+/**
+ * A ring buffer of the last `capacity` requests: memory stays bounded however long the
+ * mock runs, and adding costs the same at the first request and the millionth.
+ * @example const log = createRequestLog(1000); log.add(request); log.list(10);
+ */
+export function createRequestLog(capacity = 1000): RequestLog {
+  const entries: (AnsweredRequest | undefined)[] = new Array<AnsweredRequest | undefined>(capacity);
+  let next = 0;
+  let size = 0;
+  return {
+    add(request) {
+      const kept =
+        request.body !== undefined && JSON.stringify(request.body).length > MAX_LOGGED_BODY
+          ? { ...request, body: undefined }
+          : request;
+      entries[next] = kept;
+      next = (next + 1) % capacity;
+      size = Math.min(size + 1, capacity);
+    },
+    list(limit = capacity) {
+      const out: AnsweredRequest[] = [];
+      for (let i = 1; i <= Math.min(size, limit); i++) {
+        const entry = entries[(next - i + capacity) % capacity];
+        if (entry) out.push(entry);
+      }
+      return out;
+    },
+    clear() {
+      entries.fill(undefined);
+      next = 0;
+      size = 0;
+    },
+  };
+}

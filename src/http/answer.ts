@@ -1,0 +1,29 @@
+import type { StoredRecord } from '../state/store.js';
+
+/**
+ * JSON already checked against the spec's response schema and serialized: sent as it is.
+ * @example new CheckedJson('{"id":1,"name":"Dog"}')
+ */
+export class CheckedJson {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * A JSON array of records, each checked and serialized by `serialize` (which caches), sent
+ * in slices so that a list of any size never holds the process for long, and never has to
+ * be built as one string.
+ */
+export class RecordList {
+  constructor(
+    readonly records: readonly StoredRecord[],
+    readonly serialize: (record: StoredRecord, index: number) => string,
+  ) {}
+}
+
+/** What a handler answers: the status, extra headers, and a body (none when undefined). */
+export interface Answer {
+  status: number;
+  headers?: Readonly<Record<string, string>>;
+  /** Any JSON value (checked against the spec before it is sent), or a pre-checked form. */
+  body?: unknown;
+}

@@ -1,0 +1,71 @@
+import type { SchemaObject } from '../spec/load.js';
+import { isJsonMediaType, responseFor, type Operation } from '../spec/operations.js';
+import type { DataGenerator } from '../spec/sample.js';
+import type { SchemaCompiler } from '../spec/schemas.js';
+import type { ApiError } from './errors.js';
+
+/** An error as it is sent: its body and the media type the spec gives it. */
+export interface ErrorAnswer {
+  body: unknown;
+  contentType: string;
+}
+
+/**
+ * Shapes errors to fit the spec: the body the spec declares for the operation and status
+ * (the exact status, its range, else `default`). Our `{code, message, status}` is used
+ * whenever it fits that schema, as it does for the Error schema of our spec; a spec with
+ * another error shape (Problem Details, `{error: ...}`) gets its own shape, with our
+ * status, code and message put where its property names say they go.
+ * @example errorAnswerFor(err, createCategory).body // { code: 'validation_failed', message: '...', status: 400 }
+ */
+export function createErrorShaper(
+  compiler: SchemaCompiler,
+  generator: DataGenerator,
+): (error: ApiError, operation: Operation | undefined) => ErrorAnswer {
+  return (error, operation) => {
+    const ours = error.toBody();
+    const documented = operation && responseFor(operation, error.status);
+    const content = documented?.response.content ?? {};
+    const type = Object.keys(content).find(isJsonMediaType);
+    if (type === undefined) return { body: ours, contentType: 'application/json' };
+    const schema = (content[type]?.schema ?? {}) as SchemaObject;
+    const check = compiler.response(schema);
+    if (check(ours).length === 0) return { body: ours, contentType: type };
+
+    const mapped = mapOnto(schema, error, () => generator.value(schema, 'an error schema'));
+    if (check(mapped).length === 0) return { body: mapped, contentType: type };
+    return { body: generator.value(schema, 'an error schema'), contentType: type };
+  };
+}
+
+/** Property names that say where the status, the code and the message go. */
+const STATUS_NAMES = /^(status|statusCode|status_code|httpStatus|code)$/i;
+const CODE_NAMES = /^(code|error|errorCode|error_code|type|reason|kind)$/i;
+const MESSAGE_NAMES = /^(message|detail|details|title|description|error_description|msg)$/i;
+
+function mapOnto(schema: SchemaObject, error: ApiError, sample: () => unknown): unknown {
+  const properties = propertiesOf(schema);
+  const base = sample();
+  const body: Record<string, unknown> =
+    typeof base === 'object' && base !== null && !Array.isArray(base) ? { ...base } : {};
+  for (const [name, property] of Object.entries(properties)) {
+    const types = typesOf(property);
+    if (types.has('integer') && STATUS_NAMES.test(name)) body[name] = error.status;
+    else if (types.has('string') && CODE_NAMES.test(name) && !('enum' in property))
+      body[name] = error.code;
+    else if (types.has('string') && MESSAGE_NAMES.test(name)) body[name] = error.message;
+  }
+  return body;
+}
+
+function propertiesOf(schema: SchemaObject): Record<string, SchemaObject> {
+  const merged: Record<string, SchemaObject> = {};
+  for (const part of [schema, ...((schema.allOf ?? []) as SchemaObject[])])
+    Object.assign(merged, part.properties ?? {});
+  return merged;
+}
+
+function typesOf(schema: SchemaObject): Set<string> {
+  const type = schema.type;
+  return new Set(Array.isArray(type) ? type : type ? [type] : []);
+}

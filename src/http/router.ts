@@ -1,0 +1,118 @@
+import type { Operation } from '../spec/operations.js';
+import { ApiError } from './errors.js';
+
+/** What a request (method, path below the base path) is for. */
+export type RouteMatch =
+  | {
+      kind: 'operation';
+      operation: Operation;
+      /** The path parameters, percent-decoded, as strings. */
+      params: Record<string, string>;
+      /** The methods served at this path, for `Allow`. */
+      allow: readonly string[];
+    }
+  | { kind: 'method-not-allowed'; allow: readonly string[] }
+  | { kind: 'not-found' };
+
+export interface Router {
+  /** @throws {ApiError} 400 when a path parameter is not valid percent-encoding. */
+  match(method: string, path: string): RouteMatch;
+}
+
+interface PathRoute {
+  readonly template: string;
+  readonly pattern: RegExp | undefined;
+  readonly names: readonly string[];
+  readonly methods: ReadonlyMap<string, Operation>;
+  readonly allow: readonly string[];
+}
+
+/** The order methods are listed in `Allow` and CORS answers. */
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE'];
+
+/**
+ * The routes of the spec's operations. A path without parameters is found in a map; the
+ * templated ones are tried in the spec's order, after the literal ones, as OpenAPI asks.
+ * HEAD is served wherever GET is, and OPTIONS everywhere, so both are in every `Allow`.
+ * @example createRouter(operations).match('GET', '/pets/7') // { kind: 'operation', params: { petId: '7' }, ... }
+ */
+export function createRouter(operations: readonly Operation[]): Router {
+  const byTemplate = new Map<string, Map<string, Operation>>();
+  for (const operation of operations) {
+    const methods = byTemplate.get(operation.path) ?? new Map<string, Operation>();
+    methods.set(operation.method.toUpperCase(), operation);
+    byTemplate.set(operation.path, methods);
+  }
+  const literal = new Map<string, PathRoute>();
+  const templated: PathRoute[] = [];
+  for (const [template, methods] of byTemplate) {
+    const names = [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
+    const route: PathRoute = {
+      template,
+      pattern: names.length > 0 ? templateToRegExp(template) : undefined,
+      names,
+      methods,
+      allow: allowedMethods(methods),
+    };
+    if (route.pattern) templated.push(route);
+    else literal.set(template, route);
+  }
+
+  function find(path: string): { route: PathRoute; values: string[] } | undefined {
+    const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+    const exact = literal.get(trimmed);
+    if (exact) return { route: exact, values: [] };
+    for (const route of templated) {
+      const match = route.pattern?.exec(trimmed);
+      if (match) return { route, values: match.slice(1) };
+    }
+    return undefined;
+  }
+
+  return {
+    match(method, path) {
+      const found = find(path);
+      if (!found) return { kind: 'not-found' };
+      const { route, values } = found;
+      const upper = method.toUpperCase();
+      const operation =
+        route.methods.get(upper) ?? (upper === 'HEAD' ? route.methods.get('GET') : undefined);
+      if (!operation) return { kind: 'method-not-allowed', allow: route.allow };
+      const params: Record<string, string> = {};
+      route.names.forEach((name, index) => (params[name] = decode(values[index] ?? '', name)));
+      return { kind: 'operation', operation, params, allow: route.allow };
+    },
+  };
+}
+
+function allowedMethods(methods: ReadonlyMap<string, Operation>): string[] {
+  const allow = new Set(methods.keys());
+  if (allow.has('GET')) allow.add('HEAD');
+  allow.add('OPTIONS');
+  return [...allow].sort((a, b) => rank(a) - rank(b));
+}
+
+function rank(method: string): number {
+  const index = METHOD_ORDER.indexOf(method);
+  return index === -1 ? METHOD_ORDER.length : index;
+}
+
+function templateToRegExp(template: string): RegExp {
+  const source = template
+    .split(/\{[^}]+\}/)
+    .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('([^/]+)');
+  return new RegExp(`^${source}$`);
+}
+
+function decode(value: string, name: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw new ApiError(
+      400,
+      'invalid_path',
+      `The path parameter ${name} is not valid percent-encoding`,
+    );
+  }
+}

@@ -1,0 +1,184 @@
+import {
+  createServer,
+  STATUS_CODES,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { Duplex } from 'node:stream';
+import { codeOf } from './errors.js';
+
+/** The bounds of the HTTP layer, each with an option of the CLI. */
+export interface ServerLimits {
+  /**
+   * The largest request head (request line and headers) in bytes; a larger one gets 431,
+   * or 414 when the request line alone is too long.
+   * @default 16384
+   */
+  maxHeaderSize: number;
+  /**
+   * A request must have arrived whole, body included, within this many milliseconds, else 408.
+   * @default 30000
+   */
+  requestTimeout: number;
+  /**
+   * Its head must have arrived within this many milliseconds, else 408.
+   * @default 10000
+   */
+  headersTimeout: number;
+  /**
+   * An idle keep-alive connection is closed after this many milliseconds.
+   * @default 5000
+   */
+  keepAliveTimeout: number;
+  /**
+   * On shutdown, requests still being answered get this many milliseconds to finish.
+   * @default 5000
+   */
+  shutdownTimeout: number;
+}
+
+export const DEFAULT_SERVER_LIMITS: ServerLimits = {
+  maxHeaderSize: 16 * 1024,
+  requestTimeout: 30_000,
+  headersTimeout: 10_000,
+  keepAliveTimeout: 5_000,
+  shutdownTimeout: 5_000,
+};
+
+/** An HTTP server for the mock, and its graceful stop. */
+export interface MockServer {
+  server: Server;
+  /**
+   * Stops accepting connections, answers what is in flight with `Connection: close`, and
+   * resolves once those answers are sent, or after `shutdownTimeout` at the latest.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * An HTTP server whose every answer is the spec's Error shape, those of Node's own HTTP
+ * layer included (a malformed request, a head too large, a timeout), with bounded
+ * resources, and whose `Expect: 100-continue` is left to the app, which answers a bad
+ * credential before asking for the body.
+ * @example const { server, close } = createMockServer(createApp(options)); server.listen(4010);
+ */
+export function createMockServer(
+  app: (req: IncomingMessage, res: ServerResponse) => void,
+  limits: Partial<ServerLimits> = {},
+): MockServer {
+  const bounds = { ...DEFAULT_SERVER_LIMITS, ...limits };
+  const inFlight = new Set<ServerResponse>();
+  let closing = false;
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    if (closing) res.shouldKeepAlive = false;
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+    app(req, res);
+  };
+
+  const server = createServer(
+    {
+      maxHeaderSize: bounds.maxHeaderSize,
+      requestTimeout: bounds.requestTimeout,
+      headersTimeout: Math.min(bounds.headersTimeout, bounds.requestTimeout),
+      keepAliveTimeout: bounds.keepAliveTimeout,
+      // How often Node looks for requests past their timeouts: the default, 30 s, would let a
+      // stalled request live up to twice its timeout.
+      connectionsCheckingInterval: Math.min(1000, bounds.headersTimeout),
+    },
+    handle,
+  );
+  server.on('checkContinue', handle);
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    sendError(res, 417, 'The only expectation the mock meets is Expect: 100-continue');
+  });
+  server.on(
+    'clientError',
+    (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
+      answerClientError(err, socket, bounds.maxHeaderSize);
+    },
+  );
+
+  return {
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        closing = true;
+        for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+        const timer = setTimeout(() => server.closeAllConnections(), bounds.shutdownTimeout);
+        timer.unref();
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+function sendError(res: ServerResponse, status: number, message: string): void {
+  const body = JSON.stringify({ code: codeOf(status), message, status });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+  });
+  res.end(body);
+}
+
+/**
+ * What Node's HTTP parser refuses before the app sees a request, as an Error body with
+ * `Connection: close` (the parser cannot go on with that connection).
+ */
+function answerClientError(
+  err: NodeJS.ErrnoException & { rawPacket?: Buffer },
+  socket: Duplex,
+  maxHeaderSize: number,
+): void {
+  const attached = (socket as { _httpMessage?: ServerResponse })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || attached?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, message] = describeClientError(err, maxHeaderSize);
+  const body = JSON.stringify({ code: codeOf(status), message, status });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}
+
+function describeClientError(
+  err: NodeJS.ErrnoException & { rawPacket?: Buffer },
+  maxHeaderSize: number,
+): [number, string] {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW': {
+      const firstLineEnd = err.rawPacket?.indexOf('\r\n') ?? -1;
+      return firstLineEnd === -1 || firstLineEnd > maxHeaderSize / 2
+        ? [414, `The request line is too long: the mock reads up to ${maxHeaderSize} bytes of head`]
+        : [
+            431,
+            `The request headers are too large: the mock reads up to ${maxHeaderSize} bytes of head`,
+          ];
+    }
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+    case 'ERR_HTTP_HEADERS_TIMEOUT':
+      return [408, 'The request did not arrive in time: send it whole, promptly'];
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return [413, 'The chunk extensions of the body are too large'];
+    case 'HPE_INVALID_METHOD':
+      return [501, 'The request method is not one the mock knows'];
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return [400, 'The request has both Content-Length and Transfer-Encoding: send one'];
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+      return [501, 'The Transfer-Encoding is not chunked: the mock reads chunked bodies only'];
+    default:
+      return [400, `The request is not valid HTTP (${err.code ?? 'unreadable'})`];
+  }
+}

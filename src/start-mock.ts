@@ -1,0 +1,162 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequestLog } from './admin/request-log.js';
+import { createApp, type AppOptions } from './app.js';
+import { ADMIN_SPEC_PATH, DEFAULT_API_KEY, DEFAULT_SPEC_PATH } from './defaults.js';
+import { silentLogger, type Logger } from './http/logger.js';
+import { requestLogger } from './http/logger.js';
+import { createMockServer, type ServerLimits } from './http/server.js';
+import { loadSpec, type LoadedSpec } from './spec/load.js';
+import { createSchemaCompiler } from './spec/schemas.js';
+import { createMemoryStore } from './state/memory-store.js';
+import { seedResources } from './state/seed.js';
+import type { Store, StoreLimits } from './state/store.js';
+
+export { DEFAULT_API_KEY };
+
+export interface StartMockOptions {
+  /**
+   * The port to listen on; 0 picks a free one.
+   * @default 0
+   */
+  port?: number;
+  /** @default '127.0.0.1' */
+  host?: string;
+  /**
+   * The accepted bearer keys.
+   * @default [DEFAULT_API_KEY]
+   */
+  apiKeys?: readonly string[];
+  /**
+   * The spec to serve: a path, or a spec already loaded.
+   * @default the bundled spec/openapi.yaml
+   */
+  spec?: string | LoadedSpec;
+  /**
+   * Records generated for each collection at start-up (not when `store` holds data).
+   * @default 10
+   */
+  seedCount?: number;
+  /**
+   * The same seed gives the same generated data.
+   * @default 1
+   */
+  seed?: number;
+  /**
+   * Where records live.
+   * @default a new in-memory store
+   */
+  store?: Store;
+  /** Whether `store` came with data of its own, which seeding must leave alone. */
+  storeHasData?: boolean;
+  /** @default DEFAULT_STORE_LIMITS, for the default store */
+  storeLimits?: Partial<StoreLimits>;
+  /** @default DEFAULT_SERVER_LIMITS */
+  limits?: Partial<ServerLimits>;
+  /** @default 1 MiB */
+  bodyLimit?: number;
+  /** @default a logger that writes nothing */
+  logger?: Logger;
+  /**
+   * One log line per request.
+   * @default false
+   */
+  logRequests?: boolean;
+  /** Steps run before routing, e.g. CORS. */
+  before?: AppOptions['before'];
+}
+
+/** A running mock. */
+export interface RunningMock {
+  /** Its base URL, e.g. `http://127.0.0.1:4010/v1`. */
+  url: string;
+  /** The keys it accepts. */
+  apiKeys: readonly string[];
+  server: Server;
+  store: Store;
+  /** Back to the start-up data (as `POST /__mock/reset` does), and an empty request log. */
+  reset(): Promise<void>;
+  /** Stops it: in-flight requests finish (bounded), the store is closed. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the mock, seeded, with its admin API: for Vitest `globalSetup`, Playwright
+ * fixtures, or any script.
+ * @example
+ * const mock = await startMock({ apiKeys: ['test-key'] });
+ * await fetch(`${mock.url}/categories`, { headers: { Authorization: 'Bearer test-key' } });
+ * await mock.reset();
+ * await mock.close();
+ */
+export async function startMock(options: StartMockOptions = {}): Promise<RunningMock> {
+  const spec =
+    typeof options.spec === 'object'
+      ? options.spec
+      : await loadSpec(options.spec ?? DEFAULT_SPEC_PATH);
+  const adminSpec = await loadSpec(ADMIN_SPEC_PATH);
+  const apiKeys = options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY];
+  const logger = options.logger ?? silentLogger();
+  const store = options.store ?? createMemoryStore({ limits: options.storeLimits ?? {} });
+  const requestLog = createRequestLog();
+
+  const app = createApp({
+    spec,
+    adminSpec,
+    apiKeys,
+    store,
+    logger,
+    requestLog,
+    seed: options.seed ?? 1,
+    ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+    ...(options.before ? { before: options.before } : {}),
+  });
+  if (!options.storeHasData) {
+    await seedResources(app.resources, store, {
+      count: options.seedCount ?? 10,
+      seed: options.seed ?? 1,
+      compiler: createSchemaCompiler(),
+    });
+  }
+  await store.markInitial();
+
+  const logged = options.logRequests ? requestLogger(logger, app) : app;
+  const { server, close } = createMockServer(logged, options.limits);
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch(async (err: NodeJS.ErrnoException) => {
+    await store.close();
+    throw new Error(listenFailure(err, host, options.port ?? 0));
+  });
+
+  const { port } = server.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}${app.basePath}`,
+    apiKeys,
+    server,
+    store,
+    async reset() {
+      await store.reset();
+      requestLog.clear();
+    },
+    async close() {
+      await close();
+      await store.close();
+    },
+  };
+}
+
+function listenFailure(err: NodeJS.ErrnoException, host: string, port: number): string {
+  const where = `${host}:${port}`;
+  if (err.code === 'EADDRINUSE') return `cannot listen on ${where}: the port is already in use`;
+  if (err.code === 'EACCES') return `cannot listen on ${where}: permission denied`;
+  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
+    return `cannot listen on ${where}: no such address`;
+  return `cannot listen on ${where}: ${err.message}`;
+}

@@ -1,0 +1,219 @@
+import { CheckedJson, RecordList } from '../http/answer.js';
+import { ApiError } from '../http/errors.js';
+import type { HandlerRequest, OperationHandler } from '../http/pipeline.js';
+import type { SchemaObject } from '../spec/load.js';
+import { jsonSchemaOf, type Operation } from '../spec/operations.js';
+import type { DataGenerator } from '../spec/sample.js';
+import type { SchemaCompiler } from '../spec/schemas.js';
+import { applyMergePatch } from './merge-patch.js';
+import { createRecordSerializers, type RecordSerializer } from './record-serializer.js';
+import { isReadOnly, propertiesOf, type Resource, type ResourceAction } from './resources.js';
+import type { Collection, RecordId, Store, StoredRecord } from './store.js';
+
+export interface EngineOptions {
+  resources: readonly Resource[];
+  store: Store;
+  compiler: SchemaCompiler;
+  /** Makes the values of server-set fields (`readOnly` ones other than the id). */
+  generator: DataGenerator;
+  /** The base path the API is served under, for `Location`. */
+  basePath: string;
+  /** @default () => new Date() */
+  now?: () => Date;
+}
+
+/** Timestamps the service sets: `createdAt` on create, `updatedAt` on every write. */
+const CREATED = /^(created|creation)(_?at|_?on|_?date|_?time)?$/i;
+const UPDATED = /^(updated|modified|last_?modified)(_?at|_?on|_?date|_?time)?$/i;
+
+/**
+ * The handlers of every operation a resource serves, keyed by operation: list, create,
+ * read, replace (`put`: the client's fields replaced), update (`patch`: a JSON Merge Patch)
+ * and delete, each answering the success status the spec gives it. Records are checked
+ * against the resource's schema before they are stored or sent.
+ * @example resourceHandlers({ resources, store, compiler, generator, basePath: '/v1' }).get(listCategories)
+ */
+export function resourceHandlers(options: EngineOptions): Map<Operation, OperationHandler> {
+  const serializerFor = createRecordSerializers(options.compiler);
+  const handlers = new Map<Operation, OperationHandler>();
+  for (const resource of options.resources) {
+    const served = new ServedResource(resource, options, serializerFor);
+    for (const [operation, action] of resource.actions)
+      handlers.set(operation, served.handler(operation, action));
+  }
+  return handlers;
+}
+
+class ServedResource {
+  readonly #collection: Collection;
+  /** The fields a client writes; undefined when the schema takes any field. */
+  readonly #writable: ReadonlySet<string> | undefined;
+  /** `readOnly` fields other than the id: the service sets them. */
+  readonly #serverSet: readonly [string, SchemaObject][];
+  readonly #check: (value: unknown, where?: string) => string[];
+  readonly #now: () => Date;
+
+  constructor(
+    readonly resource: Resource,
+    readonly options: EngineOptions,
+    readonly serializerFor: (schema: SchemaObject) => RecordSerializer,
+  ) {
+    this.#collection = options.store.collection({
+      name: resource.name,
+      idProperty: resource.idProperty,
+      idKind: resource.idKind,
+    });
+    const properties = propertiesOf(resource.schema);
+    const open =
+      Object.keys(properties).length === 0 ||
+      [resource.schema, ...((resource.schema.allOf ?? []) as SchemaObject[])].some(
+        (part) => part.additionalProperties !== undefined && part.additionalProperties !== false,
+      );
+    this.#writable = open
+      ? undefined
+      : new Set(Object.keys(properties).filter((name) => !isReadOnly(properties[name] ?? {})));
+    this.#serverSet = Object.entries(properties).filter(
+      ([name, schema]) => name !== resource.idProperty && isReadOnly(schema),
+    );
+    this.#check = options.compiler.response(resource.schema);
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  handler(operation: Operation, action: ResourceAction): OperationHandler {
+    const status = operation.successStatus;
+    const schema = jsonSchemaOf(operation.responses[String(status)]);
+    const serialize = schema && this.serializerFor(schema);
+    switch (action) {
+      case 'list': {
+        const items = ((schema as { items?: SchemaObject } | undefined)?.items ??
+          this.resource.schema) as SchemaObject;
+        const serializeItem = this.serializerFor(items);
+        return async () => ({
+          status,
+          body: new RecordList(await this.#collection.list(), (record, index) =>
+            serializeItem(record, `/${index}`),
+          ),
+        });
+      }
+      case 'create':
+        return async ({ body }) => {
+          const record = await this.#collection.create({
+            ...this.#serverFields(undefined),
+            ...this.#clientFields(body),
+          });
+          let text: string | undefined;
+          try {
+            text = serialize?.(record);
+          } catch (err) {
+            // Never keep a record that breaks the schema: every later list would fail.
+            await this.#collection.remove(record[this.resource.idProperty] as RecordId);
+            throw err;
+          }
+          return {
+            status,
+            body: text === undefined ? undefined : new CheckedJson(text),
+            headers: this.#location(record),
+          };
+        };
+      case 'read':
+        return async (request) => {
+          const record = await this.#collection.get(this.#idOf(request));
+          if (!record) throw this.#notFound(request);
+          return { status, body: serialize ? new CheckedJson(serialize(record)) : undefined };
+        };
+      case 'replace':
+      case 'update':
+        return async (request) => {
+          const id = this.#idOf(request);
+          const record = await this.#collection.update(id, (current) => {
+            const client =
+              action === 'replace'
+                ? this.#clientFields(request.body)
+                : (applyMergePatch(
+                    this.#clientFields(current),
+                    this.#clientFields(request.body),
+                  ) as Record<string, unknown>);
+            const fields = { ...this.#serverFields(current), ...client };
+            const problems = this.#check({ ...fields, [this.resource.idProperty]: id }, '/body');
+            if (problems.length > 0) {
+              throw new ApiError(
+                400,
+                'validation_failed',
+                `The ${action === 'update' ? 'patched' : 'new'} record would break the schema: ${problems.join('; ')}`,
+              );
+            }
+            return fields;
+          });
+          if (!record) throw this.#notFound(request);
+          return { status, body: serialize ? new CheckedJson(serialize(record)) : undefined };
+        };
+      case 'delete':
+        return async (request) => {
+          const id = this.#idOf(request);
+          const record = serialize ? await this.#collection.get(id) : undefined;
+          if (!(await this.#collection.remove(id))) throw this.#notFound(request);
+          return {
+            status,
+            body: serialize && record ? new CheckedJson(serialize(record)) : undefined,
+          };
+        };
+    }
+  }
+
+  /** The fields of a body the client may write: the schema's writable ones, or all if it is open. */
+  #clientFields(body: unknown): Record<string, unknown> {
+    const fields: Record<string, unknown> = {};
+    if (typeof body !== 'object' || body === null) return fields;
+    for (const [name, value] of Object.entries(body)) {
+      if (name === this.resource.idProperty) continue;
+      if (this.#writable ? this.#writable.has(name) : !this.#isServerSet(name))
+        Object.defineProperty(fields, name, {
+          value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+    }
+    return fields;
+  }
+
+  /** Server-set fields: kept from `current`, made on create, timestamps refreshed. */
+  #serverFields(current: StoredRecord | undefined): Record<string, unknown> {
+    const fields: Record<string, unknown> = {};
+    for (const [name, schema] of this.#serverSet) {
+      const timestamp = schema.format === 'date-time';
+      if (timestamp && (UPDATED.test(name) || (!current && CREATED.test(name))))
+        fields[name] = this.#now().toISOString();
+      else if (current && name in current) fields[name] = current[name];
+      else if (!current)
+        fields[name] = this.options.generator.value(schema, `${this.resource.name}.${name}`);
+    }
+    return fields;
+  }
+
+  #isServerSet(name: string): boolean {
+    return this.#serverSet.some(([serverName]) => serverName === name);
+  }
+
+  /** The id in the item path: the one parameter of its last segment. */
+  #idOf(request: HandlerRequest): RecordId {
+    const name = /\{([^}]+)\}$/.exec(request.operation.path)?.[1] ?? '';
+    return request.params[name] as RecordId;
+  }
+
+  #notFound(request: HandlerRequest): ApiError {
+    const id = this.#idOf(request);
+    return new ApiError(
+      404,
+      'not_found',
+      `There is no record in ${this.resource.name} with ${this.resource.idProperty} ${JSON.stringify(id)}`,
+    );
+  }
+
+  #location(record: StoredRecord): Record<string, string> | undefined {
+    const { itemPath } = this.resource;
+    if (!itemPath) return undefined;
+    const id = encodeURIComponent(String(record[this.resource.idProperty]));
+    return { Location: `${this.options.basePath}${itemPath.replace(/\{[^}]+\}$/, id)}` };
+  }
+}
