@@ -12,17 +12,23 @@ import {
   type PreStep,
   type ServedApi,
 } from './http/pipeline.js';
-import { createRequestValidator } from './http/request-validator.js';
+import { createRequestValidator, type RequestValidator } from './http/request-validator.js';
 import { createRouter } from './http/router.js';
 import { createSender } from './http/send.js';
 import { deprecationHeaders } from './spec/deprecation.js';
 import { exampleBody } from './spec/examples.js';
 import { SpecError, type LoadedSpec, type OpenApiDocument } from './spec/load.js';
-import { listOperations, requiresCredential, type Operation } from './spec/operations.js';
+import {
+  jsonSchemaOf,
+  listOperations,
+  requiresCredential,
+  type Operation,
+} from './spec/operations.js';
 import { createDataGenerator, type DataGenerator } from './spec/sample.js';
-import { createSchemaCompiler } from './spec/schemas.js';
+import { createSchemaCompiler, type SchemaCompiler } from './spec/schemas.js';
 import { basePathOf } from './spec/servers.js';
 import { resourceHandlers } from './state/engine.js';
+import { seedResources } from './state/seed.js';
 import { createMemoryStore } from './state/memory-store.js';
 import { inferResources, type Resource } from './state/resources.js';
 import type { Store } from './state/store.js';
@@ -72,6 +78,11 @@ export interface MockApp {
   /** The collections inferred from the spec, served from the store. */
   readonly resources: readonly Resource[];
   readonly basePath: string;
+  /**
+   * Fills each collection with `count` records generated from its schema (see seedResources).
+   * @example await app.seed({ count: 10, seed: 1 });
+   */
+  seed(options: { count: number; seed: number }): Promise<void>;
 }
 
 /**
@@ -94,6 +105,8 @@ export function createApp(options: AppOptions): MockApp {
 
   const compiler = createSchemaCompiler();
   const generator = createDataGenerator({ seed: options.seed ?? 1, compiler });
+  const validator = createRequestValidator(compiler);
+  compileEverySchema(operations, compiler, validator);
   const resources = inferResources(operations);
   const stateful = resourceHandlers({ resources, store, compiler, generator, basePath });
 
@@ -121,14 +134,19 @@ export function createApp(options: AppOptions): MockApp {
     apis,
     checkCredential: bearerCheck({ keys: options.apiKeys }),
     readBody: createBodyReader({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }),
-    validate: createRequestValidator(compiler),
+    validate: validator.check,
     send: createSender(compiler),
     shapeError: createErrorShaper(compiler, generator),
     logger,
     before: options.before ?? [],
     onAnswered: (request) => requestLog.add(request),
   });
-  return Object.assign(pipeline, { resources, basePath });
+  return Object.assign(pipeline, {
+    resources,
+    basePath,
+    seed: (seedOptions: { count: number; seed: number }) =>
+      seedResources(resources, store, { ...seedOptions, compiler }),
+  });
 }
 
 function servedApi(
@@ -169,6 +187,30 @@ function exampleHandler(operation: Operation, generator: DataGenerator): Operati
           headers: { 'Content-Type': `${example.mediaType}; charset=utf-8` },
         }
       : { status };
+}
+
+/**
+ * Compiles every schema of the spec now, so that one the mock cannot check stops start-up
+ * with a line naming its operation, instead of failing that operation's first request.
+ */
+function compileEverySchema(
+  operations: readonly Operation[],
+  compiler: SchemaCompiler,
+  validator: RequestValidator,
+): void {
+  for (const operation of operations) {
+    try {
+      validator.prepare(operation);
+      for (const response of Object.values(operation.responses)) {
+        const schema = jsonSchemaOf(response);
+        if (schema) compiler.response(schema);
+      }
+    } catch (err) {
+      throw new SpecError(
+        `a schema of ${operation.operationId} cannot be compiled: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+  }
 }
 
 /** The mock enforces bearer keys only; any other scheme would be silently left open. */

@@ -7,9 +7,7 @@ import { silentLogger, type Logger } from './http/logger.js';
 import { requestLogger } from './http/logger.js';
 import { createMockServer, type ServerLimits } from './http/server.js';
 import { loadSpec, type LoadedSpec } from './spec/load.js';
-import { createSchemaCompiler } from './spec/schemas.js';
 import { createMemoryStore } from './state/memory-store.js';
-import { seedResources } from './state/seed.js';
 import type { Store, StoreLimits } from './state/store.js';
 
 export { DEFAULT_API_KEY };
@@ -112,11 +110,7 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
     ...(options.before ? { before: options.before } : {}),
   });
   if (!options.storeHasData) {
-    await seedResources(app.resources, store, {
-      count: options.seedCount ?? 10,
-      seed: options.seed ?? 1,
-      compiler: createSchemaCompiler(),
-    });
+    await app.seed({ count: options.seedCount ?? 10, seed: options.seed ?? 1 });
   }
   await store.markInitial();
 

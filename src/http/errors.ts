@@ -46,7 +46,9 @@ export function toApiError(err: unknown): ApiError {
 }
 
 function fromHttpError(err: HttpError): ApiError {
-  if (err.code?.startsWith('Z_') || err.code?.startsWith('ERR_BROTLI')) {
+  // zlib's codes: Z_DATA_ERROR and the like for gzip and deflate, ERR_BROTLI_* or
+  // ERR__ERROR_* (brotli's own decoder errors) for br.
+  if (err.code !== undefined && /^(Z_|ERR_BROTLI|ERR__ERROR_)/.test(err.code)) {
     return new ApiError(
       400,
       'malformed_body',

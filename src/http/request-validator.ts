@@ -36,11 +36,16 @@ interface CompiledOperation {
  * parameters (an unknown query parameter is refused), then the body against the schema
  * of its media type (a `readOnly` property is refused). Every problem is listed in one
  * 400 `validation_failed`.
- * @example validate(createCategory, input) // throws ApiError 400 "/body must have required property 'name'"
+ * @example validator.check(createCategory, input) // throws ApiError 400 "/body must have required property 'name'"
  */
-export function createRequestValidator(
-  compiler: SchemaCompiler,
-): (operation: Operation, input: RequestInput) => ValidRequest {
+export interface RequestValidator {
+  /** @throws {ApiError} 400 `validation_failed` listing every problem. */
+  check(operation: Operation, input: RequestInput): ValidRequest;
+  /** Compiles the schemas of an operation now rather than on its first request. */
+  prepare(operation: Operation): void;
+}
+
+export function createRequestValidator(compiler: SchemaCompiler): RequestValidator {
   const compiledOperations = new WeakMap<Operation, CompiledOperation>();
 
   function compile(operation: Operation): CompiledOperation {
@@ -65,7 +70,7 @@ export function createRequestValidator(
     return compiled;
   }
 
-  return function validateRequest(operation, input) {
+  function check(operation: Operation, input: RequestInput): ValidRequest {
     const compiled = compile(operation);
     const problems: string[] = [];
     const params: Record<string, unknown> = { ...input.params };
@@ -93,6 +98,14 @@ export function createRequestValidator(
 
     if (problems.length > 0) throw new ApiError(400, 'validation_failed', problems.join('; '));
     return { params, query, headers, body };
+  }
+
+  return {
+    check,
+    prepare(operation) {
+      compile(operation);
+      for (const schema of operation.requestBody?.content.values() ?? []) compiler.request(schema);
+    },
   };
 }
 

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { once } from 'node:events';
 import { jsonSchemaOf, responseFor, type Operation } from '../spec/operations.js';
 import type { SchemaCompiler } from '../spec/schemas.js';
 import { CheckedJson, RecordList, type Answer } from './answer.js';
@@ -119,11 +118,24 @@ async function sendList(
 async function write(res: ServerResponse, text: string): Promise<boolean> {
   if (res.destroyed) return false;
   if (!res.write(text)) {
-    await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    await drained(res);
     if (res.destroyed) return false;
   }
   await yieldToOthers();
   return !res.destroyed;
+}
+
+/** Resolves when the client has taken what was written, or is gone; leaves no listener behind. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 function yieldToOthers(): Promise<void> {

@@ -58,19 +58,23 @@ const ATTEMPTS = 20;
  * @example createDataGenerator({ seed: 1, compiler }).value({ type: 'string', format: 'email' }) // 'Kyla.Hahn@yahoo.com'
  */
 export function createDataGenerator({ seed, compiler }: DataGeneratorOptions): DataGenerator {
-  const faker = new (englishFaker.constructor as typeof Faker)({
-    locale: englishFaker.rawDefinitions,
-    seed,
-  });
-  const generator = createGeneratorSync({
-    seed,
-    optionalsProbability: 0.8,
-    maxDefaultItems: 3,
-    maxDepth: 6,
-    minDateTime: '2020-01-01',
-    maxDateTime: '2027-12-31',
-    extensions: { faker },
-  } as never);
+  // Made on first use: most mocks answer from examples and seed realistic categories.
+  let generator: ReturnType<typeof createGeneratorSync> | undefined;
+  const made = () =>
+    (generator ??= createGeneratorSync({
+      seed,
+      optionalsProbability: 0.8,
+      maxDefaultItems: 3,
+      maxDepth: 6,
+      minDateTime: '2020-01-01',
+      maxDateTime: '2027-12-31',
+      extensions: {
+        faker: new (englishFaker.constructor as typeof Faker)({
+          locale: englishFaker.rawDefinitions,
+          seed,
+        }),
+      },
+    } as never));
   const hinted = new WeakMap<object, SchemaObject>();
 
   return {
@@ -80,7 +84,7 @@ export function createDataGenerator({ seed, compiler }: DataGeneratorOptions): D
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         // Hints first; if they keep breaking a constraint (a maxLength, say), plain data.
         const source = attempt < ATTEMPTS / 2 ? withHints(schema, hinted) : schema;
-        const value = generator.generate(source as JsonSchema);
+        const value = made().generate(source as JsonSchema);
         problems = check(value);
         if (problems.length === 0) return value;
       }

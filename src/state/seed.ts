@@ -41,8 +41,10 @@ export async function seedResources(
   options: SeedOptions,
 ): Promise<void> {
   for (const resource of resources) {
-    const seed = seedFor(options.seed, resource.name);
-    const generator = createDataGenerator({ seed, compiler: options.compiler });
+    const generator = createDataGenerator({
+      seed: seedFor(options.seed, resource.name),
+      compiler: options.compiler,
+    });
     const check = options.compiler.response(resource.schema);
     const collection = store.collection({
       name: resource.name,
