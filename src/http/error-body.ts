@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { SchemaObject } from '../spec/load.js';
 import { isJsonMediaType, responseFor, type Operation } from '../spec/operations.js';
 import type { DataGenerator } from '../spec/sample.js';
@@ -32,7 +33,12 @@ export function createErrorShaper(
     const check = compiler.response(schema);
     if (check(ours).length === 0) return { body: ours, contentType: type };
 
-    const mapped = mapOnto(schema, error, () => generator.value(schema, 'an error schema'));
+    const mapped = mapOnto(
+      schema,
+      error,
+      () => generator.value(schema, 'an error schema'),
+      (property, value) => compiler.response(property)(value).length === 0,
+    );
     if (check(mapped).length === 0) return { body: mapped, contentType: type };
     return { body: generator.value(schema, 'an error schema'), contentType: type };
   };
@@ -41,19 +47,33 @@ export function createErrorShaper(
 /** Property names that say where the status, the code and the message go. */
 const STATUS_NAMES = /^(status|statusCode|status_code|httpStatus|code)$/i;
 const CODE_NAMES = /^(code|error|errorCode|error_code|type|reason|kind)$/i;
-const MESSAGE_NAMES = /^(message|detail|details|title|description|error_description|msg)$/i;
+const MESSAGE_NAMES = /^(message|detail|details|description|error_description|msg)$/i;
 
-function mapOnto(schema: SchemaObject, error: ApiError, sample: () => unknown): unknown {
+/**
+ * Our error put into another schema's properties, by their names; each value only where it
+ * fits its property (a `type` that must be a URI gets the code as a URN). The rest comes
+ * from a generated sample of the schema.
+ */
+function mapOnto(
+  schema: SchemaObject,
+  error: ApiError,
+  sample: () => unknown,
+  fits: (schema: SchemaObject, value: unknown) => boolean,
+): unknown {
   const properties = propertiesOf(schema);
   const base = sample();
   const body: Record<string, unknown> =
     typeof base === 'object' && base !== null && !Array.isArray(base) ? { ...base } : {};
+  const hasMessage = Object.keys(properties).some((name) => MESSAGE_NAMES.test(name));
   for (const [name, property] of Object.entries(properties)) {
-    const types = typesOf(property);
-    if (types.has('integer') && STATUS_NAMES.test(name)) body[name] = error.status;
-    else if (types.has('string') && CODE_NAMES.test(name) && !('enum' in property))
-      body[name] = error.code;
-    else if (types.has('string') && MESSAGE_NAMES.test(name)) body[name] = error.message;
+    const candidates: unknown[] = [];
+    if (STATUS_NAMES.test(name)) candidates.push(error.status);
+    if (CODE_NAMES.test(name)) candidates.push(error.code, `urn:petstore-kit:error:${error.code}`);
+    if (MESSAGE_NAMES.test(name)) candidates.push(error.message);
+    if (/^title$/i.test(name))
+      candidates.push(hasMessage ? (STATUS_CODES[error.status] ?? error.code) : error.message);
+    const value = candidates.find((candidate) => fits(property, candidate));
+    if (value !== undefined) body[name] = value;
   }
   return body;
 }
@@ -63,9 +83,4 @@ function propertiesOf(schema: SchemaObject): Record<string, SchemaObject> {
   for (const part of [schema, ...((schema.allOf ?? []) as SchemaObject[])])
     Object.assign(merged, part.properties ?? {});
   return merged;
-}
-
-function typesOf(schema: SchemaObject): Set<string> {
-  const type = schema.type;
-  return new Set(Array.isArray(type) ? type : type ? [type] : []);
 }

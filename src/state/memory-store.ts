@@ -142,13 +142,17 @@ class MemoryCollection implements Collection {
     return this.store.stateOf(this.spec.name).records.get(keyOf(this.spec, id));
   }
 
-  async create(fields: Readonly<Record<string, unknown>>): Promise<StoredRecord> {
+  async create(
+    fields: Readonly<Record<string, unknown>>,
+    chosen?: RecordId,
+  ): Promise<StoredRecord> {
     const state = this.store.stateOf(this.spec.name);
-    const id = this.#newId(state);
+    const id = chosen === undefined ? this.#newId(state) : keyOf(this.spec, chosen);
+    if (state.records.has(id)) throw new Error(`${this.spec.name} already has a record ${String(id)}`);
     const record = withId(this.spec, id, fields);
     const size = sizeOf(record);
     this.store.reserve(1, size);
-    if (typeof id === 'number') state.lastId = id;
+    if (typeof id === 'number') state.lastId = Math.max(state.lastId, id);
     state.records.set(id, record);
     state.sizes.set(id, size);
     return record;

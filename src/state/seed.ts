@@ -74,7 +74,12 @@ export async function seedResources(
         const mixed = { ...generated, ...overlay };
         fields = check(mixed).length === 0 ? mixed : generated;
       }
-      await collection.create(withoutId(fields, resource.idProperty));
+      // UUIDs from the seeded generator: the same seed gives the same ids, as it gives the same data.
+      const id =
+        resource.idKind === 'uuid'
+          ? (generator.value({ type: 'string', format: 'uuid' }, 'a uuid') as string)
+          : undefined;
+      await collection.create(withoutId(fields, resource.idProperty), id);
     }
   }
 }

@@ -40,9 +40,11 @@ export interface Collection {
   /**
    * Stores `fields` under a new id, assigned here, and returns the stored record: `fields`
    * plus the id property. Any id property in `fields` is replaced.
+   * @param id an id chosen by the caller instead (seeding, for ids that repeat with the
+   * seed); one that is taken is an error. Integer counters move past it.
    * @throws {StoreFullError} when the record would take the store past its limits; then nothing is stored.
    */
-  create(fields: Readonly<Record<string, unknown>>): Promise<StoredRecord>;
+  create(fields: Readonly<Record<string, unknown>>, id?: RecordId): Promise<StoredRecord>;
   /**
    * Replaces the record with this id by what `change` returns for it (the id property is
    * kept), atomically: no other write to this record comes between the read and the write.
