@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/app.js';
 import { generateCategories } from '../src/state/seed-data.js';
 import { loadSpec } from '../src/spec/load.js';
-import { createMemoryStore } from '../src/state/store.js';
+import { createMemoryStore } from '../src/state/category-store.js';
 
 const count = Number(process.argv[2] ?? 100_000);
 const gc = (globalThis as { gc?: () => void }).gc;

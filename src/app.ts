@@ -26,7 +26,7 @@ import {
   type OpenApiDocument,
   type SchemaObject,
 } from './spec/load.js';
-import { createMemoryStore, type CategoryStore } from './state/store.js';
+import { createMemoryStore, type CategoryStore } from './state/category-store.js';
 
 /** 1 MiB: the largest request body the mock reads; a larger one gets 413. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;

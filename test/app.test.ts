@@ -2,7 +2,7 @@ import request from 'supertest';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, DEFAULT_BODY_LIMIT, type AppOptions } from '../src/app.js';
 import { loadSpec, type LoadedSpec } from '../src/spec/load.js';
-import { createMemoryStore, type CategoryStore } from '../src/state/store.js';
+import { createMemoryStore, type CategoryStore } from '../src/state/category-store.js';
 import type { Category } from '../src/types.js';
 import { AUTH, editedSpec, expectError, KEY } from './helpers.js';
 

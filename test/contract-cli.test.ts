@@ -14,7 +14,7 @@ import { contractRules } from '../contract-tests/rules.js';
 import { loadContractSpec } from '../contract-tests/spec.js';
 import { createApp } from '../src/app.js';
 import { loadSpec } from '../src/spec/load.js';
-import { createMemoryStore, type CategoryStore } from '../src/state/store.js';
+import { createMemoryStore, type CategoryStore } from '../src/state/category-store.js';
 import { categoriesServer } from './fixtures/categories-server.js';
 
 const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));

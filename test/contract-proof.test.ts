@@ -10,7 +10,7 @@ import type { ContractTarget } from '../contract-tests/target.js';
 import { createApp } from '../src/app.js';
 import { generateCategories } from '../src/state/seed-data.js';
 import { loadSpec } from '../src/spec/load.js';
-import { createMemoryStore } from '../src/state/store.js';
+import { createMemoryStore } from '../src/state/category-store.js';
 import { categoriesServer, type ServerBehaviour } from './fixtures/categories-server.js';
 
 const KEY = 'proof-key';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../src/state/store.js';
+import { createMemoryStore } from '../src/state/category-store.js';
 
 describe('createMemoryStore', () => {
   it('starts empty and assigns ids from 1', () => {

@@ -8,7 +8,7 @@ import { createLogger, type Logger } from '../http/logger.js';
 import { generateCategories } from '../state/seed-data.js';
 import { basePathOf } from '../spec/servers.js';
 import { DEFAULT_SPEC_PATH, loadSpec } from '../spec/load.js';
-import { createMemoryStore } from '../state/store.js';
+import { createMemoryStore } from '../state/category-store.js';
 
 /** Accepted when no key is configured, so that `npm start` works out of the box. */
 export const DEFAULT_API_KEY = 'petstore-kit-dev-key';

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { CheckedJson, type RecordSerializer } from '../http/checked-json.js';
-import type { CategoryStore } from './store.js';
+import type { CategoryStore } from './category-store.js';
 import type { NewCategory } from '../types.js';
 
 /**

@@ -1,45 +1,114 @@
-import type { Category, NewCategory } from '../types.js';
-
 /**
- * Where the mock keeps categories. It holds plain values and knows nothing of HTTP.
- * Ids are positive integers, unique, assigned here and nowhere else.
+ * The one storage interface of the mock. The engine (resources inferred from the spec)
+ * talks only to it; the in-memory store is the default, the file store adds persistence,
+ * and a store shared by several replicas (for example on Redis) can be added beside them
+ * without touching the engine: that is why every operation is asynchronous.
+ *
+ * A store holds plain JSON records and knows nothing of HTTP or of the spec.
  */
-export interface CategoryStore {
-  /** Every category, in the order they were created. */
-  list(): readonly Category[];
-  /** Changes on every write: a reader that cached what it read knows when to read again. */
-  readonly version: number;
-  /** Stores a category under a new id and returns what was stored. */
-  create(input: NewCategory): Category;
+
+/** How a collection's ids are made. */
+export type IdKind =
+  /** Integers counting up from 1, never reused (not even after a delete or a restart). */
+  | 'integer'
+  /** Random UUIDs (version 4). */
+  | 'uuid'
+  /** Other unique strings. */
+  | 'string';
+
+export type RecordId = number | string;
+
+/** A stored record: a JSON object, frozen so that cached serializations of it stay true. */
+export type StoredRecord = Readonly<Record<string, unknown>>;
+
+/** What a store needs to know of a collection. */
+export interface CollectionSpec {
+  /** Unique within a store and stable across restarts: persisted records are keyed by it. */
+  readonly name: string;
+  /** The property of each record that holds its id, e.g. `id`. */
+  readonly idProperty: string;
+  readonly idKind: IdKind;
+}
+
+/** One collection of records, e.g. the categories. */
+export interface Collection {
+  readonly spec: CollectionSpec;
+  /** Every record, oldest first: a snapshot that later writes leave as it is. */
+  list(): Promise<readonly StoredRecord[]>;
+  /** The record with this id, or undefined. */
+  get(id: RecordId): Promise<StoredRecord | undefined>;
+  /**
+   * Stores `fields` under a new id, assigned here, and returns the stored record: `fields`
+   * plus the id property. Any id property in `fields` is replaced.
+   * @throws {StoreFullError} when the record would take the store past its limits; then nothing is stored.
+   */
+  create(fields: Readonly<Record<string, unknown>>): Promise<StoredRecord>;
+  /**
+   * Replaces the record with this id by what `change` returns for it (the id property is
+   * kept), atomically: no other write to this record comes between the read and the write.
+   * `change` may throw, and then nothing is stored and the error reaches the caller.
+   * @returns the stored record, or undefined when there is no record with this id.
+   * @throws {StoreFullError} when the new record would take the store past its limits.
+   */
+  update(
+    id: RecordId,
+    change: (current: StoredRecord) => Readonly<Record<string, unknown>>,
+  ): Promise<StoredRecord | undefined>;
+  /** Removes the record with this id; false when there was none. */
+  remove(id: RecordId): Promise<boolean>;
+}
+
+/** Bounds that keep a long-running mock from eating the machine. */
+export interface StoreLimits {
+  /**
+   * The most records, all collections together.
+   * @default DEFAULT_STORE_LIMITS.maxRecords
+   */
+  maxRecords: number;
+  /**
+   * The most bytes of stored records, counted as their UTF-8 JSON, all collections together.
+   * @default DEFAULT_STORE_LIMITS.maxBytes
+   */
+  maxBytes: number;
 }
 
 /**
- * A store held in memory, lost when the process ends.
- * @param initial records to start with, kept as given, ids included (tests plant records this way).
- * @example const store = createMemoryStore(); store.create({ name: 'Dog' }); // { id: 1, name: 'Dog' }
+ * A million records or 256 MiB of JSON: a list of 100,000 categories of 1 KB fits, and a
+ * full store stays under about a gigabyte of memory, which a laptop and a CI runner bear.
  */
-export function createMemoryStore(initial: readonly Category[] = []): CategoryStore {
-  // Frozen, so that whoever caches a record's serialized form can trust it stays true.
-  const categories: Category[] = initial.map((category) => Object.freeze({ ...category }));
-  let lastId = categories.reduce((max, category) => Math.max(max, Number(category.id) || 0), 0);
-  let version = 0;
+export const DEFAULT_STORE_LIMITS: StoreLimits = {
+  maxRecords: 1_000_000,
+  maxBytes: 256 * 1024 * 1024,
+};
 
-  return {
-    list: () => categories,
-    get version() {
-      return version;
-    },
-    create(input) {
-      // Assigned synchronously, so two creates can never share an id.
-      lastId += 1;
-      const category: Category = Object.freeze({
-        id: lastId,
-        name: input.name,
-        ...(input.description === undefined ? {} : { description: input.description }),
-      });
-      categories.push(category);
-      version += 1;
-      return category;
-    },
-  };
+export interface Store {
+  /** The collection of that name, empty the first time it is asked for. */
+  collection(spec: CollectionSpec): Collection;
+  /** How many records the store holds, all collections together. */
+  count(): Promise<number>;
+  /**
+   * Remembers the current state (records and id counters) as the one `reset` returns to.
+   * The mock calls it once it has loaded or seeded its data.
+   */
+  markInitial(): Promise<void>;
+  /** Back to the state of the last `markInitial` (empty if there was none), ids included. */
+  reset(): Promise<void>;
+  /** Finishes pending writes and releases files and connections. */
+  close(): Promise<void>;
+}
+
+/** A write that would take the store past its limits. Nothing of it was stored. */
+export class StoreFullError extends Error {
+  override name = 'StoreFullError';
+
+  constructor(
+    readonly limit: keyof StoreLimits,
+    readonly value: number,
+  ) {
+    super(
+      limit === 'maxRecords'
+        ? `The mock's store is full: it holds its limit of ${value} records`
+        : `The mock's store is full: this write would take it past its limit of ${value} bytes`,
+    );
+  }
 }
