@@ -7,6 +7,7 @@ import { silentLogger, type Logger } from './http/logger.js';
 import { requestLogger } from './http/logger.js';
 import { createMockServer, type ServerLimits } from './http/server.js';
 import { loadSpec, type LoadedSpec } from './spec/load.js';
+import { openFileStore } from './state/file-store.js';
 import { createMemoryStore } from './state/memory-store.js';
 import type { Store, StoreLimits } from './state/store.js';
 
@@ -41,8 +42,15 @@ export interface StartMockOptions {
    */
   seed?: number;
   /**
+   * A file that keeps the data across restarts: every write answered 2xx is on disk
+   * before its answer. Seeded only when new. Ignored when `store` is given.
+   * @default none: the data lives in memory
+   * @example 'mock-data.jsonl'
+   */
+  data?: string;
+  /**
    * Where records live.
-   * @default a new in-memory store
+   * @default a new in-memory store, or the file store of `data`
    */
   store?: Store;
   /** Whether `store` came with data of its own, which seeding must leave alone. */
@@ -95,7 +103,7 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
   const adminSpec = await loadSpec(ADMIN_SPEC_PATH);
   const apiKeys = options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY];
   const logger = options.logger ?? silentLogger();
-  const store = options.store ?? createMemoryStore({ limits: options.storeLimits ?? {} });
+  const { store, hasData } = await openStore(options, logger);
   const requestLog = createRequestLog();
 
   const app = createApp({
@@ -109,7 +117,7 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
     ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
     ...(options.before ? { before: options.before } : {}),
   });
-  if (!options.storeHasData) {
+  if (!hasData) {
     await app.seed({ count: options.seedCount ?? 10, seed: options.seed ?? 1 });
   }
   await store.markInitial();
@@ -144,6 +152,20 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
       await store.close();
     },
   };
+}
+
+async function openStore(
+  options: StartMockOptions,
+  logger: Logger,
+): Promise<{ store: Store; hasData: boolean }> {
+  if (options.store) return { store: options.store, hasData: options.storeHasData ?? false };
+  const limits = options.storeLimits ?? {};
+  if (!options.data) return { store: createMemoryStore({ limits }), hasData: false };
+  const store = await openFileStore(options.data, {
+    limits,
+    onWarning: (line) => logger.warn(line),
+  });
+  return { store, hasData: store.loaded };
 }
 
 function listenFailure(err: NodeJS.ErrnoException, host: string, port: number): string {

@@ -37,6 +37,7 @@ export async function runMock(
     host: options.host,
     ...(options.apiKey?.length ? { apiKeys: options.apiKey } : {}),
     spec: options.spec,
+    ...(options.data ? { data: options.data } : {}),
     seedCount: options.seedCount,
     seed: options.seed,
     storeLimits,

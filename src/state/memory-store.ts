@@ -1,7 +1,15 @@
-import { randomUUID } from 'node:crypto';
+import {
+  checkRoom,
+  deepFreeze,
+  keyOf,
+  newId,
+  sizeOf,
+  StoreStates,
+  withId,
+  type CollectionState,
+} from './records.js';
 import {
   DEFAULT_STORE_LIMITS,
-  StoreFullError,
   type Collection,
   type CollectionSpec,
   type RecordId,
@@ -20,15 +28,6 @@ export interface MemoryStoreOptions {
   initial?: Readonly<Record<string, readonly Readonly<Record<string, unknown>>[]>>;
 }
 
-/** The state of one collection: what a snapshot copies and a reset restores. */
-interface CollectionState {
-  records: Map<RecordId, StoredRecord>;
-  /** UTF-8 JSON size of each record, for the byte limit. */
-  sizes: Map<RecordId, number>;
-  /** The last integer id handed out (or planted): never handed out again. */
-  lastId: number;
-}
-
 /**
  * A store held in memory, lost when the process ends. Every write is applied synchronously
  * before its promise settles, so concurrent creates can never share an id.
@@ -43,12 +42,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
 export class MemoryStore implements Store {
   readonly limits: StoreLimits;
-  readonly #states = new Map<string, CollectionState>();
+  #states = new StoreStates();
   readonly #collections = new Map<string, MemoryCollection>();
   readonly #initial: MemoryStoreOptions['initial'];
-  #marked: Map<string, CollectionState> | undefined;
-  #records = 0;
-  #bytes = 0;
+  #marked: StoreStates | undefined;
 
   constructor(options: MemoryStoreOptions = {}) {
     this.limits = { ...DEFAULT_STORE_LIMITS, ...options.limits };
@@ -60,70 +57,43 @@ export class MemoryStore implements Store {
     if (!collection) {
       collection = new MemoryCollection(spec, this);
       this.#collections.set(spec.name, collection);
-      if (!this.#states.has(spec.name)) this.#states.set(spec.name, this.#plant(spec));
+      if (!this.#states.byName.has(spec.name)) this.#plant(spec);
     }
     return collection;
   }
 
   async count(): Promise<number> {
-    return this.#records;
+    return this.#states.totals.records;
   }
 
   async markInitial(): Promise<void> {
-    this.#marked = copyStates(this.#states);
+    this.#marked = this.#states.copy();
   }
 
   async reset(): Promise<void> {
-    this.#states.clear();
-    for (const [name, state] of copyStates(this.#marked ?? new Map()))
-      this.#states.set(name, state);
-    // Collections first asked for after the mark start empty again.
-    for (const collection of this.#collections.values()) {
-      if (!this.#states.has(collection.spec.name))
-        this.#states.set(collection.spec.name, emptyState());
-    }
-    this.#recount();
+    // Collections first asked for after the mark start empty again: `of` makes them so.
+    this.#states = this.#marked?.copy() ?? new StoreStates();
+    // Without a mark, the start-up state is what was planted.
+    if (!this.#marked)
+      for (const collection of this.#collections.values()) this.#plant(collection.spec);
   }
 
   async close(): Promise<void> {}
 
-  /** The state of a collection, for its own methods. */
-  stateOf(name: string): CollectionState {
-    const state = this.#states.get(name);
-    if (!state) throw new Error(`no collection "${name}"`);
-    return state;
+  /** The states of the collections, for their own methods. */
+  get states(): StoreStates {
+    return this.#states;
   }
 
-  /** Accounts for a write that changes the store by these deltas, or refuses it. */
-  reserve(records: number, bytes: number): void {
-    if (records > 0 && this.#records + records > this.limits.maxRecords)
-      throw new StoreFullError('maxRecords', this.limits.maxRecords);
-    if (bytes > 0 && this.#bytes + bytes > this.limits.maxBytes)
-      throw new StoreFullError('maxBytes', this.limits.maxBytes);
-    this.#records += records;
-    this.#bytes += bytes;
-  }
-
-  #plant(spec: CollectionSpec): CollectionState {
-    const state = emptyState();
+  #plant(spec: CollectionSpec): void {
+    const state = this.#states.of(spec.name);
     for (const given of this.#initial?.[spec.name] ?? []) {
       const record = deepFreeze({ ...given });
       const id = keyOf(spec, record[spec.idProperty] as RecordId);
       const size = sizeOf(record);
-      this.reserve(1, size);
-      state.records.set(id, record);
-      state.sizes.set(id, size);
+      checkRoom(this.limits, this.#states.totals, 1, size);
+      this.#states.put(spec.name, id, record, size);
       if (typeof id === 'number') state.lastId = Math.max(state.lastId, id);
-    }
-    return state;
-  }
-
-  #recount(): void {
-    this.#records = 0;
-    this.#bytes = 0;
-    for (const state of this.#states.values()) {
-      this.#records += state.records.size;
-      for (const size of state.sizes.values()) this.#bytes += size;
     }
   }
 }
@@ -135,26 +105,30 @@ class MemoryCollection implements Collection {
   ) {}
 
   async list(): Promise<readonly StoredRecord[]> {
-    return Array.from(this.store.stateOf(this.spec.name).records.values());
+    return Array.from(this.#state().records.values());
   }
 
   async get(id: RecordId): Promise<StoredRecord | undefined> {
-    return this.store.stateOf(this.spec.name).records.get(keyOf(this.spec, id));
+    return this.#state().records.get(keyOf(this.spec, id));
   }
 
   async create(
     fields: Readonly<Record<string, unknown>>,
     chosen?: RecordId,
   ): Promise<StoredRecord> {
-    const state = this.store.stateOf(this.spec.name);
-    const id = chosen === undefined ? this.#newId(state) : keyOf(this.spec, chosen);
-    if (state.records.has(id)) throw new Error(`${this.spec.name} already has a record ${String(id)}`);
+    const states = this.store.states;
+    const state = states.of(this.spec.name);
+    const id =
+      chosen === undefined
+        ? newId(this.spec, state.lastId, (taken) => state.records.has(taken))
+        : keyOf(this.spec, chosen);
+    if (chosen !== undefined && state.records.has(id))
+      throw new Error(`${this.spec.name} already has a record ${String(id)}`);
     const record = withId(this.spec, id, fields);
     const size = sizeOf(record);
-    this.store.reserve(1, size);
+    checkRoom(this.store.limits, states.totals, 1, size);
     if (typeof id === 'number') state.lastId = Math.max(state.lastId, id);
-    state.records.set(id, record);
-    state.sizes.set(id, size);
+    states.put(this.spec.name, id, record, size);
     return record;
   }
 
@@ -162,84 +136,26 @@ class MemoryCollection implements Collection {
     id: RecordId,
     change: (current: StoredRecord) => Readonly<Record<string, unknown>>,
   ): Promise<StoredRecord | undefined> {
-    const state = this.store.stateOf(this.spec.name);
+    const states = this.store.states;
+    const state = states.of(this.spec.name);
     const key = keyOf(this.spec, id);
     const current = state.records.get(key);
     if (!current) return undefined;
     const record = withId(this.spec, key, change(current));
     const size = sizeOf(record);
-    this.store.reserve(0, size - (state.sizes.get(key) ?? 0));
-    state.records.set(key, record);
-    state.sizes.set(key, size);
+    checkRoom(this.store.limits, states.totals, 0, size - (state.sizes.get(key) ?? 0));
+    states.put(this.spec.name, key, record, size);
     return record;
   }
 
   async remove(id: RecordId): Promise<boolean> {
-    const state = this.store.stateOf(this.spec.name);
     const key = keyOf(this.spec, id);
-    if (!state.records.has(key)) return false;
-    this.store.reserve(-1, -(state.sizes.get(key) ?? 0));
-    state.records.delete(key);
-    state.sizes.delete(key);
+    if (!this.#state().records.has(key)) return false;
+    this.store.states.delete(this.spec.name, key);
     return true;
   }
 
-  #newId(state: CollectionState): RecordId {
-    if (this.spec.idKind === 'integer') return state.lastId + 1;
-    let id: string;
-    do id = randomUUID();
-    while (state.records.has(id));
-    return id;
+  #state(): CollectionState {
+    return this.store.states.of(this.spec.name);
   }
-}
-
-function emptyState(): CollectionState {
-  return { records: new Map(), sizes: new Map(), lastId: 0 };
-}
-
-function copyStates(states: ReadonlyMap<string, CollectionState>): Map<string, CollectionState> {
-  // Records are frozen: copying the maps is a full copy.
-  return new Map(
-    [...states].map(([name, state]) => [
-      name,
-      { records: new Map(state.records), sizes: new Map(state.sizes), lastId: state.lastId },
-    ]),
-  );
-}
-
-/** Integer ids are numbers, others strings, whatever form a caller gives them in. */
-function keyOf(spec: CollectionSpec, id: RecordId): RecordId {
-  return spec.idKind === 'integer' ? Number(id) : String(id);
-}
-
-/** The record as stored: the id first, then the fields (a stale id among them dropped). */
-function withId(
-  spec: CollectionSpec,
-  id: RecordId,
-  fields: Readonly<Record<string, unknown>>,
-): StoredRecord {
-  const record: Record<string, unknown> = { [spec.idProperty]: id };
-  for (const [name, value] of Object.entries(fields)) {
-    // defineProperty: a field named __proto__ stays a field, never the record's prototype.
-    if (name !== spec.idProperty)
-      Object.defineProperty(record, name, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-  }
-  return deepFreeze(record);
-}
-
-function sizeOf(record: StoredRecord): number {
-  return Buffer.byteLength(JSON.stringify(record));
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
 }

@@ -1,0 +1,558 @@
+// The store behind `--data <file>`: the state in memory, every write appended to the file and
+// synced before it is acknowledged. See decisions/003-data-file.md for the file's format.
+import { open, realpath, rm, stat, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import {
+  DataFileError,
+  deleteLine,
+  describe,
+  HEADER_LINE,
+  putLine,
+  readDataFile,
+  snapshotLines,
+} from './data-file.js';
+import { Journal, writeReplacement } from './journal.js';
+import { lockDataFile } from './lock-file.js';
+import { checkRoom, keyOf, newId, StoreStates, withId, type Totals } from './records.js';
+import {
+  DEFAULT_STORE_LIMITS,
+  type Collection,
+  type CollectionSpec,
+  type RecordId,
+  type Store,
+  type StoreLimits,
+  type StoredRecord,
+} from './store.js';
+
+/** When the file is rewritten as a snapshot of the live records. */
+export interface CompactionPolicy {
+  /** A file smaller than this is never compacted. */
+  minBytes: number;
+  /** Compact once the file is this many times the size of a snapshot of the live records. */
+  ratio: number;
+}
+
+/**
+ * Small files are left alone; a larger one is compacted once two thirds of it is history:
+ * the file stays within three times its live data, and compaction rewrites about half a
+ * byte for each byte appended.
+ */
+export const DEFAULT_COMPACTION: CompactionPolicy = { minBytes: 1 << 20, ratio: 3 };
+
+export interface FileStoreOptions {
+  /** @default DEFAULT_STORE_LIMITS */
+  limits?: Partial<StoreLimits>;
+  /**
+   * Told, as one line, of what the store recovered from or could not do but survived: a
+   * half-written last record cut off at start-up, a compaction that failed.
+   * @default ignore them
+   * @example { onWarning: (line) => logger.warn(line) }
+   */
+  onWarning?: (line: string) => void;
+  /** @default DEFAULT_COMPACTION */
+  compaction?: Partial<CompactionPolicy>;
+}
+
+/**
+ * Opens (or creates) the data file at `path` and loads its state. Every write is durable
+ * (written and synced) before its promise resolves; reads see only durable writes. The file
+ * is locked against other processes until `close`.
+ * A missing file is created, but not a missing folder: that is more likely a typo.
+ * @throws {DataFileError} one clear line when the file is damaged before its last line, is
+ * not a data file, is locked by a running mock, or cannot be created, read or written.
+ * @example
+ * const store = await openFileStore('data/petstore.jsonl', { onWarning: console.warn });
+ * if (!store.loaded) await seed(store);
+ * await store.markInitial();
+ */
+export async function openFileStore(
+  path: string,
+  options: FileStoreOptions = {},
+): Promise<FileStore> {
+  const compaction = { ...DEFAULT_COMPACTION, ...options.compaction };
+  if (!(compaction.ratio > 1) || !(compaction.minBytes >= 0))
+    throw new RangeError(
+      `compaction needs a ratio above 1 and minBytes of 0 or more, not ${JSON.stringify(options.compaction)}`,
+    );
+  const file = await placeOf(path);
+  const release = await lockDataFile(file);
+  try {
+    const { handle, size, states, loaded } = await load(file, options.onWarning);
+    const limits = { ...DEFAULT_STORE_LIMITS, ...options.limits };
+    if (states.totals.records > limits.maxRecords || states.totals.bytes > limits.maxBytes) {
+      await handle.close();
+      throw new DataFileError(
+        file,
+        `it holds ${states.totals.records} records of ${states.totals.bytes} bytes, more than the store's limits (${limits.maxRecords} records, ${limits.maxBytes} bytes)`,
+      );
+    }
+    // A crash during a compaction leaves its unfinished copy.
+    await rm(`${file}.tmp`, { force: true });
+    return new FileStore({
+      file,
+      handle,
+      size,
+      states,
+      loaded,
+      limits,
+      compaction,
+      release,
+      options,
+    });
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}
+
+/** One write as the journal carries it to the committed state. */
+interface Write {
+  readonly seq: number;
+  readonly collection: string;
+  readonly id: RecordId;
+  /** Undefined for a delete. */
+  readonly record: StoredRecord | undefined;
+  readonly size: number;
+}
+
+/** A write that is queued but not yet durable: later writes to its record build on it. */
+interface Pending {
+  readonly seq: number;
+  readonly record: StoredRecord | undefined;
+  readonly size: number;
+  readonly durable: Promise<void>;
+}
+
+/** A record as the next write sees it: durable, or as a pending write leaves it. */
+interface Latest {
+  readonly record: StoredRecord | undefined;
+  readonly size: number;
+  readonly pending: Pending | undefined;
+}
+
+interface FileStoreParts {
+  file: string;
+  handle: FileHandle;
+  size: number;
+  states: StoreStates;
+  loaded: boolean;
+  limits: StoreLimits;
+  compaction: CompactionPolicy;
+  release: () => Promise<void>;
+  options: FileStoreOptions;
+}
+
+/** What a collection of a file store uses of it: the store's own methods, kept off its API. */
+interface StoreAccess {
+  /** Resolves when writes may go on; undefined (no wait) when they already may. */
+  gate(): Promise<void> | undefined;
+  /** The record with this id as the next write must see it. */
+  latest(name: string, id: RecordId): Latest;
+  /** The durable records of a collection, for reads. */
+  durable(name: string): ReadonlyMap<RecordId, StoredRecord>;
+  /** The last integer id handed out in a collection, pending creates included. */
+  lastId(name: string): number;
+  /**
+   * Queues a write, checked against the limits with every pending write counted, and
+   * settles when it is durable. Synchronous up to the queueing, so that the next write
+   * (and the next id) builds on it.
+   */
+  write(
+    collection: string,
+    id: RecordId,
+    record: StoredRecord | undefined,
+    size: number,
+    line: string,
+  ): Promise<void>;
+}
+
+/**
+ * A store kept in a data file. Made by `openFileStore`.
+ * @example
+ * const store = await openFileStore('data.jsonl');
+ * await store.collection({ name: 'categories', idProperty: 'id', idKind: 'integer' }).create({ name: 'Dog' });
+ * await store.close(); // the next openFileStore('data.jsonl') holds the Dog
+ */
+export class FileStore implements Store {
+  /** The data file, as an absolute path. */
+  readonly path: string;
+  readonly limits: StoreLimits;
+  /**
+   * Whether the file held data when it was opened: any collection, even emptied. The mock
+   * seeds only a store that did not.
+   */
+  readonly loaded: boolean;
+  /** What reads see: only writes that are durable. */
+  #committed: StoreStates;
+  /** Writes queued but not yet durable, by collection and id. */
+  readonly #pending = new Map<string, Map<RecordId, Pending>>();
+  readonly #pendingLastIds = new Map<string, number>();
+  /** The totals with every pending write counted: what limits are checked against. */
+  #latest: Totals;
+  #seq = 0;
+  readonly #journal: Journal<Write>;
+  readonly #collections = new Map<string, FileCollection>();
+  readonly #release: () => Promise<void>;
+  readonly #onWarning: (line: string) => void;
+  readonly #compaction: CompactionPolicy;
+  #compacting = false;
+  /** The file size under which no compaction is tried, raised after one fails. */
+  #compactionFloor: number;
+  #marked: StoreStates | undefined;
+  /** Set while a reset, mark or close waits for the writes before it: later writes wait. */
+  #gate: Promise<void> | undefined;
+  /** Handed to the collections, which read and write through it. */
+  readonly #access: StoreAccess = {
+    gate: () => this.#gate,
+    latest: (name, id) => this.#latestOf(name, id),
+    durable: (name) => this.#committed.of(name).records,
+    lastId: (name) =>
+      Math.max(this.#committed.of(name).lastId, this.#pendingLastIds.get(name) ?? 0),
+    write: (collection, id, record, size, line) => this.#write(collection, id, record, size, line),
+  };
+
+  constructor(parts: FileStoreParts) {
+    this.path = parts.file;
+    this.limits = parts.limits;
+    this.loaded = parts.loaded;
+    this.#committed = parts.states;
+    this.#latest = { ...parts.states.totals };
+    this.#release = parts.release;
+    this.#onWarning = parts.options.onWarning ?? (() => undefined);
+    this.#compaction = parts.compaction;
+    this.#compactionFloor = this.#compaction.minBytes;
+    this.#journal = new Journal(parts.file, parts.handle, parts.size, {
+      committed: (writes) => this.#commit(writes),
+      dropped: () => this.#rollBack(),
+    });
+  }
+
+  /**
+   * @throws {DataFileError} when the file holds records of this collection whose ids do not
+   * fit `spec` (the spec changed since they were written).
+   */
+  collection(spec: CollectionSpec): Collection {
+    let collection = this.#collections.get(spec.name);
+    if (!collection) {
+      this.#checkIds(spec);
+      collection = new FileCollection(spec, this.#access);
+      this.#collections.set(spec.name, collection);
+    }
+    return collection;
+  }
+
+  async count(): Promise<number> {
+    return this.#committed.totals.records;
+  }
+
+  async markInitial(): Promise<void> {
+    await this.#exclusively(async () => {
+      this.#marked = this.#committed.copy();
+    });
+  }
+
+  /** Durable like any write: the file is replaced by a snapshot of the marked state. */
+  async reset(): Promise<void> {
+    await this.#exclusively(async () => {
+      const target = this.#marked?.copy() ?? new StoreStates();
+      await this.#journal.replace(
+        () => snapshotLines(target),
+        () => {
+          this.#committed = target;
+          this.#rollBack();
+        },
+      );
+    });
+  }
+
+  /**
+   * Rewrites the file as a snapshot of the durable state. Done on its own as the file grows
+   * (see `CompactionPolicy`); writes meanwhile wait for it, and none is lost.
+   */
+  compact(): Promise<void> {
+    return this.#journal.replace(() => snapshotLines(this.#committed));
+  }
+
+  /** Waits for every pending write, then closes the file and releases its lock. */
+  async close(): Promise<void> {
+    await this.#exclusively(async () => {
+      await this.#journal.close();
+      await this.#release();
+    });
+  }
+
+  #latestOf(name: string, id: RecordId): Latest {
+    const pending = this.#pending.get(name)?.get(id);
+    if (pending) return { record: pending.record, size: pending.size, pending };
+    const state = this.#committed.of(name);
+    return { record: state.records.get(id), size: state.sizes.get(id) ?? 0, pending: undefined };
+  }
+
+  #write(
+    collection: string,
+    id: RecordId,
+    record: StoredRecord | undefined,
+    size: number,
+    line: string,
+  ): Promise<void> {
+    this.#journal.assertWritable();
+    const before = this.#latestOf(collection, id);
+    const records = (record ? 1 : 0) - (before.record ? 1 : 0);
+    const bytes = size - before.size;
+    checkRoom(this.limits, this.#latest, records, bytes);
+    const seq = ++this.#seq;
+    const durable = this.#journal.append(line, { seq, collection, id, record, size });
+    let pending = this.#pending.get(collection);
+    if (!pending) {
+      pending = new Map();
+      this.#pending.set(collection, pending);
+    }
+    pending.set(id, { seq, record, size, durable });
+    if (record && !before.record && typeof id === 'number' && id > this.#access.lastId(collection))
+      this.#pendingLastIds.set(collection, id);
+    this.#latest.records += records;
+    this.#latest.bytes += bytes;
+    return durable;
+  }
+
+  #commit(writes: readonly Write[]): void {
+    for (const write of writes) {
+      if (write.record) {
+        this.#committed.put(write.collection, write.id, write.record, write.size);
+        const state = this.#committed.of(write.collection);
+        if (typeof write.id === 'number') state.lastId = Math.max(state.lastId, write.id);
+      } else {
+        this.#committed.delete(write.collection, write.id);
+      }
+      const pending = this.#pending.get(write.collection);
+      if (pending?.get(write.id)?.seq === write.seq) pending.delete(write.id);
+    }
+    this.#compactIfDue();
+  }
+
+  /** Back to what is durable: pending writes were dropped, or the durable state replaced. */
+  #rollBack(): void {
+    this.#pending.clear();
+    this.#pendingLastIds.clear();
+    this.#latest = { ...this.#committed.totals };
+  }
+
+  #compactIfDue(): void {
+    const size = this.#journal.size;
+    if (this.#compacting || size < this.#compactionFloor) return;
+    // A snapshot line is a record's JSON and about 50 bytes around it.
+    const live = this.#committed.totals.bytes + 50 * this.#committed.totals.records;
+    if (size < this.#compaction.ratio * live) return;
+    this.#compacting = true;
+    this.compact()
+      .then(() => {
+        this.#compactionFloor = this.#compaction.minBytes;
+      })
+      .catch((error: unknown) => {
+        this.#compactionFloor = size * 2;
+        this.#onWarning(
+          `Could not compact the data file ${this.path} (${describe(error)}); it keeps growing, and compaction is tried again once it doubles`,
+        );
+      })
+      .finally(() => {
+        this.#compacting = false;
+      });
+  }
+
+  /** Runs `task` once every write queued before has settled, holding later writes back. */
+  async #exclusively(task: () => Promise<void>): Promise<void> {
+    while (this.#gate) await this.#gate;
+    const run = (async () => {
+      try {
+        await this.#journal.drain();
+        await task();
+      } finally {
+        // Before `run` settles, so that the writes held back find the gate open.
+        this.#gate = undefined;
+      }
+    })();
+    this.#gate = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    await run;
+  }
+
+  #checkIds(spec: CollectionSpec): void {
+    const state = this.#committed.byName.get(spec.name);
+    if (!state) return;
+    const kind = spec.idKind === 'integer' ? 'number' : 'string';
+    for (const [id, record] of state.records) {
+      if (typeof id !== kind || record[spec.idProperty] !== id)
+        throw new DataFileError(
+          this.path,
+          `its collection "${spec.name}" holds a record with id ${JSON.stringify(id)}, but the spec now gives that collection ${spec.idKind} ids in "${spec.idProperty}"; use another data file for this spec`,
+        );
+    }
+  }
+}
+
+class FileCollection implements Collection {
+  readonly #json: string;
+
+  constructor(
+    readonly spec: CollectionSpec,
+    private readonly store: StoreAccess,
+  ) {
+    this.#json = JSON.stringify(spec.name);
+  }
+
+  async list(): Promise<readonly StoredRecord[]> {
+    return Array.from(this.store.durable(this.spec.name).values());
+  }
+
+  async get(id: RecordId): Promise<StoredRecord | undefined> {
+    return this.store.durable(this.spec.name).get(keyOf(this.spec, id));
+  }
+
+  async create(
+    fields: Readonly<Record<string, unknown>>,
+    chosen?: RecordId,
+  ): Promise<StoredRecord> {
+    const gate = this.#gate();
+    if (gate) await gate;
+    const name = this.spec.name;
+    const taken = (id: RecordId) => this.store.latest(name, id).record !== undefined;
+    const id =
+      chosen === undefined
+        ? newId(this.spec, this.store.lastId(name), taken)
+        : keyOf(this.spec, chosen);
+    if (chosen !== undefined && taken(id))
+      throw new Error(`${name} already has a record ${String(id)}`);
+    const record = withId(this.spec, id, fields);
+    await this.#put(id, record);
+    return record;
+  }
+
+  async update(
+    id: RecordId,
+    change: (current: StoredRecord) => Readonly<Record<string, unknown>>,
+  ): Promise<StoredRecord | undefined> {
+    const gate = this.#gate();
+    if (gate) await gate;
+    const key = keyOf(this.spec, id);
+    const { record: current, pending } = this.store.latest(this.spec.name, key);
+    if (!current) {
+      // The answer rests on a delete not yet durable: not given before it is.
+      await pending?.durable;
+      return undefined;
+    }
+    const record = withId(this.spec, key, change(current));
+    await this.#put(key, record);
+    return record;
+  }
+
+  async remove(id: RecordId): Promise<boolean> {
+    const gate = this.#gate();
+    if (gate) await gate;
+    const key = keyOf(this.spec, id);
+    const { record: current, pending } = this.store.latest(this.spec.name, key);
+    if (!current) {
+      await pending?.durable;
+      return false;
+    }
+    const idJson = JSON.stringify(key);
+    await this.store.write(this.spec.name, key, undefined, 0, deleteLine(this.#json, idJson));
+    return true;
+  }
+
+  #put(id: RecordId, record: StoredRecord): Promise<void> {
+    const json = JSON.stringify(record);
+    const line = putLine(this.#json, JSON.stringify(id), json);
+    return this.store.write(this.spec.name, id, record, Buffer.byteLength(json), line);
+  }
+
+  /**
+   * What a write must wait for while a reset, mark or close holds writes back; undefined
+   * otherwise, and then the write is not deferred at all: ids are handed out in call order.
+   */
+  #gate(): Promise<void> | undefined {
+    const gate = this.store.gate();
+    return gate && this.#afterGates(gate);
+  }
+
+  async #afterGates(gate: Promise<void> | undefined): Promise<void> {
+    while (gate) {
+      await gate;
+      gate = this.store.gate();
+    }
+  }
+}
+
+/**
+ * The absolute path of the file, through any symbolic link (a compaction replaces the file
+ * by renaming, which would otherwise replace the link). Refuses, with one line, a path whose
+ * folder is missing or that is not a file.
+ */
+async function placeOf(path: string): Promise<string> {
+  const given = resolve(path);
+  const folder = await realpath(dirname(given)).catch(() => undefined);
+  if (!folder || !(await stat(folder)).isDirectory())
+    throw new DataFileError(given, `its folder ${dirname(given)} does not exist; create it first`);
+  const file = await realpath(given).catch(() => join(folder, basename(given)));
+  const fileStats = await stat(file).catch(() => undefined);
+  if (fileStats && !fileStats.isFile())
+    throw new DataFileError(file, 'it is not a regular file (a folder?)');
+  return file;
+}
+
+interface Loaded {
+  handle: FileHandle;
+  size: number;
+  states: StoreStates;
+  loaded: boolean;
+}
+
+async function load(file: string, onWarning?: (line: string) => void): Promise<Loaded> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'r+');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new DataFileError(file, `cannot be opened to read and write (${describe(error)})`);
+    return { ...(await create(file)), states: new StoreStates(), loaded: false };
+  }
+  try {
+    const contents = await readDataFile(handle, file);
+    if (contents.end === 0) {
+      // Empty, as `touch` leaves it: a new data file.
+      await handle.write(HEADER_LINE, 0);
+      await handle.datasync();
+      return {
+        handle,
+        size: Buffer.byteLength(HEADER_LINE),
+        states: contents.states,
+        loaded: false,
+      };
+    }
+    if (contents.torn) {
+      await handle.truncate(contents.end);
+      await handle.datasync();
+      onWarning?.(
+        `Recovered the data file ${file}: its last record (line ${contents.torn.line}, ${contents.torn.bytes} bytes) was half-written, so it was dropped; the state is that of the last complete write`,
+      );
+    }
+    return { handle, size: contents.end, states: contents.states, loaded: contents.loaded };
+  } catch (error) {
+    await handle.close();
+    if (error instanceof DataFileError) throw error;
+    throw new DataFileError(file, `cannot be read or repaired (${describe(error)})`, undefined, {
+      cause: error,
+    });
+  }
+}
+
+async function create(file: string): Promise<{ handle: FileHandle; size: number }> {
+  try {
+    return await writeReplacement(file, [HEADER_LINE]);
+  } catch (error) {
+    throw new DataFileError(file, `cannot be created (${describe(error)})`, undefined, {
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,386 @@
+// The behaviours every Store must have, one row per rule, run against each store we ship.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openFileStore } from '../src/state/file-store.js';
+import { createMemoryStore } from '../src/state/memory-store.js';
+import {
+  StoreFullError,
+  type CollectionSpec,
+  type Store,
+  type StoreLimits,
+} from '../src/state/store.js';
+
+const pets: CollectionSpec = { name: 'pets', idProperty: 'id', idKind: 'integer' };
+const owners: CollectionSpec = { name: 'owners', idProperty: 'ownerId', idKind: 'integer' };
+const orders: CollectionSpec = { name: 'orders', idProperty: 'orderId', idKind: 'uuid' };
+const tags: CollectionSpec = { name: 'tags', idProperty: 'slug', idKind: 'string' };
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+interface Rule {
+  rule: string;
+  limits?: Partial<StoreLimits>;
+  check: (store: Store) => Promise<void>;
+}
+
+const rules: Rule[] = [
+  {
+    rule: 'integer ids count up from 1',
+    check: async (store) => {
+      const collection = store.collection(pets);
+      const created = [];
+      for (const name of ['Rex', 'Tom', 'Kit']) created.push(await collection.create({ name }));
+      expect(created).toEqual([
+        { id: 1, name: 'Rex' },
+        { id: 2, name: 'Tom' },
+        { id: 3, name: 'Kit' },
+      ]);
+      expect(await collection.get(2)).toEqual({ id: 2, name: 'Tom' });
+    },
+  },
+  {
+    rule: 'an integer id is never handed out again, not even after the highest is deleted',
+    check: async (store) => {
+      const collection = store.collection(pets);
+      await collection.create({ name: 'Rex' });
+      await collection.create({ name: 'Tom' });
+      await collection.remove(2);
+      expect((await collection.create({ name: 'Kit' })).id).toBe(3);
+      for (const id of [1, 3]) await collection.remove(id);
+      expect((await collection.create({ name: 'Max' })).id).toBe(4);
+    },
+  },
+  {
+    rule: 'uuid ids are distinct version 4 UUIDs, in the id property of the collection',
+    check: async (store) => {
+      const collection = store.collection(orders);
+      const ids = [];
+      for (let i = 0; i < 50; i++) ids.push((await collection.create({ quantity: i })).orderId);
+      for (const id of ids) expect(id).toMatch(UUID_V4);
+      expect(new Set(ids).size).toBe(50);
+      expect(await collection.get(ids[7] as string)).toEqual({ orderId: ids[7], quantity: 7 });
+    },
+  },
+  {
+    rule: 'string ids are distinct strings',
+    check: async (store) => {
+      const collection = store.collection(tags);
+      const ids = await Promise.all(
+        Array.from({ length: 50 }, async (_, i) => (await collection.create({ label: i })).slug),
+      );
+      expect(ids.every((id) => typeof id === 'string' && id.length > 0)).toBe(true);
+      expect(new Set(ids).size).toBe(50);
+    },
+  },
+  {
+    rule: 'concurrent creates never share an id, and get ids in the order they were called',
+    check: async (store) => {
+      const collection = store.collection(pets);
+      const created = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => collection.create({ name: `Pet ${i}` })),
+      );
+      expect(created.map((record) => record.id)).toEqual(
+        Array.from({ length: 200 }, (_, i) => i + 1),
+      );
+      expect(await store.count()).toBe(200);
+    },
+  },
+  {
+    rule: 'a create stores the fields after the new id, replacing any id among them',
+    check: async (store) => {
+      const created = await store.collection(pets).create({ name: 'Rex', id: 99, age: 3 });
+      expect(created).toEqual({ id: 1, name: 'Rex', age: 3 });
+      expect(Object.keys(created)).toEqual(['id', 'name', 'age']);
+    },
+  },
+  {
+    rule: 'integer ids are found whatever form they are given in',
+    check: async (store) => {
+      const collection = store.collection(pets);
+      await collection.create({ name: 'Rex' });
+      expect(await collection.get('1')).toEqual({ id: 1, name: 'Rex' });
+      expect(await collection.update('1', () => ({ name: 'Max' }))).toEqual({ id: 1, name: 'Max' });
+      expect(await collection.remove('1')).toBe(true);
+    },
+  },
+  {
+    rule: 'a list holds the records oldest first, and an update keeps a record in its place',
+    check: async (store) => {
+      const collection = store.collection(pets);
+      for (const name of ['Rex', 'Tom', 'Kit']) await collection.create({ name });
+      await collection.update(1, () => ({ name: 'Max' }));
+      expect((await collection.list()).map((record) => record.name)).toEqual(['Max', 'Tom', 'Kit']);
+    },
+  },
+  {
+    rule: 'a list is a snapshot that later writes leave as it is',
+    check: async (store) => {
+      const collection = store.collection(pets);
+      await collection.create({ name: 'Rex' });
+      await collection.create({ name: 'Tom' });
+      const before = await collection.list();
+      await collection.create({ name: 'Kit' });
+      await collection.update(1, () => ({ name: 'Max' }));
+      await collection.remove(2);
+      expect(before).toEqual([
+        { id: 1, name: 'Rex' },
+        { id: 2, name: 'Tom' },
+      ]);
+    },
+  },
+  {
+    rule: 'get, update and remove of an unknown id find nothing and change nothing',
+    check: async (store) => {
+      const collection = store.collection(pets);
+      await collection.create({ name: 'Rex' });
+      let called = false;
+      const change = () => {
+        called = true;
+        return { name: 'Max' };
+      };
+      for (const id of [2, 'abc', 0]) {
+        expect(await collection.get(id)).toBeUndefined();
+        expect(await collection.update(id, change)).toBeUndefined();
+        expect(await collection.remove(id)).toBe(false);
+      }
+      expect(called).toBe(false);
+      expect(await collection.list()).toEqual([{ id: 1, name: 'Rex' }]);
+      expect((await collection.create({ name: 'Tom' })).id).toBe(2);
+    },
+  },
+  {
+    rule: 'an update replaces the record by what the change returns, keeping its id',
+    check: async (store) => {
+      const collection = store.collection(pets);
+      await collection.create({ name: 'Rex', age: 3 });
+      const seen: unknown[] = [];
+      const stored = await collection.update(1, (current) => {
+        seen.push(current);
+        return { id: 7, name: 'Max' };
+      });
+      expect(seen).toEqual([{ id: 1, name: 'Rex', age: 3 }]);
+      expect(stored).toEqual({ id: 1, name: 'Max' });
+      expect(await collection.get(1)).toEqual({ id: 1, name: 'Max' });
+      expect(await collection.get(7)).toBeUndefined();
+    },
+  },
+  {
+    rule: 'an update whose change throws stores nothing, and its error reaches the caller',
+    check: async (store) => {
+      const collection = store.collection(pets);
+      await collection.create({ name: 'Rex' });
+      const refusal = new Error('name must not be empty');
+      await expect(
+        collection.update(1, () => {
+          throw refusal;
+        }),
+      ).rejects.toBe(refusal);
+      expect(await collection.list()).toEqual([{ id: 1, name: 'Rex' }]);
+    },
+  },
+  {
+    rule: 'concurrent updates of a record are atomic: each sees the one before',
+    check: async (store) => {
+      const collection = store.collection(pets);
+      await collection.create({ name: 'Rex', visits: 0 });
+      await Promise.all(
+        Array.from({ length: 50 }, () =>
+          collection.update(1, (current) => ({ ...current, visits: Number(current.visits) + 1 })),
+        ),
+      );
+      expect(await collection.get(1)).toEqual({ id: 1, name: 'Rex', visits: 50 });
+    },
+  },
+  {
+    rule: 'a removed record is gone from get and list, and a second remove finds nothing',
+    check: async (store) => {
+      const collection = store.collection(pets);
+      await collection.create({ name: 'Rex' });
+      await collection.create({ name: 'Tom' });
+      expect(await collection.remove(1)).toBe(true);
+      expect(await collection.get(1)).toBeUndefined();
+      expect(await collection.list()).toEqual([{ id: 2, name: 'Tom' }]);
+      expect(await collection.remove(1)).toBe(false);
+      expect(await store.count()).toBe(1);
+    },
+  },
+  {
+    rule: 'a create past maxRecords throws StoreFullError and stores nothing, not even its id',
+    limits: { maxRecords: 2 },
+    check: async (store) => {
+      const collection = store.collection(pets);
+      await collection.create({ name: 'Rex' });
+      await collection.create({ name: 'Tom' });
+      const refusal = await collection.create({ name: 'Kit' }).catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(StoreFullError);
+      expect(refusal).toMatchObject({ limit: 'maxRecords', value: 2 });
+      expect(await store.count()).toBe(2);
+      expect(await collection.list()).toHaveLength(2);
+      await collection.remove(1);
+      expect((await collection.create({ name: 'Kit' })).id).toBe(3);
+    },
+  },
+  {
+    rule: 'a create or an update past maxBytes throws StoreFullError and stores nothing',
+    limits: { maxBytes: 100 },
+    check: async (store) => {
+      const collection = store.collection(pets);
+      await collection.create({ name: 'Rex' });
+      await expect(collection.create({ name: 'x'.repeat(100) })).rejects.toMatchObject({
+        name: 'StoreFullError',
+        limit: 'maxBytes',
+      });
+      await expect(collection.update(1, () => ({ name: 'x'.repeat(100) }))).rejects.toBeInstanceOf(
+        StoreFullError,
+      );
+      expect(await collection.list()).toEqual([{ id: 1, name: 'Rex' }]);
+      expect(await collection.update(1, () => ({ name: 'R' }))).toEqual({ id: 1, name: 'R' });
+    },
+  },
+  {
+    rule: 'the limits count every collection together',
+    limits: { maxRecords: 2 },
+    check: async (store) => {
+      await store.collection(pets).create({ name: 'Rex' });
+      await store.collection(orders).create({ quantity: 1 });
+      await expect(store.collection(tags).create({ label: 'a' })).rejects.toBeInstanceOf(
+        StoreFullError,
+      );
+      expect(await store.collection(tags).list()).toEqual([]);
+    },
+  },
+  {
+    rule: 'reset goes back to the marked records and id counters',
+    check: async (store) => {
+      const collection = store.collection(pets);
+      await collection.create({ name: 'Rex' });
+      await collection.create({ name: 'Tom' });
+      await store.markInitial();
+      await collection.update(1, () => ({ name: 'Max' }));
+      await collection.remove(2);
+      await collection.create({ name: 'Kit' });
+      await collection.create({ name: 'Ace' });
+      await store.reset();
+      expect(await collection.list()).toEqual([
+        { id: 1, name: 'Rex' },
+        { id: 2, name: 'Tom' },
+      ]);
+      expect(await store.count()).toBe(2);
+      expect((await collection.create({ name: 'Kit' })).id).toBe(3);
+      await store.reset();
+      expect((await collection.create({ name: 'Kit' })).id).toBe(3);
+    },
+  },
+  {
+    rule: 'reset with no mark empties the store and counts ids from 1 again',
+    check: async (store) => {
+      const collection = store.collection(pets);
+      await collection.create({ name: 'Rex' });
+      await store.reset();
+      expect(await collection.list()).toEqual([]);
+      expect(await store.count()).toBe(0);
+      expect((await collection.create({ name: 'Tom' })).id).toBe(1);
+    },
+  },
+  {
+    rule: 'a collection first used after the mark is empty after a reset',
+    check: async (store) => {
+      await store.collection(pets).create({ name: 'Rex' });
+      await store.markInitial();
+      const later = store.collection(owners);
+      await later.create({ name: 'Ann' });
+      await store.reset();
+      expect(await later.list()).toEqual([]);
+      expect((await later.create({ name: 'Bob' })).ownerId).toBe(1);
+      expect(await store.collection(pets).list()).toEqual([{ id: 1, name: 'Rex' }]);
+    },
+  },
+  {
+    rule: 'the mark is a copy: writes after it do not change what reset returns to',
+    check: async (store) => {
+      const collection = store.collection(pets);
+      await collection.create({ name: 'Rex' });
+      await store.markInitial();
+      await store.reset();
+      await collection.update(1, () => ({ name: 'Max' }));
+      await store.reset();
+      expect(await collection.get(1)).toEqual({ id: 1, name: 'Rex' });
+    },
+  },
+  {
+    rule: 'stored records are frozen, nested values too',
+    check: async (store) => {
+      const collection = store.collection(pets);
+      const created = await collection.create({
+        name: 'Rex',
+        tags: ['good'],
+        owner: { name: 'A' },
+      });
+      for (const record of [created, await collection.get(1), (await collection.list())[0]]) {
+        expect(Object.isFrozen(record)).toBe(true);
+        expect(Object.isFrozen(record?.tags)).toBe(true);
+        expect(Object.isFrozen(record?.owner)).toBe(true);
+      }
+      expect(() => {
+        (created as Record<string, unknown>).name = 'Max';
+      }).toThrow(TypeError);
+    },
+  },
+  {
+    rule: 'collections are independent: their own records and their own id counters',
+    check: async (store) => {
+      await store.collection(pets).create({ name: 'Rex' });
+      await store.collection(pets).create({ name: 'Tom' });
+      expect(await store.collection(owners).create({ name: 'Ann' })).toEqual({
+        ownerId: 1,
+        name: 'Ann',
+      });
+      await store.collection(owners).remove(1);
+      expect(await store.collection(pets).list()).toHaveLength(2);
+      expect(await store.collection(owners).list()).toEqual([]);
+      expect(await store.count()).toBe(2);
+    },
+  },
+  {
+    rule: 'asking for a collection again gives the same records',
+    check: async (store) => {
+      await store.collection(pets).create({ name: 'Rex' });
+      expect(await store.collection({ ...pets }).list()).toEqual([{ id: 1, name: 'Rex' }]);
+    },
+  },
+];
+
+interface Maker {
+  name: string;
+  open: (limits: Partial<StoreLimits> | undefined) => Promise<Store>;
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+
+const makers: Maker[] = [
+  { name: 'memory store', open: async (limits) => createMemoryStore({ limits }) },
+  {
+    name: 'file store',
+    open: async (limits) => {
+      const folder = await mkdtemp(join(tmpdir(), 'petstore-store-'));
+      const store = await openFileStore(join(folder, 'data.jsonl'), { limits });
+      cleanups.push(async () => {
+        await store.close();
+        await rm(folder, { recursive: true, force: true });
+      });
+      return store;
+    },
+  },
+];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+describe.each(makers)('$name', (maker) => {
+  it.each(rules)('$rule', async ({ limits, check }) => {
+    await check(await maker.open(limits));
+  });
+});
