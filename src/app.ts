@@ -17,7 +17,15 @@ import { createRouter } from './http/router.js';
 import { createSender } from './http/send.js';
 import { deprecationHeaders } from './spec/deprecation.js';
 import { exampleBody } from './spec/examples.js';
+import { ApiError } from './http/errors.js';
+import { forcedAnswer } from './scenarios/forced-answer.js';
+import {
+  DEFAULT_SCENARIO_SETTINGS,
+  Scenarios,
+  type ScenarioSettings,
+} from './scenarios/settings.js';
 import { SpecError, type LoadedSpec, type OpenApiDocument } from './spec/load.js';
+import { isServed, stabilityOf, type StabilityLevel } from './spec/stability.js';
 import {
   jsonSchemaOf,
   listOperations,
@@ -70,6 +78,24 @@ export interface AppOptions {
    * @default a log of the last 1,000 requests
    */
   requestLog?: RequestLog;
+  /**
+   * Latency and random faults for every answer of the mocked API; the admin API changes
+   * them for a run, and its reset restores these.
+   * @default DEFAULT_SCENARIO_SETTINGS: no delay, no faults
+   * @example { delay: { min: 100, max: 400 }, faultRate: 0.05, faultKinds: ['reset'] }
+   */
+  scenarios?: Partial<ScenarioSettings>;
+  /**
+   * How long a `timeout` fault holds its connection, in milliseconds.
+   * @default 30000
+   */
+  faultTimeoutMs?: number;
+  /**
+   * The least stable operations served: `stable` refuses those marked `x-stability:
+   * experimental` or `beta` with a 404 that says why.
+   * @default 'experimental' (everything is served)
+   */
+  stability?: StabilityLevel;
 }
 
 /** The mock as a Node request listener, with what was inferred from its spec. */
@@ -109,18 +135,47 @@ export function createApp(options: AppOptions): MockApp {
   compileEverySchema(operations, compiler, validator);
   const resources = inferResources(operations);
   const stateful = resourceHandlers({ resources, store, compiler, generator, basePath });
+  const shapeError = createErrorShaper(compiler, generator);
+  const scenarios = new Scenarios(
+    { ...DEFAULT_SCENARIO_SETTINGS, ...options.scenarios },
+    options.seed ?? 1,
+  );
+  const minimum = options.stability ?? 'experimental';
 
-  const apis: ServedApi[] = [
-    servedApi(document, operations, {
-      basePath,
-      recorded: true,
-      handler: (operation) => stateful.get(operation) ?? exampleHandler(operation, generator),
-    }),
-  ];
+  const api = servedApi(document, operations, {
+    basePath,
+    recorded: true,
+    handler: (operation) => stateful.get(operation) ?? exampleHandler(operation, generator),
+  });
+  api.scenarios = {
+    scenarios,
+    forced: (operation, preferences) =>
+      forcedAnswer(operation, preferences, { generator, shapeError }),
+    sample: (operation) => exampleBody(operation, String(operation.successStatus), generator)?.body,
+    faultTimeoutMs: options.faultTimeoutMs ?? 30_000,
+  };
+  api.refuse = (operation) => {
+    const level = stabilityOf(operation.definition);
+    return isServed(level, minimum)
+      ? undefined
+      : new ApiError(
+          404,
+          'not_served',
+          `${operation.operationId} is marked x-stability: ${level}, and this mock serves ${minimum} operations and above only (--stability ${minimum})`,
+        );
+  };
+  const apis: ServedApi[] = [api];
   if (options.adminSpec) {
     const adminDocument = options.adminSpec.resolved;
     const adminOperations = listOperations(adminDocument);
-    const admin = adminHandlers({ reset: () => store.reset(), requests: requestLog });
+    const admin = adminHandlers({
+      reset: async () => {
+        await store.reset();
+        scenarios.reset();
+      },
+      requests: requestLog,
+      scenarios,
+    });
     apis.push(
       servedApi(adminDocument, adminOperations, {
         basePath: basePathOf(adminDocument),
@@ -136,7 +191,7 @@ export function createApp(options: AppOptions): MockApp {
     readBody: createBodyReader({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }),
     validate: validator.check,
     send: createSender(compiler),
-    shapeError: createErrorShaper(compiler, generator),
+    shapeError,
     logger,
     before: options.before ?? [],
     onAnswered: (request) => requestLog.add(request),
@@ -163,7 +218,11 @@ function servedApi(
   for (const operation of operations) {
     const handler = options.handler(operation);
     if (handler) handlers.set(operation, handler);
-    headers.set(operation, deprecationHeaders(operation.definition));
+    const level = stabilityOf(operation.definition);
+    headers.set(operation, {
+      ...deprecationHeaders(operation.definition),
+      ...(level === 'stable' ? {} : { 'X-Stability': level }),
+    });
   }
   return {
     basePath: options.basePath,

@@ -1,10 +1,12 @@
 import type { OperationHandler } from '../http/pipeline.js';
+import type { ScenarioSettings, Scenarios } from '../scenarios/settings.js';
 import type { RequestLog } from './request-log.js';
 
 export interface AdminOptions {
-  /** Restores the start-up state of the mock's data. */
+  /** Restores the start-up state of the mock: its data and its scenario settings. */
   reset(): Promise<void>;
   requests: RequestLog;
+  scenarios: Scenarios;
 }
 
 /**
@@ -21,6 +23,12 @@ export function adminHandlers(options: AdminOptions): Record<string, OperationHa
     listRequests({ query }) {
       const limit = typeof query.limit === 'number' ? query.limit : undefined;
       return { status: 200, body: options.requests.list(limit) };
+    },
+    getSettings() {
+      return { status: 200, body: options.scenarios.settings };
+    },
+    updateSettings({ body }) {
+      return { status: 200, body: options.scenarios.update(body as Partial<ScenarioSettings>) };
     },
   };
 }

@@ -7,6 +7,10 @@ import type { ErrorAnswer } from './error-body.js';
 import { ApiError, toApiError } from './errors.js';
 import type { RequestInput, ValidRequest } from './request-validator.js';
 import type { Router } from './router.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { playFault } from '../scenarios/faults.js';
+import { readPreferences, type FaultKind, type Preferences } from '../scenarios/prefer.js';
+import type { Scenarios } from '../scenarios/settings.js';
 
 /** What a handler gets: the checked request, its operation, and the raw request. */
 export interface HandlerRequest extends ValidRequest {
@@ -30,6 +34,21 @@ export interface ServedApi {
   headersOf(operation: Operation): Readonly<Record<string, string>>;
   /** Whether its requests go to the request log. */
   recorded: boolean;
+  /** The scenarios (Prefer, latency, faults) its requests may ask for; none for the admin API. */
+  scenarios?: ScenarioHooks;
+  /** An ApiError for an operation this run does not serve (its stability), checked after the credential. */
+  refuse?(operation: Operation): ApiError | undefined;
+}
+
+/** What the pipeline needs to play the scenarios a request asks for. */
+export interface ScenarioHooks {
+  scenarios: Scenarios;
+  /** The answer `Prefer: code/example/dynamic` forces, if any. */
+  forced(operation: Operation, preferences: Preferences): Answer | undefined;
+  /** A body a `malformed` fault is cut from. */
+  sample(operation: Operation): unknown;
+  /** How long a `timeout` fault holds the connection. */
+  faultTimeoutMs: number;
 }
 
 /** A request as the log of recent requests keeps it. */
@@ -41,6 +60,17 @@ export interface AnsweredRequest {
   time: string;
   /** The JSON body the client sent, when there was one. */
   body?: unknown;
+  /** The fault played instead of an answer, if one was. */
+  fault?: FaultKind;
+}
+
+/** What the pipeline learns of a request as it goes, for its log and its error answer. */
+interface RequestState {
+  operation?: Operation;
+  api?: ServedApi;
+  body?: ReadBody;
+  delayMs?: number;
+  fault?: FaultKind;
 }
 
 /** A connect-style step (the CORS middleware) that runs before anything else. */
@@ -90,7 +120,7 @@ export function createPipeline(
 
   return function handleRequest(req, res) {
     const started = performance.now();
-    const state: { operation?: Operation; api?: ServedApi; body?: ReadBody } = {};
+    const state: RequestState = {};
     res.once('close', () => {
       if (!state.api?.recorded || !options.onAnswered) return;
       options.onAnswered({
@@ -100,6 +130,7 @@ export function createPipeline(
         durationMs: Math.round((performance.now() - started) * 100) / 100,
         time: new Date().toISOString(),
         ...(state.body && !Buffer.isBuffer(state.body.value) ? { body: state.body.value } : {}),
+        ...(state.fault ? { fault: state.fault } : {}),
       });
     });
 
@@ -108,13 +139,18 @@ export function createPipeline(
         if (answered) return;
         await serve(req, res, state);
       })
-      .catch((err: unknown) => fail(req, res, err, state.operation));
+      .catch(async (err: unknown) => {
+        // The run-wide latency holds for errors too: a UI's slow 401 is a state to render.
+        const delay = state.delayMs ?? state.api?.scenarios?.scenarios.delayFor({}) ?? 0;
+        if (delay > 0) await sleep(delay);
+        fail(req, res, err, state.operation);
+      });
   };
 
   async function serve(
     req: IncomingMessage,
     res: ServerResponse,
-    state: { operation?: Operation; api?: ServedApi; body?: ReadBody },
+    state: RequestState,
   ): Promise<void> {
     const { pathname, search } = splitUrl(req.url ?? '/');
     const found = findApi(pathname);
@@ -146,6 +182,8 @@ export function createPipeline(
 
     const { operation } = match;
     state.operation = operation;
+    const refused = api.refuse?.(operation);
+    if (refused) throw refused;
     const body = operation.requestBody
       ? await options.readBody(req, res, operation.requestBody)
       : undefined;
@@ -159,7 +197,26 @@ export function createPipeline(
     const handler = api.handlers.get(operation);
     if (!handler)
       throw new ApiError(501, 'not_implemented', `The mock cannot answer ${operation.operationId}`);
-    const answer = await handler({ ...valid, operation, req });
+
+    const hooks = api.scenarios;
+    const preferences = hooks ? readPreferences(req) : {};
+    if (hooks) {
+      state.delayMs = hooks.scenarios.delayFor(preferences);
+      const fault = hooks.scenarios.faultFor(preferences);
+      if (fault) {
+        if (state.delayMs > 0) await sleep(state.delayMs);
+        state.fault = fault;
+        playFault(fault, req, res, {
+          timeoutMs: hooks.faultTimeoutMs,
+          status: operation.successStatus,
+          body: hooks.sample(operation),
+        });
+        return;
+      }
+    }
+    const answer =
+      hooks?.forced(operation, preferences) ?? (await handler({ ...valid, operation, req }));
+    if (state.delayMs) await sleep(state.delayMs);
     const headers = api.headersOf(operation);
     await options.send(req, res, operation, {
       ...answer,

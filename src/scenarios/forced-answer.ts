@@ -1,0 +1,85 @@
+import type { Answer } from '../http/answer.js';
+import type { ErrorAnswer } from '../http/error-body.js';
+import { ApiError, codeOf } from '../http/errors.js';
+import { exampleBody, exampleNames } from '../spec/examples.js';
+import { responseFor, type Operation } from '../spec/operations.js';
+import type { DataGenerator } from '../spec/sample.js';
+import type { Preferences } from './prefer.js';
+
+export interface ForcedAnswerOptions {
+  generator: DataGenerator;
+  shapeError: (error: ApiError, operation: Operation) => ErrorAnswer;
+}
+
+/**
+ * The answer a request forces with `Prefer: code=`, `example=` or `dynamic=true`, from the
+ * spec alone: the store is never read or changed. Undefined when it forces nothing.
+ * - the status must be one the operation documents (or covered by its range or `default`);
+ * - its body is the named example, else the first example, else data generated from the
+ *   schema; `dynamic=true` always generates;
+ * - an error status without an example of its own gets the Error shape, `status` included,
+ *   so that a `default` response fits every status it stands for.
+ * The sender then checks the answer against the spec, like any other.
+ * @throws {ApiError} 400 naming what the operation can answer, for a status or example it lacks.
+ * @example forcedAnswer(listCategories, { code: 500 }, options) // { status: 500, body: { code: 'internal_server_error', ... } }
+ */
+export function forcedAnswer(
+  operation: Operation,
+  preferences: Preferences,
+  options: ForcedAnswerOptions,
+): Answer | undefined {
+  const { code, example, dynamic } = preferences;
+  if (code === undefined && example === undefined && !dynamic) return undefined;
+  const status = code ?? operation.successStatus;
+  const documented = responseFor(operation, status);
+  if (!documented) {
+    throw new ApiError(
+      400,
+      'invalid_preference',
+      `${operation.operationId} does not answer ${status}: it documents ${Object.keys(operation.responses).join(', ')}`,
+    );
+  }
+  if (example !== undefined && !exampleNames(operation, documented.key).includes(example)) {
+    const names = exampleNames(operation, documented.key);
+    throw new ApiError(
+      400,
+      'invalid_preference',
+      `The ${documented.key} answer of ${operation.operationId} has no example "${example}"` +
+        (names.length ? ` (it has: ${names.join(', ')})` : ' (it has none)'),
+    );
+  }
+
+  const exact = documented.key === String(status);
+  if (status >= 400 && !dynamic && !(exact && exampleNames(operation, status.toString()).length)) {
+    const error = options.shapeError(
+      new ApiError(
+        status,
+        codeOf(status),
+        `The mock answers ${status} because the request asked for it (Prefer: code=${status})`,
+      ),
+      operation,
+    );
+    return {
+      status,
+      body: error.body,
+      headers: { 'Content-Type': `${error.contentType}; charset=utf-8` },
+    };
+  }
+  const found = exampleBody(operation, documented.key, options.generator, {
+    ...(example === undefined ? {} : { name: example }),
+    ...(dynamic ? { generate: true } : {}),
+  });
+  if (!found) return { status };
+  return {
+    status,
+    body: fitStatus(found.body, status),
+    headers: { 'Content-Type': `${found.mediaType}; charset=utf-8` },
+  };
+}
+
+/** An error example written for another status (a `default` one) carries this status instead. */
+function fitStatus(body: unknown, status: number): unknown {
+  if (status < 400 || typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const record = body as Record<string, unknown>;
+  return typeof record.status === 'number' ? { ...record, status } : body;
+}

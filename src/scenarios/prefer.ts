@@ -1,0 +1,77 @@
+import type { IncomingMessage } from 'node:http';
+import { ApiError } from '../http/errors.js';
+
+/** The network faults the mock can play. */
+export const FAULT_KINDS = ['reset', 'timeout', 'malformed'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** What a request asks of the mock through `Prefer` (Prism's syntax, plus delay and fault). */
+export interface Preferences {
+  /** Answer this status from the spec. */
+  code?: number;
+  /** Answer this named example. */
+  example?: string;
+  /** Generate the body from the schema. */
+  dynamic?: boolean;
+  /** Wait this many milliseconds before answering. */
+  delay?: number;
+  /** Play this fault instead of answering. */
+  fault?: FaultKind;
+}
+
+/** The longest delay a request may ask for: two minutes. */
+export const MAX_DELAY_MS = 120_000;
+
+const KNOWN = ['code', 'example', 'dynamic', 'delay', 'fault'];
+
+/**
+ * Reads the preferences of every `Prefer` header of a request (RFC 7240: comma-separated
+ * `name=value` pairs, values optionally quoted). Preferences the mock does not know are
+ * ignored, as the RFC asks; a known one with a bad value is a 400 that says what is valid.
+ * @example readPreferences(req) // for `Prefer: code=404, delay=200` -> { code: 404, delay: 200 }
+ */
+export function readPreferences(req: IncomingMessage): Preferences {
+  const header = req.headersDistinct?.prefer ?? [];
+  if (header.length === 0) return {};
+  const preferences: Preferences = {};
+  for (const part of header.join(',').split(/[,;]/)) {
+    const match = /^\s*([\w-]+)\s*(?:=\s*(?:"([^"]*)"|([^\s"]*)))?\s*$/.exec(part);
+    if (!match) continue;
+    const name = (match[1] ?? '').toLowerCase();
+    const value = match[2] ?? match[3] ?? '';
+    if (!KNOWN.includes(name)) continue;
+    set(preferences, name, value);
+  }
+  return preferences;
+}
+
+function set(preferences: Preferences, name: string, value: string): void {
+  switch (name) {
+    case 'code':
+      if (!/^[1-5]\d\d$/.test(value)) refuse(`Prefer: code=${value} is not an HTTP status`);
+      preferences.code = Number(value);
+      return;
+    case 'example':
+      if (value === '') refuse('Prefer: example= needs the name of an example');
+      preferences.example = value;
+      return;
+    case 'dynamic':
+      if (value !== 'true' && value !== 'false') refuse('Prefer: dynamic takes true or false');
+      preferences.dynamic = value === 'true';
+      return;
+    case 'delay': {
+      if (!/^\d+$/.test(value) || Number(value) > MAX_DELAY_MS)
+        refuse(`Prefer: delay takes milliseconds from 0 to ${MAX_DELAY_MS}`);
+      preferences.delay = Number(value);
+      return;
+    }
+    case 'fault':
+      if (!(FAULT_KINDS as readonly string[]).includes(value))
+        refuse(`Prefer: fault takes ${FAULT_KINDS.join(', ')}, not "${value}"`);
+      preferences.fault = value as FaultKind;
+  }
+}
+
+function refuse(message: string): never {
+  throw new ApiError(400, 'invalid_preference', message);
+}

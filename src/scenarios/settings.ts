@@ -1,0 +1,99 @@
+import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { ApiError } from '../http/errors.js';
+import { FAULT_KINDS, MAX_DELAY_MS, type FaultKind, type Preferences } from './prefer.js';
+
+/** What every answer of a run goes through: latency and random faults. */
+export interface ScenarioSettings {
+  /** Each answer waits a time drawn from this range, in milliseconds (`{ min: 0, max: 0 }`: none). */
+  delay: { min: number; max: number };
+  /** The share of requests, 0 to 1, that get a fault instead of their answer. */
+  faultRate: number;
+  /** The faults drawn from when `faultRate` strikes. */
+  faultKinds: FaultKind[];
+}
+
+export const DEFAULT_SCENARIO_SETTINGS: ScenarioSettings = {
+  delay: { min: 0, max: 0 },
+  faultRate: 0,
+  faultKinds: [...FAULT_KINDS],
+};
+
+/**
+ * The run-wide scenario settings, set at start-up and changed by the admin API for a test
+ * run, and the seeded draws they make: the same seed and the same requests give the same
+ * delays and faults, so a failing resilience test can be replayed.
+ * @example const scenarios = new Scenarios({ ...DEFAULT_SCENARIO_SETTINGS, faultRate: 0.1 }, 1);
+ */
+export class Scenarios {
+  #settings: ScenarioSettings;
+  readonly #initial: ScenarioSettings;
+  readonly #seed: number;
+  #random: ReturnType<typeof xoroshiro128plus>;
+
+  constructor(initial: ScenarioSettings, seed: number) {
+    checkSettings(initial);
+    this.#initial = structuredClone(initial);
+    this.#settings = structuredClone(initial);
+    this.#seed = seed;
+    this.#random = xoroshiro128plus(seed);
+  }
+
+  get settings(): ScenarioSettings {
+    return structuredClone(this.#settings);
+  }
+
+  /** Changes some settings; the others stay. @throws {ApiError} 400 for an impossible one. */
+  update(change: Partial<ScenarioSettings>): ScenarioSettings {
+    const next = { ...this.#settings, ...change };
+    checkSettings(next);
+    this.#settings = structuredClone(next);
+    return this.settings;
+  }
+
+  /** Back to the start-up settings, and the start of the seeded sequence. */
+  reset(): void {
+    this.#settings = structuredClone(this.#initial);
+    this.#random = xoroshiro128plus(this.#seed);
+  }
+
+  /** How long this answer waits: what the request prefers, else a draw from the range. */
+  delayFor(preferences: Preferences): number {
+    if (preferences.delay !== undefined) return preferences.delay;
+    const { min, max } = this.#settings.delay;
+    return max === 0 ? 0 : uniformInt(this.#random, min, max);
+  }
+
+  /** The fault this request gets, if any: the one it prefers, else a seeded draw. */
+  faultFor(preferences: Preferences): FaultKind | undefined {
+    if (preferences.fault) return preferences.fault;
+    const { faultRate, faultKinds } = this.#settings;
+    if (faultRate === 0 || uniformFloat64(this.#random) >= faultRate) return undefined;
+    return faultKinds[uniformInt(this.#random, 0, faultKinds.length - 1)];
+  }
+}
+
+function checkSettings(settings: ScenarioSettings): void {
+  const { delay, faultRate, faultKinds } = settings;
+  const valid =
+    Number.isInteger(delay.min) &&
+    Number.isInteger(delay.max) &&
+    delay.min >= 0 &&
+    delay.min <= delay.max &&
+    delay.max <= MAX_DELAY_MS;
+  if (!valid)
+    throw new ApiError(
+      400,
+      'invalid_settings',
+      `The delay must be a range of whole milliseconds from 0 to ${MAX_DELAY_MS}, its min at most its max`,
+    );
+  if (!(faultRate >= 0 && faultRate <= 1))
+    throw new ApiError(400, 'invalid_settings', 'The fault rate must be from 0 to 1');
+  if (faultKinds.length === 0 || faultKinds.some((kind) => !FAULT_KINDS.includes(kind)))
+    throw new ApiError(
+      400,
+      'invalid_settings',
+      `The fault kinds must be some of ${FAULT_KINDS.join(', ')}`,
+    );
+}
