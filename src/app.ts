@@ -18,6 +18,7 @@ import {
   type Operation,
 } from './spec/operations.js';
 import { composeMiddleware } from './http/pipeline.js';
+import { corsMiddleware, specCorsRules, type CorsOptions } from './http/cors.js';
 import { createSchemaCompiler } from './spec/schemas.js';
 import { basePathOf } from './spec/servers.js';
 import {
@@ -53,6 +54,12 @@ export interface AppOptions {
    * @default DEFAULT_BODY_LIMIT (1 MiB)
    */
   bodyLimit?: number;
+  /**
+   * Cross-origin access for pages on other origins, on by default; `false` turns it off.
+   * @default {} (any origin, without credentials)
+   * @example { origins: ['http://localhost:5173'] } // only that origin, with credentials
+   */
+  cors?: Pick<CorsOptions, 'origins'> | false;
 }
 
 /**
@@ -87,8 +94,19 @@ export function createApp(options: AppOptions): Express {
   app.set('etag', false);
 
   if (options.logRequests ?? true) app.use(requestLogger(logger));
+  const cors =
+    options.cors === false
+      ? []
+      : [
+          corsMiddleware({
+            ...options.cors,
+            ...specCorsRules(operations, (path) => belowBasePath(basePath, path)),
+          }),
+        ];
   app.use(
     composeMiddleware([
+      // First: every answer, errors included, carries the CORS headers; preflights end here.
+      ...cors,
       // Before the body is read: a bad credential gets 401 whatever the body holds.
       bearerAuth({
         keys: options.apiKeys,

@@ -21,6 +21,9 @@ export interface MockCommandOptions {
   seed: number;
   spec: string;
   quiet?: boolean;
+  /** false with --no-cors */
+  cors: boolean;
+  corsOrigin?: string[];
 }
 
 /** A mock started by the CLI: where it listens, and how to stop it. */
@@ -90,6 +93,15 @@ export function createCli(io: CliIo): Command {
       ),
     )
     .addOption(new Option('-q, --quiet', 'log no line per request'))
+    .addOption(
+      new Option(
+        '--cors-origin <origin>',
+        'allow only this origin (and credentials) to call from a browser; repeatable (default: any origin)',
+      )
+        .env('CORS_ORIGINS')
+        .argParser(collectKeys),
+    )
+    .addOption(new Option('--no-cors', 'no CORS headers: browsers refuse calls from other origins'))
     .action(async (options: MockCommandOptions) => {
       await startMock(options, createLogger(io.stdout), io.onListening);
     });
@@ -155,7 +167,10 @@ async function startMock(
   for (const category of generateCategories({ count: options.seedCount, seed: options.seed }))
     store.create(category);
   const keys = options.apiKey?.length ? options.apiKey : [DEFAULT_API_KEY];
-  const app = createApp({ spec, apiKeys: keys, store, logger, logRequests: !options.quiet });
+  const cors = options.cors && {
+    origins: options.corsOrigin?.length ? options.corsOrigin : undefined,
+  };
+  const app = createApp({ spec, apiKeys: keys, store, logger, logRequests: !options.quiet, cors });
 
   const server = createServer(app);
   await new Promise<void>((resolve, reject) => {
