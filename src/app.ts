@@ -3,6 +3,7 @@ import { adminHandlers } from './admin/handlers.js';
 import { DEFAULT_BODY_LIMIT } from './defaults.js';
 import { createRequestLog, type RequestLog } from './admin/request-log.js';
 import { bearerCheck } from './http/auth.js';
+import { corsMiddleware, specCorsRules, type CorsOptions } from './http/cors.js';
 import { createBodyReader } from './http/body.js';
 import { createErrorShaper } from './http/error-body.js';
 import { silentLogger, type Logger } from './http/logger.js';
@@ -71,7 +72,15 @@ export interface AppOptions {
    * @default 1
    */
   seed?: number;
-  /** Steps that run before routing on every request (the CORS middleware). */
+  /**
+   * CORS for pages on other origins: any origin by default (echoed back, without
+   * credentials); `origins` narrows it to an allow-list and then allows credentials;
+   * `false` turns it off.
+   * @default {} (any origin)
+   * @example { origins: ['http://localhost:5173'] }
+   */
+  cors?: Pick<CorsOptions, 'origins'> | false;
+  /** Steps that run before routing on every request, after CORS. */
   before?: readonly PreStep[];
   /**
    * The log of recent requests the admin API shows.
@@ -193,7 +202,13 @@ export function createApp(options: AppOptions): MockApp {
     send: createSender(compiler),
     shapeError,
     logger,
-    before: options.before ?? [],
+    before: [
+      // First: every answer, errors included, carries the CORS headers; preflights end here.
+      ...(options.cors === false
+        ? []
+        : [corsMiddleware({ ...options.cors, ...specCorsRules(apis) })]),
+      ...(options.before ?? []),
+    ],
     onAnswered: (request) => requestLog.add(request),
   });
   return Object.assign(pipeline, {

@@ -68,7 +68,25 @@ export interface StartMockOptions {
    * @default false
    */
   logRequests?: boolean;
-  /** Steps run before routing, e.g. CORS. */
+  /**
+   * CORS for pages on other origins, as `createApp` takes it.
+   * @default {} (any origin, without credentials)
+   * @example { origins: ['http://localhost:5173'] }
+   */
+  cors?: AppOptions['cors'];
+  /** Latency and random faults of every answer (see AppOptions.scenarios). */
+  scenarios?: AppOptions['scenarios'];
+  /** @default 30000 */
+  faultTimeoutMs?: number;
+  /** @default 'experimental' (everything served) */
+  stability?: AppOptions['stability'];
+  /**
+   * Reload the spec when its file changes, keeping the data where the schemas still fit; a
+   * broken edit keeps the last good spec serving and logs one line naming the problem.
+   * @default false
+   */
+  watch?: boolean;
+  /** Steps run before routing, after CORS. */
   before?: AppOptions['before'];
 }
 
@@ -116,6 +134,10 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
     seed: options.seed ?? 1,
     ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
     ...(options.before ? { before: options.before } : {}),
+    ...(options.cors === undefined ? {} : { cors: options.cors }),
+    ...(options.scenarios ? { scenarios: options.scenarios } : {}),
+    ...(options.faultTimeoutMs === undefined ? {} : { faultTimeoutMs: options.faultTimeoutMs }),
+    ...(options.stability ? { stability: options.stability } : {}),
   });
   if (!hasData) {
     await app.seed({ count: options.seedCount ?? 10, seed: options.seed ?? 1 });

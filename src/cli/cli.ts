@@ -7,8 +7,13 @@ import type { RunningMock } from '../start-mock.js';
 import { DEFAULT_STORE_LIMITS } from '../state/store.js';
 import type { ContractCommandOptions } from './contract-command.js';
 import type { MockCommandOptions } from './mock-command.js';
+import { FAULT_KINDS } from '../scenarios/prefer.js';
+import { STABILITY_LEVELS } from '../spec/stability.js';
 import {
   collectList,
+  parseDelay,
+  parseFaultKinds,
+  parseRate,
   parseCount,
   parseInteger,
   parsePort,
@@ -126,9 +131,58 @@ export function createCli(io: CliIo): Command {
         .default(DEFAULT_STORE_LIMITS.maxBytes, '256mb')
         .argParser(parseSize),
     )
+    .addOption(
+      new Option(
+        '--cors-origin <origin>',
+        'allow only this origin (and credentials) to call from a browser; repeatable (default: any origin)',
+      )
+        .env('CORS_ORIGINS')
+        .argParser(collectList),
+    )
+    .addOption(new Option('--no-cors', 'no CORS headers: browsers refuse calls from other origins'))
+    .addOption(
+      new Option('--delay <ms>', 'delay every answer: milliseconds, or a range such as 100-400')
+        .default({ min: 0, max: 0 }, '0')
+        .argParser(parseDelay),
+    )
+    .addOption(
+      new Option(
+        '--fault-rate <rate>',
+        'share of requests, 0 to 1, that get a random fault (seeded)',
+      )
+        .default(0)
+        .argParser(parseRate),
+    )
+    .addOption(
+      new Option(
+        '--fault-kinds <kinds>',
+        `faults drawn from (comma-separated: ${FAULT_KINDS.join(', ')})`,
+      )
+        .default([...FAULT_KINDS], FAULT_KINDS.join(','))
+        .argParser(parseFaultKinds),
+    )
+    .addOption(
+      new Option('--fault-timeout <seconds>', 'how long a timeout fault holds its connection')
+        .default(30_000, '30')
+        .argParser(parseSeconds),
+    )
+    .addOption(
+      new Option('--stability <level>', 'serve only operations this stable or more (x-stability)')
+        .choices([...STABILITY_LEVELS])
+        .default('experimental'),
+    )
+    .addOption(new Option('--watch', 'reload the spec when its file changes, keeping the data'))
+    .addOption(
+      new Option('--log-format <format>', 'request log lines: pretty for people, json for tools')
+        .choices(['auto', 'pretty', 'json'])
+        .default('auto', 'pretty on a terminal, json otherwise'),
+    )
     .action(async (options: MockCommandOptions) => {
       const { runMock } = await import('./mock-command.js');
-      await runMock(options, createLogger(io.stdout), io.onListening);
+      const pretty =
+        options.logFormat === 'pretty' ||
+        (options.logFormat === 'auto' && (io.stdout as { isTTY?: boolean }).isTTY === true);
+      await runMock(options, createLogger(io.stdout, { pretty }), io.onListening);
     });
 
   program

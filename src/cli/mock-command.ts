@@ -1,4 +1,6 @@
 import type { Logger } from '../http/logger.js';
+import type { FaultKind } from '../scenarios/prefer.js';
+import type { StabilityLevel } from '../spec/stability.js';
 import { startMock, type RunningMock } from '../start-mock.js';
 
 /** The `mock` command's options, as commander parses them (sizes in bytes, times in ms). */
@@ -19,6 +21,16 @@ export interface MockCommandOptions {
   shutdownTimeout: number;
   maxRecords: number;
   maxStoreSize: number;
+  /** false with --no-cors. */
+  cors: boolean;
+  corsOrigin?: string[];
+  delay: { min: number; max: number };
+  faultRate: number;
+  faultKinds: FaultKind[];
+  faultTimeout: number;
+  stability: StabilityLevel;
+  watch?: boolean;
+  logFormat: 'auto' | 'pretty' | 'json';
 }
 
 /**
@@ -51,6 +63,15 @@ export async function runMock(
     },
     logger,
     logRequests: !options.quiet,
+    cors: options.cors && (options.corsOrigin?.length ? { origins: options.corsOrigin } : {}),
+    scenarios: {
+      delay: options.delay,
+      faultRate: options.faultRate,
+      faultKinds: options.faultKinds,
+    },
+    faultTimeoutMs: options.faultTimeout,
+    stability: options.stability,
+    ...(options.watch ? { watch: true } : {}),
   });
   // Before the announcement: whoever acts on it (a signal, a request) finds the mock ready.
   onListening(mock);

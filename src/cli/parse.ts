@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { FAULT_KINDS, type FaultKind } from '../scenarios/prefer.js';
 
 /** Argument parsers for commander: each refuses a bad value with a line that says why. */
 
@@ -43,6 +44,38 @@ export function parseSize(value: string): number {
   const bytes = Math.floor(Number(match[1]) * factor);
   if (bytes < 1) throw new InvalidArgumentError('it must be more than 0 bytes.');
   return bytes;
+}
+
+/** Milliseconds (`200`) or a range of them (`100-400`), at most two minutes. */
+export function parseDelay(value: string): { min: number; max: number } {
+  const match = /^(\d+)(?:-(\d+))?$/.exec(value.trim());
+  const min = Number(match?.[1]);
+  const max = Number(match?.[2] ?? match?.[1]);
+  if (!match || min > max || max > 120_000)
+    throw new InvalidArgumentError(
+      'it must be milliseconds, such as 200, or a range such as 100-400 (at most 120000).',
+    );
+  return { min, max };
+}
+
+/** A share from 0 to 1. */
+export function parseRate(value: string): number {
+  const rate = Number(value);
+  if (value.trim() === '' || !(rate >= 0 && rate <= 1))
+    throw new InvalidArgumentError('it must be a number from 0 to 1, such as 0.05.');
+  return rate;
+}
+
+/** Fault kinds, comma-separated. */
+export function parseFaultKinds(value: string): FaultKind[] {
+  const kinds = value
+    .split(',')
+    .map((kind) => kind.trim())
+    .filter(Boolean);
+  const unknown = kinds.filter((kind) => !(FAULT_KINDS as readonly string[]).includes(kind));
+  if (kinds.length === 0 || unknown.length > 0)
+    throw new InvalidArgumentError(`it takes some of ${FAULT_KINDS.join(', ')}, comma-separated.`);
+  return [...new Set(kinds)] as FaultKind[];
 }
 
 /** A repeatable option whose values may also come comma-separated (from the environment). */

@@ -1,14 +1,36 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pino, type DestinationStream, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 export type { Logger };
 
+export interface LoggerOptions {
+  /**
+   * Lines for people (pino-pretty: colours, one readable line per request) instead of JSON.
+   * @default false
+   */
+  pretty?: boolean;
+}
+
 /**
- * The mock's logger: JSON lines on stdout (or `destination`).
- * @example createLogger().info('started');
+ * The mock's logger: JSON lines on stdout (or `destination`), or lines for people.
+ * @example createLogger(process.stdout, { pretty: process.stdout.isTTY }).info('started');
  */
-export function createLogger(destination?: DestinationStream): Logger {
-  return pino({ base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination);
+export function createLogger(
+  destination?: DestinationStream | NodeJS.WritableStream,
+  options: LoggerOptions = {},
+): Logger {
+  const settings = { base: undefined, timestamp: pino.stdTimeFunctions.isoTime };
+  if (!options.pretty) return pino(settings, destination as DestinationStream | undefined);
+  const stream = pretty({
+    ...(destination ? { destination: destination as never } : {}),
+    colorize: (destination as { isTTY?: boolean } | undefined)?.isTTY ?? false,
+    translateTime: 'HH:MM:ss.l',
+    // The message already says it all: method, path, status and time.
+    ignore: 'pid,hostname,method,path,status,ms,url,records,keys',
+    sync: true,
+  });
+  return pino(settings, stream);
 }
 
 /** A logger that writes nothing, for tests and embedding. */

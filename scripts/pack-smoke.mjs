@@ -1,0 +1,237 @@
+#!/usr/bin/env node
+/* global process, fetch, setTimeout, clearTimeout, performance, URL */
+// petstore-kit as a frontend project gets it: `npm pack` (which builds, on prepack), the
+// tarball installed into an empty project, and everything run from there with no build
+// step: `npx petstore-kit mock`, `npx petstore-kit contract`, the library's startMock and
+// its types. Plain Node, so that it needs nothing the package does not ship. Exits 1, naming
+// the step, on the first failure, and keeps the temporary folder to look into.
+//
+// Usage: node scripts/pack-smoke.mjs   (npm run test:pack; .ci/run runs it after npm test)
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+const DEFAULT_KEY = 'petstore-kit-dev-key';
+// Offline-friendly: what the npm cache holds is not fetched again.
+const INSTALL_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund'];
+const MUST_SHIP = [
+  'dist/index.js',
+  'dist/index.d.ts',
+  'dist/cli/bin.js',
+  'spec/openapi.yaml',
+  'contract-tests/vitest.config.ts',
+  'contract-tests/categories.contract.test.ts',
+];
+const MUST_NOT_SHIP = [/\.map$/, /^src\//, /^test\//, /node_modules\//, /^scripts\//];
+
+/** Raised by a step; its message is what the reader needs, output included. */
+class StepFailure extends Error {}
+
+const timings = [];
+
+async function step(name, action) {
+  const started = performance.now();
+  const result = await action();
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  timings.push({ name, seconds });
+  process.stdout.write(`ok    ${name} (${seconds} s)\n`);
+  return result;
+}
+
+/** Runs a command to its end; a non-zero exit fails, showing what it printed. */
+function run(command, args, { cwd, env = {}, timeoutMs = 180_000 }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const shown = `${command} ${args.join(' ')}`;
+      if (code === 0) resolve(output);
+      else
+        reject(
+          new StepFailure(`\`${shown}\` ended with ${signal ?? `exit code ${code}`}:\n${output}`),
+        );
+    });
+  });
+}
+
+/**
+ * Starts `npx petstore-kit mock --port 0` in its own process group (npx runs the bin under
+ * a shell), and resolves with its URL once it says where it listens.
+ */
+function startMockCli(cwd) {
+  const child = spawn('npx', ['--no', 'petstore-kit', 'mock', '--port', '0', '--quiet'], {
+    cwd,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const stop = () => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGTERM');
+  };
+  const url = new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new StepFailure(`no URL within 30 s:\n${output}`)),
+      30_000,
+    );
+    const onOutput = (chunk) => {
+      output += chunk;
+      const found = /listening on (http:\/\/\S+?)["\s)]/.exec(output)?.[1];
+      if (found) {
+        clearTimeout(timer);
+        resolve(found);
+      }
+    };
+    child.stdout.on('data', onOutput);
+    child.stderr.on('data', onOutput);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      reject(new StepFailure(`the mock exited with ${code}:\n${output}`));
+    });
+  });
+  return { url, stop };
+}
+
+async function expectCategoryList(url, key) {
+  const res = await fetch(`${url}/categories`, { headers: { Authorization: `Bearer ${key}` } });
+  const body = await res.json();
+  if (res.status !== 200 || !Array.isArray(body)) {
+    throw new StepFailure(`GET ${url}/categories: ${res.status} ${JSON.stringify(body)}`);
+  }
+  return body;
+}
+
+/** A module of the frontend project that uses the library as its README shows. */
+const CONSUMER_MJS = `import { startMock } from 'petstore-kit';
+const mock = await startMock({ apiKeys: ['k'] });
+const headers = { Authorization: 'Bearer k', 'Content-Type': 'application/json' };
+const created = await fetch(mock.url + '/categories', { method: 'POST', headers, body: '{"name":"Ferret"}' });
+const before = await (await fetch(mock.url + '/categories', { headers })).json();
+await mock.reset();
+const after = await (await fetch(mock.url + '/categories', { headers })).json();
+await mock.close();
+if (created.status !== 201 || before.length !== 11 || after.length !== 10) {
+  console.error('startMock misbehaved', created.status, before.length, after.length);
+  process.exit(1);
+}
+console.log('startMock answered at ' + mock.url + ': created 201, 11 categories, 10 after reset()');
+`;
+
+/** Typed use of the library; the expected error proves the types are not \`any\`. */
+const CONSUMER_TS = `import { createApp, loadSpec, startMock, type StartedMock } from 'petstore-kit';
+const mock: StartedMock = await startMock({ apiKeys: ['k'], cors: { origins: ['http://localhost:5173'] } });
+const url: string = mock.url;
+// @ts-expect-error: a port is a number
+await startMock({ port: '4010' });
+const app = createApp({ spec: await loadSpec(), apiKeys: ['k'] });
+app.disable('x-powered-by');
+// @ts-expect-error: an express app has no such method (were express's types missing, app would be any)
+app.noSuchMethod();
+await mock.reset();
+await mock.close();
+export { url };
+`;
+
+async function main() {
+  const work = await mkdtemp(join(tmpdir(), 'petstore-kit-pack-'));
+  const project = join(work, 'frontend-app');
+  let mock;
+  process.stdout.write(`pack smoke test in ${work}\n`);
+  try {
+    const tarball = await step('npm pack (builds on prepack)', async () => {
+      await run('npm', ['pack', '--pack-destination', work], { cwd: ROOT });
+      const name = (await readdir(work)).find((file) => file.endsWith('.tgz'));
+      if (!name) throw new StepFailure(`npm pack wrote no tarball into ${work}`);
+      return join(work, name);
+    });
+
+    await step('the tarball ships dist, spec and contract-tests, and nothing else', async () => {
+      const files = (await run('tar', ['-tzf', tarball], { cwd: work }))
+        .split('\n')
+        .filter(Boolean)
+        .map((file) => file.replace(/^package\//, ''));
+      const missing = MUST_SHIP.filter((file) => !files.includes(file));
+      const extra = files.filter((file) => MUST_NOT_SHIP.some((pattern) => pattern.test(file)));
+      if (missing.length || extra.length) {
+        throw new StepFailure(
+          `missing: ${missing.join(', ') || '-'}; unwanted: ${extra.join(', ') || '-'}`,
+        );
+      }
+    });
+
+    await step('npm install <tarball> into an empty project', async () => {
+      await mkdir(project);
+      await writeFile(
+        join(project, 'package.json'),
+        JSON.stringify({ name: 'frontend-app', private: true, type: 'module' }, null, 2),
+      );
+      await run('npm', ['install', tarball, ...INSTALL_FLAGS], { cwd: project });
+    });
+
+    const url = await step('npx petstore-kit mock --port 0 starts and prints its URL', () => {
+      mock = startMockCli(project);
+      return mock.url;
+    });
+
+    await step(`GET ${url}/categories with the default key: 200 and a list`, () =>
+      expectCategoryList(url, DEFAULT_KEY),
+    );
+
+    await step('npx petstore-kit contract against it: exit 0 (conforms)', () =>
+      run('npx', ['--no', 'petstore-kit', 'contract', '--base-url', url], {
+        cwd: project,
+        env: { API_KEY: DEFAULT_KEY },
+      }),
+    );
+
+    await step("import('petstore-kit'): startMock answers, reset() and close() work", async () => {
+      await writeFile(join(project, 'consumer.mjs'), CONSUMER_MJS);
+      process.stdout.write(
+        `      ${(await run('node', ['consumer.mjs'], { cwd: project })).trim()}\n`,
+      );
+    });
+
+    await step('the exported types check in a strict TypeScript project', async () => {
+      await writeFile(join(project, 'consumer.ts'), CONSUMER_TS);
+      await run(
+        'node',
+        // skipLibCheck, as most projects have it: checking every .d.ts installed takes half a minute.
+        [
+          TSC,
+          '--noEmit',
+          '--strict',
+          '--skipLibCheck',
+          '--module',
+          'nodenext',
+          '--target',
+          'es2022',
+          'consumer.ts',
+        ],
+        { cwd: project },
+      );
+    });
+  } catch (err) {
+    mock?.stop();
+    process.stderr.write(`\nFAIL  pack smoke test: ${err instanceof Error ? err.message : err}\n`);
+    process.stderr.write(`(kept ${work} to look into)\n`);
+    process.exit(1);
+  }
+  mock?.stop();
+  await rm(work, { recursive: true, force: true });
+  const total = timings.reduce((sum, { seconds }) => sum + Number(seconds), 0).toFixed(1);
+  process.stdout.write(`pack smoke test passed in ${total} s\n`);
+}
+
+await main();

@@ -1,0 +1,58 @@
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+/** How to get Chromium where it is missing; Playwright's own download cannot be reached here. */
+export const INSTALL_HINT = 'Install it: apt-get install chromium (or set CHROMIUM_PATH)';
+
+/** Every skip note of a browser test starts so; the skip reporter looks for it. */
+export const SKIP_NOTE_PREFIX = 'BROWSER TESTS SKIPPED';
+
+/**
+ * Flags beside the ones Playwright passes (--headless, --no-sandbox, a fresh profile):
+ * a closed network refuses Chromium's background connections, many at a time.
+ */
+export const CHROMIUM_ARGS = [
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export type ChromiumLookup = { found: true; path: string } | { found: false; why: string };
+
+/**
+ * Where Chromium is: `CHROMIUM_PATH` when set, else /usr/bin/chromium (Debian's package),
+ * else `chromium` or `chromium-browser` on the PATH.
+ * @example findChromium(process.env) // { found: true, path: '/usr/bin/chromium' }
+ */
+export function findChromium(env: NodeJS.ProcessEnv): ChromiumLookup {
+  if (env.CHROMIUM_PATH) {
+    return isExecutable(env.CHROMIUM_PATH)
+      ? { found: true, path: env.CHROMIUM_PATH }
+      : { found: false, why: `CHROMIUM_PATH=${env.CHROMIUM_PATH} is not an executable file` };
+  }
+  const onPath = (env.PATH ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .flatMap((dir) => [join(dir, 'chromium'), join(dir, 'chromium-browser')]);
+  const path = ['/usr/bin/chromium', ...onPath].find(isExecutable);
+  return path
+    ? { found: true, path }
+    : { found: false, why: 'no /usr/bin/chromium, and no chromium or chromium-browser on PATH' };
+}
+
+/** Whether a missing Chromium must fail the run: in CI, which installs it (.ci/run). */
+export function isCi(env: NodeJS.ProcessEnv): boolean {
+  return env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,78 @@
+// Where Chromium is missing the browser tests must never vanish quietly: a local run
+// skips them and says so after its summary; a CI run fails.
+import { spawn } from 'node:child_process';
+import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { findChromium, isCi } from './chromium.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs');
+
+/** The browser test file in a vitest of its own, as `npm test` runs it, without Chromium. */
+function runBrowserTests(env: Record<string, string>) {
+  const child = spawn(process.execPath, [VITEST, 'run', 'test/browser/fetch-from-page.test.ts'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      NO_COLOR: '1',
+      CHROMIUM_PATH: '/nonexistent/chromium',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise<{ code: number | null; output: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, output })),
+  );
+}
+
+// Concurrent: each is a vitest run of its own, a few seconds of start-up.
+describe.concurrent('without Chromium', () => {
+  it('a local run passes, and its summary ends with a banner saying how to install it', async () => {
+    const { code, output } = await runBrowserTests({});
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/Tests\s+9 skipped/);
+    const afterSummary = output.slice(output.indexOf('Duration'));
+    expect(afterSummary).toContain(
+      'BROWSER TESTS SKIPPED: Chromium not found (CHROMIUM_PATH=/nonexistent/chromium is not an executable file). ' +
+        'Install it: apt-get install chromium (or set CHROMIUM_PATH)',
+    );
+    expect(afterSummary).toContain('(9 browser tests did not run)');
+  });
+
+  it('a CI run fails instead of skipping', async () => {
+    const { code, output } = await runBrowserTests({ CI: 'true' });
+    expect(code, output).toBe(1);
+    expect(output).toContain('The browser tests cannot run in CI: Chromium not found');
+  });
+});
+
+describe('findChromium', () => {
+  it('takes CHROMIUM_PATH first, else looks for chromium and chromium-browser on PATH', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-chromium-'));
+    const fake = join(dir, 'chromium-browser');
+    await writeFile(fake, '#!/bin/sh\n');
+    await chmod(fake, 0o755);
+    expect(findChromium({ CHROMIUM_PATH: fake })).toEqual({ found: true, path: fake });
+    expect(findChromium({ CHROMIUM_PATH: join(dir, 'nothing') })).toMatchObject({ found: false });
+    const onPath = findChromium({ PATH: dir });
+    // Debian's /usr/bin/chromium wins where it is installed.
+    expect(onPath).toEqual({ found: true, path: expect.stringMatching(/chromium(-browser)?$/) });
+  });
+
+  it('CI counts as set unless empty, false or 0', () => {
+    expect([undefined, '', 'false', '0', 'true', '1'].map((CI) => isCi({ CI }))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      true,
+      true,
+    ]);
+  });
+});
