@@ -39,7 +39,7 @@ import { basePathOf } from './spec/servers.js';
 import { resourceHandlers } from './state/engine.js';
 import { seedResources } from './state/seed.js';
 import { createMemoryStore } from './state/memory-store.js';
-import { inferResources, type Resource } from './state/resources.js';
+import { collectionSpecOf, inferResources, type Resource } from './state/resources.js';
 import type { Store } from './state/store.js';
 
 export { DEFAULT_BODY_LIMIT };
@@ -93,7 +93,7 @@ export interface AppOptions {
    * @default DEFAULT_SCENARIO_SETTINGS: no delay, no faults
    * @example { delay: { min: 100, max: 400 }, faultRate: 0.05, faultKinds: ['reset'] }
    */
-  scenarios?: Partial<ScenarioSettings>;
+  scenarios?: Partial<ScenarioSettings> | Scenarios;
   /**
    * How long a `timeout` fault holds its connection, in milliseconds.
    * @default 30000
@@ -113,11 +113,18 @@ export interface MockApp {
   /** The collections inferred from the spec, served from the store. */
   readonly resources: readonly Resource[];
   readonly basePath: string;
+  /** The scenario settings in force, which the admin API changes. */
+  readonly scenarios: Scenarios;
   /**
-   * Fills each collection with `count` records generated from its schema (see seedResources).
+   * Fills the collections (all, or those named) with `count` records generated from
+   * their schemas (see seedResources).
    * @example await app.seed({ count: 10, seed: 1 });
    */
-  seed(options: { count: number; seed: number }): Promise<void>;
+  seed(options: { count: number; seed: number }, only?: readonly string[]): Promise<void>;
+  /** Back to the start-up state: the store's data, the scenario settings, an empty request log. */
+  reset(): Promise<void>;
+  /** The collections holding records that no longer fit their schema (after a spec change). */
+  unfitCollections(): Promise<string[]>;
 }
 
 /**
@@ -145,10 +152,15 @@ export function createApp(options: AppOptions): MockApp {
   const resources = inferResources(operations);
   const stateful = resourceHandlers({ resources, store, compiler, generator, basePath });
   const shapeError = createErrorShaper(compiler, generator);
-  const scenarios = new Scenarios(
-    { ...DEFAULT_SCENARIO_SETTINGS, ...options.scenarios },
-    options.seed ?? 1,
-  );
+  const scenarios =
+    options.scenarios instanceof Scenarios
+      ? options.scenarios
+      : new Scenarios({ ...DEFAULT_SCENARIO_SETTINGS, ...options.scenarios }, options.seed ?? 1);
+  const reset = async (): Promise<void> => {
+    await store.reset();
+    scenarios.reset();
+    requestLog.clear();
+  };
   const minimum = options.stability ?? 'experimental';
 
   const api = servedApi(document, operations, {
@@ -177,14 +189,7 @@ export function createApp(options: AppOptions): MockApp {
   if (options.adminSpec) {
     const adminDocument = options.adminSpec.resolved;
     const adminOperations = listOperations(adminDocument);
-    const admin = adminHandlers({
-      reset: async () => {
-        await store.reset();
-        scenarios.reset();
-      },
-      requests: requestLog,
-      scenarios,
-    });
+    const admin = adminHandlers({ reset, requests: requestLog, scenarios });
     apis.push(
       servedApi(adminDocument, adminOperations, {
         basePath: basePathOf(adminDocument),
@@ -214,8 +219,23 @@ export function createApp(options: AppOptions): MockApp {
   return Object.assign(pipeline, {
     resources,
     basePath,
-    seed: (seedOptions: { count: number; seed: number }) =>
-      seedResources(resources, store, { ...seedOptions, compiler }),
+    scenarios,
+    reset,
+    seed: (seedOptions: { count: number; seed: number }, only?: readonly string[]) =>
+      seedResources(
+        only ? resources.filter((resource) => only.includes(resource.name)) : resources,
+        store,
+        { ...seedOptions, compiler },
+      ),
+    unfitCollections: async () => {
+      const unfit: string[] = [];
+      for (const resource of resources) {
+        const check = compiler.response(resource.schema);
+        const records = await store.collection(collectionSpecOf(resource)).list();
+        if (records.some((record) => check(record).length > 0)) unfit.push(resource.name);
+      }
+      return unfit;
+    },
   });
 }
 

@@ -1,7 +1,10 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequestLog } from './admin/request-log.js';
-import { createApp, type AppOptions } from './app.js';
+import { createApp, type AppOptions, type MockApp } from './app.js';
+import type { Scenarios } from './scenarios/settings.js';
+import { watchFile } from './spec/watch.js';
+import { collectionSpecOf } from './state/resources.js';
 import { ADMIN_SPEC_PATH, DEFAULT_API_KEY, DEFAULT_SPEC_PATH } from './defaults.js';
 import { silentLogger, type Logger } from './http/logger.js';
 import { requestLogger } from './http/logger.js';
@@ -9,7 +12,7 @@ import { createMockServer, type ServerLimits } from './http/server.js';
 import { loadSpec, type LoadedSpec } from './spec/load.js';
 import { openFileStore } from './state/file-store.js';
 import { createMemoryStore } from './state/memory-store.js';
-import type { Store, StoreLimits } from './state/store.js';
+import type { RecordId, Store, StoreLimits } from './state/store.js';
 
 export { DEFAULT_API_KEY };
 
@@ -124,27 +127,50 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
   const { store, hasData } = await openStore(options, logger);
   const requestLog = createRequestLog();
 
-  const app = createApp({
-    spec,
-    adminSpec,
-    apiKeys,
-    store,
-    logger,
-    requestLog,
-    seed: options.seed ?? 1,
-    ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
-    ...(options.before ? { before: options.before } : {}),
-    ...(options.cors === undefined ? {} : { cors: options.cors }),
-    ...(options.scenarios ? { scenarios: options.scenarios } : {}),
-    ...(options.faultTimeoutMs === undefined ? {} : { faultTimeoutMs: options.faultTimeoutMs }),
-    ...(options.stability ? { stability: options.stability } : {}),
-  });
-  if (!hasData) {
-    await app.seed({ count: options.seedCount ?? 10, seed: options.seed ?? 1 });
-  }
+  const appFor = (served: LoadedSpec, scenarios?: Scenarios): MockApp =>
+    createApp({
+      spec: served,
+      adminSpec,
+      apiKeys,
+      store,
+      logger,
+      requestLog,
+      seed: options.seed ?? 1,
+      ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+      ...(options.before ? { before: options.before } : {}),
+      ...(options.cors === undefined ? {} : { cors: options.cors }),
+      ...(scenarios ? { scenarios } : options.scenarios ? { scenarios: options.scenarios } : {}),
+      ...(options.faultTimeoutMs === undefined ? {} : { faultTimeoutMs: options.faultTimeoutMs }),
+      ...(options.stability ? { stability: options.stability } : {}),
+    });
+  const seeding = { count: options.seedCount ?? 10, seed: options.seed ?? 1 };
+  let app = appFor(spec);
+  if (!hasData) await app.seed(seeding);
   await store.markInitial();
 
-  const logged = options.logRequests ? requestLogger(logger, app) : app;
+  // The server calls whichever app is current: --watch swaps it for one of the new spec.
+  const current = (req: IncomingMessage, res: ServerResponse) => app(req, res);
+  let stopWatching = (): void => {};
+  if (options.watch && typeof options.spec !== 'object') {
+    const path = options.spec ?? DEFAULT_SPEC_PATH;
+    let reloading = Promise.resolve();
+    stopWatching = watchFile(path, () => {
+      reloading = reloading.then(async () => {
+        try {
+          const next = appFor(await loadSpec(path), app.scenarios);
+          const summary = await adoptData(app, next, store, seeding);
+          app = next;
+          logger.info(`spec reloaded from ${path}: ${summary}`);
+        } catch (err) {
+          logger.error(
+            `spec not reloaded, the last good one still serves: ${err instanceof Error ? err.message : String(err)}`,
+          );
+        }
+      });
+    });
+  }
+
+  const logged = options.logRequests ? requestLogger(logger, current) : current;
   const { server, close } = createMockServer(logged, options.limits);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -165,15 +191,42 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
     apiKeys,
     server,
     store,
-    async reset() {
-      await store.reset();
-      requestLog.clear();
-    },
+    reset: () => app.reset(),
     async close() {
+      stopWatching();
       await close();
       await store.close();
     },
   };
+}
+
+/**
+ * Moves the data over to the app of a changed spec: collections whose records all still fit
+ * their schema keep them; those that no longer fit, and collections the spec just gained,
+ * are seeded anew. The state after it is what a reset returns to.
+ */
+async function adoptData(
+  previous: MockApp,
+  next: MockApp,
+  store: Store,
+  seeding: { count: number; seed: number },
+): Promise<string> {
+  const known = new Set(previous.resources.map((resource) => resource.name));
+  const unfit = await next.unfitCollections();
+  const fresh = next.resources.filter((resource) => !known.has(resource.name));
+  for (const resource of next.resources.filter((r) => unfit.includes(r.name))) {
+    const collection = store.collection(collectionSpecOf(resource));
+    for (const record of await collection.list())
+      await collection.remove(record[resource.idProperty] as RecordId);
+  }
+  const reseeded = [...unfit, ...fresh.map((resource) => resource.name)];
+  if (reseeded.length > 0) await next.seed(seeding, reseeded);
+  await store.markInitial();
+  const kept = next.resources.filter((resource) => !reseeded.includes(resource.name));
+  return (
+    `${next.resources.length} collections; kept the data of ${kept.map((r) => r.name).join(', ') || 'none'}` +
+    (reseeded.length ? `; seeded anew (its schema changed or is new): ${reseeded.join(', ')}` : '')
+  );
 }
 
 async function openStore(

@@ -3,7 +3,7 @@ import type { ScenarioSettings, Scenarios } from '../scenarios/settings.js';
 import type { RequestLog } from './request-log.js';
 
 export interface AdminOptions {
-  /** Restores the start-up state of the mock: its data and its scenario settings. */
+  /** Restores the start-up state of the mock: its data, its scenario settings, its request log. */
   reset(): Promise<void>;
   requests: RequestLog;
   scenarios: Scenarios;
@@ -17,7 +17,6 @@ export function adminHandlers(options: AdminOptions): Record<string, OperationHa
   return {
     async resetMock() {
       await options.reset();
-      options.requests.clear();
       return { status: 204 };
     },
     listRequests({ query }) {

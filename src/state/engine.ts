@@ -7,7 +7,13 @@ import type { DataGenerator } from '../spec/sample.js';
 import type { SchemaCompiler } from '../spec/schemas.js';
 import { applyMergePatch } from './merge-patch.js';
 import { createRecordSerializers, type RecordSerializer } from './record-serializer.js';
-import { isReadOnly, propertiesOf, type Resource, type ResourceAction } from './resources.js';
+import {
+  collectionSpecOf,
+  isReadOnly,
+  propertiesOf,
+  type Resource,
+  type ResourceAction,
+} from './resources.js';
 import type { Collection, RecordId, Store, StoredRecord } from './store.js';
 
 export interface EngineOptions {
@@ -58,11 +64,7 @@ class ServedResource {
     readonly options: EngineOptions,
     readonly serializerFor: (schema: SchemaObject) => RecordSerializer,
   ) {
-    this.#collection = options.store.collection({
-      name: resource.name,
-      idProperty: resource.idProperty,
-      idKind: resource.idKind,
-    });
+    this.#collection = options.store.collection(collectionSpecOf(resource));
     const properties = propertiesOf(resource.schema);
     const open =
       Object.keys(properties).length === 0 ||

@@ -1,7 +1,7 @@
 import type { SchemaObject } from '../spec/load.js';
 import { SpecError } from '../spec/load.js';
 import { isJsonMediaType, jsonSchemaOf, type Operation } from '../spec/operations.js';
-import type { IdKind } from './store.js';
+import type { CollectionSpec, IdKind } from './store.js';
 
 /** What an operation does to its resource. */
 export type ResourceAction = 'list' | 'create' | 'read' | 'replace' | 'update' | 'delete';
@@ -128,6 +128,11 @@ export function inferResources(operations: readonly Operation[]): Resource[] {
     }
   }
   return resources;
+}
+
+/** What the store needs to know of a resource's collection. */
+export function collectionSpecOf(resource: Resource): CollectionSpec {
+  return { name: resource.name, idProperty: resource.idProperty, idKind: resource.idKind };
 }
 
 /** The properties of a schema, its `allOf` parts included. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createDataGenerator } from '../spec/sample.js';
 import type { SchemaCompiler } from '../spec/schemas.js';
-import { propertiesOf, type Resource } from './resources.js';
+import { collectionSpecOf, propertiesOf, type Resource } from './resources.js';
 import { generateCategories } from './seed-data.js';
 import type { Store } from './store.js';
 
@@ -46,11 +46,7 @@ export async function seedResources(
       compiler: options.compiler,
     });
     const check = options.compiler.response(resource.schema);
-    const collection = store.collection({
-      name: resource.name,
-      idProperty: resource.idProperty,
-      idKind: resource.idKind,
-    });
+    const collection = store.collection(collectionSpecOf(resource));
     const realistic = REALISTIC.find((entry) => entry.matches.test(resource.name))?.fields(
       options.count,
       options.seed,

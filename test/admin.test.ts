@@ -1,0 +1,113 @@
+// The admin API at /__mock, as an end-to-end suite uses it: a known state before each test,
+// and what the app under test sent.
+import { afterEach, describe, expect, it } from 'vitest';
+import { startMock, type RunningMock } from '../src/start-mock.js';
+
+const KEY = 'admin-key';
+const AUTH = { Authorization: `Bearer ${KEY}` };
+const mocks: RunningMock[] = [];
+
+afterEach(async () => {
+  await Promise.all(mocks.splice(0).map((mock) => mock.close()));
+});
+
+async function mock(): Promise<{ api: string; admin: string }> {
+  const started = await startMock({ apiKeys: [KEY], seedCount: 3 });
+  mocks.push(started);
+  return { api: started.url, admin: started.url.replace(/\/v1$/, '/__mock') };
+}
+
+async function create(api: string, name: string): Promise<{ id: number }> {
+  const res = await fetch(`${api}/categories`, {
+    method: 'POST',
+    headers: { ...AUTH, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
+  return (await res.json()) as { id: number };
+}
+
+async function list(api: string): Promise<{ id: number; name: string }[]> {
+  return (await (await fetch(`${api}/categories`, { headers: AUTH })).json()) as {
+    id: number;
+    name: string;
+  }[];
+}
+
+describe('POST /__mock/reset', () => {
+  it('returns to the start-up state: the same seed data, ids counting from where they started', async () => {
+    const { api, admin } = await mock();
+    const before = await list(api);
+    expect((await create(api, 'Ferret')).id).toBe(4);
+    const res = await fetch(`${admin}/reset`, { method: 'POST', headers: AUTH });
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe('');
+    expect(await list(api)).toEqual(before);
+    expect((await create(api, 'Ferret')).id).toBe(4);
+  });
+
+  it('needs the same bearer key as the API, and answers its errors in the Error shape', async () => {
+    const { admin } = await mock();
+    for (const headers of [{}, { Authorization: 'Bearer wrong' }] as Record<string, string>[]) {
+      const res = await fetch(`${admin}/reset`, { method: 'POST', headers });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({
+        code: expect.stringMatching(/credential/),
+        message: expect.any(String),
+        status: 401,
+      });
+    }
+    const wrongMethod = await fetch(`${admin}/reset`, { headers: AUTH });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('POST, OPTIONS');
+    const unknown = await fetch(`${admin}/nothing`, { headers: AUTH });
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { status: number }).status).toBe(404);
+  });
+});
+
+describe('GET /__mock/requests', () => {
+  it('lists the recent requests newest first, with the JSON body the app sent', async () => {
+    const { api, admin } = await mock();
+    await list(api);
+    await create(api, 'Quokka');
+    await fetch(`${api}/nowhere`, { headers: AUTH });
+    const res = await fetch(`${admin}/requests`, { headers: AUTH });
+    expect(res.status).toBe(200);
+    const requests = (await res.json()) as Record<string, unknown>[];
+    expect(requests.map((r) => [r.method, r.path, r.status])).toEqual([
+      ['GET', '/v1/nowhere', 404],
+      ['POST', '/v1/categories', 201],
+      ['GET', '/v1/categories', 200],
+    ]);
+    expect(requests[1]).toEqual({
+      method: 'POST',
+      path: '/v1/categories',
+      status: 201,
+      durationMs: expect.any(Number),
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      body: { name: 'Quokka' },
+    });
+  });
+
+  it('keeps no admin request, takes a limit, refuses a bad one, and is emptied by a reset', async () => {
+    const { api, admin } = await mock();
+    for (let i = 0; i < 5; i++) await list(api);
+    const two = (await (
+      await fetch(`${admin}/requests?limit=2`, { headers: AUTH })
+    ).json()) as unknown[];
+    expect(two).toHaveLength(2);
+    const all = (await (await fetch(`${admin}/requests`, { headers: AUTH })).json()) as unknown[];
+    expect(all).toHaveLength(5);
+    const bad = await fetch(`${admin}/requests?limit=0`, { headers: AUTH });
+    expect(bad.status).toBe(400);
+    await fetch(`${admin}/reset`, { method: 'POST', headers: AUTH });
+    expect(await (await fetch(`${admin}/requests`, { headers: AUTH })).json()).toEqual([]);
+  });
+
+  it('is bounded: the last 1,000 requests', async () => {
+    const { api, admin } = await mock();
+    await Promise.all(Array.from({ length: 1010 }, () => fetch(`${api}/nowhere`)));
+    const all = (await (await fetch(`${admin}/requests`, { headers: AUTH })).json()) as unknown[];
+    expect(all).toHaveLength(1000);
+  });
+});
