@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -133,6 +136,15 @@ describe('petstore-kit mock', () => {
       message: /^petstore-kit: cannot read the spec at \/nonexistent\.yaml/m,
     },
     { args: ['--bogus'], message: /unknown option '--bogus'/ },
+    { args: ['--delay', '400-100'], message: /--delay.*range/ },
+    { args: ['--fault-rate', '2'], message: /--fault-rate.*from 0 to 1/ },
+    { args: ['--fault-kinds', 'reset,boom'], message: /--fault-kinds.*reset, timeout, malformed/ },
+    { args: ['--stability', 'alpha'], message: /--stability.*experimental, beta, stable/ },
+    {
+      args: ['--cors-origin', 'localhost:5173'],
+      message: /CORS origin "localhost:5173" is not an origin/,
+    },
+    { args: ['--request-timeout', '-1'], message: /--request-timeout.*seconds/ },
   ])('stops with one clear line and a non-zero exit for $args', async ({ args, message }) => {
     const child = run(['mock', ...args]);
     const output = collect(child);
@@ -155,6 +167,63 @@ describe('petstore-kit mock', () => {
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
     socket.destroy();
+  });
+
+  it('--data keeps every acknowledged write across kill -9', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-data-'));
+    const data = join(dir, 'mock.jsonl');
+    const key = 'petstore-kit-dev-key';
+    const first = await start(['--data', data, '--quiet']);
+    const acknowledged: unknown[] = [];
+    await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const res = await fetch(`${first.url}/categories`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ name: `Acked ${i}` }),
+        });
+        if (res.status === 201) acknowledged.push(await res.json());
+      }),
+    );
+    const before = (await get(first.url, key)).body;
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+
+    const second = await start(['--data', data, '--quiet']);
+    const after = (await get(second.url, key)).body as unknown[];
+    expect(acknowledged).toHaveLength(30);
+    expect(after).toEqual(before);
+    for (const created of acknowledged) expect(after).toContainEqual(created);
+  });
+
+  it('--data refuses, in one line, a data file another mock holds', async () => {
+    const data = join(await mkdtemp(join(tmpdir(), 'petstore-kit-data-')), 'mock.jsonl');
+    await start(['--data', data, '--quiet']);
+    const child = run(['mock', '--port', '0', '--data', data]);
+    const output = collect(child);
+    expect(await exited(child)).toBe(1);
+    expect(output().trim().split('\n')).toHaveLength(1);
+    expect(output()).toMatch(/in use by another petstore-kit mock/);
+  });
+
+  it('--spec serves another spec statefully, with no code for it', async () => {
+    const library = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
+    const { url } = await start(['--spec', library, '--seed-count', '2', '--quiet']);
+    expect(url).toMatch(/\/api$/);
+    const headers = {
+      Authorization: 'Bearer petstore-kit-dev-key',
+      'Content-Type': 'application/json',
+    };
+    const created = await fetch(`${url}/books`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ isbn: '978-0000000001', title: 'Kept', status: 'draft' }),
+    });
+    expect(created.status).toBe(201);
+    const book = (await created.json()) as { number: number };
+    expect(book.number).toBe(3);
+    const read = await fetch(`${url}/books/3`, { headers });
+    expect(await read.json()).toEqual(book);
   });
 
   it('says so in one line when the port is taken', async () => {

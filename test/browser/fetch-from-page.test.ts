@@ -212,6 +212,28 @@ describe('a page on another origin, with fetch()', () => {
     );
     expect(preflight.status).toBe(204);
   });
+
+  it('asks for a forced 500 with Prefer (through preflight) and reads its Error body', async () => {
+    const res = await site.evaluate(pageFetch, {
+      url: `${mock.url}/categories`,
+      init: { headers: { ...auth, Prefer: 'code=500' } },
+    });
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({
+      code: 'internal_server_error',
+      message: expect.stringContaining('Prefer: code=500'),
+      status: 500,
+    });
+  });
+
+  it('sees a run-wide fault as a real frontend does: the fetch fails', async () => {
+    const res = await site.evaluate(refusedFetch, {
+      url: `${mock.url}/categories`,
+      init: { headers: { ...auth, Prefer: 'fault=reset' } },
+    });
+    expect(res.status).toBe(0);
+    expect(res.body).toMatch(/TypeError: Failed to fetch/);
+  });
 });
 
 describe('with an allow-list of origins (--cors-origin)', () => {
