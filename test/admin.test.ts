@@ -104,6 +104,17 @@ describe('GET /__mock/requests', () => {
     expect(await (await fetch(`${admin}/requests`, { headers: AUTH })).json()).toEqual([]);
   });
 
+  it('keeps bodies of up to 16 KiB, so that it stays small', async () => {
+    const { api, admin } = await mock();
+    await create(api, 'x'.repeat(20 * 1024));
+    const [entry] = (await (await fetch(`${admin}/requests`, { headers: AUTH })).json()) as Record<
+      string,
+      unknown
+    >[];
+    expect(entry).toMatchObject({ method: 'POST', status: 201 });
+    expect(entry).not.toHaveProperty('body');
+  });
+
   it('is bounded: the last 1,000 requests', async () => {
     const { api, admin } = await mock();
     await Promise.all(Array.from({ length: 1010 }, () => fetch(`${api}/nowhere`)));

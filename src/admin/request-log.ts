@@ -1,8 +1,5 @@
 import type { AnsweredRequest } from '../http/pipeline.js';
 
-/** The largest request body the log keeps; a larger one is logged without it. */
-const MAX_LOGGED_BODY = 16 * 1024;
-
 /** The most recent requests, bounded: what an end-to-end test reads to see what its app sent. */
 export interface RequestLog {
   add(request: AnsweredRequest): void;
@@ -22,11 +19,7 @@ export function createRequestLog(capacity = 1000): RequestLog {
   let size = 0;
   return {
     add(request) {
-      const kept =
-        request.body !== undefined && JSON.stringify(request.body).length > MAX_LOGGED_BODY
-          ? { ...request, body: undefined }
-          : request;
-      entries[next] = kept;
+      entries[next] = request;
       next = (next + 1) % capacity;
       size = Math.min(size + 1, capacity);
     },

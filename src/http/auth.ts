@@ -1,6 +1,7 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from './errors.js';
+import { repeated } from './headers.js';
 
 /** What the Authorization header of a request holds. */
 export type Credential =
@@ -110,17 +111,4 @@ export function bearerCheck(options: BearerCheckOptions): (req: IncomingMessage)
           refuse('invalid_credential', 'The API key is not valid', 'invalid_token');
     }
   };
-}
-
-/**
- * Whether a header arrived more than once. Node keeps only the first of a repeated
- * Authorization or Content-Type, which would make an ambiguous request look plain.
- */
-export function repeated(req: IncomingMessage, name: string): boolean {
-  const raw = req.rawHeaders;
-  let seen = 0;
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]?.length === name.length && raw[i]?.toLowerCase() === name && ++seen > 1) return true;
-  }
-  return false;
 }

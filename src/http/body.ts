@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseContentType, type ContentType } from 'content-type';
 import bodyParser from 'body-parser';
 import { isJsonMediaType, type RequestBody } from '../spec/operations.js';
-import { repeated } from './auth.js';
+import { repeated } from './headers.js';
 import { ApiError } from './errors.js';
 
 /** A request body as read: its media type, and its value (parsed JSON, or the raw bytes). */

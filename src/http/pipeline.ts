@@ -64,6 +64,9 @@ export interface AnsweredRequest {
   fault?: FaultKind;
 }
 
+/** The largest request body the log of recent requests keeps. */
+const LOGGED_BODY_LIMIT = 16 * 1024;
+
 /** What the pipeline learns of a request as it goes, for its log and its error answer. */
 interface RequestState {
   operation?: Operation;
@@ -129,7 +132,12 @@ export function createPipeline(
         status: res.statusCode,
         durationMs: Math.round((performance.now() - started) * 100) / 100,
         time: new Date().toISOString(),
-        ...(state.body && !Buffer.isBuffer(state.body.value) ? { body: state.body.value } : {}),
+        // Bodies of up to 16 KiB, so that the log stays small however long the mock runs.
+        ...(state.body &&
+        !Buffer.isBuffer(state.body.value) &&
+        state.body.bytes <= LOGGED_BODY_LIMIT
+          ? { body: state.body.value }
+          : {}),
         ...(state.fault ? { fault: state.fault } : {}),
       });
     });
