@@ -52,7 +52,7 @@ describe('loadSpec remembers documents that passed the check', () => {
     const cache = await mkdtemp(join(tmpdir(), 'petstore-kit-cache-'));
     const path = await specFile(valid);
     await loadSpec(path, { checkCache: cache });
-    expect((await readdir(cache)).filter((name) => name.startsWith('passed-'))).toHaveLength(1);
+    expect((await readdir(cache)).filter((name) => name.startsWith('loaded-'))).toHaveLength(1);
     await expect(loadSpec(path, { checkCache: cache })).resolves.toMatchObject({ source: path });
   });
 

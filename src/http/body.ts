@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseContentType, type ContentType } from 'content-type';
-import bodyParser from 'body-parser';
 import { isJsonMediaType, type RequestBody } from '../spec/operations.js';
 import { repeated } from './headers.js';
 import { ApiError } from './errors.js';
@@ -35,7 +34,14 @@ const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
 export function createBodyReader(
   options: BodyReaderOptions,
 ): (req: IncomingMessage, res: ServerResponse, spec: RequestBody) => Promise<ReadBody | undefined> {
-  const readRaw = bodyParser.raw({ type: () => true, limit: options.limit, inflate: true });
+  // Loaded on the first body, not at start-up (a quarter of a second of modules), and
+  // warmed in the background meanwhile so that first body does not wait for it.
+  let reader: Promise<(req: never, res: never, next: (err?: unknown) => void) => void> | undefined;
+  const readRaw = () =>
+    (reader ??= import('body-parser').then(({ default: bodyParser }) =>
+      bodyParser.raw({ type: () => true, limit: options.limit, inflate: true }),
+    ));
+  setImmediate(() => void readRaw().catch(() => undefined));
 
   return async function readBody(req, res, spec) {
     if (!hasBody(req)) return undefined;
@@ -52,8 +58,9 @@ export function createBodyReader(
     // the mock's does; in-process (supertest) it has already been sent.
     if (req.headers.expect !== undefined && !(res as { _sent100?: boolean })._sent100)
       res.writeContinue();
+    const read = await readRaw();
     const bytes = await new Promise<Buffer>((resolve, reject) => {
-      readRaw(req as never, res as never, (err?: unknown) =>
+      read(req as never, res as never, (err?: unknown) =>
         err ? reject(err as Error) : resolve((req as { body?: unknown }).body as Buffer),
       );
     });

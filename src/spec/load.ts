@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dereference } from '@apidevtools/json-schema-ref-parser';
+import { deserialize, serialize } from 'node:v8';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { parse } from 'yaml';
 import { DEFAULT_SPEC_PATH } from '../defaults.js';
 
 export type OpenApiDocument = OpenAPIV3_1.Document;
@@ -43,13 +41,18 @@ const VALIDATOR_VERSION = (
 export interface LoadSpecOptions {
   /**
    * A folder remembering documents that passed the OpenAPI check, by a hash of their text
-   * and of the validator's version: the check compiles the OpenAPI meta-schema, a fifth of a
-   * second at every start. Only passes are remembered, so a changed document is checked
-   * again. `false` checks every time.
+   * and of the versions that read them, with what was read of them: the check compiles the
+   * OpenAPI meta-schema, and parsing and resolving load two libraries, together most of a
+   * start-up. Only passes are remembered, so a changed document is read and checked again;
+   * a document with `$ref`s to other files is never remembered (they could change alone).
+   * `false` reads and checks every time.
    * @default DEFAULT_CHECK_CACHE
    */
   checkCache?: string | false;
 }
+
+/** Bumped when what loadSpec makes of a document changes: remembered loads then expire. */
+const LOAD_FORMAT = 2;
 
 /**
  * Reads, parses and checks an OpenAPI 3.1 document.
@@ -67,6 +70,34 @@ export async function loadSpec(
     throw new SpecError(`cannot read the spec at ${path} (${errorCode(err)})`);
   }
 
+  const cache = options.checkCache ?? DEFAULT_CHECK_CACHE;
+  const remembered =
+    cache && !hasExternalRefs(text) ? join(cache, `loaded-${hashOf(text)}`) : undefined;
+  if (remembered) {
+    // v8's format keeps what JSON would lose: one object for the target of many $refs.
+    const loaded = await readFile(remembered).then(deserialize, () => undefined);
+    if (loaded) return { source: path, ...(loaded as Omit<LoadedSpec, 'source'>) };
+  }
+
+  const { document, resolved } = await readDocument(text, path);
+  if (remembered && cache) {
+    // A read-only install reads and checks every time instead.
+    await mkdir(cache, { recursive: true })
+      .then(() => writeFile(remembered, serialize({ document, resolved })))
+      .catch(() => undefined);
+  }
+  return { source: path, document, resolved };
+}
+
+/** Parses, checks and resolves a document: the libraries are loaded only when needed. */
+async function readDocument(
+  text: string,
+  path: string,
+): Promise<{ document: OpenApiDocument; resolved: OpenApiDocument }> {
+  const [{ parse }, { dereference }] = await Promise.all([
+    import('yaml'),
+    import('@apidevtools/json-schema-ref-parser'),
+  ]);
   let parsed: unknown;
   try {
     parsed = parse(text);
@@ -76,8 +107,7 @@ export async function loadSpec(
   if (!isOpenApi31(parsed)) {
     throw new SpecError(`${path} is not an OpenAPI 3.1 document (it needs "openapi: 3.1.x")`);
   }
-
-  await checkDocument(parsed, text, path, options.checkCache ?? DEFAULT_CHECK_CACHE);
+  await checkDocument(parsed, path);
 
   let resolved: OpenApiDocument;
   try {
@@ -85,6 +115,7 @@ export async function loadSpec(
     // compiler and the data generator cannot walk: refused at start-up, by name.
     resolved = (await dereference(structuredClone(parsed) as never, {
       dereference: { circular: false },
+      resolve: { external: true },
     })) as OpenApiDocument;
   } catch (err) {
     if (/circular/i.test(firstLine(err)))
@@ -93,23 +124,10 @@ export async function loadSpec(
       );
     throw new SpecError(`${path} has a $ref that cannot be resolved: ${firstLine(err)}`);
   }
-  return { source: path, document: parsed, resolved };
+  return { document: parsed, resolved };
 }
 
-async function checkDocument(
-  document: OpenApiDocument,
-  text: string,
-  path: string,
-  cache: string | false,
-): Promise<void> {
-  const passed =
-    cache &&
-    join(
-      cache,
-      `passed-${createHash('sha256').update(`${VALIDATOR_VERSION}\0${text}`).digest('hex')}`,
-    );
-  if (passed && existsSync(passed)) return;
-  // Loaded only when the cache misses: it compiles the OpenAPI meta-schema, a fifth of a second.
+async function checkDocument(document: OpenApiDocument, path: string): Promise<void> {
   const { Validator } = await import('@seriousme/openapi-schema-validator');
   const { errors } = await new Validator().validate(structuredClone(document) as never);
   const [first] = Array.isArray(errors)
@@ -120,12 +138,17 @@ async function checkDocument(
       `${path} is not a valid OpenAPI document: ${first.instancePath || '/'} ${first.message}`,
     );
   }
-  if (passed) {
-    // A read-only install checks every time instead.
-    await mkdir(cache, { recursive: true })
-      .then(() => writeFile(passed, ''))
-      .catch(() => undefined);
-  }
+}
+
+function hashOf(text: string): string {
+  return createHash('sha256')
+    .update(`${LOAD_FORMAT}\0${VALIDATOR_VERSION}\0${process.version}\0${text}`)
+    .digest('hex');
+}
+
+/** Whether the document refers to other files (or URLs), whose changes its hash cannot see. */
+function hasExternalRefs(text: string): boolean {
+  return /\$ref["']?\s*:\s*["']?(?!#)[^\s"']/.test(text);
 }
 
 function isOpenApi31(value: unknown): value is OpenApiDocument {
