@@ -29,11 +29,11 @@ export function nearMisses(key: string): NearMiss[] {
     { what: 'an empty bearer token', probes: [bearer('', 'an empty token')] },
     {
       what: 'the key with characters added before',
-      probes: [bearer(`0${key}`, '"0" + key'), bearer(`${key}${key}`, 'key + key')],
+      probes: [bearer(`0${key}`, '"0" + key')],
     },
     {
       what: 'the key with characters added after',
-      probes: [bearer(`${key}0`, 'key + "0"'), bearer(`${key}/`, 'key + "/"')],
+      probes: [bearer(`${key}0`, 'key + "0"')],
     },
     {
       // Of a one-character key, the only proper part is the empty token, tried above.
@@ -64,10 +64,6 @@ export function nearMisses(key: string): NearMiss[] {
               bearer(
                 `${key.slice(0, middle)} ${key.slice(middle)}`,
                 `a space after character ${middle}`,
-              ),
-              bearer(
-                `${key.slice(0, middle)}\t${key.slice(middle)}`,
-                `a tab after character ${middle}`,
               ),
             ],
     },

@@ -13,20 +13,19 @@ export interface RealisticText {
 export const REALISTIC_TEXTS: RealisticText[] = [
   {
     what: 'with surrounding whitespace',
-    samples: (label) => [`  ${label}  `, `\t${label}\n`, `\u00a0${label}\u3000`],
+    samples: (label) => [`  ${label}\t`, `\n\u00a0${label}\u3000 `],
   },
   {
     what: 'in several scripts, with accents',
     samples: (label) => [
-      `${label} Čeština Ελληνικά Русский 日本語 العربية हिन्दी ไทย`,
-      // The same accents precomposed, then as combining marks: neither may be normalised away.
-      `${label} Café Noël Ñandú Ærø`,
-      `${label} Cafe\u0301 Noe\u0308l N\u0303andu\u0301`,
+      `${label} Čeština Ελληνικά Русский 日本語 العربية हिन्दी ไทย Café Ñandú`,
+      // The same accents as combining marks: they may not be normalised away either.
+      `${label} Cafe\u0301 N\u0303andu\u0301 Noe\u0308l`,
     ],
   },
   {
     what: 'with characters outside the Basic Multilingual Plane',
-    samples: (label) => [`${label} 🐕 🐈‍⬛ 🦜`, `${label} 𝒞𝒶𝓉 𠜎𠜱`],
+    samples: (label) => [`${label} 🐕 🐈‍⬛ 𝒞𝒶𝓉 𠜎`],
   },
   {
     what: 'of hundreds to thousands of characters',

@@ -27,6 +27,7 @@ export default defineConfig({
     reporters: ['default', CONTRACT_REPORTER],
     // No time limit per rule: each request has its own (--timeout), and every wait is bounded.
     testTimeout: 0,
+    pool: 'threads',
     fileParallelism: false,
     sequence: { concurrent: false },
   },

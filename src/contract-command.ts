@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { TestCase } from 'vitest/node';
-import { startVitest } from 'vitest/node';
+import { parse } from 'yaml';
 import { basePathOf, findServer, resolveServerUrl } from './servers.js';
 import { DEFAULT_SPEC_PATH, loadSpec, type OpenApiDocument } from './spec.js';
-import { parse } from 'yaml';
 
 /** The contract suite's vitest config, beside its rules in contract-tests/. */
 const CONTRACT_CONFIG = fileURLToPath(
@@ -94,6 +93,8 @@ export async function runContract(
   process.env.CONTRACT_TIMEOUT = String(timeoutMs);
 
   const junit = options.reporter === 'junit';
+  // Loaded once the target is known to be there: a run that stops earlier stops sooner.
+  const { startVitest } = await import('vitest/node');
   const vitest = await startVitest(
     'test',
     [],
@@ -218,6 +219,7 @@ async function preflight(
   spec: OpenApiDocument,
   timeoutMs: number,
 ): Promise<void> {
+  const { EnvHttpProxyAgent, request } = await import('undici');
   const dispatcher = new EnvHttpProxyAgent();
   try {
     const probe = async (method: string, path: string) => {

@@ -72,11 +72,11 @@ describe('the near-misses of a key', () => {
   it('derives each kind from the key, none of them the key itself', () => {
     expect(headers('Key-1')).toEqual({
       'an empty bearer token': ['Bearer '],
-      'the key with characters added before': ['Bearer 0Key-1', 'Bearer Key-1Key-1'],
-      'the key with characters added after': ['Bearer Key-10', 'Bearer Key-1/'],
+      'the key with characters added before': ['Bearer 0Key-1'],
+      'the key with characters added after': ['Bearer Key-10'],
       'a proper part of the key': ['Bearer Key-', 'Bearer ey-1'],
       'the key in other letter case': ['Bearer KEY-1', 'Bearer key-1', 'Bearer kEY-1'],
-      'the key with whitespace inside it': ['Bearer Ke y-1', 'Bearer Ke\ty-1'],
+      'the key with whitespace inside it': ['Bearer Ke y-1'],
     });
   });
 

@@ -457,8 +457,10 @@ describe('the contract suite passes our own mock', () => {
   });
 });
 
+// Servers are proven a few at a time: some make the suite wait seconds (Retry-After), and
+// every run waits on its server.
 describe('the contract suite catches every faulty server', () => {
-  it.each(FAULTY)('$fault', async ({ behaviour, caughtBy }) => {
+  it.concurrent.each(FAULTY)('$fault', async ({ behaviour, caughtBy }) => {
     const { violations } = await runOnce(behaviour);
     if (violations.length > 0) score.caught += 1;
     expect(violations.map((v) => v.rule)).toContainEqual(expect.stringMatching(caughtBy));
@@ -498,7 +500,7 @@ describe('the contract suite catches every faulty server', () => {
 });
 
 describe('the contract suite raises no false alarm on correct servers that differ', () => {
-  it.each(CORRECT)('$difference', async ({ behaviour }) => {
+  it.concurrent.each(CORRECT)('$difference', async ({ behaviour }) => {
     const { violations } = await runOnce(behaviour);
     if (violations.length > 0) score.falseAlarms += 1;
     expect(violations).toEqual([]);
@@ -513,7 +515,7 @@ describe('the contract suite raises no false alarm on correct servers that diffe
 });
 
 describe('the mutation check: disable a check and its faults slip through', () => {
-  it.each(MUTATIONS)('without $check', async ({ disabled, faults }) => {
+  it.concurrent.each(MUTATIONS)('without $check', async ({ disabled, faults }) => {
     for (const fault of faults) {
       // Every rule that caught it belongs to the family: without the family, nothing does.
       const { violations } = await runOnce(faultyServer(fault));

@@ -16,6 +16,7 @@ export function generatedRules(kit: Kit, options: Pick<ContractTarget, 'seed' | 
   const validRuns = Math.ceil(options.budget / 2);
   const invalidRuns = Math.floor(options.budget / 2);
   const replay = `--seed ${options.seed} --budget ${options.budget}`;
+  const shrinkRequests = Math.max(MIN_SHRINK_REQUESTS, options.budget);
   const valid = validBodyArbitrary(newCategory).filter((body) =>
     spec.acceptsRequest(create.operationId, body),
   );
@@ -28,10 +29,14 @@ export function generatedRules(kit: Kit, options: Pick<ContractTarget, 'seed' | 
       name: 'createCategory rule 4: generated valid bodies get 201 echoing them exactly, or 400 with an Error body',
       createsData: true,
       check: (ctx) =>
-        holdsFor(valid, { runs: validRuns, seed: options.seed, replay }, async (body) => {
-          const exchange = await kit.call(ctx, create, { body: JSON.stringify(body) });
-          kit.createdOrRefused(ctx, exchange, body);
-        }),
+        holdsFor(
+          valid,
+          { runs: validRuns, seed: options.seed, replay, shrinkRequests },
+          async (body) => {
+            const exchange = await kit.call(ctx, create, { body: JSON.stringify(body) });
+            kit.createdOrRefused(ctx, exchange, body);
+          },
+        ),
     },
   ];
   if (invalidRuns > 0) {
@@ -39,10 +44,14 @@ export function generatedRules(kit: Kit, options: Pick<ContractTarget, 'seed' | 
       name: 'createCategory rules 1 and 2: generated invalid bodies get 400 with an Error body',
       createsData: false,
       check: (ctx) =>
-        holdsFor(invalid, { runs: invalidRuns, seed: options.seed, replay }, async (body) => {
-          const exchange = await kit.call(ctx, create, { body: JSON.stringify(body) });
-          kit.conforms(ctx, exchange, create, 400);
-        }),
+        holdsFor(
+          invalid,
+          { runs: invalidRuns, seed: options.seed, replay, shrinkRequests },
+          async (body) => {
+            const exchange = await kit.call(ctx, create, { body: JSON.stringify(body) });
+            kit.conforms(ctx, exchange, create, 400);
+          },
+        ),
     });
   }
   return rules;
@@ -50,12 +59,12 @@ export function generatedRules(kit: Kit, options: Pick<ContractTarget, 'seed' | 
 
 /**
  * Runs `check` on `runs` generated values. On a violation, fast-check shrinks the value, one
- * request per try and at most SHRINK_REQUESTS of them; the violation of the smallest failing
+ * request per try and at most `shrinkRequests` of them; the violation of the smallest failing
  * value is thrown, headed by that value and how to replay the run.
  */
 async function holdsFor<T>(
   arbitrary: Arbitrary<T>,
-  run: { runs: number; seed: number; replay: string },
+  run: { runs: number; seed: number; replay: string; shrinkRequests: number },
   check: (value: T) => Promise<void>,
 ): Promise<void> {
   let unavailable: TargetUnavailable | undefined;
@@ -65,7 +74,7 @@ async function holdsFor<T>(
     fc.asyncProperty(arbitrary, async (value) => {
       // Passing without a request ends the run (or the shrinking) without touching the target.
       if (unavailable) return;
-      if (failed && ++shrinkRequests > SHRINK_REQUESTS) return;
+      if (failed && ++shrinkRequests > run.shrinkRequests) return;
       try {
         await check(value);
       } catch (err) {
@@ -94,5 +103,8 @@ async function holdsFor<T>(
   );
 }
 
-/** Requests spent on shrinking one failure: enough for a minimal body, bounded for CI. */
-const SHRINK_REQUESTS = 200;
+/**
+ * Requests spent on shrinking one failure, at the least: a failure usually shrinks to a
+ * minimal body in a few dozen. The budget raises it: one knob bounds the whole run.
+ */
+const MIN_SHRINK_REQUESTS = 50;
