@@ -69,14 +69,16 @@ export function invalidBodies(schema: Schema, label: string): InvalidBody[] {
   return bodies;
 }
 
-function writableProperties(schema: Schema): Record<string, Schema> {
+/** The properties a client may send: every declared one but the read-only ones (`id`). */
+export function writableProperties(schema: Schema): Record<string, Schema> {
   const merged: Record<string, Schema> = {};
   for (const part of [schema, ...(schema.allOf ?? [])])
     Object.assign(merged, part.properties ?? {});
   return Object.fromEntries(Object.entries(merged).filter(([, property]) => !property.readOnly));
 }
 
-function allowedTypes(property: Schema): string[] {
+/** The JSON types a property allows (`number` allows `integer` too); empty: any. */
+export function allowedTypes(property: Schema): string[] {
   const types = Array.isArray(property.type) ? property.type : property.type ? [property.type] : [];
   return types.includes('number') ? [...types, 'integer'] : types;
 }

@@ -1,5 +1,9 @@
-import request from 'supertest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { retryStep } from './retry.js';
 import type { ContractTarget } from './target.js';
+import { TargetUnavailable } from './verdicts.js';
 
 /** A request the suite sends. */
 export interface SentRequest {
@@ -18,33 +22,138 @@ export interface Exchange {
   text: string;
   /** The parsed JSON body; `undefined` when the body is not JSON. */
   json: unknown;
+  /** Earlier answers to the same request that were waited out, e.g. `429, waited 1 s`. */
+  retries: string[];
 }
 
-const TIMEOUT = { response: 10_000, deadline: 20_000 };
+/** What sending needs: where, how long to wait, and where advice goes. */
+export interface HttpContext {
+  target: Pick<ContractTarget, 'baseUrl' | 'timeoutMs'>;
+  /** Something HTTP recommends and the deployment does not do: a warning, never a failure. */
+  advise(advice: string): void;
+}
+
+/** Errors of a connection that a second try may not meet: a reset, a refused or dropped socket. */
+const TRANSIENT = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+const CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/;
+
+let dispatcher: Dispatcher | undefined;
 
 /**
- * Sends one request to the target and records the exchange. Never throws on a status;
- * throws only when no answer came (refused, timed out).
+ * The connection pool of every request: through HTTP_PROXY / HTTPS_PROXY unless NO_PROXY
+ * says otherwise. TLS trusts Node's CAs, plus NODE_EXTRA_CA_CERTS when it is set.
  */
-export async function send(target: ContractTarget, req: SentRequest): Promise<Exchange> {
-  const url = target.baseUrl + req.path;
-  let pending = request(target.baseUrl)[req.method](req.path).timeout(TIMEOUT).set(req.headers);
-  if (req.body !== undefined) pending = pending.send(req.body);
-  // Keep the raw text: the suite judges the body itself, JSON or not.
-  const res = await pending.buffer(true).parse((response, done) => {
-    let text = '';
-    response.setEncoding('utf8');
-    response.on('data', (chunk: string) => (text += chunk));
-    response.on('end', () => done(null, text));
+function pool(): Dispatcher {
+  dispatcher ??= new EnvHttpProxyAgent();
+  return dispatcher;
+}
+
+/**
+ * Sends one request and records the exchange. Never throws on a status. Waits out 429 and
+ * 503 answers as RETRY_LIMITS allow, and tries once more after a transient connection error.
+ * @throws {TargetUnavailable} when no answer came in time, or the target stayed unavailable.
+ */
+export async function send(ctx: HttpContext, req: SentRequest): Promise<Exchange> {
+  const url = ctx.target.baseUrl + req.path;
+  const retries: string[] = [];
+  let waitedMs = 0;
+  let reconnected = false;
+  for (let tries = 1; ; tries++) {
+    let answer: Answer;
+    try {
+      answer = await sendOnce(url, req, ctx.target.timeoutMs);
+    } catch (err) {
+      const why = connectionFailure(err, ctx.target.timeoutMs);
+      if (why.transient && !reconnected) {
+        reconnected = true;
+        retries.push(`no answer (${why.text}), tried again`);
+        continue;
+      }
+      throw new TargetUnavailable(
+        `${req.method.toUpperCase()} ${url}: ${why.text}${reconnected ? ', twice' : ''}`,
+      );
+    }
+    const step = retryStep(answer.status, answer.headers['retry-after'], { tries, waitedMs });
+    const exchange = { request: { ...req, url }, ...answer, json: parseJson(answer.text), retries };
+    if (step.kind === 'judge') return exchange;
+    if (step.kind === 'give-up') {
+      throw new TargetUnavailable(
+        `${req.method.toUpperCase()} ${url}: ${step.why}\n\n${formatExchange(exchange)}`,
+      );
+    }
+    if (step.advice) ctx.advise(step.advice);
+    retries.push(`${answer.status}, waited ${step.ms} ms`);
+    await sleep(step.ms);
+    waitedMs += step.ms;
+  }
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+async function sendOnce(url: string, req: SentRequest, timeoutMs: number): Promise<Answer> {
+  const res = await request(url, {
+    method: req.method.toUpperCase() as Dispatcher.HttpMethod,
+    headers: { accept: 'application/json', 'accept-encoding': 'gzip, deflate, br', ...req.headers },
+    body: req.body,
+    dispatcher: pool(),
+    // The whole exchange, body included: a deployment that stalls mid-body is not an answer.
+    signal: AbortSignal.timeout(timeoutMs),
   });
-  const text = typeof res.body === 'string' ? res.body : '';
-  return {
-    request: { ...req, url },
-    status: res.status,
-    headers: res.headers as Record<string, string>,
-    text,
-    json: parseJson(text),
-  };
+  const raw = Buffer.from(await res.body.arrayBuffer());
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return { status: res.statusCode, headers, text: decode(raw, headers['content-encoding']) };
+}
+
+/** The body as text, undoing the content codings a real client asks for. */
+function decode(raw: Buffer, encoding: string | undefined): string {
+  const codings = (encoding ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+  let body = raw;
+  // Codings are listed in the order they were applied: undo them from the last.
+  for (const coding of codings.reverse()) {
+    if (coding === 'gzip' || coding === 'x-gzip') body = gunzipSync(body);
+    else if (coding === 'deflate') body = inflateSync(body);
+    else if (coding === 'br') body = brotliDecompressSync(body);
+    else break;
+  }
+  return body.toString('utf8');
+}
+
+function connectionFailure(err: unknown, timeoutMs: number): { transient: boolean; text: string } {
+  if (err instanceof Error && err.name === 'TimeoutError') {
+    return { transient: false, text: `no answer within ${timeoutMs} ms (raise --timeout)` };
+  }
+  const cause = (err as { cause?: unknown }).cause;
+  const code = [err, cause]
+    .map((e) => (e as { code?: unknown } | undefined)?.code)
+    .find((c): c is string => typeof c === 'string');
+  const message = err instanceof Error ? err.message : String(err);
+  if (code && CERTIFICATE.test(code)) {
+    return {
+      transient: false,
+      text: `TLS: ${code} (a private CA? set NODE_EXTRA_CA_CERTS to its PEM file)`,
+    };
+  }
+  return { transient: code !== undefined && TRANSIENT.has(code), text: code ?? message };
 }
 
 function parseJson(text: string): unknown {
@@ -55,7 +164,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-const SHOWN_HEADERS = ['content-type', 'www-authenticate', 'allow', 'location'];
+const SHOWN_HEADERS = ['content-type', 'content-encoding', 'www-authenticate', 'retry-after'];
 const MAX_BODY = 600;
 
 /** The exchange as a person reads it in a failure message; the credential is masked. */
@@ -71,6 +180,7 @@ export function formatExchange(exchange: Exchange): string {
     `Request:  ${req.method.toUpperCase()} ${req.url}`,
     ...requestHeaders,
     ...(req.body === undefined ? [] : [`  ${cut(req.body)}`]),
+    ...exchange.retries.map((retry) => `Retried:  ${retry}`),
     `Response: ${exchange.status}`,
     ...responseHeaders,
     `  ${exchange.text === '' ? '(empty body)' : cut(exchange.text)}`,

@@ -30,6 +30,8 @@ export interface ContractSpec {
   operation(operationId: string): SpecOperation;
   /** The reasons a response breaks the spec; empty when it conforms. */
   checkResponse(operationId: string, status: number, body: unknown): string[];
+  /** Whether a request body is valid for the operation's request schema. */
+  acceptsRequest(operationId: string, body: unknown): boolean;
 }
 
 interface RawOperation {
@@ -100,6 +102,17 @@ export async function loadContractSpec(path: string = SPEC_PATH): Promise<Contra
       }
       if (validate(body)) return [];
       return (validate.errors ?? []).map((e) => `body${e.instancePath} ${e.message}`);
+    },
+    acceptsRequest(operationId, body) {
+      const { operation } = find(operationId);
+      if (!operation.requestSchema) return body === undefined;
+      const cacheKey = `${operationId} request`;
+      let validate = validators.get(cacheKey);
+      if (!validate) {
+        validate = ajv.compile(operation.requestSchema);
+        validators.set(cacheKey, validate);
+      }
+      return validate(body);
     },
   };
 }

@@ -130,18 +130,18 @@ console.log('startMock answered at ' + mock.url + ': created 201, 11 categories,
 `;
 
 /** Typed use of the library; the expected error proves the types are not \`any\`. */
-const CONSUMER_TS = `import { createApp, loadSpec, startMock, type StartedMock } from 'petstore-kit';
-const mock: StartedMock = await startMock({ apiKeys: ['k'], cors: { origins: ['http://localhost:5173'] } });
+const CONSUMER_TS = `import { createApp, loadSpec, startMock, type RunningMock } from 'petstore-kit';
+const mock: RunningMock = await startMock({ apiKeys: ['k'], cors: { origins: ['http://localhost:5173'] } });
 const url: string = mock.url;
 // @ts-expect-error: a port is a number
 await startMock({ port: '4010' });
 const app = createApp({ spec: await loadSpec(), apiKeys: ['k'] });
-app.disable('x-powered-by');
-// @ts-expect-error: an express app has no such method (were express's types missing, app would be any)
+const base: string = app.basePath;
+// @ts-expect-error: the app has no such method (were its types missing, app would be any)
 app.noSuchMethod();
 await mock.reset();
 await mock.close();
-export { url };
+export { url, base };
 `;
 
 async function main() {

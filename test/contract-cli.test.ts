@@ -1,10 +1,11 @@
 // `petstore-kit contract` end to end: the built CLI runs the suite in vitest against
 // servers started here, and its exit code says whether they conform.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,18 +20,30 @@ import { categoriesServer } from './fixtures/categories-server.js';
 import { categoryStore, storedCategories } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
+const TLS = fileURLToPath(new URL('./fixtures/tls/', import.meta.url));
 const KEY = 'cli-key';
+/** Generated bodies per run: enough to run both generated rules, few enough to be quick. */
+const BUDGET = '10';
 const servers: Server[] = [];
 let ruleCount: number;
 let creatingRuleCount: number;
 let closedPort: number;
 
-async function serve(app: Express): Promise<string> {
-  const server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
+/** Serves an app on a free port, over HTTPS with the test CA's certificate when `tls` is set. */
+async function serve(
+  app: Express,
+  options: { tls?: boolean; path?: string } = {},
+): Promise<string> {
+  const server = options.tls
+    ? createHttpsServer(
+        { cert: readFileSync(join(TLS, 'server.pem')), key: readFileSync(join(TLS, 'server.key')) },
+        app,
+      )
+    : createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   servers.push(server);
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  const { port } = server.address() as AddressInfo;
+  return `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}${options.path ?? '/v1'}`;
 }
 
 async function mock(store: Store = categoryStore()): Promise<string> {
@@ -44,7 +57,7 @@ function contract(
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [BIN, 'contract', ...args], {
     cwd,
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', CONTRACT_BUDGET: BUDGET, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -57,7 +70,12 @@ function contract(
 beforeAll(async () => {
   if (!existsSync(BIN))
     throw new Error('dist/cli/bin.js is missing: run `npm run build` (npm test does)');
-  const rules = contractRules(await loadContractSpec(), { namePrefix: 'x' });
+  const rules = contractRules(await loadContractSpec(), {
+    namePrefix: 'x',
+    apiKey: KEY,
+    seed: 1,
+    budget: Number(BUDGET),
+  });
   ruleCount = rules.length;
   creatingRuleCount = rules.filter((rule) => rule.createsData).length;
   // A port that was free a moment ago: nothing answers there.
@@ -91,25 +109,125 @@ describe('petstore-kit contract', () => {
     );
   });
 
-  it('writes the JUnit report where a relative --output points, from where it was run', async () => {
+  it('writes the JUnit report where a relative --output points, advisories as warnings in it', async () => {
+    // The fixture's 401 answers carry no WWW-Authenticate header: HTTP asks for one, the
+    // interface does not promise it. A warning (console, JUnit, GitHub), never a failure.
     const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-cwd-'));
     const run = await contract(
       ['--reporter', 'junit', '--output', 'reports/contract.xml'],
-      { BASE_URL: await mock(), API_KEY: KEY },
+      {
+        BASE_URL: await serve(categoriesServer({ apiKey: KEY })),
+        API_KEY: KEY,
+        GITHUB_ACTIONS: 'true',
+      },
       dir,
     );
     expect(run.code, run.stderr).toBe(0);
-    expect(await readFile(join(dir, 'reports', 'contract.xml'), 'utf8')).toContain('<testsuites');
+    expect(run.stdout).toMatch(
+      /Advisories:.*\n {2}warning: 401 answers carry no WWW-Authenticate header.* \(\d+ rules\)/,
+    );
+    expect(run.stdout).toContain('::warning title=contract advisory::401 answers carry no');
+    expect(await readFile(join(dir, 'reports', 'contract.xml'), 'utf8')).toMatch(
+      /<property name="warning" value="401 answers carry no WWW-Authenticate header/,
+    );
   });
 
-  it('exits 1 against a faulty server, naming the violated rule', async () => {
-    const baseUrl = await serve(categoriesServer({ apiKey: KEY, validateBeforeAuth: true }));
-    const run = await contract(['--base-url', baseUrl, '--api-key', KEY]);
+  it('exits 1 against a faulty server, naming the violated rule, the seed and a shrunk counterexample', async () => {
+    // Two defects: 400 before 401, and markup stripped, which only generated bodies meet.
+    const baseUrl = await serve(
+      categoriesServer({
+        apiKey: KEY,
+        validateBeforeAuth: true,
+        transformText: (text) => text.replace(/[<>]/g, ''),
+      }),
+    );
+    const run = await contract(
+      ['--base-url', baseUrl, '--api-key', KEY, '--seed', '7', '--budget', '100'],
+      {
+        GITHUB_ACTIONS: 'true',
+      },
+    );
     expect(run.code).toBe(1);
     expect(run.stdout + run.stderr).toContain(
       'createCategory rule 3: a missing credential gets 401 even with malformed JSON',
     );
     expect(run.stderr).toMatch(/does NOT conform: \d+ rules passed, [1-9]\d* failed/);
+    expect(run.stdout).toContain(
+      'petstore-kit contract: 100 generated cases, seed 7 (replay: --seed 7 --budget 100)',
+    );
+    expect(run.stdout + run.stderr).toMatch(
+      /generated body \d+ of 50 broke the rule \(seed 7\); shrunk in \d+ steps to:\n {2}\{"name":"[<>]"\}/,
+    );
+    // Under GitHub Actions, each failure is an annotation too.
+    expect(run.stdout).toContain(
+      '::error title=createCategory rule 3%3A a missing credential gets 401 even with malformed JSON::expected status 401, got 400%0A',
+    );
+  });
+
+  it('exits 2 with a hint when every operation answers 404 (a base URL without /v1)', async () => {
+    const root = await serve(categoriesServer({ apiKey: KEY }), { path: '' });
+    const run = await contract(['--base-url', root, '--api-key', KEY]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(
+      `petstore-kit contract: every operation of the interface answers 404 at ${root}: is the base path right? The interface is served under /v1: try ${root}/v1`,
+    );
+  });
+
+  it("exits 2, not 1, when the target stays rate-limited past the suite's bounds", async () => {
+    const baseUrl = await serve(
+      categoriesServer({ apiKey: KEY, limiter: { status: 429, requests: 5, retryAfter: 120 } }),
+    );
+    const run = await contract(['--base-url', baseUrl, '--api-key', KEY]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(
+      /could not judge: \d+ rules passed, 0 failed, 0 skipped, [1-9]\d* could not be judged .*429 asks to wait 120 s, past the suite's 30 s of waiting per request/,
+    );
+  });
+
+  it('exits 2 when nothing answers within --timeout', async () => {
+    const silent = createServer(() => {});
+    servers.push(silent);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`;
+    const run = await contract(['--base-url', baseUrl, '--api-key', KEY, '--timeout', '300']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(
+      `petstore-kit contract: cannot reach ${baseUrl} (no answer within 300 ms)`,
+    );
+  });
+
+  it('reaches HTTPS of a private CA (NODE_EXTRA_CA_CERTS) through a proxy (HTTPS_PROXY)', async () => {
+    const baseUrl = await serve(categoriesServer({ apiKey: KEY }), { tls: true });
+    const tunnels: string[] = [];
+    const proxy = createServer();
+    proxy.on('connect', (req, client, head) => {
+      tunnels.push(req.url ?? '');
+      const [host, port] = (req.url ?? '').split(':');
+      const upstream = connect(Number(port), host, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client).pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    servers.push(proxy);
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const run = await contract(['--base-url', baseUrl, '--api-key', KEY], {
+      NODE_EXTRA_CA_CERTS: join(TLS, 'ca.pem'),
+      HTTPS_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(new Set(tunnels)).toEqual(new Set([new URL(baseUrl).host]));
+  });
+
+  it('names the private-CA remedy when the certificate is not trusted', async () => {
+    const baseUrl = await serve(categoriesServer({ apiKey: KEY }), { tls: true });
+    const run = await contract(['--base-url', baseUrl, '--api-key', KEY]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(
+      `petstore-kit contract: cannot reach ${baseUrl} (UNABLE_TO_VERIFY_LEAF_SIGNATURE: a private CA? set NODE_EXTRA_CA_CERTS to its PEM file)`,
+    );
   });
 
   it('creates nothing with --read-only, and skips the rules that would', async () => {

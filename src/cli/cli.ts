@@ -226,6 +226,23 @@ export function createCli(io: CliIo): Command {
       ),
     )
     .addOption(new Option('--read-only', 'skip every check that creates data (for production)'))
+    .addOption(
+      new Option('--seed <seed>', 'seed of the generated cases (default: a random one, printed)')
+        .env('CONTRACT_SEED')
+        .argParser(parseCount),
+    )
+    .addOption(
+      new Option('--budget <count>', 'bodies generated from the spec, half valid (0: none)')
+        .env('CONTRACT_BUDGET')
+        .default(100)
+        .argParser(parseCount),
+    )
+    .addOption(
+      new Option('--timeout <ms>', 'milliseconds one request may take, for slow networks')
+        .env('CONTRACT_TIMEOUT')
+        .default(10_000)
+        .argParser(parsePositive),
+    )
     .action(async (options: ContractCommandOptions, command: Command) => {
       const baseUrlSource = command.getOptionValueSource('baseUrl');
       // Loaded here only: vitest would add a third to the mock's start-up.

@@ -1,12 +1,23 @@
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { startVitest } from 'vitest/node';
-import { findServer, resolveServerUrl } from '../spec/servers.js';
-import { loadSpec } from '../spec/load.js';
+import type { Dispatcher } from 'undici';
+import type { TestCase } from 'vitest/node';
+import { parse } from 'yaml';
+import { basePathOf, findServer, resolveServerUrl } from '../spec/servers.js';
+import { DEFAULT_SPEC_PATH } from '../defaults.js';
+import { loadSpec, type OpenApiDocument } from '../spec/load.js';
 
 /** The contract suite's vitest config, beside its rules in contract-tests/. */
 const CONTRACT_CONFIG = fileURLToPath(
   new URL('../../contract-tests/vitest.config.ts', import.meta.url),
 );
+/** The suite's reporter (advisories, GitHub annotations), loaded by vitest like the config. */
+const CONTRACT_REPORTER = fileURLToPath(
+  new URL('../../contract-tests/reporter.ts', import.meta.url),
+);
+
+/** The operations the suite checks: a base URL where all of them answer 404 is a wrong one. */
+const CHECKED_OPERATIONS = ['listCategories', 'createCategory'];
 
 /** Exit codes of `petstore-kit contract`. */
 export const ContractExit = {
@@ -14,7 +25,7 @@ export const ContractExit = {
   conforms: 0,
   /** At least one rule is violated. */
   violated: 1,
-  /** The run could not judge: unusable configuration, unreachable target, or no test ran. */
+  /** The run could not judge: unusable configuration, unreachable or unavailable target, or no test ran. */
   unusable: 2,
 } as const;
 
@@ -28,12 +39,21 @@ export interface ContractCommandOptions {
   reporter: 'default' | 'junit';
   output?: string;
   readOnly?: boolean;
+  /** Seed of the generated cases. @default a random one, printed */
+  seed?: number;
+  /** Generated bodies, half valid and half invalid; 0 generates none. @default 100 */
+  budget?: number;
+  /** Milliseconds one request may take. @default 10000 */
+  timeout?: number;
 }
 
 /** A configuration the suite cannot run with; its message is one line. */
 export class ContractConfigError extends Error {
   override name = 'ContractConfigError';
 }
+
+/** The name the suite gives a rule it could not judge (see contract-tests/verdicts.ts). */
+const UNJUDGED = 'TargetUnavailable';
 
 /**
  * Runs the contract suite against a deployment and tells whether it conforms.
@@ -44,51 +64,86 @@ export async function runContract(
   options: ContractCommandOptions,
   io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
 ): Promise<number> {
+  const timeoutMs = options.timeout ?? 10_000;
   let baseUrl: string;
   try {
-    baseUrl = await resolveBaseUrl(options);
+    // The checked spec only to resolve a server: its paths and servers read as written will do.
+    const spec = options.server
+      ? (await loadSpec()).resolved
+      : (parse(await readFile(DEFAULT_SPEC_PATH, 'utf8')) as OpenApiDocument);
+    baseUrl = resolveBaseUrl(options, spec);
     checkOptions(options);
-    await checkReachable(baseUrl);
+    await preflight(baseUrl, options.apiKey ?? '', spec, timeoutMs);
   } catch (err) {
     io.stderr.write(`petstore-kit contract: ${err instanceof Error ? err.message : String(err)}\n`);
     return ContractExit.unusable;
   }
 
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const budget = options.budget ?? 100;
+  io.stdout.write(
+    budget === 0
+      ? 'petstore-kit contract: no generated cases (--budget 0)\n'
+      : `petstore-kit contract: ${budget} generated cases, seed ${seed} (replay: --seed ${seed} --budget ${budget})\n`,
+  );
+
   // The suite's vitest config reads these in the main process and provides them to the rules.
   process.env.BASE_URL = baseUrl;
   process.env.API_KEY = options.apiKey;
   process.env.CONTRACT_READ_ONLY = options.readOnly ? 'true' : 'false';
+  process.env.CONTRACT_SEED = String(seed);
+  process.env.CONTRACT_BUDGET = String(budget);
+  process.env.CONTRACT_TIMEOUT = String(timeoutMs);
 
   const junit = options.reporter === 'junit';
+  // Loaded once the target is known to be there: a run that stops earlier stops sooner.
+  const { startVitest } = await import('vitest/node');
   const vitest = await startVitest(
     'test',
     [],
     {
       config: CONTRACT_CONFIG,
       watch: false,
-      reporters: junit ? ['default', 'junit'] : ['default'],
+      reporters: ['default', CONTRACT_REPORTER, ...(junit ? ['junit'] : [])],
       ...(junit && options.output ? { outputFile: { junit: options.output } } : {}),
     },
     {},
     { stdout: io.stdout as never, stderr: io.stderr as never },
   );
-  const tally = { passed: 0, failed: 0, skipped: 0 };
+  const tally = { passed: 0, failed: 0, unjudged: 0, skipped: 0 };
+  const reasons: string[] = [];
+  const tests: TestCase[] = [];
   let broken = vitest.state.getUnhandledErrors().length > 0;
   for (const module of vitest.state.getTestModules()) {
-    if (module.errors().length > 0) broken = true;
+    for (const error of module.errors()) {
+      broken = true;
+      reasons.push(error.message);
+    }
     for (const test of module.children.allTests()) {
-      const state = test.result().state;
-      if (state === 'passed') tally.passed += 1;
-      else if (state === 'failed') tally.failed += 1;
-      else tally.skipped += 1;
+      tests.push(test);
+      const result = test.result();
+      if (result.state === 'passed') tally.passed += 1;
+      else if (result.state !== 'failed') tally.skipped += 1;
+      else if (result.errors.every((error) => error.name === UNJUDGED)) {
+        tally.unjudged += 1;
+        reasons.push(result.errors[0]?.message.split('\n')[0] ?? test.name);
+      } else tally.failed += 1;
     }
   }
   await vitest.close();
 
-  const summary = `${tally.passed} rules passed, ${tally.failed} failed, ${tally.skipped} skipped against ${baseUrl}`;
-  if (tally.failed > 0 || broken) {
+  const counts = `${tally.passed} rules passed, ${tally.failed} failed, ${tally.skipped} skipped`;
+  const unjudged = tally.unjudged > 0 ? `, ${tally.unjudged} could not be judged` : '';
+  const summary = `${counts}${unjudged} against ${baseUrl} (${timing(tests)})`;
+  if (tally.failed > 0) {
     io.stderr.write(`petstore-kit contract: does NOT conform: ${summary}\n`);
-    return broken && tally.failed === 0 ? ContractExit.unusable : ContractExit.violated;
+    return ContractExit.violated;
+  }
+  if (tally.unjudged > 0 || broken) {
+    io.stderr.write(
+      `petstore-kit contract: could not judge: ${summary}${reasons[0] ? `: ${reasons[0]}` : ''}\n`,
+    );
+    return ContractExit.unusable;
   }
   if (tally.passed === 0) {
     io.stderr.write(`petstore-kit contract: no contract test ran against ${baseUrl}\n`);
@@ -98,14 +153,26 @@ export async function runContract(
   return ContractExit.conforms;
 }
 
-async function resolveBaseUrl(options: ContractCommandOptions): Promise<string> {
+/** The suite's own start-up (process start to its first rule) and the rules' time. */
+function timing(tests: TestCase[]): string {
+  const spans = tests
+    .map((test) => test.diagnostic())
+    .filter((d) => d !== undefined)
+    .map((d) => ({ start: d.startTime, end: d.startTime + d.duration }));
+  if (spans.length === 0) return 'no rule ran';
+  const first = Math.min(...spans.map((s) => s.start));
+  const last = Math.max(...spans.map((s) => s.end));
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  return `start-up ${seconds(first - performance.timeOrigin)}, rules ${seconds(last - first)}`;
+}
+
+function resolveBaseUrl(options: ContractCommandOptions, spec: OpenApiDocument): string {
   if (options.server && options.baseUrlSource === 'cli') {
     throw new ContractConfigError('give --base-url or --server, not both');
   }
   if (options.server) {
-    const spec = await loadSpec();
     return resolveServerUrl(
-      findServer(spec.resolved, options.server),
+      findServer(spec, options.server),
       parseVariables(options.serverVariable ?? []),
     );
   }
@@ -144,13 +211,79 @@ function parseVariables(pairs: string[]): Record<string, string> {
   );
 }
 
-/** Any HTTP answer will do: this only tells a dead target from a failing one. */
-async function checkReachable(baseUrl: string): Promise<void> {
+/**
+ * Tells a target that cannot be judged from one that fails: nothing answers there, or every
+ * operation of the interface answers 404 (a base URL without `/v1`, most likely). Goes
+ * through the same proxy as the suite; sends no valid create.
+ */
+async function preflight(
+  baseUrl: string,
+  apiKey: string,
+  spec: OpenApiDocument,
+  timeoutMs: number,
+): Promise<void> {
+  const { EnvHttpProxyAgent, request } = await import('undici');
+  const dispatcher = new EnvHttpProxyAgent();
   try {
-    await fetch(baseUrl, { signal: AbortSignal.timeout(10_000), redirect: 'manual' });
-  } catch (err) {
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    const why = cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
-    throw new ContractConfigError(`cannot reach ${baseUrl} (${why})`);
+    const probe = async (method: string, path: string) => {
+      const res = await request(baseUrl + path, {
+        method: method.toUpperCase() as Dispatcher.HttpMethod,
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        // An empty object breaks the schema: a create that is served gets 400, not a category.
+        body: method === 'get' ? undefined : '{}',
+        dispatcher,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      await res.body.dump();
+      return res.statusCode;
+    };
+    let statuses: number[];
+    try {
+      await probe('get', '');
+      statuses = [];
+      for (const { method, path } of operations(spec)) statuses.push(await probe(method, path));
+    } catch (err) {
+      throw new ContractConfigError(`cannot reach ${baseUrl} (${failureCode(err, timeoutMs)})`);
+    }
+    if (statuses.length > 0 && statuses.every((status) => status === 404)) {
+      throw new ContractConfigError(
+        `every operation of the interface answers 404 at ${baseUrl}: is the base path right? ${basePathHint(baseUrl, spec)}`,
+      );
+    }
+  } finally {
+    await dispatcher.close();
   }
+}
+
+function operations(spec: OpenApiDocument): { method: string; path: string }[] {
+  return Object.entries(spec.paths ?? {}).flatMap(([path, item]) =>
+    Object.entries(item ?? {})
+      .filter(([, operation]) =>
+        CHECKED_OPERATIONS.includes((operation as { operationId?: string }).operationId ?? ''),
+      )
+      .map(([method]) => ({ method, path })),
+  );
+}
+
+function basePathHint(baseUrl: string, spec: OpenApiDocument): string {
+  const basePath = basePathOf(spec);
+  const path = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  if (basePath !== '' && !path.endsWith(basePath)) {
+    return `The interface is served under ${basePath}: try ${baseUrl}${basePath}`;
+  }
+  return `The base URL should be the one its paths (${operations(spec)
+    .map(({ path }) => path)
+    .filter((p, i, all) => all.indexOf(p) === i)
+    .join(', ')}) hang from, ending in ${basePath || '/'}`;
+}
+
+function failureCode(err: unknown, timeoutMs: number): string {
+  if (err instanceof Error && err.name === 'TimeoutError')
+    return `no answer within ${timeoutMs} ms`;
+  const found = [err, (err as { cause?: unknown }).cause]
+    .map((e) => (e as { code?: unknown } | undefined)?.code)
+    .find((code): code is string => typeof code === 'string');
+  if (found && /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/.test(found))
+    return `${found}: a private CA? set NODE_EXTRA_CA_CERTS to its PEM file`;
+  return found ?? (err instanceof Error ? err.message : String(err));
 }

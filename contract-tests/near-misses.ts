@@ -1,0 +1,87 @@
+/** One credential close to the valid one, which must still be refused. */
+export interface NearMissProbe {
+  /** The Authorization header sent. */
+  header: string;
+  /** How it differs from the valid key, for the failure message (the key itself stays masked). */
+  shape: string;
+}
+
+/** A kind of near-miss, and its probes derived from one key. */
+export interface NearMiss {
+  /** As a rule name reads it: "the key with characters added after". */
+  what: string;
+  probes: NearMissProbe[];
+}
+
+/**
+ * Credentials close to `key` that a careless check accepts: an empty token, the key inside a
+ * longer token, a proper part of it, the key in other letter case, whitespace inside it.
+ * Kinds that do not apply to this key (no letters, one character) are left out.
+ * @example nearMisses('ab').map((m) => m.what) // ['an empty bearer token', 'the key with characters added before', ...]
+ */
+export function nearMisses(key: string): NearMiss[] {
+  const bearer = (token: string, shape: string): NearMissProbe => ({
+    header: `Bearer ${token}`,
+    shape,
+  });
+  const middle = Math.floor(key.length / 2);
+  const kinds: NearMiss[] = [
+    { what: 'an empty bearer token', probes: [bearer('', 'an empty token')] },
+    {
+      what: 'the key with characters added before',
+      probes: [bearer(`0${key}`, '"0" + key')],
+    },
+    {
+      what: 'the key with characters added after',
+      probes: [bearer(`${key}0`, 'key + "0"')],
+    },
+    {
+      // Of a one-character key, the only proper part is the empty token, tried above.
+      what: 'a proper part of the key',
+      probes:
+        key.length < 2
+          ? []
+          : [
+              bearer(key.slice(0, -1), 'the key without its last character'),
+              bearer(key.slice(1), 'the key without its first character'),
+            ],
+    },
+    {
+      what: 'the key in other letter case',
+      probes: [
+        bearer(key.toUpperCase(), 'the key upper-cased'),
+        bearer(key.toLowerCase(), 'the key lower-cased'),
+        bearer(swapCase(key), 'the key with each letter in the other case'),
+      ],
+    },
+    {
+      // Whitespace around the token is the plain form (HTTP strips it); inside, it is another token.
+      what: 'the key with whitespace inside it',
+      probes:
+        key.length < 2
+          ? []
+          : [
+              bearer(
+                `${key.slice(0, middle)} ${key.slice(middle)}`,
+                `a space after character ${middle}`,
+              ),
+            ],
+    },
+  ];
+  // A variant equal to the key (upper-casing a key without letters) is no near-miss.
+  return kinds
+    .map(({ what, probes }) => ({
+      what,
+      probes: unique(probes).filter((probe) => probe.header !== `Bearer ${key}`),
+    }))
+    .filter(({ probes }) => probes.length > 0);
+}
+
+function swapCase(text: string): string {
+  return [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+}
+
+function unique(probes: NearMissProbe[]): NearMissProbe[] {
+  const seen = new Set<string>();
+  return probes.filter((probe) => !seen.has(probe.header) && seen.add(probe.header));
+}

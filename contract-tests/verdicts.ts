@@ -1,0 +1,24 @@
+/** A deployment broke a rule of the interface. The message shows the exchange that proves it. */
+export class ContractViolation extends Error {
+  override name = 'ContractViolation';
+
+  constructor(message: string) {
+    super(message);
+    // The frames would point into the suite, not at the deployment: the message is the evidence.
+    this.stack = `${this.name}: ${message}`;
+  }
+}
+
+/**
+ * The suite could not judge a rule: the deployment stayed rate-limited or unavailable past
+ * the suite's bounds, or did not answer in time. Not a violation: `petstore-kit contract`
+ * exits 2 for it, not 1.
+ */
+export class TargetUnavailable extends Error {
+  override name = 'TargetUnavailable';
+
+  constructor(message: string) {
+    super(message);
+    this.stack = `${this.name}: ${message}`;
+  }
+}
