@@ -65,6 +65,13 @@ export function nearMisses(key: string): NearMiss[] {
                 `${key.slice(0, middle)} ${key.slice(middle)}`,
                 `a space after character ${middle}`,
               ),
+              bearer(
+                `${key.slice(0, middle)}\t${key.slice(middle)}`,
+                `a tab after character ${middle}`,
+              ),
+              // HTTP strips spaces and tabs around a value, not a no-break space: a server's
+              // trim() that does is accepting another token.
+              bearer(`${key}\u00a0`, 'a no-break space after the key'),
             ],
     },
   ];

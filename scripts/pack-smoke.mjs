@@ -23,7 +23,9 @@ const MUST_SHIP = [
   'dist/index.d.ts',
   'dist/cli/bin.js',
   'spec/openapi.yaml',
+  'spec/admin.yaml',
   'contract-tests/vitest.config.ts',
+  'contract-tests/rules/credentials.ts',
   'contract-tests/categories.contract.test.ts',
 ];
 const MUST_NOT_SHIP = [/\.map$/, /^src\//, /^test\//, /node_modules\//, /^scripts\//];
