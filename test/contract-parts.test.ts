@@ -76,7 +76,11 @@ describe('the near-misses of a key', () => {
       'the key with characters added after': ['Bearer Key-10'],
       'a proper part of the key': ['Bearer Key-', 'Bearer ey-1'],
       'the key in other letter case': ['Bearer KEY-1', 'Bearer key-1', 'Bearer kEY-1'],
-      'the key with whitespace inside it': ['Bearer Ke y-1'],
+      'the key with whitespace inside it': [
+        'Bearer Ke y-1',
+        'Bearer Ke\ty-1',
+        'Bearer Key-1\u00a0',
+      ],
     });
   });
 

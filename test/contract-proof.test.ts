@@ -192,6 +192,11 @@ const FAULTY: { fault: string; behaviour: Partial<ServerBehaviour>; caughtBy: Re
     behaviour: { auth: 'whitespace-stripped' },
     caughtBy: /rule 3: the key with whitespace inside it/,
   },
+  {
+    fault: 'the token trimmed with trim(), a no-break space included',
+    behaviour: { auth: 'trimmed' },
+    caughtBy: /rule 3: the key with whitespace inside it/,
+  },
   // Values a real client sends.
   {
     fault: 'names trimmed',
