@@ -126,6 +126,7 @@ function hintFor(name: string, property: SchemaObject): string | undefined {
   if (!types.includes('string')) return undefined;
   // Faker knows nothing of these: its value would break them, and hints are for realism only.
   if (property.format || property.pattern || property.enum || 'const' in property) return undefined;
-  if (property.minLength !== undefined || property.maxLength !== undefined) return undefined;
+  // Faker's words and sentences fit loose bounds; tight ones are left to the plain generator.
+  if ((property.minLength ?? 0) > 10 || (property.maxLength ?? Infinity) < 30) return undefined;
   return FAKER_BY_NAME.find(([pattern]) => pattern.test(name))?.[1];
 }
