@@ -1,5 +1,6 @@
 // What a long CI day sends a mock, over real sockets: every answer is the spec's Error JSON,
 // Node's own HTTP layer included; ambiguous requests are refused; resources are bounded.
+import { Agent, request } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../src/state/memory-store.js';
@@ -336,6 +337,50 @@ describe('shutdown', () => {
     expect(answer.status).toBe(201);
     expect(answer.headers.connection).toBe('close');
     expect(served.server.listening).toBe(false);
+  });
+
+  it('under load, keep-alive clients are told to close, never reset', async () => {
+    const served = await serve();
+    const agent = new Agent({ keepAlive: true, maxSockets: 20 });
+    const seen = { answered: 0, toldToClose: 0, reset: 0 };
+    let stop = false;
+    const one = () =>
+      new Promise<void>((resolve) => {
+        const req = request(
+          {
+            port: served.port,
+            host: '127.0.0.1',
+            path: '/v1/categories',
+            agent,
+            headers: { Authorization: `Bearer ${KEY}` },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => {
+              seen.answered += 1;
+              if (res.headers.connection === 'close') seen.toldToClose += 1;
+              resolve();
+            });
+          },
+        );
+        req.on('error', (err: NodeJS.ErrnoException) => {
+          if (err.code === 'ECONNRESET' || err.code === 'EPIPE') seen.reset += 1;
+          stop = true; // refused: the mock no longer accepts, as it should
+          resolve();
+        });
+        req.end();
+      });
+    const clients = Array.from({ length: 20 }, async () => {
+      while (!stop) await one();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await served.close();
+    stop = true;
+    await Promise.all(clients);
+    agent.destroy();
+    expect(seen.reset).toBe(0);
+    expect(seen.toldToClose).toBeGreaterThan(0);
+    expect(seen.answered).toBeGreaterThan(20);
   });
 
   it('stops within the shutdown timeout even if a client never finishes', async () => {

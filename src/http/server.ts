@@ -5,6 +5,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
+import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { codeOf } from './errors.js';
 
@@ -37,6 +38,9 @@ export interface ServerLimits {
    */
   shutdownTimeout: number;
 }
+
+/** How long idle keep-alive connections may still send one last request on shutdown. */
+const SHUTDOWN_GRACE_MS = 500;
 
 export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   maxHeaderSize: 16 * 1024,
@@ -107,13 +111,21 @@ export function createMockServer(
       new Promise<void>((resolve) => {
         closing = true;
         for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
-        const timer = setTimeout(() => server.closeAllConnections(), bounds.shutdownTimeout);
-        timer.unref();
-        server.close(() => {
-          clearTimeout(timer);
+        // Stop accepting, but not through http.Server#close, which also drops every idle
+        // keep-alive connection at once: a client whose next request is already on its way
+        // then meets a reset. Busy clients get a grace period instead, in which each next
+        // request is answered with Connection: close; what is still idle after it is closed.
+        net.Server.prototype.close.call(server, () => {
+          clearTimeout(hardStop);
           resolve();
         });
-        server.closeIdleConnections();
+        const grace = setTimeout(
+          () => server.closeIdleConnections(),
+          Math.min(SHUTDOWN_GRACE_MS, bounds.shutdownTimeout / 2),
+        );
+        const hardStop = setTimeout(() => server.closeAllConnections(), bounds.shutdownTimeout);
+        grace.unref();
+        hardStop.unref();
       }),
   };
 }
