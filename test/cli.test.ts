@@ -226,6 +226,24 @@ describe('petstore-kit mock', () => {
     expect(await read.json()).toEqual(book);
   });
 
+  it('a second signal stops at once, while the first still waits for a half-sent request', async () => {
+    // With a 60 s shutdown timeout, only the second signal can end it within the test's time.
+    const { child, url } = await start(['--shutdown-timeout', '60']);
+    const socket = connect(Number(new URL(url).port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      'POST /v1/categories HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer petstore-kit-dev-key\r\n' +
+        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(child.exitCode).toBeNull();
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(1);
+    socket.destroy();
+  });
+
   it('says so in one line when the port is taken', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
