@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect, createServer } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -54,6 +54,18 @@ function exited(child: ChildProcess): Promise<number | null> {
 async function get(url: string, key: string): Promise<{ status: number; body: unknown }> {
   const res = await fetch(`${url}/categories`, { headers: { Authorization: `Bearer ${key}` } });
   return { status: res.status, body: await res.json() };
+}
+
+/** A request whose body stops half-way: authorized, so that the mock waits for the rest. */
+async function halfSentRequest(url: string): Promise<Socket> {
+  const socket = connect(Number(new URL(url).port), '127.0.0.1');
+  await new Promise((resolve) => socket.once('connect', resolve));
+  socket.write(
+    'POST /v1/categories HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer petstore-kit-dev-key\r\n' +
+      'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
+  );
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  return socket;
 }
 
 beforeAll(() => {
@@ -155,15 +167,7 @@ describe('petstore-kit mock', () => {
 
   it('stops on SIGTERM even while a client holds a request half-sent', async () => {
     const { child, url } = await start([]);
-    const { port } = new URL(url);
-    const socket = connect(Number(port), '127.0.0.1');
-    await new Promise((resolve) => socket.once('connect', resolve));
-    // Authorized, so that the mock waits for the rest of the body.
-    socket.write(
-      'POST /v1/categories HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer petstore-kit-dev-key\r\n' +
-        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
-    );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const socket = await halfSentRequest(url);
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
     socket.destroy();
@@ -229,13 +233,7 @@ describe('petstore-kit mock', () => {
   it('a second signal stops at once, while the first still waits for a half-sent request', async () => {
     // With a 60 s shutdown timeout, only the second signal can end it within the test's time.
     const { child, url } = await start(['--shutdown-timeout', '60']);
-    const socket = connect(Number(new URL(url).port), '127.0.0.1');
-    await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write(
-      'POST /v1/categories HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer petstore-kit-dev-key\r\n' +
-        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
-    );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const socket = await halfSentRequest(url);
     child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(child.exitCode).toBeNull();
