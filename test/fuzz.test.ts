@@ -44,6 +44,7 @@ const weird = fc.constantFrom(
 const segment = fc.oneof(token, weird);
 
 const path = fc.oneof(
+  { weight: 2, arbitrary: fc.constant('/v1/categories') },
   fc.constantFrom(
     '/v1/categories',
     '/v1/categories/',
@@ -92,6 +93,7 @@ const jsonValue = fc.letrec((tie) => ({
 
 const body = fc.oneof(
   fc.constant(undefined),
+  { weight: 2, arbitrary: fc.constant(Buffer.from('{"name":"Fuzzed","description":"ok"}')) },
   jsonValue.map((value) => Buffer.from(JSON.stringify(value) ?? 'null')),
   fc
     .record({ name: fc.oneof(fc.string(), fc.integer()), description: fc.option(fc.string()) })
