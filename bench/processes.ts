@@ -1,9 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ProbeAnswers, ProbeRequest } from './probe-messages.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BENCH_KEY = 'bench-key';
 
 /**
@@ -25,42 +26,80 @@ export function pinLoadGenerator(): string {
 
 /** A server under test, in its own process so that it has a core to itself. */
 export interface ServerProcess {
-  name: 'mock' | 'baseline';
+  /** What the tables call it, e.g. `mock` or `baseline`. */
+  name: string;
+  /** Its base URL, e.g. `http://127.0.0.1:4010/v1`. */
   url: string;
   /** CPU time the process has used so far, in seconds (Linux); undefined elsewhere. */
   cpuSeconds(): number | undefined;
+  /** Its resident memory now and at its peak, in bytes (Linux); undefined elsewhere. */
+  resident(): { rss: number; peak: number } | undefined;
+  /** Asks bench/probe.ts in the server; only for a server started with `probe`. */
+  ask<T extends ProbeRequest>(request: T): Promise<ProbeAnswers[T['type']]>;
   stop(): Promise<void>;
 }
 
-/** The mock as `npm start` runs it (the built CLI), quiet, with `count` seeded categories. */
-export function startMock(count: number, port = 0, pinned = true): Promise<ServerProcess> {
-  return launch(pinned, 'mock', [
+export interface MockOptions {
+  /** @default 'mock' */
+  name?: string;
+  /** @default 10 */
+  seedCount?: number;
+  /** @default 0: a free one */
+  port?: number;
+  /** @default true: on the servers' core */
+  pinned?: boolean;
+  /** More flags of `petstore-kit mock`, e.g. `['--spec', path]` or `['--data', file]`. */
+  args?: readonly string[];
+  /**
+   * Runs bench/probe.ts in the mock (with tsx and --expose-gc), for its heap, event-loop
+   * delay and CPU profiles. It changes nothing the mock does.
+   * @default false
+   */
+  probe?: boolean;
+  /** Flags of node itself, e.g. `['--cpu-prof']`. */
+  nodeArgs?: readonly string[];
+}
+
+/** The mock as `npm start` runs it (the built CLI), quiet. */
+export function startMock(options: MockOptions = {}): Promise<ServerProcess> {
+  const probe = options.probe
+    ? ['--expose-gc', '--import', 'tsx', '--import', pathToFileURL(`${ROOT}bench/probe.ts`).href]
+    : [];
+  return launch(options.pinned ?? true, options.name ?? 'mock', Boolean(options.probe), [
+    ...probe,
+    ...(options.nodeArgs ?? []),
     'dist/cli/bin.js',
     'mock',
     '--quiet',
     '--port',
-    String(port),
+    String(options.port ?? 0),
     '--seed-count',
-    String(count),
+    String(options.seedCount ?? 10),
     '--api-key',
     BENCH_KEY,
+    ...(options.args ?? []),
   ]);
 }
 
-/** The bare express baseline, holding the same seeded categories. */
-export function startBaseline(count: number): Promise<ServerProcess> {
-  return launch(true, 'baseline', [
+/** A bare express baseline (bench/serve-baseline.ts), holding `count` seeded records. */
+export function startBaseline(
+  count: number,
+  kind: 'categories' | 'authors' = 'categories',
+): Promise<ServerProcess> {
+  return launch(true, 'baseline', false, [
     '--import',
     'tsx',
     'bench/serve-baseline.ts',
     String(count),
     BENCH_KEY,
+    kind,
   ]);
 }
 
 function launch(
   pinned: boolean,
-  name: ServerProcess['name'],
+  name: string,
+  probe: boolean,
   nodeArgs: string[],
 ): Promise<ServerProcess> {
   const [command, args] =
@@ -69,14 +108,26 @@ function launch(
       : ['taskset', ['-c', String(SERVER_CORE), process.execPath, ...nodeArgs]];
   const child: ChildProcess = spawn(command, args, {
     cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit', ...(probe ? (['ipc'] as const) : [])],
+  });
+  const pending = new Map<
+    number,
+    { resolve: (value: never) => void; reject: (err: Error) => void }
+  >();
+  let asked = 0;
+  child.on('message', (message: { id: number; value?: unknown; error?: string }) => {
+    const waiting = pending.get(message.id);
+    pending.delete(message.id);
+    if (message.error === undefined) waiting?.resolve(message.value as never);
+    else waiting?.reject(new Error(`${name}: ${message.error}`));
   });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start: ${output}`)), 60_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      const url = /listening on (http:\/\/[^\s"]+?\/v1)/.exec(output)?.[1];
+      // The mock logs JSON, the baselines plain text: the URL ends at a quote or a space.
+      const url = /listening on (http:\/\/[^\s"]+)[\s"]/.exec(output)?.[1];
       if (!url) return;
       clearTimeout(timer);
       child.stdout?.removeAllListeners('data');
@@ -85,6 +136,14 @@ function launch(
         name,
         url,
         cpuSeconds: () => cpuSecondsOf(child.pid),
+        resident: () => residentOf(child.pid),
+        ask: (request) =>
+          new Promise((resolve, reject) => {
+            if (!probe) return reject(new Error(`${name} was started without the probe`));
+            const id = ++asked;
+            pending.set(id, { resolve, reject });
+            child.send({ id, ...request });
+          }),
         stop: () =>
           new Promise((done) => {
             if (child.exitCode !== null) return done();
@@ -104,6 +163,18 @@ function cpuSecondsOf(pid: number | undefined): number | undefined {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // Fields 14 and 15 of stat, counted from the state (field 3); clock ticks of 1/100 s.
     return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** VmRSS and VmHWM (the peak of VmRSS) of a process, from /proc. */
+function residentOf(pid: number | undefined): { rss: number; peak: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kilobytes = (field: string) =>
+      Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) * 1024;
+    return { rss: kilobytes('VmRSS'), peak: kilobytes('VmHWM') };
   } catch {
     return undefined;
   }

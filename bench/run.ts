@@ -1,186 +1,53 @@
-// `npm run bench`: the mock against a bare express baseline, side by side on this machine.
-// Each round loads both servers back to back, in alternating order, and yields one ratio:
-// drift in a shared machine then hits both sides of a ratio alike.
+// `npm run bench`: the mock against bare express baselines, side by side on this machine, in
+// paired alternating rounds (bench/paired.ts), plus the rows of issues 8 and 10: a list of
+// 100,000 records of 1 KB and what waits behind it, item reads and writes, creates with
+// --data, and start-up with a spec of 50 operations.
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { load, type LoadResult } from './load.js';
-import {
-  BENCH_KEY,
-  pinLoadGenerator,
-  startBaseline,
-  startMock,
-  type ServerProcess,
-} from './processes.js';
+import { bigList } from './big-list.js';
+import { dataStore } from './data-store.js';
+import { items } from './items.js';
+import { ROUNDS, SECONDS } from './paired.js';
+import { pinLoadGenerator, ROOT } from './processes.js';
+import * as report from './report.js';
+import { startup, startup50 } from './startup.js';
+import { scaling, throughput } from './throughput.js';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const SIZES = (process.env.BENCH_SIZES ?? '100,1000,10000,100000').split(',').map(Number);
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+const numbers = (value: string) => value.split(',').map(Number);
+const SIZES = numbers(process.env.BENCH_SIZES ?? '100,1000,10000,100000');
+const BIG = {
+  count: Number(process.env.BENCH_BIG_COUNT ?? 100_000),
+  recordBytes: Number(process.env.BENCH_BIG_RECORD_BYTES ?? 1024),
+  seconds: Number(process.env.BENCH_BIG_SECONDS ?? 4),
+  // Last, no clients again: a create after lists must be as fast as before them.
+  clients: numbers(process.env.BENCH_BIG_CLIENTS ?? '0,1,2,4,0'),
 };
-const round = (value: number, digits = 2): number => Number(value.toFixed(digits));
+const SECTIONS = [
+  'throughput',
+  'scaling',
+  'startup',
+  'memory',
+  'items',
+  'data',
+  'biglist',
+] as const;
+type Section = (typeof SECTIONS)[number];
+const only = process.env.BENCH_ONLY?.split(',');
+const unknown = only?.filter((name) => !(SECTIONS as readonly string[]).includes(name));
+if (unknown?.length)
+  throw new Error(
+    `BENCH_ONLY: unknown section ${unknown.join(', ')} (known: ${SECTIONS.join(', ')})`,
+  );
+const took: Partial<Record<Section, number>> = {};
 
-/** The ratios of rounds: their median, and their spread. */
-interface Ratio {
-  median: number;
-  min: number;
-  max: number;
-}
-const ratioOf = (values: number[]): Ratio => ({
-  median: round(median(values)),
-  min: round(Math.min(...values)),
-  max: round(Math.max(...values)),
-});
-
-/** Loads both servers once per round, in alternating order. */
-async function rounds<T>(servers: ServerProcess[], measure: (server: ServerProcess) => Promise<T>) {
-  const results: { mock: T; baseline: T }[] = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    const order = r % 2 === 0 ? servers : [...servers].reverse();
-    const round: Partial<Record<ServerProcess['name'], T>> = {};
-    for (const server of order) round[server.name] = await measure(server);
-    results.push(round as { mock: T; baseline: T });
-  }
-  return results;
-}
-
-function checked(result: LoadResult): LoadResult {
-  if (result.non2xx + result.errors > 0)
-    throw new Error(`${result.non2xx + result.errors} requests failed during the run`);
+/** Runs a section unless BENCH_ONLY leaves it out, and notes how long it took. */
+async function section<T>(name: Section, run: () => Promise<T>): Promise<T | undefined> {
+  if (only && !only.includes(name)) return undefined;
+  console.error(`${name}:`);
+  const started = performance.now();
+  const result = await run();
+  took[name] = Math.round((performance.now() - started) / 1000);
   return result;
-}
-
-/** A load run, with the CPU the server spent per request (µs) when the OS tells it. */
-type Measured = LoadResult & { cpuMicros: number | undefined };
-
-const summary = (results: Measured[]) => ({
-  rps: Math.round(median(results.map((r) => r.rps))),
-  p50: median(results.map((r) => r.p50)),
-  p99: median(results.map((r) => r.p99)),
-  cpuMicros: results.every((r) => r.cpuMicros !== undefined)
-    ? Math.round(median(results.map((r) => r.cpuMicros!)))
-    : undefined,
-});
-
-interface Throughput {
-  scenario: string;
-  connections: number;
-  mock: ReturnType<typeof summary>;
-  baseline: ReturnType<typeof summary>;
-  ratio: Ratio;
-  /** Baseline CPU per request / mock CPU per request: the same scale as `ratio`, free of the load generator. */
-  cpuRatio: Ratio | undefined;
-}
-
-/** List and create at 10 and 50 connections, both servers fresh for each scenario. */
-async function throughput(): Promise<Throughput[]> {
-  const rows: Throughput[] = [];
-  for (const method of ['GET', 'POST'] as const) {
-    for (const connections of [10, 50]) {
-      const servers = await Promise.all([startBaseline(10), startMock(10)]);
-      const run = async (server: ServerProcess, seconds: number): Promise<Measured> => {
-        const before = server.cpuSeconds();
-        const result = checked(await load({ url: server.url, method, connections, seconds }));
-        const after = server.cpuSeconds();
-        const cpu = before === undefined || after === undefined ? undefined : after - before;
-        return { ...result, cpuMicros: cpu === undefined ? undefined : (cpu * 1e6) / result.total };
-      };
-      for (const server of servers) await run(server, 1); // warm-up: JIT, caches, validators
-      const results = await rounds(servers, (server) => run(server, SECONDS));
-      await Promise.all(servers.map((server) => server.stop()));
-      const scenario = method === 'GET' ? 'list (10 categories)' : 'create';
-      const row = {
-        scenario,
-        connections,
-        mock: summary(results.map((r) => r.mock)),
-        baseline: summary(results.map((r) => r.baseline)),
-        ratio: ratioOf(results.map((r) => r.mock.rps / r.baseline.rps)),
-        cpuRatio: results.every((r) => r.mock.cpuMicros && r.baseline.cpuMicros)
-          ? ratioOf(results.map((r) => r.baseline.cpuMicros! / r.mock.cpuMicros!))
-          : undefined,
-      };
-      rows.push(row);
-      console.error(
-        `  ${scenario} @${connections}: ratio ${row.ratio.median} (${row.ratio.min}-${row.ratio.max})`,
-      );
-    }
-  }
-  return rows;
-}
-
-interface Scaling {
-  categories: number;
-  bytes: number;
-  mockMs: number;
-  baselineMs: number;
-  ratio: Ratio;
-}
-
-/** The cost of one list request as the store grows: one connection, requests back to back. */
-async function scaling(): Promise<Scaling[]> {
-  const rows: Scaling[] = [];
-  for (const count of SIZES) {
-    const servers = await Promise.all([startBaseline(count), startMock(count)]);
-    const res = await fetch(`${servers[1].url}/categories`, {
-      headers: { authorization: `Bearer ${BENCH_KEY}` },
-    });
-    const bytes = (await res.arrayBuffer()).byteLength;
-    // At one connection, the time of a request is the inverse of the rate.
-    const msPerRequest = async (server: ServerProcess) =>
-      1000 /
-      checked(await load({ url: server.url, method: 'GET', connections: 1, seconds: SECONDS })).rps;
-    for (const server of servers) await msPerRequest(server);
-    const results = await rounds(servers, msPerRequest);
-    await Promise.all(servers.map((server) => server.stop()));
-    const row = {
-      categories: count,
-      bytes,
-      mockMs: round(median(results.map((r) => r.mock)), 3),
-      baselineMs: round(median(results.map((r) => r.baseline)), 3),
-      ratio: ratioOf(results.map((r) => r.mock / r.baseline)),
-    };
-    rows.push(row);
-    console.error(`  list of ${count}: mock ${row.mockMs} ms, baseline ${row.baselineMs} ms`);
-  }
-  return rows;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Process start to the first successful list answer, as `npm start` starts (build excluded). */
-async function startup(): Promise<{ runs: number[]; medianMs: number }> {
-  const runs: number[] = [];
-  for (let r = 0; r < 5; r++) {
-    const port = await freePort();
-    const started = performance.now();
-    // Unpinned: users start the mock with every core, and start-up uses several threads.
-    const mock = startMock(10, port, false);
-    for (;;) {
-      const ok = await fetch(`http://127.0.0.1:${port}/v1/categories`, {
-        headers: { authorization: `Bearer ${BENCH_KEY}` },
-      })
-        .then((res) => res.status === 200)
-        .catch(() => false);
-      if (ok) break;
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
-    runs.push(round(performance.now() - started, 1));
-    await (await mock).stop();
-  }
-  return { runs, medianMs: median(runs) };
 }
 
 interface Memory {
@@ -195,10 +62,7 @@ function memory(count: number): Promise<Memory> {
     const child = spawn(
       process.execPath,
       ['--expose-gc', '--import', 'tsx', 'bench/memory.ts', String(count)],
-      {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -210,8 +74,12 @@ function memory(count: number): Promise<Memory> {
   });
 }
 
-// Start-up first: children inherit affinity, and users start the mock with every core.
-const startupResult = await startup();
+const started = performance.now();
+// Start-ups first: children inherit affinity, and users start the mock with every core.
+const startups = await section('startup', async () => ({
+  petstore: await startup(),
+  spec50: await startup50(),
+}));
 const pinning = pinLoadGenerator();
 console.error(
   `petstore-kit bench: ${ROUNDS} paired rounds of ${SECONDS}s per scenario; ${pinning}`,
@@ -222,47 +90,48 @@ const results = {
   rounds: ROUNDS,
   seconds: SECONDS,
   pinning,
-  throughput: await throughput(),
-  scaling: await scaling(),
-  startup: startupResult,
-  memory: await memory(100_000),
+  throughput: await section('throughput', throughput),
+  scaling: await section('scaling', () => scaling(SIZES)),
+  startup: startups,
+  memory: await section('memory', () => memory(100_000)),
+  items: await section('items', items),
+  dataStore: await section('data', dataStore),
+  bigList: await section('biglist', () => bigList(BIG)),
+  /** Seconds each section took. */
+  took,
+  minutes: Math.round((performance.now() - started) / 600) / 100,
 };
 
-const pad = (value: unknown, width: number) => String(value).padStart(width);
-const range = (ratio: Ratio) => `${ratio.median} (${ratio.min}-${ratio.max})`;
-console.log(
-  `\nThroughput, validation on (${ROUNDS} paired rounds of ${SECONDS}s; ratio = mock rps / baseline rps, median and range)`,
-);
-console.log(
-  'scenario              conns   mock rps  p50 ms  p99 ms  cpu µs   base rps  p50 ms  p99 ms  cpu µs  rps ratio         cpu ratio',
-);
-for (const t of results.throughput) {
-  console.log(
-    `${t.scenario.padEnd(20)} ${pad(t.connections, 6)} ${pad(t.mock.rps, 10)} ${pad(t.mock.p50, 7)} ${pad(t.mock.p99, 7)} ${pad(t.mock.cpuMicros ?? '-', 7)} ` +
-      `${pad(t.baseline.rps, 10)} ${pad(t.baseline.p50, 7)} ${pad(t.baseline.p99, 7)} ${pad(t.baseline.cpuMicros ?? '-', 7)}  ` +
-      `${range(t.ratio).padEnd(17)} ${t.cpuRatio ? range(t.cpuRatio) : '-'}`,
+const header = `${ROUNDS} paired rounds of ${SECONDS}s; ratio median and range`;
+if (results.throughput)
+  report.printPaired(
+    `Throughput, Pet Store spec, validation on (${header})`,
+    ['mock', 'baseline'],
+    results.throughput,
+  );
+if (results.items)
+  report.printPaired(
+    `Item operations, library spec, 100 authors (${header})`,
+    ['mock', 'baseline'],
+    results.items,
+  );
+if (results.dataStore) report.printDataStore(results.dataStore);
+if (results.scaling) report.printScaling(results.scaling);
+if (results.bigList) report.printBigList(results.bigList, BIG.seconds);
+console.log('');
+if (results.startup) {
+  report.printStartup('Pet Store spec (6 operations)', results.startup.petstore);
+  report.printStartup(
+    'generated spec of 50 operations',
+    results.startup.spec50,
+    ' (the first run also checks the new spec text)',
   );
 }
-console.log(
-  '(cpu µs: server CPU time per request; cpu ratio = baseline cpu µs / mock cpu µs, higher is better)',
-);
-console.log('\nList cost as the store grows (one connection; ratio = mock ms / baseline ms)');
-console.log('categories       bytes   mock ms   base ms  ratio');
-for (const s of results.scaling) {
-  console.log(
-    `${pad(s.categories, 10)} ${pad(s.bytes, 11)} ${pad(s.mockMs, 9)} ${pad(s.baselineMs, 9)}  ${range(s.ratio)}`,
-  );
-}
-console.log(
-  `\nStart-up to first list answer: median ${results.startup.medianMs} ms (runs: ${results.startup.runs.join(', ')})`,
-);
-const m = results.memory;
-console.log(
-  `Memory per stored category (${m.count} stored): ${round(m.perCategory, 0)} B, of which ${round(m.jsonPerCategory, 0)} B ` +
-    `is its JSON: ${round(m.beyondJson, 0)} B beyond its JSON size`,
-);
+if (results.memory) report.printMemory(results.memory);
 
 const dir = `${ROOT}bench/results`;
 await mkdir(dir, { recursive: true });
 await writeFile(`${dir}/latest.json`, `${JSON.stringify(results, null, 2)}\n`);
-console.log('\nJSON: bench/results/latest.json');
+console.log(
+  `\nThe bench took ${results.minutes} min (seconds by section: ${JSON.stringify(took)}); JSON: bench/results/latest.json`,
+);

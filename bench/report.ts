@@ -1,0 +1,111 @@
+// The printed tables of `npm run bench`: one function per section, fed its results.
+import type { BigList } from './big-list.js';
+import type { DataStore } from './data-store.js';
+import type { PairedRow } from './paired.js';
+import type { Startup } from './startup.js';
+import { megabytes, round, type Latency, type Ratio } from './stats.js';
+import type { Scaling } from './throughput.js';
+
+const pad = (value: unknown, width: number) => String(value ?? '-').padStart(width);
+const range = (ratio: Ratio) => `${ratio.median} (${ratio.min}-${ratio.max})`;
+const tail = (l: Latency) => `${l.p50} / ${l.p99} / ${l.max}`;
+const percent = (share: number | undefined) =>
+  share === undefined ? '-' : `${round(share * 100, 0)}%`;
+
+/** A table of paired rows; `ratio` says what the ratio divides. */
+export function printPaired(title: string, labels: [string, string], rows: readonly PairedRow[]) {
+  const [subject, reference] = labels;
+  console.log(`\n${title}`);
+  console.log(
+    `${'scenario'.padEnd(22)} conns ${pad(`${subject} rps`, 14)}  p50 ms  p99 ms  cpu µs ${pad(`${reference} rps`, 12)}  p50 ms  p99 ms  cpu µs  rps ratio         cpu ratio`,
+  );
+  for (const t of rows) {
+    console.log(
+      `${t.scenario.padEnd(22)} ${pad(t.connections, 5)} ${pad(t.subject.rps, 14)} ${pad(t.subject.p50, 7)} ${pad(t.subject.p99, 7)} ${pad(t.subject.cpuMicros, 7)} ` +
+        `${pad(t.reference.rps, 12)} ${pad(t.reference.p50, 7)} ${pad(t.reference.p99, 7)} ${pad(t.reference.cpuMicros, 7)}  ` +
+        `${range(t.ratio).padEnd(17)} ${t.cpuRatio ? range(t.cpuRatio) : '-'}`,
+    );
+  }
+  console.log(
+    `(cpu µs: server CPU time per request; rps ratio = ${subject} / ${reference}; cpu ratio = ${reference} cpu µs / ${subject} cpu µs, higher is better)`,
+  );
+}
+
+export function printScaling(rows: readonly Scaling[]) {
+  console.log(
+    '\nList cost as the store grows (one connection, lists back to back, median ms; ratio = mock ms / baseline ms)',
+  );
+  console.log('categories       bytes   mock ms   base ms  ratio');
+  for (const s of rows) {
+    console.log(
+      `${pad(s.categories, 10)} ${pad(s.bytes, 11)} ${pad(s.mockMs, 9)} ${pad(s.baselineMs, 9)}  ${range(s.ratio)}`,
+    );
+  }
+}
+
+export function printStartup(what: string, startup: Startup, note = '') {
+  console.log(
+    `Start-up to first list answer, ${what}: median ${startup.medianMs} ms (runs: ${startup.runs.join(', ')})${note}`,
+  );
+}
+
+export function printBigList(big: BigList, seconds: number) {
+  console.log(
+    `\nLarge list (issue 8): ${big.count} categories of about ${Math.round(big.listBytes / big.count)} B, ${megabytes(big.listBytes)} MB as JSON`,
+  );
+  console.log(
+    `  filled by ${big.count} creates over 20 connections: ${big.fill.seconds} s, ${big.fill.rps} creates/s, p99 ${big.fill.p99} ms`,
+  );
+  console.log(
+    `  one whole list, one client: first ${big.firstListMs} ms; right after a create: p50 / p99 / max ${tail(big.listAfterWrite)} ms (${big.listAfterWrite.count} lists)`,
+  );
+  console.log('  mock memory (MB)                    RSS  peak RSS  heap used  external');
+  for (const m of big.memory) {
+    console.log(
+      `  ${m.when.padEnd(30)} ${pad(megabytes(m.rss), 8)} ${pad(megabytes(m.peakRss), 9)} ${pad(megabytes(m.heapUsed), 10)} ${pad(megabytes(m.external), 9)}`,
+    );
+  }
+  console.log(
+    `  While clients fetch the whole list back to back: a create and a GET /pets/10 every 20 ms, on a fixed schedule (${seconds} s a phase; ms, p50 / p99 / max)`,
+  );
+  console.log(
+    '  list     lists  list p50  list max   create                 GET /pets/10           create in the mock    loop delay      longest turn  CPU main /   run-queue',
+  );
+  console.log(
+    '  clients            ms        ms      p50 / p99 / max        p50 / p99 / max        p50 / p99 / max       p99 / max       CPU ms        other threads  wait',
+  );
+  for (const c of big.contention) {
+    const failed = c.create.failed + c.get.failed;
+    const { loopDelay: d } = c;
+    console.log(
+      `  ${pad(c.listClients, 7)} ${pad(c.lists.count, 6)} ${pad(c.lists.medianMs, 9)} ${pad(c.lists.maxMs, 9)}   ${tail(c.create).padEnd(22)} ${tail(c.get).padEnd(22)} ${tail(c.server.create).padEnd(21)} ${`${d.p99} / ${d.max}`.padEnd(15)} ${pad(d.longestTurnCpu, 12)}  ${`${percent(d.mainThreadShare)} / ${percent(d.otherThreadsShare)}`.padEnd(14)} ${percent(d.runQueueShare)}` +
+        (failed ? `   ${failed} FAILED` : ''),
+    );
+  }
+  console.log(
+    "  (create, GET: as the bench's client saw them; create in the mock: from the parsed request to the answer sent, from the mock's request log; loop delay: how late the mock ran a 1 ms timer; longest turn: the most CPU the mock's main thread used between two runs of it; CPU: shares of the phase's time used by the main thread and by the mock's other threads (GC helpers); run-queue wait: share of the phase the main thread was ready but waited for its core)",
+  );
+  console.log(
+    '  (issue 8, previous code: each list after a write about 500 ms; a create waited 406 ms behind a list; 713 MB RSS, 1.4 GB peak)',
+  );
+}
+
+export function printDataStore(data: DataStore) {
+  printPaired(
+    `Creates with --data (file on ${data.filesystem}) against the mock in memory; ratio = --data rps / memory rps`,
+    ['--data', 'memory'],
+    data.rows,
+  );
+}
+
+export function printMemory(m: {
+  count: number;
+  perCategory: number;
+  jsonPerCategory: number;
+  beyondJson: number;
+}) {
+  console.log(
+    `Memory per stored category (${m.count} stored): ${round(m.perCategory, 0)} B, of which ${round(m.jsonPerCategory, 0)} B ` +
+      `is its JSON: ${round(m.beyondJson, 0)} B beyond its JSON size`,
+  );
+}
