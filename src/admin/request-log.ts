@@ -1,10 +1,13 @@
 import type { AnsweredRequest } from '../http/pipeline.js';
 
+/** A logged request as the admin API shows it (spec/admin.yaml's RecordedRequest). */
+export type RecordedRequest = Omit<AnsweredRequest, 'at'> & { time: string };
+
 /** The most recent requests, bounded: what an end-to-end test reads to see what its app sent. */
 export interface RequestLog {
   add(request: AnsweredRequest): void;
   /** Newest first, at most `limit`. */
-  list(limit?: number): AnsweredRequest[];
+  list(limit?: number): RecordedRequest[];
   clear(): void;
 }
 
@@ -24,10 +27,12 @@ export function createRequestLog(capacity = 1000): RequestLog {
       size = Math.min(size + 1, capacity);
     },
     list(limit = capacity) {
-      const out: AnsweredRequest[] = [];
+      const out: RecordedRequest[] = [];
       for (let i = 1; i <= Math.min(size, limit); i++) {
         const entry = entries[(next - i + capacity) % capacity];
-        if (entry) out.push(entry);
+        if (!entry) continue;
+        const { at, ...rest } = entry;
+        out.push({ ...rest, time: new Date(at).toISOString() });
       }
       return out;
     },

@@ -1,11 +1,12 @@
 import type { StoredRecord } from '../state/store.js';
 
 /**
- * JSON already checked against the spec's response schema and serialized: sent as it is.
- * @example new CheckedJson('{"id":1,"name":"Dog"}')
+ * JSON already checked against the spec's response schema and serialized to UTF-8: sent as
+ * it is.
+ * @example new CheckedJson(Buffer.from('{"id":1,"name":"Dog"}'))
  */
 export class CheckedJson {
-  constructor(readonly text: string) {}
+  constructor(readonly bytes: Buffer) {}
 }
 
 /**
@@ -16,7 +17,8 @@ export class CheckedJson {
 export class RecordList {
   constructor(
     readonly records: readonly StoredRecord[],
-    readonly serialize: (record: StoredRecord, index: number) => string,
+    /** The record's JSON as UTF-8; `index` places it in a message about a broken record. */
+    readonly serialize: (record: StoredRecord, index: number) => Buffer,
   ) {}
 }
 

@@ -57,7 +57,8 @@ export interface AnsweredRequest {
   path: string;
   status: number;
   durationMs: number;
-  time: string;
+  /** When it was answered, in milliseconds since the epoch. */
+  at: number;
   /** The JSON body the client sent, when there was one. */
   body?: unknown;
   /** The fault played instead of an answer, if one was. */
@@ -74,6 +75,32 @@ interface RequestState {
   body?: ReadBody;
   delayMs?: number;
   fault?: FaultKind;
+  /** performance.now() at its arrival. */
+  started: number;
+}
+
+/** Hands the request to the log once it is answered (or given up). */
+function record(
+  req: IncomingMessage,
+  res: ServerResponse,
+  state: RequestState,
+  onAnswered: (request: AnsweredRequest) => void,
+): void {
+  res.once('close', () => {
+    onAnswered({
+      method: req.method ?? '',
+      path: req.url ?? '',
+      status: res.statusCode,
+      durationMs: Math.round((performance.now() - state.started) * 100) / 100,
+      // A number here; the log formats it when it is read, not on every request.
+      at: Date.now(),
+      // Bodies of up to 16 KiB, so that the log stays small however long the mock runs.
+      ...(state.body && !Buffer.isBuffer(state.body.value) && state.body.bytes <= LOGGED_BODY_LIMIT
+        ? { body: state.body.value }
+        : {}),
+      ...(state.fault ? { fault: state.fault } : {}),
+    });
+  });
 }
 
 /** A connect-style step (the CORS middleware) that runs before anything else. */
@@ -122,25 +149,7 @@ export function createPipeline(
   const before = options.before ?? [];
 
   return function handleRequest(req, res) {
-    const started = performance.now();
-    const state: RequestState = {};
-    res.once('close', () => {
-      if (!state.api?.recorded || !options.onAnswered) return;
-      options.onAnswered({
-        method: req.method ?? '',
-        path: req.url ?? '',
-        status: res.statusCode,
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
-        time: new Date().toISOString(),
-        // Bodies of up to 16 KiB, so that the log stays small however long the mock runs.
-        ...(state.body &&
-        !Buffer.isBuffer(state.body.value) &&
-        state.body.bytes <= LOGGED_BODY_LIMIT
-          ? { body: state.body.value }
-          : {}),
-        ...(state.fault ? { fault: state.fault } : {}),
-      });
-    });
+    const state: RequestState = { started: performance.now() };
 
     runSteps(before, req, res)
       .then(async (answered) => {
@@ -165,6 +174,7 @@ export function createPipeline(
     if (!found) throw new ApiError(404, 'not_found', `No operation at ${req.method} ${pathname}`);
     const { api, below } = found;
     state.api = api;
+    if (api.recorded && options.onAnswered) record(req, res, state, options.onAnswered);
     const method = req.method ?? 'GET';
     const match = api.router.match(method, below);
 

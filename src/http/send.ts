@@ -3,11 +3,16 @@ import { jsonSchemaOf, responseFor, type Operation } from '../spec/operations.js
 import type { SchemaCompiler } from '../spec/schemas.js';
 import { CheckedJson, RecordList, type Answer } from './answer.js';
 import { ApiError } from './errors.js';
+import { createTurnBudget } from './turn-budget.js';
 
-/** How long one slice of list work may hold the event loop before it yields. */
-const SLICE_MS = 4;
-/** Up to this many bytes a list is sent in one piece, with a Content-Length. */
-const WHOLE_LIMIT = 64 * 1024;
+/** The CPU all lists being sent may take in one turn of the event loop, together. */
+const TURN_BUDGET_MS = 4;
+/** A list goes out in writes of about this many bytes. */
+const WRITE_BYTES = 64 * 1024;
+
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
 
 /**
  * Sends a handler's answer. A plain body is checked against the response schema the spec
@@ -24,6 +29,8 @@ export function createSender(
   operation: Operation,
   answer: Answer,
 ) => Promise<void> {
+  const budget = createTurnBudget(TURN_BUDGET_MS);
+
   return async function send(req, res, operation, answer) {
     const { body } = answer;
     const head = req.method === 'HEAD';
@@ -33,11 +40,73 @@ export function createSender(
       return;
     }
     if (body instanceof RecordList) return sendList(res, answer, body, head);
-    const text = body instanceof CheckedJson ? body.text : checkedText(compiler, operation, answer);
+    const bytes =
+      body instanceof CheckedJson
+        ? body.bytes
+        : Buffer.from(checkedText(compiler, operation, answer));
     writeHead(res, answer);
-    res.setHeader('Content-Length', Buffer.byteLength(text));
-    res.end(head ? undefined : text);
+    res.setHeader('Content-Length', bytes.length);
+    res.end(head ? undefined : bytes);
   };
+
+  /**
+   * A list goes out in two passes, in slices that share the turn budget with every other
+   * list: first every record is checked (a record that breaks the spec must still turn the
+   * answer into a 500, which is impossible once the first bytes are sent) and its length
+   * summed, so the answer has a Content-Length; then the records' cached bytes are written,
+   * a few tens of kilobytes at a time, waiting for the client to drain each.
+   */
+  async function sendList(
+    res: ServerResponse,
+    answer: Answer,
+    list: RecordList,
+    head: boolean,
+  ): Promise<void> {
+    const { records } = list;
+    const parts = new Array<Buffer>(records.length);
+    let length = 2 + Math.max(0, records.length - 1);
+    for (let i = 0; i < records.length;) {
+      const done = await budget.slice();
+      if (res.destroyed) return done();
+      const started = performance.now();
+      try {
+        do {
+          const bytes = list.serialize(records[i] as never, i);
+          parts[i] = bytes;
+          length += bytes.length;
+          i++;
+        } while (i < records.length && ((i & 255) !== 0 || !budget.spent(started)));
+      } finally {
+        done();
+      }
+    }
+
+    writeHead(res, answer);
+    res.setHeader('Content-Length', length);
+    if (head) {
+      res.end();
+      return;
+    }
+    for (let i = 0; i < parts.length || i === 0;) {
+      const done = await budget.slice();
+      const started = performance.now();
+      const chunk: Buffer[] = i === 0 ? [OPEN] : [];
+      let size = 0;
+      while (i < parts.length && size < WRITE_BYTES && !(size > 0 && budget.spent(started))) {
+        if (i > 0) chunk.push(COMMA);
+        const part = parts[i] as Buffer;
+        chunk.push(part);
+        size += part.length;
+        i++;
+      }
+      if (i >= parts.length) chunk.push(CLOSE);
+      const ok = res.destroyed ? false : res.write(Buffer.concat(chunk));
+      done();
+      if (i >= parts.length) break;
+      if (!ok && !(await drained(res))) return;
+    }
+    res.end();
+  }
 }
 
 function writeHead(res: ServerResponse, answer: Answer): void {
@@ -62,82 +131,16 @@ function checkedText(compiler: SchemaCompiler, operation: Operation, answer: Ans
   return JSON.stringify(answer.body);
 }
 
-/**
- * A list goes out in two passes, each yielding to other requests every few milliseconds:
- * first every record is checked (a record that breaks the spec must still turn the answer
- * into a 500, which is impossible once the first bytes are sent), then the array is written
- * slice by slice, waiting for the client to drain each.
- */
-async function sendList(
-  res: ServerResponse,
-  answer: Answer,
-  list: RecordList,
-  head: boolean,
-): Promise<void> {
-  const texts: string[] = new Array<string>(list.records.length);
-  let length = 2;
-  let sliceStart = performance.now();
-  for (let i = 0; i < list.records.length; i++) {
-    const text = list.serialize(list.records[i] as never, i);
-    texts[i] = text;
-    length += text.length + 1;
-    if ((i & 255) === 255 && performance.now() - sliceStart > SLICE_MS) {
-      await yieldToOthers();
-      if (res.destroyed) return;
-      sliceStart = performance.now();
-    }
-  }
-
-  writeHead(res, answer);
-  if (length <= WHOLE_LIMIT) {
-    const whole = `[${texts.join(',')}]`;
-    res.setHeader('Content-Length', Buffer.byteLength(whole));
-    res.end(head ? undefined : whole);
-    return;
-  }
-  if (head) {
-    res.end();
-    return;
-  }
-  let slice: string[] = ['['];
-  let sliceLength = 1;
-  for (let i = 0; i < texts.length; i++) {
-    slice.push(i === 0 ? (texts[i] as string) : `,${texts[i] as string}`);
-    sliceLength += (texts[i] as string).length + 1;
-    if (sliceLength >= WHOLE_LIMIT) {
-      if (!(await write(res, slice.join('')))) return;
-      slice = [];
-      sliceLength = 0;
-    }
-  }
-  slice.push(']');
-  res.end(slice.join(''));
-}
-
-/** Writes, then waits for the client to take it and for other requests to have a turn. */
-async function write(res: ServerResponse, text: string): Promise<boolean> {
-  if (res.destroyed) return false;
-  if (!res.write(text)) {
-    await drained(res);
-    if (res.destroyed) return false;
-  }
-  await yieldToOthers();
-  return !res.destroyed;
-}
-
-/** Resolves when the client has taken what was written, or is gone; leaves no listener behind. */
-function drained(res: ServerResponse): Promise<void> {
+/** Resolves with whether the client took what was written (false: it is gone); leaves no listener behind. */
+function drained(res: ServerResponse): Promise<boolean> {
+  if (res.destroyed) return Promise.resolve(false);
   return new Promise((resolve) => {
     const done = (): void => {
       res.off('drain', done);
       res.off('close', done);
-      resolve();
+      resolve(!res.destroyed);
     };
     res.on('drain', done);
     res.on('close', done);
   });
-}
-
-function yieldToOthers(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -67,7 +67,8 @@ export function createDataGenerator({ seed, compiler }: DataGeneratorOptions): D
       maxDefaultItems: 3,
       maxDepth: 6,
       minDateTime: '2020-01-01',
-      maxDateTime: '2027-12-31',
+      // Fixed, not today: the same seed must give the same data on any day.
+      maxDateTime: '2026-01-01',
       extensions: {
         faker: new (englishFaker.constructor as typeof Faker)({
           locale: englishFaker.rawDefinitions,

@@ -6,6 +6,7 @@ import { jsonSchemaOf, type Operation } from '../spec/operations.js';
 import type { DataGenerator } from '../spec/sample.js';
 import type { SchemaCompiler } from '../spec/schemas.js';
 import { applyMergePatch } from './merge-patch.js';
+import { CREATED, UPDATED } from './timestamps.js';
 import { createRecordSerializers, type RecordSerializer } from './record-serializer.js';
 import {
   collectionSpecOf,
@@ -27,10 +28,6 @@ export interface EngineOptions {
   /** @default () => new Date() */
   now?: () => Date;
 }
-
-/** Timestamps the service sets: `createdAt` on create, `updatedAt` on every write. */
-const CREATED = /^(created|creation)(_?at|_?on|_?date|_?time)?$/i;
-const UPDATED = /^(updated|modified|last_?modified)(_?at|_?on|_?date|_?time)?$/i;
 
 /**
  * The handlers of every operation a resource serves, keyed by operation: list, create,
@@ -92,9 +89,7 @@ class ServedResource {
         const serializeItem = this.serializerFor(items);
         return async () => ({
           status,
-          body: new RecordList(await this.#collection.list(), (record, index) =>
-            serializeItem(record, `/${index}`),
-          ),
+          body: new RecordList(await this.#collection.list(), serializeItem),
         });
       }
       case 'create':
@@ -103,9 +98,9 @@ class ServedResource {
             ...this.#serverFields(undefined),
             ...this.#clientFields(body),
           });
-          let text: string | undefined;
+          let bytes: Buffer | undefined;
           try {
-            text = serialize?.(record);
+            bytes = serialize?.(record);
           } catch (err) {
             // Never keep a record that breaks the schema: every later list would fail.
             await this.#collection.remove(record[this.resource.idProperty] as RecordId);
@@ -113,7 +108,7 @@ class ServedResource {
           }
           return {
             status,
-            body: text === undefined ? undefined : new CheckedJson(text),
+            body: bytes === undefined ? undefined : new CheckedJson(bytes),
             headers: this.#location(record),
           };
         };

@@ -3,15 +3,18 @@ import type { SchemaObject } from '../spec/load.js';
 import type { SchemaCompiler } from '../spec/schemas.js';
 import type { StoredRecord } from './store.js';
 
-/** Checks a record against one schema and serializes it; `at` locates it in messages. */
-export type RecordSerializer = (record: StoredRecord, at?: string) => string;
+/**
+ * Checks a record against one schema and serializes it to UTF-8 JSON; `index` (its place in a
+ * list) locates it in the message about a broken one.
+ */
+export type RecordSerializer = (record: StoredRecord, index?: number) => Buffer;
 
 /**
- * Serializers that check each record once, when they first see it, and keep its JSON:
- * stored records are frozen, so what was checked stays true, and a list of any size costs
- * one lookup per record. One serializer per schema object.
+ * Serializers that check each record once, when they first see it, and keep its JSON as
+ * UTF-8 bytes: stored records are frozen, so what was checked stays true, and a list of any
+ * size costs one lookup per record and no encoding. One serializer per schema object.
  * @throws {ApiError} 500 `invalid_response` naming the problem, for a record that breaks its schema.
- * @example const text = createRecordSerializers(compiler)(categorySchema)({ id: 1, name: 'Dog' }); // '{"id":1,"name":"Dog"}'
+ * @example createRecordSerializers(compiler)(categorySchema)({ id: 1, name: 'Dog' }).toString() // '{"id":1,"name":"Dog"}'
  */
 export function createRecordSerializers(
   compiler: SchemaCompiler,
@@ -21,11 +24,11 @@ export function createRecordSerializers(
     let serializer = serializers.get(schema);
     if (!serializer) {
       const check = compiler.response(schema);
-      const texts = new WeakMap<object, string>();
-      serializer = (record, at = '') => {
-        let text = texts.get(record);
-        if (text === undefined) {
-          const problems = check(record, `/response${at}`);
+      const bytes = new WeakMap<object, Buffer>();
+      serializer = (record, index) => {
+        let json = bytes.get(record);
+        if (json === undefined) {
+          const problems = check(record, index === undefined ? '/response' : `/response/${index}`);
           if (problems.length > 0) {
             throw new ApiError(
               500,
@@ -33,10 +36,10 @@ export function createRecordSerializers(
               `The mock's response breaks the spec: ${problems.join('; ')}`,
             );
           }
-          text = JSON.stringify(record);
-          texts.set(record, text);
+          json = Buffer.from(JSON.stringify(record));
+          bytes.set(record, json);
         }
-        return text;
+        return json;
       };
       serializers.set(schema, serializer);
     }

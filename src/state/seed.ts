@@ -3,6 +3,7 @@ import { createDataGenerator } from '../spec/sample.js';
 import type { SchemaCompiler } from '../spec/schemas.js';
 import { collectionSpecOf, propertiesOf, type Resource } from './resources.js';
 import { generateCategories } from './seed-data.js';
+import { inOrder } from './timestamps.js';
 import type { Store } from './store.js';
 
 export interface SeedOptions {
@@ -75,7 +76,7 @@ export async function seedResources(
         resource.idKind === 'uuid'
           ? (generator.value({ type: 'string', format: 'uuid' }, 'a uuid') as string)
           : undefined;
-      await collection.create(withoutId(fields, resource.idProperty), id);
+      await collection.create(inOrder(withoutId(fields, resource.idProperty)), id);
     }
   }
 }
