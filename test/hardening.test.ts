@@ -311,6 +311,23 @@ describe('large lists', () => {
     expect(await store.collection(CATEGORIES).list()).toHaveLength(3001);
   });
 
+  it('a list of records each larger than a write is sent whole and exact', async () => {
+    const initial = Array.from({ length: 12 }, (_, i) => ({
+      id: i + 1,
+      name: `Big ${i + 1}`,
+      // Every other record is larger than the 64 KiB the list is written in.
+      description: (i % 2 ? 'b' : 'é').repeat(i % 2 ? 100_000 : 40_000),
+    }));
+    const store = createMemoryStore({ initial: { categories: initial } });
+    const { origin } = await serve({ store });
+    const list = await fetch(`${origin}/v1/categories`, {
+      headers: { Authorization: `Bearer ${KEY}` },
+    });
+    const text = await list.text();
+    expect(Number(list.headers.get('content-length'))).toBe(Buffer.byteLength(text));
+    expect(JSON.parse(text)).toEqual(initial);
+  });
+
   it('HEAD of a list sends the headers of GET and no body', async () => {
     const { port } = await serve();
     const answer = await raw(

@@ -87,25 +87,64 @@ export function createSender(
       res.end();
       return;
     }
-    for (let i = 0; i < parts.length || i === 0;) {
+    await writeParts(res, parts);
+    if (!res.destroyed) res.end();
+  }
+
+  /**
+   * Writes `[part,part,...]` through two scratch buffers, filled in turn and reused once their
+   * write is done: a list of 100 MB makes no 100 MB of copies for the collector to pause over.
+   * A part too large for a scratch buffer goes out as it is.
+   */
+  async function writeParts(res: ServerResponse, parts: readonly Buffer[]): Promise<void> {
+    const scratch = [Buffer.allocUnsafe(WRITE_BYTES), Buffer.allocUnsafe(WRITE_BYTES)];
+    const written: Promise<void>[] = [Promise.resolve(), Promise.resolve()];
+    // A write of a client that left may never call back: its leaving ends the wait too.
+    const gone = new Promise<void>((resolve) => res.once('close', resolve));
+    let i = 0;
+    for (let turn = 0, opened = false; ; turn ^= 1) {
+      await Promise.race([written[turn], gone]);
+      if (res.destroyed) return;
       const done = await budget.slice();
       const started = performance.now();
-      const chunk: Buffer[] = i === 0 ? [OPEN] : [];
+      const buffer = scratch[turn] as Buffer;
+      const direct: Buffer[] = [];
       let size = 0;
-      while (i < parts.length && size < WRITE_BYTES && !(size > 0 && budget.spent(started))) {
-        if (i > 0) chunk.push(COMMA);
+      if (!opened) {
+        size += OPEN.copy(buffer);
+        opened = true;
+      }
+      while (i < parts.length && !(size > 1 && budget.spent(started))) {
         const part = parts[i] as Buffer;
-        chunk.push(part);
-        size += part.length;
+        const separated = i > 0;
+        if (part.length + 2 > buffer.length) {
+          if (size > 0) break; // what is filled goes first
+          if (separated) direct.push(COMMA);
+          direct.push(part);
+          i++;
+          break;
+        }
+        if (size + part.length + 2 > buffer.length) break;
+        if (separated) size += COMMA.copy(buffer, size);
+        size += part.copy(buffer, size);
         i++;
       }
-      if (i >= parts.length) chunk.push(CLOSE);
-      const ok = res.destroyed ? false : res.write(Buffer.concat(chunk));
+      const last = i >= parts.length;
+      if (last) {
+        if (direct.length > 0) direct.push(CLOSE);
+        else size += CLOSE.copy(buffer, size);
+      }
+      let ok = true;
+      if (size > 0) {
+        written[turn] = new Promise((resolve) => {
+          ok = res.write(buffer.subarray(0, size), () => resolve());
+        });
+      }
+      for (const part of direct) ok = res.write(part);
       done();
-      if (i >= parts.length) break;
+      if (last || res.destroyed) return;
       if (!ok && !(await drained(res))) return;
     }
-    res.end();
   }
 }
 
