@@ -20,6 +20,7 @@ export function createRecordSerializers(
   compiler: SchemaCompiler,
 ): (schema: SchemaObject) => RecordSerializer {
   const serializers = new WeakMap<SchemaObject, RecordSerializer>();
+  const encode = createJsonSlabs();
   return (schema) => {
     let serializer = serializers.get(schema);
     if (!serializer) {
@@ -36,7 +37,7 @@ export function createRecordSerializers(
               `The mock's response breaks the spec: ${problems.join('; ')}`,
             );
           }
-          json = Buffer.from(JSON.stringify(record));
+          json = encode(JSON.stringify(record));
           bytes.set(record, json);
         }
         return json;
@@ -44,5 +45,35 @@ export function createRecordSerializers(
       serializers.set(schema, serializer);
     }
     return serializer;
+  };
+}
+
+/** Slabs of 64 KiB for the kept JSON of records; a larger record gets a buffer of its own. */
+const SLAB_BYTES = 64 * 1024;
+
+/**
+ * UTF-8 bytes of texts kept as long as their records, packed into slabs of their own. Node's
+ * shared pool would do the packing, but it also hands out request bodies and other short-lived
+ * buffers: one kept record would then hold a whole pool slab alive, and the kept JSON of
+ * 100 MB of records took 280 MB.
+ */
+function createJsonSlabs(): (text: string) => Buffer {
+  let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+  let used = 0;
+  return (text) => {
+    const length = Buffer.byteLength(text);
+    if (length > SLAB_BYTES / 4) {
+      const own = Buffer.allocUnsafeSlow(length);
+      own.write(text);
+      return own;
+    }
+    if (used + length > SLAB_BYTES) {
+      slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+      used = 0;
+    }
+    slab.write(text, used);
+    const bytes = slab.subarray(used, used + length);
+    used += length;
+    return bytes;
   };
 }
