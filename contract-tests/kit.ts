@@ -35,6 +35,8 @@ export interface Kit {
   fail(problems: string[], ...exchanges: Exchange[]): never;
   /** The sent fields of the interface that the answer does not hold exactly as sent. */
   echoProblems(sent: Record<string, unknown>, answered: unknown, where?: string): string[];
+  /** Rule 4: a 201 with a Category echoing every sent field exactly. */
+  echoed(ctx: RuleContext, exchange: Exchange, sent: Record<string, unknown>): void;
   /**
    * Judges a create whose body the interface leaves open (no limits are documented): 201 with
    * a Category echoing every sent field exactly, or 400 with an Error body. Anything else,
@@ -133,10 +135,14 @@ export function createKit(spec: ContractSpec, label: string): Kit {
           exchange,
         );
       }
+      kit.echoed(ctx, exchange, sent);
+      return true;
+    },
+
+    echoed(ctx, exchange, sent) {
       kit.conforms(ctx, exchange, create, 201);
       const problems = kit.echoProblems(sent, exchange.json);
       if (problems.length > 0) kit.fail(problems, exchange);
-      return true;
     },
 
     async listedAsSent(ctx, creations) {

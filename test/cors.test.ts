@@ -252,6 +252,17 @@ describe('an allow-list of origins', () => {
   });
 });
 
+describe('a request without Origin (no browser asking)', () => {
+  it('gets no CORS header but Vary: Origin, for caches', async () => {
+    const res = await request(appWith()).get('/v1/categories').set(AUTH);
+    expect(res.status).toBe(200);
+    expect(names(res.headers.vary)).toContain('origin');
+    expect(Object.keys(res.headers).filter((name) => name.startsWith('access-control-'))).toEqual(
+      [],
+    );
+  });
+});
+
 describe('cors: false', () => {
   it('sends no CORS header, and a preflight is a plain OPTIONS the browser then refuses', async () => {
     const app = appWith({ cors: false });

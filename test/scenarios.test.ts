@@ -9,6 +9,7 @@ import { createLogger } from '../src/http/logger.js';
 import { SpecError, type OpenApiDocument } from '../src/spec/load.js';
 import { startMock, type RunningMock, type StartMockOptions } from '../src/start-mock.js';
 import { editedSpec } from './helpers.js';
+import { raw } from './server-helpers.js';
 
 const KEY = 'scenario-key';
 const AUTH = { Authorization: `Bearer ${KEY}` };
@@ -104,6 +105,24 @@ describe('Prefer: code=<status>', () => {
     const { url } = await mock();
     const answer = await call(`${url}/categories`, `code=${code}`);
     expect(answer).toMatchObject({ status: 400, body: { code: 'invalid_preference' } });
+  });
+});
+
+describe('several preferences', () => {
+  it('are read from one Prefer header or from several', async () => {
+    const { url } = await mock();
+    const { port } = new URL(url);
+    for (const prefer of ['Prefer: code=503, example=x', 'Prefer: code=503\r\nPrefer: example=x']) {
+      const answer = await raw(
+        Number(port),
+        `GET /v1/categories HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\n${prefer}\r\nConnection: close\r\n\r\n`,
+      );
+      // Both read: 503 is the default answer, which has no example named x.
+      expect(answer.status).toBe(400);
+      expect((answer.json as { message: string }).message).toMatch(
+        /default answer of listCategories has no example "x"/,
+      );
+    }
   });
 });
 

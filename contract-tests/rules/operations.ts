@@ -18,10 +18,7 @@ export function operationRules(kit: Kit): Rule[] {
       createsData: true,
       async check(ctx) {
         const sent = kit.validBody('echo');
-        const exchange = await kit.call(ctx, create, { body: JSON.stringify(sent) });
-        kit.conforms(ctx, exchange, create, 201);
-        const problems = kit.echoProblems(sent, exchange.json);
-        if (problems.length > 0) kit.fail(problems, exchange);
+        kit.echoed(ctx, await kit.call(ctx, create, { body: JSON.stringify(sent) }), sent);
       },
     },
     {
@@ -29,10 +26,7 @@ export function operationRules(kit: Kit): Rule[] {
       createsData: true,
       async check(ctx) {
         const sent = kit.requiredBody('required-only');
-        const exchange = await kit.call(ctx, create, { body: JSON.stringify(sent) });
-        kit.conforms(ctx, exchange, create, 201);
-        const problems = kit.echoProblems(sent, exchange.json);
-        if (problems.length > 0) kit.fail(problems, exchange);
+        kit.echoed(ctx, await kit.call(ctx, create, { body: JSON.stringify(sent) }), sent);
       },
     },
     {

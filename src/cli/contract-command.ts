@@ -1,10 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Dispatcher } from 'undici';
 import type { TestCase } from 'vitest/node';
-import { parse } from 'yaml';
 import { basePathOf, findServer, resolveServerUrl } from '../spec/servers.js';
-import { DEFAULT_SPEC_PATH } from '../defaults.js';
 import { loadSpec, type OpenApiDocument } from '../spec/load.js';
 
 /** The contract suite's vitest config, beside its rules in contract-tests/. */
@@ -67,10 +64,8 @@ export async function runContract(
   const timeoutMs = options.timeout ?? 10_000;
   let baseUrl: string;
   try {
-    // The checked spec only to resolve a server: its paths and servers read as written will do.
-    const spec = options.server
-      ? (await loadSpec()).resolved
-      : (parse(await readFile(DEFAULT_SPEC_PATH, 'utf8')) as OpenApiDocument);
+    // A start after the first reads the spec from loadSpec's remembered loads, without YAML.
+    const spec = (await loadSpec()).resolved;
     baseUrl = resolveBaseUrl(options, spec);
     checkOptions(options);
     await preflight(baseUrl, options.apiKey ?? '', spec, timeoutMs);

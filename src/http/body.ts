@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseContentType, type ContentType } from 'content-type';
 import { isJsonMediaType, type RequestBody } from '../spec/operations.js';
-import { repeated } from './headers.js';
+import { hasBody, repeated } from './headers.js';
 import { ApiError } from './errors.js';
 
 /** A request body as read: its media type, and its value (parsed JSON, or the raw bytes). */
@@ -67,13 +67,6 @@ export function createBodyReader(
     if (!isJsonMediaType(mediaType)) return { mediaType, value: bytes, bytes: bytes.length };
     return { mediaType, value: parseJson(bytes), bytes: bytes.length };
   };
-}
-
-/** Whether the request carries a body at all (RFC 9112: a length or a transfer coding). */
-function hasBody(req: IncomingMessage): boolean {
-  if (req.headers['transfer-encoding'] !== undefined) return true;
-  const length = req.headers['content-length'];
-  return length !== undefined && length !== '0';
 }
 
 /** The spec media type the request's Content-Type matches, or a 415 that lists them. */

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors, { type CorsOptions as LibraryCorsOptions } from 'cors';
 import type { Operation } from '../spec/operations.js';
 import { ApiError } from './errors.js';
-import { belowBasePath } from './pipeline.js';
+import { apiLocator, splitTarget } from './request-target.js';
 import type { Router } from './router.js';
 
 /** A connect-style step, as the pipeline runs it before routing. */
@@ -96,6 +96,12 @@ export function corsMiddleware(options: CorsOptions): Step {
   });
 
   return function answerCors(req, res, next) {
+    // No Origin, no browser asking: nothing to allow or expose (most calls: curl, tests, CI).
+    // Vary still tells caches that the answer to a browser would differ.
+    if (req.headers.origin === undefined) {
+      res.setHeader('Vary', 'Origin');
+      return next();
+    }
     setHeaders(req, res as never, (err?: unknown) => {
       if (err !== undefined && err !== null) return next(err);
       // Only a preflight the API cannot serve comes back from the library unanswered.
@@ -121,13 +127,7 @@ export interface CorsApi {
 export function specCorsRules(apis: readonly CorsApi[]): CorsRules {
   const documented = new WeakMap<Operation, readonly string[]>();
   const none: readonly string[] = [];
-  const locate = (path: string) => {
-    for (const api of [...apis].sort((a, b) => b.basePath.length - a.basePath.length)) {
-      const below = belowBasePath(api.basePath, path);
-      if (below !== undefined) return { api, below };
-    }
-    return undefined;
-  };
+  const locate = apiLocator(apis);
   const match = (method: string, path: string) => {
     const found = locate(path);
     try {
@@ -191,16 +191,11 @@ function exposedHeaderLists(rules: CorsRules): (method: string, path: string) =>
 
 /** The path of a request target, its query left out (the absolute form read too). */
 function pathOf(req: IncomingMessage): string {
-  const url = req.url ?? '/';
-  if (!url.startsWith('/')) {
-    try {
-      return new URL(url).pathname;
-    } catch {
-      return url;
-    }
+  try {
+    return splitTarget(req.url ?? '/').pathname;
+  } catch {
+    return req.url ?? '/'; // not a path: the pipeline answers it with its 400
   }
-  const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
 }
 
 function isPreflight(req: IncomingMessage): boolean {

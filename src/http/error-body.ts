@@ -1,7 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { SchemaObject } from '../spec/load.js';
-import { isJsonMediaType, responseFor, type Operation } from '../spec/operations.js';
+import { jsonMediaOf, responseFor, type Operation } from '../spec/operations.js';
 import type { DataGenerator } from '../spec/sample.js';
+import { propertiesOf } from '../spec/schema-parts.js';
 import type { SchemaCompiler } from '../spec/schemas.js';
 import type { ApiError } from './errors.js';
 
@@ -26,10 +27,9 @@ export function createErrorShaper(
   return (error, operation) => {
     const ours = error.toBody();
     const documented = operation && responseFor(operation, error.status);
-    const content = documented?.response.content ?? {};
-    const type = Object.keys(content).find(isJsonMediaType);
-    if (type === undefined) return { body: ours, contentType: 'application/json' };
-    const schema = (content[type]?.schema ?? {}) as SchemaObject;
+    const json = jsonMediaOf(documented?.response);
+    if (!json) return { body: ours, contentType: 'application/json' };
+    const { type, schema } = json;
     const check = compiler.response(schema);
     if (check(ours).length === 0) return { body: ours, contentType: type };
 
@@ -76,11 +76,4 @@ function mapOnto(
     if (value !== undefined) body[name] = value;
   }
   return body;
-}
-
-function propertiesOf(schema: SchemaObject): Record<string, SchemaObject> {
-  const merged: Record<string, SchemaObject> = {};
-  for (const part of [schema, ...((schema.allOf ?? []) as SchemaObject[])])
-    Object.assign(merged, part.properties ?? {});
-  return merged;
 }

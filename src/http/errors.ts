@@ -24,6 +24,18 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The mock's own answer breaks the spec: a 500 that names each problem, never the wrong answer.
+ * @example invalidResponse(['/response/0/name must be a string'])
+ */
+export function invalidResponse(problems: readonly string[]): ApiError {
+  return new ApiError(
+    500,
+    'invalid_response',
+    `The mock's response breaks the spec: ${problems.join('; ')}`,
+  );
+}
+
 /** What body-parser and raw-body raise (through http-errors): a status, often a `type`. */
 interface HttpError {
   status: number;

@@ -12,3 +12,10 @@ export function repeated(req: IncomingMessage, name: string): boolean {
   }
   return false;
 }
+
+/** Whether the request carries a body at all (RFC 9112: a length or a transfer coding). */
+export function hasBody(req: IncomingMessage): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const length = req.headers['content-length'];
+  return length !== undefined && length !== '0';
+}

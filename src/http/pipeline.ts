@@ -6,6 +6,8 @@ import type { ReadBody } from './body.js';
 import type { ErrorAnswer } from './error-body.js';
 import { ApiError, toApiError } from './errors.js';
 import type { RequestInput, ValidRequest } from './request-validator.js';
+import { hasBody } from './headers.js';
+import { apiLocator, splitTarget } from './request-target.js';
 import type { Router } from './router.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { playFault } from '../scenarios/faults.js';
@@ -145,7 +147,7 @@ export interface PipelineOptions {
 export function createPipeline(
   options: PipelineOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const apis = [...options.apis].sort((a, b) => b.basePath.length - a.basePath.length);
+  const findApi = apiLocator(options.apis);
   const before = options.before ?? [];
 
   return function handleRequest(req, res) {
@@ -169,7 +171,7 @@ export function createPipeline(
     res: ServerResponse,
     state: RequestState,
   ): Promise<void> {
-    const { pathname, search } = splitUrl(req.url ?? '/');
+    const { pathname, search } = splitTarget(req.url ?? '/');
     const found = findApi(pathname);
     if (!found) throw new ApiError(404, 'not_found', `No operation at ${req.method} ${pathname}`);
     const { api, below } = found;
@@ -242,14 +244,6 @@ export function createPipeline(
     });
   }
 
-  function findApi(pathname: string): { api: ServedApi; below: string } | undefined {
-    for (const api of apis) {
-      const below = belowBasePath(api.basePath, pathname);
-      if (below !== undefined) return { api, below };
-    }
-    return undefined;
-  }
-
   function fail(
     req: IncomingMessage,
     res: ServerResponse,
@@ -306,36 +300,4 @@ function runSteps(
     };
     next();
   });
-}
-
-function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-}
-
-/**
- * The path and query of a request target. The absolute form (`GET http://host/v1/x`, as
- * sent to proxies) is valid HTTP and is read too.
- */
-function splitUrl(url: string): { pathname: string; search: string } {
-  let target = url;
-  if (!target.startsWith('/')) {
-    try {
-      const parsed = new URL(target);
-      target = `${parsed.pathname}${parsed.search}`;
-    } catch {
-      throw new ApiError(400, 'bad_request', 'The request target is not a path');
-    }
-  }
-  const q = target.indexOf('?');
-  return q === -1
-    ? { pathname: target, search: '' }
-    : { pathname: target.slice(0, q), search: target.slice(q + 1) };
-}
-
-/** The path below the base path (`/v1/categories` -> `/categories`), or undefined outside it. */
-export function belowBasePath(basePath: string, path: string): string | undefined {
-  if (basePath === '') return path;
-  if (path === basePath) return '/';
-  return path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : undefined;
 }

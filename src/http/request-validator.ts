@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { SchemaObject } from '../spec/load.js';
 import type { Operation, Parameter, ParameterLocation } from '../spec/operations.js';
+import { typesOf } from '../spec/schema-parts.js';
 import type { SchemaCheck, SchemaCompiler } from '../spec/schemas.js';
 import type { ReadBody } from './body.js';
 import { ApiError } from './errors.js';
@@ -142,9 +143,4 @@ function readQuery(search: string, parameters: readonly Parameter[]): Record<str
     else query[name] = isArray || values.length > 1 ? values : values[0];
   }
   return query;
-}
-
-function typesOf(schema: SchemaObject): string[] {
-  const type = schema.type;
-  return Array.isArray(type) ? type : type ? [type] : [];
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jsonSchemaOf, responseFor, type Operation } from '../spec/operations.js';
 import type { SchemaCompiler } from '../spec/schemas.js';
 import { CheckedJson, RecordList, type Answer } from './answer.js';
-import { ApiError } from './errors.js';
+import { invalidResponse } from './errors.js';
 import { createTurnBudget } from './turn-budget.js';
 
 /** The CPU all lists being sent may take in one turn of the event loop, together. */
@@ -159,13 +159,7 @@ function checkedText(compiler: SchemaCompiler, operation: Operation, answer: Ans
   const schema = jsonSchemaOf(responseFor(operation, answer.status)?.response);
   if (schema) {
     const problems = compiler.response(schema)(answer.body, '/response');
-    if (problems.length > 0) {
-      throw new ApiError(
-        500,
-        'invalid_response',
-        `The mock's response breaks the spec: ${problems.join('; ')}`,
-      );
-    }
+    if (problems.length > 0) throw invalidResponse(problems);
   }
   return JSON.stringify(answer.body);
 }

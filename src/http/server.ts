@@ -7,7 +7,7 @@ import {
 } from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-import { codeOf } from './errors.js';
+import { byStatus } from './errors.js';
 
 /** The bounds of the HTTP layer, each with an option of the CLI. */
 export interface ServerLimits {
@@ -131,7 +131,7 @@ export function createMockServer(
 }
 
 function sendError(res: ServerResponse, status: number, message: string): void {
-  const body = JSON.stringify({ code: codeOf(status), message, status });
+  const body = JSON.stringify(byStatus(status, message).toBody());
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
@@ -155,7 +155,7 @@ function answerClientError(
     return;
   }
   const [status, message] = describeClientError(err, maxHeaderSize);
-  const body = JSON.stringify({ code: codeOf(status), message, status });
+  const body = JSON.stringify(byStatus(status, message).toBody());
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +

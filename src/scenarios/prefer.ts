@@ -31,10 +31,11 @@ const KNOWN = ['code', 'example', 'dynamic', 'delay', 'fault'];
  * @example readPreferences(req) // for `Prefer: code=404, delay=200` -> { code: 404, delay: 200 }
  */
 export function readPreferences(req: IncomingMessage): Preferences {
-  const header = req.headersDistinct?.prefer ?? [];
-  if (header.length === 0) return {};
+  // Node joins repeated Prefer headers with commas, as RFC 9110 allows for list headers.
+  const header = req.headers.prefer;
+  if (header === undefined) return {};
   const preferences: Preferences = {};
-  for (const part of header.join(',').split(/[,;]/)) {
+  for (const part of [header].flat().join(',').split(/[,;]/)) {
     const match = /^\s*([\w-]+)\s*(?:=\s*(?:"([^"]*)"|([^\s"]*)))?\s*$/.exec(part);
     if (!match) continue;
     const name = (match[1] ?? '').toLowerCase();

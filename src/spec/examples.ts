@@ -1,6 +1,5 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { SchemaObject } from './load.js';
-import { isJsonMediaType, type Operation } from './operations.js';
+import { jsonMediaOf, type Operation } from './operations.js';
 import type { DataGenerator } from './sample.js';
 
 type MediaTypeObject = OpenAPIV3_1.MediaTypeObject;
@@ -25,11 +24,9 @@ export function exampleBody(
   generator: DataGenerator,
   options: { name?: string; generate?: boolean } = {},
 ): ExampleBody | undefined {
-  const content = operation.responses[responseKey]?.content ?? {};
-  const mediaType = Object.keys(content).find(isJsonMediaType);
-  const media = mediaType === undefined ? undefined : content[mediaType];
-  if (mediaType === undefined || !media) return undefined;
-  const schema = (media.schema ?? {}) as SchemaObject;
+  const json = jsonMediaOf(operation.responses[responseKey]);
+  if (!json) return undefined;
+  const { type: mediaType, media, schema } = json;
   const where = `the ${responseKey} answer of ${operation.operationId}`;
   if (options.generate) return { mediaType, body: generator.value(schema, where) };
   const found = fromExamples(media, options.name);
@@ -38,9 +35,7 @@ export function exampleBody(
 
 /** The names of the examples a response documents. */
 export function exampleNames(operation: Operation, responseKey: string): string[] {
-  const content = operation.responses[responseKey]?.content ?? {};
-  const mediaType = Object.keys(content).find(isJsonMediaType);
-  return Object.keys((mediaType && content[mediaType]?.examples) || {});
+  return Object.keys(jsonMediaOf(operation.responses[responseKey])?.media.examples ?? {});
 }
 
 function fromExamples(media: MediaTypeObject, name?: string): { value: unknown } | undefined {

@@ -4,6 +4,7 @@ import type { OpenApiDocument, OperationObject, SchemaObject } from './load.js';
 type SecurityRequirement = OpenAPIV3_1.SecurityRequirementObject;
 type ParameterObject = OpenAPIV3_1.ParameterObject;
 type ResponseObject = OpenAPIV3_1.ResponseObject;
+type MediaTypeObject = OpenAPIV3_1.MediaTypeObject;
 
 /** The method keys a Path Item may hold (fixed by OpenAPI itself, not by our spec). */
 export const PATH_ITEM_METHODS = [
@@ -115,11 +116,24 @@ export function responseFor(
   return undefined;
 }
 
-/** The JSON schema of a response, when it has JSON content. */
-export function jsonSchemaOf(response: ResponseObject | undefined): SchemaObject | undefined {
+/**
+ * The JSON content of a response: its media type (the first JSON one), its media object and
+ * its schema (`{}` when it gives none); undefined when it has no JSON content.
+ * @example jsonMediaOf(operation.responses['200'])?.type // 'application/json'
+ */
+export function jsonMediaOf(
+  response: ResponseObject | undefined,
+): { type: string; media: MediaTypeObject; schema: SchemaObject } | undefined {
   const content = response?.content ?? {};
   const type = Object.keys(content).find(isJsonMediaType);
-  return type === undefined ? undefined : ((content[type]?.schema ?? {}) as SchemaObject);
+  const media = type === undefined ? undefined : content[type];
+  if (type === undefined || !media) return undefined;
+  return { type, media, schema: (media.schema ?? {}) as SchemaObject };
+}
+
+/** The JSON schema of a response, when it has JSON content. */
+export function jsonSchemaOf(response: ResponseObject | undefined): SchemaObject | undefined {
+  return jsonMediaOf(response)?.schema;
 }
 
 /** `application/json`, `application/problem+json` and the like. */

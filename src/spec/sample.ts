@@ -2,6 +2,7 @@ import type { Faker } from '@faker-js/faker';
 import { faker as englishFaker } from '@faker-js/faker/locale/en';
 import { createGeneratorSync, type JsonSchema } from 'json-schema-faker';
 import { SpecError, type SchemaObject } from './load.js';
+import { typesOf } from './schema-parts.js';
 import type { SchemaCompiler } from './schemas.js';
 
 /** Makes data valid against the spec's schemas: seeds, example answers, server-set fields. */
@@ -123,8 +124,7 @@ function withHints(schema: SchemaObject, memo: WeakMap<object, SchemaObject>): S
 }
 
 function hintFor(name: string, property: SchemaObject): string | undefined {
-  const types = Array.isArray(property.type) ? property.type : [property.type];
-  if (!types.includes('string')) return undefined;
+  if (!typesOf(property).includes('string')) return undefined;
   // Faker knows nothing of these: its value would break them, and hints are for realism only.
   if (property.format || property.pattern || property.enum || 'const' in property) return undefined;
   // Faker's words and sentences fit loose bounds; tight ones are left to the plain generator.

@@ -1,6 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { SchemaObject } from './load.js';
+import { carries } from './schema-parts.js';
 
 /** The reasons a value breaks a schema, as `<where> <what>`; empty when it conforms. */
 export type SchemaCheck = (value: unknown, where?: string) => string[];
@@ -151,14 +152,6 @@ function collectHidden(schema: SchemaObject, marker: Hidden, into: Set<string>):
     if (carries(property as SchemaObject, marker)) into.add(name);
   }
   for (const part of (schema.allOf ?? []) as SchemaObject[]) collectHidden(part, marker, into);
-}
-
-function carries(schema: SchemaObject, marker: Hidden): boolean {
-  if (typeof schema !== 'object' || schema === null) return false;
-  return (
-    (schema as Record<string, unknown>)[marker] === true ||
-    ((schema.allOf ?? []) as SchemaObject[]).some((part) => carries(part, marker))
-  );
 }
 
 function rewrite(

@@ -8,13 +8,8 @@ import type { SchemaCompiler } from '../spec/schemas.js';
 import { applyMergePatch } from './merge-patch.js';
 import { CREATED, UPDATED } from './timestamps.js';
 import { createRecordSerializers, type RecordSerializer } from './record-serializer.js';
-import {
-  collectionSpecOf,
-  isReadOnly,
-  propertiesOf,
-  type Resource,
-  type ResourceAction,
-} from './resources.js';
+import { isReadOnly, propertiesOf } from '../spec/schema-parts.js';
+import { collectionSpecOf, type Resource, type ResourceAction } from './resources.js';
 import type { Collection, RecordId, Store, StoredRecord } from './store.js';
 
 export interface EngineOptions {
@@ -82,6 +77,9 @@ class ServedResource {
     const status = operation.successStatus;
     const schema = jsonSchemaOf(operation.responses[String(status)]);
     const serialize = schema && this.serializerFor(schema);
+    // The id in an item path: the one parameter of its last segment.
+    const idParam = /\{([^}]+)\}$/.exec(operation.path)?.[1] ?? '';
+    const idOf = (request: HandlerRequest): RecordId => request.params[idParam] as RecordId;
     switch (action) {
       case 'list': {
         const items = ((schema as { items?: SchemaObject } | undefined)?.items ??
@@ -114,14 +112,15 @@ class ServedResource {
         };
       case 'read':
         return async (request) => {
-          const record = await this.#collection.get(this.#idOf(request));
-          if (!record) throw this.#notFound(request);
+          const id = idOf(request);
+          const record = await this.#collection.get(id);
+          if (!record) throw this.#notFound(id);
           return { status, body: serialize ? new CheckedJson(serialize(record)) : undefined };
         };
       case 'replace':
       case 'update':
         return async (request) => {
-          const id = this.#idOf(request);
+          const id = idOf(request);
           const record = await this.#collection.update(id, (current) => {
             const client =
               action === 'replace'
@@ -141,14 +140,14 @@ class ServedResource {
             }
             return fields;
           });
-          if (!record) throw this.#notFound(request);
+          if (!record) throw this.#notFound(id);
           return { status, body: serialize ? new CheckedJson(serialize(record)) : undefined };
         };
       case 'delete':
         return async (request) => {
-          const id = this.#idOf(request);
+          const id = idOf(request);
           const record = serialize ? await this.#collection.get(id) : undefined;
-          if (!(await this.#collection.remove(id))) throw this.#notFound(request);
+          if (!(await this.#collection.remove(id))) throw this.#notFound(id);
           return {
             status,
             body: serialize && record ? new CheckedJson(serialize(record)) : undefined,
@@ -192,14 +191,7 @@ class ServedResource {
     return this.#serverSet.some(([serverName]) => serverName === name);
   }
 
-  /** The id in the item path: the one parameter of its last segment. */
-  #idOf(request: HandlerRequest): RecordId {
-    const name = /\{([^}]+)\}$/.exec(request.operation.path)?.[1] ?? '';
-    return request.params[name] as RecordId;
-  }
-
-  #notFound(request: HandlerRequest): ApiError {
-    const id = this.#idOf(request);
+  #notFound(id: RecordId): ApiError {
     return new ApiError(
       404,
       'not_found',

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { invalidResponse } from '../http/errors.js';
 import type { SchemaObject } from '../spec/load.js';
 import type { SchemaCompiler } from '../spec/schemas.js';
 import type { StoredRecord } from './store.js';
@@ -30,13 +30,7 @@ export function createRecordSerializers(
         let json = bytes.get(record);
         if (json === undefined) {
           const problems = check(record, index === undefined ? '/response' : `/response/${index}`);
-          if (problems.length > 0) {
-            throw new ApiError(
-              500,
-              'invalid_response',
-              `The mock's response breaks the spec: ${problems.join('; ')}`,
-            );
-          }
+          if (problems.length > 0) throw invalidResponse(problems);
           json = encode(JSON.stringify(record));
           bytes.set(record, json);
         }

@@ -1,6 +1,7 @@
 import type { SchemaObject } from '../spec/load.js';
 import { SpecError } from '../spec/load.js';
 import { isJsonMediaType, jsonSchemaOf, type Operation } from '../spec/operations.js';
+import { isReadOnly, propertiesOf, requiredOf, typesOf } from '../spec/schema-parts.js';
 import type { CollectionSpec, IdKind } from './store.js';
 
 /** What an operation does to its resource. */
@@ -135,32 +136,6 @@ export function collectionSpecOf(resource: Resource): CollectionSpec {
   return { name: resource.name, idProperty: resource.idProperty, idKind: resource.idKind };
 }
 
-/** The properties of a schema, its `allOf` parts included. */
-export function propertiesOf(schema: SchemaObject): Record<string, SchemaObject> {
-  const merged: Record<string, SchemaObject> = {};
-  for (const part of [schema, ...((schema.allOf ?? []) as SchemaObject[])]) {
-    if (part !== schema && part.allOf) Object.assign(merged, propertiesOf(part));
-    else Object.assign(merged, part.properties ?? {});
-  }
-  return merged;
-}
-
-/** The required property names of a schema, its `allOf` parts included. */
-export function requiredOf(schema: SchemaObject): Set<string> {
-  const required = new Set<string>(schema.required ?? []);
-  for (const part of (schema.allOf ?? []) as SchemaObject[])
-    for (const name of requiredOf(part)) required.add(name);
-  return required;
-}
-
-/** Whether a property schema is `readOnly`, directly or through an `allOf` part. */
-export function isReadOnly(schema: SchemaObject): boolean {
-  return (
-    schema.readOnly === true ||
-    ((schema.allOf ?? []) as SchemaObject[]).some((part) => isReadOnly(part))
-  );
-}
-
 function idOf(schema: SchemaObject): { name: string; kind: IdKind } | undefined {
   const properties = propertiesOf(schema);
   const required = requiredOf(schema);
@@ -172,10 +147,10 @@ function idOf(schema: SchemaObject): { name: string; kind: IdKind } | undefined 
 }
 
 function idKindOf(schema: SchemaObject): IdKind {
-  const parts = [schema, ...((schema.allOf ?? []) as SchemaObject[])];
-  const types = parts.flatMap((part) => (Array.isArray(part.type) ? part.type : [part.type]));
+  const types = typesOf(schema);
   if (types.includes('integer') || types.includes('number')) return 'integer';
-  if (parts.some((part) => part.format === 'uuid')) return 'uuid';
+  if ([schema, ...((schema.allOf ?? []) as SchemaObject[])].some((part) => part.format === 'uuid'))
+    return 'uuid';
   return 'string';
 }
 

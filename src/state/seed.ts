@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createDataGenerator } from '../spec/sample.js';
 import type { SchemaCompiler } from '../spec/schemas.js';
-import { collectionSpecOf, propertiesOf, type Resource } from './resources.js';
+import { propertiesOf } from '../spec/schema-parts.js';
+import { collectionSpecOf, type Resource } from './resources.js';
 import { generateCategories } from './seed-data.js';
 import { inOrder } from './timestamps.js';
 import type { Store } from './store.js';
