@@ -2,10 +2,10 @@
 // memory the mock holds per stored category, its cached serializations included.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../src/app.js';
-import { loadSpec } from '../src/spec/load.js';
-import { createMemoryStore } from '../src/state/memory-store.js';
-import { generateCategories } from '../src/state/seed-data.js';
+import { createApp } from '../src/wiring/create-app.js';
+import { loadSpec } from '../src/openapi/load.js';
+import { createMemoryStore } from '../src/store/memory-store.js';
+import { generateCategories } from '../src/core/resources/seed-data.js';
 
 const count = Number(process.argv[2] ?? 100_000);
 const gc = (globalThis as { gc?: () => void }).gc;

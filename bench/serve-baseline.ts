@@ -1,7 +1,7 @@
 // Runs a baseline as its own process, seeded like the mock:
 // `tsx bench/serve-baseline.ts <count> <key> [categories|authors]`.
 import type { AddressInfo } from 'node:net';
-import { generateCategories } from '../src/state/seed-data.js';
+import { generateCategories } from '../src/core/resources/seed-data.js';
 import { createLibraryBaselineApp } from './baseline-library.js';
 import { createBaselineApp } from './baseline-server.js';
 

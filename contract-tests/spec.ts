@@ -54,7 +54,7 @@ export async function loadContractSpec(path: string = SPEC_PATH): Promise<Contra
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   addFormats.default(ajv);
   // OpenAPI's own integer formats, which JSON Schema does not define (the mock's
-  // src/spec/schemas.ts defines them alike; this suite imports nothing from src/).
+  // src/openapi/schemas.ts defines them alike; this suite imports nothing from src/).
   ajv.addFormat('int32', {
     type: 'number',
     validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,

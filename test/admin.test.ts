@@ -1,7 +1,7 @@
 // The admin API at /__mock, as an end-to-end suite uses it: a known state before each test,
 // and what the app under test sent.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../src/start-mock.js';
+import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 
 const KEY = 'admin-key';
 const AUTH = { Authorization: `Bearer ${KEY}` };

@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApp, DEFAULT_BODY_LIMIT, type AppOptions } from '../src/app.js';
-import { loadSpec, type LoadedSpec } from '../src/spec/load.js';
-import type { Store } from '../src/state/store.js';
+import { createApp, DEFAULT_BODY_LIMIT, type AppOptions } from '../src/wiring/create-app.js';
+import { loadSpec, type LoadedSpec } from '../src/openapi/load.js';
+import type { Store } from '../src/store/store.js';
 import type { Category } from '../src/types.js';
 import {
   AUTH,

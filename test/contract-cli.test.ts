@@ -13,9 +13,9 @@ import express, { type Express } from 'express';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { contractRules } from '../contract-tests/rules.js';
 import { loadContractSpec } from '../contract-tests/spec.js';
-import { createApp } from '../src/app.js';
-import { loadSpec } from '../src/spec/load.js';
-import type { Store } from '../src/state/store.js';
+import { createApp } from '../src/wiring/create-app.js';
+import { loadSpec } from '../src/openapi/load.js';
+import type { Store } from '../src/store/store.js';
 import { categoriesServer } from './fixtures/categories-server.js';
 import { categoryStore, storedCategories } from './helpers.js';
 

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractRules } from '../contract-tests/rules.js';
 import { loadContractSpec, type ContractSpec } from '../contract-tests/spec.js';
 import type { ContractTarget } from '../contract-tests/target.js';
-import { createApp } from '../src/app.js';
-import { loadSpec } from '../src/spec/load.js';
-import { generateCategories } from '../src/state/seed-data.js';
+import { createApp } from '../src/wiring/create-app.js';
+import { loadSpec } from '../src/openapi/load.js';
+import { generateCategories } from '../src/core/resources/seed-data.js';
 import { categoriesServer, type ServerBehaviour } from './fixtures/categories-server.js';
 import { CATEGORIES, categoryStore } from './helpers.js';
 

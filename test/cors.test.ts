@@ -4,7 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:http';
 import request, { type Test } from 'supertest';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, DEFAULT_BODY_LIMIT, type AppOptions, type MockApp } from '../src/app.js';
+import {
+  createApp,
+  DEFAULT_BODY_LIMIT,
+  type AppOptions,
+  type MockApp,
+} from '../src/wiring/create-app.js';
 import { createCli } from '../src/cli/cli.js';
 import {
   ALWAYS_EXPOSED_HEADERS,
@@ -13,11 +18,11 @@ import {
   specCorsRules,
   type CorsRules,
 } from '../src/http/cors.js';
-import { createRouter } from '../src/http/router.js';
-import { deprecationHeaders } from '../src/spec/deprecation.js';
-import { listOperations } from '../src/spec/operations.js';
-import { loadSpec, type LoadedSpec } from '../src/spec/load.js';
-import type { RunningMock } from '../src/start-mock.js';
+import { createRouter } from '../src/core/router.js';
+import { deprecationHeaders } from '../src/openapi/deprecation.js';
+import { listOperations } from '../src/openapi/operations.js';
+import { loadSpec, type LoadedSpec } from '../src/openapi/load.js';
+import type { RunningMock } from '../src/wiring/start-mock.js';
 import { AUTH, categoryStore, editedSpec, expectError, KEY } from './helpers.js';
 
 const PAGE = 'http://localhost:5173';

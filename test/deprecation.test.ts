@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deprecationHeaders } from '../src/spec/deprecation.js';
-import { SpecError, type OperationObject } from '../src/spec/load.js';
+import { deprecationHeaders } from '../src/openapi/deprecation.js';
+import { SpecError, type OperationObject } from '../src/openapi/load.js';
 
 const operation = (extra: object): OperationObject => ({
   operationId: 'op',

@@ -3,11 +3,11 @@
 // served statefully with no code written for it, over HTTP.
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadSpec } from '../src/spec/load.js';
-import { createSchemaCompiler } from '../src/spec/schemas.js';
-import { listOperations } from '../src/spec/operations.js';
-import { inferResources } from '../src/state/resources.js';
-import { startMock, type RunningMock } from '../src/start-mock.js';
+import { loadSpec } from '../src/openapi/load.js';
+import { createSchemaCompiler } from '../src/openapi/schemas.js';
+import { listOperations } from '../src/openapi/operations.js';
+import { inferResources } from '../src/openapi/resources.js';
+import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 
 const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
 const KEY = 'library-key';

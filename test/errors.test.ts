@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, byStatus, toApiError } from '../src/http/errors.js';
-import { StoreFullError } from '../src/state/store.js';
+import { ApiError, byStatus, toApiError } from '../src/vocabulary/errors.js';
+import { StoreFullError } from '../src/store/store.js';
 
 /** What body-parser and raw-body raise, through http-errors. */
 function httpError(status: number, extra: object = {}): Error {

@@ -20,9 +20,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Typescript from 'typescript';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DataFileError } from '../src/state/data-file.js';
-import { openFileStore, type FileStore, type FileStoreOptions } from '../src/state/file-store.js';
-import type { CollectionSpec } from '../src/state/store.js';
+import { DataFileError } from '../src/store/data-file.js';
+import { openFileStore, type FileStore, type FileStoreOptions } from '../src/store/file-store.js';
+import type { CollectionSpec } from '../src/store/store.js';
 import {
   apply,
   copyModel,

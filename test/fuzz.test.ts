@@ -3,7 +3,7 @@
 // pollutes nothing, and still answers afterwards. Reproduce a run with FUZZ_SEED=<seed>.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../src/state/memory-store.js';
+import { createMemoryStore } from '../src/store/memory-store.js';
 import { KEY } from './helpers.js';
 import { closeAll, raw, serve, type Served } from './server-helpers.js';
 

@@ -3,7 +3,7 @@
 import { Agent, request } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../src/state/memory-store.js';
+import { createMemoryStore } from '../src/store/memory-store.js';
 import { CATEGORIES, KEY, storedCategories } from './helpers.js';
 import {
   closeAll,

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import type { Response } from 'supertest';
 import { expect } from 'vitest';
 import { stringify } from 'yaml';
-import { loadSpec, type LoadedSpec, type OpenApiDocument } from '../src/spec/load.js';
-import { createMemoryStore } from '../src/state/memory-store.js';
-import type { Collection, CollectionSpec, Store, StoredRecord } from '../src/state/store.js';
+import { loadSpec, type LoadedSpec, type OpenApiDocument } from '../src/openapi/load.js';
+import { createMemoryStore } from '../src/store/memory-store.js';
+import type { Collection, CollectionSpec, Store, StoredRecord } from '../src/store/store.js';
 
 export const KEY = 'test-key';
 export const AUTH = { Authorization: `Bearer ${KEY}` };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createRouter } from '../src/http/router.js';
-import { loadSpec } from '../src/spec/load.js';
-import { listOperations, requiresCredential, responseFor } from '../src/spec/operations.js';
+import { createRouter } from '../src/core/router.js';
+import { loadSpec } from '../src/openapi/load.js';
+import { listOperations, requiresCredential, responseFor } from '../src/openapi/operations.js';
 
 describe('listOperations', () => {
   it('lists every operation of the spec with its success status and security', async () => {

@@ -6,8 +6,8 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { createLogger } from '../src/http/logger.js';
-import { SpecError, type OpenApiDocument } from '../src/spec/load.js';
-import { startMock, type RunningMock, type StartMockOptions } from '../src/start-mock.js';
+import { SpecError, type OpenApiDocument } from '../src/openapi/load.js';
+import { startMock, type RunningMock, type StartMockOptions } from '../src/wiring/start-mock.js';
 import { editedSpec } from './helpers.js';
 import { raw } from './server-helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateCategories } from '../src/state/seed-data.js';
+import { generateCategories } from '../src/core/resources/seed-data.js';
 
 describe('generateCategories', () => {
   it('gives the same categories for the same seed, and others for another seed', () => {

@@ -1,10 +1,10 @@
 import type { Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { createApp, type AppOptions } from '../src/app.js';
-import { ADMIN_SPEC_PATH } from '../src/defaults.js';
+import { createApp, type AppOptions } from '../src/wiring/create-app.js';
+import { ADMIN_SPEC_PATH } from '../src/wiring/defaults.js';
 import { createMockServer, type ServerLimits } from '../src/http/server.js';
-import { loadSpec } from '../src/spec/load.js';
+import { loadSpec } from '../src/openapi/load.js';
 import { KEY } from './helpers.js';
 
 /** A mock listening on a free port, as the CLI runs it (Node's HTTP layer included). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { basePathOf, findServer, resolveServerUrl } from '../src/spec/servers.js';
-import { loadSpec, SpecError, type OpenApiDocument } from '../src/spec/load.js';
+import { basePathOf, findServer, resolveServerUrl } from '../src/openapi/servers.js';
+import { loadSpec, SpecError, type OpenApiDocument } from '../src/openapi/load.js';
 
 const doc = (servers: OpenApiDocument['servers']): OpenApiDocument =>
   ({ openapi: '3.1.0', info: { title: 't', version: '1' }, servers }) as OpenApiDocument;

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSpec, SpecError } from '../src/spec/load.js';
+import { loadSpec, SpecError } from '../src/openapi/load.js';
 
 async function specFile(text: string): Promise<string> {
   const path = join(await mkdtemp(join(tmpdir(), 'petstore-kit-bad-spec-')), 'openapi.yaml');

@@ -3,14 +3,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openFileStore } from '../src/state/file-store.js';
-import { createMemoryStore } from '../src/state/memory-store.js';
+import { openFileStore } from '../src/store/file-store.js';
+import { createMemoryStore } from '../src/store/memory-store.js';
 import {
   StoreFullError,
   type CollectionSpec,
   type Store,
   type StoreLimits,
-} from '../src/state/store.js';
+} from '../src/store/store.js';
 
 const pets: CollectionSpec = { name: 'pets', idProperty: 'id', idKind: 'integer' };
 const owners: CollectionSpec = { name: 'owners', idProperty: 'ownerId', idKind: 'integer' };

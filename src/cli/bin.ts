@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The one place that touches the process: argv, env (through commander), signals, exit codes.
 import { createCli } from './cli.js';
-import type { RunningMock } from '../start-mock.js';
+import type { RunningMock } from '../wiring/start-mock.js';
 
 const running: RunningMock[] = [];
 let stopping = false;

@@ -2,13 +2,13 @@ import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { createLogger } from '../http/logger.js';
 import { DEFAULT_SERVER_LIMITS } from '../http/server.js';
-import { DEFAULT_API_KEY, DEFAULT_BODY_LIMIT, DEFAULT_SPEC_PATH } from '../defaults.js';
-import type { RunningMock } from '../start-mock.js';
-import { DEFAULT_STORE_LIMITS } from '../state/store.js';
+import { DEFAULT_API_KEY, DEFAULT_BODY_LIMIT, DEFAULT_SPEC_PATH } from '../wiring/defaults.js';
+import type { RunningMock } from '../wiring/start-mock.js';
+import { DEFAULT_STORE_LIMITS } from '../store/store.js';
 import type { ContractCommandOptions } from './contract-command.js';
 import type { MockCommandOptions } from './mock-command.js';
-import { FAULT_KINDS } from '../scenarios/prefer.js';
-import { STABILITY_LEVELS } from '../spec/stability.js';
+import { FAULT_KINDS } from '../core/scenarios/prefer.js';
+import { STABILITY_LEVELS } from '../openapi/stability.js';
 import {
   collectList,
   parseDelay,

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import type { Dispatcher } from 'undici';
 import type { TestCase } from 'vitest/node';
-import { basePathOf, findServer, resolveServerUrl } from '../spec/servers.js';
-import { loadSpec, type OpenApiDocument } from '../spec/load.js';
+import { basePathOf, findServer, resolveServerUrl } from '../openapi/servers.js';
+import { loadSpec, type OpenApiDocument } from '../openapi/load.js';
 
 /** The contract suite's vitest config, beside its rules in contract-tests/. */
 const CONTRACT_CONFIG = fileURLToPath(

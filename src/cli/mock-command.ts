@@ -1,7 +1,7 @@
 import type { Logger } from '../http/logger.js';
-import type { FaultKind } from '../scenarios/prefer.js';
-import type { StabilityLevel } from '../spec/stability.js';
-import { startMock, type RunningMock } from '../start-mock.js';
+import type { FaultKind } from '../core/scenarios/prefer.js';
+import type { StabilityLevel } from '../openapi/stability.js';
+import { startMock, type RunningMock } from '../wiring/start-mock.js';
 
 /** The `mock` command's options, as commander parses them (sizes in bytes, times in ms). */
 export interface MockCommandOptions {

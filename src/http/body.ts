@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseContentType, type ContentType } from 'content-type';
-import { isJsonMediaType, type RequestBody } from '../spec/operations.js';
+import { isJsonMediaType, type RequestBody } from '../openapi/operations.js';
 import { hasBody, repeated } from './headers.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../vocabulary/errors.js';
 
 /** A request body as read: its media type, and its value (parsed JSON, or the raw bytes). */
 export interface ReadBody {

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors, { type CorsOptions as LibraryCorsOptions } from 'cors';
-import type { Operation } from '../spec/operations.js';
-import { ApiError } from './errors.js';
+import type { Operation } from '../openapi/operations.js';
+import { ApiError } from '../vocabulary/errors.js';
 import { apiLocator, splitTarget } from './request-target.js';
-import type { Router } from './router.js';
+import type { Router } from '../core/router.js';
 
 /** A connect-style step, as the pipeline runs it before routing. */
 type Step = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;

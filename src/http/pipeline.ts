@@ -1,18 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import type { Operation, RequestBody } from '../spec/operations.js';
-import type { Answer } from './answer.js';
+import type { Operation, RequestBody } from '../openapi/operations.js';
+import type { Answer } from '../vocabulary/answer.js';
 import type { ReadBody } from './body.js';
-import type { ErrorAnswer } from './error-body.js';
-import { ApiError, toApiError } from './errors.js';
-import type { RequestInput, ValidRequest } from './request-validator.js';
+import type { ErrorAnswer } from '../core/error-shaper.js';
+import { ApiError, toApiError } from '../vocabulary/errors.js';
+import type { RequestInput, ValidRequest } from '../core/request-validator.js';
 import { hasBody } from './headers.js';
 import { apiLocator, splitTarget } from './request-target.js';
-import type { Router } from './router.js';
+import type { Router } from '../core/router.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { playFault } from '../scenarios/faults.js';
-import { readPreferences, type FaultKind, type Preferences } from '../scenarios/prefer.js';
-import type { Scenarios } from '../scenarios/settings.js';
+import { playFault } from './faults.js';
+import { readPreferences, type FaultKind, type Preferences } from '../core/scenarios/prefer.js';
+import type { Scenarios } from '../core/scenarios/settings.js';
 
 /** What a handler gets: the checked request, its operation, and the raw request. */
 export interface HandlerRequest extends ValidRequest {

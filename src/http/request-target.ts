@@ -1,4 +1,4 @@
-import { ApiError } from './errors.js';
+import { ApiError } from '../vocabulary/errors.js';
 
 /**
  * The path and query of a request target. The absolute form (`GET http://host/v1/x`, as

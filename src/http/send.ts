@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { jsonSchemaOf, responseFor, type Operation } from '../spec/operations.js';
-import type { SchemaCompiler } from '../spec/schemas.js';
-import { CheckedJson, RecordList, type Answer } from './answer.js';
-import { invalidResponse } from './errors.js';
+import { jsonSchemaOf, responseFor, type Operation } from '../openapi/operations.js';
+import type { SchemaCompiler } from '../openapi/schemas.js';
+import { CheckedJson, RecordList, type Answer } from '../vocabulary/answer.js';
+import { invalidResponse } from '../vocabulary/errors.js';
 import { createTurnBudget } from './turn-budget.js';
 
 /** The CPU all lists being sent may take in one turn of the event loop, together. */

@@ -7,7 +7,7 @@ import {
 } from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-import { byStatus } from './errors.js';
+import { byStatus } from '../vocabulary/errors.js';
 
 /** The bounds of the HTTP layer, each with an option of the CLI. */
 export interface ServerLimits {

@@ -1,16 +1,16 @@
-import { CheckedJson, RecordList } from '../http/answer.js';
-import { ApiError } from '../http/errors.js';
-import type { HandlerRequest, OperationHandler } from '../http/pipeline.js';
-import type { SchemaObject } from '../spec/load.js';
-import { jsonSchemaOf, type Operation } from '../spec/operations.js';
-import type { DataGenerator } from '../spec/sample.js';
-import type { SchemaCompiler } from '../spec/schemas.js';
+import { CheckedJson, RecordList } from '../../vocabulary/answer.js';
+import { ApiError } from '../../vocabulary/errors.js';
+import type { HandlerRequest, OperationHandler } from '../../http/pipeline.js';
+import type { SchemaObject } from '../../openapi/load.js';
+import { jsonSchemaOf, type Operation } from '../../openapi/operations.js';
+import type { DataGenerator } from '../../openapi/sample.js';
+import type { SchemaCompiler } from '../../openapi/schemas.js';
 import { applyMergePatch } from './merge-patch.js';
 import { CREATED, UPDATED } from './timestamps.js';
 import { createRecordSerializers, type RecordSerializer } from './record-serializer.js';
-import { isReadOnly, propertiesOf } from '../spec/schema-parts.js';
-import { collectionSpecOf, type Resource, type ResourceAction } from './resources.js';
-import type { Collection, RecordId, Store, StoredRecord } from './store.js';
+import { isReadOnly, propertiesOf } from '../../openapi/schema-parts.js';
+import { collectionSpecOf, type Resource, type ResourceAction } from '../../openapi/resources.js';
+import type { Collection, RecordId, Store, StoredRecord } from '../../store/store.js';
 
 export interface EngineOptions {
   resources: readonly Resource[];

@@ -1,7 +1,7 @@
-import { invalidResponse } from '../http/errors.js';
-import type { SchemaObject } from '../spec/load.js';
-import type { SchemaCompiler } from '../spec/schemas.js';
-import type { StoredRecord } from './store.js';
+import { invalidResponse } from '../../vocabulary/errors.js';
+import type { SchemaObject } from '../../openapi/load.js';
+import type { SchemaCompiler } from '../../openapi/schemas.js';
+import type { StoredRecord } from '../../store/store.js';
 
 /**
  * Checks a record against one schema and serializes it to UTF-8 JSON; `index` (its place in a

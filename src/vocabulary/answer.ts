@@ -1,4 +1,4 @@
-import type { StoredRecord } from '../state/store.js';
+import type { StoredRecord } from '../store/store.js';
 
 /**
  * JSON already checked against the spec's response schema and serialized to UTF-8: sent as

@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { SchemaObject } from '../spec/load.js';
-import type { Operation, Parameter, ParameterLocation } from '../spec/operations.js';
-import { typesOf } from '../spec/schema-parts.js';
-import type { SchemaCheck, SchemaCompiler } from '../spec/schemas.js';
-import type { ReadBody } from './body.js';
-import { ApiError } from './errors.js';
+import type { SchemaObject } from '../openapi/load.js';
+import type { Operation, Parameter, ParameterLocation } from '../openapi/operations.js';
+import { typesOf } from '../openapi/schema-parts.js';
+import type { SchemaCheck, SchemaCompiler } from '../openapi/schemas.js';
+import type { ReadBody } from '../http/body.js';
+import { ApiError } from '../vocabulary/errors.js';
 
 /** A request as the spec describes it, checked: parameters converted to their types. */
 export interface ValidRequest {

@@ -2,7 +2,7 @@
 // loads every locale); a private instance built from it keeps seeding free of global state.
 import type { Faker } from '@faker-js/faker';
 import { faker as englishFaker } from '@faker-js/faker/locale/en';
-import type { NewCategory } from '../types.js';
+import type { NewCategory } from '../../types.js';
 
 export interface SeedOptions {
   /** How many categories to generate. */

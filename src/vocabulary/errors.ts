@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { StoreFullError } from '../state/store.js';
+import { StoreFullError } from '../store/store.js';
 import type { ErrorBody } from '../types.js';
 
 /**

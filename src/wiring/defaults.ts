@@ -9,7 +9,7 @@ export const DEFAULT_API_KEY = 'petstore-kit-dev-key';
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /** The spec shipped with petstore-kit: the one source of truth of the interface. */
-export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../spec/openapi.yaml', import.meta.url));
+export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
 
 /** The admin API's spec, shipped beside the main one. */
-export const ADMIN_SPEC_PATH = fileURLToPath(new URL('../spec/admin.yaml', import.meta.url));
+export const ADMIN_SPEC_PATH = fileURLToPath(new URL('../../spec/admin.yaml', import.meta.url));

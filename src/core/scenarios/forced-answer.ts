@@ -1,9 +1,9 @@
-import type { Answer } from '../http/answer.js';
-import type { ErrorAnswer } from '../http/error-body.js';
-import { ApiError, codeOf } from '../http/errors.js';
-import { exampleBody, exampleNames } from '../spec/examples.js';
-import { responseFor, type Operation } from '../spec/operations.js';
-import type { DataGenerator } from '../spec/sample.js';
+import type { Answer } from '../../vocabulary/answer.js';
+import type { ErrorAnswer } from '../error-shaper.js';
+import { ApiError, codeOf } from '../../vocabulary/errors.js';
+import { exampleBody, exampleNames } from '../../openapi/examples.js';
+import { responseFor, type Operation } from '../../openapi/operations.js';
+import type { DataGenerator } from '../../openapi/sample.js';
 import type { Preferences } from './prefer.js';
 
 export interface ForcedAnswerOptions {

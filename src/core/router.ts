@@ -1,5 +1,5 @@
-import type { Operation } from '../spec/operations.js';
-import { ApiError } from './errors.js';
+import type { Operation } from '../openapi/operations.js';
+import { ApiError } from '../vocabulary/errors.js';
 
 /** What a request (method, path below the base path) is for. */
 export type RouteMatch =

@@ -1,46 +1,46 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { adminHandlers } from './admin/handlers.js';
+import { adminHandlers } from '../core/admin/handlers.js';
 import { DEFAULT_BODY_LIMIT } from './defaults.js';
-import { createRequestLog, type RequestLog } from './admin/request-log.js';
-import { bearerCheck } from './http/auth.js';
-import { corsMiddleware, specCorsRules, type CorsOptions } from './http/cors.js';
-import { createBodyReader } from './http/body.js';
-import { createErrorShaper } from './http/error-body.js';
-import { silentLogger, type Logger } from './http/logger.js';
+import { createRequestLog, type RequestLog } from '../core/admin/request-log.js';
+import { bearerCheck } from '../core/credentials.js';
+import { corsMiddleware, specCorsRules, type CorsOptions } from '../http/cors.js';
+import { createBodyReader } from '../http/body.js';
+import { createErrorShaper } from '../core/error-shaper.js';
+import { silentLogger, type Logger } from '../http/logger.js';
 import {
   createPipeline,
   type OperationHandler,
   type PreStep,
   type ServedApi,
-} from './http/pipeline.js';
-import { createRequestValidator, type RequestValidator } from './http/request-validator.js';
-import { createRouter } from './http/router.js';
-import { createSender } from './http/send.js';
-import { deprecationHeaders } from './spec/deprecation.js';
-import { exampleBody } from './spec/examples.js';
-import { ApiError } from './http/errors.js';
-import { forcedAnswer } from './scenarios/forced-answer.js';
+} from '../http/pipeline.js';
+import { createRequestValidator, type RequestValidator } from '../core/request-validator.js';
+import { createRouter } from '../core/router.js';
+import { createSender } from '../http/send.js';
+import { deprecationHeaders } from '../openapi/deprecation.js';
+import { exampleBody } from '../openapi/examples.js';
+import { ApiError } from '../vocabulary/errors.js';
+import { forcedAnswer } from '../core/scenarios/forced-answer.js';
 import {
   DEFAULT_SCENARIO_SETTINGS,
   Scenarios,
   type ScenarioSettings,
-} from './scenarios/settings.js';
-import { SpecError, type LoadedSpec, type OpenApiDocument } from './spec/load.js';
-import { isServed, stabilityOf, type StabilityLevel } from './spec/stability.js';
+} from '../core/scenarios/settings.js';
+import { SpecError, type LoadedSpec, type OpenApiDocument } from '../openapi/load.js';
+import { isServed, stabilityOf, type StabilityLevel } from '../openapi/stability.js';
 import {
   jsonSchemaOf,
   listOperations,
   requiresCredential,
   type Operation,
-} from './spec/operations.js';
-import { createDataGenerator, type DataGenerator } from './spec/sample.js';
-import { createSchemaCompiler, type SchemaCompiler } from './spec/schemas.js';
-import { basePathOf } from './spec/servers.js';
-import { resourceHandlers } from './state/engine.js';
-import { seedResources } from './state/seed.js';
-import { createMemoryStore } from './state/memory-store.js';
-import { collectionSpecOf, inferResources, type Resource } from './state/resources.js';
-import type { Store } from './state/store.js';
+} from '../openapi/operations.js';
+import { createDataGenerator, type DataGenerator } from '../openapi/sample.js';
+import { createSchemaCompiler, type SchemaCompiler } from '../openapi/schemas.js';
+import { basePathOf } from '../openapi/servers.js';
+import { resourceHandlers } from '../core/resources/handlers.js';
+import { seedResources } from '../core/resources/seed.js';
+import { createMemoryStore } from '../store/memory-store.js';
+import { collectionSpecOf, inferResources, type Resource } from '../openapi/resources.js';
+import type { Store } from '../store/store.js';
 
 export { DEFAULT_BODY_LIMIT };
 

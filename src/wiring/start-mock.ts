@@ -1,18 +1,18 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequestLog } from './admin/request-log.js';
-import { createApp, type AppOptions, type MockApp } from './app.js';
-import type { Scenarios } from './scenarios/settings.js';
-import { watchFile } from './spec/watch.js';
-import { collectionSpecOf } from './state/resources.js';
+import { createRequestLog } from '../core/admin/request-log.js';
+import { createApp, type AppOptions, type MockApp } from './create-app.js';
+import type { Scenarios } from '../core/scenarios/settings.js';
+import { watchFile } from '../openapi/watch.js';
+import { collectionSpecOf } from '../openapi/resources.js';
 import { ADMIN_SPEC_PATH, DEFAULT_API_KEY, DEFAULT_SPEC_PATH } from './defaults.js';
-import { silentLogger, type Logger } from './http/logger.js';
-import { requestLogger } from './http/logger.js';
-import { createMockServer, type ServerLimits } from './http/server.js';
-import { loadSpec, type LoadedSpec } from './spec/load.js';
-import { openFileStore } from './state/file-store.js';
-import { createMemoryStore } from './state/memory-store.js';
-import type { RecordId, Store, StoreLimits } from './state/store.js';
+import { silentLogger, type Logger } from '../http/logger.js';
+import { requestLogger } from '../http/logger.js';
+import { createMockServer, type ServerLimits } from '../http/server.js';
+import { loadSpec, type LoadedSpec } from '../openapi/load.js';
+import { openFileStore } from '../store/file-store.js';
+import { createMemoryStore } from '../store/memory-store.js';
+import type { RecordId, Store, StoreLimits } from '../store/store.js';
 
 export { DEFAULT_API_KEY };
 

@@ -1,8 +1,8 @@
-import type { SchemaObject } from '../spec/load.js';
-import { SpecError } from '../spec/load.js';
-import { isJsonMediaType, jsonSchemaOf, type Operation } from '../spec/operations.js';
-import { isReadOnly, propertiesOf, requiredOf, typesOf } from '../spec/schema-parts.js';
-import type { CollectionSpec, IdKind } from './store.js';
+import type { SchemaObject } from './load.js';
+import { SpecError } from './load.js';
+import { isJsonMediaType, jsonSchemaOf, type Operation } from './operations.js';
+import { isReadOnly, propertiesOf, requiredOf, typesOf } from './schema-parts.js';
+import type { CollectionSpec, IdKind } from '../store/store.js';
 
 /** What an operation does to its resource. */
 export type ResourceAction = 'list' | 'create' | 'read' | 'replace' | 'update' | 'delete';

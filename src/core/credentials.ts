@@ -1,7 +1,7 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { ApiError } from './errors.js';
-import { repeated } from './headers.js';
+import { ApiError } from '../vocabulary/errors.js';
+import { repeated } from '../http/headers.js';
 
 /** What the Authorization header of a request holds. */
 export type Credential =

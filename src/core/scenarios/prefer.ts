@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../../vocabulary/errors.js';
 
 /** The network faults the mock can play. */
 export const FAULT_KINDS = ['reset', 'timeout', 'malformed'] as const;

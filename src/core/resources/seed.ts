@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { createDataGenerator } from '../spec/sample.js';
-import type { SchemaCompiler } from '../spec/schemas.js';
-import { propertiesOf } from '../spec/schema-parts.js';
-import { collectionSpecOf, type Resource } from './resources.js';
+import { createDataGenerator } from '../../openapi/sample.js';
+import type { SchemaCompiler } from '../../openapi/schemas.js';
+import { propertiesOf } from '../../openapi/schema-parts.js';
+import { collectionSpecOf, type Resource } from '../../openapi/resources.js';
 import { generateCategories } from './seed-data.js';
 import { inOrder } from './timestamps.js';
-import type { Store } from './store.js';
+import type { Store } from '../../store/store.js';
 
 export interface SeedOptions {
   /** Records generated for each collection. */

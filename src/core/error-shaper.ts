@@ -1,10 +1,10 @@
 import { STATUS_CODES } from 'node:http';
-import type { SchemaObject } from '../spec/load.js';
-import { jsonMediaOf, responseFor, type Operation } from '../spec/operations.js';
-import type { DataGenerator } from '../spec/sample.js';
-import { propertiesOf } from '../spec/schema-parts.js';
-import type { SchemaCompiler } from '../spec/schemas.js';
-import type { ApiError } from './errors.js';
+import type { SchemaObject } from '../openapi/load.js';
+import { jsonMediaOf, responseFor, type Operation } from '../openapi/operations.js';
+import type { DataGenerator } from '../openapi/sample.js';
+import { propertiesOf } from '../openapi/schema-parts.js';
+import type { SchemaCompiler } from '../openapi/schemas.js';
+import type { ApiError } from '../vocabulary/errors.js';
 
 /** An error as it is sent: its body and the media type the spec gives it. */
 export interface ErrorAnswer {

@@ -1,4 +1,4 @@
-import type { AnsweredRequest } from '../http/pipeline.js';
+import type { AnsweredRequest } from '../../http/pipeline.js';
 
 /** A logged request as the admin API shows it (spec/admin.yaml's RecordedRequest). */
 export type RecordedRequest = Omit<AnsweredRequest, 'at'> & { time: string };

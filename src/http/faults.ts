@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FaultKind } from './prefer.js';
+import type { FaultKind } from '../core/scenarios/prefer.js';
 
 export interface FaultOptions {
   /** How long a `timeout` fault holds the connection before closing it unanswered. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { DEFAULT_SPEC_PATH } from '../defaults.js';
+import { DEFAULT_SPEC_PATH } from '../wiring/defaults.js';
 
 export type OpenApiDocument = OpenAPIV3_1.Document;
 export type OperationObject = OpenAPIV3_1.OperationObject;

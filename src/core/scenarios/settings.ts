@@ -1,7 +1,7 @@
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../../vocabulary/errors.js';
 import { FAULT_KINDS, MAX_DELAY_MS, type FaultKind, type Preferences } from './prefer.js';
 
 /** What every answer of a run goes through: latency and random faults. */
