@@ -1,8 +1,29 @@
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The ladder of src/ (ARCHITECTURE.md), lowest first: each layer imports only those below it.
+ * openapi/ and store/ stand side by side on vocabulary/ and do not import each other.
+ */
+const LADDER = [['vocabulary'], ['openapi', 'store'], ['core'], ['http'], ['wiring'], ['cli']];
+
+/** For each layer, the folders it must not import from: every layer above it, and its siblings. */
+const ladderZones = LADDER.flatMap((step, index) =>
+  step.map((layer) => ({
+    target: `./src/${layer}`,
+    from: [
+      ...LADDER.slice(index + 1).flat(),
+      ...step.filter((sibling) => sibling !== layer),
+      'index.ts',
+    ].map((above) => `./src/${above}`),
+    message: `src/${layer} is below that layer: see ARCHITECTURE.md for the ladder.`,
+  })),
+);
+
 export default tseslint.config(
-  { ignores: ['dist/', 'src/generated/', 'coverage/', 'reports/'] },
+  { ignores: ['dist/', 'test/generated/', 'coverage/', 'reports/'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
@@ -11,6 +32,33 @@ export default tseslint.config(
       'no-console': 'error',
       // Express tells error handlers by their four parameters, used or not.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [createTypeScriptImportResolver()],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: ladderZones }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    // The core takes plain requests and gives plain answers: the socket belongs to http/.
+    files: ['src/core/**/*.ts', 'src/openapi/**/*.ts', 'src/store/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:http', 'node:https', 'node:net', 'http', 'net'].map((name) => ({
+            name,
+            message: 'Only src/http/ speaks HTTP: take plain data (vocabulary/request.ts) instead.',
+          })),
+        },
+      ],
     },
   },
   {

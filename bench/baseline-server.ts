@@ -2,7 +2,7 @@
 // implementation of the interface would, and nothing more (no spec, no validation,
 // no logging). Its ETag is off, as the mock's is, so lists cost the same to send.
 import express from 'express';
-import type { Category } from '../src/types.js';
+import type { Category } from '../test/types.js';
 
 export interface BaselineOptions {
   keys: readonly string[];

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/wiring/create-app.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { createMemoryStore } from '../src/store/memory-store.js';
-import { generateCategories } from '../src/core/resources/seed-data.js';
+import { animalKinds, seededFaker } from '../src/openapi/realistic.js';
 
 const count = Number(process.argv[2] ?? 100_000);
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -28,10 +28,7 @@ const list = () =>
 await list();
 
 const categories = store.collection({ name: 'categories', idProperty: 'id', idKind: 'integer' });
-let input: ReturnType<typeof generateCategories> | undefined = generateCategories({
-  count,
-  seed: 1,
-});
+let input: ReturnType<typeof animalKinds> | undefined = animalKinds(count, seededFaker(1));
 const before = used();
 for (const category of input) await categories.create(category);
 input = undefined;

@@ -1,7 +1,7 @@
 // Runs a baseline as its own process, seeded like the mock:
 // `tsx bench/serve-baseline.ts <count> <key> [categories|authors]`.
 import type { AddressInfo } from 'node:net';
-import { generateCategories } from '../src/core/resources/seed-data.js';
+import { animalKinds, seededFaker } from '../src/openapi/realistic.js';
 import { createLibraryBaselineApp } from './baseline-library.js';
 import { createBaselineApp } from './baseline-server.js';
 
@@ -11,7 +11,7 @@ const app =
     ? createLibraryBaselineApp({ keys: [key], count: Number(count) })
     : createBaselineApp({
         keys: [key],
-        categories: generateCategories({ count: Number(count), seed: 1 }).map((category, i) => ({
+        categories: animalKinds(Number(count), seededFaker(1)).map((category, i) => ({
           id: i + 1,
           ...category,
         })),

@@ -1,18 +1,42 @@
 // petstore-kit as a library (`import { startMock } from 'petstore-kit'`): the mock for a
-// frontend's test setup, and the pieces to build it into another server.
-export { createApp, type AppOptions, type MockApp } from './wiring/create-app.js';
-export { DEFAULT_API_KEY, DEFAULT_BODY_LIMIT, DEFAULT_SPEC_PATH } from './wiring/defaults.js';
-export { createMockServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from './http/server.js';
-export type { ScenarioSettings } from './core/scenarios/settings.js';
-export { loadSpec, SpecError, type LoadedSpec } from './openapi/load.js';
+// frontend's test setup, and the pieces to build it into another server. Every type an option
+// refers to is exported here, and every error class the functions document.
 export { startMock, type RunningMock, type StartMockOptions } from './wiring/start-mock.js';
-export { openFileStore, type FileStore } from './store/file-store.js';
-export { createMemoryStore, type MemoryStore } from './store/memory-store.js';
-export type {
-  Collection,
-  CollectionSpec,
-  Store,
-  StoreLimits,
-  StoredRecord,
+export { createApp, type AppOptions, type MockApp } from './wiring/create-app.js';
+export {
+  DEFAULT_API_KEY,
+  DEFAULT_BODY_LIMIT,
+  DEFAULTS,
+  type CorsSetting,
+  type CustomHandler,
+  type CustomHandlerContext,
+  type MockOptions,
+} from './wiring/options.js';
+export { createMockServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from './http/server.js';
+export type { Logger } from './http/logger.js';
+export type { HandlerContext, HandlerRequest } from './core/handler.js';
+export type { ScenarioSettings } from './core/scenarios/settings.js';
+export { ADMIN_SPEC_PATH, BUNDLED_SPEC_PATH as DEFAULT_SPEC_PATH } from './openapi/bundled.js';
+export { loadSpec, SpecError, type LoadedSpec, type LoadSpecOptions } from './openapi/load.js';
+export type { Operation } from './openapi/operations.js';
+export type { Resource, ResourceAction } from './openapi/resources.js';
+export type { StabilityLevel } from './openapi/stability.js';
+export { openFileStore, type FileStore, type FileStoreOptions } from './store/file-store.js';
+export { DataFileError } from './store/data-file.js';
+export {
+  createMemoryStore,
+  type MemoryStore,
+  type MemoryStoreOptions,
+} from './store/memory-store.js';
+export {
+  DEFAULT_STORE_LIMITS,
+  StoreFullError,
+  type Collection,
+  type CollectionSpec,
+  type Store,
+  type StoreLimits,
+  type StoredRecord,
 } from './store/store.js';
-export type { Category, ErrorBody, NewCategory } from './types.js';
+export type { Answer, FaultKind } from './vocabulary/answer.js';
+export { ApiError, StartupError, type ErrorBody } from './vocabulary/errors.js';
+export type { IdKind, RecordId } from './vocabulary/record.js';

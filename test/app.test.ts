@@ -1,9 +1,10 @@
 import request from 'supertest';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApp, DEFAULT_BODY_LIMIT, type AppOptions } from '../src/wiring/create-app.js';
+import { createApp, type AppOptions } from '../src/wiring/create-app.js';
+import { DEFAULT_BODY_LIMIT } from '../src/wiring/options.js';
 import { loadSpec, type LoadedSpec } from '../src/openapi/load.js';
 import type { Store } from '../src/store/store.js';
-import type { Category } from '../src/types.js';
+import type { Category } from './types.js';
 import {
   AUTH,
   categoryStore,

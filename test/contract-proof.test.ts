@@ -9,7 +9,7 @@ import { loadContractSpec, type ContractSpec } from '../contract-tests/spec.js';
 import type { ContractTarget } from '../contract-tests/target.js';
 import { createApp } from '../src/wiring/create-app.js';
 import { loadSpec } from '../src/openapi/load.js';
-import { generateCategories } from '../src/core/resources/seed-data.js';
+import { animalKinds, seededFaker } from '../src/openapi/realistic.js';
 import { categoriesServer, type ServerBehaviour } from './fixtures/categories-server.js';
 import { CATEGORIES, categoryStore } from './helpers.js';
 
@@ -452,7 +452,7 @@ function runOnce(behaviour: Partial<ServerBehaviour>): Promise<SuiteRun> {
 describe('the contract suite passes our own mock', () => {
   it('violates no rule against the mock, seeded as `npm start` seeds it', async () => {
     const store = categoryStore();
-    for (const category of generateCategories({ count: 10, seed: 1 }))
+    for (const category of animalKinds(10, seededFaker(1)))
       await store.collection(CATEGORIES).create(category);
     const run = await runSuite(
       express().use(createApp({ spec: await loadSpec(), apiKeys: [KEY], store })),

@@ -4,12 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:http';
 import request, { type Test } from 'supertest';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createApp,
-  DEFAULT_BODY_LIMIT,
-  type AppOptions,
-  type MockApp,
-} from '../src/wiring/create-app.js';
+import { createApp, type AppOptions, type MockApp } from '../src/wiring/create-app.js';
+import { DEFAULT_BODY_LIMIT } from '../src/wiring/options.js';
 import { createCli } from '../src/cli/cli.js';
 import {
   ALWAYS_EXPOSED_HEADERS,
@@ -18,9 +14,6 @@ import {
   specCorsRules,
   type CorsRules,
 } from '../src/http/cors.js';
-import { createRouter } from '../src/core/router.js';
-import { deprecationHeaders } from '../src/openapi/deprecation.js';
-import { listOperations } from '../src/openapi/operations.js';
 import { loadSpec, type LoadedSpec } from '../src/openapi/load.js';
 import type { RunningMock } from '../src/wiring/start-mock.js';
 import { AUTH, categoryStore, editedSpec, expectError, KEY } from './helpers.js';
@@ -283,40 +276,45 @@ describe('cors: false', () => {
 });
 
 describe('corsMiddleware options', () => {
-  const rules: CorsRules = { methodsAt: () => ['GET'], exposedHeadersFor: () => [] };
-
   it.each(['localhost:5173', 'http://localhost:5173/', 'http://localhost:5173/app', '*', ''])(
     'refuses %j as an origin, saying what an origin looks like',
     (origin) => {
-      expect(() => corsMiddleware({ ...rules, origins: [origin] })).toThrow(
+      expect(() => corsMiddleware({ origins: [origin] })).toThrow(
         /is not an origin.*http:\/\/localhost:5173/,
       );
     },
   );
 
   it('refuses an empty allow-list and a bad max age', () => {
-    expect(() => corsMiddleware({ ...rules, origins: [] })).toThrow(/at least one origin/);
-    expect(() => corsMiddleware({ ...rules, maxAge: -1 })).toThrow(/max age/);
+    expect(() => corsMiddleware({ origins: [] })).toThrow(/at least one origin/);
+    expect(() => corsMiddleware({ maxAge: -1 })).toThrow(/max age/);
   });
 
   it('takes a max age', async () => {
-    const step = corsMiddleware({ ...rules, maxAge: 5 });
-    const server = createServer((req, res) => step(req, res, () => res.end()));
+    const rules: CorsRules = { methodsOf: () => ['GET'], exposedHeadersOf: () => [] };
+    const step = corsMiddleware({ maxAge: 5 }, rules);
+    const route = { kind: 'not-found', api: undefined, pathname: '/', search: '' } as const;
+    const server = createServer((req, res) => {
+      step(req, res, route);
+      res.end();
+    });
     const res = await preflight(server, '/', 'GET');
     expect(res.headers['access-control-max-age']).toBe('5');
   });
 });
 
-/** The rules of a spec served at the root, with the headers the mock adds (deprecation). */
-function rulesOf(loaded: LoadedSpec): CorsRules {
-  const operations = listOperations(loaded.resolved);
-  return specCorsRules([
-    {
-      basePath: '',
-      router: createRouter(operations),
-      headersOf: (operation) => deprecationHeaders(operation.definition),
-    },
-  ]);
+/** The rules of a spec served at the root, read off the routes of its requests. */
+function rulesOf(loaded: LoadedSpec): {
+  methodsAt(path: string): readonly string[] | undefined;
+  exposedHeadersFor(method: string, path: string): readonly string[];
+} {
+  const core = createApp({ spec: loaded, apiKeys: [KEY] });
+  const rules = specCorsRules();
+  return {
+    methodsAt: (path) => rules.methodsOf(core.route('OPTIONS', `${core.basePath}${path}`)),
+    exposedHeadersFor: (method, path) =>
+      rules.exposedHeadersOf(core.route(method, `${core.basePath}${path}`)),
+  };
 }
 
 describe('specCorsRules', () => {

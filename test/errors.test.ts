@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, byStatus, toApiError } from '../src/vocabulary/errors.js';
+import { toApiError } from '../src/core/error-mapping.js';
+import { errorForStatus as byStatus } from '../src/vocabulary/error-catalogue.js';
+import { ApiError } from '../src/vocabulary/errors.js';
 import { StoreFullError } from '../src/store/store.js';
 
 /** What body-parser and raw-body raise, through http-errors. */

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from '../src/wiring/create-app.js';
-import { ADMIN_SPEC_PATH } from '../src/wiring/defaults.js';
+import { ADMIN_SPEC_PATH } from '../src/openapi/bundled.js';
 import { createMockServer, type ServerLimits } from '../src/http/server.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { KEY } from './helpers.js';

@@ -28,13 +28,20 @@ afterEach(async () => {
 });
 
 describe('the library entry', () => {
-  it('exports startMock, createApp and loadSpec', () => {
+  it('exports startMock, createApp and loadSpec, their defaults and every error class they throw', () => {
     expect(Object.keys(library).sort()).toEqual([
+      'ADMIN_SPEC_PATH',
+      'ApiError',
+      'DEFAULTS',
       'DEFAULT_API_KEY',
       'DEFAULT_BODY_LIMIT',
       'DEFAULT_SERVER_LIMITS',
       'DEFAULT_SPEC_PATH',
+      'DEFAULT_STORE_LIMITS',
+      'DataFileError',
       'SpecError',
+      'StartupError',
+      'StoreFullError',
       'createApp',
       'createMemoryStore',
       'createMockServer',
@@ -42,6 +49,18 @@ describe('the library entry', () => {
       'openFileStore',
       'startMock',
     ]);
+  });
+
+  it('documents its start-up errors as classes a caller can tell apart', async () => {
+    await expect(library.startMock({ spec: '/no/such/spec.yaml' })).rejects.toBeInstanceOf(
+      library.SpecError,
+    );
+    await expect(library.startMock({ data: '/no/such/folder/data.jsonl' })).rejects.toBeInstanceOf(
+      library.DataFileError,
+    );
+    await expect(library.startMock({ spec: '/no/such/spec.yaml' })).rejects.toBeInstanceOf(
+      library.StartupError,
+    );
   });
 });
 

@@ -1,13 +1,11 @@
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { createLogger } from '../http/logger.js';
-import { DEFAULT_SERVER_LIMITS } from '../http/server.js';
-import { DEFAULT_API_KEY, DEFAULT_BODY_LIMIT, DEFAULT_SPEC_PATH } from '../wiring/defaults.js';
+import { DEFAULT_API_KEY, DEFAULTS } from '../wiring/options.js';
 import type { RunningMock } from '../wiring/start-mock.js';
-import { DEFAULT_STORE_LIMITS } from '../store/store.js';
 import type { ContractCommandOptions } from './contract-command.js';
-import type { MockCommandOptions } from './mock-command.js';
-import { FAULT_KINDS } from '../core/scenarios/prefer.js';
+import type { MockFlags } from './mock-command.js';
+import { FAULT_KINDS } from '../vocabulary/answer.js';
 import { STABILITY_LEVELS } from '../openapi/stability.js';
 import {
   collectList,
@@ -53,11 +51,11 @@ export function createCli(io: CliIo): Command {
     .addOption(
       new Option('-p, --port <port>', 'port to listen on')
         .env('PORT')
-        .default(4010)
+        .default(DEFAULTS.cliPort)
         .argParser(parsePort),
     )
     .addOption(
-      new Option('-H, --host <host>', 'address to listen on').env('HOST').default('127.0.0.1'),
+      new Option('-H, --host <host>', 'address to listen on').env('HOST').default(DEFAULTS.host),
     )
     .addOption(
       new Option(
@@ -69,15 +67,17 @@ export function createCli(io: CliIo): Command {
     )
     .addOption(
       new Option('--seed-count <count>', 'records generated per collection at start-up (0: none)')
-        .default(10)
+        .default(DEFAULTS.seedCount)
         .argParser(parseCount),
     )
     .addOption(
-      new Option('--seed <seed>', 'seed of the generated data').default(1).argParser(parseInteger),
+      new Option('--seed <seed>', 'seed of the generated data')
+        .default(DEFAULTS.seed)
+        .argParser(parseInteger),
     )
     .addOption(
       new Option('--spec <path>', 'OpenAPI document to serve').default(
-        DEFAULT_SPEC_PATH,
+        DEFAULTS.spec,
         'the bundled spec',
       ),
     )
@@ -90,12 +90,12 @@ export function createCli(io: CliIo): Command {
     .addOption(new Option('-q, --quiet', 'log no line per request'))
     .addOption(
       new Option('--body-limit <size>', 'largest request body')
-        .default(DEFAULT_BODY_LIMIT, '1mb')
+        .default(DEFAULTS.bodyLimit, '1mb')
         .argParser(parseSize),
     )
     .addOption(
       new Option('--max-header-size <size>', 'largest request head (431 beyond)')
-        .default(DEFAULT_SERVER_LIMITS.maxHeaderSize, '16kb')
+        .default(DEFAULTS.limits.maxHeaderSize, '16kb')
         .argParser(parseSize),
     )
     .addOption(
@@ -103,32 +103,32 @@ export function createCli(io: CliIo): Command {
         '--request-timeout <seconds>',
         'a request must arrive whole within this (408 beyond)',
       )
-        .default(DEFAULT_SERVER_LIMITS.requestTimeout, '30')
+        .default(DEFAULTS.limits.requestTimeout, '30')
         .argParser(parseSeconds),
     )
     .addOption(
       new Option('--headers-timeout <seconds>', 'its headers within this (408 beyond)')
-        .default(DEFAULT_SERVER_LIMITS.headersTimeout, '10')
+        .default(DEFAULTS.limits.headersTimeout, '10')
         .argParser(parseSeconds),
     )
     .addOption(
       new Option('--keep-alive-timeout <seconds>', 'idle keep-alive connections close after this')
-        .default(DEFAULT_SERVER_LIMITS.keepAliveTimeout, '5')
+        .default(DEFAULTS.limits.keepAliveTimeout, '5')
         .argParser(parseSeconds),
     )
     .addOption(
       new Option('--shutdown-timeout <seconds>', 'on SIGTERM, in-flight requests get this long')
-        .default(DEFAULT_SERVER_LIMITS.shutdownTimeout, '5')
+        .default(DEFAULTS.limits.shutdownTimeout, '5')
         .argParser(parseSeconds),
     )
     .addOption(
       new Option('--max-records <count>', 'most records the store holds (507 beyond)')
-        .default(DEFAULT_STORE_LIMITS.maxRecords)
+        .default(DEFAULTS.storeLimits.maxRecords)
         .argParser(parsePositive),
     )
     .addOption(
       new Option('--max-store-size <size>', 'most bytes of records, as JSON (507 beyond)')
-        .default(DEFAULT_STORE_LIMITS.maxBytes, '256mb')
+        .default(DEFAULTS.storeLimits.maxBytes, '256mb')
         .argParser(parseSize),
     )
     .addOption(
@@ -142,7 +142,7 @@ export function createCli(io: CliIo): Command {
     .addOption(new Option('--no-cors', 'no CORS headers: browsers refuse calls from other origins'))
     .addOption(
       new Option('--delay <ms>', 'delay every answer: milliseconds, or a range such as 100-400')
-        .default({ min: 0, max: 0 }, '0')
+        .default(DEFAULTS.scenarios.delay, '0')
         .argParser(parseDelay),
     )
     .addOption(
@@ -150,7 +150,7 @@ export function createCli(io: CliIo): Command {
         '--fault-rate <rate>',
         'share of requests, 0 to 1, that get a random fault (seeded)',
       )
-        .default(0)
+        .default(DEFAULTS.scenarios.faultRate)
         .argParser(parseRate),
     )
     .addOption(
@@ -158,18 +158,18 @@ export function createCli(io: CliIo): Command {
         '--fault-kinds <kinds>',
         `faults drawn from (comma-separated: ${FAULT_KINDS.join(', ')})`,
       )
-        .default([...FAULT_KINDS], FAULT_KINDS.join(','))
+        .default(DEFAULTS.scenarios.faultKinds, DEFAULTS.scenarios.faultKinds.join(','))
         .argParser(parseFaultKinds),
     )
     .addOption(
       new Option('--fault-timeout <seconds>', 'how long a timeout fault holds its connection')
-        .default(30_000, '30')
+        .default(DEFAULTS.faultTimeoutMs, String(DEFAULTS.faultTimeoutMs / 1000))
         .argParser(parseSeconds),
     )
     .addOption(
       new Option('--stability <level>', 'serve only operations this stable or more (x-stability)')
         .choices([...STABILITY_LEVELS])
-        .default('experimental'),
+        .default(DEFAULTS.stability),
     )
     .addOption(new Option('--watch', 'reload the spec when its file changes, keeping the data'))
     .addOption(
@@ -177,7 +177,7 @@ export function createCli(io: CliIo): Command {
         .choices(['auto', 'pretty', 'json'])
         .default('auto', 'pretty on a terminal, json otherwise'),
     )
-    .action(async (options: MockCommandOptions) => {
+    .action(async (options: MockFlags) => {
       const { runMock } = await import('./mock-command.js');
       const pretty =
         options.logFormat === 'pretty' ||

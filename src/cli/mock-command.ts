@@ -1,10 +1,11 @@
 import type { Logger } from '../http/logger.js';
-import type { FaultKind } from '../core/scenarios/prefer.js';
+import type { FaultKind } from '../vocabulary/answer.js';
 import type { StabilityLevel } from '../openapi/stability.js';
+import type { MockOptions } from '../wiring/options.js';
 import { startMock, type RunningMock } from '../wiring/start-mock.js';
 
-/** The `mock` command's options, as commander parses them (sizes in bytes, times in ms). */
-export interface MockCommandOptions {
+/** The `mock` command's flags, as commander parses them (sizes in bytes, times in ms). */
+export interface MockFlags {
   port: number;
   host: string;
   apiKey?: string[];
@@ -34,51 +35,54 @@ export interface MockCommandOptions {
 }
 
 /**
- * Starts the mock as the CLI asks, hands it to `onListening`, and announces it in one log line (with the default key
- * when no key was given, so that `npm start` tells how to call it).
- * @example await runMock(options, createLogger()); // {"msg":"petstore-kit mock listening on http://127.0.0.1:4010/v1 ..."}
+ * The mock's options as the flags give them.
+ * @example mockOptionsOf(flags).storeLimits // { maxRecords: 1000000, maxBytes: 268435456 }
+ */
+export function mockOptionsOf(flags: MockFlags, logger: Logger): MockOptions {
+  return {
+    port: flags.port,
+    host: flags.host,
+    ...(flags.apiKey?.length ? { apiKeys: flags.apiKey } : {}),
+    spec: flags.spec,
+    ...(flags.data ? { data: flags.data } : {}),
+    seedCount: flags.seedCount,
+    seed: flags.seed,
+    storeLimits: { maxRecords: flags.maxRecords, maxBytes: flags.maxStoreSize },
+    bodyLimit: flags.bodyLimit,
+    limits: {
+      maxHeaderSize: flags.maxHeaderSize,
+      requestTimeout: flags.requestTimeout,
+      headersTimeout: flags.headersTimeout,
+      keepAliveTimeout: flags.keepAliveTimeout,
+      shutdownTimeout: flags.shutdownTimeout,
+    },
+    logger,
+    logRequests: !flags.quiet,
+    cors: flags.cors && (flags.corsOrigin?.length ? { origins: flags.corsOrigin } : {}),
+    scenarios: { delay: flags.delay, faultRate: flags.faultRate, faultKinds: flags.faultKinds },
+    faultTimeoutMs: flags.faultTimeout,
+    stability: flags.stability,
+    watch: flags.watch ?? false,
+  };
+}
+
+/**
+ * Starts the mock as the CLI asks, hands it to `onListening`, and announces it in one log
+ * line (with the default key when no key was given, so that `npm start` tells how to call it).
+ * @example await runMock(flags, createLogger()); // {"msg":"petstore-kit mock listening on http://127.0.0.1:4010/v1 ..."}
  */
 export async function runMock(
-  options: MockCommandOptions,
+  flags: MockFlags,
   logger: Logger,
   onListening: (mock: RunningMock) => void = () => {},
 ): Promise<RunningMock> {
-  const storeLimits = { maxRecords: options.maxRecords, maxBytes: options.maxStoreSize };
-  const mock = await startMock({
-    port: options.port,
-    host: options.host,
-    ...(options.apiKey?.length ? { apiKeys: options.apiKey } : {}),
-    spec: options.spec,
-    ...(options.data ? { data: options.data } : {}),
-    seedCount: options.seedCount,
-    seed: options.seed,
-    storeLimits,
-    bodyLimit: options.bodyLimit,
-    limits: {
-      maxHeaderSize: options.maxHeaderSize,
-      requestTimeout: options.requestTimeout,
-      headersTimeout: options.headersTimeout,
-      keepAliveTimeout: options.keepAliveTimeout,
-      shutdownTimeout: options.shutdownTimeout,
-    },
-    logger,
-    logRequests: !options.quiet,
-    cors: options.cors && (options.corsOrigin?.length ? { origins: options.corsOrigin } : {}),
-    scenarios: {
-      delay: options.delay,
-      faultRate: options.faultRate,
-      faultKinds: options.faultKinds,
-    },
-    faultTimeoutMs: options.faultTimeout,
-    stability: options.stability,
-    ...(options.watch ? { watch: true } : {}),
-  });
+  const mock = await startMock(mockOptionsOf(flags, logger));
   // Before the announcement: whoever acts on it (a signal, a request) finds the mock ready.
   onListening(mock);
   logger.info(
     { url: mock.url, records: await mock.store.count(), keys: mock.apiKeys.length },
     `petstore-kit mock listening on ${mock.url}` +
-      (options.apiKey?.length ? '' : ` (API key: ${mock.apiKeys[0]})`),
+      (flags.apiKey?.length ? '' : ` (API key: ${mock.apiKeys[0]})`),
   );
   return mock;
 }

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { FAULT_KINDS, type FaultKind } from '../core/scenarios/prefer.js';
+import { FAULT_KINDS, type FaultKind } from '../vocabulary/answer.js';
 
 /** Argument parsers for commander: each refuses a bad value with a line that says why. */
 

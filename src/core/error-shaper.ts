@@ -1,10 +1,12 @@
-import { STATUS_CODES } from 'node:http';
+import type { OpenAPIV3_1 } from 'openapi-types';
 import type { SchemaObject } from '../openapi/load.js';
 import { jsonMediaOf, responseFor, type Operation } from '../openapi/operations.js';
 import type { DataGenerator } from '../openapi/sample.js';
 import { propertiesOf } from '../openapi/schema-parts.js';
 import type { SchemaCompiler } from '../openapi/schemas.js';
-import type { ApiError } from '../vocabulary/errors.js';
+import { reasonPhrase, type ApiError } from '../vocabulary/errors.js';
+
+type ResponseObject = OpenAPIV3_1.ResponseObject;
 
 /** An error as it is sent: its body and the media type the spec gives it. */
 export interface ErrorAnswer {
@@ -14,7 +16,8 @@ export interface ErrorAnswer {
 
 /**
  * Shapes errors to fit the spec: the body the spec declares for the operation and status
- * (the exact status, its range, else `default`). Our `{code, message, status}` is used
+ * (the exact status, its range, else `default`; for an error of no operation, such as a path
+ * the spec lacks, the response the document's operations give that status most). Our `{code, message, status}` is used
  * whenever it fits that schema, as it does for the Error schema of our spec; a spec with
  * another error shape (Problem Details, `{error: ...}`) gets its own shape, with our
  * status, code and message put where its property names say they go.
@@ -23,11 +26,15 @@ export interface ErrorAnswer {
 export function createErrorShaper(
   compiler: SchemaCompiler,
   generator: DataGenerator,
+  /** The document's own error response for a status, for errors of no operation. */
+  fallback: (status: number) => ResponseObject | undefined,
 ): (error: ApiError, operation: Operation | undefined) => ErrorAnswer {
   return (error, operation) => {
     const ours = error.toBody();
-    const documented = operation && responseFor(operation, error.status);
-    const json = jsonMediaOf(documented?.response);
+    const documented = operation
+      ? responseFor(operation, error.status)?.response
+      : fallback(error.status);
+    const json = jsonMediaOf(documented);
     if (!json) return { body: ours, contentType: 'application/json' };
     const { type, schema } = json;
     const check = compiler.response(schema);
@@ -71,7 +78,7 @@ function mapOnto(
     if (CODE_NAMES.test(name)) candidates.push(error.code, `urn:petstore-kit:error:${error.code}`);
     if (MESSAGE_NAMES.test(name)) candidates.push(error.message);
     if (/^title$/i.test(name))
-      candidates.push(hasMessage ? (STATUS_CODES[error.status] ?? error.code) : error.message);
+      candidates.push(hasMessage ? (reasonPhrase(error.status) ?? error.code) : error.message);
     const value = candidates.find((candidate) => fits(property, candidate));
     if (value !== undefined) body[name] = value;
   }

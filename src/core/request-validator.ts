@@ -1,10 +1,10 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import type { SchemaObject } from '../openapi/load.js';
 import type { Operation, Parameter, ParameterLocation } from '../openapi/operations.js';
 import { typesOf } from '../openapi/schema-parts.js';
 import type { SchemaCheck, SchemaCompiler } from '../openapi/schemas.js';
-import type { ReadBody } from '../http/body.js';
-import { ApiError } from '../vocabulary/errors.js';
+import { errors } from '../vocabulary/error-catalogue.js';
+import type { MockRequest } from '../vocabulary/request.js';
+import type { ReadBody } from './request-body.js';
 
 /** A request as the spec describes it, checked: parameters converted to their types. */
 export interface ValidRequest {
@@ -20,7 +20,7 @@ export interface RequestInput {
   params: Record<string, string>;
   /** The query string, without `?`. */
   search: string;
-  headers: IncomingHttpHeaders;
+  headers: MockRequest['headers'];
   body: ReadBody | undefined;
 }
 
@@ -97,7 +97,7 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
       problems.push(`/body is required: send ${[...spec.content.keys()].join(' or ')}`);
     }
 
-    if (problems.length > 0) throw new ApiError(400, 'validation_failed', problems.join('; '));
+    if (problems.length > 0) throw errors.validationFailed(problems);
     return { params, query, headers, body };
   }
 

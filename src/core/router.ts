@@ -1,5 +1,5 @@
 import type { Operation } from '../openapi/operations.js';
-import { ApiError } from '../vocabulary/errors.js';
+import { errors } from '../vocabulary/error-catalogue.js';
 
 /** What a request (method, path below the base path) is for. */
 export type RouteMatch =
@@ -109,10 +109,6 @@ function decode(value: string, name: string): string {
   try {
     return decodeURIComponent(value);
   } catch {
-    throw new ApiError(
-      400,
-      'invalid_path',
-      `The path parameter ${name} is not valid percent-encoding`,
-    );
+    throw errors.invalidPath(name);
   }
 }

@@ -1,12 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors, { type CorsOptions as LibraryCorsOptions } from 'cors';
+import type { Route } from '../core/mock-core.js';
 import type { Operation } from '../openapi/operations.js';
-import { ApiError } from '../vocabulary/errors.js';
-import { apiLocator, splitTarget } from './request-target.js';
-import type { Router } from '../core/router.js';
+import { errors } from '../vocabulary/error-catalogue.js';
+import type { ApiError } from '../vocabulary/errors.js';
 
-/** A connect-style step, as the pipeline runs it before routing. */
-type Step = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+/**
+ * What the CORS step does with a request: it answered it (a preflight the API serves), found
+ * it refused (a preflight for what the API lacks: the usual 404 or 405), or let it go on.
+ */
+export type CorsOutcome = 'answered' | 'continue' | ApiError;
+
+/** The CORS step: sets a request's CORS headers, from its route (found once, by the listener). */
+export type CorsStep = (req: IncomingMessage, res: ServerResponse, route: Route) => CorsOutcome;
 
 /**
  * Response headers every page may read, whatever the operation: the challenge of a 401,
@@ -22,18 +28,15 @@ export const ALWAYS_EXPOSED_HEADERS = [
 /** 10 minutes: browsers cache a preflight that long (Chromium caps it at 2 hours). */
 export const DEFAULT_CORS_MAX_AGE = 600;
 
-/** What the CORS middleware must know of the API it fronts; `specCorsRules` derives it from the spec. */
+/** What the CORS step reads of a request's route; `specCorsRules` reads it from the spec. */
 export interface CorsRules {
-  /**
-   * The methods the API serves at a request path (base path included), or undefined for a
-   * path it does not have.
-   */
-  methodsAt(path: string): readonly string[] | undefined;
-  /** The response headers the operation at (method, path) documents, for a page to read. */
-  exposedHeadersFor(method: string, path: string): readonly string[];
+  /** The methods served at the route's path (HEAD and OPTIONS included), or undefined where there are none. */
+  methodsOf(route: Route): readonly string[] | undefined;
+  /** The response headers the route's operation documents or the mock adds, for a page to read. */
+  exposedHeadersOf(route: Route): readonly string[];
 }
 
-export interface CorsOptions extends CorsRules {
+export interface CorsOptions {
   /**
    * The only origins allowed, each as scheme, host and port; credentials (cookies, TLS
    * client certificates) are then allowed too. Without it, any origin is allowed (echoed
@@ -50,22 +53,22 @@ export interface CorsOptions extends CorsRules {
 }
 
 /**
- * Middleware that lets pages from other origins call the API: the first step of the
- * pipeline, so that every answer, errors included, carries the CORS headers.
+ * The CORS step that lets pages from other origins call the API: the first thing done with
+ * every request, so that every answer, errors included, carries the CORS headers.
  *
  * A preflight (OPTIONS with Origin and Access-Control-Request-Method) never carries a
  * credential, so it is answered here, before authentication: 204 when the API has the
- * requested method at that path, else the usual 404 or 405 Error, passed on to the error
- * handler with the CORS headers already set, so that the page can read it. Every other
- * request gets its headers and goes on.
+ * requested method at that path, else the usual 404 or 405 Error, returned for the listener to
+ * send with the CORS headers already set, so that the page can read it. Every other request
+ * gets its headers and goes on.
  * @throws {Error} when an option is not valid, saying what a valid one looks like.
  * @example
- * corsMiddleware({ origins: ['http://localhost:5173'], ...specCorsRules(apis) })
+ * corsMiddleware({ origins: ['http://localhost:5173'] })(req, res, core.route(req.method, req.url))
  */
-export function corsMiddleware(options: CorsOptions): Step {
+export function corsMiddleware(options: CorsOptions, rules: CorsRules = specCorsRules()): CorsStep {
   const origins = checkOrigins(options.origins);
   const maxAge = checkMaxAge(options.maxAge ?? DEFAULT_CORS_MAX_AGE);
-  const exposedHeaders = exposedHeaderLists(options);
+  const exposedHeaders = exposedHeaderLists(rules);
   const shared: LibraryCorsOptions = {
     origin: origins ?? true,
     credentials: origins !== undefined,
@@ -73,20 +76,22 @@ export function corsMiddleware(options: CorsOptions): Step {
     // Unset: the headers a preflight asks for (Authorization, Content-Type, custom ones) are echoed.
     allowedHeaders: undefined,
   };
-
+  /** The library's options for one request: the step sets the route before each call. */
+  let current: Route | undefined;
   const setHeaders = cors<IncomingMessage>((req, callback) => {
+    const route = current as Route;
     if (!isPreflight(req)) {
       callback(null, {
         ...shared,
-        exposedHeaders: exposedHeaders(req.method ?? 'GET', pathOf(req)),
+        exposedHeaders: exposedHeaders(route),
         // The library takes every OPTIONS for a preflight: a plain one must go on to the
-        // pipeline, without the library's default list of methods.
+        // core, without the library's default list of methods.
         methods: [],
         preflightContinue: true,
       });
       return;
     }
-    const methods = options.methodsAt(pathOf(req));
+    const methods = rules.methodsOf(route);
     const accepted = allows(methods, requestedMethod(req));
     callback(null, {
       ...shared,
@@ -95,60 +100,43 @@ export function corsMiddleware(options: CorsOptions): Step {
     });
   });
 
-  return function answerCors(req, res, next) {
+  return function answerCors(req, res, route) {
     // No Origin, no browser asking: nothing to allow or expose (most calls: curl, tests, CI).
     // Vary still tells caches that the answer to a browser would differ.
     if (req.headers.origin === undefined) {
       res.setHeader('Vary', 'Origin');
-      return next();
+      return 'continue';
     }
-    setHeaders(req, res as never, (err?: unknown) => {
-      if (err !== undefined && err !== null) return next(err);
+    let outcome: CorsOutcome = 'answered';
+    current = route;
+    // The library calls back at once: its options come from the route, without waiting.
+    setHeaders(req, res as never, () => {
       // Only a preflight the API cannot serve comes back from the library unanswered.
-      next(isPreflight(req) ? refusal(options.methodsAt(pathOf(req)), req) : undefined);
+      outcome = isPreflight(req) ? refusal(rules.methodsOf(route), req, route) : 'continue';
     });
+    current = undefined;
+    return outcome;
   };
-}
-
-/** What the CORS rules read of each API the mock serves. */
-export interface CorsApi {
-  basePath: string;
-  router: Router;
-  /** The headers the mock adds to every answer of an operation (deprecation, stability). */
-  headersOf(operation: Operation): Readonly<Record<string, string>>;
 }
 
 /**
- * The CORS rules of the APIs the mock serves: the methods at each path (HEAD and OPTIONS
- * included, as the router serves them) and, for each operation, the response headers its
- * responses document plus those the mock adds to its answers.
- * @example specCorsRules([{ basePath: '/v1', router, headersOf }])
+ * The CORS rules of the APIs the mock serves, read off a request's route: the methods at its
+ * path (HEAD and OPTIONS included, as the router serves them) and, for its operation, the
+ * response headers its responses document plus those the mock adds to its answers.
+ * @example specCorsRules().methodsOf(core.route('OPTIONS', '/v1/categories')) // ['GET', 'HEAD', 'POST', 'OPTIONS']
  */
-export function specCorsRules(apis: readonly CorsApi[]): CorsRules {
+export function specCorsRules(): CorsRules {
   const documented = new WeakMap<Operation, readonly string[]>();
   const none: readonly string[] = [];
-  const locate = apiLocator(apis);
-  const match = (method: string, path: string) => {
-    const found = locate(path);
-    try {
-      return found && found.api.router.match(method, found.below);
-    } catch {
-      return undefined; // a path that does not decode has no operation
-    }
-  };
-
   return {
-    methodsAt(path) {
-      const found = match('OPTIONS', path);
-      return found && found.kind !== 'not-found' ? found.allow : undefined;
-    },
-    exposedHeadersFor(method, path) {
-      const found = match(method, path);
-      if (found?.kind !== 'operation') return none;
-      const { operation } = found;
+    methodsOf: (route) =>
+      route.kind === 'operation' || route.kind === 'method-not-allowed' ? route.allow : undefined,
+    exposedHeadersOf(route) {
+      if (route.kind !== 'operation') return none;
+      const { operation } = route;
       let headers = documented.get(operation);
       if (!headers) {
-        headers = documentedHeaders(operation, locate(path)?.api.headersOf(operation) ?? {});
+        headers = documentedHeaders(operation, route.api.headersOf(operation));
         documented.set(operation, headers);
       }
       return headers;
@@ -173,10 +161,10 @@ function documentedHeaders(
 }
 
 /** Joins each operation's exposed headers with the always-exposed ones once, not per request. */
-function exposedHeaderLists(rules: CorsRules): (method: string, path: string) => string {
+function exposedHeaderLists(rules: CorsRules): (route: Route) => string {
   const joined = new WeakMap<readonly string[], string>();
-  return (method, path) => {
-    const documented = rules.exposedHeadersFor(method, path);
+  return (route) => {
+    const documented = rules.exposedHeadersOf(route);
     let value = joined.get(documented);
     if (value === undefined) {
       const names = new Map<string, string>();
@@ -187,15 +175,6 @@ function exposedHeaderLists(rules: CorsRules): (method: string, path: string) =>
     }
     return value;
   };
-}
-
-/** The path of a request target, its query left out (the absolute form read too). */
-function pathOf(req: IncomingMessage): string {
-  try {
-    return splitTarget(req.url ?? '/').pathname;
-  } catch {
-    return req.url ?? '/'; // not a path: the pipeline answers it with its 400
-  }
 }
 
 function isPreflight(req: IncomingMessage): boolean {
@@ -214,15 +193,15 @@ function allows(methods: readonly string[] | undefined, method: string): boolean
   return methods?.some((known) => known.toUpperCase() === method.toUpperCase()) ?? false;
 }
 
-/** The Error a preflight gets for what the API lacks, worded as the pipeline words it. */
-function refusal(methods: readonly string[] | undefined, req: IncomingMessage): ApiError {
-  if (!methods) {
-    return new ApiError(404, 'not_found', `No operation at ${requestedMethod(req)} ${pathOf(req)}`);
-  }
-  const allow = methods.join(', ');
-  return new ApiError(405, 'method_not_allowed', `${pathOf(req)} accepts ${allow} only`, {
-    Allow: allow,
-  });
+/** The Error a preflight gets for what the API lacks, as the core words it. */
+function refusal(
+  methods: readonly string[] | undefined,
+  req: IncomingMessage,
+  route: Route,
+): ApiError {
+  if (route.kind === 'invalid') return route.error;
+  if (!methods) return errors.noOperation(requestedMethod(req), route.pathname);
+  return errors.methodNotAllowed(route.pathname, methods);
 }
 
 function checkOrigins(origins: readonly string[] | undefined): string[] | undefined {

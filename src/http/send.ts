@@ -1,12 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { jsonSchemaOf, responseFor, type Operation } from '../openapi/operations.js';
-import type { SchemaCompiler } from '../openapi/schemas.js';
-import { CheckedJson, RecordList, type Answer } from '../vocabulary/answer.js';
-import { invalidResponse } from '../vocabulary/errors.js';
-import { createTurnBudget } from './turn-budget.js';
+import type { TurnBudget } from '../core/turn-budget.js';
+import { CheckedList, type CheckedAnswer } from '../vocabulary/answer.js';
 
-/** The CPU all lists being sent may take in one turn of the event loop, together. */
-const TURN_BUDGET_MS = 4;
 /** A list goes out in writes of about this many bytes. */
 const WRITE_BYTES = 64 * 1024;
 
@@ -15,81 +10,36 @@ const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']');
 
 /**
- * Sends a handler's answer. A plain body is checked against the response schema the spec
- * gives the operation for that status, so a mock answer that breaks the spec becomes a
- * 500 `invalid_response` naming the problem, never a wrong answer. HEAD gets the headers
- * of GET and no body.
- * @example await send(req, res, operation, { status: 200, body: [{ id: 1, name: 'Dog' }] });
+ * Sends an answer the core has checked: its status, headers and a Content-Length, then its
+ * bytes (HEAD gets the headers of GET and no body). A list's parts are written a few tens of
+ * kilobytes at a time, waiting for the client to drain each, in slices that share the turn
+ * budget with every other list being sent.
+ * @example await send(req, res, { status: 200, headers: {}, body: new CheckedJson(bytes) });
  */
 export function createSender(
-  compiler: SchemaCompiler,
-): (
-  req: IncomingMessage,
-  res: ServerResponse,
-  operation: Operation,
-  answer: Answer,
-) => Promise<void> {
-  const budget = createTurnBudget(TURN_BUDGET_MS);
-
-  return async function send(req, res, operation, answer) {
+  budget: TurnBudget,
+): (req: IncomingMessage, res: ServerResponse, answer: CheckedAnswer) => Promise<void> {
+  return async function send(req, res, answer) {
     const { body } = answer;
-    const head = req.method === 'HEAD';
+    res.statusCode = answer.status;
+    for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
     if (body === undefined) {
-      writeHead(res, answer);
       res.end();
       return;
     }
-    if (body instanceof RecordList) return sendList(res, answer, body, head);
-    const bytes =
-      body instanceof CheckedJson
-        ? body.bytes
-        : Buffer.from(checkedText(compiler, operation, answer));
-    writeHead(res, answer);
-    res.setHeader('Content-Length', bytes.length);
-    res.end(head ? undefined : bytes);
-  };
-
-  /**
-   * A list goes out in two passes, in slices that share the turn budget with every other
-   * list: first every record is checked (a record that breaks the spec must still turn the
-   * answer into a 500, which is impossible once the first bytes are sent) and its length
-   * summed, so the answer has a Content-Length; then the records' cached bytes are written,
-   * a few tens of kilobytes at a time, waiting for the client to drain each.
-   */
-  async function sendList(
-    res: ServerResponse,
-    answer: Answer,
-    list: RecordList,
-    head: boolean,
-  ): Promise<void> {
-    const { records } = list;
-    const parts = new Array<Buffer>(records.length);
-    let length = 2 + Math.max(0, records.length - 1);
-    for (let i = 0; i < records.length;) {
-      const done = await budget.slice();
-      if (res.destroyed) return done();
-      const started = performance.now();
-      try {
-        do {
-          const bytes = list.serialize(records[i] as never, i);
-          parts[i] = bytes;
-          length += bytes.length;
-          i++;
-        } while (i < records.length && ((i & 255) !== 0 || !budget.spent(started)));
-      } finally {
-        done();
+    const head = req.method === 'HEAD';
+    if (body instanceof CheckedList) {
+      res.setHeader('Content-Length', body.length);
+      if (head) res.end();
+      else {
+        await writeParts(res, body.parts);
+        if (!res.destroyed) res.end();
       }
-    }
-
-    writeHead(res, answer);
-    res.setHeader('Content-Length', length);
-    if (head) {
-      res.end();
       return;
     }
-    await writeParts(res, parts);
-    if (!res.destroyed) res.end();
-  }
+    res.setHeader('Content-Length', body.bytes.length);
+    res.end(head ? undefined : body.bytes);
+  };
 
   /**
    * Writes `[part,part,...]` through two scratch buffers, filled in turn and reused once their
@@ -146,22 +96,6 @@ export function createSender(
       if (!ok && !(await drained(res))) return;
     }
   }
-}
-
-function writeHead(res: ServerResponse, answer: Answer): void {
-  res.statusCode = answer.status;
-  for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
-  if (answer.body !== undefined && !res.hasHeader('Content-Type'))
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-}
-
-function checkedText(compiler: SchemaCompiler, operation: Operation, answer: Answer): string {
-  const schema = jsonSchemaOf(responseFor(operation, answer.status)?.response);
-  if (schema) {
-    const problems = compiler.response(schema)(answer.body, '/response');
-    if (problems.length > 0) throw invalidResponse(problems);
-  }
-  return JSON.stringify(answer.body);
 }
 
 /** Resolves with whether the client took what was written (false: it is gone); leaves no listener behind. */

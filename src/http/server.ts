@@ -7,7 +7,9 @@ import {
 } from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-import { byStatus } from '../vocabulary/errors.js';
+import { CheckedJson, type CheckedAnswer } from '../vocabulary/answer.js';
+import { errors } from '../vocabulary/error-catalogue.js';
+import type { ApiError } from '../vocabulary/errors.js';
 
 /** The bounds of the HTTP layer, each with an option of the CLI. */
 export interface ServerLimits {
@@ -60,18 +62,28 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
+/** A request listener, and how the spec shapes the errors Node's HTTP layer refuses requests with. */
+export interface ServedApp {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /** The spec's error answer for an error no request reached the app with. */
+  errorAnswer?(error: ApiError): CheckedAnswer;
+}
+
 /**
- * An HTTP server whose every answer is the spec's Error shape, those of Node's own HTTP
+ * An HTTP server whose every answer is the spec's error shape, those of Node's own HTTP
  * layer included (a malformed request, a head too large, a timeout), with bounded
  * resources, and whose `Expect: 100-continue` is left to the app, which answers a bad
  * credential before asking for the body.
  * @example const { server, close } = createMockServer(createApp(options)); server.listen(4010);
  */
-export function createMockServer(
-  app: (req: IncomingMessage, res: ServerResponse) => void,
-  limits: Partial<ServerLimits> = {},
-): MockServer {
+export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> = {}): MockServer {
   const bounds = { ...DEFAULT_SERVER_LIMITS, ...limits };
+  const errorAnswer = (error: ApiError): CheckedAnswer =>
+    app.errorAnswer?.(error) ?? {
+      status: error.status,
+      headers: { ...error.headers, 'Content-Type': 'application/json; charset=utf-8' },
+      body: new CheckedJson(Buffer.from(JSON.stringify(error.toBody()))),
+    };
   const inFlight = new Set<ServerResponse>();
   let closing = false;
 
@@ -96,12 +108,15 @@ export function createMockServer(
   );
   server.on('checkContinue', handle);
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
-    sendError(res, 417, 'The only expectation the mock meets is Expect: 100-continue');
+    const { status, headers, body } = errorAnswer(errors.expectationFailed());
+    const bytes = body instanceof CheckedJson ? body.bytes : Buffer.alloc(0);
+    res.writeHead(status, { ...headers, 'Content-Length': bytes.length, Connection: 'close' });
+    res.end(bytes);
   });
   server.on(
     'clientError',
     (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
-      answerClientError(err, socket, bounds.maxHeaderSize);
+      answerClientError(err, socket, bounds.maxHeaderSize, errorAnswer);
     },
   );
 
@@ -130,16 +145,6 @@ export function createMockServer(
   };
 }
 
-function sendError(res: ServerResponse, status: number, message: string): void {
-  const body = JSON.stringify(byStatus(status, message).toBody());
-  res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(body),
-    Connection: 'close',
-  });
-  res.end(body);
-}
-
 /**
  * What Node's HTTP parser refuses before the app sees a request, as an Error body with
  * `Connection: close` (the parser cannot go on with that connection).
@@ -148,49 +153,51 @@ function answerClientError(
   err: NodeJS.ErrnoException & { rawPacket?: Buffer },
   socket: Duplex,
   maxHeaderSize: number,
+  errorAnswer: (error: ApiError) => CheckedAnswer,
 ): void {
   const attached = (socket as { _httpMessage?: ServerResponse })._httpMessage;
   if (err.code === 'ECONNRESET' || !socket.writable || attached?.headersSent) {
     socket.destroy();
     return;
   }
-  const [status, message] = describeClientError(err, maxHeaderSize);
-  const body = JSON.stringify(byStatus(status, message).toBody());
+  const { status, headers, body } = errorAnswer(describeClientError(err, maxHeaderSize));
+  const bytes = body instanceof CheckedJson ? body.bytes : Buffer.alloc(0);
+  const head = Object.entries({ ...headers, 'Content-Length': String(bytes.length) })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
-      'Content-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      'Connection: close\r\n\r\n' +
-      body,
+    Buffer.concat([
+      Buffer.from(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${head}Connection: close\r\n\r\n`,
+      ),
+      bytes,
+    ]),
   );
 }
 
 function describeClientError(
   err: NodeJS.ErrnoException & { rawPacket?: Buffer },
   maxHeaderSize: number,
-): [number, string] {
+): ApiError {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW': {
       const firstLineEnd = err.rawPacket?.indexOf('\r\n') ?? -1;
       return firstLineEnd === -1 || firstLineEnd > maxHeaderSize / 2
-        ? [414, `The request line is too long: the mock reads up to ${maxHeaderSize} bytes of head`]
-        : [
-            431,
-            `The request headers are too large: the mock reads up to ${maxHeaderSize} bytes of head`,
-          ];
+        ? errors.requestLineTooLong(maxHeaderSize)
+        : errors.headTooLarge(maxHeaderSize);
     }
     case 'ERR_HTTP_REQUEST_TIMEOUT':
     case 'ERR_HTTP_HEADERS_TIMEOUT':
-      return [408, 'The request did not arrive in time: send it whole, promptly'];
+      return errors.requestTimeout();
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return [413, 'The chunk extensions of the body are too large'];
+      return errors.chunkExtensionsTooLarge();
     case 'HPE_INVALID_METHOD':
-      return [501, 'The request method is not one the mock knows'];
+      return errors.unknownMethod();
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
-      return [400, 'The request has both Content-Length and Transfer-Encoding: send one'];
+      return errors.lengthAndChunked();
     case 'HPE_INVALID_TRANSFER_ENCODING':
-      return [501, 'The Transfer-Encoding is not chunked: the mock reads chunked bodies only'];
+      return errors.notChunked();
     default:
-      return [400, `The request is not valid HTTP (${err.code ?? 'unreadable'})`];
+      return errors.notHttp(err.code ?? 'unreadable');
   }
 }

@@ -5,14 +5,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { DEFAULT_SPEC_PATH } from '../wiring/defaults.js';
+import { StartupError } from '../vocabulary/errors.js';
+import { BUNDLED_SPEC_PATH } from './bundled.js';
 
 export type OpenApiDocument = OpenAPIV3_1.Document;
 export type OperationObject = OpenAPIV3_1.OperationObject;
 export type SchemaObject = OpenAPIV3_1.SchemaObject;
 
 /** A spec that cannot drive the mock; its message is one line, fit for a CLI. */
-export class SpecError extends Error {
+export class SpecError extends StartupError {
   override name = 'SpecError';
 }
 
@@ -24,8 +25,6 @@ export interface LoadedSpec {
   /** The same document with every `$ref` replaced by its target, for reading schemas and examples. */
   readonly resolved: OpenApiDocument;
 }
-
-export { DEFAULT_SPEC_PATH };
 
 /** Where documents that passed the check are remembered, by hash (find-cache-dir's place). */
 export const DEFAULT_CHECK_CACHE = fileURLToPath(
@@ -60,7 +59,7 @@ const LOAD_FORMAT = 2;
  * @example const spec = await loadSpec(); // the bundled spec/openapi.yaml
  */
 export async function loadSpec(
-  path: string = DEFAULT_SPEC_PATH,
+  path: string = BUNDLED_SPEC_PATH,
   options: LoadSpecOptions = {},
 ): Promise<LoadedSpec> {
   let text: string;

@@ -2,7 +2,7 @@ import type { SchemaObject } from './load.js';
 import { SpecError } from './load.js';
 import { isJsonMediaType, jsonSchemaOf, type Operation } from './operations.js';
 import { isReadOnly, propertiesOf, requiredOf, typesOf } from './schema-parts.js';
-import type { CollectionSpec, IdKind } from '../store/store.js';
+import type { IdKind } from '../vocabulary/record.js';
 
 /** What an operation does to its resource. */
 export type ResourceAction = 'list' | 'create' | 'read' | 'replace' | 'update' | 'delete';
@@ -129,11 +129,6 @@ export function inferResources(operations: readonly Operation[]): Resource[] {
     }
   }
   return resources;
-}
-
-/** What the store needs to know of a resource's collection. */
-export function collectionSpecOf(resource: Resource): CollectionSpec {
-  return { name: resource.name, idProperty: resource.idProperty, idKind: resource.idKind };
 }
 
 function idOf(schema: SchemaObject): { name: string; kind: IdKind } | undefined {

@@ -1,6 +1,7 @@
 // The data file behind `--data`: JSON Lines, one header line, then one line per write.
 // A line is a complete write when its newline is on disk; see decisions/003-data-file.md.
 import type { FileHandle } from 'node:fs/promises';
+import { StartupError } from '../vocabulary/errors.js';
 import { deepFreeze, sizeOf, StoreStates } from './records.js';
 import type { RecordId } from './store.js';
 
@@ -17,7 +18,7 @@ export const HEADER_LINE = `${JSON.stringify({ format: DATA_FORMAT, version: DAT
  * try { await openFileStore('data.jsonl'); }
  * catch (error) { if (error instanceof DataFileError) console.error(error.message); }
  */
-export class DataFileError extends Error {
+export class DataFileError extends StartupError {
   override name = 'DataFileError';
 
   constructor(

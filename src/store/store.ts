@@ -7,19 +7,12 @@
  * A store holds plain JSON records and knows nothing of HTTP or of the spec.
  */
 
-/** How a collection's ids are made. */
-export type IdKind =
-  /** Integers counting up from 1, never reused (not even after a delete or a restart). */
-  | 'integer'
-  /** Random UUIDs (version 4). */
-  | 'uuid'
-  /** Other unique strings. */
-  | 'string';
+import type { IdKind, JsonRecord, RecordId } from '../vocabulary/record.js';
 
-export type RecordId = number | string;
+export type { IdKind, RecordId };
 
 /** A stored record: a JSON object, frozen so that cached serializations of it stay true. */
-export type StoredRecord = Readonly<Record<string, unknown>>;
+export type StoredRecord = JsonRecord;
 
 /** What a store needs to know of a collection. */
 export interface CollectionSpec {

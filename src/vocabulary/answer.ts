@@ -1,4 +1,17 @@
-import type { StoredRecord } from '../store/store.js';
+// The answers the layers pass upward as plain data: what a handler returns, and what the
+// core hands the HTTP adapter to send, checked against the spec.
+import type { JsonRecord } from './record.js';
+
+/** What a handler answers: the status, extra headers, and a body (none when undefined). */
+export interface Answer {
+  status: number;
+  headers?: Readonly<Record<string, string>>;
+  /**
+   * Any JSON value, checked against the spec before it is sent, or a form already checked
+   * (`CheckedJson`) or checked as it is sent (`RecordList`).
+   */
+  body?: unknown;
+}
 
 /**
  * JSON already checked against the spec's response schema and serialized to UTF-8: sent as
@@ -10,22 +23,62 @@ export class CheckedJson {
 }
 
 /**
- * A JSON array of records, each checked and serialized by `serialize` (which caches), sent
- * in slices so that a list of any size never holds the process for long, and never has to
- * be built as one string.
+ * A JSON array of stored records, each checked and serialized by `serialize` (which caches),
+ * in slices: a list of any size never holds the process for long, and is never built as one
+ * string.
  */
 export class RecordList {
   constructor(
-    readonly records: readonly StoredRecord[],
+    readonly records: readonly JsonRecord[],
     /** The record's JSON as UTF-8; `index` places it in a message about a broken record. */
-    readonly serialize: (record: StoredRecord, index: number) => Buffer,
+    readonly serialize: (record: JsonRecord, index: number) => Buffer,
   ) {}
 }
 
-/** What a handler answers: the status, extra headers, and a body (none when undefined). */
-export interface Answer {
+/** A JSON array whose items are checked and serialized: the parts, sent between `[`, `,` and `]`. */
+export class CheckedList {
+  constructor(
+    readonly parts: readonly Buffer[],
+    /** The bytes of the whole array, brackets and commas included. */
+    readonly length: number,
+  ) {}
+}
+
+/** An answer ready to send: checked against the spec, every header set. */
+export interface CheckedAnswer {
   status: number;
-  headers?: Readonly<Record<string, string>>;
-  /** Any JSON value (checked against the spec before it is sent), or a pre-checked form. */
-  body?: unknown;
+  headers: Readonly<Record<string, string>>;
+  body: CheckedJson | CheckedList | undefined;
+}
+
+/** The network faults the mock can play instead of an answer. */
+export const FAULT_KINDS = ['reset', 'timeout', 'malformed'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** A fault to play instead of an answer: only the HTTP adapter can (it holds the socket). */
+export interface Fault {
+  kind: FaultKind;
+  /** How long a `timeout` fault holds the connection before closing it unanswered. */
+  holdMs: number;
+  /** The success status a `malformed` answer claims. */
+  status: number;
+  /** What a `malformed` answer is cut from: the JSON the request would have had. */
+  body: unknown;
+}
+
+/** What the core makes of a request: an answer to send, or a fault to play. */
+export type Reply =
+  { answer: CheckedAnswer; fault?: undefined } | { fault: Fault; answer?: undefined };
+
+/**
+ * The answer with its body as plain JSON, whatever form it was in: what code of a user's gets
+ * to read and change.
+ * @example plainAnswer({ status: 200, body: new CheckedJson(Buffer.from('[1]')) }).body // [1]
+ */
+export function plainAnswer(answer: Answer): Answer {
+  const { body } = answer;
+  if (body instanceof CheckedJson)
+    return { ...answer, body: JSON.parse(body.bytes.toString('utf8')) as unknown };
+  if (body instanceof RecordList) return { ...answer, body: [...body.records] };
+  return answer;
 }

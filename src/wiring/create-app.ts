@@ -1,120 +1,76 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { adminHandlers } from '../core/admin/handlers.js';
-import { DEFAULT_BODY_LIMIT } from './defaults.js';
 import { createRequestLog, type RequestLog } from '../core/admin/request-log.js';
-import { bearerCheck } from '../core/credentials.js';
-import { corsMiddleware, specCorsRules, type CorsOptions } from '../http/cors.js';
-import { createBodyReader } from '../http/body.js';
+import { createAnswerChecker } from '../core/answer-check.js';
 import { createErrorShaper } from '../core/error-shaper.js';
-import { silentLogger, type Logger } from '../http/logger.js';
-import {
-  createPipeline,
-  type OperationHandler,
-  type PreStep,
-  type ServedApi,
-} from '../http/pipeline.js';
-import { createRequestValidator, type RequestValidator } from '../core/request-validator.js';
-import { createRouter } from '../core/router.js';
-import { createSender } from '../http/send.js';
-import { deprecationHeaders } from '../openapi/deprecation.js';
-import { exampleBody } from '../openapi/examples.js';
-import { ApiError } from '../vocabulary/errors.js';
+import { exampleHandler } from '../core/example-answers.js';
+import type { OperationHandler } from '../core/handler.js';
+import { createMockCore, type ServedApi } from '../core/mock-core.js';
+import { createRequestValidator } from '../core/request-validator.js';
+import { collectionSpecOf, resourceHandlers } from '../core/resources/handlers.js';
+import { seedResources } from '../core/resources/seed.js';
 import { forcedAnswer } from '../core/scenarios/forced-answer.js';
-import {
-  DEFAULT_SCENARIO_SETTINGS,
-  Scenarios,
-  type ScenarioSettings,
-} from '../core/scenarios/settings.js';
-import { SpecError, type LoadedSpec, type OpenApiDocument } from '../openapi/load.js';
-import { isServed, stabilityOf, type StabilityLevel } from '../openapi/stability.js';
-import {
-  jsonSchemaOf,
-  listOperations,
-  requiresCredential,
-  type Operation,
-} from '../openapi/operations.js';
+import { Scenarios } from '../core/scenarios/settings.js';
+import { assertEnforceable, bearerCheck } from '../core/security.js';
+import { compileEverySchema, serveApi } from '../core/served-api.js';
+import { createTurnBudget } from '../core/turn-budget.js';
+import { createBodyReader } from '../http/body.js';
+import { corsMiddleware } from '../http/cors.js';
+import { createListener, type MockListener } from '../http/listener.js';
+import { silentLogger } from '../http/logger.js';
+import { documentErrorResponses } from '../openapi/error-responses.js';
+import { exampleBody } from '../openapi/examples.js';
+import type { LoadedSpec } from '../openapi/load.js';
+import { SpecError } from '../openapi/load.js';
+import { listOperations, type Operation } from '../openapi/operations.js';
+import type { Resource } from '../openapi/resources.js';
+import { inferResources } from '../openapi/resources.js';
 import { createDataGenerator, type DataGenerator } from '../openapi/sample.js';
 import { createSchemaCompiler, type SchemaCompiler } from '../openapi/schemas.js';
 import { basePathOf } from '../openapi/servers.js';
-import { resourceHandlers } from '../core/resources/handlers.js';
-import { seedResources } from '../core/resources/seed.js';
+import { isServed, stabilityOf } from '../openapi/stability.js';
 import { createMemoryStore } from '../store/memory-store.js';
-import { collectionSpecOf, inferResources, type Resource } from '../openapi/resources.js';
 import type { Store } from '../store/store.js';
+import { plainAnswer } from '../vocabulary/answer.js';
+import { errors } from '../vocabulary/error-catalogue.js';
+import { resolveOptions, type CustomHandler, type MockOptions } from './options.js';
 
-export { DEFAULT_BODY_LIMIT };
+/** The CPU all lists being checked and sent may take in one turn of the event loop, together. */
+const TURN_BUDGET_MS = 4;
 
-export interface AppOptions {
+/** The options of createApp: the mock's options, with a spec already loaded. */
+export interface AppOptions extends Pick<
+  MockOptions,
+  | 'apiKeys'
+  | 'store'
+  | 'logger'
+  | 'bodyLimit'
+  | 'seed'
+  | 'cors'
+  | 'scenarios'
+  | 'faultTimeoutMs'
+  | 'stability'
+  | 'handlers'
+> {
   /** The spec that drives the mock: its routes, schemas, security and deprecations. */
   spec: LoadedSpec;
-  /** The accepted bearer keys; at least one. */
-  apiKeys: readonly string[];
   /**
-   * Where the records of the spec's resources live. The admin reset returns it to its
-   * last `markInitial()` (a memory store's `initial` records count as marked).
-   * @default an empty in-memory store
-   */
-  store?: Store;
-  /**
-   * The admin API's spec (spec/admin.yaml, see `loadAdminSpec`), served at its own base
-   * path (`/__mock`). Without it there is no admin API.
+   * The admin API's spec (spec/admin.yaml, `loadSpec(ADMIN_SPEC_PATH)`), served at its own
+   * base path (`/__mock`). Without it there is no admin API.
    */
   adminSpec?: LoadedSpec;
-  /** @default a logger that writes nothing */
-  logger?: Logger;
-  /**
-   * The largest request body in bytes.
-   * @default DEFAULT_BODY_LIMIT (1 MiB)
-   */
-  bodyLimit?: number;
-  /**
-   * Seed of the data the mock makes up (example answers generated from schemas).
-   * @default 1
-   */
-  seed?: number;
-  /**
-   * CORS for pages on other origins: any origin by default (echoed back, without
-   * credentials); `origins` narrows it to an allow-list and then allows credentials;
-   * `false` turns it off.
-   * @default {} (any origin)
-   * @example { origins: ['http://localhost:5173'] }
-   */
-  cors?: Pick<CorsOptions, 'origins'> | false;
-  /** Steps that run before routing on every request, after CORS. */
-  before?: readonly PreStep[];
-  /**
-   * The log of recent requests the admin API shows.
-   * @default a log of the last 1,000 requests
-   */
-  requestLog?: RequestLog;
-  /**
-   * Latency and random faults for every answer of the mocked API; the admin API changes
-   * them for a run, and its reset restores these.
-   * @default DEFAULT_SCENARIO_SETTINGS: no delay, no faults
-   * @example { delay: { min: 100, max: 400 }, faultRate: 0.05, faultKinds: ['reset'] }
-   */
-  scenarios?: Partial<ScenarioSettings> | Scenarios;
-  /**
-   * How long a `timeout` fault holds its connection, in milliseconds.
-   * @default 30000
-   */
-  faultTimeoutMs?: number;
-  /**
-   * The least stable operations served: `stable` refuses those marked `x-stability:
-   * experimental` or `beta` with a 404 that says why.
-   * @default 'experimental' (everything is served)
-   */
-  stability?: StabilityLevel;
 }
 
-/** The mock as a Node request listener, with what was inferred from its spec. */
-export interface MockApp {
-  (req: IncomingMessage, res: ServerResponse): void;
+/** The mock as a Node request listener, with what was inferred from its spec and its state. */
+export interface MockApp extends MockListener {
   /** The collections inferred from the spec, served from the store. */
   readonly resources: readonly Resource[];
   readonly basePath: string;
+  /** Where the records live. */
+  readonly store: Store;
   /** The scenario settings in force, which the admin API changes. */
   readonly scenarios: Scenarios;
+  /** The recent requests the admin API shows. */
+  readonly requestLog: RequestLog;
   /**
    * Fills the collections (all, or those named) with `count` records generated from
    * their schemas (see seedResources).
@@ -129,97 +85,98 @@ export interface MockApp {
 
 /**
  * The mock server as a request listener, not yet listening: give it to
- * `http.createServer`. Every request is checked against the spec, and so is every
- * response: one that breaks the spec becomes a 500.
+ * `http.createServer`, or to `createMockServer` for the HTTP layer's bounds. Every request is
+ * checked against the spec, and so is every response: one that breaks the spec becomes a 500.
+ * @param carried an app of the same mock whose state (store, request log, scenario settings)
+ * the new one takes over: `--watch` makes one per version of the spec.
  * @throws {SpecError} when the spec asks for something the mock cannot serve.
  * @example
  * const app = createApp({ spec: await loadSpec(), apiKeys: ['secret'] });
  * http.createServer(app).listen(0);
  */
-export function createApp(options: AppOptions): MockApp {
+export function createApp(options: AppOptions, carried?: MockApp): MockApp {
+  const settings = resolveOptions(options);
   const document = options.spec.resolved;
   const operations = listOperations(document);
   const basePath = basePathOf(document);
-  const logger = options.logger ?? silentLogger();
-  const store = options.store ?? createMemoryStore();
-  const requestLog = options.requestLog ?? createRequestLog();
-  assertBearerOnly(document, operations);
+  const logger = settings.logger ?? silentLogger();
+  assertEnforceable(document, operations);
 
-  const compiler = createSchemaCompiler();
-  const generator = createDataGenerator({ seed: options.seed ?? 1, compiler });
-  const validator = createRequestValidator(compiler);
-  compileEverySchema(operations, compiler, validator);
-  const resources = inferResources(operations);
-  const stateful = resourceHandlers({ resources, store, compiler, generator, basePath });
-  const shapeError = createErrorShaper(compiler, generator);
-  const scenarios =
-    options.scenarios instanceof Scenarios
-      ? options.scenarios
-      : new Scenarios({ ...DEFAULT_SCENARIO_SETTINGS, ...options.scenarios }, options.seed ?? 1);
+  const store = carried?.store ?? options.store ?? createMemoryStore();
+  const requestLog = carried?.requestLog ?? createRequestLog();
+  const scenarios = carried?.scenarios ?? new Scenarios(settings.scenarios, settings.seed);
   const reset = async (): Promise<void> => {
     await store.reset();
     scenarios.reset();
     requestLog.clear();
   };
-  const minimum = options.stability ?? 'experimental';
 
-  const api = servedApi(document, operations, {
-    basePath,
-    recorded: true,
-    handler: (operation) => stateful.get(operation) ?? exampleHandler(operation, generator),
-  });
-  api.scenarios = {
-    scenarios,
-    forced: (operation, preferences) =>
-      forcedAnswer(operation, preferences, { generator, shapeError }),
-    sample: (operation) => exampleBody(operation, String(operation.successStatus), generator)?.body,
-    faultTimeoutMs: options.faultTimeoutMs ?? 30_000,
-  };
-  api.refuse = (operation) => {
-    const level = stabilityOf(operation.definition);
-    return isServed(level, minimum)
-      ? undefined
-      : new ApiError(
-          404,
-          'not_served',
-          `${operation.operationId} is marked x-stability: ${level}, and this mock serves ${minimum} operations and above only (--stability ${minimum})`,
-        );
-  };
-  const apis: ServedApi[] = [api];
-  if (options.adminSpec) {
-    const adminDocument = options.adminSpec.resolved;
-    const adminOperations = listOperations(adminDocument);
-    const admin = adminHandlers({ reset, requests: requestLog, scenarios });
+  const compiler = createSchemaCompiler();
+  const generator = createDataGenerator({ seed: settings.seed, compiler });
+  const validator = createRequestValidator(compiler);
+  compileEverySchema(operations, compiler, validator);
+  const resources = inferResources(operations);
+  const stateful = resourceHandlers({ resources, compiler, generator, basePath });
+  const inferred = (operation: Operation) =>
+    stateful.get(operation) ?? exampleHandler(operation, generator);
+  const handlerOf = customHandlers(operations, settings.handlers, inferred);
+  const shapeError = createErrorShaper(compiler, generator, documentErrorResponses(operations));
+  const minimum = settings.stability;
+
+  const apis: ServedApi[] = [
+    serveApi(document, operations, {
+      basePath,
+      recorded: true,
+      handler: handlerOf,
+      shapeError,
+      scenarios: {
+        scenarios,
+        forced: (operation, preferences) =>
+          forcedAnswer(operation, preferences, { generator, shapeError }),
+        sample: (operation) =>
+          exampleBody(operation, String(operation.successStatus), generator)?.body,
+        faultTimeoutMs: settings.faultTimeoutMs,
+      },
+      refuse(operation) {
+        const level = stabilityOf(operation.definition);
+        return isServed(level, minimum)
+          ? undefined
+          : errors.notServed(operation.operationId, level, minimum);
+      },
+    }),
+  ];
+  if (options.adminSpec)
     apis.push(
-      servedApi(adminDocument, adminOperations, {
-        basePath: basePathOf(adminDocument),
-        recorded: false,
-        handler: (operation) => admin[operation.operationId],
-      }),
+      adminApi(options.adminSpec, settings.seed, { reset, requests: requestLog, scenarios }),
     );
-  }
 
-  const pipeline = createPipeline({
+  const budget = createTurnBudget(TURN_BUDGET_MS);
+  const core = createMockCore({
     apis,
-    checkCredential: bearerCheck({ keys: options.apiKeys }),
-    readBody: createBodyReader({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }),
+    checkCredential: bearerCheck({ keys: settings.apiKeys }),
     validate: validator.check,
-    send: createSender(compiler),
-    shapeError,
-    logger,
-    before: [
-      // First: every answer, errors included, carries the CORS headers; preflights end here.
-      ...(options.cors === false
-        ? []
-        : [corsMiddleware({ ...options.cors, ...specCorsRules(apis) })]),
-      ...(options.before ?? []),
-    ],
-    onAnswered: (request) => requestLog.add(request),
+    checkAnswer: createAnswerChecker(compiler, budget),
+    context: { store },
+    requestLog,
+    onServerError: (err, request) =>
+      logger.error(
+        { err, method: request.method, path: request.target },
+        err instanceof Error ? err.message : String(err),
+      ),
   });
-  return Object.assign(pipeline, {
+  const listener = createListener({
+    core,
+    readBody: createBodyReader({ limit: settings.bodyLimit }),
+    ...(settings.cors === false ? {} : { cors: corsMiddleware(settings.cors) }),
+    budget,
+  });
+
+  return Object.assign(listener, {
     resources,
     basePath,
+    store,
     scenarios,
+    requestLog,
     reset,
     seed: (seedOptions: { count: number; seed: number }, only?: readonly string[]) =>
       seedResources(
@@ -227,98 +184,68 @@ export function createApp(options: AppOptions): MockApp {
         store,
         { ...seedOptions, compiler },
       ),
-    unfitCollections: async () => {
-      const unfit: string[] = [];
-      for (const resource of resources) {
-        const check = compiler.response(resource.schema);
-        const records = await store.collection(collectionSpecOf(resource)).list();
-        if (records.some((record) => check(record).length > 0)) unfit.push(resource.name);
-      }
-      return unfit;
-    },
+    unfitCollections: () => unfitCollections(resources, store, compiler),
   });
 }
 
-function servedApi(
-  document: OpenApiDocument,
-  operations: readonly Operation[],
-  options: {
-    basePath: string;
-    recorded: boolean;
-    handler: (operation: Operation) => OperationHandler | undefined;
-  },
+/** The admin API (`/__mock`), served beside the mocked one from its own spec. */
+function adminApi(
+  spec: LoadedSpec,
+  seed: number,
+  state: Parameters<typeof adminHandlers>[0],
 ): ServedApi {
-  const handlers = new Map<Operation, OperationHandler>();
-  const headers = new Map<Operation, Record<string, string>>();
-  for (const operation of operations) {
-    const handler = options.handler(operation);
-    if (handler) handlers.set(operation, handler);
-    const level = stabilityOf(operation.definition);
-    headers.set(operation, {
-      ...deprecationHeaders(operation.definition),
-      ...(level === 'stable' ? {} : { 'X-Stability': level }),
-    });
-  }
-  return {
-    basePath: options.basePath,
-    router: createRouter(operations),
-    unknownNeedsCredential: requiresCredential(document.security ?? []),
-    handlers,
-    headersOf: (operation) => headers.get(operation) ?? {},
-    recorded: options.recorded,
-  };
-}
-
-/** A stateless operation answers its spec example, or data generated from its schema. */
-function exampleHandler(operation: Operation, generator: DataGenerator): OperationHandler {
-  const status = operation.successStatus;
-  const example = exampleBody(operation, String(status), generator);
-  return () =>
-    example
-      ? {
-          status,
-          body: example.body,
-          headers: { 'Content-Type': `${example.mediaType}; charset=utf-8` },
-        }
-      : { status };
+  const document = spec.resolved;
+  const operations = listOperations(document);
+  const compiler = createSchemaCompiler();
+  const generator: DataGenerator = createDataGenerator({ seed, compiler });
+  const handlers = adminHandlers(state);
+  return serveApi(document, operations, {
+    basePath: basePathOf(document),
+    recorded: false,
+    handler: (operation) => handlers[operation.operationId],
+    shapeError: createErrorShaper(compiler, generator, documentErrorResponses(operations)),
+  });
 }
 
 /**
- * Compiles every schema of the spec now, so that one the mock cannot check stops start-up
- * with a line naming its operation, instead of failing that operation's first request.
+ * The handler of each operation: the user's, by operationId, where one is given (with the
+ * inferred one as its `next`), else the inferred one.
+ * @throws {SpecError} for a handler whose operationId the spec does not have.
  */
-function compileEverySchema(
+function customHandlers(
   operations: readonly Operation[],
-  compiler: SchemaCompiler,
-  validator: RequestValidator,
-): void {
-  for (const operation of operations) {
-    try {
-      validator.prepare(operation);
-      for (const response of Object.values(operation.responses)) {
-        const schema = jsonSchemaOf(response);
-        if (schema) compiler.response(schema);
-      }
-    } catch (err) {
+  custom: Readonly<Record<string, CustomHandler>>,
+  inferred: (operation: Operation) => OperationHandler,
+): (operation: Operation) => OperationHandler {
+  const known = new Set(operations.map((operation) => operation.operationId));
+  for (const operationId of Object.keys(custom)) {
+    if (!known.has(operationId))
       throw new SpecError(
-        `a schema of ${operation.operationId} cannot be compiled: ${err instanceof Error ? err.message : String(err)}`,
+        `handlers: the spec has no operation "${operationId}" (it has: ${[...known].join(', ')})`,
       );
-    }
   }
+  return (operation) => {
+    const own = custom[operation.operationId];
+    const fallback = inferred(operation);
+    if (!own) return fallback;
+    return (request, context) =>
+      own(request, {
+        ...context,
+        next: async () => plainAnswer(await fallback(request, context)),
+      });
+  };
 }
 
-/** The mock enforces bearer keys only; any other scheme would be silently left open. */
-function assertBearerOnly(document: OpenApiDocument, operations: readonly Operation[]): void {
-  const schemes = document.components?.securitySchemes ?? {};
-  const used = new Set(
-    operations.flatMap((op) => op.security.flatMap((requirement) => Object.keys(requirement))),
-  );
-  for (const name of used) {
-    const scheme = schemes[name] as { type?: string; scheme?: string } | undefined;
-    if (scheme?.type !== 'http' || scheme.scheme?.toLowerCase() !== 'bearer') {
-      throw new SpecError(
-        `security scheme "${name}" is not HTTP bearer, the only scheme the mock enforces`,
-      );
-    }
+async function unfitCollections(
+  resources: readonly Resource[],
+  store: Store,
+  compiler: SchemaCompiler,
+): Promise<string[]> {
+  const unfit: string[] = [];
+  for (const resource of resources) {
+    const check = compiler.response(resource.schema);
+    const records = await store.collection(collectionSpecOf(resource)).list();
+    if (records.some((record) => check(record).length > 0)) unfit.push(resource.name);
   }
+  return unfit;
 }

@@ -1,4 +1,4 @@
-import type { OperationHandler } from '../../http/pipeline.js';
+import type { OperationHandler } from '../handler.js';
 import type { ScenarioSettings, Scenarios } from '../scenarios/settings.js';
 import type { RequestLog } from './request-log.js';
 

@@ -1,4 +1,19 @@
-import type { AnsweredRequest } from '../../http/pipeline.js';
+import type { FaultKind } from '../../vocabulary/answer.js';
+
+/** A request as the log of recent requests keeps it. */
+export interface AnsweredRequest {
+  method: string;
+  path: string;
+  /** The status answered; none for a fault that sends no answer (a reset, a timeout). */
+  status?: number;
+  durationMs: number;
+  /** When it was answered, in milliseconds since the epoch. */
+  at: number;
+  /** The JSON body the client sent, when there was one. */
+  body?: unknown;
+  /** The fault played instead of an answer, if one was. */
+  fault?: FaultKind;
+}
 
 /** A logged request as the admin API shows it (spec/admin.yaml's RecordedRequest). */
 export type RecordedRequest = Omit<AnsweredRequest, 'at'> & { time: string };

@@ -1,6 +1,7 @@
 import { CheckedJson, RecordList } from '../../vocabulary/answer.js';
-import { ApiError } from '../../vocabulary/errors.js';
-import type { HandlerRequest, OperationHandler } from '../../http/pipeline.js';
+import { errors } from '../../vocabulary/error-catalogue.js';
+import type { ApiError } from '../../vocabulary/errors.js';
+import type { HandlerContext, HandlerRequest, OperationHandler } from '../handler.js';
 import type { SchemaObject } from '../../openapi/load.js';
 import { jsonSchemaOf, type Operation } from '../../openapi/operations.js';
 import type { DataGenerator } from '../../openapi/sample.js';
@@ -9,12 +10,11 @@ import { applyMergePatch } from './merge-patch.js';
 import { CREATED, UPDATED } from './timestamps.js';
 import { createRecordSerializers, type RecordSerializer } from './record-serializer.js';
 import { isReadOnly, propertiesOf } from '../../openapi/schema-parts.js';
-import { collectionSpecOf, type Resource, type ResourceAction } from '../../openapi/resources.js';
-import type { Collection, RecordId, Store, StoredRecord } from '../../store/store.js';
+import type { Resource, ResourceAction } from '../../openapi/resources.js';
+import type { Collection, CollectionSpec, RecordId, StoredRecord } from '../../store/store.js';
 
 export interface EngineOptions {
   resources: readonly Resource[];
-  store: Store;
   compiler: SchemaCompiler;
   /** Makes the values of server-set fields (`readOnly` ones other than the id). */
   generator: DataGenerator;
@@ -27,9 +27,10 @@ export interface EngineOptions {
 /**
  * The handlers of every operation a resource serves, keyed by operation: list, create,
  * read, replace (`put`: the client's fields replaced), update (`patch`: a JSON Merge Patch)
- * and delete, each answering the success status the spec gives it. Records are checked
- * against the resource's schema before they are stored or sent.
- * @example resourceHandlers({ resources, store, compiler, generator, basePath: '/v1' }).get(listCategories)
+ * and delete, each answering the success status the spec gives it, on the store of the
+ * request's context. Records are checked against the resource's schema before they are
+ * stored or sent.
+ * @example resourceHandlers({ resources, compiler, generator, basePath: '/v1' }).get(listCategories)
  */
 export function resourceHandlers(options: EngineOptions): Map<Operation, OperationHandler> {
   const serializerFor = createRecordSerializers(options.compiler);
@@ -42,8 +43,13 @@ export function resourceHandlers(options: EngineOptions): Map<Operation, Operati
   return handlers;
 }
 
+/** What the store needs to know of a resource's collection. */
+export function collectionSpecOf(resource: Resource): CollectionSpec {
+  return { name: resource.name, idProperty: resource.idProperty, idKind: resource.idKind };
+}
+
 class ServedResource {
-  readonly #collection: Collection;
+  readonly #spec: CollectionSpec;
   /** The fields a client writes; undefined when the schema takes any field. */
   readonly #writable: ReadonlySet<string> | undefined;
   /** `readOnly` fields other than the id: the service sets them. */
@@ -56,7 +62,7 @@ class ServedResource {
     readonly options: EngineOptions,
     readonly serializerFor: (schema: SchemaObject) => RecordSerializer,
   ) {
-    this.#collection = options.store.collection(collectionSpecOf(resource));
+    this.#spec = collectionSpecOf(resource);
     const properties = propertiesOf(resource.schema);
     const open =
       Object.keys(properties).length === 0 ||
@@ -80,19 +86,22 @@ class ServedResource {
     // The id in an item path: the one parameter of its last segment.
     const idParam = /\{([^}]+)\}$/.exec(operation.path)?.[1] ?? '';
     const idOf = (request: HandlerRequest): RecordId => request.params[idParam] as RecordId;
+    const collectionOf = (context: HandlerContext): Collection =>
+      context.store.collection(this.#spec);
     switch (action) {
       case 'list': {
         const items = ((schema as { items?: SchemaObject } | undefined)?.items ??
           this.resource.schema) as SchemaObject;
         const serializeItem = this.serializerFor(items);
-        return async () => ({
+        return async (_request, context) => ({
           status,
-          body: new RecordList(await this.#collection.list(), serializeItem),
+          body: new RecordList(await collectionOf(context).list(), serializeItem),
         });
       }
       case 'create':
-        return async ({ body }) => {
-          const record = await this.#collection.create({
+        return async ({ body }, context) => {
+          const collection = collectionOf(context);
+          const record = await collection.create({
             ...this.#serverFields(undefined),
             ...this.#clientFields(body),
           });
@@ -101,7 +110,7 @@ class ServedResource {
             bytes = serialize?.(record);
           } catch (err) {
             // Never keep a record that breaks the schema: every later list would fail.
-            await this.#collection.remove(record[this.resource.idProperty] as RecordId);
+            await collection.remove(record[this.resource.idProperty] as RecordId);
             throw err;
           }
           return {
@@ -111,17 +120,17 @@ class ServedResource {
           };
         };
       case 'read':
-        return async (request) => {
+        return async (request, context) => {
           const id = idOf(request);
-          const record = await this.#collection.get(id);
+          const record = await collectionOf(context).get(id);
           if (!record) throw this.#notFound(id);
           return { status, body: serialize ? new CheckedJson(serialize(record)) : undefined };
         };
       case 'replace':
       case 'update':
-        return async (request) => {
+        return async (request, context) => {
           const id = idOf(request);
-          const record = await this.#collection.update(id, (current) => {
+          const record = await collectionOf(context).update(id, (current) => {
             const client =
               action === 'replace'
                 ? this.#clientFields(request.body)
@@ -131,23 +140,19 @@ class ServedResource {
                   ) as Record<string, unknown>);
             const fields = { ...this.#serverFields(current), ...client };
             const problems = this.#check({ ...fields, [this.resource.idProperty]: id }, '/body');
-            if (problems.length > 0) {
-              throw new ApiError(
-                400,
-                'validation_failed',
-                `The ${action === 'update' ? 'patched' : 'new'} record would break the schema: ${problems.join('; ')}`,
-              );
-            }
+            if (problems.length > 0)
+              throw errors.recordWouldBreak(action === 'update' ? 'patched' : 'new', problems);
             return fields;
           });
           if (!record) throw this.#notFound(id);
           return { status, body: serialize ? new CheckedJson(serialize(record)) : undefined };
         };
       case 'delete':
-        return async (request) => {
+        return async (request, context) => {
           const id = idOf(request);
-          const record = serialize ? await this.#collection.get(id) : undefined;
-          if (!(await this.#collection.remove(id))) throw this.#notFound(id);
+          const collection = collectionOf(context);
+          const record = serialize ? await collection.get(id) : undefined;
+          if (!(await collection.remove(id))) throw this.#notFound(id);
           return {
             status,
             body: serialize && record ? new CheckedJson(serialize(record)) : undefined,
@@ -192,11 +197,7 @@ class ServedResource {
   }
 
   #notFound(id: RecordId): ApiError {
-    return new ApiError(
-      404,
-      'not_found',
-      `There is no record in ${this.resource.name} with ${this.resource.idProperty} ${JSON.stringify(id)}`,
-    );
+    return errors.noRecord(this.resource.name, this.resource.idProperty, id);
   }
 
   #location(record: StoredRecord): Record<string, string> | undefined {

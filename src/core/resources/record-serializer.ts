@@ -1,4 +1,4 @@
-import { invalidResponse } from '../../vocabulary/errors.js';
+import { errors } from '../../vocabulary/error-catalogue.js';
 import type { SchemaObject } from '../../openapi/load.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { StoredRecord } from '../../store/store.js';
@@ -30,7 +30,7 @@ export function createRecordSerializers(
         let json = bytes.get(record);
         if (json === undefined) {
           const problems = check(record, index === undefined ? '/response' : `/response/${index}`);
-          if (problems.length > 0) throw invalidResponse(problems);
+          if (problems.length > 0) throw errors.invalidResponse(problems);
           json = encode(JSON.stringify(record));
           bytes.set(record, json);
         }

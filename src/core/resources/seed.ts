@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
+import type { SchemaObject } from '../../openapi/load.js';
+import { realisticRecords, type SchemaFacts } from '../../openapi/realistic.js';
+import type { Resource } from '../../openapi/resources.js';
 import { createDataGenerator } from '../../openapi/sample.js';
-import type { SchemaCompiler } from '../../openapi/schemas.js';
 import { propertiesOf } from '../../openapi/schema-parts.js';
-import { collectionSpecOf, type Resource } from '../../openapi/resources.js';
-import { generateCategories } from './seed-data.js';
-import { inOrder } from './timestamps.js';
+import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { Store } from '../../store/store.js';
+import { collectionSpecOf } from './handlers.js';
+import { inOrder } from './timestamps.js';
 
 export interface SeedOptions {
   /** Records generated for each collection. */
@@ -16,23 +18,9 @@ export interface SeedOptions {
 }
 
 /**
- * Record fields that look real for what a collection holds, where a generic generator
- * would give random words: categories of pets look like pet categories. Each is used only
- * where the result still fits the collection's schema.
- */
-const REALISTIC: readonly {
-  matches: RegExp;
-  fields: (count: number, seed: number) => Record<string, unknown>[];
-}[] = [
-  {
-    matches: /categor/i,
-    fields: (count, seed) => generateCategories({ count, seed }),
-  },
-];
-
-/**
  * Fills every collection with `count` records generated from its schema: valid against
- * every keyword of it, and the same for the same seed. Each collection draws from its own
+ * every keyword of it, and the same for the same seed. Where a table of realistic records
+ * fits what the schema says (openapi/realistic.ts), its fields are used wherever they fit. Each collection draws from its own
  * sequence (seeded by the seed and its name), so adding a collection to the spec leaves the
  * data of the others as it was.
  * @example await seedResources(resources, store, { count: 10, seed: 1, compiler });
@@ -49,10 +37,7 @@ export async function seedResources(
     });
     const check = options.compiler.response(resource.schema);
     const collection = store.collection(collectionSpecOf(resource));
-    const realistic = REALISTIC.find((entry) => entry.matches.test(resource.name))?.fields(
-      options.count,
-      options.seed,
-    );
+    const realistic = realisticRecords(factsOf(resource), options.count, options.seed);
     const known = new Set(Object.keys(propertiesOf(resource.schema)));
     const placeholderId =
       resource.idKind === 'integer' ? 1 : '00000000-0000-4000-8000-000000000000';
@@ -80,6 +65,22 @@ export async function seedResources(
       await collection.create(inOrder(withoutId(fields, resource.idProperty)), id);
     }
   }
+}
+
+/** What the realistic tables read of a resource: its name, its properties and their examples. */
+function factsOf(resource: Resource): SchemaFacts {
+  const properties = new Map<string, readonly unknown[]>();
+  for (const [name, schema] of Object.entries(propertiesOf(resource.schema)))
+    properties.set(name, examplesOf(schema));
+  return { collection: resource.name, properties };
+}
+
+function examplesOf(schema: SchemaObject): unknown[] {
+  const { examples, example } = schema as { examples?: unknown; example?: unknown };
+  return [
+    ...(Array.isArray(examples) ? examples : []),
+    ...(example === undefined ? [] : [example]),
+  ];
 }
 
 function pick(

@@ -1,6 +1,7 @@
 import type { Answer } from '../../vocabulary/answer.js';
+import { askedForStatus, errors } from '../../vocabulary/error-catalogue.js';
+import type { ApiError } from '../../vocabulary/errors.js';
 import type { ErrorAnswer } from '../error-shaper.js';
-import { ApiError, codeOf } from '../../vocabulary/errors.js';
 import { exampleBody, exampleNames } from '../../openapi/examples.js';
 import { responseFor, type Operation } from '../../openapi/operations.js';
 import type { DataGenerator } from '../../openapi/sample.js';
@@ -33,32 +34,24 @@ export function forcedAnswer(
   const status = code ?? operation.successStatus;
   const documented = responseFor(operation, status);
   if (!documented) {
-    throw new ApiError(
-      400,
-      'invalid_preference',
-      `${operation.operationId} does not answer ${status}: it documents ${Object.keys(operation.responses).join(', ')}`,
+    throw errors.undocumentedStatus(
+      operation.operationId,
+      status,
+      Object.keys(operation.responses),
     );
   }
   if (example !== undefined && !exampleNames(operation, documented.key).includes(example)) {
     const names = exampleNames(operation, documented.key);
-    throw new ApiError(
-      400,
-      'invalid_preference',
-      `The ${documented.key} answer of ${operation.operationId} has no example "${example}"` +
-        (names.length ? ` (it has: ${names.join(', ')})` : ' (it has none)'),
+    throw errors.noSuchExample(
+      `${documented.key} answer of ${operation.operationId}`,
+      example,
+      names,
     );
   }
 
   const exact = documented.key === String(status);
   if (status >= 400 && !dynamic && !(exact && exampleNames(operation, status.toString()).length)) {
-    const error = options.shapeError(
-      new ApiError(
-        status,
-        codeOf(status),
-        `The mock answers ${status} because the request asked for it (Prefer: code=${status})`,
-      ),
-      operation,
-    );
+    const error = options.shapeError(askedForStatus(status), operation);
     return {
       status,
       body: error.body,

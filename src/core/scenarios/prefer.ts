@@ -1,9 +1,9 @@
-import type { IncomingMessage } from 'node:http';
-import { ApiError } from '../../vocabulary/errors.js';
+import { FAULT_KINDS, type FaultKind } from '../../vocabulary/answer.js';
+import { errors } from '../../vocabulary/error-catalogue.js';
+import type { MockRequest } from '../../vocabulary/request.js';
+import { headerValue } from '../headers.js';
 
-/** The network faults the mock can play. */
-export const FAULT_KINDS = ['reset', 'timeout', 'malformed'] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+export { FAULT_KINDS, type FaultKind };
 
 /** What a request asks of the mock through `Prefer` (Prism's syntax, plus delay and fault). */
 export interface Preferences {
@@ -28,14 +28,14 @@ const KNOWN = ['code', 'example', 'dynamic', 'delay', 'fault'];
  * Reads the preferences of every `Prefer` header of a request (RFC 7240: comma-separated
  * `name=value` pairs, values optionally quoted). Preferences the mock does not know are
  * ignored, as the RFC asks; a known one with a bad value is a 400 that says what is valid.
- * @example readPreferences(req) // for `Prefer: code=404, delay=200` -> { code: 404, delay: 200 }
+ * @example readPreferences(request) // for `Prefer: code=404, delay=200` -> { code: 404, delay: 200 }
  */
-export function readPreferences(req: IncomingMessage): Preferences {
-  // Node joins repeated Prefer headers with commas, as RFC 9110 allows for list headers.
-  const header = req.headers.prefer;
+export function readPreferences(request: Pick<MockRequest, 'headers'>): Preferences {
+  // Repeated Prefer headers are joined with commas, as RFC 9110 allows for list headers.
+  const header = headerValue(request, 'prefer');
   if (header === undefined) return {};
   const preferences: Preferences = {};
-  for (const part of [header].flat().join(',').split(/[,;]/)) {
+  for (const part of header.split(/[,;]/)) {
     const match = /^\s*([\w-]+)\s*(?:=\s*(?:"([^"]*)"|([^\s"]*)))?\s*$/.exec(part);
     if (!match) continue;
     const name = (match[1] ?? '').toLowerCase();
@@ -73,6 +73,6 @@ function set(preferences: Preferences, name: string, value: string): void {
   }
 }
 
-function refuse(message: string): never {
-  throw new ApiError(400, 'invalid_preference', message);
+function refuse(problem: string): never {
+  throw errors.invalidPreference(problem);
 }

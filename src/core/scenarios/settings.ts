@@ -1,7 +1,7 @@
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { ApiError } from '../../vocabulary/errors.js';
+import { errors } from '../../vocabulary/error-catalogue.js';
 import { FAULT_KINDS, MAX_DELAY_MS, type FaultKind, type Preferences } from './prefer.js';
 
 /** What every answer of a run goes through: latency and random faults. */
@@ -83,17 +83,11 @@ function checkSettings(settings: ScenarioSettings): void {
     delay.min <= delay.max &&
     delay.max <= MAX_DELAY_MS;
   if (!valid)
-    throw new ApiError(
-      400,
-      'invalid_settings',
+    throw errors.invalidSettings(
       `The delay must be a range of whole milliseconds from 0 to ${MAX_DELAY_MS}, its min at most its max`,
     );
   if (!(faultRate >= 0 && faultRate <= 1))
-    throw new ApiError(400, 'invalid_settings', 'The fault rate must be from 0 to 1');
+    throw errors.invalidSettings('The fault rate must be from 0 to 1');
   if (faultKinds.length === 0 || faultKinds.some((kind) => !FAULT_KINDS.includes(kind)))
-    throw new ApiError(
-      400,
-      'invalid_settings',
-      `The fault kinds must be some of ${FAULT_KINDS.join(', ')}`,
-    );
+    throw errors.invalidSettings(`The fault kinds must be some of ${FAULT_KINDS.join(', ')}`);
 }

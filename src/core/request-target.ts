@@ -1,4 +1,4 @@
-import { ApiError } from '../vocabulary/errors.js';
+import { errors } from '../vocabulary/error-catalogue.js';
 
 /**
  * The path and query of a request target. The absolute form (`GET http://host/v1/x`, as
@@ -13,7 +13,7 @@ export function splitTarget(url: string): { pathname: string; search: string } {
       const parsed = new URL(target);
       target = `${parsed.pathname}${parsed.search}`;
     } catch {
-      throw new ApiError(400, 'bad_request', 'The request target is not a path');
+      throw errors.badTarget();
     }
   }
   const q = target.indexOf('?');

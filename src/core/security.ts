@@ -1,7 +1,9 @@
 import { hash, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import { ApiError } from '../vocabulary/errors.js';
-import { repeated } from '../http/headers.js';
+import { SpecError, type OpenApiDocument } from '../openapi/load.js';
+import type { Operation } from '../openapi/operations.js';
+import { errors } from '../vocabulary/error-catalogue.js';
+import type { MockRequest } from '../vocabulary/request.js';
+import { repeated } from './headers.js';
 
 /** What the Authorization header of a request holds. */
 export type Credential =
@@ -61,54 +63,62 @@ export interface BearerCheckOptions {
   realm?: string;
 }
 
+/** How a client sends the key, in every message that asks for it. */
+const SEND_KEY = 'Authorization: Bearer <API_KEY>';
+
 /**
  * A check that throws a 401 ApiError, with `WWW-Authenticate`, unless the request carries
- * exactly one `Authorization: Bearer <key>` with an accepted key. The pipeline runs it
- * before reading the body, so a bad credential gets 401 whatever the body holds.
- * @example const check = bearerCheck({ keys: ['secret'] }); check(req); // throws without the key
+ * exactly one `Authorization: Bearer <key>` with an accepted key. The core runs it before
+ * reading the body, so a bad credential gets 401 whatever the body holds.
+ * @example const check = bearerCheck({ keys: ['secret'] }); check(request); // throws without the key
  */
-export function bearerCheck(options: BearerCheckOptions): (req: IncomingMessage) => void {
+export function bearerCheck(options: BearerCheckOptions): (request: MockRequest) => void {
   const isAccepted = createKeyChecker(options.keys);
   const challenge = `Bearer realm="${options.realm ?? 'petstore-kit'}"`;
-  const refuse = (code: string, message: string, error?: string): never => {
-    throw new ApiError(401, code, message, {
-      'WWW-Authenticate': error ? `${challenge}, error="${error}"` : challenge,
-    });
-  };
+  const withError = (error: string) => `${challenge}, error="${error}"`;
 
-  return function checkBearer(req) {
-    const credential = repeated(req, 'authorization')
+  return function checkBearer(request) {
+    const header = request.headers.authorization;
+    const credential = repeated(request, 'authorization')
       ? ({ kind: 'repeated' } as const)
-      : readCredential(req.headers.authorization);
+      : readCredential(typeof header === 'string' ? header : undefined);
     switch (credential.kind) {
       case 'missing':
-        return refuse('missing_credential', 'Send the API key as Authorization: Bearer <API_KEY>');
+        throw errors.missingCredential(challenge, `the API key as ${SEND_KEY}`);
       case 'repeated':
-        return refuse(
-          'invalid_credential',
-          'The request has more than one Authorization header: send exactly one',
-          'invalid_request',
-        );
+        throw errors.repeatedCredential(withError('invalid_request'), 'Authorization');
       case 'empty-token':
-        return refuse(
-          'invalid_credential',
-          'The Bearer credential is empty: send Authorization: Bearer <API_KEY>',
-          'invalid_request',
-        );
+        throw errors.emptyCredential(withError('invalid_request'), 'Bearer', SEND_KEY);
       case 'other-scheme':
-        return refuse(
-          'invalid_credential',
-          'The Authorization header must use the Bearer scheme: Authorization: Bearer <API_KEY>',
-        );
+        throw errors.otherScheme(challenge, 'Bearer', SEND_KEY);
       case 'malformed':
-        return refuse(
-          'invalid_credential',
-          'The bearer token holds characters a token cannot have (spaces, for example)',
-          'invalid_request',
-        );
+        throw errors.malformedCredential(withError('invalid_request'), 'bearer token');
       case 'bearer':
         if (!isAccepted(credential.token))
-          refuse('invalid_credential', 'The API key is not valid', 'invalid_token');
+          throw errors.invalidCredential(withError('invalid_token'), 'API key');
     }
   };
+}
+
+/**
+ * Refuses a spec whose operations need a scheme the mock does not enforce: any other would be
+ * silently left open.
+ * @throws {SpecError}
+ */
+export function assertEnforceable(
+  document: OpenApiDocument,
+  operations: readonly Operation[],
+): void {
+  const schemes = document.components?.securitySchemes ?? {};
+  const used = new Set(
+    operations.flatMap((op) => op.security.flatMap((requirement) => Object.keys(requirement))),
+  );
+  for (const name of used) {
+    const scheme = schemes[name] as { type?: string; scheme?: string } | undefined;
+    if (scheme?.type !== 'http' || scheme.scheme?.toLowerCase() !== 'bearer') {
+      throw new SpecError(
+        `security scheme "${name}" is not HTTP bearer, the only scheme the mock enforces`,
+      );
+    }
+  }
 }

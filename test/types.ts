@@ -1,5 +1,5 @@
-// The public types of petstore-kit, derived from spec/openapi.yaml by
-// `npm run generate:types`: the schemas are written once, in the spec.
+// The bundled spec's types, for the tests of the categories interface, derived from
+// spec/openapi.yaml by `npm run generate:types`: the schemas are written once, in the spec.
 import type { components } from './generated/openapi.js';
 
 type Schemas = components['schemas'];

@@ -1,0 +1,51 @@
+import { StoreFullError } from '../store/store.js';
+import { errorForStatus, errors } from '../vocabulary/error-catalogue.js';
+import { ApiError } from '../vocabulary/errors.js';
+
+/** What body-parser and raw-body raise (through http-errors): a status, often a `type`. */
+interface HttpError {
+  status: number;
+  type?: string;
+  limit?: number;
+  code?: string;
+  message: string;
+}
+
+/**
+ * Maps anything thrown while serving a request to the ApiError to answer with: the store's
+ * errors, the body reader's, and what is not recognised as a 500 that names no internals.
+ * @example toApiError(new StoreFullError('maxRecords', 10)).status // 507
+ */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof StoreFullError) return errors.storeFull(err.message);
+  if (isHttpError(err)) return fromHttpError(err);
+  return errors.internal();
+}
+
+function fromHttpError(err: HttpError): ApiError {
+  // zlib's codes: Z_DATA_ERROR and the like for gzip and deflate, ERR_BROTLI_* or
+  // ERR__ERROR_* (brotli's own decoder errors) for br.
+  if (err.code !== undefined && /^(Z_|ERR_BROTLI|ERR__ERROR_)/.test(err.code))
+    return errors.undecodableBody();
+  switch (err.type) {
+    case 'entity.too.large':
+      return errors.payloadTooLarge(err.limit ?? 0);
+    case 'encoding.unsupported':
+      return errors.unsupportedEncoding(err.message);
+    case 'charset.unsupported':
+      return errors.unsupportedCharset(err.message);
+    case 'request.aborted':
+      return errors.abortedBody();
+    case 'request.size.invalid':
+      return errors.shortBody();
+    default:
+      return err.status >= 400 && err.status < 500
+        ? errorForStatus(err.status, err.message)
+        : errors.internal();
+  }
+}
+
+function isHttpError(err: unknown): err is HttpError {
+  return err instanceof Error && typeof (err as Partial<HttpError>).status === 'number';
+}

@@ -1,0 +1,28 @@
+import type { Operation } from '../openapi/operations.js';
+import type { Store } from '../store/store.js';
+import type { Answer } from '../vocabulary/answer.js';
+
+/** A request as a handler gets it: checked against the spec, its parameters of their types. */
+export interface HandlerRequest {
+  operation: Operation;
+  /** Path parameters, by name. */
+  params: Record<string, unknown>;
+  /** Query parameters, by name, converted to the types their schemas give. */
+  query: Record<string, unknown>;
+  /** The header parameters the spec documents, by lower-case name. */
+  headers: Record<string, unknown>;
+  /** The parsed body (JSON), or its bytes for other media types; undefined when there was none. */
+  body: unknown;
+}
+
+/** What a handler works on besides its request: the state of the mock. */
+export interface HandlerContext {
+  /** Where the records of the spec's collections live. */
+  store: Store;
+}
+
+/** Serves one operation: returns its answer (checked against the spec after), or throws an ApiError. */
+export type OperationHandler = (
+  request: HandlerRequest,
+  context: HandlerContext,
+) => Answer | Promise<Answer>;

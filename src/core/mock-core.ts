@@ -1,0 +1,265 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Operation } from '../openapi/operations.js';
+import { CheckedJson, type Answer, type CheckedAnswer, type Reply } from '../vocabulary/answer.js';
+import { errors } from '../vocabulary/error-catalogue.js';
+import type { ApiError } from '../vocabulary/errors.js';
+import type { MockRequest } from '../vocabulary/request.js';
+import type { RequestLog } from './admin/request-log.js';
+import type { ErrorAnswer } from './error-shaper.js';
+import { toApiError } from './error-mapping.js';
+import type { HandlerContext, OperationHandler } from './handler.js';
+import { readBody, type ReadBody } from './request-body.js';
+import { apiLocator, splitTarget } from './request-target.js';
+import type { RequestInput, ValidRequest } from './request-validator.js';
+import type { Router } from './router.js';
+import { readPreferences, type Preferences } from './scenarios/prefer.js';
+import type { Scenarios } from './scenarios/settings.js';
+
+/** One API the mock serves: the spec's, and the admin API beside it. */
+export interface ServedApi {
+  /** The path it is served under, without a trailing slash: `/v1`, `/__mock`, or `''`. */
+  basePath: string;
+  router: Router;
+  /** Whether a path below the base path that the spec lacks needs a credential (401 before 404). */
+  unknownNeedsCredential: boolean;
+  /** How each operation answers. An operation without a handler is a 501. */
+  handlers: ReadonlyMap<Operation, OperationHandler>;
+  /** Headers every answer of an operation carries (deprecation, stability). */
+  headersOf(operation: Operation): Readonly<Record<string, string>>;
+  /** Whether its requests go to the request log. */
+  recorded: boolean;
+  /** Shapes an error as this API's spec declares it for the operation (if known) and status. */
+  shapeError(error: ApiError, operation: Operation | undefined): ErrorAnswer;
+  /** The scenarios (Prefer, latency, faults) its requests may ask for; none for the admin API. */
+  scenarios?: ScenarioHooks;
+  /** An ApiError for an operation this run does not serve (its stability), checked after the credential. */
+  refuse?(operation: Operation): ApiError | undefined;
+}
+
+/** What the core needs to play the scenarios a request asks for. */
+export interface ScenarioHooks {
+  scenarios: Scenarios;
+  /** The answer `Prefer: code/example/dynamic` forces, if any. */
+  forced(operation: Operation, preferences: Preferences): Answer | undefined;
+  /** A body a `malformed` fault is cut from. */
+  sample(operation: Operation): unknown;
+  /** How long a `timeout` fault holds the connection. */
+  faultTimeoutMs: number;
+}
+
+/** Where a request goes, found once per request from its method and target. */
+export type Route =
+  | {
+      kind: 'operation';
+      api: ServedApi;
+      operation: Operation;
+      /** The path parameters, percent-decoded, as strings. */
+      params: Record<string, string>;
+      /** The methods served at this path, for `Allow` and CORS. */
+      allow: readonly string[];
+      pathname: string;
+      search: string;
+    }
+  | {
+      kind: 'method-not-allowed';
+      api: ServedApi;
+      allow: readonly string[];
+      pathname: string;
+      search: string;
+    }
+  | { kind: 'not-found'; api: ServedApi | undefined; pathname: string; search: string }
+  /** A target that is not a path, or a path parameter that does not decode. */
+  | { kind: 'invalid'; api: ServedApi | undefined; error: ApiError };
+
+export interface MockCoreOptions {
+  /** The APIs served, matched by base path; the first one's error shape serves requests of none. */
+  apis: readonly ServedApi[];
+  /** Throws a 401 ApiError unless the request carries an accepted credential. */
+  checkCredential: (request: MockRequest) => void;
+  validate: (operation: Operation, input: RequestInput) => ValidRequest;
+  /** Checks an answer against the spec and makes it ready to send. */
+  checkAnswer: (operation: Operation, answer: Answer) => Promise<CheckedAnswer>;
+  /** What handlers work on: the mock's state. */
+  context: HandlerContext;
+  /** Where answered requests of recorded APIs go. */
+  requestLog: RequestLog;
+  /** Told of every error that becomes a 5xx, with the request it answered. */
+  onServerError?: (err: unknown, request: { method: string; target: string }) => void;
+}
+
+/**
+ * The mock core: a request comes in as plain data, an answer goes out as plain data, and no
+ * socket is ever seen. It routes (once, by `route`), checks the credential before anything is
+ * read, reads the body through the request's own `readBody`, checks the request against the
+ * spec, plays the scenarios it asks for, runs the operation's handler, and checks the answer
+ * against the spec. Every failure on the way becomes the error the spec declares for that
+ * operation and status.
+ * @example const reply = await core.handle(request); // { answer: { status: 200, headers, body } }
+ */
+export interface MockCore {
+  /** Where a request goes: its API, operation and parameters, or why there is none. */
+  route(method: string, target: string): Route;
+  /** The reply to a request; never throws. `route` is the request's, when already found. */
+  handle(request: MockRequest, route?: Route): Promise<Reply>;
+  /**
+   * Any error as the answer the spec shapes it to: for the route's operation when known, else
+   * the route's API, else the first API (what Node's HTTP parser refuses has no route).
+   */
+  errorAnswer(err: unknown, route?: Route): CheckedAnswer;
+}
+
+/** The largest request body the log of recent requests keeps. */
+const LOGGED_BODY_LIMIT = 16 * 1024;
+
+/** What the core learns of a request as it goes, for its log and its error answer. */
+interface Progress {
+  operation?: Operation;
+  body?: ReadBody;
+  delayMs?: number;
+}
+
+export function createMockCore(options: MockCoreOptions): MockCore {
+  const findApi = apiLocator(options.apis);
+
+  function route(method: string, target: string): Route {
+    let pathname: string;
+    let search: string;
+    try {
+      ({ pathname, search } = splitTarget(target));
+    } catch (err) {
+      return { kind: 'invalid', api: undefined, error: toApiError(err) };
+    }
+    const found = findApi(pathname);
+    if (!found) return { kind: 'not-found', api: undefined, pathname, search };
+    const { api, below } = found;
+    let match: ReturnType<Router['match']>;
+    try {
+      match = api.router.match(method, below);
+    } catch (err) {
+      return { kind: 'invalid', api, error: toApiError(err) };
+    }
+    if (match.kind === 'not-found') return { kind: 'not-found', api, pathname, search };
+    if (match.kind === 'method-not-allowed')
+      return { kind: 'method-not-allowed', api, allow: match.allow, pathname, search };
+    return { ...match, api, pathname, search };
+  }
+
+  async function serve(request: MockRequest, to: Route, progress: Progress): Promise<Reply> {
+    if (to.kind === 'invalid') throw to.error;
+    const { method } = request;
+    if (!to.api) throw errors.noOperation(method, to.pathname);
+    const { api } = to;
+    if (method === 'OPTIONS' && to.kind === 'method-not-allowed') {
+      // A plain OPTIONS (not a CORS preflight, which the HTTP adapter answers) asks what is allowed.
+      return { answer: { status: 204, headers: { Allow: to.allow.join(', ') }, body: undefined } };
+    }
+    const needsCredential =
+      to.kind === 'operation' ? to.operation.requiresCredential : api.unknownNeedsCredential;
+    if (needsCredential) options.checkCredential(request);
+    if (to.kind === 'not-found') throw errors.noOperation(method, to.pathname);
+    if (to.kind === 'method-not-allowed') throw errors.methodNotAllowed(to.pathname, to.allow);
+
+    const { operation } = to;
+    progress.operation = operation;
+    const refused = api.refuse?.(operation);
+    if (refused) throw refused;
+    const body = operation.requestBody ? await readBody(request, operation.requestBody) : undefined;
+    if (body) progress.body = body;
+    const valid = options.validate(operation, {
+      params: to.params,
+      search: to.search,
+      headers: request.headers,
+      body,
+    });
+    const handler = api.handlers.get(operation);
+    if (!handler) throw errors.notImplemented(operation.operationId);
+
+    const hooks = api.scenarios;
+    const preferences = hooks ? readPreferences(request) : {};
+    if (hooks) {
+      progress.delayMs = hooks.scenarios.delayFor(preferences);
+      const fault = hooks.scenarios.faultFor(preferences);
+      if (fault) {
+        if (progress.delayMs > 0) await sleep(progress.delayMs);
+        return {
+          fault: {
+            kind: fault,
+            holdMs: hooks.faultTimeoutMs,
+            status: operation.successStatus,
+            body: hooks.sample(operation),
+          },
+        };
+      }
+    }
+    const answer =
+      hooks?.forced(operation, preferences) ??
+      (await handler({ ...valid, operation }, options.context));
+    if (progress.delayMs) await sleep(progress.delayMs);
+    const headers = api.headersOf(operation);
+    return {
+      answer: await options.checkAnswer(operation, {
+        ...answer,
+        headers: answer.headers ? { ...headers, ...answer.headers } : headers,
+      }),
+    };
+  }
+
+  function errorAnswer(err: unknown, to?: Route, operation?: Operation): CheckedAnswer {
+    const error = toApiError(err);
+    const api = to?.api ?? options.apis[0];
+    const shaped = api?.shapeError(error, operation) ?? {
+      body: error.toBody(),
+      contentType: 'application/json',
+    };
+    return {
+      status: error.status,
+      headers: { ...error.headers, 'Content-Type': `${shaped.contentType}; charset=utf-8` },
+      body: new CheckedJson(Buffer.from(JSON.stringify(shaped.body))),
+    };
+  }
+
+  function record(request: MockRequest, reply: Reply, progress: Progress, started: number): void {
+    const { body } = progress;
+    options.requestLog.add({
+      method: request.method,
+      path: request.target,
+      ...(reply.fault
+        ? {
+            fault: reply.fault.kind,
+            // A malformed answer is sent with its status; a reset or a timeout sends none.
+            ...(reply.fault.kind === 'malformed' ? { status: reply.fault.status } : {}),
+          }
+        : { status: reply.answer.status }),
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      // A number here; the log formats it when it is read, not on every request.
+      at: Date.now(),
+      // Bodies of up to 16 KiB, so that the log stays small however long the mock runs.
+      ...(body && !Buffer.isBuffer(body.value) && body.bytes <= LOGGED_BODY_LIMIT
+        ? { body: body.value }
+        : {}),
+    });
+  }
+
+  return {
+    route,
+    errorAnswer: (err, to) =>
+      errorAnswer(err, to, to?.kind === 'operation' ? to.operation : undefined),
+    async handle(request, to = route(request.method, request.target)) {
+      const started = performance.now();
+      const progress: Progress = {};
+      let reply: Reply;
+      try {
+        reply = await serve(request, to, progress);
+      } catch (err) {
+        const error = toApiError(err);
+        if (error.status >= 500) options.onServerError?.(err, request);
+        // The run-wide latency holds for errors too: a UI's slow 401 is a state to render.
+        const delay = progress.delayMs ?? to.api?.scenarios?.scenarios.delayFor({}) ?? 0;
+        if (delay > 0) await sleep(delay);
+        reply = { answer: errorAnswer(error, to, progress.operation) };
+      }
+      if (to.api?.recorded) record(request, reply, progress, started);
+      return reply;
+    },
+  };
+}

@@ -1,0 +1,256 @@
+// Every error the mock answers with, in one place: its status, its code and its message.
+// A reader learns the mock's failure modes here; tests assert codes, not message strings.
+import { ApiError, codeOf, reasonPhrase } from './errors.js';
+
+type Message = string | { message: string; headers: Readonly<Record<string, string>> };
+
+/** Makes the ApiError of one entry; its status and code are readable without making one. */
+export interface ErrorFactory<Args extends unknown[]> {
+  (...args: Args): ApiError;
+  readonly status: number;
+  readonly code: string;
+}
+
+function define<Args extends unknown[]>(
+  status: number,
+  code: string,
+  message: (...args: Args) => Message,
+): ErrorFactory<Args> {
+  const make = (...args: Args): ApiError => {
+    const written = message(...args);
+    return typeof written === 'string'
+      ? new ApiError(status, code, written)
+      : new ApiError(status, code, written.message, written.headers);
+  };
+  return Object.assign(make, { status, code });
+}
+
+/** A 401 with the challenge of the scheme that was not met. */
+function unauthorized<Args extends unknown[]>(
+  code: string,
+  message: (...args: Args) => string,
+): ErrorFactory<[challenge: string, ...Args]> {
+  return define(401, code, (challenge: string, ...args: Args): Message => ({
+    message: message(...args),
+    headers: challenge ? { 'WWW-Authenticate': challenge } : {},
+  }));
+}
+
+export const errors = {
+  // Routing
+  noOperation: define(
+    404,
+    'not_found',
+    (method: string, path: string) => `No operation at ${method} ${path}`,
+  ),
+  methodNotAllowed: define(405, 'method_not_allowed', (path: string, allow: readonly string[]) => ({
+    message: `${path} accepts ${allow.join(', ')} only`,
+    headers: { Allow: allow.join(', ') },
+  })),
+  badTarget: define(400, 'bad_request', () => 'The request target is not a path'),
+  invalidPath: define(
+    400,
+    'invalid_path',
+    (name: string) => `The path parameter ${name} is not valid percent-encoding`,
+  ),
+  notServed: define(
+    404,
+    'not_served',
+    (operationId: string, level: string, minimum: string) =>
+      `${operationId} is marked x-stability: ${level}, and this mock serves ${minimum} operations and above only (--stability ${minimum})`,
+  ),
+  notImplemented: define(
+    501,
+    'not_implemented',
+    (operationId: string) => `The mock cannot answer ${operationId}`,
+  ),
+
+  // Credentials (each with the challenge of the scheme it failed)
+  missingCredential: unauthorized('missing_credential', (how: string) => `Send ${how}`),
+  repeatedCredential: unauthorized(
+    'invalid_credential',
+    (header: string) => `The request has more than one ${header} header: send exactly one`,
+  ),
+  emptyCredential: unauthorized(
+    'invalid_credential',
+    (scheme: string, how: string) => `The ${scheme} credential is empty: send ${how}`,
+  ),
+  otherScheme: unauthorized(
+    'invalid_credential',
+    (scheme: string, how: string) =>
+      `The Authorization header must use the ${scheme} scheme: ${how}`,
+  ),
+  malformedCredential: unauthorized(
+    'invalid_credential',
+    (what: string) => `The ${what} holds characters a credential cannot have (spaces, for example)`,
+  ),
+  invalidCredential: unauthorized(
+    'invalid_credential',
+    (what: string) => `The ${what} is not valid`,
+  ),
+
+  // The request body
+  ambiguousContentType: define(
+    400,
+    'ambiguous_request',
+    () => 'The request has more than one Content-Type header: send exactly one',
+  ),
+  noContentType: define(
+    415,
+    'unsupported_media_type',
+    (accepted: string) => `The body has no Content-Type header: send it as ${accepted}`,
+  ),
+  notAMediaType: define(
+    415,
+    'unsupported_media_type',
+    (header: string, accepted: string) =>
+      `The Content-Type "${header}" is not a media type: send ${accepted}`,
+  ),
+  unsupportedCharset: define(
+    415,
+    'unsupported_media_type',
+    (charset: string) => `The charset "${charset}" is not supported: send UTF-8`,
+  ),
+  unacceptedMediaType: define(
+    415,
+    'unsupported_media_type',
+    (accepted: string, sent: string) => `This operation accepts ${accepted}, not ${sent}`,
+  ),
+  unsupportedEncoding: define(
+    415,
+    'unsupported_encoding',
+    (reason: string) => `${reason}: send the body uncompressed, or as gzip, deflate or br`,
+  ),
+  payloadTooLarge: define(
+    413,
+    'payload_too_large',
+    (limit: number) => `The body is larger than the limit of ${limit} bytes`,
+  ),
+  undecodableBody: define(
+    400,
+    'malformed_body',
+    () => 'The body could not be decompressed: it does not match its Content-Encoding',
+  ),
+  abortedBody: define(400, 'bad_request', () => 'The request was aborted before its body ended'),
+  shortBody: define(400, 'bad_request', () => 'The body is not as long as its Content-Length'),
+  invalidUtf8: define(400, 'invalid_utf8', () => 'The body is not valid UTF-8 text'),
+  malformedJson: define(
+    400,
+    'malformed_json',
+    (reason: string) => `The body is not valid JSON: ${reason}`,
+  ),
+
+  // The spec's rules
+  validationFailed: define(400, 'validation_failed', (problems: readonly string[]) =>
+    problems.join('; '),
+  ),
+  recordWouldBreak: define(
+    400,
+    'validation_failed',
+    (change: 'patched' | 'new', problems: readonly string[]) =>
+      `The ${change} record would break the schema: ${problems.join('; ')}`,
+  ),
+  noRecord: define(
+    404,
+    'not_found',
+    (collection: string, idProperty: string, id: unknown) =>
+      `There is no record in ${collection} with ${idProperty} ${JSON.stringify(id)}`,
+  ),
+
+  // Scenarios asked for by the request or the admin API
+  invalidPreference: define(400, 'invalid_preference', (problem: string) => problem),
+  undocumentedStatus: define(
+    400,
+    'invalid_preference',
+    (operationId: string, status: number, documented: readonly string[]) =>
+      `${operationId} does not answer ${status}: it documents ${documented.join(', ')}`,
+  ),
+  noSuchExample: define(
+    400,
+    'invalid_preference',
+    (where: string, name: string, names: readonly string[]) =>
+      `The ${where} has no example "${name}"` +
+      (names.length ? ` (it has: ${names.join(', ')})` : ' (it has none)'),
+  ),
+  invalidSettings: define(400, 'invalid_settings', (problem: string) => problem),
+
+  // The mock itself
+  invalidResponse: define(
+    500,
+    'invalid_response',
+    (problems: readonly string[]) => `The mock's response breaks the spec: ${problems.join('; ')}`,
+  ),
+  internal: define(500, 'internal_error', () => 'The mock failed to answer this request'),
+  storeFull: define(507, 'insufficient_storage', (reason: string) => reason),
+
+  // What Node's HTTP layer refuses before a request reaches the mock
+  expectationFailed: define(
+    417,
+    'expectation_failed',
+    () => 'The only expectation the mock meets is Expect: 100-continue',
+  ),
+  requestLineTooLong: define(
+    414,
+    'uri_too_long',
+    (limit: number) => `The request line is too long: the mock reads up to ${limit} bytes of head`,
+  ),
+  headTooLarge: define(
+    431,
+    'request_header_fields_too_large',
+    (limit: number) =>
+      `The request headers are too large: the mock reads up to ${limit} bytes of head`,
+  ),
+  requestTimeout: define(
+    408,
+    'request_timeout',
+    () => 'The request did not arrive in time: send it whole, promptly',
+  ),
+  chunkExtensionsTooLarge: define(
+    413,
+    'payload_too_large',
+    () => 'The chunk extensions of the body are too large',
+  ),
+  unknownMethod: define(
+    501,
+    'not_implemented',
+    () => 'The request method is not one the mock knows',
+  ),
+  lengthAndChunked: define(
+    400,
+    'bad_request',
+    () => 'The request has both Content-Length and Transfer-Encoding: send one',
+  ),
+  notChunked: define(
+    501,
+    'not_implemented',
+    () => 'The Transfer-Encoding is not chunked: the mock reads chunked bodies only',
+  ),
+  notHttp: define(
+    400,
+    'bad_request',
+    (reason: string) => `The request is not valid HTTP (${reason})`,
+  ),
+} as const;
+
+/**
+ * An error named after its HTTP status, for statuses the catalogue has no entry of its own for
+ * (a `Prefer: code=` or a library's error with a status); a status HTTP does not know is a 500.
+ * @example errorForStatus(431, 'Too many header bytes').code // 'request_header_fields_too_large'
+ */
+export function errorForStatus(status: number, message: string): ApiError {
+  const known = reasonPhrase(status) ? status : 500;
+  return new ApiError(known, codeOf(known), message);
+}
+
+/**
+ * The error a request asked for with `Prefer: code=`: any status the operation documents,
+ * named after it.
+ * @example askedForStatus(503).code // 'service_unavailable'
+ */
+export function askedForStatus(status: number): ApiError {
+  return new ApiError(
+    status,
+    codeOf(status),
+    `The mock answers ${status} because the request asked for it (Prefer: code=${status})`,
+  );
+}

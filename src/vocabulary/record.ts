@@ -1,0 +1,16 @@
+// Records as every layer speaks of them: what OpenAPI reading infers, stores keep and the core
+// serves.
+
+/** A record: a JSON object. Stored ones are frozen, so that cached serializations stay true. */
+export type JsonRecord = Readonly<Record<string, unknown>>;
+
+export type RecordId = number | string;
+
+/** How a collection's ids are made. */
+export type IdKind =
+  /** Integers counting up from 1, never reused (not even after a delete or a restart). */
+  | 'integer'
+  /** Random UUIDs (version 4). */
+  | 'uuid'
+  /** Other unique strings. */
+  | 'string';

@@ -1,0 +1,207 @@
+// The mock's options: one shape for startMock, createApp and the CLI, and every default in
+// one place. This module loads only small modules: the CLI reads it to print its help.
+import { DEFAULT_SCENARIO_SETTINGS, type ScenarioSettings } from '../core/scenarios/settings.js';
+import type { Logger } from '../http/logger.js';
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from '../http/server.js';
+import { BUNDLED_SPEC_PATH } from '../openapi/bundled.js';
+import type { LoadedSpec } from '../openapi/load.js';
+import type { StabilityLevel } from '../openapi/stability.js';
+import { DEFAULT_STORE_LIMITS, type Store, type StoreLimits } from '../store/store.js';
+import type { Answer } from '../vocabulary/answer.js';
+import type { HandlerContext, HandlerRequest } from '../core/handler.js';
+
+/** Accepted when no key is configured, so that `npm start` works out of the box. */
+export const DEFAULT_API_KEY = 'petstore-kit-dev-key';
+
+/** 1 MiB: the largest request body the mock reads; a larger one gets 413. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** What a custom handler may use besides its request. */
+export interface CustomHandlerContext extends HandlerContext {
+  /** The answer the mock would give without this handler: the inferred state, or the spec's example. */
+  next(): Promise<Answer>;
+}
+
+/**
+ * Replaces the behaviour of one operation in code; its answer is still checked against the
+ * spec (one that breaks it is a 500 naming the problem).
+ * @example
+ * { getHealth: () => ({ status: 200, body: { status: 'degraded' } }) }
+ */
+export type CustomHandler = (
+  request: HandlerRequest,
+  context: CustomHandlerContext,
+) => Answer | Promise<Answer>;
+
+/** CORS for pages on other origins. */
+export interface CorsSetting {
+  /**
+   * The only origins allowed, each as scheme, host and port; credentials are then allowed
+   * too. Without it, any origin is allowed (echoed back), without credentials.
+   * @example ['http://localhost:5173']
+   */
+  origins?: readonly string[];
+}
+
+/** The options of the mock, for `startMock`, `createApp` (which ignores where it listens) and the CLI. */
+export interface MockOptions {
+  /**
+   * The spec to serve: a path, or a spec already loaded.
+   * @default the bundled spec/openapi.yaml (the categories interface)
+   */
+  spec?: string | LoadedSpec;
+  /**
+   * The accepted bearer keys.
+   * @default [DEFAULT_API_KEY]
+   */
+  apiKeys?: readonly string[];
+  /**
+   * The port to listen on; 0 picks a free one.
+   * @default 0 (the CLI: 4010)
+   */
+  port?: number;
+  /** @default '127.0.0.1' */
+  host?: string;
+  /**
+   * The same seed gives the same generated data (seeds, example answers) and the same faults.
+   * @default 1
+   */
+  seed?: number;
+  /**
+   * Records generated for each collection at start-up (not when the store holds data).
+   * @default 10
+   */
+  seedCount?: number;
+  /**
+   * A file that keeps the data across restarts: every write answered 2xx is on disk before
+   * its answer. Seeded only when new. Ignored when `store` is given.
+   * @default none: the data lives in memory
+   * @example 'mock-data.jsonl'
+   */
+  data?: string;
+  /**
+   * Where records live.
+   * @default a new in-memory store, or the file store of `data`
+   */
+  store?: Store;
+  /**
+   * Whether `store` came with data of its own, which seeding must leave alone.
+   * @default false
+   */
+  storeHasData?: boolean;
+  /** @default DEFAULT_STORE_LIMITS: a million records or 256 MiB of JSON */
+  storeLimits?: Partial<StoreLimits>;
+  /** Bounds of the HTTP layer. @default DEFAULT_SERVER_LIMITS */
+  limits?: Partial<ServerLimits>;
+  /**
+   * The largest request body in bytes.
+   * @default DEFAULT_BODY_LIMIT (1 MiB)
+   */
+  bodyLimit?: number;
+  /** @default a logger that writes nothing */
+  logger?: Logger;
+  /**
+   * One log line per request.
+   * @default false
+   */
+  logRequests?: boolean;
+  /**
+   * CORS for pages on other origins: any origin by default; `origins` narrows it to an
+   * allow-list; `false` turns it off.
+   * @default {} (any origin, without credentials)
+   * @example { origins: ['http://localhost:5173'] }
+   */
+  cors?: CorsSetting | false;
+  /**
+   * Latency and random faults for every answer of the mocked API; the admin API changes
+   * them for a run, and its reset restores these.
+   * @default DEFAULT_SCENARIO_SETTINGS: no delay, no faults
+   * @example { delay: { min: 100, max: 400 }, faultRate: 0.05, faultKinds: ['reset'] }
+   */
+  scenarios?: Partial<ScenarioSettings>;
+  /**
+   * How long a `timeout` fault holds its connection, in milliseconds.
+   * @default 30000
+   */
+  faultTimeoutMs?: number;
+  /**
+   * The least stable operations served: `stable` refuses those marked `x-stability:
+   * experimental` or `beta` with a 404 that says why.
+   * @default 'experimental' (everything is served)
+   */
+  stability?: StabilityLevel;
+  /**
+   * Reload the spec when its file changes, keeping the data where the schemas still fit; a
+   * broken edit keeps the last good spec serving and logs one line naming the problem.
+   * @default false
+   */
+  watch?: boolean;
+  /**
+   * Operations answered by code of yours, by operationId, instead of by what the mock infers
+   * from the spec; everything else stays inferred, and every answer is still checked.
+   * @example { listCategories: async (request, { next }) => ({ ...(await next()), headers: { 'X-Total': '10' } }) }
+   */
+  handlers?: Readonly<Record<string, CustomHandler>>;
+}
+
+/** Every default of MockOptions, in one place. */
+export const DEFAULTS = {
+  spec: BUNDLED_SPEC_PATH,
+  apiKeys: [DEFAULT_API_KEY] as readonly string[],
+  port: 0,
+  /** The CLI's port, as `npm start` documents it. */
+  cliPort: 4010,
+  host: '127.0.0.1',
+  seed: 1,
+  seedCount: 10,
+  storeLimits: DEFAULT_STORE_LIMITS,
+  limits: DEFAULT_SERVER_LIMITS,
+  bodyLimit: DEFAULT_BODY_LIMIT,
+  logRequests: false,
+  scenarios: DEFAULT_SCENARIO_SETTINGS,
+  faultTimeoutMs: 30_000,
+  stability: 'experimental' as StabilityLevel,
+  watch: false,
+} as const;
+
+/** MockOptions with every default filled in. */
+export interface ResolvedOptions extends Required<
+  Omit<MockOptions, 'data' | 'store' | 'logger' | 'storeLimits' | 'limits' | 'scenarios' | 'cors'>
+> {
+  data: string | undefined;
+  store: Store | undefined;
+  logger: Logger | undefined;
+  storeLimits: StoreLimits;
+  limits: ServerLimits;
+  scenarios: ScenarioSettings;
+  cors: CorsSetting | false;
+}
+
+/**
+ * The options with every default filled in.
+ * @example resolveOptions({ seed: 7 }).seedCount // 10
+ */
+export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
+  return {
+    spec: options.spec ?? DEFAULTS.spec,
+    apiKeys: options.apiKeys?.length ? options.apiKeys : DEFAULTS.apiKeys,
+    port: options.port ?? DEFAULTS.port,
+    host: options.host ?? DEFAULTS.host,
+    seed: options.seed ?? DEFAULTS.seed,
+    seedCount: options.seedCount ?? DEFAULTS.seedCount,
+    data: options.data,
+    store: options.store,
+    storeHasData: options.storeHasData ?? false,
+    storeLimits: { ...DEFAULTS.storeLimits, ...options.storeLimits },
+    limits: { ...DEFAULTS.limits, ...options.limits },
+    bodyLimit: options.bodyLimit ?? DEFAULTS.bodyLimit,
+    logger: options.logger,
+    logRequests: options.logRequests ?? DEFAULTS.logRequests,
+    cors: options.cors ?? {},
+    scenarios: { ...DEFAULTS.scenarios, ...options.scenarios },
+    faultTimeoutMs: options.faultTimeoutMs ?? DEFAULTS.faultTimeoutMs,
+    stability: options.stability ?? DEFAULTS.stability,
+    watch: options.watch ?? DEFAULTS.watch,
+    handlers: options.handlers ?? {},
+  };
+}
