@@ -98,7 +98,8 @@ const ITEM_SEGMENT = /^\{([^{}]+)\}(\.[A-Za-z0-9]+)?$/;
 
 /**
  * The collections of an API: a path P whose `get` lists objects or whose `post` takes a body,
- * with an item path P/{param} that has a `get`, `put`, `patch` or `delete`. P may have
+ * with an item path P/{param} that has a `get`, `put`, `patch` or `delete` (or, without
+ * one, a P that both lists and creates). P may have
  * parameters of its own (nested collections, `/users/{id}/posts`). A suffix on P's last
  * segment moves to the item's (`/Calls.json` and `/Calls/{CallSid}.json`).
  */
@@ -120,12 +121,16 @@ export function findCollections(operations: readonly ApiOperation[]): Collection
     const create = post && post.bodies.length > 0 ? post : undefined;
     if (!listShape && !create) continue;
     const item = itemPathOf(parts, byPath);
-    if (!item) continue;
-    const [itemPath, itemMethods, itemParam] = item;
+    // Without an item path, only a list that can be added to counts (not a lone action).
+    if (!item && !(listShape && create)) continue;
+    const [itemPath, itemMethods, itemParam] = item ?? [
+      undefined,
+      new Map<string, ApiOperation>(),
+      undefined,
+    ];
     collections.push({
       path,
-      itemPath,
-      itemParam,
+      ...(itemPath === undefined ? {} : { itemPath, itemParam }),
       ...(list && listShape ? { list, listShape } : {}),
       ...(create ? { create } : {}),
       ...optional('read', itemMethods.get('get')),
