@@ -7,7 +7,7 @@
 //   npx tsx scripts/corpus-report.ts petstore-openapi31 readme   # only these slugs
 import { relative } from 'node:path';
 import { startMock, type RunningMock } from '../src/index.js';
-import { findCollections } from '../test/corpus/collections.js';
+import { findCollections, type Collection } from '../test/corpus/collections.js';
 import { loadDocument } from '../test/corpus/document.js';
 import { credentialsFor, driveApi, type DriveResult } from '../test/corpus/drive.js';
 import { readManifest, rootPathOf, type CorpusEntry } from '../test/corpus/manifest.js';
@@ -23,6 +23,8 @@ export interface DocumentReport {
   operations: number;
   /** Collections the driver reads in the description (the mock does not list its own). */
   collections: number;
+  /** The CRUD steps those collections offer: what a mock that serves them all would pass. */
+  plannedSteps: number;
   started: boolean;
   /** Why the mock did not start: its one-line message. */
   reason?: string;
@@ -56,9 +58,11 @@ async function reportOn(entry: CorpusEntry): Promise<DocumentReport> {
   try {
     loaded = await loadDocument(rootPathOf(entry));
   } catch (err) {
-    return { ...base, collections: 0, started: false, readError: firstLine(err) };
+    return { ...base, collections: 0, plannedSteps: 0, started: false, readError: firstLine(err) };
   }
-  const collections = findCollections(operationsOf(loaded.resolved)).length;
+  const found = findCollections(operationsOf(loaded.resolved));
+  const collections = found.length;
+  const plannedSteps = found.reduce((sum, collection) => sum + stepsOf(collection), 0);
   const started = Date.now();
   let mock: RunningMock;
   try {
@@ -69,7 +73,7 @@ async function reportOn(entry: CorpusEntry): Promise<DocumentReport> {
       'start-up',
     );
   } catch (err) {
-    return { ...base, collections, started: false, reason: firstLine(err) };
+    return { ...base, collections, plannedSteps, started: false, reason: firstLine(err) };
   }
   const startMs = Date.now() - started;
   try {
@@ -78,10 +82,15 @@ async function reportOn(entry: CorpusEntry): Promise<DocumentReport> {
       document: loaded.resolved,
       credentials: credentialsFor(loaded.resolved, API_KEY),
     });
-    return { ...base, collections, started: true, startMs, drive };
+    return { ...base, collections, plannedSteps, started: true, startMs, drive };
   } finally {
     await mock.close();
   }
+}
+
+function stepsOf(collection: Collection): number {
+  const { create, list, read, replace, update, remove } = collection;
+  return [create, list, read, replace, update, remove].filter(Boolean).length;
 }
 
 function pad(text: string | number, width: number, left = false): string {
@@ -96,6 +105,7 @@ function table(reports: DocumentReport[]): string {
     pad('ops', 4),
     pad('started', 8, true),
     pad('colls', 5),
+    pad('steps', 5),
     pad('crud pass/sent', 14),
     pad('blocked', 7),
     pad('calls', 5),
@@ -112,6 +122,7 @@ function table(reports: DocumentReport[]): string {
       pad(report.operations, 4),
       pad(report.started ? `yes ${((report.startMs ?? 0) / 1000).toFixed(1)}s` : 'no', 8, true),
       pad(report.collections, 5),
+      pad(report.plannedSteps, 5),
       pad(s ? `${s.crudPassed}/${s.crudAttempted}` : '-', 14),
       pad(s ? s.crudBlocked : '-', 7),
       pad(s ? s.requests : '-', 5),
@@ -132,7 +143,7 @@ function totals(reports: DocumentReport[]): string {
   const crudPassed = sum((r) => r.drive?.summary.crudPassed ?? 0);
   return [
     `documents: ${reports.length}, started: ${started.length}`,
-    `collections (driver's reading): ${sum((r) => r.collections)} in all documents, ${started.reduce((t, r) => t + r.collections, 0)} in started ones`,
+    `collections (driver's reading): ${sum((r) => r.collections)} in all documents (${sum((r) => r.plannedSteps)} CRUD steps), ${started.reduce((t, r) => t + r.collections, 0)} in started ones`,
     `CRUD steps passed: ${crudPassed}/${crudSent} sent (${sum((r) => r.drive?.summary.crudBlocked ?? 0)} blocked for want of an id)`,
     `requests: ${sum((r) => r.drive?.summary.requests ?? 0)}, 5xx answers: ${sum((r) => r.drive?.summary.status5xx ?? 0)}, no answer: ${sum((r) => r.drive?.summary.noAnswer ?? 0)}`,
   ].join('\n');
@@ -140,7 +151,19 @@ function totals(reports: DocumentReport[]): string {
 
 /** Start-up failures, then per started document its failing answers grouped by reason. */
 function reasons(reports: DocumentReport[]): string {
-  const lines: string[] = ['', 'Not started:'];
+  const kinds = new Map<string, number>();
+  for (const report of reports.filter((r) => !r.started && r.reason)) {
+    const kind = (report.reason ?? '')
+      .replace(/test\/fixtures\/corpus\/\S+/g, '<file>')
+      .replace(/security scheme "[^"]*"/, 'security scheme "<name>"')
+      .replace(/ of \S+ cannot/, ' of <operation> cannot')
+      .replace(/: Circular .*/, '');
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  const lines: string[] = ['', 'Start-up failures by kind:'];
+  for (const [kind, count] of [...kinds].sort((a, b) => b[1] - a[1]))
+    lines.push(`  ${String(count).padStart(3)} x ${kind}`);
+  lines.push('', 'Not started:');
   for (const report of reports.filter((r) => !r.started))
     lines.push(
       `  ${report.slug}: ${report.readError ? `(unreadable) ${report.readError}` : report.reason}`,

@@ -118,7 +118,7 @@ export function findCollections(operations: readonly ApiOperation[]): Collection
     const list = methods.get('get');
     const listShape = list && listShapeOf(successOf(list)?.schema);
     const post = methods.get('post');
-    const create = post && post.bodies.length > 0 ? post : undefined;
+    const create = post && post.bodies.length > 0 && !isSearch(post, list) ? post : undefined;
     if (!listShape && !create) continue;
     const item = itemPathOf(parts, byPath);
     // Without an item path, only a list that can be added to counts (not a lone action).
@@ -160,6 +160,17 @@ function itemPathOf(
     return [candidate, methods, match[1] ?? ''];
   }
   return undefined;
+}
+
+/** A `post` that answers a list (as the `get` beside it does): a search, not a create. */
+function isSearch(post: ApiOperation, list: ApiOperation | undefined): boolean {
+  const answer = successOf(post)?.schema;
+  if (!answer) return false;
+  if (listShapeOf(answer)?.kind === 'array') return true;
+  const listed = list && successOf(list)?.schema;
+  return (
+    listed !== undefined && (listed === answer || JSON.stringify(listed) === JSON.stringify(answer))
+  );
 }
 
 function optional<K extends string>(

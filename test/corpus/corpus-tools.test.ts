@@ -83,6 +83,14 @@ describe('the collection finder', () => {
       properties: { a: { type: 'array', items: record }, b: { type: 'array', items: record } },
     };
     expect(listShapeOf(twoArrays)).toBeUndefined();
+    const listed = { 200: { description: 'ok', schema: { type: 'array', items: record } } };
+    const search = {
+      '/things/search': {
+        get: { responses: listed },
+        post: { parameters: [{ in: 'body', name: 'q', schema: record }], responses: listed },
+      },
+    };
+    expect(findCollections(operationsOf({ ...swagger, paths: search }))).toEqual([]);
     expect(
       findCollections(
         operationsOf({

@@ -27,7 +27,7 @@ export const TRAIT_MEANINGS: Readonly<Record<string, string>> = {
   'wrapped-list': 'a list answered inside an object (`{data: [...]}`, `{items: [...], total}`)',
   'nested-collections': 'collections under an item of another (`/users/{id}/posts`)',
   'non-id-item-param': 'an item path parameter not named like an id (`{username}`, `{slug}`)',
-  'suffixed-path': 'a path segment with a suffix after a parameter or a name (`/Calls/{Sid}.json`)',
+  'suffixed-path': 'a path parameter with a suffix in its segment (`/Calls/{Sid}.json`)',
   'form-body': 'application/x-www-form-urlencoded request bodies',
   multipart: 'multipart/form-data request bodies',
   'binary-body': 'raw binary (octet-stream, images...) request bodies',
@@ -104,8 +104,7 @@ function shapeTraits(operations: ApiOperation[]): string[] {
     const shape = listShapeOf(successOf(operation)?.schema);
     if (shape) traits.push(shape.kind === 'array' ? 'plain-list' : 'wrapped-list');
   }
-  if (operations.some((operation) => /\}[^/]|\.[A-Za-z0-9]+$/.test(operation.path)))
-    traits.push('suffixed-path');
+  if (operations.some((operation) => /\}[^/]/.test(operation.path))) traits.push('suffixed-path');
   for (const collection of findCollections(operations)) {
     if (collection.path.includes('{')) traits.push('nested-collections');
     if (collection.itemParam && !/id$/i.test(collection.itemParam))
