@@ -35,6 +35,7 @@ export function createValueMaker(seed: number): ValueMaker {
     seed,
     optionalsProbability: 0.5,
     maxDefaultItems: 2,
+    maxItems: 3,
     maxDepth: MAX_DEPTH,
     failOnInvalidTypes: false,
     minDateTime: '2020-01-01',
