@@ -62,7 +62,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**', 'contract-tests/**', 'bench/**'],
+    files: ['test/**', 'contract-tests/**', 'bench/**', 'scripts/**'],
     // A wrong assumption in a test fails that test loudly, which is what a test is for.
     rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },

@@ -1,0 +1,181 @@
+// REST collections read from the shape of an API's paths, independently of the mock's own
+// inference: what a client of the API would take for "a list of things it can add to".
+import { isObject, type JsonObject } from './document.js';
+import { isJsonMedia, successOf, type ApiBody, type ApiOperation } from './operations.js';
+
+/** How a list operation returns its records. */
+export type ListShape =
+  | { kind: 'array'; items: JsonObject }
+  /** `{ data: [...] }`, `{ items: [...], total }`...: the records under one property. */
+  | { kind: 'wrapped'; property: string; items: JsonObject };
+
+export interface Collection {
+  /** e.g. `/users/{userId}/posts`. */
+  path: string;
+  /** e.g. `/users/{userId}/posts/{postId}`. */
+  itemPath?: string;
+  /** The last path parameter of the item path, e.g. `postId`. */
+  itemParam?: string;
+  list?: ApiOperation;
+  listShape?: ListShape;
+  create?: ApiOperation;
+  read?: ApiOperation;
+  replace?: ApiOperation;
+  update?: ApiOperation;
+  remove?: ApiOperation;
+}
+
+/** Names a wrapper gives its records, in order of preference. */
+const WRAPPER_NAMES = [
+  'data',
+  'items',
+  'results',
+  'records',
+  'entries',
+  'values',
+  'content',
+  'elements',
+];
+
+const PARAM_SEGMENT = /^\{[^{}]+\}$/;
+
+function segments(path: string): string[] {
+  return path.split('/').filter((part) => part.length > 0);
+}
+
+/** The schema an object of this schema has, with `allOf` parts merged (shallowly). */
+export function propertiesOf(schema: JsonObject): Record<string, JsonObject> {
+  const properties: Record<string, JsonObject> = {};
+  const parts = [schema, ...(Array.isArray(schema.allOf) ? schema.allOf.filter(isObject) : [])];
+  for (const part of parts) {
+    if (!isObject(part.properties)) continue;
+    for (const [name, property] of Object.entries(part.properties))
+      if (isObject(property)) properties[name] = property;
+  }
+  return properties;
+}
+
+function isArraySchema(schema: JsonObject): boolean {
+  return schema.type === 'array' || (Array.isArray(schema.type) && schema.type.includes('array'));
+}
+
+/** The records' schema when the schema is a list of objects, plain or wrapped. */
+export function listShapeOf(schema: JsonObject | undefined): ListShape | undefined {
+  if (!schema) return undefined;
+  if (isArraySchema(schema)) {
+    return isObject(schema.items) ? { kind: 'array', items: schema.items } : undefined;
+  }
+  const arrays = Object.entries(propertiesOf(schema)).filter(
+    ([, property]) => isArraySchema(property) && isObject(property.items),
+  );
+  const [chosen] = [...arrays].sort(([a], [b]) => rank(a) - rank(b));
+  if (!chosen) return undefined;
+  const [property, arraySchema] = chosen;
+  if (arrays.length > 1 && rank(property) === WRAPPER_NAMES.length) return undefined;
+  return { kind: 'wrapped', property, items: arraySchema.items as JsonObject };
+}
+
+function rank(name: string): number {
+  const index = WRAPPER_NAMES.indexOf(name.toLowerCase());
+  return index === -1 ? WRAPPER_NAMES.length : index;
+}
+
+/** The body to send when creating or updating: JSON first, then forms. */
+export function preferredBody(operation: ApiOperation): ApiBody | undefined {
+  const order = (body: ApiBody): number =>
+    isJsonMedia(body.mediaType)
+      ? 0
+      : /x-www-form-urlencoded/i.test(body.mediaType)
+        ? 1
+        : /multipart\/form-data/i.test(body.mediaType)
+          ? 2
+          : 3;
+  return [...operation.bodies].sort((a, b) => order(a) - order(b))[0];
+}
+
+/** A path segment that is one parameter, maybe with a suffix: `{id}`, `{CallSid}.json`. */
+const ITEM_SEGMENT = /^\{([^{}]+)\}(\.[A-Za-z0-9]+)?$/;
+
+/**
+ * The collections of an API: a path P whose `get` lists objects or whose `post` takes a body,
+ * with an item path P/{param} that has a `get`, `put`, `patch` or `delete` (or, without
+ * one, a P that both lists and creates). P may have
+ * parameters of its own (nested collections, `/users/{id}/posts`). A suffix on P's last
+ * segment moves to the item's (`/Calls.json` and `/Calls/{CallSid}.json`).
+ */
+export function findCollections(operations: readonly ApiOperation[]): Collection[] {
+  const byPath = new Map<string, Map<string, ApiOperation>>();
+  for (const operation of operations) {
+    const methods = byPath.get(operation.path) ?? new Map<string, ApiOperation>();
+    methods.set(operation.method, operation);
+    byPath.set(operation.path, methods);
+  }
+  const collections: Collection[] = [];
+  for (const [path, methods] of byPath) {
+    const parts = segments(path);
+    const last = parts.at(-1);
+    if (last === undefined || PARAM_SEGMENT.test(last)) continue;
+    const list = methods.get('get');
+    const listShape = list && listShapeOf(successOf(list)?.schema);
+    const post = methods.get('post');
+    const create = post && post.bodies.length > 0 && !isSearch(post, list) ? post : undefined;
+    if (!listShape && !create) continue;
+    const item = itemPathOf(parts, byPath);
+    // Without an item path, only a list that can be added to counts (not a lone action).
+    if (!item && !(listShape && create)) continue;
+    const [itemPath, itemMethods, itemParam] = item ?? [
+      undefined,
+      new Map<string, ApiOperation>(),
+      undefined,
+    ];
+    collections.push({
+      path,
+      ...(itemPath === undefined ? {} : { itemPath, itemParam }),
+      ...(list && listShape ? { list, listShape } : {}),
+      ...(create ? { create } : {}),
+      ...optional('read', itemMethods.get('get')),
+      ...optional('replace', itemMethods.get('put')),
+      ...optional('update', itemMethods.get('patch')),
+      ...optional('remove', itemMethods.get('delete')),
+    });
+  }
+  return collections;
+}
+
+/** The item path of a collection's segments: one more segment, a parameter. */
+function itemPathOf(
+  parts: string[],
+  byPath: ReadonlyMap<string, ReadonlyMap<string, ApiOperation>>,
+): [string, ReadonlyMap<string, ApiOperation>, string] | undefined {
+  const last = parts.at(-1) ?? '';
+  const suffix = /\.[A-Za-z0-9]+$/.exec(last)?.[0] ?? '';
+  const stem = [...parts.slice(0, -1), last.slice(0, last.length - suffix.length)].join('/');
+  for (const [candidate, methods] of byPath) {
+    const itemParts = segments(candidate);
+    if (itemParts.length !== parts.length + 1) continue;
+    const match = ITEM_SEGMENT.exec(itemParts.at(-1) ?? '');
+    if (!match || (match[2] ?? '') !== suffix) continue;
+    if (itemParts.slice(0, -1).join('/') !== stem) continue;
+    if (!['get', 'put', 'patch', 'delete'].some((method) => methods.has(method))) continue;
+    return [candidate, methods, match[1] ?? ''];
+  }
+  return undefined;
+}
+
+/** A `post` that answers a list (as the `get` beside it does): a search, not a create. */
+function isSearch(post: ApiOperation, list: ApiOperation | undefined): boolean {
+  const answer = successOf(post)?.schema;
+  if (!answer) return false;
+  if (listShapeOf(answer)?.kind === 'array') return true;
+  const listed = list && successOf(list)?.schema;
+  return (
+    listed !== undefined && (listed === answer || JSON.stringify(listed) === JSON.stringify(answer))
+  );
+}
+
+function optional<K extends string>(
+  key: K,
+  operation: ApiOperation | undefined,
+): Partial<Record<K, ApiOperation>> {
+  return operation ? ({ [key]: operation } as Record<K, ApiOperation>) : {};
+}

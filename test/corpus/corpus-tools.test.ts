@@ -1,0 +1,185 @@
+// The corpus tools on small documents made here, and the driver against the mock.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMock, type RunningMock } from '../../src/index.js';
+import { findCollections, listShapeOf } from './collections.js';
+import { loadDocument, type JsonObject } from './document.js';
+import { credentialsFor, driveApi, idIn } from './drive.js';
+import { operationsOf } from './operations.js';
+import { traitsOf } from './traits.js';
+import { queryPairs } from './values.js';
+
+const LIBRARY = fileURLToPath(new URL('../fixtures/specs/library.yaml', import.meta.url));
+
+const record = {
+  type: 'object',
+  properties: { id: { type: 'integer' }, name: { type: 'string' } },
+};
+
+/** A Swagger 2.0 document with the shapes the collection finder must read. */
+const swagger: JsonObject = {
+  swagger: '2.0',
+  info: { title: 't', version: '1' },
+  securityDefinitions: { key: { type: 'apiKey', in: 'query', name: 'api_key' } },
+  security: [{ key: [] }],
+  paths: {
+    '/users': {
+      get: {
+        responses: {
+          200: {
+            description: 'ok',
+            schema: {
+              type: 'object',
+              properties: { data: { type: 'array', items: record }, total: { type: 'integer' } },
+            },
+          },
+        },
+      },
+      post: {
+        consumes: ['application/x-www-form-urlencoded'],
+        parameters: [{ name: 'name', in: 'formData', type: 'string', required: true }],
+        responses: { 201: { description: 'made', schema: record } },
+      },
+    },
+    '/users/{username}': {
+      get: {
+        parameters: [{ name: 'username', in: 'path', type: 'string', required: true }],
+        responses: { 200: { description: 'ok', schema: record } },
+      },
+    },
+    '/users/{username}/posts.json': {
+      get: { responses: { 200: { description: 'ok', schema: { type: 'array', items: record } } } },
+    },
+    '/users/{username}/posts/{Sid}.json': {
+      delete: { responses: { 204: { description: 'gone' } } },
+    },
+  },
+};
+
+describe('the collection finder', () => {
+  it('reads wrapped and plain lists, nested and suffixed paths, and form bodies of Swagger 2.0', () => {
+    const operations = operationsOf(swagger);
+    const create = operations.find((operation) => operation.method === 'post');
+    expect(create?.bodies).toEqual([
+      expect.objectContaining({ mediaType: 'application/x-www-form-urlencoded', required: true }),
+    ]);
+    const collections = findCollections(operations);
+    expect(
+      collections.map((collection) => [collection.path, collection.itemPath, collection.itemParam]),
+    ).toEqual([
+      ['/users', '/users/{username}', 'username'],
+      ['/users/{username}/posts.json', '/users/{username}/posts/{Sid}.json', 'Sid'],
+    ]);
+    expect(collections[0]?.listShape).toMatchObject({ kind: 'wrapped', property: 'data' });
+    expect(collections[1]?.listShape).toMatchObject({ kind: 'array' });
+  });
+
+  it('takes no lone list or action for a collection, and no ambiguous wrapper for a list', () => {
+    const twoArrays = {
+      type: 'object',
+      properties: { a: { type: 'array', items: record }, b: { type: 'array', items: record } },
+    };
+    expect(listShapeOf(twoArrays)).toBeUndefined();
+    const listed = { 200: { description: 'ok', schema: { type: 'array', items: record } } };
+    const search = {
+      '/things/search': {
+        get: { responses: listed },
+        post: { parameters: [{ in: 'body', name: 'q', schema: record }], responses: listed },
+      },
+    };
+    expect(findCollections(operationsOf({ ...swagger, paths: search }))).toEqual([]);
+    expect(
+      findCollections(
+        operationsOf({
+          ...swagger,
+          paths: {
+            '/run': {
+              post: { parameters: [{ in: 'body', name: 'b', schema: record }], responses: {} },
+            },
+          },
+        }),
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('traits', () => {
+  it('are found in the document', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'corpus-traits-'));
+    const path = join(dir, 'api.json');
+    await writeFile(path, `\uFEFF${JSON.stringify(swagger)}`);
+    const traits = traitsOf(await loadDocument(path));
+    expect(traits).toEqual(
+      expect.arrayContaining([
+        'apiKey-query',
+        'form-body',
+        'nested-collections',
+        'non-id-item-param',
+        'plain-list',
+        'suffixed-path',
+        'utf8-bom',
+        'wrapped-list',
+      ]),
+    );
+    expect(traits).not.toContain('security-none');
+  });
+});
+
+describe('request values', () => {
+  it('follow the query styles', () => {
+    const base = { name: 'filter', in: 'query' as const, required: true, schema: {} };
+    expect(queryPairs({ ...base, style: 'deepObject', explode: true }, { a: 1, b: 'x' })).toEqual([
+      ['filter[a]', '1'],
+      ['filter[b]', 'x'],
+    ]);
+    expect(queryPairs({ ...base, explode: false }, [1, 2])).toEqual([['filter', '1,2']]);
+    expect(queryPairs(base, [1, 2])).toEqual([
+      ['filter', '1'],
+      ['filter', '2'],
+    ]);
+  });
+
+  it('find a record id by the item parameter, at the top or in a one-record wrapper', () => {
+    expect(idIn({ username: 'ann', id: 3 }, 'username')).toBe('ann');
+    expect(idIn({ data: { id: 'x1' } }, 'petId')).toBe('x1');
+    expect(idIn({ items: [] }, 'petId')).toBeUndefined();
+  });
+});
+
+describe('the driver against the mock', () => {
+  let mock: RunningMock;
+  beforeAll(async () => {
+    mock = await startMock({ spec: LIBRARY, port: 0, apiKeys: ['k'] });
+  });
+  afterAll(() => mock.close());
+
+  it('passes every CRUD step of a description the mock serves, without a 5xx', async () => {
+    const { resolved } = await loadDocument(LIBRARY);
+    const result = await driveApi({
+      baseUrl: mock.url,
+      document: resolved,
+      credentials: credentialsFor(resolved, 'k'),
+    });
+    expect(result.collections.map((collection) => collection.path)).toEqual(['/authors', '/books']);
+    expect(
+      result.collections.flatMap((collection) => collection.steps.map((step) => step.step)),
+    ).toEqual([
+      'create',
+      'list',
+      'read',
+      'update',
+      'update',
+      'delete',
+      'create',
+      'list',
+      'read',
+      'delete',
+    ]);
+    expect(result.summary).toMatchObject({ crudBlocked: 0, status5xx: 0, noAnswer: 0, unsent: 0 });
+    expect(result.summary.crudPassed).toBe(result.summary.crudAttempted);
+    expect(result.calls).toEqual([{ operation: 'GET /health', status: 200 }]);
+  });
+});

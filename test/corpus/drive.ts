@@ -1,0 +1,424 @@
+// Drives a server that claims to implement an API description, over HTTP: each collection
+// through create, list, read, update (PUT and PATCH, when both are there) and delete, then
+// every other operation once, its required parameters filled. Nothing here knows one API
+// from another; the result is data, for a report or a test to judge.
+import { isObject, type Json, type JsonObject } from './document.js';
+import { findCollections, preferredBody, type Collection, type ListShape } from './collections.js';
+import {
+  operationsOf,
+  securitySchemesOf,
+  type ApiOperation,
+  type ApiParameter,
+} from './operations.js';
+import {
+  createValueMaker,
+  encodeBody,
+  pathText,
+  plainText,
+  queryPairs,
+  type ValueMaker,
+} from './values.js';
+
+/** What a request carries to be let in, beside its own parameters. */
+export interface Credentials {
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+  cookies?: Record<string, string>;
+}
+
+export interface DriveOptions {
+  /** The server's base URL, the API's base path included (`http://127.0.0.1:4010/v1`). */
+  baseUrl: string;
+  /** The description with its `$ref`s resolved (see loadDocument). */
+  document: JsonObject;
+  credentials?: Credentials;
+  /** Seeds the generated bodies and parameters. @default 1 */
+  seed?: number;
+  /** @default 10000 */
+  requestTimeoutMs?: number;
+  /** Past this, requests are no longer sent and are counted as unsent. @default 120000 */
+  budgetMs?: number;
+}
+
+export type StepName = 'create' | 'list' | 'read' | 'update' | 'delete';
+
+export interface StepResult {
+  step: StepName;
+  /** `POST /pets`. */
+  operation: string;
+  /** `passed`: a 2xx; `failed`: another answer or none; `blocked`: not sent, for want of an id. */
+  outcome: 'passed' | 'failed' | 'blocked';
+  status?: number;
+  /** Why it failed or was blocked, in a few words. */
+  reason?: string;
+}
+
+export interface CollectionResult {
+  path: string;
+  itemPath?: string;
+  steps: StepResult[];
+}
+
+export interface CallResult {
+  operation: string;
+  status?: number;
+  /** No answer: a refused connection, a timeout, an exhausted budget. */
+  error?: string;
+  /** A few words of the body of a 5xx answer. */
+  detail?: string;
+}
+
+export interface DriveSummary {
+  collections: number;
+  /** CRUD steps sent. */
+  crudAttempted: number;
+  crudPassed: number;
+  crudBlocked: number;
+  /** Every request sent, CRUD steps and other operations. */
+  requests: number;
+  status2xx: number;
+  status3xx: number;
+  status4xx: number;
+  status5xx: number;
+  /** Requests without an answer. */
+  noAnswer: number;
+  /** Operations left unsent when the budget ran out. */
+  unsent: number;
+}
+
+export interface DriveResult {
+  collections: CollectionResult[];
+  /** The operations that are no CRUD step, each called once. */
+  calls: CallResult[];
+  summary: DriveSummary;
+}
+
+/** The error of a request not sent because the budget ran out. */
+const UNSENT = 'budget exhausted';
+
+/** One request and what came back. */
+interface Exchange {
+  status?: number;
+  error?: string;
+  json?: Json;
+  location?: string;
+}
+
+interface Context {
+  options: Required<Omit<DriveOptions, 'credentials'>> & { credentials: Credentials };
+  values: ValueMaker;
+  deadline: number;
+  exchanges: Exchange[];
+}
+
+/**
+ * The credentials to send to a server of this description with one secret: a bearer token
+ * in `Authorization` (what the mock checks), and the secret as every API key the description
+ * declares in another header, the query or a cookie.
+ */
+export function credentialsFor(document: JsonObject, secret: string): Credentials {
+  const credentials: Required<Credentials> = {
+    headers: { Authorization: `Bearer ${secret}` },
+    query: {},
+    cookies: {},
+  };
+  for (const scheme of securitySchemesOf(document)) {
+    if (scheme.type !== 'apiKey' || !scheme.parameterName) continue;
+    if (scheme.in === 'query') credentials.query[scheme.parameterName] = secret;
+    else if (scheme.in === 'cookie') credentials.cookies[scheme.parameterName] = secret;
+    else if (scheme.parameterName.toLowerCase() !== 'authorization')
+      credentials.headers[scheme.parameterName] = secret;
+  }
+  return credentials;
+}
+
+export function labelOf(operation: ApiOperation): string {
+  return `${operation.method.toUpperCase()} ${operation.path}`;
+}
+
+/** Drives every collection, then every other operation, one request at a time. */
+export async function driveApi(options: DriveOptions): Promise<DriveResult> {
+  const context: Context = {
+    options: {
+      seed: 1,
+      requestTimeoutMs: 10_000,
+      budgetMs: 120_000,
+      ...options,
+      credentials: options.credentials ?? {},
+    },
+    values: createValueMaker(options.seed ?? 1),
+    deadline: Date.now() + (options.budgetMs ?? 120_000),
+    exchanges: [],
+  };
+  const operations = operationsOf(options.document);
+  const collections = findCollections(operations);
+  const used = new Set<ApiOperation>();
+  const collectionResults: CollectionResult[] = [];
+  for (const collection of collections) {
+    collectionResults.push(await driveCollection(context, collection, used));
+  }
+  const calls: CallResult[] = [];
+  for (const operation of operations.filter((candidate) => !used.has(candidate))) {
+    calls.push(await callOnce(context, operation));
+  }
+  return { collections: collectionResults, calls, summary: summarize(context, collectionResults) };
+}
+
+async function driveCollection(
+  context: Context,
+  collection: Collection,
+  used: Set<ApiOperation>,
+): Promise<CollectionResult> {
+  const steps: StepResult[] = [];
+  // One value per parent parameter name, so every step addresses the same parent.
+  const parents: Record<string, Json> = {};
+  let id: Json | undefined;
+  const itemParam = collection.itemParam ?? '';
+
+  if (collection.create) {
+    const operation = collection.create;
+    used.add(operation);
+    const body = bodyFor(context, operation);
+    const exchange = await send(context, operation, parents, body);
+    steps.push(stepOf('create', operation, exchange));
+    id =
+      idIn(exchange.json, itemParam) ??
+      idIn(body?.value, itemParam) ??
+      idInLocation(exchange.location);
+  }
+  if (collection.list) {
+    const operation = collection.list;
+    used.add(operation);
+    const exchange = await send(context, operation, parents);
+    steps.push(stepOf('list', operation, exchange));
+    if (id === undefined && collection.listShape)
+      id = firstIdIn(exchange.json, collection.listShape, itemParam);
+  }
+  const itemSteps: [StepName, ApiOperation | undefined][] = [
+    ['read', collection.read],
+    ['update', collection.replace],
+    ['update', collection.update],
+    ['delete', collection.remove],
+  ];
+  for (const [step, operation] of itemSteps) {
+    if (!operation) continue;
+    used.add(operation);
+    if (id === undefined) {
+      steps.push({
+        step,
+        operation: labelOf(operation),
+        outcome: 'blocked',
+        reason: 'no id: create and list gave none',
+      });
+      continue;
+    }
+    const body = operation.bodies.length > 0 ? bodyFor(context, operation) : undefined;
+    const exchange = await send(context, operation, { ...parents, [itemParam]: id }, body);
+    steps.push(stepOf(step, operation, exchange));
+  }
+  return {
+    path: collection.path,
+    ...(collection.itemPath ? { itemPath: collection.itemPath } : {}),
+    steps,
+  };
+}
+
+async function callOnce(context: Context, operation: ApiOperation): Promise<CallResult> {
+  const body = operation.bodies.length > 0 ? bodyFor(context, operation) : undefined;
+  const exchange = await send(context, operation, {}, body);
+  return {
+    operation: labelOf(operation),
+    ...(exchange.status === undefined ? {} : { status: exchange.status }),
+    ...(exchange.error === undefined ? {} : { error: exchange.error }),
+    ...((exchange.status ?? 0) >= 500 && problemOf(exchange.json)
+      ? { detail: problemOf(exchange.json).slice(2) }
+      : {}),
+  };
+}
+
+function stepOf(step: StepName, operation: ApiOperation, exchange: Exchange): StepResult {
+  if (exchange.error === UNSENT)
+    return { step, operation: labelOf(operation), outcome: 'blocked', reason: UNSENT };
+  const passed = exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300;
+  return {
+    step,
+    operation: labelOf(operation),
+    outcome: passed ? 'passed' : 'failed',
+    ...(exchange.status === undefined ? {} : { status: exchange.status }),
+    ...(passed
+      ? {}
+      : { reason: exchange.error ?? `answered ${exchange.status}${problemOf(exchange.json)}` }),
+  };
+}
+
+/** A few words of an error body, for a reason. */
+function problemOf(json: Json | undefined): string {
+  if (!isObject(json)) return '';
+  const text = [json.message, json.detail, json.title, json.error].find(
+    (value) => typeof value === 'string',
+  );
+  return typeof text === 'string' ? `: ${text.split('\n')[0]?.slice(0, 120)}` : '';
+}
+
+interface Body {
+  mediaType: string;
+  value: Json;
+  schema: JsonObject;
+}
+
+function bodyFor(context: Context, operation: ApiOperation): Body | undefined {
+  const chosen = preferredBody(operation);
+  if (!chosen) return undefined;
+  return {
+    mediaType: chosen.mediaType,
+    value: context.values.request(chosen.schema),
+    schema: chosen.schema,
+  };
+}
+
+/** Sends one operation, its required parameters filled; `given` names path parameter values. */
+async function send(
+  context: Context,
+  operation: ApiOperation,
+  given: Record<string, Json>,
+  body?: Body,
+): Promise<Exchange> {
+  if (Date.now() > context.deadline) return record(context, { error: UNSENT });
+  const { credentials } = context.options;
+  const valueOf = (parameter: ApiParameter): Json => {
+    if (parameter.in === 'path')
+      return (given[parameter.name] ??= context.values.parameter(parameter));
+    return context.values.parameter(parameter);
+  };
+  const path = operation.path.replace(/\{([^{}]+)\}/g, (_, name: string) => {
+    const parameter = operation.parameters.find((p) => p.in === 'path' && p.name === name);
+    return pathText(parameter ? valueOf(parameter) : (given[name] ?? 'x'));
+  });
+  const query = new URLSearchParams(credentials.query);
+  const headers: Record<string, string> = {
+    Accept: 'application/json, */*;q=0.5',
+    ...credentials.headers,
+  };
+  const cookies: Record<string, string> = { ...credentials.cookies };
+  for (const parameter of operation.parameters.filter((p) => p.required && p.in !== 'path')) {
+    const value = valueOf(parameter);
+    if (parameter.in === 'query')
+      for (const [key, text] of queryPairs(parameter, value)) query.append(key, text);
+    else if (parameter.in === 'cookie') cookies[parameter.name] = plainText(value);
+    else if (!/^(accept|content-type|authorization)$/i.test(parameter.name))
+      headers[parameter.name] = plainText(value);
+  }
+  const cookieText = Object.entries(cookies)
+    .map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
+    .join('; ');
+  if (cookieText) headers.Cookie = cookieText;
+  const encoded = body ? encodeBody(body.mediaType, body.value, body.schema) : undefined;
+  if (encoded?.contentType) headers['Content-Type'] = encoded.contentType;
+  const search = query.toString();
+  const url = `${context.options.baseUrl.replace(/\/+$/, '')}${path}${search ? `?${search}` : ''}`;
+  try {
+    const response = await fetch(url, {
+      method: operation.method.toUpperCase(),
+      headers,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(context.options.requestTimeoutMs),
+      ...(encoded ? { body: encoded.body } : {}),
+    });
+    const text = await response.text();
+    const location = response.headers.get('location');
+    return record(context, {
+      status: response.status,
+      ...jsonOf(response.headers.get('content-type'), text),
+      ...(location ? { location } : {}),
+    });
+  } catch (err) {
+    return record(context, { error: errorText(err) });
+  }
+}
+
+function record(context: Context, exchange: Exchange): Exchange {
+  context.exchanges.push(exchange);
+  return exchange;
+}
+
+function jsonOf(contentType: string | null, text: string): { json?: Json } {
+  if (!text || !/json/i.test(contentType ?? '')) return {};
+  try {
+    return { json: JSON.parse(text) as Json };
+  } catch {
+    return {};
+  }
+}
+
+function errorText(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
+  return (
+    `${err.name === 'TimeoutError' ? 'timeout' : err.message}${cause}`.split('\n')[0] ?? 'error'
+  );
+}
+
+/** Property names that may hold a record's id, for an item parameter of this name. */
+function idNames(itemParam: string): string[] {
+  const suffix = /(?:^|[a-z0-9_-])(id|uuid|key|slug|name|sid|code)$/i
+    .exec(itemParam)?.[1]
+    ?.toLowerCase();
+  return [
+    ...new Set([
+      itemParam,
+      'id',
+      ...(suffix ? [suffix] : []),
+      'uuid',
+      'slug',
+      'key',
+      'sid',
+      'name',
+    ]),
+  ];
+}
+
+function isId(value: Json | undefined): value is string | number {
+  return (typeof value === 'string' && value.length > 0) || typeof value === 'number';
+}
+
+/** The id of a record, at its top level or inside a one-record wrapper (`{data: {...}}`). */
+export function idIn(value: Json | undefined, itemParam: string): Json | undefined {
+  if (!isObject(value)) return undefined;
+  for (const name of idNames(itemParam)) if (isId(value[name])) return value[name];
+  const inner = Object.values(value).filter(isObject);
+  return inner.length === 1 ? idIn(inner[0], itemParam) : undefined;
+}
+
+function idInLocation(location: string | undefined): Json | undefined {
+  const last = location?.split('?')[0]?.split('/').filter(Boolean).at(-1);
+  return last ? decodeURIComponent(last) : undefined;
+}
+
+function firstIdIn(value: Json | undefined, shape: ListShape, itemParam: string): Json | undefined {
+  const records =
+    shape.kind === 'array' ? value : isObject(value) ? value[shape.property] : undefined;
+  return Array.isArray(records) ? idIn(records[0], itemParam) : undefined;
+}
+
+function summarize(context: Context, collections: CollectionResult[]): DriveSummary {
+  const steps = collections.flatMap((collection) => collection.steps);
+  const answered = context.exchanges.filter((exchange) => exchange.status !== undefined);
+  const between = (low: number) =>
+    answered.filter(
+      (exchange) => (exchange.status ?? 0) >= low && (exchange.status ?? 0) < low + 100,
+    ).length;
+  const unsent = context.exchanges.filter((exchange) => exchange.error === UNSENT).length;
+  return {
+    collections: collections.length,
+    crudAttempted: steps.filter((step) => step.outcome !== 'blocked').length,
+    crudPassed: steps.filter((step) => step.outcome === 'passed').length,
+    crudBlocked: steps.filter((step) => step.outcome === 'blocked').length,
+    requests: context.exchanges.length - unsent,
+    status2xx: between(200),
+    status3xx: between(300),
+    status4xx: between(400),
+    status5xx: between(500),
+    noAnswer: context.exchanges.length - answered.length - unsent,
+    unsent,
+  };
+}

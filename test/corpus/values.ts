@@ -1,0 +1,220 @@
+// Values for requests: bodies and parameters made from the description's schemas, and
+// their encoding on the wire (JSON, forms, multipart, query styles).
+import { createGeneratorSync, type JsonSchema } from 'json-schema-faker';
+import { isObject, type Json, type JsonObject } from './document.js';
+import { isJsonMedia, type ApiParameter } from './operations.js';
+
+/** How deep a request value goes: recursive schemas stop there. */
+const MAX_DEPTH = 6;
+
+/** Keywords of OpenAPI (not JSON Schema) that a generator should not see. */
+const DROPPED_KEYWORDS = new Set([
+  'discriminator',
+  'xml',
+  'externalDocs',
+  'example',
+  'examples',
+  'nullable',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'description',
+  'title',
+]);
+
+export interface ValueMaker {
+  /** A value for a request: readOnly properties left out, recursion cut at a fixed depth. */
+  request(schema: JsonObject): Json;
+  /** A value for one parameter (its example when it has one). */
+  parameter(parameter: ApiParameter): Json;
+}
+
+/** A seeded maker: the same seed and schemas give the same values. */
+export function createValueMaker(seed: number): ValueMaker {
+  const generator = createGeneratorSync({
+    seed,
+    optionalsProbability: 0.5,
+    maxDefaultItems: 2,
+    maxItems: 3,
+    maxDepth: MAX_DEPTH,
+    failOnInvalidTypes: false,
+    minDateTime: '2020-01-01',
+    maxDateTime: '2026-01-01',
+  });
+  const generate = (schema: JsonObject): Json => {
+    const clean = forRequest(schema, 0);
+    try {
+      return generator.generate(clean as JsonSchema) as Json;
+    } catch {
+      return fallbackValue(clean, 0);
+    }
+  };
+  return {
+    request: generate,
+    parameter(parameter) {
+      const example = parameter.schema.example ?? parameter.schema.default;
+      if (example !== undefined && example !== null && typeof example !== 'object') return example;
+      const enumerated = Array.isArray(parameter.schema.enum)
+        ? parameter.schema.enum[0]
+        : undefined;
+      if (enumerated !== undefined) return enumerated;
+      return generate(parameter.schema);
+    },
+  };
+}
+
+/**
+ * The schema as plain JSON Schema for a request: readOnly properties out (and out of
+ * `required`), OpenAPI-only keywords out, 3.0's boolean exclusive bounds turned into 2020-12's
+ * numbers, and anything deeper than MAX_DEPTH (or a `$ref` left by a cycle) left open.
+ */
+export function forRequest(schema: JsonObject, depth: number): JsonObject {
+  if (depth > MAX_DEPTH || typeof schema.$ref === 'string') return {};
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (DROPPED_KEYWORDS.has(key) || key.startsWith('x-')) continue;
+    if (key === 'properties' && isObject(value)) {
+      const properties: JsonObject = {};
+      for (const [name, property] of Object.entries(value)) {
+        if (isObject(property) && property.readOnly === true) continue;
+        if (isObject(property)) properties[name] = forRequest(property, depth + 1);
+      }
+      out.properties = properties;
+    } else if (
+      (key === 'items' || key === 'additionalProperties' || key === 'not') &&
+      isObject(value)
+    ) {
+      out[key] = forRequest(value, depth + 1);
+    } else if ((key === 'allOf' || key === 'anyOf' || key === 'oneOf') && Array.isArray(value)) {
+      out[key] = value.filter(isObject).map((part) => forRequest(part, depth + 1));
+    } else if (
+      (key === 'exclusiveMinimum' || key === 'exclusiveMaximum') &&
+      typeof value === 'boolean'
+    ) {
+      const bound = key === 'exclusiveMinimum' ? 'minimum' : 'maximum';
+      if (value && typeof schema[bound] === 'number') out[key] = schema[bound];
+    } else if (key === 'type' && value === 'file') {
+      out.type = 'string';
+      out.format = 'binary';
+    } else if (key !== 'required') {
+      out[key] = value;
+    }
+  }
+  if (schema.exclusiveMinimum === true) delete out.minimum;
+  if (schema.exclusiveMaximum === true) delete out.maximum;
+  if (Array.isArray(schema.required)) {
+    const kept = isObject(out.properties) ? out.properties : undefined;
+    out.required = schema.required.filter(
+      (name): name is string =>
+        typeof name === 'string' && (!kept || name in kept || !isObject(schema.properties)),
+    );
+  }
+  return out;
+}
+
+/** A plain value of the schema's type, for when the generator gives up. */
+function fallbackValue(schema: JsonObject, depth: number): Json {
+  if ('const' in schema) return schema.const ?? null;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0] ?? null;
+  const [firstPart] = ['allOf', 'oneOf', 'anyOf'].flatMap((key) => {
+    const list = schema[key];
+    return Array.isArray(list) ? list.filter(isObject) : [];
+  });
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  if (type === undefined && firstPart) return fallbackValue(firstPart, depth + 1);
+  switch (type) {
+    case 'integer':
+    case 'number':
+      return typeof schema.minimum === 'number' ? schema.minimum : 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    case 'null':
+      return null;
+    case 'object': {
+      const value: JsonObject = {};
+      const required = Array.isArray(schema.required) ? schema.required : [];
+      const properties = isObject(schema.properties) ? schema.properties : {};
+      for (const [name, property] of Object.entries(properties))
+        if (required.includes(name) && isObject(property) && depth < MAX_DEPTH)
+          value[name] = fallbackValue(property, depth + 1);
+      return value;
+    }
+    default:
+      return 'string';
+  }
+}
+
+/** Text for a value in a URL, a header or a form field. */
+export function plainText(value: Json): string {
+  if (value === null) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/** Query pairs for one parameter, in its style (form by default, deepObject, pipes...). */
+export function queryPairs(parameter: ApiParameter, value: Json): [string, string][] {
+  const { name } = parameter;
+  const explode =
+    parameter.explode ?? (parameter.style === undefined || parameter.style === 'form');
+  if (Array.isArray(value)) {
+    if (explode) return value.map((item) => [name, plainText(item)]);
+    const separator =
+      parameter.style === 'pipeDelimited' ? '|' : parameter.style === 'spaceDelimited' ? ' ' : ',';
+    return [[name, value.map(plainText).join(separator)]];
+  }
+  if (isObject(value)) {
+    if (parameter.style === 'deepObject')
+      return Object.entries(value).map(([key, inner]) => [`${name}[${key}]`, plainText(inner)]);
+    if (explode) return Object.entries(value).map(([key, inner]) => [key, plainText(inner)]);
+    return [
+      [
+        name,
+        Object.entries(value)
+          .flatMap(([key, inner]) => [key, plainText(inner)])
+          .join(','),
+      ],
+    ];
+  }
+  return [[name, plainText(value)]];
+}
+
+/** A path parameter's text, safe inside one path segment. */
+export function pathText(value: Json): string {
+  const text = Array.isArray(value) ? value.map(plainText).join(',') : plainText(value);
+  return encodeURIComponent(text === '' ? 'x' : text);
+}
+
+/** A request body in its media type, with the Content-Type to send (none for multipart). */
+export function encodeBody(
+  mediaType: string,
+  value: Json,
+  schema: JsonObject,
+): { body: string | FormData | Uint8Array; contentType?: string } {
+  if (isJsonMedia(mediaType))
+    return {
+      body: JSON.stringify(value),
+      contentType: mediaType === '*/*' ? 'application/json' : mediaType,
+    };
+  if (/x-www-form-urlencoded/i.test(mediaType)) {
+    const form = new URLSearchParams();
+    for (const [key, inner] of Object.entries(isObject(value) ? value : { value })) {
+      for (const item of Array.isArray(inner) ? inner : [inner]) form.append(key, plainText(item));
+    }
+    return { body: form.toString(), contentType: 'application/x-www-form-urlencoded' };
+  }
+  if (/multipart\/form-data/i.test(mediaType)) {
+    const form = new FormData();
+    const properties = isObject(schema.properties) ? schema.properties : {};
+    for (const [key, inner] of Object.entries(isObject(value) ? value : { value })) {
+      const property = properties[key];
+      if (isObject(property) && property.format === 'binary')
+        form.append(key, new Blob([plainText(inner)]), `${key}.bin`);
+      else form.append(key, plainText(inner));
+    }
+    return { body: form };
+  }
+  if (/^text\//i.test(mediaType) || /[/+]xml/i.test(mediaType))
+    return { body: plainText(value), contentType: mediaType };
+  return { body: new TextEncoder().encode(plainText(value)), contentType: mediaType };
+}
