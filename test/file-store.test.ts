@@ -264,7 +264,6 @@ describe('recovery', () => {
   it.each([
     ['a last line with no newline', '{"op":"put","collection":"pets","id":3,"rec'],
     ['a complete record with no newline', '{"op":"delete","collection":"pets","id":1}'],
-    ['an unparsable last line', '{"op":"put","collection":"pets","id":3,"record":{"na\n'],
     ['zeros where the last write should be', '\0'.repeat(4096)],
   ])('cuts %s off, warns in one line, and goes on', async (_, tail) => {
     const intact = await fileWithTwoPets();
@@ -290,6 +289,16 @@ describe('recovery', () => {
       'an unparsable line before the last',
       (lines: string[]) => [...lines.slice(0, 2), '{"op":"put",', ...lines.slice(2)],
       /, line 3: not valid JSON/,
+    ],
+    [
+      'an unparsable last line that ends in a newline',
+      (lines: string[]) => [...lines, '{"op":"put","collection":"pets","id":3,"record":{"na'],
+      /, line 4: not valid JSON .* ends in a newline, so it is not a write cut short/,
+    ],
+    [
+      'zeros, then a newline, where the last write should be',
+      (lines: string[]) => [...lines, '\0'.repeat(100)],
+      /, line 4: not valid JSON/,
     ],
     [
       'a line of an unknown type',
