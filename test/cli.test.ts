@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { link, mkdtemp, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, createServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -208,6 +208,28 @@ describe('petstore-kit mock', () => {
     expect(await exited(child)).toBe(1);
     expect(output().trim().split('\n')).toHaveLength(1);
     expect(output()).toMatch(/in use by another petstore-kit mock/);
+  });
+
+  it('--data refuses, in one line, a data file another mock holds through a hard link', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-data-'));
+    const first = await start(['--data', join(dir, 'mock.jsonl'), '--quiet']);
+    await link(join(dir, 'mock.jsonl'), join(dir, 'linked.jsonl'));
+    const child = run(['mock', '--port', '0', '--data', join(dir, 'linked.jsonl')]);
+    const output = collect(child);
+    expect(await exited(child)).toBe(1);
+    expect(output().trim().split('\n')).toHaveLength(1);
+    expect(output()).toContain(`in use by another petstore-kit mock (process ${first.child.pid})`);
+  });
+
+  it("--data starts after a kill -9, even when the dead mock's pid names a live process", async () => {
+    const data = join(await mkdtemp(join(tmpdir(), 'petstore-kit-data-')), 'mock.jsonl');
+    const first = await start(['--data', data, '--quiet']);
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    // What a lock by pid leaves: the dead mock's pid, now another live process's (this one's).
+    await writeFile(`${data}.lock`, JSON.stringify({ pid: process.pid, host: hostname() }));
+    const second = await start(['--data', data, '--quiet']);
+    expect((await get(second.url, 'petstore-kit-dev-key')).status).toBe(200);
   });
 
   it('--spec serves another spec statefully, with no code for it', async () => {

@@ -3,6 +3,7 @@
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { describe } from './data-file.js';
+import { lockFile } from './lock-file.js';
 
 export interface JournalHooks<Op> {
   /** A group of appends is durable: called before any of their writers hears of it. */
@@ -189,6 +190,8 @@ export async function writeReplacement(
   const handle = await open(temp, 'w');
   let size = 0;
   try {
+    // Locked before it takes the place of the file, so that the file is never unlocked.
+    await lockFile(handle, path);
     let chunk = '';
     for (const line of lines) {
       chunk += line;
