@@ -24,7 +24,11 @@ import type Typescript from 'typescript';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DataFileError } from '../src/store/data-file.js';
 import { openFileStore, type FileStore, type FileStoreOptions } from '../src/store/file-store.js';
-import type { CollectionSpec } from '../src/store/store.js';
+import {
+  StoreDiskFullError,
+  StoreUnavailableError,
+  type CollectionSpec,
+} from '../src/store/store.js';
 import {
   apply,
   copyModel,
@@ -85,7 +89,12 @@ async function fileHandlePrototype(): Promise<FileHandle> {
 }
 
 function eio(): Error {
-  return Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
+  return fault('EIO', 'i/o error, fsync');
+}
+
+/** An error as Node's file system calls raise it. */
+function fault(code: string, what: string): Error {
+  return Object.assign(new Error(`${code}: ${what}`), { code });
 }
 
 describe('persistence', () => {
@@ -443,7 +452,7 @@ describe('failed writes', () => {
       collection.remove(1),
     ]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected']);
-    expect(outcomes[0]).toMatchObject({ reason: { code: 'EIO' } });
+    expect(outcomes[0]).toMatchObject({ reason: { cause: { code: 'EIO' } } });
     expect(await collection.list()).toEqual([{ id: 1, name: 'Rex' }]);
 
     // The store goes on, from what is durable.
@@ -455,18 +464,75 @@ describe('failed writes', () => {
     ]);
   });
 
-  it('refuse writes until a restart when the file cannot be cut back either', async () => {
-    const store = await openStore();
+  it.each([
+    ['ENOSPC', StoreDiskFullError, /on a full disk \(ENOSPC: no space left on device\): nothing/],
+    ['EDQUOT', StoreDiskFullError, /on a full disk \(EDQUOT: /],
+    ['EIO', StoreUnavailableError, /cannot be written \(EIO: .*\); nothing .* try again in 1 s/],
+    ['EROFS', StoreUnavailableError, /cannot be written \(EROFS: /],
+    ['EMFILE', StoreUnavailableError, /cannot be written \(EMFILE: /],
+  ])(
+    'say what happened on %s, with an error the HTTP layer tells apart',
+    async (code, type, message) => {
+      const store = await openStore();
+      const collection = store.collection(pets);
+      const reason = { ENOSPC: 'no space left on device', EMFILE: 'too many open files' }[code];
+      vi.spyOn(await fileHandlePrototype(), 'write').mockRejectedValueOnce(
+        fault(code, reason ?? 'failed'),
+      );
+      const error = await collection.create({ name: 'Rex' }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(type);
+      expect((error as Error).message).toMatch(message);
+      expect((error as Error).message).toContain(file);
+      expect(await collection.create({ name: 'Tom' })).toEqual({ id: 1, name: 'Tom' });
+    },
+  );
+
+  it('never store a write they failed, even when the cut-back fails too, and recover by themselves', async () => {
+    const warnings: string[] = [];
+    let store = await openStore({ onWarning: (line) => warnings.push(line) });
     const collection = store.collection(pets);
     await collection.create({ name: 'Rex' });
-    vi.spyOn(await fileHandlePrototype(), 'datasync')
-      .mockRejectedValueOnce(eio())
-      .mockRejectedValueOnce(eio());
-    await expect(collection.create({ name: 'Tom' })).rejects.toMatchObject({ code: 'EIO' });
-    await expect(collection.create({ name: 'Kit' })).rejects.toThrow(
-      /could not be restored after a failed write .* refuses writes until the mock restarts/,
+    const handles = await fileHandlePrototype();
+    vi.spyOn(handles, 'datasync').mockRejectedValueOnce(eio());
+    vi.spyOn(handles, 'truncate').mockRejectedValueOnce(eio());
+
+    let settled = false;
+    const failing = collection.create({ name: 'Tom' }).catch((caught: unknown) => caught);
+    void failing.then(() => (settled = true));
+    await vi.waitFor(() => expect(warnings).toHaveLength(1));
+    expect(warnings[0]).toMatch(/could not be cut back after a failed write \(EIO/);
+    // The file may hold Tom now: his writer waits, and later writes are refused untouched.
+    expect(await readFile(file, 'utf8')).toContain('Tom');
+    expect(settled).toBe(false);
+    const refused = await collection.create({ name: 'Kit' }).catch((caught: unknown) => caught);
+    expect(refused).toBeInstanceOf(StoreUnavailableError);
+    expect((refused as Error).message).toMatch(/being repaired after a failed write \(EIO/);
+
+    // The cut is tried again, succeeds, and only then is Tom's writer told of the failure.
+    expect(await failing).toBeInstanceOf(StoreUnavailableError);
+    expect(await readFile(file, 'utf8')).not.toContain('Tom');
+    expect(await collection.create({ name: 'Max' })).toEqual({ id: 2, name: 'Max' });
+    store = await reopen(store);
+    expect(await store.collection(pets).list()).toEqual([
+      { id: 1, name: 'Rex' },
+      { id: 2, name: 'Max' },
+    ]);
+  });
+
+  it('warn at close of a failed write that could still not be cut back', async () => {
+    const warnings: string[] = [];
+    const store = await openFileStore(file, { onWarning: (line) => warnings.push(line) });
+    const collection = store.collection(pets);
+    const handles = await fileHandlePrototype();
+    vi.spyOn(handles, 'datasync').mockRejectedValueOnce(eio());
+    vi.spyOn(handles, 'truncate').mockRejectedValue(eio());
+    const failing = collection.create({ name: 'Tom' }).catch((caught: unknown) => caught);
+    await vi.waitFor(() => expect(warnings).toHaveLength(1));
+    await store.close();
+    expect(warnings[1]).toMatch(
+      /stopped before its data file .* could be cut back .* the next start may find this write in it/,
     );
-    expect(await collection.list()).toEqual([{ id: 1, name: 'Rex' }]);
+    expect(((await failing) as Error).message).toBe(warnings[1]);
   });
 });
 

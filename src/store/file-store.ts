@@ -219,6 +219,7 @@ export class FileStore implements Store {
     this.#journal = new Journal(parts.file, parts.handle, parts.size, {
       committed: (writes) => this.#commit(writes),
       dropped: () => this.#rollBack(),
+      warn: (line) => this.#onWarning(line),
     });
   }
 

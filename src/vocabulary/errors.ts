@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { StoreFullError } from '../store/store.js';
+import { StoreDiskFullError, StoreFullError, StoreUnavailableError } from '../store/store.js';
 import type { ErrorBody } from '../types.js';
 
 /**
@@ -52,7 +52,12 @@ interface HttpError {
  */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
-  if (err instanceof StoreFullError) return new ApiError(507, 'insufficient_storage', err.message);
+  if (err instanceof StoreFullError || err instanceof StoreDiskFullError)
+    return new ApiError(507, 'insufficient_storage', err.message);
+  if (err instanceof StoreUnavailableError)
+    return new ApiError(503, 'service_unavailable', err.message, {
+      'Retry-After': String(err.retryAfterSeconds),
+    });
   if (isHttpError(err)) return fromHttpError(err);
   return new ApiError(500, 'internal_error', 'The mock failed to answer this request');
 }
