@@ -439,6 +439,9 @@ describe('the lock', () => {
   });
 });
 
+// Faults are injected at the FileHandle boundary (its prototype's methods) here: this kernel
+// has no device-mapper or fault injection to make EIO for real, and a loop device over a full
+// tmpfs fails with ENOSPC, not EIO. Real full and read-only disks are in test/cli.test.ts.
 describe('failed writes', () => {
   it('fail every write of the group, and leave memory and file agreeing', async () => {
     let store = await openStore();
