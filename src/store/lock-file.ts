@@ -3,7 +3,6 @@
 // when the handle closes or the process dies. See decisions/006-data-file-lock.md.
 import type { FileHandle } from 'node:fs/promises';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { tryLock } from 'fs-native-extensions';
 import { DataFileError, describe } from './data-file.js';
 
 /**
@@ -17,6 +16,9 @@ import { DataFileError, describe } from './data-file.js';
 export async function lockFile(handle: FileHandle, path: string): Promise<void> {
   let granted: boolean;
   try {
+    // Loaded only by a mock that keeps a data file: a platform without a build of this
+    // native module still runs every other mock.
+    const { tryLock } = await import('fs-native-extensions');
     granted = tryLock(handle.fd);
   } catch (error) {
     throw new DataFileError(
