@@ -1,6 +1,5 @@
 import js from '@eslint/js';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
-import importX from 'eslint-plugin-import-x';
+import importPlugin from 'eslint-plugin-import';
 import tseslint from 'typescript-eslint';
 
 /**
@@ -36,14 +35,14 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    plugins: { 'import-x': importX },
+    plugins: { import: importPlugin },
     settings: {
-      ...importX.flatConfigs.typescript.settings,
-      'import-x/resolver-next': [createTypeScriptImportResolver()],
+      ...importPlugin.flatConfigs.typescript.settings,
+      'import/resolver': { typescript: true, node: true },
     },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones: ladderZones }],
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import/no-restricted-paths': ['error', { zones: ladderZones }],
+      'import/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   {

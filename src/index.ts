@@ -30,7 +30,9 @@ export {
 } from './store/memory-store.js';
 export {
   DEFAULT_STORE_LIMITS,
+  StoreDiskFullError,
   StoreFullError,
+  StoreUnavailableError,
   type Collection,
   type CollectionSpec,
   type Store,

@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { link, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, createServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -210,6 +210,28 @@ describe('petstore-kit mock', () => {
     expect(output()).toMatch(/in use by another petstore-kit mock/);
   });
 
+  it('--data refuses, in one line, a data file another mock holds through a hard link', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-data-'));
+    const first = await start(['--data', join(dir, 'mock.jsonl'), '--quiet']);
+    await link(join(dir, 'mock.jsonl'), join(dir, 'linked.jsonl'));
+    const child = run(['mock', '--port', '0', '--data', join(dir, 'linked.jsonl')]);
+    const output = collect(child);
+    expect(await exited(child)).toBe(1);
+    expect(output().trim().split('\n')).toHaveLength(1);
+    expect(output()).toContain(`in use by another petstore-kit mock (process ${first.child.pid})`);
+  });
+
+  it("--data starts after a kill -9, even when the dead mock's pid names a live process", async () => {
+    const data = join(await mkdtemp(join(tmpdir(), 'petstore-kit-data-')), 'mock.jsonl');
+    const first = await start(['--data', data, '--quiet']);
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    // What a lock by pid leaves: the dead mock's pid, now another live process's (this one's).
+    await writeFile(`${data}.lock`, JSON.stringify({ pid: process.pid, host: hostname() }));
+    const second = await start(['--data', data, '--quiet']);
+    expect((await get(second.url, 'petstore-kit-dev-key')).status).toBe(200);
+  });
+
   it('--spec serves another spec statefully, with no code for it', async () => {
     const library = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
     const { url } = await start(['--spec', library, '--seed-count', '2', '--quiet']);
@@ -253,5 +275,127 @@ describe('petstore-kit mock', () => {
       `petstore-kit: cannot listen on 127.0.0.1:${port}: the port is already in use`,
     );
     blocker.close();
+  });
+});
+
+/**
+ * Whether this machine lets the tests mount file systems (root, in a sandbox that allows
+ * it): then full and read-only disks are real, not simulated.
+ */
+function canMount(): boolean {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
+  const probe = execFileSync('mktemp', ['-d']).toString().trim();
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    execFileSync('rmdir', [probe]);
+  }
+}
+
+describe.skipIf(!canMount())('petstore-kit mock --data on a full or read-only disk', () => {
+  const KEY = 'petstore-kit-dev-key';
+  const mounts: string[] = [];
+
+  afterEach(async () => {
+    // The mocks first: a mount in use cannot be taken away.
+    for (const child of children.splice(0)) {
+      child.kill('SIGKILL');
+      await exited(child);
+    }
+    for (const point of mounts.splice(0).reverse()) execFileSync('umount', [point]);
+  });
+
+  /** A new folder on a tmpfs of `size` (e.g. `256k`): a disk that fills up for real. */
+  async function smallDisk(size: string): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-disk-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]);
+    mounts.push(dir);
+    return dir;
+  }
+
+  /**
+   * Makes `dir` read-only by mounting it read-only over itself: a file already open keeps
+   * writing (as on a disk remounted read-only under a running process, its handle stays
+   * valid), but nothing can be created, renamed or deleted in it.
+   */
+  function readOnly(dir: string): void {
+    execFileSync('mount', ['--bind', dir, dir]);
+    mounts.push(dir);
+    execFileSync('mount', ['-o', 'remount,ro,bind', dir]);
+  }
+
+  function post(url: string, name: string): Promise<Response> {
+    return fetch(`${url}/categories`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name }),
+    });
+  }
+
+  function reset(url: string): Promise<Response> {
+    return fetch(new URL('/__mock/reset', url), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${KEY}` },
+    });
+  }
+
+  it('answers 507 on a full disk, saying so; stores nothing of it; takes writes again once there is room', async () => {
+    const dir = await smallDisk('256k');
+    const data = join(dir, 'mock.jsonl');
+    const first = await start(['--data', data, '--quiet']);
+    // The filler takes what is left; the data file's last page still has room for a few creates.
+    await writeFile(join(dir, 'filler'), Buffer.alloc(1 << 20)).catch(() => undefined);
+    const stored: string[] = [];
+    let refused: { name: string; res: Response } | undefined;
+    for (let i = 0; i < 100 && !refused; i++) {
+      const name = `Pet ${i} ${'x'.repeat(400)}`;
+      const res = await post(first.url, name);
+      if (res.status === 201) stored.push(name);
+      else refused = { name, res };
+    }
+    expect(refused?.res.status).toBe(507);
+    expect(await refused?.res.json()).toMatchObject({
+      code: 'insufficient_storage',
+      message: expect.stringMatching(/data file .*mock\.jsonl is on a full disk \(ENOSPC/),
+    });
+    expect((await get(first.url, KEY)).status).toBe(200);
+
+    await rm(join(dir, 'filler'));
+    expect((await post(first.url, 'After')).status).toBe(201);
+    first.child.kill('SIGTERM');
+    expect(await exited(first.child)).toBe(0);
+    const second = await start(['--data', data, '--quiet']);
+    const names = ((await get(second.url, KEY)).body as { name: string }[]).map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining([...stored, 'After']));
+    expect(names).not.toContain(refused?.name);
+  });
+
+  it('answers 503 with Retry-After while its folder is read-only, saying so, and recovers after', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-data-'));
+    const { url } = await start(['--data', join(dir, 'mock.jsonl'), '--quiet']);
+    readOnly(dir);
+    // A reset writes a new file beside the data file, which a read-only folder refuses.
+    const refused = await reset(url);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await refused.json()).toMatchObject({
+      code: 'service_unavailable',
+      message: expect.stringMatching(/data file .*mock\.jsonl cannot be written \(EROFS/),
+    });
+    execFileSync('umount', [mounts.pop() ?? dir]);
+    expect((await reset(url)).status).toBe(204);
+  });
+
+  it('stops with exit 0 on SIGTERM when its folder has turned read-only', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-data-'));
+    const { child, output } = await start(['--data', join(dir, 'mock.jsonl'), '--quiet']);
+    readOnly(dir);
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+    expect(output()).not.toMatch(/Unhandled|EROFS/);
   });
 });

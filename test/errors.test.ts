@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toApiError } from '../src/core/error-mapping.js';
 import { errorForStatus as byStatus } from '../src/vocabulary/error-catalogue.js';
 import { ApiError } from '../src/vocabulary/errors.js';
-import { StoreFullError } from '../src/store/store.js';
+import { StoreDiskFullError, StoreFullError, StoreUnavailableError } from '../src/store/store.js';
 
 /** What body-parser and raw-body raise, through http-errors. */
 function httpError(status: number, extra: object = {}): Error {
@@ -43,6 +43,8 @@ describe('toApiError', () => {
     { err: httpError(404), status: 404, code: 'not_found' },
     { err: httpError(500), status: 500, code: 'internal_error' },
     { err: new StoreFullError('maxRecords', 10), status: 507, code: 'insufficient_storage' },
+    { err: new StoreDiskFullError('/data.jsonl'), status: 507, code: 'insufficient_storage' },
+    { err: new StoreUnavailableError('EIO', 2), status: 503, code: 'service_unavailable' },
     { err: new Error('boom'), status: 500, code: 'internal_error' },
     { err: 'a thrown string', status: 500, code: 'internal_error' },
     { err: undefined, status: 500, code: 'internal_error' },
@@ -56,6 +58,10 @@ describe('toApiError', () => {
   it('names the limit of a full store', () => {
     expect(toApiError(new StoreFullError('maxRecords', 10)).message).toMatch(/10 records/);
     expect(toApiError(new StoreFullError('maxBytes', 2048)).message).toMatch(/2048 bytes/);
+  });
+
+  it('tells a client when to try an unavailable store again', () => {
+    expect(toApiError(new StoreUnavailableError('EIO', 2)).headers).toEqual({ 'Retry-After': '2' });
   });
 
   it('does not pass on the message of an unexpected error', () => {

@@ -10,7 +10,15 @@ let stopping = false;
 function onSignal(): void {
   if (stopping) process.exit(1);
   stopping = true;
-  void Promise.all(running.map((mock) => mock.close())).then(() => process.exit(0));
+  // A store that cannot be closed cleanly (a read-only or failing disk) is told of, not thrown.
+  const closing = running.map((mock) =>
+    mock.close().catch((err: unknown) => {
+      process.stderr.write(
+        `petstore-kit: warning: stopped without a clean close: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}\n`,
+      );
+    }),
+  );
+  void Promise.all(closing).then(() => process.exit(0));
 }
 
 createCli({

@@ -1,4 +1,4 @@
-import { StoreFullError } from '../store/store.js';
+import { StoreDiskFullError, StoreFullError, StoreUnavailableError } from '../store/store.js';
 import { errorForStatus, errors } from '../vocabulary/error-catalogue.js';
 import { ApiError } from '../vocabulary/errors.js';
 
@@ -18,7 +18,10 @@ interface HttpError {
  */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
-  if (err instanceof StoreFullError) return errors.storeFull(err.message);
+  if (err instanceof StoreFullError || err instanceof StoreDiskFullError)
+    return errors.storeFull(err.message);
+  if (err instanceof StoreUnavailableError)
+    return errors.storeUnavailable(err.message, err.retryAfterSeconds);
   if (isHttpError(err)) return fromHttpError(err);
   return errors.internal();
 }

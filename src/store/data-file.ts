@@ -88,9 +88,11 @@ const CHUNK_BYTES = 1 << 20;
 const NEWLINE = 0x0a;
 
 /**
- * Reads a data file from its start, replaying its writes. Only its last line may be
- * damaged (a write cut short by a crash): it is then left out and reported in `torn`.
- * @throws {DataFileError} for any other damage, naming the line.
+ * Reads a data file from its start, replaying its writes. Only a last line with no newline
+ * (a write cut short by a crash) is left out, and reported in `torn`: a write is complete
+ * once its newline is written, so a complete line that cannot be read is damage, which is
+ * not for the store to cut.
+ * @throws {DataFileError} for any damage to a complete line, naming the line.
  * @example const { states, torn } = await readDataFile(handle, 'data.jsonl');
  */
 export async function readDataFile(handle: FileHandle, path: string): Promise<DataFileContents> {
@@ -109,7 +111,7 @@ export async function readDataFile(handle: FileHandle, path: string): Promise<Da
         : buffer.subarray(0, bytesRead);
     let start = 0;
     for (let end = data.indexOf(NEWLINE); end !== -1; end = data.indexOf(NEWLINE, start)) {
-      replay.line(data.toString('utf8', start, end), carriedAt + start);
+      replay.line(data.toString('utf8', start, end));
       start = end + 1;
     }
     carriedAt += start;
@@ -119,34 +121,23 @@ export async function readDataFile(handle: FileHandle, path: string): Promise<Da
   return replay.finish(carriedAt, carried.length);
 }
 
-/** An unparsable line: damage, unless no line comes after it. */
-interface Suspect {
-  line: number;
-  offset: number;
-  problem: string;
-}
-
 class Replay {
   readonly states = new StoreStates();
   #lines = 0;
-  #suspect: Suspect | undefined;
 
   constructor(readonly path: string) {}
 
-  line(text: string, offset: number): void {
+  line(text: string): void {
     this.#lines += 1;
-    if (this.#suspect) this.#fail(this.#suspect.problem, this.#suspect.line);
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (error) {
       if (this.#lines === 1) this.#notOurs();
-      this.#suspect = {
-        line: this.#lines,
-        offset,
-        problem: `not valid JSON (${(error as Error).message})`,
-      };
-      return;
+      this.#fail(
+        `not valid JSON (${(error as Error).message}); the line ends in a newline, so it is not a write cut short, the one damage repaired at start-up: repair or remove that line (the file was left as it is)`,
+        this.#lines,
+      );
     }
     if (this.#lines === 1) this.#header(value);
     else this.#apply(value);
@@ -157,7 +148,6 @@ class Replay {
       if (restBytes === 0) return { states: this.states, loaded: false, end: 0 };
       this.#notOurs();
     }
-    if (this.#suspect && restBytes > 0) this.#fail(this.#suspect.problem, this.#suspect.line);
     const loaded = this.#lines > 1;
     if (restBytes > 0)
       return {
@@ -165,13 +155,6 @@ class Replay {
         loaded,
         end: restAt,
         torn: { line: this.#lines + 1, bytes: restBytes },
-      };
-    if (this.#suspect)
-      return {
-        states: this.states,
-        loaded: this.#lines - 1 > 1,
-        end: this.#suspect.offset,
-        torn: { line: this.#suspect.line, bytes: restAt - this.#suspect.offset },
       };
     return { states: this.states, loaded, end: restAt };
   }

@@ -11,8 +11,8 @@ import {
   readDataFile,
   snapshotLines,
 } from './data-file.js';
-import { Journal, writeReplacement } from './journal.js';
-import { lockDataFile } from './lock-file.js';
+import { Journal, syncFolder } from './journal.js';
+import { isFileAt, lockFile } from './lock-file.js';
 import { checkRoom, keyOf, newId, StoreStates, withId, type Totals } from './records.js';
 import {
   DEFAULT_STORE_LIMITS,
@@ -75,12 +75,10 @@ export async function openFileStore(
       `compaction needs a ratio above 1 and minBytes of 0 or more, not ${JSON.stringify(options.compaction)}`,
     );
   const file = await placeOf(path);
-  const release = await lockDataFile(file);
+  const { handle, size, states, loaded } = await load(file, options.onWarning);
   try {
-    const { handle, size, states, loaded } = await load(file, options.onWarning);
     const limits = { ...DEFAULT_STORE_LIMITS, ...options.limits };
     if (states.totals.records > limits.maxRecords || states.totals.bytes > limits.maxBytes) {
-      await handle.close();
       throw new DataFileError(
         file,
         `it holds ${states.totals.records} records of ${states.totals.bytes} bytes, more than the store's limits (${limits.maxRecords} records, ${limits.maxBytes} bytes)`,
@@ -96,11 +94,11 @@ export async function openFileStore(
       loaded,
       limits,
       compaction,
-      release,
       options,
     });
   } catch (error) {
-    await release();
+    // Which releases the lock.
+    await handle.close();
     throw error;
   }
 }
@@ -138,7 +136,6 @@ interface FileStoreParts {
   loaded: boolean;
   limits: StoreLimits;
   compaction: CompactionPolicy;
-  release: () => Promise<void>;
   options: FileStoreOptions;
 }
 
@@ -192,7 +189,6 @@ export class FileStore implements Store {
   #seq = 0;
   readonly #journal: Journal<Write>;
   readonly #collections = new Map<string, FileCollection>();
-  readonly #release: () => Promise<void>;
   readonly #onWarning: (line: string) => void;
   readonly #compaction: CompactionPolicy;
   #compacting = false;
@@ -217,13 +213,13 @@ export class FileStore implements Store {
     this.loaded = parts.loaded;
     this.#committed = parts.states;
     this.#latest = { ...parts.states.totals };
-    this.#release = parts.release;
     this.#onWarning = parts.options.onWarning ?? (() => undefined);
     this.#compaction = parts.compaction;
     this.#compactionFloor = this.#compaction.minBytes;
     this.#journal = new Journal(parts.file, parts.handle, parts.size, {
       committed: (writes) => this.#commit(writes),
       dropped: () => this.#rollBack(),
+      warn: (line) => this.#onWarning(line),
     });
   }
 
@@ -273,12 +269,9 @@ export class FileStore implements Store {
     return this.#journal.replace(() => snapshotLines(this.#committed));
   }
 
-  /** Waits for every pending write, then closes the file and releases its lock. */
+  /** Waits for every pending write, then closes the file, which releases its lock. */
   async close(): Promise<void> {
-    await this.#exclusively(async () => {
-      await this.#journal.close();
-      await this.#release();
-    });
+    await this.#exclusively(() => this.#journal.close());
   }
 
   #latestOf(name: string, id: RecordId): Latest {
@@ -509,18 +502,12 @@ interface Loaded {
 }
 
 async function load(file: string, onWarning?: (line: string) => void): Promise<Loaded> {
-  let handle: FileHandle;
+  const { handle, created } = await openLocked(file);
   try {
-    handle = await open(file, 'r+');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-      throw new DataFileError(file, `cannot be opened to read and write (${describe(error)})`);
-    return { ...(await create(file)), states: new StoreStates(), loaded: false };
-  }
-  try {
+    if (created) await syncFolder(dirname(file));
     const contents = await readDataFile(handle, file);
     if (contents.end === 0) {
-      // Empty, as `touch` leaves it: a new data file.
+      // New, or empty as `touch` (or a crash right after the creation) leaves it.
       await handle.write(HEADER_LINE, 0);
       await handle.datasync();
       return {
@@ -534,7 +521,7 @@ async function load(file: string, onWarning?: (line: string) => void): Promise<L
       await handle.truncate(contents.end);
       await handle.datasync();
       onWarning?.(
-        `Recovered the data file ${file}: its last record (line ${contents.torn.line}, ${contents.torn.bytes} bytes) was half-written, so it was dropped; the state is that of the last complete write`,
+        `Recovered the data file ${file}: its last record (line ${contents.torn.line}, ${contents.torn.bytes} bytes) was half-written, with no newline, so it was dropped; the state is that of the last complete write`,
       );
     }
     return { handle, size: contents.end, states: contents.states, loaded: contents.loaded };
@@ -547,12 +534,46 @@ async function load(file: string, onWarning?: (line: string) => void): Promise<L
   }
 }
 
-async function create(file: string): Promise<{ handle: FileHandle; size: number }> {
+/**
+ * Opens the file, creating it if it is missing, and locks it. Tried again when another mock
+ * replaced the file (a compaction) between the open and the lock.
+ */
+async function openLocked(file: string): Promise<{ handle: FileHandle; created: boolean }> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const opened = await openOrCreate(file);
+    if (!opened) continue;
+    try {
+      await lockFile(opened.handle, file);
+      if (await isFileAt(opened.handle, file)) return opened;
+    } catch (error) {
+      await opened.handle.close();
+      throw error;
+    }
+    await opened.handle.close();
+  }
+  throw new DataFileError(file, 'could not be locked: another mock keeps replacing it');
+}
+
+/** The file open to read and write, or undefined when it was created meanwhile by another. */
+async function openOrCreate(
+  file: string,
+): Promise<{ handle: FileHandle; created: boolean } | undefined> {
   try {
-    return await writeReplacement(file, [HEADER_LINE]);
+    return { handle: await open(file, 'r+'), created: false };
   } catch (error) {
+    if (codeOf(error) !== 'ENOENT')
+      throw new DataFileError(file, `cannot be opened to read and write (${describe(error)})`);
+  }
+  try {
+    return { handle: await open(file, 'wx+'), created: true };
+  } catch (error) {
+    if (codeOf(error) === 'EEXIST') return undefined;
     throw new DataFileError(file, `cannot be created (${describe(error)})`, undefined, {
       cause: error,
     });
   }
+}
+
+function codeOf(error: unknown): unknown {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
 }

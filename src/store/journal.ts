@@ -3,6 +3,8 @@
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { describe } from './data-file.js';
+import { lockFile } from './lock-file.js';
+import { StoreDiskFullError, StoreUnavailableError } from './store.js';
 
 export interface JournalHooks<Op> {
   /** A group of appends is durable: called before any of their writers hears of it. */
@@ -12,6 +14,8 @@ export interface JournalHooks<Op> {
    * on it) are dropped, and their writers get the error once the file is cut back.
    */
   dropped(error: unknown): void;
+  /** Told, as one line, of a failure the journal survives (a cut-back that is retried). */
+  warn(line: string): void;
 }
 
 interface Append<Op> {
@@ -28,6 +32,21 @@ type Job<Op> =
 /** Bytes of snapshot text gathered before each write of a replacement file. */
 const REPLACE_CHUNK = 1 << 20;
 
+/** The first wait before a failed cut-back is tried again; it doubles up to the longest. */
+const FIRST_REPAIR_MS = 100;
+const LONGEST_REPAIR_MS = 5000;
+
+/**
+ * Writes dropped while the file could not be cut back: it may still hold their lines, which
+ * a restart would read, so their writers hear of the failure only once the cut is durable.
+ */
+interface Damage<Op> {
+  readonly failure: Error;
+  readonly held: Append<Op>[];
+  delayMs: number;
+  timer: NodeJS.Timeout | undefined;
+}
+
 /**
  * Appends lines to a file, each group with one write and one `fdatasync`, and settles each
  * append only once its line is on disk. Appends queued while a group is being made durable
@@ -41,8 +60,8 @@ export class Journal<Op> {
   #size: number;
   readonly #jobs: Job<Op>[] = [];
   #running = false;
-  /** Why the file can no longer be trusted to match memory, once it cannot. */
-  #broken: Error | undefined;
+  /** Set while the file may hold bytes past `#size` that a failed write left. */
+  #damage: Damage<Op> | undefined;
   #closed = false;
 
   constructor(
@@ -61,12 +80,20 @@ export class Journal<Op> {
   }
 
   /**
-   * Throws when appends can no longer be taken: call it before changing anything that an
-   * append would have to undo.
+   * Throws a StoreUnavailableError when appends cannot be taken now: call it before changing
+   * anything that an append would have to undo.
    */
   assertWritable(): void {
-    if (this.#closed) throw new Error(`The store of ${this.path} is closed`);
-    if (this.#broken) throw this.#broken;
+    if (this.#closed)
+      throw new StoreUnavailableError(
+        `its data file ${this.path} is closed (the mock is stopping)`,
+        1,
+      );
+    if (this.#damage)
+      throw new StoreUnavailableError(
+        `its data file ${this.path} is being repaired after a failed write (${describe(this.#damage.failure.cause)})`,
+        Math.ceil(this.#damage.delayMs / 1000),
+      );
   }
 
   /** Queues a line (ending in a newline); settles once it is durable or dropped. */
@@ -88,7 +115,11 @@ export class Journal<Op> {
   replace(lines: () => Iterable<string>, replaced?: () => void): Promise<void> {
     return this.#task(async () => {
       this.assertWritable();
-      const { handle, size } = await writeReplacement(this.path, lines());
+      const { handle, size } = await writeReplacement(this.path, lines()).catch(
+        (error: unknown) => {
+          throw writeFailure(this.path, error);
+        },
+      );
       const old = this.#handle;
       this.#handle = handle;
       this.#size = size;
@@ -102,11 +133,28 @@ export class Journal<Op> {
     return this.#task(async () => undefined);
   }
 
-  /** Finishes every queued job, then closes the file. */
+  /**
+   * Finishes every queued job, then closes the file, which releases its lock. Writes still
+   * held by a failed cut-back get it tried once more.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     await this.drain();
     this.#closed = true;
+    const damage = this.#damage;
+    if (damage) {
+      clearTimeout(damage.timer);
+      this.#damage = undefined;
+      let failure = damage.failure;
+      if (!(await this.#cutBack())) {
+        failure = new Error(
+          `The mock stopped before its data file ${this.path} could be cut back after a failed write (${describe(damage.failure.cause)}): the next start may find this write in it`,
+          { cause: damage.failure },
+        );
+        this.hooks.warn(failure.message);
+      }
+      for (const append of damage.held) append.reject(failure);
+    }
     await this.#handle.close();
   }
 
@@ -159,20 +207,67 @@ export class Journal<Op> {
     }
     // Synchronously, so that writes from now on build on what is durable.
     this.hooks.dropped(error);
-    if (!this.#broken && !this.#closed) {
-      try {
-        // Part of the group may have reached the file: cut it back to the last durable write.
-        await this.#handle.truncate(this.#size);
-        await this.#handle.datasync();
-      } catch (cause) {
-        this.#broken = new Error(
-          `The data file ${this.path} could not be restored after a failed write (${describe(error)}; then ${describe(cause)}): it refuses writes until the mock restarts`,
-          { cause },
-        );
-      }
+    const failure = writeFailure(this.path, error);
+    // Part of the group may have reached the file: cut it back to the last durable write.
+    if (await this.#cutBack()) {
+      for (const append of dropped) append.reject(failure);
+      return;
     }
-    for (const append of dropped) append.reject(error);
+    // Until the cut is durable, writes are refused before they touch the file, and the
+    // dropped ones wait: none is told of a failure that a restart would undo.
+    this.#damage = { failure, held: dropped, delayMs: FIRST_REPAIR_MS, timer: undefined };
+    this.hooks.warn(
+      `The data file ${this.path} could not be cut back after a failed write (${describe(error)}): writes are refused until it can, tried again every few seconds`,
+    );
+    this.#scheduleRepair();
   }
+
+  async #cutBack(): Promise<boolean> {
+    try {
+      await this.#handle.truncate(this.#size);
+      await this.#handle.datasync();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  #scheduleRepair(): void {
+    const damage = this.#damage;
+    if (!damage || this.#closed) return;
+    // Through the queue, so that the cut never runs beside another job.
+    damage.timer = setTimeout(() => void this.#task(() => this.#repair()), damage.delayMs);
+    // A timer alone must not keep a process alive that has nothing else to do.
+    damage.timer.unref();
+  }
+
+  async #repair(): Promise<void> {
+    const damage = this.#damage;
+    if (!damage) return;
+    if (await this.#cutBack()) {
+      this.#damage = undefined;
+      for (const append of damage.held) append.reject(damage.failure);
+      return;
+    }
+    damage.delayMs = Math.min(damage.delayMs * 2, LONGEST_REPAIR_MS);
+    this.#scheduleRepair();
+  }
+}
+
+/**
+ * What a write that failed with `error` tells its writer: the disk is full, or the store is
+ * unavailable for now. Either way nothing of it was stored.
+ * @example writeFailure('data.jsonl', enospc) instanceof StoreDiskFullError // true
+ */
+export function writeFailure(path: string, error: unknown): Error {
+  if (error instanceof StoreDiskFullError || error instanceof StoreUnavailableError) return error;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return new StoreDiskFullError(path, { cause: error });
+  return new StoreUnavailableError(
+    `its data file ${path} cannot be written (${describe(error)})`,
+    1,
+    { cause: error },
+  );
 }
 
 /**
@@ -189,6 +284,8 @@ export async function writeReplacement(
   const handle = await open(temp, 'w');
   let size = 0;
   try {
+    // Locked before it takes the place of the file, so that the file is never unlocked.
+    await lockFile(handle, path);
     let chunk = '';
     for (const line of lines) {
       chunk += line;

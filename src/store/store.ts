@@ -36,6 +36,7 @@ export interface Collection {
    * @param id an id chosen by the caller instead (seeding, for ids that repeat with the
    * seed); one that is taken is an error. Integer counters move past it.
    * @throws {StoreFullError} when the record would take the store past its limits; then nothing is stored.
+   * @throws {StoreDiskFullError} or {StoreUnavailableError} when it could not be stored.
    */
   create(fields: Readonly<Record<string, unknown>>, id?: RecordId): Promise<StoredRecord>;
   /**
@@ -44,12 +45,16 @@ export interface Collection {
    * `change` may throw, and then nothing is stored and the error reaches the caller.
    * @returns the stored record, or undefined when there is no record with this id.
    * @throws {StoreFullError} when the new record would take the store past its limits.
+   * @throws {StoreDiskFullError} or {StoreUnavailableError} when it could not be stored.
    */
   update(
     id: RecordId,
     change: (current: StoredRecord) => Readonly<Record<string, unknown>>,
   ): Promise<StoredRecord | undefined>;
-  /** Removes the record with this id; false when there was none. */
+  /**
+   * Removes the record with this id; false when there was none.
+   * @throws {StoreDiskFullError} or {StoreUnavailableError} when the removal could not be stored.
+   */
   remove(id: RecordId): Promise<boolean>;
 }
 
@@ -106,4 +111,53 @@ export class StoreFullError extends Error {
         : `The mock's store is full: this write would take it past its limit of ${value} bytes`,
     );
   }
+}
+
+/**
+ * A write that the store's disk had no room for (ENOSPC, EDQUOT). Nothing of it was stored,
+ * and a later write succeeds once there is room again.
+ * @example if (error instanceof StoreDiskFullError) console.error(error.message);
+ */
+export class StoreDiskFullError extends Error {
+  override name = 'StoreDiskFullError';
+
+  constructor(
+    /** What the store writes to, e.g. its data file. */
+    readonly path: string,
+    options?: ErrorOptions,
+  ) {
+    super(
+      `The mock's data file ${path} is on a full disk (${describeCause(options?.cause)}): nothing of this write was stored; free some space and send it again`,
+      options,
+    );
+  }
+}
+
+/**
+ * A write that the store cannot take now: its storage failed (EIO), is read-only (EROFS), the
+ * process is out of file handles (EMFILE), the store is repairing an earlier failure, or it
+ * is closed. Nothing of the write was stored; try again after `retryAfterSeconds`.
+ * @example if (error instanceof StoreUnavailableError) res.setHeader('Retry-After', error.retryAfterSeconds);
+ */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
+
+  constructor(
+    /** What happened, one line, e.g. `its data file /srv/data.jsonl cannot be written (EIO: i/o error, fdatasync)`. */
+    problem: string,
+    /** Whole seconds after which a write may succeed; 1 or more. */
+    readonly retryAfterSeconds: number,
+    options?: ErrorOptions,
+  ) {
+    super(
+      `The mock's store is unavailable: ${problem}; nothing of this write was stored, try again in ${retryAfterSeconds} s`,
+      options,
+    );
+  }
+}
+
+/** An error's first line (Node's messages start with the code). */
+function describeCause(cause: unknown): string {
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return message.split('\n')[0] ?? message;
 }

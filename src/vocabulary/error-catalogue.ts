@@ -182,6 +182,14 @@ export const errors = {
   ),
   internal: define(500, 'internal_error', () => 'The mock failed to answer this request'),
   storeFull: define(507, 'insufficient_storage', (reason: string) => reason),
+  storeUnavailable: define(
+    503,
+    'service_unavailable',
+    (reason: string, retryAfterSeconds: number) => ({
+      message: reason,
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    }),
+  ),
 
   // What Node's HTTP layer refuses before a request reaches the mock
   expectationFailed: define(
