@@ -34,7 +34,7 @@ export {
   StoreFullError,
   StoreUnavailableError,
   type Collection,
-  type CollectionSpec,
+  type CollectionDescriptor,
   type Store,
   type StoreLimits,
   type StoredRecord,

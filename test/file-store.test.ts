@@ -27,7 +27,7 @@ import { openFileStore, type FileStore, type FileStoreOptions } from '../src/sto
 import {
   StoreDiskFullError,
   StoreUnavailableError,
-  type CollectionSpec,
+  type CollectionDescriptor,
 } from '../src/store/store.js';
 import {
   apply,
@@ -39,8 +39,8 @@ import {
   type Model,
 } from './fixtures/kill-workload.js';
 
-const pets: CollectionSpec = { name: 'pets', idProperty: 'id', idKind: 'integer' };
-const orders: CollectionSpec = { name: 'orders', idProperty: 'orderId', idKind: 'uuid' };
+const pets: CollectionDescriptor = { name: 'pets', idProperty: 'id', idKind: 'integer' };
+const orders: CollectionDescriptor = { name: 'orders', idProperty: 'orderId', idKind: 'uuid' };
 const HEADER = '{"format":"petstore-kit-data","version":1}\n';
 
 let folder: string;

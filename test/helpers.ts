@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { stringify } from 'yaml';
 import { loadSpec, type LoadedSpec, type OpenApiDocument } from '../src/openapi/load.js';
 import { createMemoryStore } from '../src/store/memory-store.js';
-import type { Collection, CollectionSpec, Store, StoredRecord } from '../src/store/store.js';
+import type { Collection, CollectionDescriptor, Store, StoredRecord } from '../src/store/store.js';
 
 export const KEY = 'test-key';
 export const AUTH = { Authorization: `Bearer ${KEY}` };
@@ -35,7 +35,7 @@ export async function editedSpec(edit: (document: OpenApiDocument) => void): Pro
 }
 
 /** How the engine names the categories collection of the bundled spec. */
-export const CATEGORIES: CollectionSpec = {
+export const CATEGORIES: CollectionDescriptor = {
   name: 'categories',
   idProperty: 'id',
   idKind: 'integer',
@@ -62,10 +62,10 @@ export function storeWith(overrides: Partial<Collection>, initial: readonly obje
     markInitial: () => store.markInitial(),
     reset: () => store.reset(),
     close: () => store.close(),
-    collection(spec) {
-      const inner = store.collection(spec);
+    collection(descriptor) {
+      const inner = store.collection(descriptor);
       return {
-        spec,
+        descriptor,
         list: () => inner.list(),
         get: (id) => inner.get(id),
         create: (fields) => inner.create(fields),

@@ -7,15 +7,15 @@ import { openFileStore } from '../src/store/file-store.js';
 import { createMemoryStore } from '../src/store/memory-store.js';
 import {
   StoreFullError,
-  type CollectionSpec,
+  type CollectionDescriptor,
   type Store,
   type StoreLimits,
 } from '../src/store/store.js';
 
-const pets: CollectionSpec = { name: 'pets', idProperty: 'id', idKind: 'integer' };
-const owners: CollectionSpec = { name: 'owners', idProperty: 'ownerId', idKind: 'integer' };
-const orders: CollectionSpec = { name: 'orders', idProperty: 'orderId', idKind: 'uuid' };
-const tags: CollectionSpec = { name: 'tags', idProperty: 'slug', idKind: 'string' };
+const pets: CollectionDescriptor = { name: 'pets', idProperty: 'id', idKind: 'integer' };
+const owners: CollectionDescriptor = { name: 'owners', idProperty: 'ownerId', idKind: 'integer' };
+const orders: CollectionDescriptor = { name: 'orders', idProperty: 'orderId', idKind: 'uuid' };
+const tags: CollectionDescriptor = { name: 'tags', idProperty: 'slug', idKind: 'string' };
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

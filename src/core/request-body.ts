@@ -26,18 +26,18 @@ const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
  */
 export async function readBody(
   request: MockRequest,
-  spec: RequestBody,
+  body: RequestBody,
 ): Promise<ReadBody | undefined> {
   if (!hasBody(request)) return undefined;
-  const mediaType = acceptedType(request, spec);
+  const mediaType = acceptedType(request, body);
   const bytes = await request.readBody();
   const value = isJsonMediaType(mediaType) ? parseJson(bytes) : bytes;
   return { mediaType, value, bytes: bytes.length };
 }
 
 /** The spec media type the request's Content-Type matches, or a 415 that lists them. */
-function acceptedType(request: MockRequest, spec: RequestBody): string {
-  const accepted = [...spec.content.keys()];
+function acceptedType(request: MockRequest, body: RequestBody): string {
+  const accepted = [...body.content.keys()];
   const list = accepted.join(', ');
   if (repeated(request, 'content-type')) throw errors.ambiguousContentType();
   const header = headerValue(request, 'content-type');

@@ -17,7 +17,7 @@ import { checkRoom, keyOf, newId, StoreStates, withId, type Totals } from './rec
 import {
   DEFAULT_STORE_LIMITS,
   type Collection,
-  type CollectionSpec,
+  type CollectionDescriptor,
   type RecordId,
   type Store,
   type StoreLimits,
@@ -227,12 +227,12 @@ export class FileStore implements Store {
    * @throws {DataFileError} when the file holds records of this collection whose ids do not
    * fit `spec` (the spec changed since they were written).
    */
-  collection(spec: CollectionSpec): Collection {
-    let collection = this.#collections.get(spec.name);
+  collection(descriptor: CollectionDescriptor): Collection {
+    let collection = this.#collections.get(descriptor.name);
     if (!collection) {
-      this.#checkIds(spec);
-      collection = new FileCollection(spec, this.#access);
-      this.#collections.set(spec.name, collection);
+      this.#checkIds(descriptor);
+      collection = new FileCollection(descriptor, this.#access);
+      this.#collections.set(descriptor.name, collection);
     }
     return collection;
   }
@@ -371,15 +371,15 @@ export class FileStore implements Store {
     await run;
   }
 
-  #checkIds(spec: CollectionSpec): void {
-    const state = this.#committed.byName.get(spec.name);
+  #checkIds(descriptor: CollectionDescriptor): void {
+    const state = this.#committed.byName.get(descriptor.name);
     if (!state) return;
-    const kind = spec.idKind === 'integer' ? 'number' : 'string';
+    const kind = descriptor.idKind === 'integer' ? 'number' : 'string';
     for (const [id, record] of state.records) {
-      if (typeof id !== kind || record[spec.idProperty] !== id)
+      if (typeof id !== kind || record[descriptor.idProperty] !== id)
         throw new DataFileError(
           this.path,
-          `its collection "${spec.name}" holds a record with id ${JSON.stringify(id)}, but the spec now gives that collection ${spec.idKind} ids in "${spec.idProperty}"; use another data file for this spec`,
+          `its collection "${descriptor.name}" holds a record with id ${JSON.stringify(id)}, but the spec now gives that collection ${descriptor.idKind} ids in "${descriptor.idProperty}"; use another data file for this spec`,
         );
     }
   }
@@ -389,18 +389,18 @@ class FileCollection implements Collection {
   readonly #json: string;
 
   constructor(
-    readonly spec: CollectionSpec,
+    readonly descriptor: CollectionDescriptor,
     private readonly store: StoreAccess,
   ) {
-    this.#json = JSON.stringify(spec.name);
+    this.#json = JSON.stringify(descriptor.name);
   }
 
   async list(): Promise<readonly StoredRecord[]> {
-    return Array.from(this.store.durable(this.spec.name).values());
+    return Array.from(this.store.durable(this.descriptor.name).values());
   }
 
   async get(id: RecordId): Promise<StoredRecord | undefined> {
-    return this.store.durable(this.spec.name).get(keyOf(this.spec, id));
+    return this.store.durable(this.descriptor.name).get(keyOf(this.descriptor, id));
   }
 
   async create(
@@ -409,15 +409,15 @@ class FileCollection implements Collection {
   ): Promise<StoredRecord> {
     const gate = this.#gate();
     if (gate) await gate;
-    const name = this.spec.name;
+    const name = this.descriptor.name;
     const taken = (id: RecordId) => this.store.latest(name, id).record !== undefined;
     const id =
       chosen === undefined
-        ? newId(this.spec, this.store.lastId(name), taken)
-        : keyOf(this.spec, chosen);
+        ? newId(this.descriptor, this.store.lastId(name), taken)
+        : keyOf(this.descriptor, chosen);
     if (chosen !== undefined && taken(id))
       throw new Error(`${name} already has a record ${String(id)}`);
-    const record = withId(this.spec, id, fields);
+    const record = withId(this.descriptor, id, fields);
     await this.#put(id, record);
     return record;
   }
@@ -428,14 +428,14 @@ class FileCollection implements Collection {
   ): Promise<StoredRecord | undefined> {
     const gate = this.#gate();
     if (gate) await gate;
-    const key = keyOf(this.spec, id);
-    const { record: current, pending } = this.store.latest(this.spec.name, key);
+    const key = keyOf(this.descriptor, id);
+    const { record: current, pending } = this.store.latest(this.descriptor.name, key);
     if (!current) {
       // The answer rests on a delete not yet durable: not given before it is.
       await pending?.durable;
       return undefined;
     }
-    const record = withId(this.spec, key, change(current));
+    const record = withId(this.descriptor, key, change(current));
     await this.#put(key, record);
     return record;
   }
@@ -443,21 +443,21 @@ class FileCollection implements Collection {
   async remove(id: RecordId): Promise<boolean> {
     const gate = this.#gate();
     if (gate) await gate;
-    const key = keyOf(this.spec, id);
-    const { record: current, pending } = this.store.latest(this.spec.name, key);
+    const key = keyOf(this.descriptor, id);
+    const { record: current, pending } = this.store.latest(this.descriptor.name, key);
     if (!current) {
       await pending?.durable;
       return false;
     }
     const idJson = JSON.stringify(key);
-    await this.store.write(this.spec.name, key, undefined, 0, deleteLine(this.#json, idJson));
+    await this.store.write(this.descriptor.name, key, undefined, 0, deleteLine(this.#json, idJson));
     return true;
   }
 
   #put(id: RecordId, record: StoredRecord): Promise<void> {
     const json = JSON.stringify(record);
     const line = putLine(this.#json, JSON.stringify(id), json);
-    return this.store.write(this.spec.name, id, record, Buffer.byteLength(json), line);
+    return this.store.write(this.descriptor.name, id, record, Buffer.byteLength(json), line);
   }
 
   /**

@@ -11,7 +11,7 @@ import {
 import {
   DEFAULT_STORE_LIMITS,
   type Collection,
-  type CollectionSpec,
+  type CollectionDescriptor,
   type RecordId,
   type Store,
   type StoreLimits,
@@ -52,12 +52,12 @@ export class MemoryStore implements Store {
     this.#initial = options.initial;
   }
 
-  collection(spec: CollectionSpec): Collection {
-    let collection = this.#collections.get(spec.name);
+  collection(descriptor: CollectionDescriptor): Collection {
+    let collection = this.#collections.get(descriptor.name);
     if (!collection) {
-      collection = new MemoryCollection(spec, this);
-      this.#collections.set(spec.name, collection);
-      if (!this.#states.byName.has(spec.name)) this.#plant(spec);
+      collection = new MemoryCollection(descriptor, this);
+      this.#collections.set(descriptor.name, collection);
+      if (!this.#states.byName.has(descriptor.name)) this.#plant(descriptor);
     }
     return collection;
   }
@@ -75,7 +75,7 @@ export class MemoryStore implements Store {
     this.#states = this.#marked?.copy() ?? new StoreStates();
     // Without a mark, the start-up state is what was planted.
     if (!this.#marked)
-      for (const collection of this.#collections.values()) this.#plant(collection.spec);
+      for (const collection of this.#collections.values()) this.#plant(collection.descriptor);
   }
 
   async close(): Promise<void> {}
@@ -85,14 +85,14 @@ export class MemoryStore implements Store {
     return this.#states;
   }
 
-  #plant(spec: CollectionSpec): void {
-    const state = this.#states.of(spec.name);
-    for (const given of this.#initial?.[spec.name] ?? []) {
+  #plant(descriptor: CollectionDescriptor): void {
+    const state = this.#states.of(descriptor.name);
+    for (const given of this.#initial?.[descriptor.name] ?? []) {
       const record = deepFreeze({ ...given });
-      const id = keyOf(spec, record[spec.idProperty] as RecordId);
+      const id = keyOf(descriptor, record[descriptor.idProperty] as RecordId);
       const size = sizeOf(record);
       checkRoom(this.limits, this.#states.totals, 1, size);
-      this.#states.put(spec.name, id, record, size);
+      this.#states.put(descriptor.name, id, record, size);
       if (typeof id === 'number') state.lastId = Math.max(state.lastId, id);
     }
   }
@@ -100,7 +100,7 @@ export class MemoryStore implements Store {
 
 class MemoryCollection implements Collection {
   constructor(
-    readonly spec: CollectionSpec,
+    readonly descriptor: CollectionDescriptor,
     private readonly store: MemoryStore,
   ) {}
 
@@ -109,7 +109,7 @@ class MemoryCollection implements Collection {
   }
 
   async get(id: RecordId): Promise<StoredRecord | undefined> {
-    return this.#state().records.get(keyOf(this.spec, id));
+    return this.#state().records.get(keyOf(this.descriptor, id));
   }
 
   async create(
@@ -117,18 +117,18 @@ class MemoryCollection implements Collection {
     chosen?: RecordId,
   ): Promise<StoredRecord> {
     const states = this.store.states;
-    const state = states.of(this.spec.name);
+    const state = states.of(this.descriptor.name);
     const id =
       chosen === undefined
-        ? newId(this.spec, state.lastId, (taken) => state.records.has(taken))
-        : keyOf(this.spec, chosen);
+        ? newId(this.descriptor, state.lastId, (taken) => state.records.has(taken))
+        : keyOf(this.descriptor, chosen);
     if (chosen !== undefined && state.records.has(id))
-      throw new Error(`${this.spec.name} already has a record ${String(id)}`);
-    const record = withId(this.spec, id, fields);
+      throw new Error(`${this.descriptor.name} already has a record ${String(id)}`);
+    const record = withId(this.descriptor, id, fields);
     const size = sizeOf(record);
     checkRoom(this.store.limits, states.totals, 1, size);
     if (typeof id === 'number') state.lastId = Math.max(state.lastId, id);
-    states.put(this.spec.name, id, record, size);
+    states.put(this.descriptor.name, id, record, size);
     return record;
   }
 
@@ -137,25 +137,25 @@ class MemoryCollection implements Collection {
     change: (current: StoredRecord) => Readonly<Record<string, unknown>>,
   ): Promise<StoredRecord | undefined> {
     const states = this.store.states;
-    const state = states.of(this.spec.name);
-    const key = keyOf(this.spec, id);
+    const state = states.of(this.descriptor.name);
+    const key = keyOf(this.descriptor, id);
     const current = state.records.get(key);
     if (!current) return undefined;
-    const record = withId(this.spec, key, change(current));
+    const record = withId(this.descriptor, key, change(current));
     const size = sizeOf(record);
     checkRoom(this.store.limits, states.totals, 0, size - (state.sizes.get(key) ?? 0));
-    states.put(this.spec.name, key, record, size);
+    states.put(this.descriptor.name, key, record, size);
     return record;
   }
 
   async remove(id: RecordId): Promise<boolean> {
-    const key = keyOf(this.spec, id);
+    const key = keyOf(this.descriptor, id);
     if (!this.#state().records.has(key)) return false;
-    this.store.states.delete(this.spec.name, key);
+    this.store.states.delete(this.descriptor.name, key);
     return true;
   }
 
   #state(): CollectionState {
-    return this.store.states.of(this.spec.name);
+    return this.store.states.of(this.descriptor.name);
   }
 }

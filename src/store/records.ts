@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   StoreFullError,
-  type CollectionSpec,
+  type CollectionDescriptor,
   type RecordId,
   type StoreLimits,
   type StoredRecord,
@@ -110,8 +110,8 @@ export function copyStates(
  * Integer ids are numbers, others strings, whatever form a caller gives them in.
  * @example keyOf({ name: 'pets', idProperty: 'id', idKind: 'integer' }, '7') // 7
  */
-export function keyOf(spec: CollectionSpec, id: RecordId): RecordId {
-  return spec.idKind === 'integer' ? Number(id) : String(id);
+export function keyOf(descriptor: CollectionDescriptor, id: RecordId): RecordId {
+  return descriptor.idKind === 'integer' ? Number(id) : String(id);
 }
 
 /**
@@ -120,11 +120,11 @@ export function keyOf(spec: CollectionSpec, id: RecordId): RecordId {
  * @example newId({ name: 'pets', idProperty: 'id', idKind: 'integer' }, 41, () => false) // 42
  */
 export function newId(
-  spec: CollectionSpec,
+  descriptor: CollectionDescriptor,
   lastId: number,
   taken: (id: string) => boolean,
 ): RecordId {
-  if (spec.idKind === 'integer') return lastId + 1;
+  if (descriptor.idKind === 'integer') return lastId + 1;
   let id: string;
   do id = randomUUID();
   while (taken(id));
@@ -136,14 +136,14 @@ export function newId(
  * @example withId(pets, 1, { id: 9, name: 'Rex' }) // { id: 1, name: 'Rex' }
  */
 export function withId(
-  spec: CollectionSpec,
+  descriptor: CollectionDescriptor,
   id: RecordId,
   fields: Readonly<Record<string, unknown>>,
 ): StoredRecord {
-  const record: Record<string, unknown> = { [spec.idProperty]: id };
+  const record: Record<string, unknown> = { [descriptor.idProperty]: id };
   for (const [name, value] of Object.entries(fields)) {
     // defineProperty: a field named __proto__ stays a field, never the record's prototype.
-    if (name !== spec.idProperty)
+    if (name !== descriptor.idProperty)
       Object.defineProperty(record, name, {
         value,
         enumerable: true,

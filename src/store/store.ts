@@ -15,7 +15,7 @@ export type { IdKind, RecordId };
 export type StoredRecord = JsonRecord;
 
 /** What a store needs to know of a collection. */
-export interface CollectionSpec {
+export interface CollectionDescriptor {
   /** Unique within a store and stable across restarts: persisted records are keyed by it. */
   readonly name: string;
   /** The property of each record that holds its id, e.g. `id`. */
@@ -25,7 +25,7 @@ export interface CollectionSpec {
 
 /** One collection of records, e.g. the categories. */
 export interface Collection {
-  readonly spec: CollectionSpec;
+  readonly descriptor: CollectionDescriptor;
   /** Every record, oldest first: a snapshot that later writes leave as it is. */
   list(): Promise<readonly StoredRecord[]>;
   /** The record with this id, or undefined. */
@@ -83,7 +83,7 @@ export const DEFAULT_STORE_LIMITS: StoreLimits = {
 
 export interface Store {
   /** The collection of that name, empty the first time it is asked for. */
-  collection(spec: CollectionSpec): Collection;
+  collection(descriptor: CollectionDescriptor): Collection;
   /** How many records the store holds, all collections together. */
   count(): Promise<number>;
   /**

@@ -6,7 +6,7 @@ import { exampleHandler } from '../core/example-answers.js';
 import type { OperationHandler } from '../core/handler.js';
 import { createMockCore, type ServedApi } from '../core/mock-core.js';
 import { createRequestValidator } from '../core/request-validator.js';
-import { collectionSpecOf, resourceHandlers } from '../core/resources/handlers.js';
+import { descriptorOf, resourceHandlers } from '../core/resources/handlers.js';
 import { seedResources } from '../core/resources/seed.js';
 import { forcedAnswer } from '../core/scenarios/forced-answer.js';
 import { Scenarios } from '../core/scenarios/settings.js';
@@ -244,7 +244,7 @@ async function unfitCollections(
   const unfit: string[] = [];
   for (const resource of resources) {
     const check = compiler.response(resource.schema);
-    const records = await store.collection(collectionSpecOf(resource)).list();
+    const records = await store.collection(descriptorOf(resource)).list();
     if (records.some((record) => check(record).length > 0)) unfit.push(resource.name);
   }
   return unfit;

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { collectionSpecOf } from '../core/resources/handlers.js';
+import { descriptorOf } from '../core/resources/handlers.js';
 import { requestLogger, silentLogger, type Logger } from '../http/logger.js';
 import { createMockServer } from '../http/server.js';
 import { ADMIN_SPEC_PATH } from '../openapi/bundled.js';
@@ -123,7 +123,7 @@ async function adoptData(
   const unfit = await next.unfitCollections();
   const fresh = next.resources.filter((resource) => !known.has(resource.name));
   for (const resource of next.resources.filter((r) => unfit.includes(r.name))) {
-    const collection = store.collection(collectionSpecOf(resource));
+    const collection = store.collection(descriptorOf(resource));
     for (const record of await collection.list())
       await collection.remove(record[resource.idProperty] as RecordId);
   }

@@ -11,7 +11,12 @@ import { CREATED, UPDATED } from './timestamps.js';
 import { createRecordSerializers, type RecordSerializer } from './record-serializer.js';
 import { isReadOnly, propertiesOf } from '../../openapi/schema-parts.js';
 import type { Resource, ResourceAction } from '../../openapi/resources.js';
-import type { Collection, CollectionSpec, RecordId, StoredRecord } from '../../store/store.js';
+import type {
+  Collection,
+  CollectionDescriptor,
+  RecordId,
+  StoredRecord,
+} from '../../store/store.js';
 
 export interface EngineOptions {
   resources: readonly Resource[];
@@ -44,12 +49,12 @@ export function resourceHandlers(options: EngineOptions): Map<Operation, Operati
 }
 
 /** What the store needs to know of a resource's collection. */
-export function collectionSpecOf(resource: Resource): CollectionSpec {
+export function descriptorOf(resource: Resource): CollectionDescriptor {
   return { name: resource.name, idProperty: resource.idProperty, idKind: resource.idKind };
 }
 
 class ServedResource {
-  readonly #spec: CollectionSpec;
+  readonly #spec: CollectionDescriptor;
   /** The fields a client writes; undefined when the schema takes any field. */
   readonly #writable: ReadonlySet<string> | undefined;
   /** `readOnly` fields other than the id: the service sets them. */
@@ -62,7 +67,7 @@ class ServedResource {
     readonly options: EngineOptions,
     readonly serializerFor: (schema: SchemaObject) => RecordSerializer,
   ) {
-    this.#spec = collectionSpecOf(resource);
+    this.#spec = descriptorOf(resource);
     const properties = propertiesOf(resource.schema);
     const open =
       Object.keys(properties).length === 0 ||

@@ -6,7 +6,7 @@ import { createDataGenerator } from '../../openapi/sample.js';
 import { propertiesOf } from '../../openapi/schema-parts.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { Store } from '../../store/store.js';
-import { collectionSpecOf } from './handlers.js';
+import { descriptorOf } from './handlers.js';
 import { inOrder } from './timestamps.js';
 
 export interface SeedOptions {
@@ -36,7 +36,7 @@ export async function seedResources(
       compiler: options.compiler,
     });
     const check = options.compiler.response(resource.schema);
-    const collection = store.collection(collectionSpecOf(resource));
+    const collection = store.collection(descriptorOf(resource));
     const realistic = realisticRecords(factsOf(resource), options.count, options.seed);
     const known = new Set(Object.keys(propertiesOf(resource.schema)));
     const placeholderId =
