@@ -91,6 +91,10 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
     if (closing) res.shouldKeepAlive = false;
     inFlight.add(res);
     res.once('close', () => inFlight.delete(res));
+    // RFC 9112 §3.2: an HTTP/1.1 request without Host is a 400; Node's own answer to it has
+    // no body, so the check is made here, where the answer can be the spec's error.
+    if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined)
+      return sendAnswer(res, errorAnswer(errors.missingHost()));
     app(req, res);
   };
 
@@ -103,16 +107,18 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
       // How often Node looks for requests past their timeouts: the default, 30 s, would let a
       // stalled request live up to twice its timeout.
       connectionsCheckingInterval: Math.min(1000, bounds.headersTimeout),
+      requireHostHeader: false,
     },
     handle,
   );
   server.on('checkContinue', handle);
-  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
-    const { status, headers, body } = errorAnswer(errors.expectationFailed());
-    const bytes = body instanceof CheckedJson ? body.bytes : Buffer.alloc(0);
-    res.writeHead(status, { ...headers, 'Content-Length': bytes.length, Connection: 'close' });
-    res.end(bytes);
-  });
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) =>
+    sendAnswer(res, errorAnswer(errors.expectationFailed())),
+  );
+  // A proxy's method: the mock is an origin server, and answers it rather than dropping it.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
+    writeRaw(socket, errorAnswer(errors.notAProxy())),
+  );
   server.on(
     'clientError',
     (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
@@ -160,7 +166,23 @@ function answerClientError(
     socket.destroy();
     return;
   }
-  const { status, headers, body } = errorAnswer(describeClientError(err, maxHeaderSize));
+  const answer = errorAnswer(describeClientError(err, maxHeaderSize));
+  // A request the parser took before the bad bytes is still being answered (pipelining): its
+  // answer goes first, then this one, so that its client learns what became of it.
+  if (attached && !attached.writableFinished) {
+    attached.once('finish', () => writeRaw(socket, answer));
+    attached.once('close', () => socket.destroy());
+    return;
+  }
+  writeRaw(socket, answer);
+}
+
+/** Writes an answer straight to a socket that has no response object, and closes it. */
+function writeRaw(socket: Duplex, { status, headers, body }: CheckedAnswer): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
   const bytes = body instanceof CheckedJson ? body.bytes : Buffer.alloc(0);
   const head = Object.entries({ ...headers, 'Content-Length': String(bytes.length) })
     .map(([name, value]) => `${name}: ${value}\r\n`)
@@ -175,8 +197,15 @@ function answerClientError(
   );
 }
 
+/** Sends an error answer on a response, closing the connection after it. */
+function sendAnswer(res: ServerResponse, { status, headers, body }: CheckedAnswer): void {
+  const bytes = body instanceof CheckedJson ? body.bytes : Buffer.alloc(0);
+  res.writeHead(status, { ...headers, 'Content-Length': bytes.length, Connection: 'close' });
+  res.end(bytes);
+}
+
 function describeClientError(
-  err: NodeJS.ErrnoException & { rawPacket?: Buffer },
+  err: NodeJS.ErrnoException & { rawPacket?: Buffer; reason?: string },
   maxHeaderSize: number,
 ): ApiError {
   switch (err.code) {
@@ -194,9 +223,15 @@ function describeClientError(
     case 'HPE_INVALID_METHOD':
       return errors.unknownMethod();
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
-      return errors.lengthAndChunked();
     case 'HPE_INVALID_TRANSFER_ENCODING':
-      return errors.notChunked();
+      // llhttp says which in its reason: both framings at once (RFC 9112 §6.1: 400, and close),
+      // two lengths, or a transfer coding other than chunked (501: the mock cannot decode it).
+      if (/Content-Length/i.test(err.reason ?? '') && /Transfer-Encoding/i.test(err.reason ?? ''))
+        return errors.lengthAndChunked();
+      if (/Duplicate Content-Length/i.test(err.reason ?? '')) return errors.repeatedLength();
+      return err.code === 'HPE_INVALID_TRANSFER_ENCODING'
+        ? errors.notChunked()
+        : errors.lengthAndChunked();
     default:
       return errors.notHttp(err.code ?? 'unreadable');
   }
