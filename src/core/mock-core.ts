@@ -175,7 +175,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     if (!handler) throw errors.notImplemented(operation.operationId);
 
     const hooks = api.scenarios;
-    const preferences = hooks ? readPreferences(request) : {};
+    const preferences = hooks ? readPreferences(request, operation) : {};
     if (hooks) {
       progress.delayMs = hooks.scenarios.delayFor(preferences);
       const fault = hooks.scenarios.faultFor(preferences);
