@@ -122,6 +122,14 @@ export function createCli(io: CliIo): Command {
         .argParser(parseSeconds),
     )
     .addOption(
+      new Option(
+        '--send-timeout <seconds>',
+        'a client that reads nothing of an answer for this long is dropped',
+      )
+        .default(DEFAULTS.limits.sendTimeout, String(DEFAULTS.limits.sendTimeout / 1000))
+        .argParser(parseSeconds),
+    )
+    .addOption(
       new Option('--max-records <count>', 'most records the store holds (507 beyond)')
         .default(DEFAULTS.storeLimits.maxRecords)
         .argParser(parsePositive),

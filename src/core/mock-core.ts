@@ -215,6 +215,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       status: error.status,
       headers: { ...error.headers, 'Content-Type': `${shaped.contentType}; charset=utf-8` },
       body: new CheckedJson(Buffer.from(JSON.stringify(shaped.body))),
+      reason: error.message,
     };
   }
 

@@ -39,6 +39,12 @@ export interface ServerLimits {
    * @default 5000
    */
   shutdownTimeout: number;
+  /**
+   * A client that reads nothing of an answer for this many milliseconds is dropped, and what
+   * was held for it freed.
+   * @default 30000
+   */
+  sendTimeout: number;
 }
 
 /** How long idle keep-alive connections may still send one last request on shutdown. */
@@ -50,6 +56,7 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   headersTimeout: 10_000,
   keepAliveTimeout: 5_000,
   shutdownTimeout: 5_000,
+  sendTimeout: 30_000,
 };
 
 /** An HTTP server for the mock, and its graceful stop. */
@@ -162,16 +169,21 @@ function answerClientError(
   errorAnswer: (error: ApiError) => CheckedAnswer,
 ): void {
   const attached = (socket as { _httpMessage?: ServerResponse })._httpMessage;
-  if (err.code === 'ECONNRESET' || !socket.writable || attached?.headersSent) {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
   const answer = errorAnswer(describeClientError(err, maxHeaderSize));
-  // A request the parser took before the bad bytes is still being answered (pipelining): its
-  // answer goes first, then this one, so that its client learns what became of it.
-  if (attached && !attached.writableFinished) {
+  // A request the parser took whole before the bad bytes is still being answered (pipelining):
+  // its answer goes first, then this one, so that its client learns what became of it.
+  if (attached && !attached.writableFinished && attached.req.complete) {
     attached.once('finish', () => writeRaw(socket, answer));
     attached.once('close', () => socket.destroy());
+    return;
+  }
+  // Too late for an answer of its own (the one being sent is cut short by the error).
+  if (attached?.headersSent) {
+    socket.destroy();
     return;
   }
   writeRaw(socket, answer);

@@ -16,7 +16,7 @@ import { createTurnBudget } from '../core/turn-budget.js';
 import { createBodyReader } from '../http/body.js';
 import { corsMiddleware } from '../http/cors.js';
 import { createListener, type MockListener } from '../http/listener.js';
-import { silentLogger } from '../http/logger.js';
+import { requestLines, silentLogger } from '../http/logger.js';
 import { documentErrorResponses } from '../openapi/error-responses.js';
 import { exampleBody } from '../openapi/examples.js';
 import type { LoadedSpec } from '../openapi/load.js';
@@ -169,6 +169,8 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     readBody: createBodyReader({ limit: settings.bodyLimit }),
     ...(settings.cors === false ? {} : { cors: corsMiddleware(settings.cors) }),
     budget,
+    sendTimeoutMs: settings.limits.sendTimeout,
+    ...(settings.logRequests ? { onAnswered: requestLines(logger) } : {}),
   });
 
   return Object.assign(listener, {

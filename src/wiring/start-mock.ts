@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { descriptorOf } from '../core/resources/handlers.js';
-import { requestLogger, silentLogger, type Logger } from '../http/logger.js';
+import { silentLogger, type Logger } from '../http/logger.js';
 import { createMockServer } from '../http/server.js';
 import { ADMIN_SPEC_PATH } from '../openapi/bundled.js';
 import { loadSpec } from '../openapi/load.js';
@@ -75,9 +75,8 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
     });
   }
 
-  const logged = settings.logRequests ? requestLogger(logger, current) : current;
   const { server, close } = createMockServer(
-    Object.assign(logged, { errorAnswer: (error: unknown) => app.errorAnswer(error) }),
+    Object.assign(current, { errorAnswer: (error: unknown) => app.errorAnswer(error) }),
     settings.limits,
   );
   const { host, port: wanted } = settings;
