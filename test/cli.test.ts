@@ -120,6 +120,24 @@ describe('petstore-kit mock', () => {
     expect((await get(first.url, key)).body).not.toEqual((await get(other.url, key)).body);
   });
 
+  it('gives the same seeded data in every time zone (dates and times included)', async () => {
+    const library = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
+    const args = ['--spec', library, '--seed', '5', '--quiet'];
+    const zones = ['UTC', 'Pacific/Kiritimati', 'America/Adak'];
+    const mocks = await Promise.all(zones.map((zone) => start(args, { TZ: zone })));
+    const authors = await Promise.all(
+      mocks.map(async ({ url }) => {
+        const res = await fetch(`${url}/authors`, {
+          headers: { Authorization: 'Bearer petstore-kit-dev-key' },
+        });
+        return (await res.json()) as { createdAt: string }[];
+      }),
+    );
+    expect(authors[0]![0]!.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(authors[1]).toEqual(authors[0]);
+    expect(authors[2]).toEqual(authors[0]);
+  });
+
   it('logs one line per request with method, path, status and duration; --quiet logs none', async () => {
     const loud = await start([]);
     await get(loud.url, 'petstore-kit-dev-key');
