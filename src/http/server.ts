@@ -5,7 +5,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import net from 'node:net';
+import net, { type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { CheckedJson, type CheckedAnswer } from '../vocabulary/answer.js';
 import { errors } from '../vocabulary/error-catalogue.js';
@@ -122,6 +122,7 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) =>
     sendAnswer(res, errorAnswer(errors.expectationFailed())),
   );
+  server.on('timeout', dropTimedOut);
   // A proxy's method: the mock is an origin server, and answers it rather than dropping it.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
     writeRaw(socket, errorAnswer(errors.notAProxy())),
@@ -187,6 +188,25 @@ function answerClientError(
     return;
   }
   writeRaw(socket, answer);
+}
+
+/**
+ * A socket's timeout ran out: the send timeout of an answer nobody reads, or the keep-alive
+ * timeout of an idle connection. Node would destroy the socket at once, in the timers phase of
+ * the event loop, before the I/O that arrived meanwhile is read: after the loop stalls longer
+ * than the keep-alive timeout, a request sent during the stall met a reset. An idle connection
+ * is closed only after this turn's I/O, and only if nothing arrived on it.
+ */
+function dropTimedOut(socket: Socket): void {
+  if ((socket as { _httpMessage?: unknown })._httpMessage) {
+    socket.destroy();
+    return;
+  }
+  const read = socket.bytesRead;
+  setImmediate(() => {
+    if (socket.bytesRead === read && !(socket as { _httpMessage?: unknown })._httpMessage)
+      socket.destroy();
+  });
 }
 
 /** Writes an answer straight to a socket that has no response object, and closes it. */
