@@ -123,6 +123,11 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
     sendAnswer(res, errorAnswer(errors.expectationFailed())),
   );
   server.on('timeout', dropTimedOut);
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   // A proxy's method: the mock is an origin server, and answers it rather than dropping it.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
     writeRaw(socket, errorAnswer(errors.notAProxy())),
@@ -149,7 +154,7 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
           resolve();
         });
         const grace = setTimeout(
-          () => server.closeIdleConnections(),
+          () => closeIdle(sockets),
           Math.min(SHUTDOWN_GRACE_MS, bounds.shutdownTimeout / 2),
         );
         const hardStop = setTimeout(() => server.closeAllConnections(), bounds.shutdownTimeout);
@@ -198,14 +203,25 @@ function answerClientError(
  * is closed only after this turn's I/O, and only if nothing arrived on it.
  */
 function dropTimedOut(socket: Socket): void {
-  if ((socket as { _httpMessage?: unknown })._httpMessage) {
-    socket.destroy();
-    return;
-  }
-  const read = socket.bytesRead;
+  if (isIdle(socket)) closeIdle(new Set([socket]));
+  else socket.destroy();
+}
+
+/** Whether a connection has no request in progress. */
+function isIdle(socket: Socket): boolean {
+  return !(socket as { _httpMessage?: unknown })._httpMessage;
+}
+
+/**
+ * Closes the connections that are idle, as Node's `closeIdleConnections` does, but after this
+ * turn's I/O is read and only where nothing arrived: a request already on its way (a loaded
+ * machine delays reading it) is answered, with `Connection: close`, rather than reset.
+ */
+function closeIdle(sockets: ReadonlySet<Socket>): void {
+  const idle = [...sockets].filter(isIdle).map((socket) => [socket, socket.bytesRead] as const);
   setImmediate(() => {
-    if (socket.bytesRead === read && !(socket as { _httpMessage?: unknown })._httpMessage)
-      socket.destroy();
+    for (const [socket, read] of idle)
+      if (socket.bytesRead === read && isIdle(socket)) socket.destroy();
   });
 }
 
