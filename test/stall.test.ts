@@ -29,14 +29,14 @@ const LIST = 'GET /v1/categories HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k\
 
 describe('a stall of the event loop longer than the keep-alive timeout', () => {
   it('answers the request that arrived on an idle keep-alive connection meanwhile', async () => {
-    const url = await stallingMock({ STALL_MS: '1000', KEEP_ALIVE_MS: '300' });
+    const url = await stallingMock({ STALL_MS: '1500', KEEP_ALIVE_MS: '500' });
     const socket = await open(Number(new URL(url).port));
     const reading = readAll(socket, 8000);
     socket.write(LIST);
-    await sleep(100);
-    // Another client's request holds the loop for 1 s...
+    await sleep(200);
+    // Another client's request holds the loop for 1.5 s...
     const stalling = fetch(`${url}/pets/1`, { headers: { Authorization: 'Bearer k' } });
-    await sleep(500);
+    await sleep(800);
     // ...while this connection, idle for longer than its keep-alive timeout, sends its next one.
     socket.write(`${LIST.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n')}`);
     expect((await stalling).status).toBe(200);
