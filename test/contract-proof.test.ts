@@ -463,12 +463,30 @@ const CORRECT: { difference: string; behaviour: Partial<ServerBehaviour> }[] = [
   },
 ];
 
+/** The library spec with other schemes: its key in an X-API-Key header, deletes behind HTTP basic. */
+const KEYS = { auth: 'keys', basic: { user: 'ada', password: 's3cret' } } as const;
+const KEYS_FAULTY: { fault: string; behaviour: Partial<LibraryBehaviour>; caughtBy: RegExp }[] = [
+  {
+    fault: 'keys: the API key also taken as a bearer token',
+    behaviour: { keyAsBearerToo: true },
+    caughtBy: /listAuthors: the valid key as a bearer token \(key\) gets 401/,
+  },
+  {
+    fault: 'keys: the basic password compared only as far as the one sent goes',
+    behaviour: { passwordPrefix: true },
+    caughtBy: /deleteAuthor: a proper part of the password \(basic\) gets 401/,
+  },
+];
+
 /** Correct deployments of the library spec that differ from our mock. */
 const LIBRARY_CORRECT: { difference: string; behaviour: Partial<LibraryBehaviour> }[] = [
   { difference: 'library: a plain reference implementation', behaviour: {} },
   { difference: 'library: preloaded with 20 authors and books', behaviour: { preload: 20 } },
   { difference: 'library: invalid bodies refused with 422', behaviour: { invalidStatus: 422 } },
   { difference: 'library: gzip-encoded answers', behaviour: { gzip: true, preload: 2 } },
+];
+const KEYS_CORRECT = [
+  { difference: 'keys: an API key in a header, HTTP basic for deletes', behaviour: {} },
 ];
 
 /**
@@ -578,15 +596,27 @@ const MUTATIONS: { check: string; disabled: RegExp; faults: string[]; stores?: t
   },
 ];
 
-const plans: Partial<Record<'categories' | 'library', ContractPlan>> = {};
+type SpecName = 'categories' | 'library' | 'keys';
+const plans: Partial<Record<SpecName, ContractPlan>> = {};
 const score = { caught: 0, falseAlarms: 0 };
-const FAULTY_COUNT = FAULTY.length + LIBRARY_FAULTY.length;
-/** The correct servers, and our mock on each spec. */
-const CORRECT_COUNT = CORRECT.length + LIBRARY_CORRECT.length + 2;
+const FAULTY_COUNT = FAULTY.length + LIBRARY_FAULTY.length + KEYS_FAULTY.length;
+/** The correct servers, and our mock on the two specs it serves. */
+const CORRECT_COUNT = CORRECT.length + LIBRARY_CORRECT.length + KEYS_CORRECT.length + 2;
 
 beforeAll(async () => {
   plans.categories = buildContractPlan((await loadSpec()).resolved);
-  plans.library = buildContractPlan((await loadSpec(LIBRARY)).resolved);
+  const library = (await loadSpec(LIBRARY)).resolved;
+  plans.library = buildContractPlan(library);
+  // The same interface behind other schemes: the rules follow the spec's security.
+  const keys = structuredClone(library);
+  keys.components!.securitySchemes = {
+    key: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+    basic: { type: 'http', scheme: 'basic' },
+  };
+  keys.security = [{ key: [] }];
+  for (const item of Object.values(keys.paths ?? {}))
+    if (item?.delete) item.delete.security = [{ basic: [] }];
+  plans.keys = buildContractPlan(keys);
 });
 
 afterAll(() => {
@@ -622,7 +652,7 @@ async function serve(
 async function runRules(plan: ContractPlan, baseUrl: string, without?: RegExp): Promise<SuiteRun> {
   const target: ContractTarget = {
     baseUrl,
-    credentials: { token: KEY },
+    credentials: { token: KEY, basic: KEYS.basic },
     refusedSchemes: {},
     readOnly: false,
     namePrefix: 'contract-proof',
@@ -656,7 +686,7 @@ async function runRules(plan: ContractPlan, baseUrl: string, without?: RegExp): 
 
 async function runSuite(
   app: Express,
-  spec: 'categories' | 'library',
+  spec: SpecName,
   options: { without?: RegExp } = {},
 ): Promise<SuiteRun> {
   const server = await serve(app, spec === 'categories' ? '/v1' : '/api');
@@ -669,7 +699,7 @@ async function runSuite(
 
 type AnyFault = {
   fault: string;
-  spec: 'categories' | 'library';
+  spec: SpecName;
   app: () => Express;
   caughtBy: RegExp;
 };
@@ -686,8 +716,14 @@ const ALL_FAULTY: AnyFault[] = [
     spec: 'library' as const,
     app: () => libraryServer({ apiKey: KEY, ...behaviour }),
   })),
+  ...KEYS_FAULTY.map(({ fault, behaviour, caughtBy }) => ({
+    fault,
+    caughtBy,
+    spec: 'keys' as const,
+    app: () => libraryServer({ apiKey: KEY, ...KEYS, ...behaviour }),
+  })),
 ];
-const ALL_CORRECT = [
+const ALL_CORRECT: { difference: string; spec: SpecName; app: () => Express }[] = [
   ...CORRECT.map(({ difference, behaviour }) => ({
     difference,
     spec: 'categories' as const,
@@ -697,6 +733,11 @@ const ALL_CORRECT = [
     difference,
     spec: 'library' as const,
     app: () => libraryServer({ apiKey: KEY, ...behaviour }),
+  })),
+  ...KEYS_CORRECT.map(({ difference, behaviour }) => ({
+    difference,
+    spec: 'keys' as const,
+    app: () => libraryServer({ apiKey: KEY, ...KEYS, ...behaviour }),
   })),
 ];
 
@@ -709,10 +750,7 @@ function faultyServer(fault: string): AnyFault {
 
 const runs = new Map<string, Promise<SuiteRun>>();
 /** The full suite against a named fixture server, run once however many tests read it. */
-function runOnce(
-  entry: { spec: 'categories' | 'library'; app: () => Express },
-  name: string,
-): Promise<SuiteRun> {
+function runOnce(entry: { spec: SpecName; app: () => Express }, name: string): Promise<SuiteRun> {
   let run = runs.get(name);
   if (!run) {
     run = runSuite(entry.app(), entry.spec);
