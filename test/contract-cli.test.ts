@@ -13,11 +13,13 @@ import express, { type Express } from 'express';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { contractRules } from '../contract-tests/rules.js';
 import { buildContractPlan } from '../src/cli/contract-plan.js';
+import { preflight } from '../src/cli/contract-preflight.js';
 import { createApp } from '../src/wiring/create-app.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import type { Store } from '../src/store/store.js';
 import { categoriesServer } from './fixtures/categories-server.js';
+import { KEYS, withKeySchemes } from './fixtures/library-keys.js';
 import { libraryServer } from './fixtures/library-server.js';
 import { categoryStore, storedCategories } from './helpers.js';
 
@@ -433,5 +435,38 @@ describe('petstore-kit contract', () => {
     ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`cannot reach https://${host}/v1`);
+  });
+});
+
+describe('the pre-flight', () => {
+  it('tries each scheme, and sets aside one whose credential every operation refuses while another works', async () => {
+    const plan = buildContractPlan(withKeySchemes((await loadSpec(LIBRARY)).resolved));
+    const baseUrl = await serve(libraryServer({ apiKey: KEY, ...KEYS }), { path: '/api' });
+    const hint = () => '';
+    const wrongPassword = await preflight(plan, baseUrl, {
+      credentials: { token: KEY, basic: 'ada:an-old-password' },
+      timeoutMs: 5000,
+      hint,
+    });
+    expect(wrongPassword.refusedSchemes).toEqual({
+      basic: expect.stringMatching(
+        /^the target refused the credential given for it \(401(, 401)*\) on every operation the suite tried it on$/,
+      ),
+    });
+    const right = await preflight(plan, baseUrl, {
+      credentials: { token: KEY, basic: 'ada:s3cret' },
+      timeoutMs: 5000,
+      hint,
+    });
+    expect(right.refusedSchemes).toEqual({});
+    await expect(
+      preflight(plan, baseUrl, {
+        credentials: { token: 'old', basic: 'ada:old' },
+        timeoutMs: 5000,
+        hint,
+      }),
+    ).rejects.toThrow(
+      'the key and the user and password are refused by the target: check API_KEY and BASIC_AUTH (every operation answers 401 to it)',
+    );
   });
 });

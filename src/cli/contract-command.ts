@@ -90,13 +90,12 @@ export async function runContract(
     plan = buildContractPlan(spec);
     baseUrl = resolveBaseUrl(options, spec);
     checkCredentials(plan, options);
-    ({ refusedSchemes } = await preflight(
-      plan,
-      baseUrl,
-      { token: options.apiKey, basic: options.basic },
+    ({ refusedSchemes } = await preflight(plan, baseUrl, {
+      credentials: { token: options.apiKey, basic: options.basic },
       timeoutMs,
-      (url) => basePathHint(url, spec, plan),
-    ));
+      hint: (url) => basePathHint(url, spec, plan),
+      readOnly: options.readOnly === true,
+    }));
   } catch (err) {
     io.stderr.write(`petstore-kit contract: ${err instanceof Error ? err.message : String(err)}\n`);
     return ContractExit.unusable;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import type { ContractPlan, PlanOperation, PlanSecurityScheme } from './contract-plan.js';
@@ -13,6 +14,17 @@ export interface PreflightCredentials {
   basic?: string | undefined;
 }
 
+/** How the preflight runs. */
+export interface PreflightOptions {
+  credentials: PreflightCredentials;
+  /** How long one request may take. */
+  timeoutMs: number;
+  /** Where the base URL may be wrong, for the line that says every operation answers 404. */
+  hint: (baseUrl: string) => string;
+  /** No delete, not even of a made-up record. @default false */
+  readOnly?: boolean;
+}
+
 /** What the preflight found: the schemes whose credential the target refused everywhere. */
 export interface PreflightResult {
   refusedSchemes: Record<string, string>;
@@ -26,17 +38,17 @@ export const PREFLIGHT_WAIT_MS = 30_000;
  * at the base URL; it is not unavailable (a 503 or 429 is waited out once, as its
  * Retry-After asks and up to 30 s, then the run stops at this first sign); not every
  * operation answers 404 (a wrong base path); and the credentials given are not refused for
- * every operation. Sends no valid write: reads, and creates with a body the spec refuses.
- * Goes through the same proxy as the suite.
+ * every operation it was tried on. Sends no valid write: reads, creates with a body the spec
+ * refuses, and, for a scheme only writes use, writes of a made-up record (deletes not in
+ * read-only runs). Goes through the same proxy as the suite.
  * @throws {PreflightError} with one line saying why the target cannot be judged.
  */
 export async function preflight(
   plan: ContractPlan,
   baseUrl: string,
-  credentials: PreflightCredentials,
-  timeoutMs: number,
-  hint: (baseUrl: string) => string,
+  options: PreflightOptions,
 ): Promise<PreflightResult> {
+  const { credentials, timeoutMs, hint, readOnly = false } = options;
   const { EnvHttpProxyAgent, request } = await import('undici');
   const dispatcher = new EnvHttpProxyAgent();
   let waited = false;
@@ -73,7 +85,7 @@ export async function preflight(
 
   try {
     await send({ method: 'get', path: '', headers: {}, schemes: [] });
-    const probes = probesOf(plan, credentials);
+    const probes = probesOf(plan, credentials, readOnly);
     const results: { probe: Probe; status: number }[] = [];
     for (const probe of probes) results.push({ probe, status: await send(probe) });
 
@@ -126,53 +138,75 @@ interface Probe {
  * first, then reads of a made-up record) and each create with a body that breaks its schema,
  * once per security alternative the given credentials fill (once with none for an open one).
  */
-function probesOf(plan: ContractPlan, credentials: PreflightCredentials): Probe[] {
-  const probes: Probe[] = [];
-  const ordered = [
+function probesOf(
+  plan: ContractPlan,
+  credentials: PreflightCredentials,
+  readOnly: boolean,
+): Probe[] {
+  const reads = [
     ...plan.operations.filter((op) => op.method === 'get' && !hasPathParameters(op)),
     ...plan.operations.filter((op) => op.method === 'post' && !hasPathParameters(op)),
     ...plan.operations.filter((op) => op.method === 'get' && hasPathParameters(op)),
   ];
-  for (const operation of ordered) {
-    const body = refusedBody(operation);
-    if (operation.method === 'post' && body === undefined) continue;
-    const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-      const schema = operation.parameters.find((p) => p.in === 'path' && p.name === name)?.schema;
-      const types = Array.isArray(schema?.type) ? schema.type : [schema?.type];
-      return types.includes('integer') || types.includes('number')
-        ? '987654321'
-        : 'contract-preflight';
-    });
-    const alternatives = operation.security.length === 0 ? [{}] : operation.security;
-    for (const requirement of alternatives) {
-      const names = Object.keys(requirement);
-      const headers: Record<string, string> = { accept: 'application/json' };
-      const query: string[] = [];
-      const cookies: string[] = [];
-      let held = true;
-      for (const name of names) {
-        const scheme = plan.securitySchemes[name];
-        const placed = scheme && placement(scheme, credentials);
-        if (!placed) {
-          held = false;
-          break;
-        }
-        Object.assign(headers, placed.headers);
-        query.push(...placed.query);
-        cookies.push(...placed.cookies);
+  const probes = reads.flatMap((operation) => probesFor(plan, operation, credentials));
+  // A scheme only writes use (deletes behind HTTP basic, say) is tried on a made-up record,
+  // with a body the schema refuses: nothing is written, whatever the credential.
+  const tried = new Set(probes.flatMap((probe) => probe.schemes));
+  const writes = plan.operations.filter(
+    (op) =>
+      hasPathParameters(op) &&
+      (op.method === 'put' || op.method === 'patch' || (op.method === 'delete' && !readOnly)) &&
+      op.security.some((requirement) => Object.keys(requirement).some((name) => !tried.has(name))),
+  );
+  for (const operation of writes)
+    for (const probe of probesFor(plan, operation, credentials))
+      if (probe.schemes.some((name) => !tried.has(name))) probes.push(probe);
+  return probes;
+}
+
+function probesFor(
+  plan: ContractPlan,
+  operation: PlanOperation,
+  credentials: PreflightCredentials,
+): Probe[] {
+  const probes: Probe[] = [];
+  const body = refusedBody(operation);
+  if (operation.method !== 'get' && operation.method !== 'delete' && body === undefined) return [];
+  const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const schema = operation.parameters.find((p) => p.in === 'path' && p.name === name)?.schema;
+    const types = Array.isArray(schema?.type) ? schema.type : [schema?.type];
+    if (types.includes('integer') || types.includes('number')) return '987654321';
+    return schema?.format === 'uuid' ? randomUUID() : 'contract-preflight';
+  });
+  const alternatives = operation.security.length === 0 ? [{}] : operation.security;
+  for (const requirement of alternatives) {
+    const names = Object.keys(requirement);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const query: string[] = [];
+    const cookies: string[] = [];
+    let held = true;
+    for (const name of names) {
+      const scheme = plan.securitySchemes[name];
+      const placed = scheme && placement(scheme, credentials);
+      if (!placed) {
+        held = false;
+        break;
       }
-      if (!held) continue;
-      if (cookies.length > 0) headers.cookie = cookies.join('; ');
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      probes.push({
-        method: operation.method,
-        path: `${path}${query.length > 0 ? `?${query.join('&')}` : ''}`,
-        headers,
-        ...(body === undefined ? {} : { body }),
-        schemes: names,
-        ...(hasPathParameters(operation) ? { madeUp: true } : {}),
-      });
+      Object.assign(headers, placed.headers);
+      query.push(...placed.query);
+      cookies.push(...placed.cookies);
     }
+    if (!held) continue;
+    if (cookies.length > 0) headers.cookie = cookies.join('; ');
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    probes.push({
+      method: operation.method,
+      path: `${path}${query.length > 0 ? `?${query.join('&')}` : ''}`,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      schemes: names,
+      ...(hasPathParameters(operation) ? { madeUp: true } : {}),
+    });
   }
   return probes;
 }

@@ -105,6 +105,8 @@ export function contractReport(
       `Replay: ${facts.replay}   (credentials from ${facts.credentialsFrom}, as in this run)`,
     );
 
+  // A run without a diagnosis line opens with its first group, not with a blank line.
+  if (lines[0] === '') lines.shift();
   const counts = `${passed.length} rules passed, ${failed.length} failed, ${skipped.length} skipped`;
   const notJudgedCount = unjudged.length > 0 ? `, ${unjudged.length} could not be judged` : '';
   const summary = `${counts}${notJudgedCount} against ${facts.baseUrl} (${facts.timing})`;
