@@ -146,8 +146,10 @@ export interface Kit {
     operation: PlanOperation,
     sent: Record<string, unknown>,
   ): boolean;
-  /** The items of a list answer. */
-  itemsOf(exchange: Exchange): Record<string, unknown>[];
+  /** The records of a list answer (unwrapped from the collection's envelope). */
+  itemsOf(list: PlanOperation, exchange: Exchange): Record<string, unknown>[];
+  /** The record of a collection operation's answer (unwrapped from the collection's envelope). */
+  recordOf(operation: PlanOperation, exchange: Exchange): Record<string, unknown>;
   /** Creates a record with a valid body (checked as a create must be), for a rule to use. */
   create(
     ctx: RuleContext,
@@ -387,7 +389,7 @@ export function createKit(spec: ContractSpec, label: string): Kit {
     echoed(ctx, exchange, operation, sent, expected = kit.success(operation)) {
       kit.conforms(ctx, exchange, operation, expected);
       const schema = echoSchema(operation);
-      const problems = kit.echoProblems(schema, sent, exchange.json);
+      const problems = kit.echoProblems(schema, sent, kit.recordOf(operation, exchange));
       if (problems.length > 0) kit.fail('sent values answered altered', problems, exchange);
     },
 
@@ -410,8 +412,17 @@ export function createKit(spec: ContractSpec, label: string): Kit {
       return true;
     },
 
-    itemsOf(exchange) {
-      return Array.isArray(exchange.json) ? (exchange.json as Record<string, unknown>[]) : [];
+    itemsOf(list, exchange) {
+      const items = unwrap(list, exchange.json);
+      return Array.isArray(items) ? (items as Record<string, unknown>[]) : [];
+    },
+
+    recordOf(operation, exchange) {
+      const record = unwrap(operation, exchange.json);
+      return (typeof record === 'object' && record !== null ? record : {}) as Record<
+        string,
+        unknown
+      >;
     },
 
     async create(ctx, collection, what, body) {
@@ -420,7 +431,7 @@ export function createKit(spec: ContractSpec, label: string): Kit {
       const sent = body ?? kit.validBody(operation, what);
       const exchange = await kit.call(ctx, operation, { body: JSON.stringify(sent) });
       kit.echoed(ctx, exchange, operation, sent);
-      const id = (exchange.json as Record<string, unknown>)[collection.plan.idProperty];
+      const id = kit.recordOf(operation, exchange)[collection.plan.idProperty];
       if (id === undefined)
         kit.fail(
           `created records without their ${collection.plan.idProperty}`,
@@ -439,7 +450,7 @@ export function createKit(spec: ContractSpec, label: string): Kit {
         if (collection.list && !kit.cannotCall(ctx.target, collection.list)) {
           const listed = await kit.call(ctx, collection.list);
           kit.conforms(ctx, listed, collection.list, kit.success(collection.list));
-          const first = kit.itemsOf(listed)[0];
+          const first = kit.itemsOf(collection.list, listed)[0];
           if (first && first[collection.plan.idProperty] !== undefined)
             return first[collection.plan.idProperty];
         }
@@ -460,7 +471,9 @@ export function createKit(spec: ContractSpec, label: string): Kit {
       const listed = await kit.call(ctx, list);
       kit.conforms(ctx, listed, list, kit.success(list));
       const { idProperty } = collection.plan;
-      const byId = new Map(kit.itemsOf(listed).map((record) => [key(record[idProperty]), record]));
+      const byId = new Map(
+        kit.itemsOf(list, listed).map((record) => [key(record[idProperty]), record]),
+      );
       for (const { exchange, sent, id } of creations) {
         const found = byId.get(key(id));
         if (!found)
@@ -497,7 +510,7 @@ export function createKit(spec: ContractSpec, label: string): Kit {
             answer,
           );
         kit.conforms(ctx, answer, read, kit.success(read));
-        const record = answer.json as Record<string, unknown>;
+        const record = kit.recordOf(read, answer);
         const problems = [
           ...(key(record?.[idProperty]) === key(id)
             ? []
@@ -519,6 +532,16 @@ export function createKit(spec: ContractSpec, label: string): Kit {
       );
     },
   };
+
+  /** What an answer holds, out of the envelope of its collection's action. */
+  function unwrap(operation: PlanOperation, json: unknown): unknown {
+    const role = roles.get(operation.operationId);
+    const property = role && role.collection.plan.envelopes[role.action];
+    if (property === undefined) return json;
+    return typeof json === 'object' && json !== null
+      ? (json as Record<string, unknown>)[property]
+      : undefined;
+  }
 
   /** The schema a write's answer echoes: its request schema, else the record's. */
   function echoSchema(operation: PlanOperation): Schema {

@@ -107,6 +107,11 @@ export interface PlanCollection {
   schema: Schema;
   /** The operationId of each action the spec gives it. */
   operations: Partial<Record<CollectionAction, string>>;
+  /**
+   * Where an action's answer holds its record, or its list: the property of a wrapper
+   * (`{data: [...], total}` → `data`); an action not named here answers the record itself.
+   */
+  envelopes: Partial<Record<CollectionAction, string>>;
 }
 
 /** Families of rules the interface document may number (see `x-contract-rules`). */

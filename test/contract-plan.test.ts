@@ -32,6 +32,7 @@ describe('the contract plan', () => {
           update: 'updateAuthor',
           delete: 'deleteAuthor',
         },
+        envelopes: {},
       },
       {
         name: 'books',
@@ -41,6 +42,7 @@ describe('the contract plan', () => {
         idProperty: 'number',
         idKind: 'integer',
         operations: { list: 'listBooks', create: 'addBook', read: 'getBook', delete: 'removeBook' },
+        envelopes: {},
       },
     ]);
     expect(plan.securitySchemes).toEqual({ token: { type: 'http', scheme: 'bearer' } });

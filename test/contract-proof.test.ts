@@ -485,6 +485,10 @@ const LIBRARY_CORRECT: { difference: string; behaviour: Partial<LibraryBehaviour
   { difference: 'library: invalid bodies refused with 422', behaviour: { invalidStatus: 422 } },
   { difference: 'library: gzip-encoded answers', behaviour: { gzip: true, preload: 2 } },
 ];
+/** The library spec with its lists wrapped, as inference that finds envelopes reads them. */
+const WRAPPED_CORRECT = [
+  { difference: 'wrapped: lists in {data, total}', behaviour: { wrapLists: true, preload: 2 } },
+];
 const KEYS_CORRECT = [
   { difference: 'keys: an API key in a header, HTTP basic for deletes', behaviour: {} },
 ];
@@ -596,12 +600,13 @@ const MUTATIONS: { check: string; disabled: RegExp; faults: string[]; stores?: t
   },
 ];
 
-type SpecName = 'categories' | 'library' | 'keys';
+type SpecName = 'categories' | 'library' | 'keys' | 'wrapped';
 const plans: Partial<Record<SpecName, ContractPlan>> = {};
 const score = { caught: 0, falseAlarms: 0 };
 const FAULTY_COUNT = FAULTY.length + LIBRARY_FAULTY.length + KEYS_FAULTY.length;
 /** The correct servers, and our mock on the two specs it serves. */
-const CORRECT_COUNT = CORRECT.length + LIBRARY_CORRECT.length + KEYS_CORRECT.length + 2;
+const CORRECT_COUNT =
+  CORRECT.length + LIBRARY_CORRECT.length + KEYS_CORRECT.length + WRAPPED_CORRECT.length + 2;
 
 beforeAll(async () => {
   plans.categories = buildContractPlan((await loadSpec()).resolved);
@@ -609,6 +614,7 @@ beforeAll(async () => {
   plans.library = buildContractPlan(library);
   // The same interface behind other schemes: the rules follow the spec's security.
   plans.keys = buildContractPlan(withKeySchemes(library));
+  plans.wrapped = wrappedLists(plans.library);
 });
 
 afterAll(() => {
@@ -731,7 +737,31 @@ const ALL_CORRECT: { difference: string; spec: SpecName; app: () => Express }[] 
     spec: 'keys' as const,
     app: () => libraryServer({ apiKey: KEY, ...KEYS, ...behaviour }),
   })),
+  ...WRAPPED_CORRECT.map(({ difference, behaviour }) => ({
+    difference,
+    spec: 'wrapped' as const,
+    app: () => libraryServer({ apiKey: KEY, ...behaviour }),
+  })),
 ];
+
+/**
+ * The library plan with its lists documented as `{data: [...], total}`, and the envelopes an
+ * inference that finds them puts in the plan: the rules read the records out of them.
+ */
+function wrappedLists(library: ContractPlan): ContractPlan {
+  const plan = structuredClone(library);
+  for (const collection of plan.collections) {
+    const list = plan.operations.find((op) => op.operationId === collection.operations.list)!;
+    const content = list.responses['200']!.content;
+    content['application/json'] = {
+      type: 'object',
+      required: ['data', 'total'],
+      properties: { data: content['application/json']!, total: { type: 'integer' } },
+    };
+    collection.envelopes.list = 'data';
+  }
+  return plan;
+}
 
 /** A named faulty server. */
 function faultyServer(fault: string): AnyFault {

@@ -15,9 +15,16 @@ export function invalidBodyRules(kit: Kit): Rule[] {
   for (const operation of kit.plan.operations) {
     const json = jsonRequestOf(operation);
     if (!json) continue;
-    const expected = kit.clientError(operation);
-    const error = kit.errorText(operation, expected);
     const target = targetOf(kit, operation);
+    const refused = kit.clientError(operation);
+    const error = kit.errorText(operation, refused);
+    // On a made-up record, a 404 refuses the request as rightly as a 400 would.
+    const expected = target.madeUp
+      ? {
+          label: `${refused.label} or 404`,
+          accepts: (s: number) => refused.accepts(s) || s === 404,
+        }
+      : refused;
     const bodies = invalidBodies(
       kit.requestSchema(operation),
       kit.validBody(operation, 'invalid'),
@@ -50,18 +57,24 @@ export function invalidBodyRules(kit: Kit): Rule[] {
 export function targetOf(
   kit: Kit,
   operation: PlanOperation,
-): { writes: boolean; params(ctx: RuleContext): Promise<Record<string, unknown>> } {
+): {
+  writes: boolean;
+  madeUp: boolean;
+  params(ctx: RuleContext): Promise<Record<string, unknown>>;
+} {
   const role = kit.roleOf(operation);
   const onItem = operation.parameters.some((parameter) => parameter.in === 'path');
   if (role && onItem && role.action !== 'list' && role.action !== 'create') {
     const { collection } = role;
     return {
       writes: true,
+      madeUp: false,
       params: async (ctx) => kit.itemParams(collection, (await kit.ownRecord(ctx, collection)).id),
     };
   }
   return {
     writes: onItem && operation.method !== 'post',
+    madeUp: onItem,
     params: () => Promise.resolve(kit.madeUpParams(operation)),
   };
 }

@@ -25,7 +25,7 @@ export function stateRules(kit: Kit): Rule[] {
         async check(ctx) {
           const listed = await kit.call(ctx, list);
           kit.conforms(ctx, listed, list, kit.success(list));
-          const ids = kit.itemsOf(listed).map((record) => JSON.stringify(record[idProperty]));
+          const ids = kit.itemsOf(list, listed).map((record) => JSON.stringify(record[idProperty]));
           const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
           if (repeated.length > 0)
             kit.fail(
@@ -96,7 +96,7 @@ function clientIdRule(kit: Kit, collection: CollectionKit): Rule {
       const exchange = await kit.call(ctx, create, { body: JSON.stringify(sent) });
       if (refused.accepts(exchange.status)) return kit.conforms(ctx, exchange, create, refused);
       kit.conforms(ctx, exchange, create, kit.success(create));
-      const id = (exchange.json as Record<string, unknown>)[idProperty];
+      const id = kit.recordOf(create, exchange)[idProperty];
       if (JSON.stringify(id) === JSON.stringify(existing.id))
         kit.fail(
           'creates that take the id a client sends',
@@ -134,7 +134,7 @@ function burstRule(kit: Kit, collection: CollectionKit): Rule {
       for (const [i, exchange] of exchanges.entries())
         kit.echoed(ctx, exchange, create, bodies[i]!);
       const idOf = (exchange: Exchange) =>
-        JSON.stringify((exchange.json as Record<string, unknown>)[idProperty]);
+        JSON.stringify(kit.recordOf(create, exchange)[idProperty]);
       const ids = exchanges.map(idOf);
       const shared = ids.filter((id, i) => ids.indexOf(id) !== i);
       if (shared.length > 0)
@@ -146,7 +146,7 @@ function burstRule(kit: Kit, collection: CollectionKit): Rule {
       const creations = exchanges.map((exchange, i) => ({
         exchange,
         sent: bodies[i]!,
-        id: (exchange.json as Record<string, unknown>)[idProperty],
+        id: kit.recordOf(create, exchange)[idProperty],
       }));
       await kit.listedAsSent(ctx, collection, creations);
     },

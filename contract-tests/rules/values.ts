@@ -31,7 +31,7 @@ export function realisticValueRules(kit: Kit): Rule[] {
           created.push({
             exchange,
             sent,
-            id: (exchange.json as Record<string, unknown>)[collection.plan.idProperty],
+            id: kit.recordOf(create, exchange)[collection.plan.idProperty],
           });
       }
       await kit.readAsSent(ctx, collection, created);

@@ -190,7 +190,9 @@ async function notListed(
   kit.conforms(ctx, listed, list, kit.success(list));
   const { idProperty } = collection.plan;
   if (
-    kit.itemsOf(listed).some((record) => JSON.stringify(record[idProperty]) === JSON.stringify(id))
+    kit
+      .itemsOf(list, listed)
+      .some((record) => JSON.stringify(record[idProperty]) === JSON.stringify(id))
   )
     kit.fail(
       'deleted records still listed',
