@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createKeyChecker, readCredential } from '../src/core/security.js';
+import { createKeyChecker, readCredential } from '../src/core/credentials.js';
 
 describe('readCredential', () => {
   it.each([
