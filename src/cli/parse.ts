@@ -92,7 +92,7 @@ export function collectList(value: string, previous: string[] = []): string[] {
 /** `user:password` (or `scheme=user:password`), repeatable, comma-separated from the environment. */
 export function collectBasic(value: string, previous: string[] = []): string[] {
   const pairs = collectList(value);
-  if (pairs.length === 0 || pairs.some((pair) => !pair.includes(':')))
+  if (pairs.some((pair) => !pair.includes(':')))
     throw new InvalidArgumentError('it must be user:password, or scheme=user:password.');
   return [...previous, ...pairs];
 }

@@ -142,7 +142,11 @@ function splitParts(bytes: Buffer, contentType: string): Promise<Part[]> {
     parser.on('close', () => {
       Promise.all(pending).then(() => resolve(parts), malformed);
     });
-    parser.end(bytes);
+    try {
+      parser.end(bytes);
+    } catch (err) {
+      malformed(err);
+    }
   });
 }
 
