@@ -331,6 +331,15 @@ describe('each scheme, refused: the spec 401 in its error shape', () => {
     expect(half.body.detail).toBe('Send the API key as ?api_key=<API_KEY>');
   });
 
+  it('names where a refused credential was sent', async () => {
+    const header = await send('/alternatives', { headers: { 'X-API-Key': 'nope' } });
+    expect(header.body.detail).toBe('The API key in the X-API-Key header is not valid');
+    const query = await send('/query', { query: 'api_key=nope' });
+    expect(query.body.detail).toBe('The API key in the api_key query parameter is not valid');
+    const basicPassword = await send('/basic', { headers: { Authorization: basic(`${USER}:x`) } });
+    expect(basicPassword.body.detail).toBe('The user name or password is not valid');
+  });
+
   it('sends no challenge for schemes outside the Authorization header', async () => {
     const res = await send('/cookie');
     expectRefused(res, 'missing_credential');

@@ -347,7 +347,7 @@ function apiKeyRule(
     what: 'the API key',
     sendAs: where.sendAs,
     place: where.place,
-    secretName: 'API key',
+    secretName: `API key in the ${where.place}`,
     check(sent) {
       const { values, repeated } = valuesOf(sent);
       if (repeated) return refused('repeated');
