@@ -3,7 +3,7 @@
 // log). `tsx bench/raw-baseline.ts <count> <key>`.
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createKeyChecker } from '../src/core/security.js';
+import { createKeyChecker } from '../src/core/credentials.js';
 import { animalKinds, seededFaker } from '../src/openapi/realistic.js';
 
 const [count = '10', key = 'bench-key'] = process.argv.slice(2);

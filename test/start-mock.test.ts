@@ -34,6 +34,7 @@ describe('the library entry', () => {
       'ApiError',
       'DEFAULTS',
       'DEFAULT_API_KEY',
+      'DEFAULT_BASIC_CREDENTIAL',
       'DEFAULT_BODY_LIMIT',
       'DEFAULT_SERVER_LIMITS',
       'DEFAULT_SPEC_PATH',
