@@ -70,6 +70,13 @@ export interface RedisStoreOptions {
    * @default 60_000
    */
   seedWaitMs?: number;
+  /**
+   * How long a seeding claim lives unless its holder renews it (it does, every third of it,
+   * until it marks): a replica that dies while it seeds frees the prefix for the next after
+   * this long, and that one seeds afresh.
+   * @default 15_000
+   */
+  claimLeaseMs?: number;
 }
 
 /** The defaults of RedisStoreOptions. */
@@ -77,6 +84,7 @@ export const REDIS_STORE_DEFAULTS = {
   prefix: DEFAULT_REDIS_PREFIX,
   timeoutMs: 2000,
   seedWaitMs: 60_000,
+  claimLeaseMs: 15_000,
 } as const;
 
 /**
@@ -102,8 +110,6 @@ export class RedisError extends StartupError {
 
 /** COPY, which makes a scope from the mark inside Redis, came in 6.2. */
 const MINIMUM_VERSION = [6, 2] as const;
-/** How long a seeding claim lives without being renewed: a replica that died mid-seed frees it. */
-const CLAIM_LEASE_MS = 15_000;
 /** How often a replica that waits for another's seeding looks again. */
 const SEED_POLL_MS = 50;
 /** How often an update whose record another replica keeps changing is tried before it gives up. */
@@ -173,6 +179,7 @@ export async function openRedisStore(
         prefix,
         timeoutMs,
         token: randomUUID(),
+        claimLeaseMs: options.claimLeaseMs ?? REDIS_STORE_DEFAULTS.claimLeaseMs,
         updating: new Map(),
       },
       false,
@@ -212,6 +219,7 @@ interface Shared {
   readonly timeoutMs: number;
   /** Names this opener's seeding claim. */
   readonly token: string;
+  readonly claimLeaseMs: number;
   /** The update under way for each record, so that this process's updates of one record queue. */
   readonly updating: Map<string, Promise<unknown>>;
 }
@@ -396,7 +404,7 @@ export class RedisStore extends RedisState implements ScopedStore {
     for (;;) {
       const outcome = await this.run(
         CLAIM,
-        [this.keys.claim, this.shared.token, CLAIM_LEASE_MS],
+        [this.keys.claim, this.shared.token, this.shared.claimLeaseMs],
         'write',
       );
       if (outcome === 'loaded') {
@@ -406,10 +414,12 @@ export class RedisStore extends RedisState implements ScopedStore {
       if (outcome === 'claimed') {
         this.loaded = false;
         this.#renewal = setInterval(() => {
-          void this.run(RENEW, [this.keys.claim, this.shared.token, CLAIM_LEASE_MS], 'write').catch(
-            () => undefined,
-          );
-        }, CLAIM_LEASE_MS / 3);
+          void this.run(
+            RENEW,
+            [this.keys.claim, this.shared.token, this.shared.claimLeaseMs],
+            'write',
+          ).catch(() => undefined);
+        }, this.shared.claimLeaseMs / 3);
         this.#renewal.unref();
         return;
       }
