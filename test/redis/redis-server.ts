@@ -2,46 +2,15 @@
 // temporary folder and stopped by its process id. Where it is missing, the Redis tests are
 // skipped with a note the skip reporter shows after the summary; in CI they fail instead.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { beforeEach, it } from 'vitest';
 import { isCi } from '../browser/chromium.js';
+import { findRedisServer, REDIS_INSTALL_HINT, REDIS_SKIP_NOTE_PREFIX } from './find-redis.js';
 
-/** How to get redis-server where it is missing. */
-export const REDIS_INSTALL_HINT =
-  'Install it: apt-get install redis-server (or set REDIS_SERVER_PATH)';
-
-/** Every skip note of a Redis test starts so; the skip reporter looks for it. */
-export const REDIS_SKIP_NOTE_PREFIX = 'REDIS TESTS SKIPPED';
-
-export type RedisLookup = { found: true; path: string } | { found: false; why: string };
-
-/**
- * Where redis-server is: `REDIS_SERVER_PATH` when set, else /usr/bin/redis-server (Debian's
- * package), else `redis-server` on the PATH.
- * @example findRedisServer(process.env) // { found: true, path: '/usr/bin/redis-server' }
- */
-export function findRedisServer(env: NodeJS.ProcessEnv): RedisLookup {
-  if (env.REDIS_SERVER_PATH) {
-    return isExecutable(env.REDIS_SERVER_PATH)
-      ? { found: true, path: env.REDIS_SERVER_PATH }
-      : {
-          found: false,
-          why: `REDIS_SERVER_PATH=${env.REDIS_SERVER_PATH} is not an executable file`,
-        };
-  }
-  const onPath = (env.PATH ?? '')
-    .split(delimiter)
-    .filter(Boolean)
-    .map((dir) => join(dir, 'redis-server'));
-  const path = ['/usr/bin/redis-server', ...onPath].find(isExecutable);
-  return path
-    ? { found: true, path }
-    : { found: false, why: 'no /usr/bin/redis-server, and no redis-server on PATH' };
-}
+export { REDIS_INSTALL_HINT, REDIS_SKIP_NOTE_PREFIX };
 
 export const redisLookup = findRedisServer(process.env);
 
@@ -198,13 +167,4 @@ function freePort(): Promise<number> {
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
