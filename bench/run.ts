@@ -9,6 +9,7 @@ import { dataStore } from './data-store.js';
 import { items } from './items.js';
 import { ROUNDS, SECONDS } from './paired.js';
 import { pinLoadGenerator, ROOT } from './processes.js';
+import { redisStore } from './redis-store.js';
 import * as report from './report.js';
 import { startup, startup50 } from './startup.js';
 import { scaling, throughput } from './throughput.js';
@@ -29,6 +30,7 @@ const SECTIONS = [
   'memory',
   'items',
   'data',
+  'redis',
   'biglist',
 ] as const;
 type Section = (typeof SECTIONS)[number];
@@ -96,6 +98,7 @@ const results = {
   memory: await section('memory', () => memory(100_000)),
   items: await section('items', items),
   dataStore: await section('data', dataStore),
+  redisStore: await section('redis', redisStore),
   bigList: await section('biglist', () => bigList(BIG)),
   /** Seconds each section took. */
   took,
@@ -116,6 +119,7 @@ if (results.items)
     results.items,
   );
 if (results.dataStore) report.printDataStore(results.dataStore);
+if (results.redisStore) report.printRedisStore(results.redisStore);
 if (results.scaling) report.printScaling(results.scaling);
 if (results.bigList) report.printBigList(results.bigList, BIG.seconds);
 console.log('');

@@ -8,7 +8,8 @@ import {
   type StoredRecord,
 } from '../src/store/store.js';
 import { StartupError } from '../src/vocabulary/errors.js';
-import { startRedisServer, withRedis, type RedisServer } from './redis/redis-server.js';
+import { startRedisServer, type RedisServer } from './redis/redis-server.js';
+import { withRedis } from './redis/with-redis.js';
 
 const pets: CollectionDescriptor = { name: 'pets', idProperty: 'id', idKind: 'integer' };
 const cleanups: (() => Promise<void>)[] = [];

@@ -2,12 +2,8 @@
 // sharing one prefix, as mocks behind a load balancer do.
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  redisLookup,
-  startRedisServer,
-  withRedis,
-  type RedisServer,
-} from './redis/redis-server.js';
+import { startRedisServer, type RedisServer } from './redis/redis-server.js';
+import { redisLookup, withRedis } from './redis/with-redis.js';
 import { startReplica, type Replica, type ReplicaOptions } from './redis/replica.js';
 
 describe('replicas sharing one Redis', () => {

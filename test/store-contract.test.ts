@@ -13,12 +13,8 @@ import {
   type Store,
   type StoreLimits,
 } from '../src/store/store.js';
-import {
-  redisLookup,
-  startRedisServer,
-  withRedis,
-  type RedisServer,
-} from './redis/redis-server.js';
+import { startRedisServer, type RedisServer } from './redis/redis-server.js';
+import { redisLookup, withRedis } from './redis/with-redis.js';
 
 const pets: CollectionDescriptor = { name: 'pets', idProperty: 'id', idKind: 'integer' };
 const owners: CollectionDescriptor = { name: 'owners', idProperty: 'ownerId', idKind: 'integer' };

@@ -1,38 +1,11 @@
-// A real Redis for the tests: Debian's redis-server, started on a free loopback port in a
-// temporary folder and stopped by its process id. Where it is missing, the Redis tests are
-// skipped with a note the skip reporter shows after the summary; in CI they fail instead.
+// A real Redis for the tests and the bench: Debian's redis-server, started on a free loopback
+// port in a temporary folder and stopped by its process id.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeEach, it } from 'vitest';
-import { isCi } from '../browser/chromium.js';
-import { findRedisServer, REDIS_INSTALL_HINT, REDIS_SKIP_NOTE_PREFIX } from './find-redis.js';
-
-export { REDIS_INSTALL_HINT, REDIS_SKIP_NOTE_PREFIX };
-
-export const redisLookup = findRedisServer(process.env);
-
-/**
- * For a describe block (or a file) of Redis tests: where redis-server is missing, each test
- * is skipped with a note that the skip reporter shows, and in CI one failing test says why.
- * @returns whether redis-server was found, so that hooks can do nothing without it.
- * @example describe('on Redis', () => { if (!withRedis()) return; ... });
- */
-export function withRedis(): boolean {
-  if (redisLookup.found) return true;
-  const missing = `redis-server not found (${redisLookup.why}). ${REDIS_INSTALL_HINT}`;
-  if (isCi(process.env)) {
-    // CI installs redis-server (.ci/run): there, a missing one is a broken CI, not a skip.
-    it('redis-server is installed', () => {
-      throw new Error(`The Redis tests cannot run in CI: ${missing}`);
-    });
-  } else {
-    beforeEach((ctx) => ctx.skip(`${REDIS_SKIP_NOTE_PREFIX}: ${missing}`));
-  }
-  return false;
-}
+import { findRedisServer } from './find-redis.js';
 
 export interface RedisServerOptions {
   /** Keep every write in an append-only file, synced before Redis answers. @default false */
@@ -63,8 +36,9 @@ process.once('exit', () => {
  * @example const redis = await startRedisServer(); ...; await redis.stop();
  */
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
-  if (!redisLookup.found) throw new Error(`redis-server not found: ${redisLookup.why}`);
-  const binary = redisLookup.path;
+  const lookup = findRedisServer(process.env);
+  if (!lookup.found) throw new Error(`redis-server not found: ${lookup.why}`);
+  const binary = lookup.path;
   const dir = await mkdtemp(join(tmpdir(), 'petstore-redis-'));
   let port = 0;
   let child: ChildProcess | undefined;
