@@ -491,23 +491,29 @@ const memoryStore: Maker<ScopedStore> = {
   open: async (limits) => createMemoryStore({ limits }),
 };
 
+const fileStore: Maker<ScopedStore> = {
+  name: 'file store',
+  open: async (limits) => {
+    const folder = await mkdtemp(join(tmpdir(), 'petstore-store-'));
+    const store = await openFileStore(join(folder, 'data.jsonl'), { limits });
+    cleanups.push(async () => {
+      await store.close();
+      await rm(folder, { recursive: true, force: true });
+    });
+    return store;
+  },
+};
+
 const makers: Maker[] = [
   memoryStore,
-  {
-    name: 'file store',
-    open: async (limits) => {
-      const folder = await mkdtemp(join(tmpdir(), 'petstore-store-'));
-      const store = await openFileStore(join(folder, 'data.jsonl'), { limits });
-      cleanups.push(async () => {
-        await store.close();
-        await rm(folder, { recursive: true, force: true });
-      });
-      return store;
-    },
-  },
+  fileStore,
   {
     name: 'memory store, a scope',
-    open: async (limits) => createMemoryStore({ limits }).scope('s'),
+    open: async (limits) => (await memoryStore.open(limits)).scope('s'),
+  },
+  {
+    name: 'file store, a scope',
+    open: async (limits) => (await fileStore.open(limits)).scope('s'),
   },
 ];
 
@@ -521,9 +527,29 @@ describe.each(makers)('$name', (maker) => {
   });
 });
 
-describe.each([memoryStore])('$name, scopes', (maker) => {
+describe.each([memoryStore, fileStore])('$name, scopes', (maker) => {
   it.each(scopeRules)('$rule', async ({ limits, check }) => {
     await check(await maker.open(limits));
+  });
+});
+
+describe('file store scopes', () => {
+  it('are kept in memory only: the data file holds the main state alone', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'petstore-store-'));
+    const path = join(folder, 'data.jsonl');
+    try {
+      const store = await openFileStore(path);
+      await store.collection(pets).create({ name: 'Rex' });
+      await store.markInitial();
+      await store.scope('alice').collection(pets).create({ name: 'Ann' });
+      await store.close();
+      const reopened = await openFileStore(path);
+      expect(await reopened.collection(pets).list()).toEqual([{ id: 1, name: 'Rex' }]);
+      expect(await reopened.scopeNames()).toEqual([]);
+      await reopened.close();
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
 

@@ -41,8 +41,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   return new MemoryStore(options);
 }
 
-/** What a memory store and its scopes share: the mark, and the scopes by name. */
-interface Family {
+/**
+ * What a memory store and its scopes share: the mark, and the scopes by name. A file store
+ * keeps its scopes in memory through one, whose mark is the file store's.
+ */
+export interface ScopeFamily {
   marked: StoreStates | undefined;
   readonly scopes: Map<string, MemoryStore>;
   /** The scopes used since they were made or dropped: those that hold a state. */
@@ -55,11 +58,11 @@ export class MemoryStore implements ScopedStore {
   #states: StoreStates | undefined;
   readonly #collections = new Map<string, MemoryCollection>();
   readonly #options: MemoryStoreOptions;
-  readonly #family: Family;
+  readonly #family: ScopeFamily;
   /** The scope's name; undefined for the main state. */
   readonly #scopeName: string | undefined;
 
-  constructor(options: MemoryStoreOptions = {}, family?: Family, scopeName?: string) {
+  constructor(options: MemoryStoreOptions = {}, family?: ScopeFamily, scopeName?: string) {
     this.limits = { ...DEFAULT_STORE_LIMITS, ...options.limits };
     this.#options = options;
     this.#family = family ?? { marked: undefined, scopes: new Map(), used: new Set() };
