@@ -35,10 +35,13 @@ describe('the library entry', () => {
       'DEFAULTS',
       'DEFAULT_API_KEY',
       'DEFAULT_BODY_LIMIT',
+      'DEFAULT_REDIS_PREFIX',
       'DEFAULT_SERVER_LIMITS',
       'DEFAULT_SPEC_PATH',
       'DEFAULT_STORE_LIMITS',
       'DataFileError',
+      'REDIS_STORE_DEFAULTS',
+      'RedisError',
       'SpecError',
       'StartupError',
       'StoreDiskFullError',
@@ -49,6 +52,7 @@ describe('the library entry', () => {
       'createMockServer',
       'loadSpec',
       'openFileStore',
+      'openRedisStore',
       'startMock',
     ]);
   });
