@@ -103,6 +103,18 @@ describe('Redis failing while the store runs', () => {
     expect((await collection.create({ name: 'Kit' })).id).toBe(3);
   });
 
+  it('a closed store refuses operations with StoreUnavailableError saying so', async () => {
+    const redis = await server();
+    const store = await openRedisStore(redis.url, { prefix: 'closed:' });
+    await store.close();
+    await expect(store.collection(pets).create({ name: 'Rex' })).rejects.toMatchObject({
+      name: 'StoreUnavailableError',
+      outcome: 'not-stored',
+      message:
+        "The mock's store is unavailable: it is closed; nothing of this write was stored, try again in 1 s",
+    });
+  });
+
   it('Redis killed in a burst of creates: each fails with StoreUnavailableError, and once Redis is back nothing acknowledged is lost', async () => {
     const redis = await server({ appendOnly: true });
     const store = await open(redis.url);

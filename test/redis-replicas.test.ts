@@ -4,32 +4,42 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from './redis/redis-server.js';
 import { redisLookup, withRedis } from './redis/with-redis.js';
-import { startReplica, type Replica, type ReplicaOptions } from './redis/replica.js';
+import {
+  startReplicaProcess,
+  type OpenOptions,
+  type Replica,
+  type ReplicaProcess,
+} from './redis/replica.js';
 
 describe('replicas sharing one Redis', () => {
   withRedis();
   let redis: RedisServer | undefined;
+  /** Three processes, each a replica of every prefix it opens. */
+  let processes: ReplicaProcess[] = [];
   let prefixes = 0;
-  const started: Replica[] = [];
+  const opened: Replica[] = [];
 
   beforeAll(async () => {
-    if (redisLookup.found) redis = await startRedisServer();
+    if (!redisLookup.found) return;
+    redis = await startRedisServer();
+    processes = Array.from({ length: 3 }, () => startReplicaProcess(redis?.url ?? ''));
   });
   afterEach(async () => {
-    await Promise.all(started.splice(0).map((replica) => replica.stop()));
+    await Promise.all(opened.splice(0).map((replica) => replica.close()));
   });
   afterAll(async () => {
+    await Promise.all(processes.map((process) => process.stop()));
     await redis?.stop();
   });
 
-  /** Replicas started at once on a prefix of their own, in the order given. */
-  async function replicas(count: number, options: ReplicaOptions = {}): Promise<Replica[]> {
+  /** Replicas opening a prefix of their own at once, one per process. */
+  async function replicas(count: number, options: OpenOptions = {}): Promise<Replica[]> {
     const prefix = `replicas-${++prefixes}:`;
-    const opened = await Promise.all(
-      Array.from({ length: count }, () => startReplica(redis?.url ?? '', prefix, options)),
+    const replicas = await Promise.all(
+      processes.slice(0, count).map((process) => process.open(prefix, options)),
     );
-    started.push(...opened);
-    return opened;
+    opened.push(...replicas);
+    return replicas;
   }
 
   it('200 concurrent creates through three replicas get 200 distinct ids, listed alike by each', async () => {
@@ -79,8 +89,8 @@ describe('replicas sharing one Redis', () => {
     const [first] = await replicas(1, { seedCount: 3 });
     expect(first!.loaded).toBe(false);
     await first!.create({ name: 'Tom' });
-    const later = await startReplica(redis?.url ?? '', `replicas-${prefixes}:`, { seedCount: 3 });
-    started.push(later);
+    const later = await processes[1]!.open(`replicas-${prefixes}:`, { seedCount: 3 });
+    opened.push(later);
     expect(later.loaded).toBe(true);
     expect(await later.list()).toEqual(await first!.list());
     expect(await later.list()).toHaveLength(4);
@@ -90,6 +100,8 @@ describe('replicas sharing one Redis', () => {
     const three = await replicas(3, { seedCount: 5, seedDelayMs: 300 });
     expect(three.map((replica) => replica.loaded).sort()).toEqual([false, true, true]);
     const seeder = three.find((replica) => !replica.loaded)!;
+    // The others opened only once it had seeded all: they never served a part.
+    for (const replica of three.filter((r) => r.loaded)) expect(replica.seenAtOpen).toBe(5);
     for (const replica of three) {
       const list = await replica.list();
       expect(list).toHaveLength(5);
@@ -100,26 +112,20 @@ describe('replicas sharing one Redis', () => {
   it('a replica that dies while it seeds frees the prefix: the next one seeds afresh', async () => {
     const prefix = `replicas-${++prefixes}:`;
     const url = redis?.url ?? '';
+    const dying = startReplicaProcess(url);
     // One record, then a long pause before the next: killed then, it never marks.
-    const dying = startReplica(url, prefix, {
-      seedCount: 2,
-      seedDelayMs: 60_000,
-      claimLeaseMs: 300,
-    });
-    dying.catch(() => undefined);
-    // Its first record names it; read straight from Redis, since it is not ready to ask.
+    dying.open(prefix, { seedCount: 2, seedDelayMs: 60_000, claimLeaseMs: 300 }).catch(() => {});
     const peek = new Redis(url);
-    let first: string | null = null;
     try {
-      while (!(first = await peek.hget(`${prefix}main:r:pets`, '1')))
+      while ((await peek.hlen(`${prefix}main:r:pets`)) === 0)
         await new Promise((resolve) => setTimeout(resolve, 20));
     } finally {
       peek.disconnect();
     }
-    const next = startReplica(url, prefix, { seedCount: 1, claimLeaseMs: 300 });
-    process.kill((JSON.parse(first) as { seededBy: number }).seededBy, 'SIGKILL');
+    const next = processes[0]!.open(prefix, { seedCount: 1, claimLeaseMs: 300 });
+    await dying.kill();
     const replica = await next;
-    started.push(replica);
+    opened.push(replica);
     expect(replica.loaded).toBe(false);
     expect(await replica.list()).toEqual([{ id: 1, name: 'Seed 0', seededBy: replica.pid }]);
   });

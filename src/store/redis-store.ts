@@ -181,6 +181,7 @@ export async function openRedisStore(
         token: randomUUID(),
         claimLeaseMs: options.claimLeaseMs ?? REDIS_STORE_DEFAULTS.claimLeaseMs,
         updating: new Map(),
+        closed: false,
       },
       false,
     );
@@ -220,6 +221,8 @@ interface Shared {
   /** Names this opener's seeding claim. */
   readonly token: string;
   readonly claimLeaseMs: number;
+  /** Set by `close`: operations after it are refused. */
+  closed: boolean;
   /** The update under way for each record, so that this process's updates of one record queue. */
   readonly updating: Map<string, Promise<unknown>>;
 }
@@ -295,6 +298,10 @@ class RedisState implements Store {
    */
   async run(script: Script, args: readonly (string | number)[], kind: 'read' | 'write') {
     const keys = this.keys;
+    if (this.shared.closed)
+      throw new StoreUnavailableError('it is closed', RETRY_AFTER_SECONDS, {
+        outcome: kind === 'read' ? 'read' : 'not-stored',
+      });
     try {
       return await runScript(
         this.shared.client,
@@ -390,8 +397,10 @@ export class RedisStore extends RedisState implements ScopedStore {
   /** Ends this opener's seeding claim, if it still holds one, and the connection. */
   override async close(): Promise<void> {
     this.#stopRenewal();
+    if (this.shared.closed) return;
     await this.run(RELEASE, [this.keys.claim, this.shared.token], 'write').catch(() => undefined);
     const client = this.shared.client;
+    this.shared.closed = true;
     await client.quit().catch(() => client.disconnect());
   }
 

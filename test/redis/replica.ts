@@ -1,16 +1,27 @@
-// Replicas for the tests: real processes, each with its own connection to Redis, sharing one
-// prefix as replicas of a mock do.
-import { fork, type ChildProcess } from 'node:child_process';
+// Replicas for the tests: real processes, each with its own connections to Redis. A process
+// opens a store per prefix; stores of one prefix in different processes are replicas of one
+// mock, as behind a load balancer.
+import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { RecordId, StoredRecord } from '../../src/store/store.js';
 
+export interface OpenOptions {
+  /** Records the store seeds when it claims the prefix (before it marks). @default 0 */
+  seedCount?: number;
+  /** A pause after each seeded record, so that others open while it seeds. @default 0 */
+  seedDelayMs?: number;
+  /** The seeding claim's lease. @default 15_000 */
+  claimLeaseMs?: number;
+}
+
 export type ReplicaRequest = { id: number } & (
-  | { op: 'create'; fields: Record<string, unknown> }
-  | { op: 'get'; recordId: RecordId }
-  | { op: 'list' }
-  | { op: 'increment'; recordId: RecordId }
-  | { op: 'mark' }
-  | { op: 'reset' }
+  | ({ op: 'open'; prefix: string } & Required<OpenOptions>)
+  | { op: 'create'; prefix: string; fields: Record<string, unknown> }
+  | { op: 'get'; prefix: string; recordId: RecordId }
+  | { op: 'list'; prefix: string }
+  | { op: 'increment'; prefix: string; recordId: RecordId }
+  | { op: 'reset'; prefix: string }
+  | { op: 'close'; prefix: string }
 );
 
 export type ReplicaReply =
@@ -27,55 +38,44 @@ export class ReplicaError extends Error {
   }
 }
 
-export interface ReplicaOptions {
-  /** Records the replica seeds when it claims the prefix (before it marks). @default 0 */
-  seedCount?: number;
-  /** A pause after each seeded record, so that others open while it seeds. @default 0 */
-  seedDelayMs?: number;
-  /** The seeding claim's lease. @default the store's */
-  claimLeaseMs?: number;
-}
-
+/** A store opened by a replica process on one prefix. */
 export interface Replica {
-  /** Whether its store found the prefix seeded by another. */
+  /** Whether the store found the prefix seeded by another. */
   readonly loaded: boolean;
+  /** How many records the store held once open, before it seeded any. */
+  readonly seenAtOpen: number;
+  /** The process's id: what the records it seeds hold in `seededBy`. */
   readonly pid: number | undefined;
   create(fields: Record<string, unknown>): Promise<StoredRecord>;
   get(id: RecordId): Promise<StoredRecord | null>;
   list(): Promise<StoredRecord[]>;
   /** Adds one to the `visits` of a record, through the store's update. */
-  increment(id: RecordId): Promise<StoredRecord | undefined>;
-  mark(): Promise<void>;
+  increment(id: RecordId): Promise<StoredRecord | null>;
   reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ReplicaProcess {
+  readonly pid: number | undefined;
+  /** Opens the store on `prefix`; resolves once it is open (and seeded, when it claimed it). */
+  open(prefix: string, options?: OpenOptions): Promise<Replica>;
   /** Kills the process with SIGKILL, as a crash would. */
   kill(): Promise<void>;
-  /** Closes its store and ends it. */
+  /** Closes its stores and ends it. */
   stop(): Promise<void>;
 }
 
 const SCRIPT = fileURLToPath(new URL('./replica-process.ts', import.meta.url));
 
 /**
- * Starts a replica on the store under `prefix`; resolves once its store is open (and seeded,
- * when it claimed the prefix and `seedCount` asks for records).
- * @example const replica = await startReplica(redis.url, 'team:'); await replica.create({ name: 'Rex' });
+ * Starts a process that opens Redis stores on `url` when asked.
+ * @example const replica = await (await startReplicaProcess(url)).open('team:');
  */
-export async function startReplica(
-  url: string,
-  prefix: string,
-  options: ReplicaOptions = {},
-): Promise<Replica> {
-  const child = fork(
-    SCRIPT,
-    [
-      url,
-      prefix,
-      String(options.seedCount ?? 0),
-      String(options.seedDelayMs ?? 0),
-      String(options.claimLeaseMs ?? 15_000),
-    ],
-    { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
-  );
+export function startReplicaProcess(url: string): ReplicaProcess {
+  const child = fork(SCRIPT, [url], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const waiting = new Map<
     number,
     { resolve: (value: unknown) => void; reject: (e: Error) => void }
@@ -89,33 +89,42 @@ export async function startReplica(
     else waiter?.reject(new ReplicaError(reply.error));
   });
   void exited.then(() => {
-    for (const waiter of waiting.values()) waiter.reject(new Error('the replica exited'));
+    for (const waiter of waiting.values()) waiter.reject(new Error('the replica process exited'));
     waiting.clear();
   });
-  const opened = (await new Promise<unknown>((resolve, reject) =>
-    waiting.set(0, { resolve, reject }),
-  )) as { loaded: boolean };
   const ask = <T>(request: Request): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const id = next++;
       waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
       child.send({ ...request, id });
     });
-  return {
-    loaded: opened.loaded,
-    pid: child.pid,
-    create: (fields) => ask({ op: 'create', fields }),
-    get: (recordId) => ask({ op: 'get', recordId }),
-    list: () => ask({ op: 'list' }),
-    increment: (recordId) => ask({ op: 'increment', recordId }),
-    mark: () => ask({ op: 'mark' }),
-    reset: () => ask({ op: 'reset' }),
-    kill: () => end(child, exited, () => child.kill('SIGKILL')),
-    stop: () => end(child, exited, () => child.connected && child.disconnect()),
+  const end = async (how: () => void) => {
+    if (child.exitCode === null && child.signalCode === null) how();
+    await exited;
   };
-}
-
-async function end(child: ChildProcess, exited: Promise<void>, how: () => void): Promise<void> {
-  if (child.exitCode === null && child.signalCode === null) how();
-  await exited;
+  return {
+    pid: child.pid,
+    async open(prefix, options = {}) {
+      const { loaded, seenAtOpen } = await ask<{ loaded: boolean; seenAtOpen: number }>({
+        op: 'open',
+        prefix,
+        seedCount: options.seedCount ?? 0,
+        seedDelayMs: options.seedDelayMs ?? 0,
+        claimLeaseMs: options.claimLeaseMs ?? 15_000,
+      });
+      return {
+        loaded,
+        seenAtOpen,
+        pid: child.pid,
+        create: (fields) => ask({ op: 'create', prefix, fields }),
+        get: (recordId) => ask({ op: 'get', prefix, recordId }),
+        list: () => ask({ op: 'list', prefix }),
+        increment: (recordId) => ask({ op: 'increment', prefix, recordId }),
+        reset: () => ask({ op: 'reset', prefix }),
+        close: () => ask({ op: 'close', prefix }),
+      };
+    },
+    kill: () => end(() => child.kill('SIGKILL')),
+    stop: () => end(() => child.connected && child.disconnect()),
+  };
 }
