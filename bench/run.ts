@@ -1,7 +1,8 @@
 // `npm run bench`: the mock against bare express baselines, side by side on this machine, in
 // paired alternating rounds (bench/paired.ts), plus the rows of issues 8 and 10: a list of
 // 100,000 records of 1 KB and what waits behind it, item reads and writes, creates with
-// --data, and start-up with a spec of 50 operations.
+// --data, the Redis store against the memory store (issue 17), and start-up with a spec of 50
+// operations.
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { bigList } from './big-list.js';
