@@ -31,14 +31,24 @@ export {
   type MemoryStoreOptions,
 } from './store/memory-store.js';
 export {
+  DEFAULT_REDIS_PREFIX,
+  openRedisStore,
+  REDIS_STORE_DEFAULTS,
+  RedisError,
+  type RedisStore,
+  type RedisStoreOptions,
+} from './store/redis-store.js';
+export {
   DEFAULT_STORE_LIMITS,
   StoreDiskFullError,
   StoreFullError,
   StoreUnavailableError,
   type Collection,
   type CollectionDescriptor,
+  type ScopedStore,
   type Store,
   type StoreLimits,
+  type StoreUnavailableOutcome,
   type StoredRecord,
 } from './store/store.js';
 export type { Answer, FaultKind } from './vocabulary/answer.js';
