@@ -52,16 +52,21 @@ export const LOG_CAPACITY = 1000;
 
 interface Entry {
   readonly request: AnsweredRequest;
-  /** The JSON the admin API shows of it, as UTF-8. */
-  readonly json: Buffer;
+  /** The JSON the admin API shows of it, as UTF-8, once it was first listed. */
+  json?: Buffer;
 }
 
+/** The CPU a listing may take in one turn of the event loop before it lets others run. */
+const LIST_SLICE_MS = 4;
+
 /**
- * A ring buffer of the last `capacity` requests: memory stays bounded however long the
- * mock runs, and adding costs the same at the first request and the millionth. Each entry is
- * serialized when it is added (a body the client sent that cannot be, such as one nested too
- * deep, is shown as a note instead), so reading the log is cheap and never fails.
- * @example const log = createRequestLog(1000); log.add(request); log.list({ method: 'POST' });
+ * A ring buffer of the last `capacity` requests: memory stays bounded however long the mock
+ * runs, and adding costs the same at the first request and the millionth, and next to nothing:
+ * an entry is serialized when it is first listed, never on the path of the request it logs,
+ * and kept so. A listing serializes in slices that let other requests run, and a body the
+ * client sent that cannot be serialized (one nested too deep) is shown as a note instead, so
+ * reading the log never blocks the mock and never fails.
+ * @example const log = createRequestLog(1000); log.add(request); await log.list({ method: 'POST' });
  */
 export function createRequestLog(capacity = LOG_CAPACITY): RequestLog {
   const entries: (Entry | undefined)[] = new Array<Entry | undefined>(capacity);
@@ -78,15 +83,24 @@ export function createRequestLog(capacity = LOG_CAPACITY): RequestLog {
 
   return {
     add(request) {
-      entries[next] = { request, json: serialize(request) };
+      entries[next] = { request };
       next = (next + 1) % capacity;
       size = Math.min(size + 1, capacity);
     },
-    list(filter = {}) {
-      const parts: Buffer[] = [];
+    async list(filter = {}) {
+      const chosen: Entry[] = [];
       let count = 0;
-      for (const entry of newestFirst(filter)) {
-        if (count++ < (filter.limit ?? capacity)) parts.push(entry.json);
+      for (const entry of newestFirst(filter))
+        if (count++ < (filter.limit ?? capacity)) chosen.push(entry);
+      const parts: Buffer[] = [];
+      let slice = performance.now();
+      for (const entry of chosen) {
+        entry.json ??= serialize(entry.request);
+        parts.push(entry.json);
+        if (performance.now() - slice > LIST_SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          slice = performance.now();
+        }
       }
       return listOf(parts, count);
     },

@@ -31,18 +31,29 @@ export interface SettingsCell {
   clear(): Promise<void>;
 }
 
-/** A settings cell of this process. */
+/**
+ * A settings cell of this process. The settings it holds are frozen copies: read on every
+ * request, they are handed out as they are, never copied.
+ */
 export function localSettings(initial: ScenarioSettings): SettingsCell {
-  let current = structuredClone(initial);
+  const start = frozen(initial);
+  let current = start;
   return {
-    read: async () => structuredClone(current),
+    read: async () => current,
     async write(settings) {
-      current = structuredClone(settings);
+      current = frozen(settings);
     },
     async clear() {
-      current = structuredClone(initial);
+      current = start;
     },
   };
+}
+
+function frozen(settings: ScenarioSettings): ScenarioSettings {
+  const copy = structuredClone(settings);
+  Object.freeze(copy.delay);
+  Object.freeze(copy.faultKinds);
+  return Object.freeze(copy);
 }
 
 /**
@@ -72,7 +83,7 @@ export class Scenarios {
     const next = { ...(await this.#cell.read()), ...change };
     checkSettings(next);
     await this.#cell.write(next);
-    return structuredClone(next);
+    return next;
   }
 
   /** Back to the start-up settings, and the start of the seeded sequence. */
