@@ -156,7 +156,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     if (match.kind === 'not-found') return { kind: 'not-found', api, pathname, search };
     if (match.kind === 'method-not-allowed')
       return { kind: 'method-not-allowed', api, allow: match.allow, pathname, search };
-    return { ...match, api, pathname, search };
+    const { operation, params, allow } = match;
+    return { kind: 'operation', api, operation, params, allow, pathname, search };
   }
 
   async function serve(request: MockRequest, to: Route, progress: Progress): Promise<Reply> {

@@ -11,6 +11,7 @@ import { CREATED, UPDATED } from './timestamps.js';
 import { createRecordSerializers, type RecordSerializer } from './record-serializer.js';
 import { isReadOnly, propertiesOf } from '../../openapi/schema-parts.js';
 import type { Resource, ResourceAction } from '../../openapi/resources.js';
+import { setField } from '../../store/records.js';
 import type {
   Collection,
   CollectionDescriptor,
@@ -173,12 +174,7 @@ class ServedResource {
     for (const [name, value] of Object.entries(body)) {
       if (name === this.resource.idProperty) continue;
       if (this.#writable ? this.#writable.has(name) : !this.#isServerSet(name))
-        Object.defineProperty(fields, name, {
-          value,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+        setField(fields, name, value);
     }
     return fields;
   }

@@ -1,3 +1,4 @@
+import { jsonOf } from '../../store/records.js';
 import { errors } from '../../vocabulary/error-catalogue.js';
 import type { SchemaObject } from '../../openapi/load.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
@@ -31,7 +32,7 @@ export function createRecordSerializers(
         if (json === undefined) {
           const problems = check(record, index === undefined ? '/response' : `/response/${index}`);
           if (problems.length > 0) throw errors.invalidResponse(problems);
-          json = encode(JSON.stringify(record));
+          json = encode(jsonOf(record));
           bytes.set(record, json);
         }
         return json;
