@@ -1,8 +1,9 @@
 import type { Faker } from '@faker-js/faker';
 import { faker as englishFaker } from '@faker-js/faker/locale/en';
-import { createGeneratorSync, type JsonSchema } from 'json-schema-faker';
+import { createGeneratorSync, registerFormat, type JsonSchema } from 'json-schema-faker';
 import { SpecError, type SchemaObject } from './load.js';
 import { typesOf } from './schema-parts.js';
+import { CUT, schemaTree } from './schema-trees.js';
 import type { SchemaCompiler } from './schemas.js';
 
 /** Makes data valid against the spec's schemas: seeds, example answers, server-set fields. */
@@ -13,6 +14,8 @@ export interface DataGenerator {
    * @throws {SpecError} when no valid value could be made for the schema.
    */
   value(schema: SchemaObject, where?: string): unknown;
+  /** What its values are checked with. */
+  readonly compiler: SchemaCompiler;
 }
 
 export interface DataGeneratorOptions {
@@ -49,6 +52,13 @@ const FAKER_BY_NAME: readonly [RegExp, string][] = [
   [/^name$/i, 'person.firstName'],
 ];
 
+// OpenAPI's `byte`: base64, which the generator does not know (it makes any string).
+registerFormat('byte', (random) =>
+  Buffer.from(Array.from({ length: random.int(1, 24) }, () => random.int(0, 255))).toString(
+    'base64',
+  ),
+);
+
 /** How many times a value is made before the generator gives up on a schema. */
 const ATTEMPTS = 20;
 
@@ -78,23 +88,54 @@ export function createDataGenerator({ seed, compiler }: DataGeneratorOptions): D
       },
     } as never));
   const hinted = new WeakMap<object, SchemaObject>();
+  const trees = {
+    hinted: new WeakMap<object, JsonSchema>(),
+    plain: new WeakMap<object, JsonSchema>(),
+  };
+  const treeOf = (schema: SchemaObject, hints: boolean): JsonSchema => {
+    const memo = hints ? trees.hinted : trees.plain;
+    let tree = memo.get(schema);
+    if (!tree) memo.set(schema, (tree = finiteTree(hints ? withHints(schema, hinted) : schema)));
+    return tree;
+  };
 
   return {
+    compiler,
     value(schema, where = 'a schema') {
       const check = compiler.response(schema);
       let problems: string[] = [];
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-        // Hints first; if they keep breaking a constraint (a maxLength, say), plain data.
-        const source = attempt < ATTEMPTS / 2 ? withHints(schema, hinted) : schema;
-        const value = made().generate(source as JsonSchema);
-        problems = check(value);
-        if (problems.length === 0) return value;
+        try {
+          // Hints first; if they keep breaking a constraint (a maxLength, say), plain data.
+          const value = made().generate(treeOf(schema, attempt < ATTEMPTS / 2));
+          problems = check(value);
+          if (problems.length === 0) return value;
+        } catch (err) {
+          // The generator's own limits (a pattern it cannot read, a recursion it cannot end).
+          problems = [err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err)];
+        }
       }
       throw new SpecError(
         `cannot generate data valid against ${where}: ${problems.slice(0, 3).join('; ')}`,
       );
     },
   };
+}
+
+/**
+ * How many times a recursive schema is copied inside itself in the generator's tree: data a
+ * few levels deep, then the recursion is left out where the schema allows (an optional
+ * property, an empty array, another arm of a union).
+ */
+const RECURSION = 2;
+
+/** The schema as a finite tree json-schema-faker can walk (see RECURSION), never write-only properties. */
+function finiteTree(schema: SchemaObject): JsonSchema {
+  return schemaTree(schema, {
+    refer: (_sub, depth) => (depth >= RECURSION ? CUT : undefined),
+    // Generated values are answers and records: never a write-only property.
+    hide: { marker: 'writeOnly' },
+  }) as JsonSchema;
 }
 
 /** The schema with faker hints on the string properties whose names say what they hold. */

@@ -11,14 +11,14 @@ import { seedResources } from '../core/resources/seed.js';
 import { forcedAnswer } from '../core/scenarios/forced-answer.js';
 import { Scenarios } from '../core/scenarios/settings.js';
 import { assertEnforceable, bearerCheck } from '../core/security.js';
-import { compileEverySchema, serveApi } from '../core/served-api.js';
+import { operationPreparer, serveApi } from '../core/served-api.js';
 import { createTurnBudget } from '../core/turn-budget.js';
 import { createBodyReader } from '../http/body.js';
 import { corsMiddleware } from '../http/cors.js';
 import { createListener, type MockListener } from '../http/listener.js';
 import { silentLogger } from '../http/logger.js';
 import { documentErrorResponses } from '../openapi/error-responses.js';
-import { exampleBody } from '../openapi/examples.js';
+import { createExampleSource } from '../openapi/examples.js';
 import type { LoadedSpec } from '../openapi/load.js';
 import { SpecError } from '../openapi/load.js';
 import { listOperations, type Operation } from '../openapi/operations.js';
@@ -33,6 +33,13 @@ import type { Store } from '../store/store.js';
 import { plainAnswer } from '../vocabulary/answer.js';
 import { errors } from '../vocabulary/error-catalogue.js';
 import { resolveOptions, type CustomHandler, type MockOptions } from './options.js';
+import { createSeeding, type Seeding } from './seeding.js';
+
+/**
+ * Documents up to this size are checked whole at start-up (every schema compiled, every example
+ * checked: a fifth of a second at most); larger ones operation by operation, on first call.
+ */
+export const EAGER_CHECK_BYTES = 128 * 1024;
 
 /** The CPU all lists being checked and sent may take in one turn of the event loop, together. */
 const TURN_BUDGET_MS = 4;
@@ -77,6 +84,12 @@ export interface MockApp extends MockListener {
    * @example await app.seed({ count: 10, seed: 1 });
    */
   seed(options: { count: number; seed: number }, only?: readonly string[]): Promise<void>;
+  /**
+   * The defects of the spec the mock lives with, one line each, as the logger was told of
+   * them: the document's (see LoadedSpec), then those found by checking its operations, at
+   * start-up for a small document, as each operation is first called for a large one.
+   */
+  readonly warnings: readonly string[];
   /** Back to the start-up state: the store's data, the scenario settings, an empty request log. */
   reset(): Promise<void>;
   /** The collections holding records that no longer fit their schema (after a spec change). */
@@ -102,23 +115,48 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
   const logger = settings.logger ?? silentLogger();
   assertEnforceable(document, operations);
 
-  const store = carried?.store ?? options.store ?? createMemoryStore();
+  const store = (carried && seedings.get(carried)?.inner) ?? options.store ?? createMemoryStore();
   const requestLog = carried?.requestLog ?? createRequestLog();
   const scenarios = carried?.scenarios ?? new Scenarios(settings.scenarios, settings.seed);
   const reset = async (): Promise<void> => {
-    await store.reset();
+    await seeding.reset();
     scenarios.reset();
     requestLog.clear();
   };
 
-  const compiler = createSchemaCompiler();
+  const warnings: string[] = [];
+  const warn = (line: string): void => {
+    warnings.push(line);
+    logger.warn(`${options.spec.source}: ${line}`);
+  };
+  for (const line of options.spec.warnings) warn(line);
+  const compiler = createSchemaCompiler(document, { warn });
   const generator = createDataGenerator({ seed: settings.seed, compiler });
+  const examples = createExampleSource({ compiler, generator, warn });
   const validator = createRequestValidator(compiler);
-  compileEverySchema(operations, compiler, validator);
+  const prepare = operationPreparer({ compiler, examples, warn });
+  // A small document is checked whole now, so that its defects are heard of at start-up; a
+  // large one operation by operation, before each one's first request (decisions/008).
+  const eager = options.spec.bytes <= EAGER_CHECK_BYTES;
+  if (eager) operations.forEach(prepare);
   const resources = inferResources(operations);
+  const seeding = createSeeding({
+    store,
+    resources,
+    descriptorOf,
+    // A large spec's collections are seeded on first use, as its operations are checked.
+    deferred: !eager,
+    ...(carried ? { carried: seedings.get(carried)?.seeding.waiting } : {}),
+    seedOne: (resource, seedSettings) =>
+      // A collection whose records cannot be made stays empty; the others are seeded.
+      seedResources([resource], store, { ...seedSettings, compiler }).catch((err) => {
+        if (!(err instanceof SpecError)) throw err;
+        warn(`the ${resource.name} collection is not seeded: ${err.message}`);
+      }),
+  });
   const stateful = resourceHandlers({ resources, compiler, generator, basePath });
   const inferred = (operation: Operation) =>
-    stateful.get(operation) ?? exampleHandler(operation, generator);
+    stateful.get(operation) ?? exampleHandler(operation, examples);
   const handlerOf = customHandlers(operations, settings.handlers, inferred);
   const shapeError = createErrorShaper(compiler, generator, documentErrorResponses(operations));
   const minimum = settings.stability;
@@ -132,9 +170,8 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
       scenarios: {
         scenarios,
         forced: (operation, preferences) =>
-          forcedAnswer(operation, preferences, { generator, shapeError }),
-        sample: (operation) =>
-          exampleBody(operation, String(operation.successStatus), generator)?.body,
+          forcedAnswer(operation, preferences, { examples, shapeError }),
+        sample: (operation) => examples.body(operation, String(operation.successStatus))?.body,
         faultTimeoutMs: settings.faultTimeoutMs,
       },
       refuse(operation) {
@@ -154,9 +191,14 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
   const core = createMockCore({
     apis,
     checkCredential: bearerCheck({ keys: settings.apiKeys }),
-    validate: validator.check,
+    validate: eager
+      ? validator.check
+      : (operation, input) => {
+          prepare(operation);
+          return validator.check(operation, input);
+        },
     checkAnswer: createAnswerChecker(compiler, budget),
-    context: { store },
+    context: { store: seeding.store },
     requestLog,
     onServerError: (err, request) =>
       logger.error(
@@ -171,22 +213,24 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     budget,
   });
 
-  return Object.assign(listener, {
+  const app = Object.assign(listener, {
     resources,
     basePath,
-    store,
+    store: seeding.store,
     scenarios,
     requestLog,
     reset,
+    warnings,
     seed: (seedOptions: { count: number; seed: number }, only?: readonly string[]) =>
-      seedResources(
-        only ? resources.filter((resource) => only.includes(resource.name)) : resources,
-        store,
-        { ...seedOptions, compiler },
-      ),
+      seeding.seed(seedOptions, only),
     unfitCollections: () => unfitCollections(resources, store, compiler),
   });
+  seedings.set(app, { inner: store, seeding });
+  return app;
 }
+
+/** Each app's store as given (its own wraps it) and its seeding, which a reloaded app takes over. */
+const seedings = new WeakMap<MockApp, { inner: Store; seeding: Seeding }>();
 
 /** The admin API (`/__mock`), served beside the mocked one from its own spec. */
 function adminApi(
@@ -196,7 +240,7 @@ function adminApi(
 ): ServedApi {
   const document = spec.resolved;
   const operations = listOperations(document);
-  const compiler = createSchemaCompiler();
+  const compiler = createSchemaCompiler(document);
   const generator: DataGenerator = createDataGenerator({ seed, compiler });
   const handlers = adminHandlers(state);
   return serveApi(document, operations, {

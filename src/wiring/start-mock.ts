@@ -23,6 +23,12 @@ export interface RunningMock {
   url: string;
   /** The keys it accepts. */
   apiKeys: readonly string[];
+  /**
+   * The defects of the spec it lives with, one line each (see MockApp.warnings): the logger
+   * was told of each. Operations of a large spec are checked when first called, so this list
+   * may grow.
+   */
+  readonly warnings: readonly string[];
   server: Server;
   store: Store;
   /** Back to the start-up data (as `POST /__mock/reset` does), and an empty request log. */
@@ -97,6 +103,9 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
   return {
     url: `http://${shownHost}:${port}${app.basePath}`,
     apiKeys: settings.apiKeys,
+    get warnings() {
+      return app.warnings;
+    },
     server,
     store,
     reset: () => app.reset(),

@@ -1,0 +1,179 @@
+import type { SchemaObject } from './load.js';
+import { carries } from './schema-parts.js';
+
+/**
+ * A resolved schema is a graph: the target of many `$ref`s is one object, and a recursive
+ * schema contains itself. JSON Schema tools (ajv, json-schema-faker) walk trees. schemaTree
+ * copies a schema into a tree: where a schema is met inside itself (and, when asked, in place
+ * of schemas kept on their own) it puts a `$ref`, or copies it once more, or leaves it out
+ * where the schema allows, as `refer` says; and it hides the properties marked `readOnly` or
+ * `writeOnly` as a direction asks.
+ */
+
+/** Leave the schema out: an optional property, an array's items (then empty), a union's arm. */
+export const CUT = Symbol('cut');
+
+/**
+ * What to put in place of a schema met below the root: a `$ref`, CUT, or undefined to copy it
+ * here. `depth` counts how many times it is already being copied around this place (0 when it
+ * is not met inside itself): a recursive schema needs a `$ref` or CUT in the end.
+ */
+export type Refer = (schema: object, depth: number) => string | typeof CUT | undefined;
+
+export type Hidden = 'readOnly' | 'writeOnly';
+
+export interface TreeOptions {
+  refer: Refer;
+  /**
+   * Properties carrying this marker, in the schema or its `allOf` parts, are taken out of
+   * `required` and refused (with `forbidden` as their schema) or, without it, left out: a
+   * client never sends a `readOnly` property, a server never sends a `writeOnly` one.
+   */
+  hide?: { marker: Hidden; forbidden?: object };
+}
+
+/** Keywords dropped from copies: identifiers (every `$ref` is resolved already) and definitions only `$ref`s used. */
+const DROPPED = new Set(['$id', '$schema', '$anchor', '$dynamicAnchor', '$defs', 'definitions']);
+/** Subschemas that may be left out (loosening the copy, which only a generator asks for). */
+const OPTIONAL_SCHEMA = new Set(['not', 'if', 'then', 'else', 'contains', 'propertyNames']);
+/** Subschemas of what an object may have beyond its properties: left out, it has none. */
+const EXTRA_PROPERTIES = new Set(['additionalProperties', 'unevaluatedProperties']);
+const ITEMS = new Set(['items', 'additionalItems', 'unevaluatedItems']);
+const UNIONS = new Set(['anyOf', 'oneOf']);
+const SCHEMA_MAPS = new Set(['patternProperties', 'dependentSchemas', 'dependencies']);
+
+type Copy = Record<string, unknown> | typeof CUT;
+
+/**
+ * The schema as a tree (see above).
+ * @example schemaTree(node, { refer: (s, depth) => (depth > 0 ? '#/$defs/node' : undefined) })
+ */
+export function schemaTree(root: SchemaObject, options: TreeOptions): Record<string, unknown> {
+  const path = new Map<object, number>();
+
+  const sub = (value: unknown): unknown => {
+    if (!isMap(value)) return value;
+    const ref = options.refer(value, path.get(value) ?? 0);
+    if (ref === CUT) return CUT;
+    if (ref !== undefined) return { $ref: ref };
+    return copy(value as SchemaObject, hiddenOf(value as SchemaObject));
+  };
+
+  /** A part of an `allOf`, read with the properties its whole hides. */
+  const part = (value: unknown, hidden: ReadonlySet<string>): unknown => {
+    if (!isMap(value)) return value;
+    const depth = path.get(value) ?? 0;
+    if (depth > 0) {
+      const ref = options.refer(value, depth);
+      if (ref !== undefined) return ref === CUT ? CUT : { $ref: ref };
+    }
+    return copy(value as SchemaObject, hidden);
+  };
+
+  const hiddenOf = (schema: SchemaObject): ReadonlySet<string> => {
+    const hidden = new Set<string>();
+    if (options.hide) collectHidden(schema, options.hide.marker, hidden, new Set());
+    return hidden;
+  };
+
+  const copy = (schema: SchemaObject, hidden: ReadonlySet<string>): Copy => {
+    path.set(schema, (path.get(schema) ?? 0) + 1);
+    try {
+      return copyOf(schema, hidden);
+    } finally {
+      const depth = (path.get(schema) ?? 1) - 1;
+      if (depth === 0) path.delete(schema);
+      else path.set(schema, depth);
+    }
+  };
+
+  const copyOf = (schema: SchemaObject, hidden: ReadonlySet<string>): Copy => {
+    const out: Record<string, unknown> = {};
+    const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+    for (const [key, value] of Object.entries(schema)) {
+      if (DROPPED.has(key)) continue;
+      if (key === 'properties' && isMap(value)) {
+        const properties: Record<string, unknown> = {};
+        for (const [name, property] of Object.entries(value)) {
+          if (hidden.has(name) && options.hide) {
+            if (options.hide.forbidden) properties[name] = options.hide.forbidden;
+            continue;
+          }
+          const tree = sub(property);
+          if (tree !== CUT) properties[name] = tree;
+          else if (required.has(name)) return CUT;
+        }
+        out.properties = properties;
+      } else if (key === 'required' && Array.isArray(value)) {
+        out.required = value.filter((name) => !hidden.has(name as string));
+      } else if (key === 'allOf' && Array.isArray(value)) {
+        const parts = value.map((item) => part(item, hidden));
+        if (parts.includes(CUT)) return CUT;
+        out.allOf = parts;
+      } else if (UNIONS.has(key) && Array.isArray(value)) {
+        const arms = value.map(sub).filter((arm) => arm !== CUT);
+        if (arms.length === 0) return CUT;
+        out[key] = arms;
+      } else if (key === 'prefixItems' && Array.isArray(value)) {
+        const items = value.map(sub);
+        if (items.includes(CUT)) return CUT;
+        out[key] = items;
+      } else if (key === 'items' && Array.isArray(value)) {
+        // A tuple, as drafts before 2020-12 wrote it.
+        const items = value.map(sub);
+        if (items.includes(CUT)) return CUT;
+        out[key] = items;
+      } else if (ITEMS.has(key) && isMap(value)) {
+        const items = sub(value);
+        if (items === CUT) {
+          if ((schema.minItems ?? 0) > 0) return CUT;
+          out.maxItems = 0;
+        } else out[key] = items;
+      } else if (EXTRA_PROPERTIES.has(key) && isMap(value)) {
+        const extra = sub(value);
+        out[key] = extra === CUT ? false : extra;
+      } else if (OPTIONAL_SCHEMA.has(key) && isMap(value)) {
+        const tree = sub(value);
+        if (tree !== CUT) out[key] = tree;
+      } else if (key === 'contentSchema' && isMap(value)) {
+        const tree = sub(value);
+        if (tree !== CUT) out[key] = tree;
+      } else if (SCHEMA_MAPS.has(key) && isMap(value)) {
+        const entries: Record<string, unknown> = {};
+        for (const [name, item] of Object.entries(value)) {
+          const tree = Array.isArray(item) ? item : sub(item);
+          if (tree !== CUT) entries[name] = tree;
+        }
+        out[key] = entries;
+      } else {
+        out[key] = value;
+      }
+    }
+    return out;
+  };
+
+  if (!isMap(root)) return root as Record<string, unknown>;
+  const tree = copy(root, hiddenOf(root));
+  if (tree === CUT) throw new Error('a schema cannot leave itself out');
+  return tree;
+}
+
+/** Names of the properties, of this schema or of its `allOf` parts, that carry the marker. */
+function collectHidden(
+  schema: SchemaObject,
+  marker: Hidden,
+  into: Set<string>,
+  seen: Set<object>,
+): void {
+  if (!isMap(schema) || seen.has(schema)) return;
+  seen.add(schema);
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    if (carries(property as SchemaObject, marker)) into.add(name);
+  }
+  for (const part of (schema.allOf ?? []) as SchemaObject[])
+    collectHidden(part, marker, into, seen);
+}
+
+function isMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
