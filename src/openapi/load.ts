@@ -8,6 +8,7 @@ import { deserialize, serialize } from 'node:v8';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { StartupError } from '../vocabulary/errors.js';
 import { BUNDLED_SPEC_PATH } from './bundled.js';
+import { lenientReadings } from './defects.js';
 import { specDefects } from './spec-check.js';
 import {
   leftoverWarnings,
@@ -185,7 +186,7 @@ async function readDocument(
   const { resolved, files } = await resolveRefs(structuredClone(upgraded), path);
   // Schemas from other files were not read as 3.1 yet.
   if (files === undefined || files.length > 0) readSchemasAs31(resolved, version, leftovers);
-  warnings.push(...leftoverWarnings(leftovers, version));
+  warnings.push(...leftoverWarnings(leftovers, version), ...lenientReadings(resolved));
   return {
     version,
     document: upgraded as unknown as OpenApiDocument,

@@ -3,7 +3,7 @@ import { faker as englishFaker } from '@faker-js/faker/locale/en';
 import { createGeneratorSync, registerFormat, type JsonSchema } from 'json-schema-faker';
 import { SpecError, type SchemaObject } from './load.js';
 import { typesOf } from './schema-parts.js';
-import { CUT, schemaTree } from './schema-trees.js';
+import { CUT, schemaGraph, schemaTree } from './schema-trees.js';
 import type { SchemaCompiler } from './schemas.js';
 
 /** Makes data valid against the spec's schemas: seeds, example answers, server-set fields. */
@@ -76,7 +76,8 @@ export function createDataGenerator({ seed, compiler }: DataGeneratorOptions): D
       seed,
       optionalsProbability: 0.8,
       maxDefaultItems: 3,
-      maxDepth: 6,
+      // Deep enough for any document: the tree it is given is finite (see finiteTree).
+      maxDepth: 64,
       minDateTime: '2020-01-01',
       // Fixed, not today: the same seed must give the same data on any day.
       maxDateTime: '2026-01-01',
@@ -123,19 +124,54 @@ export function createDataGenerator({ seed, compiler }: DataGeneratorOptions): D
 }
 
 /**
- * How many times a recursive schema is copied inside itself in the generator's tree: data a
- * few levels deep, then the recursion is left out where the schema allows (an optional
+ * How deep recursion goes in generated data: a recursive schema holds itself (or another)
+ * this many times, then the recursion is left out where the schema allows (an optional
  * property, an empty array, another arm of a union).
  */
-const RECURSION = 2;
+const RECURSION = 3;
 
-/** The schema as a finite tree json-schema-faker can walk (see RECURSION), never write-only properties. */
+/**
+ * The schema as a finite tree json-schema-faker can walk, never with write-only properties.
+ * Each recursion point (schemaGraph) becomes a `$ref` into `$defs`, one copy per level of
+ * recursion, the copies of level n referring to those of level n + 1; a schema held in
+ * several places is one `$ref`'d copy too (one per level when a recursion lies below it). The
+ * tree grows with the number of such schemas times RECURSION, where copying every path would
+ * grow exponentially (a document tree whose nodes are a union of thirty kinds of node).
+ */
 function finiteTree(schema: SchemaObject): JsonSchema {
-  return schemaTree(schema, {
-    refer: (_sub, depth) => (depth >= RECURSION ? CUT : undefined),
-    // Generated values are answers and records: never a write-only property.
-    hide: { marker: 'writeOnly' },
-  }) as JsonSchema;
+  const graph = schemaGraph(schema);
+  const ids = new Map<object, number>();
+  const defs: Record<string, unknown> = {};
+  const pending: { sub: object; level: number; name: string }[] = [];
+  const defFor = (sub: object, level: number | undefined): string => {
+    let id = ids.get(sub);
+    if (id === undefined) ids.set(sub, (id = ids.size));
+    const name = level === undefined ? `s${id}` : `s${id}_${level}`;
+    if (!(name in defs)) {
+      defs[name] = null;
+      pending.push({ sub, level: level ?? 0, name });
+    }
+    return `#/$defs/${name}`;
+  };
+  const referAt =
+    (level: number) =>
+    (sub: object): string | typeof CUT | undefined => {
+      if (graph.points.has(sub)) return level >= RECURSION ? CUT : defFor(sub, level + 1);
+      if (!graph.shared.has(sub)) return undefined;
+      return defFor(sub, graph.reaching.has(sub) ? level : undefined);
+    };
+  // Generated values are answers and records: never a write-only property.
+  const hide = { marker: 'writeOnly' as const };
+  const tree = schemaTree(schema, { refer: referAt(0), hide });
+  for (let next = pending.shift(); next; next = pending.shift()) {
+    try {
+      defs[next.name] = schemaTree(next.sub as SchemaObject, { refer: referAt(next.level), hide });
+    } catch {
+      // It cannot leave its own recursion out: what refers to it fails to generate, and says so.
+      defs[next.name] = false;
+    }
+  }
+  return (Object.keys(defs).length > 0 ? { ...tree, $defs: defs } : tree) as JsonSchema;
 }
 
 /** The schema with faker hints on the string properties whose names say what they hold. */

@@ -1,5 +1,5 @@
 import type { SchemaObject } from './load.js';
-import { carries } from './schema-parts.js';
+import { carries, propertiesOf, requiredOf } from './schema-parts.js';
 
 /**
  * A resolved schema is a graph: the target of many `$ref`s is one object, and a recursive
@@ -59,15 +59,28 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
     return copy(value as SchemaObject, hiddenOf(value as SchemaObject));
   };
 
-  /** A part of an `allOf`, read with the properties its whole hides. */
-  const part = (value: unknown, hidden: ReadonlySet<string>): unknown => {
+  /**
+   * A part of an `allOf`, read with the properties its whole hides; `reopen` drops its
+   * `additionalProperties: false` (see closedParts).
+   */
+  const part = (value: unknown, hidden: ReadonlySet<string>, reopen: boolean): unknown => {
     if (!isMap(value)) return value;
     const depth = path.get(value) ?? 0;
     if (depth > 0) {
       const ref = options.refer(value, depth);
       if (ref !== undefined) return ref === CUT ? CUT : { $ref: ref };
     }
-    return copy(value as SchemaObject, hidden);
+    // A part that the whole hides nothing more of reads the same on its own: it may be a
+    // `$ref` (a named schema, compiled once), rather than a copy for each schema using it.
+    if (!reopen && !hidesMore(value as SchemaObject, hidden)) return sub(value);
+    return copy(value as SchemaObject, hidden, reopen);
+  };
+
+  const hidesMore = (schema: SchemaObject, hidden: ReadonlySet<string>): boolean => {
+    if (hidden.size === 0) return false;
+    const own = hiddenOf(schema);
+    const names = [...Object.keys(propertiesOf(schema)), ...requiredOf(schema)];
+    return names.some((name) => hidden.has(name) && !own.has(name));
   };
 
   const hiddenOf = (schema: SchemaObject): ReadonlySet<string> => {
@@ -76,10 +89,10 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
     return hidden;
   };
 
-  const copy = (schema: SchemaObject, hidden: ReadonlySet<string>): Copy => {
+  const copy = (schema: SchemaObject, hidden: ReadonlySet<string>, reopen = false): Copy => {
     path.set(schema, (path.get(schema) ?? 0) + 1);
     try {
-      return copyOf(schema, hidden);
+      return copyOf(schema, hidden, reopen);
     } finally {
       const depth = (path.get(schema) ?? 1) - 1;
       if (depth === 0) path.delete(schema);
@@ -87,11 +100,15 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
     }
   };
 
-  const copyOf = (schema: SchemaObject, hidden: ReadonlySet<string>): Copy => {
+  const copyOf = (schema: SchemaObject, hidden: ReadonlySet<string>, reopen: boolean): Copy => {
     const out: Record<string, unknown> = {};
     const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+    // Closed over properties only its parts declare: the whole is closed instead (closedParts).
+    const closedOverParts = selfClosedOverParts(schema);
+    if (closedOverParts) out.unevaluatedProperties = false;
     for (const [key, value] of Object.entries(schema)) {
       if (DROPPED.has(key)) continue;
+      if (key === 'additionalProperties' && (reopen || closedOverParts)) continue;
       if (key === 'properties' && isMap(value)) {
         const properties: Record<string, unknown> = {};
         for (const [name, property] of Object.entries(value)) {
@@ -107,9 +124,14 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
       } else if (key === 'required' && Array.isArray(value)) {
         out.required = value.filter((name) => !hidden.has(name as string));
       } else if (key === 'allOf' && Array.isArray(value)) {
-        const parts = value.map((item) => part(item, hidden));
+        const closed = closedParts(schema);
+        const parts = value.map((item) => part(item, hidden, closed.has(item)));
         if (parts.includes(CUT)) return CUT;
         out.allOf = parts;
+        // The whole is closed instead, as its author meant: unevaluatedProperties sees
+        // every property any part declares.
+        if (closed.size > 0 && schema.additionalProperties === undefined)
+          out.unevaluatedProperties ??= false;
       } else if (UNIONS.has(key) && Array.isArray(value)) {
         const arms = value.map(sub).filter((arm) => arm !== CUT);
         if (arms.length === 0) return CUT;
@@ -156,6 +178,111 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
   const tree = copy(root, hiddenOf(root));
   if (tree === CUT) throw new Error('a schema cannot leave itself out');
   return tree;
+}
+
+/** How the schemas below a root refer to each other (see schemaGraph). */
+export interface SchemaGraph {
+  /**
+   * The schemas met again inside themselves: every recursion passes through one of them, so
+   * a tree that puts a `$ref` (or CUT) in place of each is finite.
+   */
+  readonly points: ReadonlySet<object>;
+  /** The schemas held in more than one place: copied into each, a tree can grow exponentially. */
+  readonly shared: ReadonlySet<object>;
+  /** The schemas from which a recursion point can be reached (the points included). */
+  readonly reaching: ReadonlySet<object>;
+}
+
+/**
+ * @example schemaGraph(node).points // Set { node }
+ */
+export function schemaGraph(root: SchemaObject): SchemaGraph {
+  const points = new Set<object>();
+  const seen = new Set<object>();
+  const shared = new Set<object>();
+  const reaching = new Set<object>();
+  const open = new Set<object>();
+  // Depth-first with an explicit stack: schemas can be deep.
+  const stack: { schema: object; children: Iterator<object> }[] = [];
+  const enter = (schema: object) => {
+    seen.add(schema);
+    open.add(schema);
+    stack.push({ schema, children: subschemasOf(schema)[Symbol.iterator]() });
+  };
+  if (isMap(root)) enter(root);
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1] as (typeof stack)[number];
+    const next = top.children.next();
+    if (next.done) {
+      stack.pop();
+      open.delete(top.schema);
+      if (points.has(top.schema)) reaching.add(top.schema);
+      const parent = stack[stack.length - 1];
+      if (parent && reaching.has(top.schema)) reaching.add(parent.schema);
+      continue;
+    }
+    const child = next.value;
+    if (!seen.has(child)) {
+      enter(child);
+      continue;
+    }
+    shared.add(child);
+    if (open.has(child)) points.add(child);
+    if (open.has(child) || reaching.has(child)) reaching.add(top.schema);
+  }
+  return { points, shared, reaching };
+}
+
+/** The schemas directly inside a schema, at every keyword that holds schemas. */
+function* subschemasOf(schema: object): Generator<object> {
+  for (const [key, value] of Object.entries(schema)) {
+    if (DROPPED.has(key)) continue;
+    if (key === 'properties' || SCHEMA_MAPS.has(key)) {
+      if (isMap(value)) yield* Object.values(value).filter(isMap);
+    } else if (Array.isArray(value)) {
+      if (key === 'allOf' || UNIONS.has(key) || key === 'prefixItems' || key === 'items')
+        yield* value.filter(isMap);
+    } else if (
+      ITEMS.has(key) ||
+      EXTRA_PROPERTIES.has(key) ||
+      OPTIONAL_SCHEMA.has(key) ||
+      key === 'contentSchema'
+    ) {
+      if (isMap(value)) yield value;
+    }
+  }
+}
+
+/**
+ * The `allOf` parts closed with `additionalProperties: false` that leave out properties the
+ * whole declares elsewhere: read strictly, no value could have both, which is never what the
+ * author meant (a common defect: a base schema closed, then extended by `allOf`).
+ * @example closedParts({ allOf: [{ properties: { a: {} }, additionalProperties: false }, { properties: { b: {} } }] }).size // 1
+ */
+export function closedParts(schema: SchemaObject): Set<unknown> {
+  const parts = Array.isArray(schema.allOf) ? (schema.allOf as unknown[]) : [];
+  const closed = parts.filter(
+    (part) => isMap(part) && (part as SchemaObject).additionalProperties === false,
+  );
+  if (closed.length === 0) return new Set();
+  const declared = new Set(Object.keys(propertiesOf(schema)));
+  return new Set(
+    closed.filter((part) => {
+      const own = new Set(Object.keys(propertiesOf(part as SchemaObject)));
+      return [...declared].some((name) => !own.has(name));
+    }),
+  );
+}
+
+/**
+ * Whether a schema closed with `additionalProperties: false` leaves out properties its own
+ * `allOf` parts declare: the same defect, from the other side.
+ * @example selfClosedOverParts({ additionalProperties: false, allOf: [{ properties: { a: {} } }] }) // true
+ */
+export function selfClosedOverParts(schema: SchemaObject): boolean {
+  if (schema.additionalProperties !== false || !Array.isArray(schema.allOf)) return false;
+  const own = new Set(Object.keys(schema.properties ?? {}));
+  return Object.keys(propertiesOf(schema)).some((name) => !own.has(name));
 }
 
 /** Names of the properties, of this schema or of its `allOf` parts, that carry the marker. */

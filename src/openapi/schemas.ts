@@ -216,6 +216,8 @@ function describe(error: ErrorObject, where: string): string {
   switch (error.keyword) {
     case 'additionalProperties':
       return `${at}/${String(params.additionalProperty)} is not a known property`;
+    case 'unevaluatedProperties':
+      return `${at}/${String(params.unevaluatedProperty)} is not a known property`;
     case 'enum':
       return `${at} must be one of ${JSON.stringify(params.allowedValues)}`;
     case 'const':

@@ -111,7 +111,6 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
   const settings = resolveOptions(options);
   const document = options.spec.resolved;
   const operations = listOperations(document);
-  const basePath = basePathOf(document);
   const logger = settings.logger ?? silentLogger();
   assertEnforceable(document, operations);
 
@@ -130,6 +129,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     logger.warn(`${options.spec.source}: ${line}`);
   };
   for (const line of options.spec.warnings) warn(line);
+  const basePath = basePathOf(document, warn);
   const compiler = createSchemaCompiler(document, { warn });
   const generator = createDataGenerator({ seed: settings.seed, compiler });
   const examples = createExampleSource({ compiler, generator, warn });
