@@ -24,9 +24,10 @@ export interface ExampleOptions {
 export interface ExampleSource {
   /**
    * The body for a response of an operation: the example of that `name` when one is asked
-   * for, else the first named example, else `example`, else the schema's own examples, else
-   * data generated from the schema (made once, the same for the same seed). An example that
-   * breaks its own schema is never answered: generated data is, with a warning (once).
+   * for, else the first named example, else `example`, else the schema's own examples (or
+   * its `example`), else data generated from the schema (made once, the same for the same
+   * seed). An example that breaks its own schema is never answered: generated data is, with
+   * a warning (once).
    * `undefined` when the response has no JSON content.
    * @throws {SpecError} when no valid data can be made (see DataGenerator).
    */
@@ -158,8 +159,9 @@ function fromExamples(
     return { name: key, value: named.value };
   if (name !== undefined) return undefined;
   if (media.example !== undefined) return { name: undefined, value: media.example };
-  const schemaExamples = (media.schema as { examples?: unknown[] } | undefined)?.examples;
-  return Array.isArray(schemaExamples) && schemaExamples.length
-    ? { name: undefined, value: schemaExamples[0] }
-    : undefined;
+  // The schema's own: `examples` (JSON Schema's list), else `example` (OpenAPI 3.0's).
+  const schema = (media.schema ?? {}) as { examples?: unknown; example?: unknown };
+  if (Array.isArray(schema.examples) && schema.examples.length)
+    return { name: undefined, value: schema.examples[0] };
+  return schema.example === undefined ? undefined : { name: undefined, value: schema.example };
 }

@@ -4,7 +4,7 @@ import { createGeneratorSync, registerFormat, type JsonSchema } from 'json-schem
 import { SpecError, type SchemaObject } from './load.js';
 import { typesOf } from './schema-parts.js';
 import { CUT, schemaGraph, schemaTree } from './schema-trees.js';
-import type { SchemaCompiler } from './schemas.js';
+import type { SchemaCheck, SchemaCompiler } from './schemas.js';
 
 /** Makes data valid against the spec's schemas: seeds, example answers, server-set fields. */
 export interface DataGenerator {
@@ -52,15 +52,21 @@ const FAKER_BY_NAME: readonly [RegExp, string][] = [
   [/^name$/i, 'person.firstName'],
 ];
 
-// OpenAPI's `byte`: base64, which the generator does not know (it makes any string).
+// Formats ajv checks and the generator does not know (it makes any string): OpenAPI's `byte`
+// (base64), and `url`, an older name of `uri`.
 registerFormat('byte', (random) =>
   Buffer.from(Array.from({ length: random.int(1, 24) }, () => random.int(0, 255))).toString(
     'base64',
   ),
 );
+registerFormat('url', (random) => `https://example.com/${random.int(1, 99_999)}`);
 
 /** How many times a value is made before the generator gives up on a schema. */
 const ATTEMPTS = 20;
+/** How many of those must be whole, before the parts that break their schema are left out. */
+const WHOLE_ATTEMPTS = 3;
+/** How many rounds of leaving out a value may take (each goes one level up, at most). */
+const PRUNING_ROUNDS = 8;
 
 /**
  * A seeded generator built on json-schema-faker, with faker for realistic strings. Every
@@ -111,6 +117,8 @@ export function createDataGenerator({ seed, compiler }: DataGeneratorOptions): D
           const value = made().generate(treeOf(schema, attempt < ATTEMPTS / 2));
           problems = check(value);
           if (problems.length === 0) return value;
+          // After a few tries, what keeps breaking its schema is left out where it may be.
+          if (attempt >= WHOLE_ATTEMPTS && pruned(value, problems, check)) return value;
         } catch (err) {
           // The generator's own limits (a pattern it cannot read, a recursion it cannot end).
           problems = [err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err)];
@@ -172,6 +180,41 @@ function finiteTree(schema: SchemaObject): JsonSchema {
     }
   }
   return (Object.keys(defs).length > 0 ? { ...tree, $defs: defs } : tree) as JsonSchema;
+}
+
+/**
+ * Leaves out, in place, the parts of a value that break its schema, as far as the schema
+ * allows: an optional property whose schema no value can meet (a `date-time` that must also
+ * match an id's pattern, say) goes; a required one takes its object with it, one level up, and
+ * so on. Whether the value then conforms.
+ */
+function pruned(value: unknown, problems: readonly string[], check: SchemaCheck): boolean {
+  let left = problems;
+  for (let round = 0; round < PRUNING_ROUNDS && left.length > 0; round++) {
+    const places = left.map((problem) => /^(\/\S*)/.exec(problem)?.[1]).filter(Boolean) as string[];
+    if (places.length < left.length) return false; // a problem of the whole value
+    // Deepest first, so that removing one place does not move another (array items).
+    for (const place of [...new Set(places)].sort().reverse()) remove(value, place);
+    left = check(value);
+  }
+  return left.length === 0;
+}
+
+/** Removes the value at a JSON pointer: a property, or an item of an array. */
+function remove(value: unknown, pointer: string): void {
+  const segments = pointer
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const last = segments.pop();
+  let parent = value;
+  for (const segment of segments) {
+    if (typeof parent !== 'object' || parent === null) return;
+    parent = (parent as Record<string, unknown>)[segment];
+  }
+  if (last === undefined || typeof parent !== 'object' || parent === null) return;
+  if (Array.isArray(parent)) parent.splice(Number(last), 1);
+  else Reflect.deleteProperty(parent, last);
 }
 
 /** The schema with faker hints on the string properties whose names say what they hold. */
