@@ -1,19 +1,21 @@
 // `npm run bench`: the mock against bare express baselines, side by side on this machine, in
 // paired alternating rounds (bench/paired.ts), plus the rows of issues 8 and 10: a list of
 // 100,000 records of 1 KB and what waits behind it, item reads and writes, creates with
-// --data, start-up with a spec of 50 operations, and start-up on the largest documents of the
-// corpus (issue 15).
+// --data, the Redis store against the memory store (issue 17), start-up with a spec of 50
+// operations, and start-up on the largest documents of the corpus (issue 15).
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { bigList } from './big-list.js';
 import { dataStore } from './data-store.js';
 import { items } from './items.js';
+import { largeSpecStartups } from './large-spec.js';
 import { ROUNDS, SECONDS } from './paired.js';
 import { pinLoadGenerator, ROOT } from './processes.js';
+import { redisStore } from './redis-store.js';
 import * as report from './report.js';
-import { largeSpecStartups } from './large-spec.js';
 import { startup, startup50 } from './startup.js';
-import { scaling, throughput } from './throughput.js';
+import { idle } from './idle.js';
+import { scaling, throughput, throughputRaw } from './throughput.js';
 
 const numbers = (value: string) => value.split(',').map(Number);
 const SIZES = numbers(process.env.BENCH_SIZES ?? '100,1000,10000,100000');
@@ -26,12 +28,15 @@ const BIG = {
 };
 const SECTIONS = [
   'throughput',
+  'raw',
+  'idle',
   'scaling',
   'startup',
   'large',
   'memory',
   'items',
   'data',
+  'redis',
   'biglist',
 ] as const;
 type Section = (typeof SECTIONS)[number];
@@ -95,12 +100,15 @@ const results = {
   seconds: SECONDS,
   pinning,
   throughput: await section('throughput', throughput),
+  throughputRaw: await section('raw', throughputRaw),
+  idle: await section('idle', () => idle(Number(process.env.BENCH_IDLE_SECONDS ?? 50))),
   scaling: await section('scaling', () => scaling(SIZES)),
   startup: startups,
   large,
   memory: await section('memory', () => memory(100_000)),
   items: await section('items', items),
   dataStore: await section('data', dataStore),
+  redisStore: await section('redis', redisStore),
   bigList: await section('biglist', () => bigList(BIG)),
   /** Seconds each section took. */
   took,
@@ -114,6 +122,16 @@ if (results.throughput)
     ['mock', 'baseline'],
     results.throughput,
   );
+if (results.throughputRaw)
+  report.printPaired(
+    `Throughput against raw node:http, the limit of one process (${header}); issue 18 asks GET >= 0.6, POST >= 0.5`,
+    ['mock', 'raw'],
+    results.throughputRaw,
+  );
+if (results.idle)
+  console.log(
+    `\nGET after ${results.idle.gapSeconds} s idle: ${results.idle.afterRps.join(', ')} GET/s against ${results.idle.beforeRps} before; ratio ${results.idle.ratio} (issue 18 asks >= 0.85)`,
+  );
 if (results.items)
   report.printPaired(
     `Item operations, library spec, 100 authors (${header})`,
@@ -121,6 +139,7 @@ if (results.items)
     results.items,
   );
 if (results.dataStore) report.printDataStore(results.dataStore);
+if (results.redisStore) report.printRedisStore(results.redisStore);
 if (results.scaling) report.printScaling(results.scaling);
 if (results.bigList) report.printBigList(results.bigList, BIG.seconds);
 console.log('');

@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { link, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { link, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, createServer, type Socket } from 'node:net';
@@ -9,6 +9,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 // The built CLI, as `npm start` and users run it (`npm test` builds first).
 const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
+const SECURITY = fileURLToPath(new URL('./fixtures/specs/security.yaml', import.meta.url));
 
 interface Started {
   child: ChildProcess;
@@ -120,6 +121,24 @@ describe('petstore-kit mock', () => {
     expect((await get(first.url, key)).body).not.toEqual((await get(other.url, key)).body);
   });
 
+  it('gives the same seeded data in every time zone (dates and times included)', async () => {
+    const library = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
+    const args = ['--spec', library, '--seed', '5', '--quiet'];
+    const zones = ['UTC', 'Pacific/Kiritimati', 'America/Adak'];
+    const mocks = await Promise.all(zones.map((zone) => start(args, { TZ: zone })));
+    const authors = await Promise.all(
+      mocks.map(async ({ url }) => {
+        const res = await fetch(`${url}/authors`, {
+          headers: { Authorization: 'Bearer petstore-kit-dev-key' },
+        });
+        return (await res.json()) as { createdAt: string }[];
+      }),
+    );
+    expect(authors[0]![0]!.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(authors[1]).toEqual(authors[0]);
+    expect(authors[2]).toEqual(authors[0]);
+  });
+
   it('logs one line per request with method, path, status and duration; --quiet logs none', async () => {
     const loud = await start([]);
     await get(loud.url, 'petstore-kit-dev-key');
@@ -157,6 +176,11 @@ describe('petstore-kit mock', () => {
       message: /CORS origin "localhost:5173" is not an origin/,
     },
     { args: ['--request-timeout', '-1'], message: /--request-timeout.*seconds/ },
+    { args: ['--basic', 'alice'], message: /--basic.*user:password/ },
+    {
+      args: ['--spec', SECURITY, '--api-key', 'basicAuth=abc'],
+      message: /^petstore-kit: security scheme basicAuth is HTTP basic/m,
+    },
   ])('stops with one clear line and a non-zero exit for $args', async ({ args, message }) => {
     const child = run(['mock', ...args]);
     const output = collect(child);
@@ -232,6 +256,47 @@ describe('petstore-kit mock', () => {
     expect((await get(second.url, 'petstore-kit-dev-key')).status).toBe(200);
   });
 
+  it('--data refuses, in one line naming them, records a changed spec no longer fits; nothing is lost', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-data-'));
+    const data = join(dir, 'mock.jsonl');
+    const key = 'petstore-kit-dev-key';
+    const first = await start(['--data', data, '--quiet']);
+    const res = await fetch(`${first.url}/categories`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'A name far too long for the stricter spec' }),
+    });
+    const long = (await res.json()) as { id: number };
+    const before = (await get(first.url, key)).body;
+    first.child.kill('SIGTERM');
+    await exited(first.child);
+
+    const bundled = await readFile(
+      fileURLToPath(new URL('../spec/openapi.yaml', import.meta.url)),
+      'utf8',
+    );
+    const stricter = join(dir, 'stricter.yaml');
+    await writeFile(
+      stricter,
+      bundled.replace(
+        'description: Category name.',
+        'description: Category name.\n          maxLength: 20',
+      ),
+    );
+    const refused = run(['mock', '--port', '0', '--data', data, '--spec', stricter]);
+    const output = collect(refused);
+    expect(await exited(refused)).toBe(1);
+    expect(output().trim().split('\n')).toHaveLength(1);
+    expect(output()).toMatch(
+      new RegExp(
+        `no longer fits the spec: 1 record of categories \\(id ${long.id}: .*20 characters\\)`,
+      ),
+    );
+    // The file is as it was: the spec it was written for serves every record.
+    const again = await start(['--data', data, '--quiet']);
+    expect((await get(again.url, key)).body).toEqual(before);
+  });
+
   it('--spec serves another spec statefully, with no code for it', async () => {
     const library = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
     const { url } = await start(['--spec', library, '--seed-count', '2', '--quiet']);
@@ -262,6 +327,46 @@ describe('petstore-kit mock', () => {
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(1);
     socket.destroy();
+  });
+
+  it('enforces every scheme of a spec with --api-key and --basic, and says what each accepts', async () => {
+    const key = 'k-7f3a9';
+    const password = 's3cr3t-pw';
+    const { url, output } = await start([
+      '--spec',
+      SECURITY,
+      '--api-key',
+      key,
+      '--basic',
+      `alice:${password}`,
+      '--log-format',
+      'json',
+    ]);
+    const basic = (pair: string) => ({
+      headers: { Authorization: `Basic ${Buffer.from(pair).toString('base64')}` },
+    });
+    expect((await fetch(`${url}/basic`, basic(`alice:${password}`))).status).toBe(200);
+    expect((await fetch(`${url}/basic`, basic('alice:wrong'))).status).toBe(401);
+    expect((await fetch(`${url}/cookie`, { headers: { Cookie: `session=${key}` } })).status).toBe(
+      200,
+    );
+    expect((await fetch(`${url}/query?api_key=petstore-kit-dev-key`)).status).toBe(401);
+    expect(output()).toContain('security: basicAuth (http basic): the 1 user:password given');
+    expect(output()).toContain(
+      'security: queryKey (apiKey in query parameter api_key): the 1 key given',
+    );
+    expect(output()).not.toContain(key);
+    expect(output()).not.toContain(password);
+  });
+
+  it('takes BASIC_AUTH (comma-separated) from the environment', async () => {
+    const { url } = await start(['--spec', SECURITY], { BASIC_AUTH: 'a:1, b:2' });
+    for (const pair of ['a:1', 'b:2']) {
+      const res = await fetch(`${url}/basic`, {
+        headers: { Authorization: `Basic ${Buffer.from(pair).toString('base64')}` },
+      });
+      expect(res.status, pair).toBe(200);
+    }
   });
 
   it('says so in one line when the port is taken', async () => {

@@ -5,7 +5,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import net from 'node:net';
+import net, { type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { CheckedJson, type CheckedAnswer } from '../vocabulary/answer.js';
 import { errors } from '../vocabulary/error-catalogue.js';
@@ -39,10 +39,23 @@ export interface ServerLimits {
    * @default 5000
    */
   shutdownTimeout: number;
+  /**
+   * A client that reads nothing of an answer for this many milliseconds is dropped, and what
+   * was held for it freed.
+   * @default 30000
+   */
+  sendTimeout: number;
 }
 
 /** How long idle keep-alive connections may still send one last request on shutdown. */
 const SHUTDOWN_GRACE_MS = 500;
+/** On shutdown, a keep-alive connection idle this long is closed: its client sends nothing more. */
+const SHUTDOWN_IDLE_MS = 200;
+/** How often shutdown looks for such connections. */
+const SHUTDOWN_SWEEP_MS = 50;
+
+/** When each connection last read a byte or finished an answer. */
+const lastActive = new WeakMap<Socket, number>();
 
 export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   maxHeaderSize: 16 * 1024,
@@ -50,6 +63,7 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   headersTimeout: 10_000,
   keepAliveTimeout: 5_000,
   shutdownTimeout: 5_000,
+  sendTimeout: 30_000,
 };
 
 /** An HTTP server for the mock, and its graceful stop. */
@@ -90,7 +104,14 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     if (closing) res.shouldKeepAlive = false;
     inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
+    res.once('close', () => {
+      inFlight.delete(res);
+      lastActive.set(req.socket, performance.now());
+    });
+    // RFC 9112 §3.2: an HTTP/1.1 request without Host is a 400; Node's own answer to it has
+    // no body, so the check is made here, where the answer can be the spec's error.
+    if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined)
+      return sendAnswer(res, errorAnswer(errors.missingHost()));
     app(req, res);
   };
 
@@ -103,16 +124,26 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
       // How often Node looks for requests past their timeouts: the default, 30 s, would let a
       // stalled request live up to twice its timeout.
       connectionsCheckingInterval: Math.min(1000, bounds.headersTimeout),
+      requireHostHeader: false,
     },
     handle,
   );
   server.on('checkContinue', handle);
-  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
-    const { status, headers, body } = errorAnswer(errors.expectationFailed());
-    const bytes = body instanceof CheckedJson ? body.bytes : Buffer.alloc(0);
-    res.writeHead(status, { ...headers, 'Content-Length': bytes.length, Connection: 'close' });
-    res.end(bytes);
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) =>
+    sendAnswer(res, errorAnswer(errors.expectationFailed())),
+  );
+  server.on('timeout', dropTimedOut);
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    lastActive.set(socket, performance.now());
+    socket.on('data', () => lastActive.set(socket, performance.now()));
+    socket.once('close', () => sockets.delete(socket));
   });
+  // A proxy's method: the mock is an origin server, and answers it rather than dropping it.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
+    writeRaw(socket, errorAnswer(errors.notAProxy())),
+  );
   server.on(
     'clientError',
     (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
@@ -134,13 +165,14 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
           clearTimeout(hardStop);
           resolve();
         });
-        const grace = setTimeout(
-          () => server.closeIdleConnections(),
-          Math.min(SHUTDOWN_GRACE_MS, bounds.shutdownTimeout / 2),
-        );
+        // Then, until every connection is gone, those idle long enough that no request of
+        // their client can be on its way are closed.
+        const sweep = (): void => closeIdle(sockets, SHUTDOWN_IDLE_MS);
+        const sweeping = setInterval(sweep, SHUTDOWN_SWEEP_MS);
+        const grace = setTimeout(sweep, Math.min(SHUTDOWN_GRACE_MS, bounds.shutdownTimeout / 2));
         const hardStop = setTimeout(() => server.closeAllConnections(), bounds.shutdownTimeout);
-        grace.unref();
-        hardStop.unref();
+        server.once('close', () => clearInterval(sweeping));
+        for (const timer of [sweeping, grace, hardStop]) timer.unref();
       }),
   };
 }
@@ -156,11 +188,70 @@ function answerClientError(
   errorAnswer: (error: ApiError) => CheckedAnswer,
 ): void {
   const attached = (socket as { _httpMessage?: ServerResponse })._httpMessage;
-  if (err.code === 'ECONNRESET' || !socket.writable || attached?.headersSent) {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
-  const { status, headers, body } = errorAnswer(describeClientError(err, maxHeaderSize));
+  const answer = errorAnswer(describeClientError(err, maxHeaderSize));
+  // A request the parser took whole before the bad bytes is still being answered (pipelining):
+  // its answer goes first, then this one, so that its client learns what became of it.
+  if (attached && !attached.writableFinished && attached.req.complete) {
+    attached.once('finish', () => writeRaw(socket, answer));
+    attached.once('close', () => socket.destroy());
+    return;
+  }
+  // Too late for an answer of its own (the one being sent is cut short by the error).
+  if (attached?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  writeRaw(socket, answer);
+}
+
+/**
+ * A socket's timeout ran out: the send timeout of an answer nobody reads, or the keep-alive
+ * timeout of an idle connection. Node would destroy the socket at once, in the timers phase of
+ * the event loop, before the I/O that arrived meanwhile is read: after the loop stalls longer
+ * than the keep-alive timeout, a request sent during the stall met a reset. An idle connection
+ * is closed only after this turn's I/O, and only if nothing arrived on it.
+ */
+function dropTimedOut(socket: Socket): void {
+  if (isIdle(socket)) closeIdle(new Set([socket]));
+  else socket.destroy();
+}
+
+/** Whether a connection has no request in progress. */
+function isIdle(socket: Socket): boolean {
+  return !(socket as { _httpMessage?: unknown })._httpMessage;
+}
+
+/**
+ * Closes the connections that are idle, as Node's `closeIdleConnections` does, but after this
+ * turn's I/O is read, only where nothing arrived, and only those idle for `minIdleMs`: a request
+ * already on its way (a loaded machine delays reading it, a client sends its next request as
+ * soon as it has the last answer) is answered, with `Connection: close`, rather than reset.
+ */
+function closeIdle(sockets: ReadonlySet<Socket>, minIdleMs = 0): void {
+  const now = performance.now();
+  const idle = [...sockets]
+    .filter((socket) => isIdle(socket) && now - (lastActive.get(socket) ?? 0) >= minIdleMs)
+    .map((socket) => [socket, socket.bytesRead] as const);
+  if (idle.length === 0) return;
+  // Two turns: what a client in this process wrote during this turn's I/O is read in the next.
+  setImmediate(() =>
+    setImmediate(() => {
+      for (const [socket, read] of idle)
+        if (socket.bytesRead === read && isIdle(socket)) socket.destroy();
+    }),
+  );
+}
+
+/** Writes an answer straight to a socket that has no response object, and closes it. */
+function writeRaw(socket: Duplex, { status, headers, body }: CheckedAnswer): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
   const bytes = body instanceof CheckedJson ? body.bytes : Buffer.alloc(0);
   const head = Object.entries({ ...headers, 'Content-Length': String(bytes.length) })
     .map(([name, value]) => `${name}: ${value}\r\n`)
@@ -175,8 +266,15 @@ function answerClientError(
   );
 }
 
+/** Sends an error answer on a response, closing the connection after it. */
+function sendAnswer(res: ServerResponse, { status, headers, body }: CheckedAnswer): void {
+  const bytes = body instanceof CheckedJson ? body.bytes : Buffer.alloc(0);
+  res.writeHead(status, { ...headers, 'Content-Length': bytes.length, Connection: 'close' });
+  res.end(bytes);
+}
+
 function describeClientError(
-  err: NodeJS.ErrnoException & { rawPacket?: Buffer },
+  err: NodeJS.ErrnoException & { rawPacket?: Buffer; reason?: string },
   maxHeaderSize: number,
 ): ApiError {
   switch (err.code) {
@@ -194,9 +292,15 @@ function describeClientError(
     case 'HPE_INVALID_METHOD':
       return errors.unknownMethod();
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
-      return errors.lengthAndChunked();
     case 'HPE_INVALID_TRANSFER_ENCODING':
-      return errors.notChunked();
+      // llhttp says which in its reason: both framings at once (RFC 9112 §6.1: 400, and close),
+      // two lengths, or a transfer coding other than chunked (501: the mock cannot decode it).
+      if (/Content-Length/i.test(err.reason ?? '') && /Transfer-Encoding/i.test(err.reason ?? ''))
+        return errors.lengthAndChunked();
+      if (/Duplicate Content-Length/i.test(err.reason ?? '')) return errors.repeatedLength();
+      return err.code === 'HPE_INVALID_TRANSFER_ENCODING'
+        ? errors.notChunked()
+        : errors.lengthAndChunked();
     default:
       return errors.notHttp(err.code ?? 'unreadable');
   }

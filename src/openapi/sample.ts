@@ -1,6 +1,6 @@
 import type { Faker } from '@faker-js/faker';
 import { faker as englishFaker } from '@faker-js/faker/locale/en';
-import { createGeneratorSync, registerFormat, type JsonSchema } from 'json-schema-faker';
+import { createGeneratorSync, type JsonSchema } from 'json-schema-faker';
 import { SpecError, type SchemaObject } from './load.js';
 import { typesOf } from './schema-parts.js';
 import { CUT, schemaGraph, schemaTree } from './schema-trees.js';
@@ -52,14 +52,36 @@ const FAKER_BY_NAME: readonly [RegExp, string][] = [
   [/^name$/i, 'person.firstName'],
 ];
 
-// Formats ajv checks and the generator does not know (it makes any string): OpenAPI's `byte`
-// (base64), and `url`, an older name of `uri`.
-registerFormat('byte', (random) =>
-  Buffer.from(Array.from({ length: random.int(1, 24) }, () => random.int(0, 255))).toString(
-    'base64',
-  ),
-);
-registerFormat('url', (random) => `https://example.com/${random.int(1, 99_999)}`);
+/** Generated instants fall in this range, fixed rather than ending today: the same seed must give the same data on any day. */
+const EARLIEST = Date.UTC(2020, 0, 1);
+const LATEST = Date.UTC(2026, 0, 1);
+
+/** The part of json-schema-faker's seeded random source that formats use. */
+interface Random {
+  next(): number;
+}
+
+/** A seeded instant, in UTC whatever the machine's time zone: ISO 8601 to the second. */
+function instant(random: Random): string {
+  const time = EARLIEST + Math.floor((random.next() * (LATEST - EARLIEST)) / 1000) * 1000;
+  return new Date(time).toISOString().replace('.000Z', 'Z');
+}
+
+const below = (random: Random, limit: number) => Math.floor(random.next() * limit);
+
+const FORMATS = {
+  // Dates and times of our own: the library's read the local time zone, so the same seed
+  // gave other data in another zone.
+  'date-time': instant,
+  date: (random: Random) => instant(random).slice(0, 10),
+  // Formats ajv checks and the generator does not know (it makes any string): OpenAPI's
+  // `byte` (base64), and `url`, an older name of `uri`.
+  byte: (random: Random) =>
+    Buffer.from(Array.from({ length: 1 + below(random, 24) }, () => below(random, 256))).toString(
+      'base64',
+    ),
+  url: (random: Random) => `https://example.com/${1 + below(random, 99_999)}`,
+};
 
 /** How many times a value is made before the generator gives up on a schema. */
 const ATTEMPTS = 20;
@@ -84,9 +106,7 @@ export function createDataGenerator({ seed, compiler }: DataGeneratorOptions): D
       maxDefaultItems: 3,
       // Deep enough for any document: the tree it is given is finite (see finiteTree).
       maxDepth: 64,
-      minDateTime: '2020-01-01',
-      // Fixed, not today: the same seed must give the same data on any day.
-      maxDateTime: '2026-01-01',
+      formats: FORMATS,
       extensions: {
         faker: new (englishFaker.constructor as typeof Faker)({
           locale: englishFaker.rawDefinitions,

@@ -10,13 +10,18 @@ import { descriptorOf, resourceHandlers } from '../core/resources/handlers.js';
 import { seedResources } from '../core/resources/seed.js';
 import { forcedAnswer } from '../core/scenarios/forced-answer.js';
 import { Scenarios } from '../core/scenarios/settings.js';
-import { assertEnforceable, bearerCheck } from '../core/security.js';
+import {
+  everyKey,
+  settleCredentials,
+  type AcceptedCredentials,
+} from '../core/accepted-credentials.js';
+import { createSecurityCheck, type SchemeSummary } from '../core/security.js';
 import { operationPreparer, serveApi } from '../core/served-api.js';
 import { createTurnBudget } from '../core/turn-budget.js';
 import { createBodyReader } from '../http/body.js';
 import { corsMiddleware } from '../http/cors.js';
 import { createListener, type MockListener } from '../http/listener.js';
-import { silentLogger } from '../http/logger.js';
+import { requestLines, silentLogger } from '../http/logger.js';
 import { documentErrorResponses } from '../openapi/error-responses.js';
 import { createExampleSource } from '../openapi/examples.js';
 import type { LoadedSpec } from '../openapi/load.js';
@@ -26,10 +31,11 @@ import type { Resource } from '../openapi/resources.js';
 import { inferResources } from '../openapi/resources.js';
 import { createDataGenerator, type DataGenerator } from '../openapi/sample.js';
 import { createSchemaCompiler, type SchemaCompiler } from '../openapi/schemas.js';
+import { securitySchemesOf } from '../openapi/security-schemes.js';
 import { basePathOf } from '../openapi/servers.js';
 import { isServed, stabilityOf } from '../openapi/stability.js';
 import { createMemoryStore } from '../store/memory-store.js';
-import type { Store } from '../store/store.js';
+import type { RecordId, Store } from '../store/store.js';
 import { plainAnswer } from '../vocabulary/answer.js';
 import { errors } from '../vocabulary/error-catalogue.js';
 import { resolveOptions, type CustomHandler, type MockOptions } from './options.js';
@@ -48,6 +54,7 @@ const TURN_BUDGET_MS = 4;
 export interface AppOptions extends Pick<
   MockOptions,
   | 'apiKeys'
+  | 'basic'
   | 'store'
   | 'logger'
   | 'bodyLimit'
@@ -79,6 +86,11 @@ export interface MockApp extends MockListener {
   /** The recent requests the admin API shows. */
   readonly requestLog: RequestLog;
   /**
+   * What each security scheme of the spec accepts, one line per scheme (never a secret the
+   * user gave), and what to warn of (a scheme nothing can meet, a key that names no scheme).
+   */
+  readonly security: readonly SchemeSummary[];
+  /**
    * Fills the collections (all, or those named) with `count` records generated from
    * their schemas (see seedResources).
    * @example await app.seed({ count: 10, seed: 1 });
@@ -92,8 +104,8 @@ export interface MockApp extends MockListener {
   readonly warnings: readonly string[];
   /** Back to the start-up state: the store's data, the scenario settings, an empty request log. */
   reset(): Promise<void>;
-  /** The collections holding records that no longer fit their schema (after a spec change). */
-  unfitCollections(): Promise<string[]>;
+  /** The records that no longer fit their collection's schema (after a spec change). */
+  unfitRecords(): Promise<UnfitRecords[]>;
 }
 
 /**
@@ -112,7 +124,13 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
   const document = options.spec.resolved;
   const operations = listOperations(document);
   const logger = settings.logger ?? silentLogger();
-  assertEnforceable(document, operations);
+  const schemes = securitySchemesOf(document);
+  const { accepted, warnings: credentialWarnings } = settleCredentials(schemes, {
+    apiKeys: settings.apiKeys,
+    basic: settings.basic,
+    defaults: settings.defaultCredentials,
+  });
+  const security = createSecurityCheck(document, operations, accepted);
 
   const store = (carried && seedings.get(carried)?.inner) ?? options.store ?? createMemoryStore();
   const requestLog = carried?.requestLog ?? createRequestLog();
@@ -165,6 +183,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     serveApi(document, operations, {
       basePath,
       recorded: true,
+      checkCredential: security.check,
       handler: handlerOf,
       shapeError,
       scenarios: {
@@ -182,15 +201,28 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
       },
     }),
   ];
-  if (options.adminSpec)
-    apis.push(
-      adminApi(options.adminSpec, settings.seed, { reset, requests: requestLog, scenarios }),
+  const summary: SchemeSummary[] = [
+    ...security.summary,
+    ...credentialWarnings.map((line) => ({ line, warning: true })),
+  ];
+  if (options.adminSpec) {
+    const admin = adminApi(
+      options.adminSpec,
+      settings.seed,
+      { ...accepted, keys: everyKey(accepted, schemes), basic: [], byScheme: new Map() },
+      { reset, requests: requestLog, scenarios },
     );
+    apis.push(admin.api);
+    if (admin.locked)
+      summary.push({
+        line: `the admin API (${admin.api.basePath}) takes an API key, and none was given: it refuses every request`,
+        warning: true,
+      });
+  }
 
   const budget = createTurnBudget(TURN_BUDGET_MS);
   const core = createMockCore({
     apis,
-    checkCredential: bearerCheck({ keys: settings.apiKeys }),
     validate: eager
       ? validator.check
       : (operation, input) => {
@@ -211,6 +243,8 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     readBody: createBodyReader({ limit: settings.bodyLimit }),
     ...(settings.cors === false ? {} : { cors: corsMiddleware(settings.cors) }),
     budget,
+    sendTimeoutMs: settings.limits.sendTimeout,
+    ...(settings.logRequests ? { onAnswered: requestLines(logger) } : {}),
   });
 
   const app = Object.assign(listener, {
@@ -219,11 +253,12 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     store: seeding.store,
     scenarios,
     requestLog,
+    security: summary,
     reset,
     warnings,
     seed: (seedOptions: { count: number; seed: number }, only?: readonly string[]) =>
       seeding.seed(seedOptions, only),
-    unfitCollections: () => unfitCollections(resources, store, compiler),
+    unfitRecords: () => unfitRecords(resources, store, compiler),
   });
   seedings.set(app, { inner: store, seeding });
   return app;
@@ -232,23 +267,29 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
 /** Each app's store as given (its own wraps it) and its seeding, which a reloaded app takes over. */
 const seedings = new WeakMap<MockApp, { inner: Store; seeding: Seeding }>();
 
-/** The admin API (`/__mock`), served beside the mocked one from its own spec. */
+/**
+ * The admin API (`/__mock`), served beside the mocked one from its own spec, with every key
+ * the mocked API accepts; `locked` when no key was given (only basic credentials).
+ */
 function adminApi(
   spec: LoadedSpec,
   seed: number,
+  accepted: AcceptedCredentials,
   state: Parameters<typeof adminHandlers>[0],
-): ServedApi {
+): { api: ServedApi; locked: boolean } {
   const document = spec.resolved;
   const operations = listOperations(document);
   const compiler = createSchemaCompiler(document);
   const generator: DataGenerator = createDataGenerator({ seed, compiler });
   const handlers = adminHandlers(state);
-  return serveApi(document, operations, {
+  const api = serveApi(document, operations, {
     basePath: basePathOf(document),
     recorded: false,
+    checkCredential: createSecurityCheck(document, operations, accepted).check,
     handler: (operation) => handlers[operation.operationId],
     shapeError: createErrorShaper(compiler, generator, documentErrorResponses(operations)),
   });
+  return { api, locked: accepted.keys.length === 0 };
 }
 
 /**
@@ -280,16 +321,45 @@ function customHandlers(
   };
 }
 
-async function unfitCollections(
+/** The records of one collection that no longer fit its schema. */
+export interface UnfitRecords {
+  collection: string;
+  ids: RecordId[];
+  /** Why the first of them does not fit. */
+  problem: string;
+}
+
+async function unfitRecords(
   resources: readonly Resource[],
   store: Store,
   compiler: SchemaCompiler,
-): Promise<string[]> {
-  const unfit: string[] = [];
+): Promise<UnfitRecords[]> {
+  const unfit: UnfitRecords[] = [];
   for (const resource of resources) {
     const check = compiler.response(resource.schema);
-    const records = await store.collection(descriptorOf(resource)).list();
-    if (records.some((record) => check(record).length > 0)) unfit.push(resource.name);
+    const ids: RecordId[] = [];
+    let problem = '';
+    for (const record of await store.collection(descriptorOf(resource)).list()) {
+      const problems = check(record);
+      if (problems.length === 0) continue;
+      ids.push(record[resource.idProperty] as RecordId);
+      problem ||= problems[0] ?? '';
+    }
+    if (ids.length > 0) unfit.push({ collection: resource.name, ids, problem });
   }
   return unfit;
+}
+
+/**
+ * Unfit records in one line: how many, where, which ids (the first few) and why.
+ * @example describeUnfit(unfit) // '2 records of categories (ids 11, 12: /name must NOT have more than 20 characters)'
+ */
+export function describeUnfit(unfit: readonly UnfitRecords[]): string {
+  return unfit
+    .map(({ collection, ids, problem }) => {
+      const shown = ids.slice(0, 5).map((id) => JSON.stringify(id));
+      const more = ids.length > shown.length ? `, and ${ids.length - shown.length} more` : '';
+      return `${ids.length} record${ids.length === 1 ? '' : 's'} of ${collection} (${ids.length === 1 ? 'id' : 'ids'} ${shown.join(', ')}${more}: ${problem})`;
+    })
+    .join('; ');
 }
