@@ -190,10 +190,14 @@ function finiteTree(schema: SchemaObject): JsonSchema {
     };
   // Generated values are answers and records: never a write-only property.
   const hide = { marker: 'writeOnly' as const };
-  const tree = schemaTree(schema, { refer: referAt(0), hide });
+  const tree = schemaTree(schema, { refer: referAt(0), hide, oneOfAsAnyOf: true });
   for (let next = pending.shift(); next; next = pending.shift()) {
     try {
-      defs[next.name] = schemaTree(next.sub as SchemaObject, { refer: referAt(next.level), hide });
+      defs[next.name] = schemaTree(next.sub as SchemaObject, {
+        refer: referAt(next.level),
+        hide,
+        oneOfAsAnyOf: true,
+      });
     } catch {
       // It cannot leave its own recursion out: what refers to it fails to generate, and says so.
       defs[next.name] = false;

@@ -30,6 +30,11 @@ export interface TreeOptions {
    * client never sends a `readOnly` property, a server never sends a `writeOnly` one.
    */
   hide?: { marker: Hidden; forbidden?: object };
+  /**
+   * `oneOf` written as `anyOf`, for json-schema-faker, which answers `{}` for a `oneOf` whose
+   * arms are `$ref`s: its values are checked against the real schema anyway.
+   */
+  oneOfAsAnyOf?: boolean;
 }
 
 /** Keywords dropped from copies: identifiers (every `$ref` is resolved already) and definitions only `$ref`s used. */
@@ -103,6 +108,7 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
   const copyOf = (schema: SchemaObject, hidden: ReadonlySet<string>, reopen: boolean): Copy => {
     const out: Record<string, unknown> = {};
     const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+    const unions: object[] = [];
     // Closed over properties only its parts declare: the whole is closed instead (closedParts).
     const closedOverParts = selfClosedOverParts(schema);
     if (closedOverParts) out.unevaluatedProperties = false;
@@ -135,7 +141,11 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
       } else if (UNIONS.has(key) && Array.isArray(value)) {
         const arms = value.map(sub).filter((arm) => arm !== CUT);
         if (arms.length === 0) return CUT;
-        out[key] = arms;
+        if (key === 'oneOf' && options.oneOfAsAnyOf) {
+          // Beside an anyOf of its own, it is one more condition on the whole.
+          if (Array.isArray(schema.anyOf)) unions.push({ anyOf: arms });
+          else out.anyOf = arms;
+        } else out[key] = arms;
       } else if (key === 'prefixItems' && Array.isArray(value)) {
         const items = value.map(sub);
         if (items.includes(CUT)) return CUT;
@@ -171,6 +181,7 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
         out[key] = value;
       }
     }
+    if (unions.length > 0) out.allOf = [...((out.allOf as unknown[] | undefined) ?? []), ...unions];
     return out;
   };
 

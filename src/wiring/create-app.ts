@@ -154,7 +154,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
   const validator = createRequestValidator(compiler);
   const prepare = operationPreparer({ compiler, examples, warn });
   // A small document is checked whole now, so that its defects are heard of at start-up; a
-  // large one operation by operation, before each one's first request (decisions/008).
+  // large one operation by operation, before each one's first request (decisions/009).
   const eager = options.spec.bytes <= EAGER_CHECK_BYTES;
   if (eager) operations.forEach(prepare);
   const resources = inferResources(operations);
