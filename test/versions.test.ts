@@ -1,5 +1,8 @@
 // Every version of OpenAPI a team may have: Swagger 2.0 (upgraded), 3.0 (read as 3.0 means its
 // keywords), 3.1, and 3.2; and the 3.0 keywords a 3.1 document keeps by mistake.
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSpec } from '../src/openapi/load.js';
@@ -46,6 +49,16 @@ describe('Swagger 2.0', () => {
     const read = await send(kennel, 'GET', `/dogs/${String(created.body.id)}`);
     expect(read).toMatchObject({ status: 200, body: created.body });
     expect((await send(kennel, 'GET', '/dogs')).status).toBe(200);
+  });
+
+  it('reads swagger: 2.0 written unquoted (a YAML number), with a warning', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-swagger-'));
+    const path = join(folder, 'swagger.yaml');
+    const text = await readFile(fixture('swagger2.yaml'), 'utf8');
+    await writeFile(path, text.replace("swagger: '2.0'", 'swagger: 2.0'));
+    const spec = await loadSpec(path, { checkCache: false });
+    expect(spec).toMatchObject({ version: '2.0', resolved: { openapi: '3.1.1' } });
+    expect(spec.warnings).toEqual([expect.stringMatching(/^swagger: 2\.0 is a number here/)]);
   });
 
   it('checks requests as the 2.0 document says: required body fields, exclusive minimum', async () => {

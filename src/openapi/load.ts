@@ -176,6 +176,11 @@ async function readDocument(
     );
   }
   const document = parsed as Record<string, unknown>;
+  if (typeof document.swagger === 'number') {
+    // `swagger: 2.0` unquoted is a YAML number, which neither the check nor the upgrade reads.
+    warnings.push('swagger: 2.0 is a number here, where it must be the string "2.0": read as one');
+    document.swagger = '2.0';
+  }
   warnings.push(...(await specDefects(document)));
   if (typeof document.paths !== 'object' && typeof document.webhooks !== 'object') {
     throw new SpecError(`${path} has no paths: there is nothing to serve`);
@@ -210,8 +215,8 @@ async function parse(text: string, path: string, warnings: string[]): Promise<un
   }
   const { parseDocument } = await import('yaml');
   let yaml = parseDocument(body);
-  if (yaml.errors.some((error) => error.code === 'DUPLICATE_KEY')) {
-    const [duplicate] = yaml.errors;
+  const duplicate = yaml.errors.find((error) => error.code === 'DUPLICATE_KEY');
+  if (duplicate) {
     warnings.push(`a duplicate key, the last value is used: ${firstLine(duplicate)}`);
     yaml = parseDocument(body, { uniqueKeys: false });
   }

@@ -129,6 +129,8 @@ export function createDataGenerator({ seed, compiler }: DataGeneratorOptions): D
   return {
     compiler,
     value(schema, where = 'a schema') {
+      // A schema that cannot be compiled fails now, by its name, not after every attempt.
+      compiler.prepare('response', schema);
       const check = compiler.response(schema);
       let problems: string[] = [];
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {

@@ -48,16 +48,16 @@ export interface SchemaCompilerOptions {
 }
 
 /**
- * Compiles schemas lazily and once: a schema is compiled on its first check (or `prepare`), and each named
- * schema of the document (`components/schemas`), and each recursive one, is compiled once per
- * direction and referred to by every schema that holds it, so a large document's shared
- * schemas are not compiled again inside each operation's. A `pattern` that is not a valid
- * regular expression with the `u` flag is read without it, and one that is no regular
- * expression at all is ignored (each with a warning): a broken pattern loses its check, not
- * its operation.
+ * Compiles schemas lazily and once: a schema is compiled on its first check (or `prepare`),
+ * and each named schema of the document (`components/schemas`), and each recursive one, is
+ * compiled once per direction and referred to by every schema that holds it, so a large
+ * document's shared schemas are not compiled again inside each operation's. A schema ajv
+ * cannot compile makes its checks throw a SpecError naming why, each time. A `pattern` that is
+ * not a valid regular expression with the `u` flag is read without it, and one that is no
+ * regular expression at all is ignored (each with a warning): a broken pattern loses its
+ * check, not its operation.
  * @param document the resolved document whose named schemas are compiled once; without it,
  * only recursive schemas are.
- * A schema ajv cannot compile makes its checks throw a SpecError naming why, each time.
  * @example const check = createSchemaCompiler(spec.resolved).response(categorySchema); check({ id: 1, name: 'Dog' }) // []
  */
 export function createSchemaCompiler(

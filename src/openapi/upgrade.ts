@@ -12,8 +12,9 @@ export type SpecVersion = '2.0' | '3.0' | '3.1' | '3.2';
 export function versionOf(document: unknown): SpecVersion | undefined {
   if (typeof document !== 'object' || document === null) return undefined;
   const { openapi, swagger } = document as { openapi?: unknown; swagger?: unknown };
-  if (typeof swagger === 'string' || typeof swagger === 'number')
-    return /^2\.0(\.|$)/.test(String(swagger)) ? '2.0' : undefined;
+  // `swagger: 2.0` unquoted is the YAML number 2.
+  if (typeof swagger === 'number') return swagger === 2 ? '2.0' : undefined;
+  if (typeof swagger === 'string') return /^2\.0(\.|$)/.test(swagger) ? '2.0' : undefined;
   if (typeof openapi !== 'string') return undefined;
   return (['3.0', '3.1', '3.2'] as const).find(
     (version) => openapi === version || openapi.startsWith(`${version}.`),
