@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { EAGER_CHECK_BYTES } from '../src/wiring/create-app.js';
-import { loadSpec, SpecError } from '../src/openapi/load.js';
+import { loadSpec, SpecError, type OpenApiDocument } from '../src/openapi/load.js';
+import { basePathOf } from '../src/openapi/servers.js';
 import { startMock, type RunningMock } from '../src/index.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`fixtures/specs/${name}`, import.meta.url));
@@ -100,6 +101,20 @@ describe('a document with defects (test/fixtures/specs/defects.yaml)', () => {
     const unknown = await send(shop, 'POST', '/receipts', { order: 'ord-1', tip: 2 });
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toMatch(/\/body\/tip is not a known property/);
+  });
+});
+
+describe('server URLs', () => {
+  it('that are not URLs give the path after their host', () => {
+    const warnings: string[] = [];
+    const document = {
+      openapi: '3.0.3',
+      servers: [{ url: 'protocol://hostname:<port>/switch/' }],
+    } as unknown as OpenApiDocument;
+    expect(basePathOf(document, (line) => warnings.push(line))).toBe('/switch');
+    expect(warnings).toEqual([
+      'the server URL "protocol://hostname:<port>/switch/" is not a URL: its path /switch is used',
+    ]);
   });
 });
 

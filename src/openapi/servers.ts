@@ -52,7 +52,10 @@ function pathOf(url: string, warn?: (line: string) => void): string {
   try {
     path = new URL(url, 'http://localhost').pathname;
   } catch {
-    path = url.replace(/^[a-z][a-z\d+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0] ?? '';
+    path = (url.replace(/^[a-z][a-z\d+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0] ?? '').replace(
+      /\/+$/,
+      '',
+    );
     warn?.(`the server URL ${JSON.stringify(url)} is not a URL: its path ${path || '/'} is used`);
   }
   return path.replace(/\/+$/, '');
