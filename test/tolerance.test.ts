@@ -298,5 +298,8 @@ describe('a large document', () => {
     const first = (await send(large, 'GET', '/items')).body;
     await large.reset();
     expect((await send(large, 'GET', '/items')).body).toEqual(first);
+    // So does a session's state, a copy of the start-up state.
+    const session = await fetch(`${large.url}/items`, { headers: { 'Mock-Session': 'alice' } });
+    expect(await session.json()).toEqual(first);
   });
 });

@@ -1,5 +1,4 @@
 import { adminHandlers } from '../core/admin/handlers.js';
-import { createRequestLog, type RequestLog } from '../core/admin/request-log.js';
 import { createAnswerChecker } from '../core/answer-check.js';
 import { createErrorShaper } from '../core/error-shaper.js';
 import { exampleHandler } from '../core/example-answers.js';
@@ -9,7 +8,7 @@ import { createRequestValidator } from '../core/request-validator.js';
 import { descriptorOf, resourceHandlers } from '../core/resources/handlers.js';
 import { seedResources } from '../core/resources/seed.js';
 import { forcedAnswer } from '../core/scenarios/forced-answer.js';
-import { Scenarios } from '../core/scenarios/settings.js';
+import { createStates, type MockStates } from '../core/state.js';
 import {
   everyKey,
   settleCredentials,
@@ -35,11 +34,11 @@ import { securitySchemesOf } from '../openapi/security-schemes.js';
 import { basePathOf } from '../openapi/servers.js';
 import { isServed, stabilityOf } from '../openapi/stability.js';
 import { createMemoryStore } from '../store/memory-store.js';
-import type { RecordId, Store } from '../store/store.js';
+import { isSharedStore, type RecordId, type Store } from '../store/store.js';
 import { plainAnswer } from '../vocabulary/answer.js';
 import { errors } from '../vocabulary/error-catalogue.js';
 import { resolveOptions, type CustomHandler, type MockOptions } from './options.js';
-import { createSeeding, type Seeding } from './seeding.js';
+import { lazySeeding, type LazySeeding, type SeedSettings } from './seeding.js';
 
 /**
  * Documents up to this size are checked whole at start-up (every schema compiled, every example
@@ -81,10 +80,8 @@ export interface MockApp extends MockListener {
   readonly basePath: string;
   /** Where the records live. */
   readonly store: Store;
-  /** The scenario settings in force, which the admin API changes. */
-  readonly scenarios: Scenarios;
-  /** The recent requests the admin API shows. */
-  readonly requestLog: RequestLog;
+  /** The default state and the sessions' (a `Mock-Session` header selects one). */
+  readonly states: MockStates;
   /**
    * What each security scheme of the spec accepts, one line per scheme (never a secret the
    * user gave), and what to warn of (a scheme nothing can meet, a key that names no scheme).
@@ -132,14 +129,23 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
   });
   const security = createSecurityCheck(document, operations, accepted);
 
-  const store = (carried && seedings.get(carried)?.inner) ?? options.store ?? createMemoryStore();
-  const requestLog = carried?.requestLog ?? createRequestLog();
-  const scenarios = carried?.scenarios ?? new Scenarios(settings.scenarios, settings.seed);
-  const reset = async (): Promise<void> => {
-    await seeding.reset();
-    scenarios.reset();
-    requestLog.clear();
-  };
+  // A small document is checked whole at start-up, so that its defects are heard of at once;
+  // a large one operation by operation, before each one's first request, and its collections
+  // are seeded on first use (decisions/009).
+  const eager = options.spec.bytes <= EAGER_CHECK_BYTES;
+  const given = options.store ?? createMemoryStore();
+  // A store replicas share keeps its sessions' state itself: it is seeded at start-up.
+  const lazy = eager || isSharedStore(given) ? undefined : lazySeeding(given);
+  const states =
+    carried?.states ??
+    createStates({
+      store: lazy?.store ?? given,
+      scenarios: settings.scenarios,
+      seed: settings.seed,
+      limits: { maxSessions: settings.maxSessions, sessionTtl: settings.sessionTtl },
+    });
+  const { store } = states.default;
+  const seeding = carried ? seedings.get(carried) : { inner: given, lazy };
 
   const warnings: string[] = [];
   const warn = (line: string): void => {
@@ -153,25 +159,15 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
   const examples = createExampleSource({ compiler, generator, warn });
   const validator = createRequestValidator(compiler);
   const prepare = operationPreparer({ compiler, examples, warn });
-  // A small document is checked whole now, so that its defects are heard of at start-up; a
-  // large one operation by operation, before each one's first request (decisions/009).
-  const eager = options.spec.bytes <= EAGER_CHECK_BYTES;
   if (eager) operations.forEach(prepare);
   const resources = inferResources(operations);
-  const seeding = createSeeding({
-    store,
-    resources,
-    descriptorOf,
-    // A large spec's collections are seeded on first use, as its operations are checked.
-    deferred: !eager,
-    ...(carried ? { carried: seedings.get(carried)?.seeding.waiting } : {}),
-    seedOne: (resource, seedSettings) =>
-      // A collection whose records cannot be made stays empty; the others are seeded.
-      seedResources([resource], store, { ...seedSettings, compiler }).catch((err) => {
-        if (!(err instanceof SpecError)) throw err;
-        warn(`the ${resource.name} collection is not seeded: ${err.message}`);
-      }),
-  });
+  /** Fills one collection of a state; one whose records cannot be made stays empty. */
+  const seedOne = (resource: Resource, seedSettings: SeedSettings, into: Store) =>
+    seedResources([resource], into, { ...seedSettings, compiler }).catch((err) => {
+      if (!(err instanceof SpecError)) throw err;
+      warn(`the ${resource.name} collection is not seeded: ${err.message}`);
+    });
+  seeding?.lazy?.plan({ resources, descriptorOf, seedOne });
   const stateful = resourceHandlers({ resources, compiler, generator, basePath });
   const inferred = (operation: Operation) =>
     stateful.get(operation) ?? exampleHandler(operation, examples);
@@ -187,7 +183,6 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
       handler: handlerOf,
       shapeError,
       scenarios: {
-        scenarios,
         forced: (operation, preferences) =>
           forcedAnswer(operation, preferences, { examples, shapeError }),
         sample: (operation) => examples.body(operation, String(operation.successStatus))?.body,
@@ -210,7 +205,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
       options.adminSpec,
       settings.seed,
       { ...accepted, keys: everyKey(accepted, schemes), basic: [], byScheme: new Map() },
-      { reset, requests: requestLog, scenarios },
+      states,
     );
     apis.push(admin.api);
     if (admin.locked)
@@ -230,8 +225,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
           return validator.check(operation, input);
         },
     checkAnswer: createAnswerChecker(compiler, budget),
-    context: { store: seeding.store },
-    requestLog,
+    states,
     onServerError: (err, request) =>
       logger.error(
         { err, method: request.method, path: request.target },
@@ -250,22 +244,25 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
   const app = Object.assign(listener, {
     resources,
     basePath,
-    store: seeding.store,
-    scenarios,
-    requestLog,
+    store,
+    states,
     security: summary,
-    reset,
+    reset: () => states.reset(states.default),
     warnings,
-    seed: (seedOptions: { count: number; seed: number }, only?: readonly string[]) =>
-      seeding.seed(seedOptions, only),
+    async seed(seedOptions: { count: number; seed: number }, only?: readonly string[]) {
+      if (!only && seeding?.lazy) return seeding.lazy.defer(seedOptions);
+      const into = seeding?.inner ?? store;
+      for (const resource of resources)
+        if (!only || only.includes(resource.name)) await seedOne(resource, seedOptions, into);
+    },
     unfitRecords: () => unfitRecords(resources, store, compiler),
   });
-  seedings.set(app, { inner: store, seeding });
+  if (seeding) seedings.set(app, seeding);
   return app;
 }
 
-/** Each app's store as given (its own wraps it) and its seeding, which a reloaded app takes over. */
-const seedings = new WeakMap<MockApp, { inner: Store; seeding: Seeding }>();
+/** Each app's store as given and, for a large spec, its seeding on first use: a reloaded app takes both over. */
+const seedings = new WeakMap<MockApp, { inner: Store; lazy: LazySeeding | undefined }>();
 
 /**
  * The admin API (`/__mock`), served beside the mocked one from its own spec, with every key

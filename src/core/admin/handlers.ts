@@ -1,32 +1,43 @@
+import { errors } from '../../vocabulary/error-catalogue.js';
 import type { OperationHandler } from '../handler.js';
-import type { ScenarioSettings, Scenarios } from '../scenarios/settings.js';
-import type { RequestFilter, RequestLog } from './request-log.js';
-
-export interface AdminOptions {
-  /** Restores the start-up state of the mock: its data, its scenario settings, its request log. */
-  reset(): Promise<void>;
-  requests: RequestLog;
-  scenarios: Scenarios;
-}
+import type { ScenarioSettings } from '../scenarios/settings.js';
+import type { MockStates } from '../state.js';
+import type { RequestFilter } from './request-log.js';
 
 /**
- * The handlers of the admin API (spec/admin.yaml), keyed by its operationIds.
- * @example adminHandlers({ reset: () => store.reset(), requests: log }).resetMock
+ * The handlers of the admin API (spec/admin.yaml), keyed by its operationIds. Each acts on the
+ * state of the request's session (its `Mock-Session` header), else on the default state.
+ * @example adminHandlers(states).resetMock
  */
-export function adminHandlers(options: AdminOptions): Record<string, OperationHandler> {
+export function adminHandlers(states: MockStates): Record<string, OperationHandler> {
   return {
-    async resetMock() {
-      await options.reset();
+    async resetMock(_request, { state }) {
+      await states.reset(state);
       return { status: 204 };
     },
-    listRequests({ query }) {
-      return { status: 200, body: options.requests.list(requestFilterOf(query)) };
+    async listRequests({ query }, { state }) {
+      const filter = requestFilterOf(query);
+      // `session` reads that session's own log; without it, the log of the request's state.
+      const asked = filter.session ? await states.existing(filter.session) : state;
+      if (!asked) return { status: 200, body: { count: 0, requests: [] } };
+      return { status: 200, body: await asked.requestLog.list(filter) };
     },
-    getSettings() {
-      return { status: 200, body: options.scenarios.settings };
+    async getSettings(_request, { state }) {
+      return { status: 200, body: await state.scenarios.settings() };
     },
-    updateSettings({ body }) {
-      return { status: 200, body: options.scenarios.update(body as Partial<ScenarioSettings>) };
+    async updateSettings({ body }, { state }) {
+      return {
+        status: 200,
+        body: await state.scenarios.update(body as Partial<ScenarioSettings>),
+      };
+    },
+    async listSessions() {
+      return { status: 200, body: { sessions: await states.list() } };
+    },
+    async dropSession({ params }) {
+      const id = String(params.sessionId);
+      if (!(await states.drop(id))) throw errors.noSuchSession(id);
+      return { status: 204 };
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { SideData } from '../../store/store.js';
 import { CheckedList, type FaultKind } from '../../vocabulary/answer.js';
 
 /** A request as the log of recent requests keeps it. */
@@ -35,31 +36,39 @@ export interface RequestFilter {
 
 /** The most recent requests, bounded: what an end-to-end test reads to see what its app sent. */
 export interface RequestLog {
-  add(request: AnsweredRequest): void;
+  add(request: AnsweredRequest): void | Promise<void>;
   /**
    * The logged requests a filter matches, newest first, as the admin API sends them (spec/admin.yaml's
    * RequestList: `{count, requests}`, `count` being every match, `requests` at most `limit`):
    * made of each entry's JSON, serialized once when it was logged, so that reading the log
    * never walks or copies what it holds.
    */
-  list(filter?: RequestFilter): CheckedList;
-  clear(): void;
+  list(filter?: RequestFilter): CheckedList | Promise<CheckedList>;
+  clear(): void | Promise<void>;
 }
+
+/** How many requests a log keeps. */
+export const LOG_CAPACITY = 1000;
 
 interface Entry {
   readonly request: AnsweredRequest;
-  /** The JSON the admin API shows of it, as UTF-8. */
-  readonly json: Buffer;
+  /** The JSON the admin API shows of it, as UTF-8, once it was first listed. */
+  json?: Buffer;
 }
 
+/** The CPU a listing may take in one turn of the event loop before it lets others run. */
+const LIST_SLICE_MS = 4;
+
 /**
- * A ring buffer of the last `capacity` requests: memory stays bounded however long the
- * mock runs, and adding costs the same at the first request and the millionth. Each entry is
- * serialized when it is added (a body the client sent that cannot be, such as one nested too
- * deep, is shown as a note instead), so reading the log is cheap and never fails.
- * @example const log = createRequestLog(1000); log.add(request); log.list({ method: 'POST' });
+ * A ring buffer of the last `capacity` requests: memory stays bounded however long the mock
+ * runs, and adding costs the same at the first request and the millionth, and next to nothing:
+ * an entry is serialized when it is first listed, never on the path of the request it logs,
+ * and kept so. A listing serializes in slices that let other requests run, and a body the
+ * client sent that cannot be serialized (one nested too deep) is shown as a note instead, so
+ * reading the log never blocks the mock and never fails.
+ * @example const log = createRequestLog(1000); log.add(request); await log.list({ method: 'POST' });
  */
-export function createRequestLog(capacity = 1000): RequestLog {
+export function createRequestLog(capacity = LOG_CAPACITY): RequestLog {
   const entries: (Entry | undefined)[] = new Array<Entry | undefined>(capacity);
   let next = 0;
   let size = 0;
@@ -74,19 +83,26 @@ export function createRequestLog(capacity = 1000): RequestLog {
 
   return {
     add(request) {
-      entries[next] = { request, json: serialize(request) };
+      entries[next] = { request };
       next = (next + 1) % capacity;
       size = Math.min(size + 1, capacity);
     },
-    list(filter = {}) {
-      const parts: Buffer[] = [];
+    async list(filter = {}) {
+      const chosen: Entry[] = [];
       let count = 0;
-      for (const entry of newestFirst(filter)) {
-        if (count++ < (filter.limit ?? capacity)) parts.push(entry.json);
+      for (const entry of newestFirst(filter))
+        if (count++ < (filter.limit ?? capacity)) chosen.push(entry);
+      const parts: Buffer[] = [];
+      let slice = performance.now();
+      for (const entry of chosen) {
+        entry.json ??= serialize(entry.request);
+        parts.push(entry.json);
+        if (performance.now() - slice > LIST_SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          slice = performance.now();
+        }
       }
-      const open = Buffer.from(`{"count":${count},"requests":[`);
-      const close = Buffer.from(']}');
-      return new CheckedList(parts, { open, close });
+      return listOf(parts, count);
     },
     clear() {
       entries.fill(undefined);
@@ -95,6 +111,36 @@ export function createRequestLog(capacity = 1000): RequestLog {
     },
   };
 }
+
+/**
+ * A log kept in a store several replicas share: every replica appends to it and reads it, so a
+ * test sees what its app sent whichever replica answered.
+ */
+export function createSharedRequestLog(side: SideData, capacity = LOG_CAPACITY): RequestLog {
+  return {
+    add: (request) => side.pushEntry('requests', serialize(request).toString('utf8'), capacity),
+    async list(filter = {}) {
+      const matches = matcher(filter);
+      const parts: Buffer[] = [];
+      let count = 0;
+      for (const json of await side.readEntries('requests')) {
+        const shown = JSON.parse(json) as Omit<AnsweredRequest, 'at'> & { time: string };
+        if (!matches({ ...shown, at: Date.parse(shown.time) })) continue;
+        if (count++ < (filter.limit ?? capacity)) parts.push(Buffer.from(json));
+      }
+      return listOf(parts, count);
+    },
+    clear: () => side.clearEntries('requests'),
+  };
+}
+
+/** The admin API's RequestList of these entries' JSON. */
+function listOf(parts: Buffer[], count: number): CheckedList {
+  const open = Buffer.from(`{"count":${count},"requests":[`);
+  return new CheckedList(parts, { open, close: CLOSE });
+}
+
+const CLOSE = Buffer.from(']}');
 
 /** The entry as the admin API shows it (spec/admin.yaml's RecordedRequest), as UTF-8 JSON. */
 function serialize(request: AnsweredRequest): Buffer {
