@@ -11,6 +11,8 @@ import { median, round } from './stats.js';
 export interface LargeStart {
   /** Process start to the listening line, ms. */
   startMs: number;
+  /** The CPU time the process had used by then (Linux; 0 elsewhere), ms: what a busy machine does not inflate. */
+  cpuMs: number;
   /** Resident memory right after, and the peak so far, MB. */
   rssMb: number;
   peakRssMb: number;
@@ -27,7 +29,7 @@ export interface LargeSpecStartup {
   first: LargeStart;
   /** Remembered starts, each run, and their medians. */
   remembered: LargeStart[];
-  rememberedMedian: { startMs: number; rssMb: number; peakRssMb: number };
+  rememberedMedian: { startMs: number; cpuMs: number; rssMb: number; peakRssMb: number };
 }
 
 export interface LargeSpec {
@@ -69,6 +71,7 @@ async function once(spec: LargeSpec): Promise<LargeStart> {
     args: ['--spec', `${ROOT}test/fixtures/corpus/${spec.file}`],
   });
   const startMs = round(performance.now() - started, 1);
+  const cpuMs = Math.round((mock.cpuSeconds() ?? 0) * 1000);
   const memory = mock.resident();
   const asked = performance.now();
   const res = await fetch(`${mock.url}${spec.probe}`, {
@@ -79,6 +82,7 @@ async function once(spec: LargeSpec): Promise<LargeStart> {
   await mock.stop();
   return {
     startMs,
+    cpuMs,
     rssMb: round((memory?.rss ?? 0) / MB, 1),
     peakRssMb: round((memory?.peak ?? 0) / MB, 1),
     firstAnswerMs,
@@ -108,6 +112,7 @@ export async function largeSpecStartups(
       remembered,
       rememberedMedian: {
         startMs: median(remembered.map((run) => run.startMs)),
+        cpuMs: median(remembered.map((run) => run.cpuMs)),
         rssMb: median(remembered.map((run) => run.rssMb)),
         peakRssMb: median(remembered.map((run) => run.peakRssMb)),
       },
