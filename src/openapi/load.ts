@@ -101,7 +101,7 @@ export interface LoadSpecOptions {
 }
 
 /** Bumped when what loadSpec makes of a document changes: remembered loads then expire. */
-const LOAD_FORMAT = 3;
+const LOAD_FORMAT = 4;
 
 /** How long a `$ref` to a URL may take to answer. */
 const URL_TIMEOUT_MS = 10_000;

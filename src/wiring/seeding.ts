@@ -50,6 +50,8 @@ export function lazySeeding(store: Store): LazySeeding {
   /** One state's store: its collections, each seeded (if empty) before its first use. */
   function seeded(inner: Store): Store {
     const first = new Map<string, Promise<void>>();
+    /** The collections seeded (or found full): served as they are, without a wait. */
+    const seededNames = new Set<string>();
     const ready = (name: string): Promise<void> | undefined => {
       const resource = byName.get(name);
       if (!resource || !plan || !settings) return undefined;
@@ -60,7 +62,10 @@ export function lazySeeding(store: Store): LazySeeding {
         done = inner
           .collection(descriptorOf(resource))
           .list()
-          .then((records) => (records.length === 0 ? seedOne(resource, asked, inner) : undefined));
+          .then((records) => (records.length === 0 ? seedOne(resource, asked, inner) : undefined))
+          .then(() => {
+            if (first.get(name) === done) seededNames.add(name);
+          });
         first.set(name, done);
       }
       return done;
@@ -68,7 +73,7 @@ export function lazySeeding(store: Store): LazySeeding {
     const state: Store = {
       collection(descriptor) {
         const collection = inner.collection(descriptor);
-        return byName.has(descriptor.name) && settings
+        return byName.has(descriptor.name) && settings && !seededNames.has(descriptor.name)
           ? afterSeeding(collection, () => ready(descriptor.name))
           : collection;
       },
@@ -77,6 +82,7 @@ export function lazySeeding(store: Store): LazySeeding {
       async reset() {
         await inner.reset();
         first.clear();
+        seededNames.clear();
       },
       close: () => inner.close(),
     };
