@@ -1,13 +1,14 @@
 // `npm run bench`: the mock against bare express baselines, side by side on this machine, in
 // paired alternating rounds (bench/paired.ts), plus the rows of issues 8 and 10: a list of
 // 100,000 records of 1 KB and what waits behind it, item reads and writes, creates with
-// --data, the Redis store against the memory store (issue 17), and start-up with a spec of 50
-// operations.
+// --data, the Redis store against the memory store (issue 17), start-up with a spec of 50
+// operations, and start-up on the largest documents of the corpus (issue 15).
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { bigList } from './big-list.js';
 import { dataStore } from './data-store.js';
 import { items } from './items.js';
+import { largeSpecStartups } from './large-spec.js';
 import { ROUNDS, SECONDS } from './paired.js';
 import { pinLoadGenerator, ROOT } from './processes.js';
 import { redisStore } from './redis-store.js';
@@ -32,6 +33,7 @@ const SECTIONS = [
   'idle',
   'scaling',
   'startup',
+  'large',
   'memory',
   'items',
   'data',
@@ -88,6 +90,7 @@ const startups = await section('startup', async () => ({
   petstore: await startup(),
   spec50: await startup50(),
 }));
+const large = await section('large', () => largeSpecStartups());
 const pinning = pinLoadGenerator();
 console.error(
   `petstore-kit bench: ${ROUNDS} paired rounds of ${SECONDS}s per scenario; ${pinning}`,
@@ -103,6 +106,7 @@ const results = {
   idle: await section('idle', () => idle(Number(process.env.BENCH_IDLE_SECONDS ?? 50))),
   scaling: await section('scaling', () => scaling(SIZES)),
   startup: startups,
+  large,
   memory: await section('memory', () => memory(100_000)),
   items: await section('items', items),
   dataStore: await section('data', dataStore),
@@ -161,6 +165,7 @@ if (results.startup) {
     ' (the first run also checks the new spec text)',
   );
 }
+if (results.large) report.printLargeStartups(results.large);
 if (results.memory) report.printMemory(results.memory);
 
 const dir = `${ROOT}bench/results`;

@@ -211,6 +211,11 @@ export const errors = {
     (problems: readonly string[]) => `The mock's response breaks the spec: ${problems.join('; ')}`,
   ),
   internal: define(500, 'internal_error', () => 'The mock failed to answer this request'),
+  specDefect: define(
+    500,
+    'spec_defect',
+    (defect: string) => `The mock cannot answer this from the spec: ${defect}`,
+  ),
   storeFull: define(507, 'insufficient_storage', (reason: string) => reason),
   storeUnavailable: define(
     503,

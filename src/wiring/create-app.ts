@@ -15,14 +15,14 @@ import {
   type AcceptedCredentials,
 } from '../core/accepted-credentials.js';
 import { createSecurityCheck, type SchemeSummary } from '../core/security.js';
-import { compileEverySchema, serveApi } from '../core/served-api.js';
+import { operationPreparer, serveApi } from '../core/served-api.js';
 import { createTurnBudget } from '../core/turn-budget.js';
 import { createBodyReader } from '../http/body.js';
 import { corsMiddleware } from '../http/cors.js';
 import { createListener, type MockListener } from '../http/listener.js';
 import { requestLines, silentLogger } from '../http/logger.js';
 import { documentErrorResponses } from '../openapi/error-responses.js';
-import { exampleBody } from '../openapi/examples.js';
+import { createExampleSource } from '../openapi/examples.js';
 import type { LoadedSpec } from '../openapi/load.js';
 import { SpecError } from '../openapi/load.js';
 import { listOperations, type Operation } from '../openapi/operations.js';
@@ -34,10 +34,17 @@ import { securitySchemesOf } from '../openapi/security-schemes.js';
 import { basePathOf } from '../openapi/servers.js';
 import { isServed, stabilityOf } from '../openapi/stability.js';
 import { createMemoryStore } from '../store/memory-store.js';
-import type { RecordId, Store } from '../store/store.js';
+import { isSharedStore, type RecordId, type Store } from '../store/store.js';
 import { plainAnswer } from '../vocabulary/answer.js';
 import { errors } from '../vocabulary/error-catalogue.js';
 import { resolveOptions, type CustomHandler, type MockOptions } from './options.js';
+import { lazySeeding, type LazySeeding, type SeedSettings } from './seeding.js';
+
+/**
+ * Documents up to this size are checked whole at start-up (every schema compiled, every example
+ * checked: a fifth of a second at most); larger ones operation by operation, on first call.
+ */
+export const EAGER_CHECK_BYTES = 128 * 1024;
 
 /** The CPU all lists being checked and sent may take in one turn of the event loop, together. */
 const TURN_BUDGET_MS = 4;
@@ -86,6 +93,12 @@ export interface MockApp extends MockListener {
    * @example await app.seed({ count: 10, seed: 1 });
    */
   seed(options: { count: number; seed: number }, only?: readonly string[]): Promise<void>;
+  /**
+   * The defects of the spec the mock lives with, one line each, as the logger was told of
+   * them: the document's (see LoadedSpec), then those found by checking its operations, at
+   * start-up for a small document, as each operation is first called for a large one.
+   */
+  readonly warnings: readonly string[];
   /** Back to the start-up state: the store's data, the scenario settings, an empty request log. */
   reset(): Promise<void>;
   /** The records that no longer fit their collection's schema (after a spec change). */
@@ -107,34 +120,57 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
   const settings = resolveOptions(options);
   const document = options.spec.resolved;
   const operations = listOperations(document);
-  const basePath = basePathOf(document);
   const logger = settings.logger ?? silentLogger();
   const schemes = securitySchemesOf(document);
-  const { accepted, warnings } = settleCredentials(schemes, {
+  const { accepted, warnings: credentialWarnings } = settleCredentials(schemes, {
     apiKeys: settings.apiKeys,
     basic: settings.basic,
     defaults: settings.defaultCredentials,
   });
   const security = createSecurityCheck(document, operations, accepted);
 
+  // A small document is checked whole at start-up, so that its defects are heard of at once;
+  // a large one operation by operation, before each one's first request, and its collections
+  // are seeded on first use (decisions/009).
+  const eager = options.spec.bytes <= EAGER_CHECK_BYTES;
+  const given = options.store ?? createMemoryStore();
+  // A store replicas share keeps its sessions' state itself: it is seeded at start-up.
+  const lazy = eager || isSharedStore(given) ? undefined : lazySeeding(given);
   const states =
     carried?.states ??
     createStates({
-      store: options.store ?? createMemoryStore(),
+      store: lazy?.store ?? given,
       scenarios: settings.scenarios,
       seed: settings.seed,
       limits: { maxSessions: settings.maxSessions, sessionTtl: settings.sessionTtl },
     });
   const { store } = states.default;
+  const seeding = carried ? seedings.get(carried) : { inner: given, lazy };
 
-  const compiler = createSchemaCompiler();
+  const warnings: string[] = [];
+  const warn = (line: string): void => {
+    warnings.push(line);
+    logger.warn(`${options.spec.source}: ${line}`);
+  };
+  for (const line of options.spec.warnings) warn(line);
+  const basePath = basePathOf(document, warn);
+  const compiler = createSchemaCompiler(document, { warn });
   const generator = createDataGenerator({ seed: settings.seed, compiler });
+  const examples = createExampleSource({ compiler, generator, warn });
   const validator = createRequestValidator(compiler);
-  compileEverySchema(operations, compiler, validator);
+  const prepare = operationPreparer({ compiler, examples, warn });
+  if (eager) operations.forEach(prepare);
   const resources = inferResources(operations);
+  /** Fills one collection of a state; one whose records cannot be made stays empty. */
+  const seedOne = (resource: Resource, seedSettings: SeedSettings, into: Store) =>
+    seedResources([resource], into, { ...seedSettings, compiler }).catch((err) => {
+      if (!(err instanceof SpecError)) throw err;
+      warn(`the ${resource.name} collection is not seeded: ${err.message}`);
+    });
+  seeding?.lazy?.plan({ resources, descriptorOf, seedOne });
   const stateful = resourceHandlers({ resources, compiler, generator, basePath });
   const inferred = (operation: Operation) =>
-    stateful.get(operation) ?? exampleHandler(operation, generator);
+    stateful.get(operation) ?? exampleHandler(operation, examples);
   const handlerOf = customHandlers(operations, settings.handlers, inferred);
   const shapeError = createErrorShaper(compiler, generator, documentErrorResponses(operations));
   const minimum = settings.stability;
@@ -148,9 +184,8 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
       shapeError,
       scenarios: {
         forced: (operation, preferences) =>
-          forcedAnswer(operation, preferences, { generator, shapeError }),
-        sample: (operation) =>
-          exampleBody(operation, String(operation.successStatus), generator)?.body,
+          forcedAnswer(operation, preferences, { examples, shapeError }),
+        sample: (operation) => examples.body(operation, String(operation.successStatus))?.body,
         faultTimeoutMs: settings.faultTimeoutMs,
       },
       refuse(operation) {
@@ -163,7 +198,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
   ];
   const summary: SchemeSummary[] = [
     ...security.summary,
-    ...warnings.map((line) => ({ line, warning: true })),
+    ...credentialWarnings.map((line) => ({ line, warning: true })),
   ];
   if (options.adminSpec) {
     const admin = adminApi(
@@ -183,7 +218,12 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
   const budget = createTurnBudget(TURN_BUDGET_MS);
   const core = createMockCore({
     apis,
-    validate: validator.check,
+    validate: eager
+      ? validator.check
+      : (operation, input) => {
+          prepare(operation);
+          return validator.check(operation, input);
+        },
     checkAnswer: createAnswerChecker(compiler, budget),
     states,
     onServerError: (err, request) =>
@@ -201,22 +241,28 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     ...(settings.logRequests ? { onAnswered: requestLines(logger) } : {}),
   });
 
-  return Object.assign(listener, {
+  const app = Object.assign(listener, {
     resources,
     basePath,
     store,
     states,
     security: summary,
     reset: () => states.reset(states.default),
-    seed: (seedOptions: { count: number; seed: number }, only?: readonly string[]) =>
-      seedResources(
-        only ? resources.filter((resource) => only.includes(resource.name)) : resources,
-        store,
-        { ...seedOptions, compiler },
-      ),
+    warnings,
+    async seed(seedOptions: { count: number; seed: number }, only?: readonly string[]) {
+      if (!only && seeding?.lazy) return seeding.lazy.defer(seedOptions);
+      const into = seeding?.inner ?? store;
+      for (const resource of resources)
+        if (!only || only.includes(resource.name)) await seedOne(resource, seedOptions, into);
+    },
     unfitRecords: () => unfitRecords(resources, store, compiler),
   });
+  if (seeding) seedings.set(app, seeding);
+  return app;
 }
+
+/** Each app's store as given and, for a large spec, its seeding on first use: a reloaded app takes both over. */
+const seedings = new WeakMap<MockApp, { inner: Store; lazy: LazySeeding | undefined }>();
 
 /**
  * The admin API (`/__mock`), served beside the mocked one from its own spec, with every key
@@ -230,7 +276,7 @@ function adminApi(
 ): { api: ServedApi; locked: boolean } {
   const document = spec.resolved;
   const operations = listOperations(document);
-  const compiler = createSchemaCompiler();
+  const compiler = createSchemaCompiler(document);
   const generator: DataGenerator = createDataGenerator({ seed, compiler });
   const handlers = adminHandlers(state);
   const api = serveApi(document, operations, {

@@ -27,6 +27,12 @@ export interface RunningMock {
   basic: readonly string[];
   /** What each security scheme of the spec accepts, one line per scheme (see MockApp.security). */
   security: readonly SchemeSummary[];
+  /**
+   * The defects of the spec it lives with, one line each (see MockApp.warnings): the logger
+   * was told of each. Operations of a large spec are checked when first called, so this list
+   * may grow.
+   */
+  readonly warnings: readonly string[];
   server: Server;
   store: Store;
   /** Back to the start-up data (as `POST /__mock/reset` does), and an empty request log. */
@@ -54,7 +60,14 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
   const appOptions = { ...settings, spec, adminSpec, store, logger };
   const seeding = { count: settings.seedCount, seed: settings.seed };
   let app = createApp(appOptions);
-  if (!hasData) await app.seed(seeding);
+  // A large spec's collections are seeded on first use (see lazySeeding), but those of a store
+  // that outlives the process (a data file, Redis, a store of the caller's) now: a file is
+  // seeded once, when new, and every replica must see the records the first one made.
+  const seedNow =
+    settings.store || settings.data || settings.redis
+      ? app.resources.map((resource) => resource.name)
+      : undefined;
+  if (!hasData) await app.seed(seeding, seedNow);
   else await refuseUnfitData(app, store, settings.data ?? settings.redis ?? 'the store');
   // A shared store that held data was seeded and marked by the replica that opened it first:
   // marking it again would move the state every replica resets to.
@@ -105,6 +118,9 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
     apiKeys: settings.apiKeys,
     basic: settings.basic,
     security: app.security,
+    get warnings() {
+      return app.warnings;
+    },
     server,
     store,
     reset: () => app.reset(),
