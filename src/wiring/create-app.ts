@@ -1,4 +1,5 @@
 import { adminHandlers } from '../core/admin/handlers.js';
+import { credentialPlaces } from '../core/admin/redact.js';
 import { createRequestLog, type RequestLog } from '../core/admin/request-log.js';
 import { createAnswerChecker } from '../core/answer-check.js';
 import { createErrorShaper } from '../core/error-shaper.js';
@@ -145,6 +146,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     serveApi(document, operations, {
       basePath,
       recorded: true,
+      credentials: credentialPlaces(schemes),
       checkCredential: security.check,
       handler: handlerOf,
       shapeError,
@@ -173,7 +175,15 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
       options.adminSpec,
       settings.seed,
       { ...accepted, keys: everyKey(accepted, schemes), basic: [], byScheme: new Map() },
-      { reset, requests: requestLog, scenarios },
+      {
+        reset,
+        requests: requestLog,
+        scenarios,
+        collections: resources.map((resource) => ({
+          descriptor: descriptorOf(resource),
+          path: `${basePath}${resource.collectionPath}`,
+        })),
+      },
     );
     apis.push(admin.api);
     if (admin.locked)
