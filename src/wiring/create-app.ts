@@ -21,6 +21,7 @@ import { compileEverySchema, serveApi } from '../core/served-api.js';
 import { createTurnBudget } from '../core/turn-budget.js';
 import { createBodyReader } from '../http/body.js';
 import { corsMiddleware } from '../http/cors.js';
+import { createInspectorPage } from '../http/inspector-page.js';
 import { createListener, type MockListener } from '../http/listener.js';
 import { requestLines, silentLogger } from '../http/logger.js';
 import { documentErrorResponses } from '../openapi/error-responses.js';
@@ -170,6 +171,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     ...security.summary,
     ...warnings.map((line) => ({ line, warning: true })),
   ];
+  let adminBasePath: string | undefined;
   if (options.adminSpec) {
     const admin = adminApi(
       options.adminSpec,
@@ -186,6 +188,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
       },
     );
     apis.push(admin.api);
+    adminBasePath = admin.api.basePath;
     if (admin.locked)
       summary.push({
         line: `the admin API (${admin.api.basePath}) takes an API key, and none was given: it refuses every request`,
@@ -210,6 +213,9 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     core,
     readBody: createBodyReader({ limit: settings.bodyLimit }),
     ...(settings.cors === false ? {} : { cors: corsMiddleware(settings.cors) }),
+    ...(adminBasePath === undefined
+      ? {}
+      : { page: createInspectorPage({ basePath: adminBasePath }) }),
     budget,
     sendTimeoutMs: settings.limits.sendTimeout,
     ...(settings.logRequests ? { onAnswered: requestLines(logger) } : {}),
