@@ -11,6 +11,7 @@ import { items } from './items.js';
 import { ROUNDS, SECONDS } from './paired.js';
 import { pinLoadGenerator, ROOT } from './processes.js';
 import { redisStore } from './redis-store.js';
+import { replicas } from './replicas.js';
 import * as report from './report.js';
 import { startup, startup50 } from './startup.js';
 import { idle } from './idle.js';
@@ -35,6 +36,7 @@ const SECTIONS = [
   'items',
   'data',
   'redis',
+  'replicas',
   'biglist',
 ] as const;
 type Section = (typeof SECTIONS)[number];
@@ -105,6 +107,7 @@ const results = {
   items: await section('items', items),
   dataStore: await section('data', dataStore),
   redisStore: await section('redis', redisStore),
+  replicas: await section('replicas', replicas),
   bigList: await section('biglist', () => bigList(BIG)),
   /** Seconds each section took. */
   took,
@@ -136,6 +139,17 @@ if (results.items)
   );
 if (results.dataStore) report.printDataStore(results.dataStore);
 if (results.redisStore) report.printRedisStore(results.redisStore);
+if (results.replicas) {
+  console.log(
+    '\nThe mock over HTTP with --redis, one and two replicas (requests/s, median of the rounds)',
+  );
+  if ('skipped' in results.replicas) console.log(`  skipped: ${results.replicas.skipped}`);
+  else
+    for (const row of results.replicas.rows)
+      console.log(
+        `  ${row.scenario.padEnd(30)} memory ${String(row.memory).padStart(6)}  redis x1 ${String(row.redisOne).padStart(6)}  redis x2 ${String(row.redisTwo).padStart(6)}  (x1/memory ${(row.redisOne / row.memory).toFixed(2)})`,
+      );
+}
 if (results.scaling) report.printScaling(results.scaling);
 if (results.bigList) report.printBigList(results.bigList, BIG.seconds);
 console.log('');

@@ -124,6 +124,8 @@ describe('GET /__mock/requests', () => {
   it('filters by method, path (exact or a prefix), status (or its class) and time', async () => {
     const { api, admin } = await mock();
     await list(api);
+    // Times have millisecond resolution: `since` a moment after the first request.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const since = new Date().toISOString();
     await create(api, 'Quokka');
     await create(api, 'Wombat');

@@ -4,13 +4,15 @@
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { showRequest, credentialPlaces } from '../src/core/admin/redact.js';
+import { credentialPlaces, redactHeaders, redactTarget } from '../src/core/admin/redact.js';
 import { ADMIN_SPEC_PATH } from '../src/openapi/bundled.js';
 import { loadSpec, type LoadedSpec } from '../src/openapi/load.js';
 import { securitySchemesOf } from '../src/openapi/security-schemes.js';
 import { createApp } from '../src/wiring/create-app.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { expectError } from './helpers.js';
+import { startRedisServer, type RedisServer } from './redis/redis-server.js';
+import { withRedis } from './redis/with-redis.js';
 
 const KEY = 'inspector-key-7f3a';
 const AUTH = { Authorization: `Bearer ${KEY}` };
@@ -177,26 +179,26 @@ describe('credentials in the log', () => {
 
   it('are redacted however they are written', () => {
     const places = credentialPlaces(securitySchemesOf(spec.resolved));
-    const shown = showRequest(
-      {
-        target: `/api/query?api%5Fkey=${KEY}&api_key&other=${KEY.toUpperCase()}`,
-        headers: {
+    expect(
+      redactTarget(`/api/query?api%5Fkey=${KEY}&api_key&other=${KEY.toUpperCase()}`, places),
+    ).toBe(`/api/query?api%5Fkey=***&api_key=***&other=${KEY.toUpperCase()}`);
+    expect(
+      redactHeaders(
+        {
           authorization: KEY,
           'proxy-authorization': `Basic  ${KEY}`,
           'x-api-key': KEY,
           cookie: `session=${KEY};session=again`,
+          accept: ['a', 'b'],
         },
-      },
-      places,
-    );
-    expect(shown).toEqual({
-      path: `/api/query?api%5Fkey=***&api_key=***&other=${KEY.toUpperCase()}`,
-      headers: {
-        authorization: '***',
-        'proxy-authorization': 'Basic ***',
-        'x-api-key': '***',
-        cookie: 'session=***;session=***',
-      },
+        places,
+      ),
+    ).toEqual({
+      authorization: '***',
+      'proxy-authorization': 'Basic ***',
+      'x-api-key': '***',
+      cookie: 'session=***;session=***',
+      accept: 'a, b',
     });
   });
 });
@@ -249,5 +251,85 @@ describe('GET /__mock/collections and /__mock/collections/{name}', () => {
     expect(missing.body.message).toContain('there are: categories');
     expectError(await request(server).get('/__mock/collections/categories?limit=0').set(AUTH), 400);
     expectError(await request(server).get('/__mock/collections').set({}), 401);
+  });
+});
+
+describe('with sessions', () => {
+  it('counts the collections and finds requests in the state of the session asked for', async () => {
+    const { api, admin } = await mock();
+    const session = { 'Mock-Session': 'worker-1' };
+    await fetch(`${api}/categories`, {
+      method: 'POST',
+      headers: { ...AUTH, ...session, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Quokka' }),
+    });
+    const counts = async (headers: Record<string, string>) =>
+      (
+        (await (
+          await fetch(`${admin}/collections`, { headers: { ...AUTH, ...headers } })
+        ).json()) as {
+          collections: { count: number }[];
+        }
+      ).collections[0]!.count;
+    expect(await counts(session)).toBe(4);
+    expect(await counts({})).toBe(3);
+    const records = (await (
+      await fetch(`${admin}/collections/categories?limit=1`, { headers: { ...AUTH, ...session } })
+    ).json()) as { records: unknown[] };
+    expect(records.records).toEqual([{ id: 4, name: 'Quokka' }]);
+
+    // The session's log numbers its own requests: by its header, or by `session`.
+    const byHeader = await fetch(`${admin}/requests/1`, { headers: { ...AUTH, ...session } });
+    expect(await byHeader.json()).toMatchObject({ id: 1, session: 'worker-1', status: 201 });
+    const byQuery = await adminGet(admin, '/requests/1?session=worker-1');
+    expect(byQuery.body).toMatchObject({ id: 1, session: 'worker-1', body: { name: 'Quokka' } });
+    // The default log has none.
+    expect((await adminGet(admin, '/requests/1')).status).toBe(404);
+    expect((await adminGet(admin, '/requests/1?session=nobody')).status).toBe(404);
+  });
+});
+
+describe('on Redis, a log every replica shares', () => {
+  if (!withRedis()) return;
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    return () => redis.stop();
+  });
+
+  it('numbers its entries across replicas, shows rows and whole entries, credentials redacted', async () => {
+    const options = { apiKeys: [KEY], seedCount: 3, redis: redis.url, redisPrefix: 'inspector:' };
+    const one = await startMock(options);
+    mocks.push(one);
+    const two = await startMock(options);
+    mocks.push(two);
+    const admin = one.url.replace(/\/v1$/, '/__mock');
+    await create(one.url, 'Quokka');
+    await create(two.url, 'Wombat');
+    await fetch(`${two.url}/categories`, { headers: AUTH });
+    const rows = (await adminGet<Logged>(admin, '/requests?view=summary')).body;
+    expect(rows.requests.map(({ id, method, status }) => [id, method, status])).toEqual([
+      [3, 'GET', 200],
+      [2, 'POST', 201],
+      [1, 'POST', 201],
+    ]);
+    expect(rows.requests[0]).not.toHaveProperty('headers');
+    const whole = await adminGet(admin, '/requests/2');
+    expect(whole.body).toMatchObject({
+      id: 2,
+      headers: { authorization: 'Bearer ***' },
+      body: { name: 'Wombat' },
+      response: { body: { id: 5, name: 'Wombat' } },
+    });
+    const full = (await adminGet<Logged>(two.url.replace(/\/v1$/, '/__mock'), '/requests')).body;
+    expect(full.requests[1]).toEqual(whole.body);
+    expect(JSON.stringify(full)).not.toContain(KEY);
+    // A reset empties the log; the numbers go on.
+    await fetch(`${admin}/reset`, { method: 'POST', headers: AUTH });
+    expect((await adminGet(admin, '/requests/3')).status).toBe(404);
+    await create(two.url, 'Numbat');
+    expect((await adminGet<Logged>(admin, '/requests')).body.requests).toEqual([
+      expect.objectContaining({ id: 4, body: { name: 'Numbat' } }),
+    ]);
   });
 });

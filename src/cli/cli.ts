@@ -108,6 +108,33 @@ export function createCli(io: CliIo): Command {
         'keep the data in this file, across restarts (default: memory only)',
       ),
     )
+    .addOption(
+      new Option(
+        '--redis <url>',
+        'keep every state in this Redis, shared by every replica started with it (default: this process)',
+      ).env('REDIS_URL'),
+    )
+    .addOption(
+      new Option('--redis-prefix <prefix>', 'the start of every key the mock writes in Redis')
+        .env('REDIS_PREFIX')
+        .default(DEFAULTS.redisPrefix),
+    )
+    .addOption(
+      new Option(
+        '--max-sessions <count>',
+        'most sessions (Mock-Session headers) at once; past it, a new one gets a 503',
+      )
+        .default(DEFAULTS.maxSessions)
+        .argParser(parsePositive),
+    )
+    .addOption(
+      new Option(
+        '--session-ttl <seconds>',
+        'a session unused this long may be dropped to make room for a new one',
+      )
+        .default(DEFAULTS.sessionTtl, String(DEFAULTS.sessionTtl / 1000))
+        .argParser(parseSeconds),
+    )
     .addOption(new Option('-q, --quiet', 'log no line per request'))
     .addOption(
       new Option('--body-limit <size>', 'largest request body')

@@ -183,6 +183,26 @@ export const errors = {
       (names.length ? ` (it has: ${names.join(', ')})` : ' (it has none)'),
   ),
   invalidSettings: define(400, 'invalid_settings', (problem: string) => problem),
+  invalidSession: define(
+    400,
+    'invalid_session',
+    (id: string) =>
+      `Mock-Session "${id}" is not a session id: send 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' and '-'`,
+  ),
+  noSuchSession: define(404, 'not_found', (id: string) => `There is no session "${id}"`),
+  tooManySessions: define(
+    503,
+    'too_many_sessions',
+    (max: number, ttlSeconds: number, retryAfterSeconds: number) => ({
+      message: `The mock holds its limit of ${max} sessions, each used in the last ${ttlSeconds} s: drop one (DELETE /__mock/sessions/{id}), or start the mock with a higher --max-sessions`,
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    }),
+  ),
+  noSessions: define(
+    501,
+    'not_implemented',
+    () => 'The store this mock was given has no scopes: it cannot keep sessions (Mock-Session)',
+  ),
 
   // The admin API and its inspector page
   noLoggedRequest: define(

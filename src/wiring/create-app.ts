@@ -1,6 +1,5 @@
 import { adminHandlers } from '../core/admin/handlers.js';
 import { credentialPlaces } from '../core/admin/redact.js';
-import { createRequestLog, type RequestLog } from '../core/admin/request-log.js';
 import { createAnswerChecker } from '../core/answer-check.js';
 import { createErrorShaper } from '../core/error-shaper.js';
 import { exampleHandler } from '../core/example-answers.js';
@@ -10,7 +9,7 @@ import { createRequestValidator } from '../core/request-validator.js';
 import { descriptorOf, resourceHandlers } from '../core/resources/handlers.js';
 import { seedResources } from '../core/resources/seed.js';
 import { forcedAnswer } from '../core/scenarios/forced-answer.js';
-import { Scenarios } from '../core/scenarios/settings.js';
+import { createStates, type MockStates } from '../core/state.js';
 import {
   everyKey,
   settleCredentials,
@@ -76,10 +75,8 @@ export interface MockApp extends MockListener {
   readonly basePath: string;
   /** Where the records live. */
   readonly store: Store;
-  /** The scenario settings in force, which the admin API changes. */
-  readonly scenarios: Scenarios;
-  /** The recent requests the admin API shows. */
-  readonly requestLog: RequestLog;
+  /** The default state and the sessions' (a `Mock-Session` header selects one). */
+  readonly states: MockStates;
   /**
    * What each security scheme of the spec accepts, one line per scheme (never a secret the
    * user gave), and what to warn of (a scheme nothing can meet, a key that names no scheme).
@@ -122,14 +119,15 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
   });
   const security = createSecurityCheck(document, operations, accepted);
 
-  const store = carried?.store ?? options.store ?? createMemoryStore();
-  const requestLog = carried?.requestLog ?? createRequestLog();
-  const scenarios = carried?.scenarios ?? new Scenarios(settings.scenarios, settings.seed);
-  const reset = async (): Promise<void> => {
-    await store.reset();
-    scenarios.reset();
-    requestLog.clear();
-  };
+  const states =
+    carried?.states ??
+    createStates({
+      store: options.store ?? createMemoryStore(),
+      scenarios: settings.scenarios,
+      seed: settings.seed,
+      limits: { maxSessions: settings.maxSessions, sessionTtl: settings.sessionTtl },
+    });
+  const { store } = states.default;
 
   const compiler = createSchemaCompiler();
   const generator = createDataGenerator({ seed: settings.seed, compiler });
@@ -152,7 +150,6 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
       handler: handlerOf,
       shapeError,
       scenarios: {
-        scenarios,
         forced: (operation, preferences) =>
           forcedAnswer(operation, preferences, { generator, shapeError }),
         sample: (operation) =>
@@ -177,15 +174,13 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
       options.adminSpec,
       settings.seed,
       { ...accepted, keys: everyKey(accepted, schemes), basic: [], byScheme: new Map() },
-      {
-        reset,
-        requests: requestLog,
-        scenarios,
-        collections: resources.map((resource) => ({
+      adminHandlers(
+        states,
+        resources.map((resource) => ({
           descriptor: descriptorOf(resource),
           path: `${basePath}${resource.collectionPath}`,
         })),
-      },
+      ),
     );
     apis.push(admin.api);
     adminBasePath = admin.api.basePath;
@@ -201,8 +196,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     apis,
     validate: validator.check,
     checkAnswer: createAnswerChecker(compiler, budget),
-    context: { store },
-    requestLog,
+    states,
     onServerError: (err, request) =>
       logger.error(
         { err, method: request.method, path: request.target },
@@ -225,10 +219,9 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     resources,
     basePath,
     store,
-    scenarios,
-    requestLog,
+    states,
     security: summary,
-    reset,
+    reset: () => states.reset(states.default),
     seed: (seedOptions: { count: number; seed: number }, only?: readonly string[]) =>
       seedResources(
         only ? resources.filter((resource) => only.includes(resource.name)) : resources,
@@ -247,13 +240,12 @@ function adminApi(
   spec: LoadedSpec,
   seed: number,
   accepted: AcceptedCredentials,
-  state: Parameters<typeof adminHandlers>[0],
+  handlers: ReturnType<typeof adminHandlers>,
 ): { api: ServedApi; locked: boolean } {
   const document = spec.resolved;
   const operations = listOperations(document);
   const compiler = createSchemaCompiler();
   const generator: DataGenerator = createDataGenerator({ seed, compiler });
-  const handlers = adminHandlers(state);
   const api = serveApi(document, operations, {
     basePath: basePathOf(document),
     recorded: false,

@@ -9,7 +9,7 @@ import { loadSpec } from '../openapi/load.js';
 import { watchFile } from '../openapi/watch.js';
 import { openFileStore } from '../store/file-store.js';
 import { createMemoryStore } from '../store/memory-store.js';
-import type { Store } from '../store/store.js';
+import { isSharedStore, type Store } from '../store/store.js';
 import { StartupError } from '../vocabulary/errors.js';
 import { createApp, describeUnfit, type MockApp } from './create-app.js';
 import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
@@ -55,8 +55,10 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
   const seeding = { count: settings.seedCount, seed: settings.seed };
   let app = createApp(appOptions);
   if (!hasData) await app.seed(seeding);
-  else await refuseUnfitData(app, store, settings.data ?? 'the store');
-  await store.markInitial();
+  else await refuseUnfitData(app, store, settings.data ?? settings.redis ?? 'the store');
+  // A shared store that held data was seeded and marked by the replica that opened it first:
+  // marking it again would move the state every replica resets to.
+  if (!(hasData && isSharedStore(store))) await store.markInitial();
 
   // The server calls whichever app is current: --watch swaps it for one of the new spec.
   const current = (req: IncomingMessage, res: ServerResponse) => app(req, res);
@@ -151,7 +153,7 @@ async function adoptData(
   const known = new Set(previous.resources.map((resource) => resource.name));
   const fresh = next.resources.filter((resource) => !known.has(resource.name)).map((r) => r.name);
   if (fresh.length > 0) await next.seed(seeding, fresh);
-  await store.markInitial();
+  if (!isSharedStore(store)) await store.markInitial();
   return (
     `${next.resources.length} collections; kept the data of ${[...known].join(', ') || 'none'}` +
     (fresh.length ? `; seeded the new ${fresh.join(', ')}` : '')
@@ -164,6 +166,16 @@ async function openStore(
 ): Promise<{ store: Store; hasData: boolean }> {
   if (options.store) return { store: options.store, hasData: options.storeHasData };
   const limits = options.storeLimits;
+  if (options.redis && options.data)
+    throw new StartupError(
+      'the data can live in a file (--data) or in Redis (--redis), not both: give one',
+    );
+  if (options.redis) {
+    // Loaded only for Redis: the client is a fifth of a second of modules.
+    const { openRedisStore } = await import('../store/redis-store.js');
+    const store = await openRedisStore(options.redis, { prefix: options.redisPrefix, limits });
+    return { store, hasData: store.loaded };
+  }
   if (!options.data) return { store: createMemoryStore({ limits }), hasData: false };
   const store = await openFileStore(options.data, {
     limits,

@@ -39,30 +39,23 @@ export function credentialPlaces(schemes: ReadonlyMap<string, SecurityScheme>): 
   return places;
 }
 
-/** A request as the log shows it: its target and headers, every credential replaced by `***`. */
-export interface ShownRequest {
-  path: string;
-  headers: Record<string, string>;
-}
-
 const NO_PLACES: CredentialPlaces = { headers: new Set(), query: new Set(), cookies: new Set() };
 
 /**
- * The target and headers of a request with its credentials redacted: the token of an
- * `Authorization` header (its scheme kept, so that `Bearer ***` still says what was sent), and
- * the API keys the spec's schemes name, in headers, the query and cookies.
- * @example showRequest({ target: '/v1/x?api_key=k', headers: { authorization: 'Bearer k' }, ... }, places)
- * // { path: '/v1/x?api_key=***', headers: { authorization: 'Bearer ***' } }
+ * A request's headers with their credentials redacted: the token of an `Authorization` header
+ * (its scheme kept, so that `Bearer ***` still says what was sent), and the API keys the spec's
+ * schemes put in headers and cookies. Repeated values are joined as HTTP joins list headers.
+ * @example redactHeaders({ authorization: 'Bearer k', host: 'a' }) // { authorization: 'Bearer ***', host: 'a' }
  */
-export function showRequest(
-  request: Pick<MockRequest, 'target' | 'headers'>,
+export function redactHeaders(
+  headers: MockRequest['headers'],
   places: CredentialPlaces = NO_PLACES,
-): ShownRequest {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) {
+): Record<string, string> {
+  const shown: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const text = typeof value === 'string' ? value : value.join(', ');
-    headers[name] = AUTHORIZATION_HEADERS.includes(name)
+    shown[name] = AUTHORIZATION_HEADERS.includes(name)
       ? redactAuthorization(text)
       : places.headers.has(name)
         ? REDACTED
@@ -70,7 +63,26 @@ export function showRequest(
           ? redactCookies(text, places.cookies)
           : text;
   }
-  return { path: redactQuery(request.target, places.query), headers };
+  return shown;
+}
+
+/**
+ * A request target with the API keys the spec's schemes put in the query redacted.
+ * @example redactTarget('/v1/x?api_key=k&a=1', places) // '/v1/x?api_key=***&a=1'
+ */
+export function redactTarget(target: string, places: CredentialPlaces = NO_PLACES): string {
+  const q = target.indexOf('?');
+  if (q === -1 || places.query.size === 0) return target;
+  const query = target
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const at = pair.indexOf('=');
+      const name = at === -1 ? pair : pair.slice(0, at);
+      return places.query.has(decoded(name)) ? `${name}=${REDACTED}` : pair;
+    })
+    .join('&');
+  return `${target.slice(0, q)}?${query}`;
 }
 
 /** `Bearer abc` → `Bearer ***`; a value with no scheme is all secret. */
@@ -90,21 +102,6 @@ function redactCookies(header: string, names: ReadonlySet<string>): string {
         : piece;
     })
     .join(';');
-}
-
-function redactQuery(target: string, names: ReadonlySet<string>): string {
-  const q = target.indexOf('?');
-  if (q === -1 || names.size === 0) return target;
-  const query = target
-    .slice(q + 1)
-    .split('&')
-    .map((pair) => {
-      const at = pair.indexOf('=');
-      const name = at === -1 ? pair : pair.slice(0, at);
-      return names.has(decoded(name)) ? `${name}=${REDACTED}` : pair;
-    })
-    .join('&');
-  return `${target.slice(0, q)}?${query}`;
 }
 
 /** A query name as the mock reads it (`+` a space, percent-decoded), or as sent if it does not decode. */

@@ -1,21 +1,26 @@
+import type { SideData } from '../../store/store.js';
 import {
   CheckedJson,
   CheckedList,
   type CheckedAnswer,
   type FaultKind,
 } from '../../vocabulary/answer.js';
+import type { MockRequest } from '../../vocabulary/request.js';
 import type { ReadBody } from '../request-body.js';
+import { redactHeaders, redactTarget, type CredentialPlaces } from './redact.js';
 
 /** The largest body, sent or answered, the log keeps: the log stays small however long the mock runs. */
 export const LOGGED_BODY_LIMIT = 16 * 1024;
 
-/** A request as the log of recent requests is given it. */
+/** A request as the log of recent requests keeps it. */
 export interface AnsweredRequest {
   method: string;
-  /** The request target, query included, its credentials redacted (see showRequest). */
+  /** The request target, query included, as sent: its credentials are redacted when shown. */
   path: string;
-  /** The request's headers by lower-case name, its credentials redacted. */
-  headers?: Readonly<Record<string, string>>;
+  /** The request's headers as received: their credentials are redacted when shown. */
+  headers?: MockRequest['headers'];
+  /** Where the API's credentials travel besides `Authorization` (see redact.ts). */
+  credentials?: CredentialPlaces;
   /** The status answered; none for a fault that sends no answer (a reset, a timeout). */
   status?: number;
   durationMs: number;
@@ -25,12 +30,22 @@ export interface AnsweredRequest {
   body?: unknown;
   /** Why the body the client sent is not kept, when it is not. */
   bodyNote?: string;
-  /** The answer sent, when one was (not for a fault): its headers and body are kept. */
-  answer?: CheckedAnswer;
+  /** What is kept of the answer sent (see keptAnswer); none for a fault. */
+  response?: KeptAnswer;
   /** The fault played instead of an answer, if one was. */
   fault?: FaultKind;
   /** The session the request belonged to, if it named one. */
   session?: string;
+}
+
+/** What the log keeps of an answer: its headers, and its body or the start of it. */
+export interface KeptAnswer {
+  headers: Readonly<Record<string, string>>;
+  /** The whole JSON body, when it is at most 16 KiB: a checked answer's, which never changes. */
+  body?: Buffer | CheckedList;
+  /** The first 16 KiB of a bigger one (a cut character shows as U+FFFD), and its size. */
+  start?: Buffer;
+  bytes?: number;
 }
 
 /** Which logged requests to show, every given field to match. */
@@ -56,48 +71,44 @@ export interface RequestFilter {
 
 /** The most recent requests, bounded: what an end-to-end test reads to see what its app sent. */
 export interface RequestLog {
-  /** How many requests it keeps: the newest. */
-  readonly capacity: number;
-  add(request: AnsweredRequest): void;
+  add(request: AnsweredRequest): void | Promise<void>;
   /**
    * The logged requests a filter matches, newest first, as the admin API sends them (spec/admin.yaml's
-   * RequestList: `{count, requests}`, `count` being every match, `requests` at most `limit`):
-   * made of each entry's JSON, serialized once when it was logged, so that reading the log
-   * never walks or copies what it holds.
+   * RequestList: `{count, requests}`, `count` being every match, `requests` at most `limit`),
+   * each with its number in the log (`id`).
    */
-  list(filter?: RequestFilter): CheckedList;
-  /** One logged request, whole (spec/admin.yaml's RecordedRequest), or undefined when the log no longer holds it. */
-  get(id: number): CheckedJson | undefined;
-  clear(): void;
+  list(filter?: RequestFilter): CheckedList | Promise<CheckedList>;
+  /** One logged request, whole (spec/admin.yaml's RecordedRequest); undefined once the log no longer holds it. */
+  get(id: number): CheckedJson | undefined | Promise<CheckedJson | undefined>;
+  clear(): void | Promise<void>;
 }
 
-/** What a filter is matched against: an entry keeps no body or answer beyond its JSON. */
-interface Matched {
-  readonly id: number;
-  readonly method: string;
-  readonly path: string;
-  readonly status: number | undefined;
-  readonly session: string | undefined;
-  readonly at: number;
-}
+/** How many requests a log keeps. */
+export const LOG_CAPACITY = 1000;
 
 interface Entry {
-  readonly request: Matched;
-  /** The JSON the admin API shows of it, as UTF-8: whole, and as a row of a list. */
-  readonly full: Buffer;
-  readonly summary: Buffer;
+  readonly id: number;
+  readonly request: AnsweredRequest;
+  /** The JSON the admin API shows of it, as UTF-8, made when first listed: as a row, and whole. */
+  row?: Buffer;
+  whole?: Buffer;
 }
 
+/** The CPU a listing may take in one turn of the event loop before it lets others run. */
+const LIST_SLICE_MS = 4;
+
 /**
- * A ring buffer of the last `capacity` requests: memory stays bounded however long the
- * mock runs (each entry keeps at most 16 KiB of each body), and adding costs the same at the
- * first request and the millionth. Each entry is serialized when it is added (a body the
- * client sent that cannot be, such as one nested too deep, is shown as a note instead), so
- * reading the log is cheap and never fails. Entries are numbered from 1, and a `clear` does
- * not restart the numbers: an id names one request for as long as the mock runs.
- * @example const log = createRequestLog(1000); log.add(request); log.list({ method: 'POST' });
+ * A ring buffer of the last `capacity` requests: memory stays bounded however long the mock
+ * runs (each entry keeps at most 16 KiB of each body), and adding costs the same at the first
+ * request and the millionth, and next to nothing: an entry is serialized (its credentials
+ * redacted) when it is first listed, never on the path of the request it logs, and kept so. A
+ * listing serializes in slices that let other requests run, and a body the client sent that
+ * cannot be serialized (one nested too deep) is shown as a note instead, so reading the log
+ * never blocks the mock and never fails. Entries are numbered from 1, and a `clear` does not
+ * restart the numbers: a number names one request for as long as the mock runs.
+ * @example const log = createRequestLog(1000); log.add(request); await log.list({ method: 'POST' });
  */
-export function createRequestLog(capacity = 1000): RequestLog {
+export function createRequestLog(capacity = LOG_CAPACITY): RequestLog {
   const entries: (Entry | undefined)[] = new Array<Entry | undefined>(capacity);
   let next = 0;
   let size = 0;
@@ -112,46 +123,83 @@ export function createRequestLog(capacity = 1000): RequestLog {
   }
 
   return {
-    capacity,
     add(request) {
-      const id = ++lastId;
-      entries[next] = {
-        request: {
-          id,
-          method: request.method,
-          path: request.path,
-          status: request.status,
-          session: request.session,
-          at: request.at,
-        },
-        ...serialize(id, request),
-      };
+      entries[next] = { id: ++lastId, request };
       next = (next + 1) % capacity;
       size = Math.min(size + 1, capacity);
     },
-    list(filter = {}) {
-      const parts: Buffer[] = [];
-      const summary = filter.view === 'summary';
+    async list(filter = {}) {
+      const chosen: Entry[] = [];
       let count = 0;
-      for (const entry of newestFirst(filter)) {
-        if (count++ < (filter.limit ?? capacity)) parts.push(summary ? entry.summary : entry.full);
+      for (const entry of newestFirst(filter))
+        if (count++ < (filter.limit ?? capacity)) chosen.push(entry);
+      const parts: Buffer[] = [];
+      let slice = performance.now();
+      for (const entry of chosen) {
+        parts.push(
+          filter.view === 'summary'
+            ? (entry.row ??= Buffer.from(JSON.stringify(rowOf(entry.request, entry.id))))
+            : (entry.whole ??= wholeOf(entry.request, entry.id)),
+        );
+        if (performance.now() - slice > LIST_SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          slice = performance.now();
+        }
       }
-      const open = Buffer.from(`{"count":${count},"requests":[`);
-      const close = Buffer.from(']}');
-      return new CheckedList(parts, { open, close });
+      return listOf(parts, count);
     },
     get(id) {
-      // Ids are consecutive in the ring, the newest at `next - 1`.
+      // Numbers are consecutive in the ring, the newest at `next - 1`.
       const back = lastId - id;
       if (!Number.isInteger(back) || back < 0 || back >= size) return undefined;
       const entry = entries[(next - 1 - back + capacity) % capacity];
-      return entry && new CheckedJson(entry.full);
+      return entry && new CheckedJson((entry.whole ??= wholeOf(entry.request, entry.id)));
     },
     clear() {
       entries.fill(undefined);
       next = 0;
       size = 0;
     },
+  };
+}
+
+/**
+ * A log kept in a store several replicas share: every replica appends to it and reads it, so a
+ * test sees what its app sent whichever replica answered. Entries are serialized (credentials
+ * redacted) when added, and numbered by the store.
+ */
+export function createSharedRequestLog(side: SideData, capacity = LOG_CAPACITY): RequestLog {
+  /** An entry as stored (without its number) with its number, whole. */
+  const numbered = (json: string, id: number) => Buffer.from(`{"id":${id},${json.slice(1)}`);
+  return {
+    add: (request) =>
+      side.pushEntry('requests', wholeOf(request, undefined).toString('utf8'), capacity),
+    async list(filter = {}) {
+      const matches = matcher(filter);
+      const parts: Buffer[] = [];
+      let count = 0;
+      const { entries, pushed } = await side.readEntries('requests');
+      entries.forEach((json, index) => {
+        const shown = JSON.parse(json) as Omit<AnsweredRequest, 'at'> & { time: string };
+        const request = { ...shown, at: Date.parse(shown.time) };
+        if (!matches(request) || count++ >= (filter.limit ?? capacity)) return;
+        const id = pushed - index;
+        parts.push(
+          filter.view === 'summary'
+            ? Buffer.from(JSON.stringify(rowOf(request, id)))
+            : numbered(json, id),
+        );
+      });
+      return listOf(parts, count);
+    },
+    async get(id) {
+      const { entries, pushed } = await side.readEntries('requests');
+      const json = entries[pushed - id];
+      return json === undefined || !Number.isInteger(id)
+        ? undefined
+        : new CheckedJson(numbered(json, id));
+    },
+    clear: () => side.clearEntries('requests'),
   };
 }
 
@@ -170,78 +218,106 @@ export function keptBody(body: ReadBody | undefined): Pick<AnsweredRequest, 'bod
 }
 
 /**
- * The entry as the admin API shows it (spec/admin.yaml's RecordedRequest), as UTF-8 JSON, whole
- * and as a row. The answer's body is JSON already (a `CheckedJson` or `CheckedList`): its bytes
- * go in as they are, never parsed again.
+ * What the log keeps of an answer: references, not copies, to what a checked answer holds
+ * (it never changes: records are frozen, their JSON cached), and a copy of the first 16 KiB of a
+ * bigger body (a reference would keep all of it alive).
+ * @example keptAnswer(reply.answer, 'GET') // { headers: { 'Content-Type': ... }, body: <Buffer> }
  */
-function serialize(id: number, request: AnsweredRequest): { full: Buffer; summary: Buffer } {
-  const { at, body, bodyNote, headers, answer, ...rest } = request;
-  const row = { id, ...rest, time: new Date(at).toISOString() };
-  const summary = Buffer.from(JSON.stringify(row));
-  const kept = { ...row, ...(headers ? { headers } : {}) };
-  let sent: string;
-  try {
-    sent = JSON.stringify(
-      body !== undefined ? { ...kept, body } : bodyNote ? { ...kept, bodyNote } : kept,
-    );
-  } catch {
-    sent = JSON.stringify({ ...kept, bodyNote: 'The body could not be kept (nested too deep)' });
-  }
-  if (!answer) return { summary, full: Buffer.from(sent) };
-  // `sent` ends with its closing brace: the response goes in before it.
-  const parts = [
-    Buffer.from(`${sent.slice(0, -1)},"response":`),
-    ...responseParts(request),
-    Buffer.from('}'),
-  ];
-  return { summary, full: Buffer.concat(parts) };
-}
-
-/** spec/admin.yaml's RecordedResponse: the answer's headers, and its body or the start of it. */
-function responseParts({ answer, method }: AnsweredRequest): Buffer[] {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(answer?.headers ?? {}))
-    headers[name.toLowerCase()] = value;
-  const open = `{"headers":${JSON.stringify(headers)}`;
-  const body = answer?.body;
+export function keptAnswer(answer: CheckedAnswer, method: string): KeptAnswer {
+  const { headers, body } = answer;
   // HEAD gets the headers of GET and no body.
-  if (body === undefined || method === 'HEAD') return [Buffer.from(`${open}}`)];
-  if (body instanceof CheckedJson) {
-    if (body.bytes.length <= LOGGED_BODY_LIMIT)
-      return [Buffer.from(`${open},"body":`), body.bytes, Buffer.from('}')];
-    return [
-      Buffer.from(cutBody(open, body.bytes.subarray(0, LOGGED_BODY_LIMIT), body.bytes.length)),
-    ];
+  if (body === undefined || method === 'HEAD') return { headers };
+  const bytes = body instanceof CheckedJson ? body.bytes.length : body.length;
+  if (bytes <= LOGGED_BODY_LIMIT)
+    return { headers, body: body instanceof CheckedJson ? body.bytes : body };
+  const start =
+    body instanceof CheckedJson
+      ? Buffer.from(body.bytes.subarray(0, LOGGED_BODY_LIMIT))
+      : listBytes(body, LOGGED_BODY_LIMIT);
+  return { headers, start, bytes };
+}
+
+/** spec/admin.yaml's RecordedRequest as a row of a list (`view=summary`): no headers, no bodies. */
+function rowOf(request: AnsweredRequest, id: number | undefined) {
+  return {
+    id,
+    method: request.method,
+    path: redactTarget(request.path, request.credentials),
+    status: request.status,
+    durationMs: request.durationMs,
+    time: new Date(request.at).toISOString(),
+    session: request.session,
+    fault: request.fault,
+  };
+}
+
+/**
+ * spec/admin.yaml's RecordedRequest, whole, as UTF-8 JSON; `id` left out for a store that
+ * numbers its entries itself. The answer's body is JSON already (a checked answer's): its
+ * bytes go in as they are, never parsed again.
+ */
+function wholeOf(request: AnsweredRequest, id: number | undefined): Buffer {
+  let head = JSON.stringify(rowOf(request, id)).slice(0, -1);
+  if (request.headers)
+    head += `,"headers":${JSON.stringify(redactHeaders(request.headers, request.credentials))}`;
+  head += bodyMember(request.body, request.bodyNote);
+  const { response } = request;
+  if (!response) return Buffer.from(`${head}}`);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) headers[name.toLowerCase()] = value;
+  head += `,"response":{"headers":${JSON.stringify(headers)}`;
+  const { body, start } = response;
+  if (body)
+    return Buffer.concat([
+      Buffer.from(`${head},"body":`),
+      Buffer.isBuffer(body) ? body : listBytes(body, body.length),
+      CLOSE_BOTH,
+    ]);
+  if (start) {
+    const text = JSON.stringify(start.toString('utf8'));
+    return Buffer.from(`${head},"bodyBytes":${response.bytes},"bodyStart":${text}}}`);
   }
-  if (body.length <= LOGGED_BODY_LIMIT)
-    return [Buffer.from(`${open},"body":`), ...listBytes(body, body.length), Buffer.from('}')];
-  return [
-    Buffer.from(cutBody(open, Buffer.concat(listBytes(body, LOGGED_BODY_LIMIT)), body.length)),
-  ];
+  return Buffer.from(`${head}}}`);
 }
 
-/** A body too large to keep: its size, and its first 16 KiB as text (a cut character shows as �). */
-function cutBody(open: string, start: Buffer, bytes: number): string {
-  return `${open},"bodyBytes":${bytes},"bodyStart":${JSON.stringify(start.toString('utf8'))}}`;
+/** The body the client sent as a JSON member, or the note of why it is not kept. */
+function bodyMember(body: unknown, note: string | undefined): string {
+  if (body !== undefined) {
+    try {
+      return `,"body":${JSON.stringify(body)}`;
+    } catch {
+      note = 'The body could not be kept (nested too deep)';
+    }
+  }
+  return note ? `,"bodyNote":${JSON.stringify(note)}` : '';
 }
 
-/** The first `limit` bytes of a list's JSON, in pieces: `[`, the parts with commas, `]`. */
-function listBytes({ parts, open, close }: CheckedList, limit: number): Buffer[] {
+/** The first `limit` bytes of a list's JSON: `[`, the parts with commas, `]`. */
+function listBytes({ parts, open, close }: CheckedList, limit: number): Buffer {
   const pieces: Buffer[] = [open];
   let length = open.length;
-  const comma = Buffer.from(',');
   for (let i = 0; i < parts.length && length < limit; i++) {
-    if (i > 0) pieces.push(comma);
+    if (i > 0) pieces.push(COMMA);
     const part = parts[i] as Buffer;
     pieces.push(part);
     length += part.length + (i > 0 ? 1 : 0);
   }
   if (length < limit) pieces.push(close);
-  const whole = Buffer.concat(pieces);
-  return [whole.length > limit ? whole.subarray(0, limit) : whole];
+  return Buffer.concat(pieces, Math.min(length + close.length, limit));
 }
 
-function matcher(filter: RequestFilter): (request: Matched) => boolean {
+const COMMA = Buffer.from(',');
+const CLOSE_BOTH = Buffer.from('}}');
+
+/** The admin API's RequestList of these entries' JSON. */
+function listOf(parts: Buffer[], count: number): CheckedList {
+  const open = Buffer.from(`{"count":${count},"requests":[`);
+  return new CheckedList(parts, { open, close: CLOSE });
+}
+
+const CLOSE = Buffer.from(']}');
+
+function matcher(filter: RequestFilter): (request: AnsweredRequest) => boolean {
   const method = filter.method?.toUpperCase();
   const path = filter.path;
   const prefix = path?.endsWith('*') ? path.slice(0, -1) : undefined;
