@@ -34,7 +34,9 @@ let shownList = '';
 let polling: ReturnType<typeof setTimeout> | undefined;
 
 const dialog = new Dialog();
-const table = new RequestTable((id, row) => void guard(() => openRequest(id, row)));
+const table = new RequestTable(
+  (id, session, row) => void guard(() => openRequest(id, session, row)),
+);
 const settingsForm = new SettingsForm((change) => guard(() => applySettings(change)));
 const collections = new CollectionPanel(
   (name, button) => void guard(() => openCollection(name, button)),
@@ -189,7 +191,7 @@ async function refreshRequests(): Promise<void> {
     return;
   }
   error.textContent = '';
-  const signature = `${query}|${list.count}|${list.requests.map((request) => request.id).join(',')}`;
+  const signature = `${client.session ?? ''}|${query}|${list.count}|${list.requests.map((request) => request.id).join(',')}`;
   if (signature === shownList) return;
   const before = shownList;
   shownList = signature;
@@ -210,18 +212,23 @@ async function refreshSettings(): Promise<void> {
   if (client) settingsForm.fill(await client.get<Settings>('settings'));
 }
 
-/** Shows the session picker once the mock lists sessions (`GET /sessions` answers 200). */
+/**
+ * Shows the session picker once the mock has sessions: `GET /sessions` answers 200 (a mock
+ * without sessions answers 404) and lists one at least.
+ */
 async function refreshSessions(): Promise<void> {
   if (!client) return;
   const { status, body } = await client.status('sessions');
   const picker = byId('session-picker');
-  if (status !== 200) {
+  const ids = new Set(
+    status === 200 ? (body as SessionList).sessions.map((session) => session.id) : [],
+  );
+  const picked = client.session;
+  if (picked !== undefined) ids.add(picked);
+  if (ids.size === 0) {
     picker.hidden = true;
     return;
   }
-  const ids = new Set((body as SessionList).sessions.map((session) => session.id));
-  const picked = client.session;
-  if (picked !== undefined) ids.add(picked);
   const options = [
     h('option', { value: '' }, 'default'),
     ...[...ids].sort().map((id) => h('option', { value: id }, id)),
@@ -233,10 +240,16 @@ async function refreshSessions(): Promise<void> {
   picker.hidden = false;
 }
 
-async function openRequest(id: number, row: HTMLElement): Promise<void> {
+async function openRequest(
+  id: number,
+  session: string | undefined,
+  row: HTMLElement,
+): Promise<void> {
   if (!client) return;
   try {
-    const entry = await client.get<RecordedRequest>(`requests/${id}`);
+    // Each session numbers its own log: the row's session says which.
+    const query = session === undefined ? '' : `?${new URLSearchParams({ session })}`;
+    const entry = await client.get<RecordedRequest>(`requests/${id}${query}`);
     dialog.show(`${entry.method} ${entry.path}`, requestDetail(entry), row);
   } catch (err) {
     if (!(err instanceof AdminError && err.status === 404)) throw err;

@@ -9,7 +9,9 @@ export class RequestTable {
   /** The id of the row that takes the table's tab stop. */
   #current: number | undefined;
 
-  constructor(private readonly onOpen: (id: number, row: HTMLElement) => void) {
+  constructor(
+    private readonly onOpen: (id: number, session: string | undefined, row: HTMLElement) => void,
+  ) {
     this.#rows.addEventListener('click', (event) => {
       const row = (event.target as Element).closest<HTMLTableRowElement>('tr[data-id]');
       if (row) this.#open(row);
@@ -31,7 +33,8 @@ export class RequestTable {
       'tr',
       {
         'data-id': request.id,
-        'data-key': `request-${request.id}`,
+        'data-key': `request-${request.session ?? ''}-${request.id}`,
+        'data-session': request.session,
         tabindex: request.id === this.#current ? 0 : -1,
         class: request.fault ? 'faulted' : undefined,
       },
@@ -76,7 +79,7 @@ export class RequestTable {
 
   #open(row: HTMLTableRowElement): void {
     this.#focus(row);
-    this.onOpen(Number(row.dataset.id), row);
+    this.onOpen(Number(row.dataset.id), row.dataset.session, row);
   }
 
   #focus(row: HTMLTableRowElement): void {

@@ -7,8 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_SPEC_PATH } from '../../src/openapi/bundled.js';
-import { createApp, loadSpec, startMock, type RunningMock } from '../../src/index.js';
+import { startMock, type RunningMock } from '../../src/index.js';
 import { CHROMIUM_ARGS, findChromium, INSTALL_HINT, isCi, SKIP_NOTE_PREFIX } from './chromium.js';
 
 const KEY = 'inspector-browser-key';
@@ -259,45 +258,48 @@ describe('the inspector page', () => {
 });
 
 describe('the session picker', () => {
-  it('appears once GET /__mock/sessions answers 200, and sends Mock-Session for the one picked', async () => {
-    const [spec, adminSpec] = await Promise.all([loadSpec(), loadSpec(ADMIN_SPEC_PATH)]);
-    const app = createApp({ spec, adminSpec, apiKeys: [KEY] });
-    const sessionsOfAdminCalls: (string | undefined)[] = [];
-    // The mock with sessions, as far as the page can tell: a list of them.
-    const origin = await listen((req, res) => {
-      if (req.url?.startsWith('/__mock/') && req.url !== '/__mock/' && !req.url.includes('.'))
-        sessionsOfAdminCalls.push(req.headers['mock-session'] as string | undefined);
-      if (req.url !== '/__mock/sessions') return app(req, res);
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          sessions: [
-            {
-              id: 'worker-1',
-              createdAt: new Date().toISOString(),
-              lastUsedAt: new Date().toISOString(),
-            },
-          ],
-        }),
-      );
+  it('appears once the mock has sessions, and shows the requests, records and reset of the one picked', async () => {
+    const mock = await startMock({ apiKeys: [KEY] });
+    toClose.push(() => mock.close());
+    const site = await openSite();
+    const worker = { ...json, 'Mock-Session': 'worker-1' };
+    await site.evaluate(appFetch, {
+      url: `${mock.url}/categories`,
+      init: { method: 'POST', headers: worker, body: JSON.stringify({ name: 'Quokka' }) },
     });
-    const { page } = await openInspector(`${origin}/__mock/`);
+    await site.evaluate(appFetch, { url: `${mock.url}/categories`, init: { headers: auth } });
+
+    const { page, errors } = await openInspector(`${mock.url.replace(/\/v1$/, '/__mock')}/`);
     // Its name is its label's text and the option shown: `Session default`.
     const picker = page.getByRole('combobox', { name: /^Session/ });
     await picker.waitFor();
     expect(await picker.locator('option').allTextContents()).toEqual(['default', 'worker-1']);
-    expect(sessionsOfAdminCalls.every((session) => session === undefined)).toBe(true);
-    sessionsOfAdminCalls.length = 0;
+    await expectRows(page, [['GET', '/v1/categories', '200']]);
+    await eventually(() => page.locator('#collections .count').textContent()).toBe('10');
+
     await picker.selectOption('worker-1');
-    await eventually(() => sessionsOfAdminCalls.length).toBeGreaterThan(2);
-    expect(new Set(sessionsOfAdminCalls)).toEqual(new Set(['worker-1']));
+    await expectRows(page, [['POST', '/v1/categories', '201']]);
+    expect(await page.locator('#request-rows td.session').allTextContents()).toEqual(['worker-1']);
+    await eventually(() => page.locator('#collections .count').textContent()).toBe('11');
+    // The row opens from the session's own log.
+    await page.locator('#request-rows tr').first().click();
+    await page.locator('#detail pre').first().waitFor();
+    expect(await page.locator('#detail').innerText()).toContain('"name": "Quokka"');
+    await page.keyboard.press('Escape');
+
+    // Reset with the session picked resets that session only.
+    await page.getByRole('button', { name: 'Reset the mock' }).click();
+    await eventually(() => page.locator('#collections .count').textContent()).toBe('10');
+    await page.locator('#no-requests').waitFor();
+    await picker.selectOption('');
+    await expectRows(page, [['GET', '/v1/categories', '200']]);
+    expect(errors).toEqual([]);
   });
 
   it('stays hidden while the mock has no sessions', async () => {
     const mock = await startMock({ apiKeys: [KEY] });
     toClose.push(() => mock.close());
     const { page } = await openInspector(`${mock.url.replace(/\/v1$/, '/__mock')}/`);
-    await page.locator('#request-count').waitFor({ state: 'attached' });
     await eventually(() => page.locator('#collections .count').textContent()).toBe('10');
     expect(await page.locator('#session-picker').isHidden()).toBe(true);
   });
