@@ -1,6 +1,6 @@
 // Screenshots of the inspector page at 1280×720, light and dark, for the README and the
-// closing note of issue 19: a mock with the seed data, the requests of a small app (a list, a
-// create, a read, a 400, a 401, a 404, a forced 500, a reset fault), a delay set.
+// closing note of issue 19: a mock with the seed data, the requests of a small app (lists,
+// creates, a 400, a 401, a 404, a forced 500, a reset fault), a session, a delay set.
 //
 // Usage: npm run build && npx tsx scripts/inspector-screenshots.ts [folder]   (default: docs/)
 // Needs Chromium (Debian's: apt-get install chromium, or CHROMIUM_PATH).
@@ -39,6 +39,8 @@ try {
   await call('/categories', { headers: { ...auth, Prefer: 'fault=reset' } });
   await call('/nowhere', { headers: auth });
   await call('/categories', { method: 'POST', headers: json, body: '{"name":"Quokka"}' });
+  // A parallel test worker's session: the page offers a picker.
+  await call('/categories', { headers: { ...auth, 'Mock-Session': 'worker-1' } });
   await fetch(`${admin}/settings`, {
     method: 'PATCH',
     headers: json,
