@@ -129,6 +129,26 @@ describe('GET /__mock/requests/{id} and ?view=summary', () => {
   });
 });
 
+describe('bodies the log does not keep', () => {
+  it('notes a body of a media type it does not read, with its size and type', async () => {
+    const bodies = fileURLToPath(new URL('./fixtures/specs/bodies.yaml', import.meta.url));
+    const [spec, adminSpec] = await Promise.all([loadSpec(bodies), loadSpec(ADMIN_SPEC_PATH)]);
+    const app = createApp({ spec, adminSpec, apiKeys: [KEY] });
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const sent = await request(app).put('/api/images').set('Content-Type', 'image/png').send(png);
+    expect(sent.status).toBe(204);
+    const [entry] = ((await request(app).get('/__mock/requests').set(AUTH)).body as Logged)
+      .requests;
+    expect(entry).toMatchObject({
+      method: 'PUT',
+      status: 204,
+      bodyNote: 'A body of 8 bytes of image/*, not kept',
+      response: { headers: {} },
+    });
+    expect(entry).not.toHaveProperty('body');
+  });
+});
+
 describe('credentials in the log', () => {
   const SECURITY = fileURLToPath(new URL('./fixtures/specs/security.yaml', import.meta.url));
   let spec: LoadedSpec;
