@@ -292,18 +292,18 @@ function bodyMember(body: unknown, note: string | undefined): string {
   return note ? `,"bodyNote":${JSON.stringify(note)}` : '';
 }
 
-/** The first `limit` bytes of a list's JSON: `[`, the parts with commas, `]`. */
-function listBytes({ parts, open, close }: CheckedList, limit: number): Buffer {
-  const pieces: Buffer[] = [open];
-  let length = open.length;
-  for (let i = 0; i < parts.length && length < limit; i++) {
-    if (i > 0) pieces.push(COMMA);
-    const part = parts[i] as Buffer;
-    pieces.push(part);
-    length += part.length + (i > 0 ? 1 : 0);
+/** The first `limit` bytes of a list's JSON (`[`, the parts with commas, `]`), copied into one buffer. */
+function listBytes({ parts, open, close, length }: CheckedList, limit: number): Buffer {
+  const size = Math.min(length, limit);
+  // Every byte is written below: copies stop at the end of the buffer.
+  const bytes = Buffer.allocUnsafe(size);
+  let at = open.copy(bytes);
+  for (let i = 0; i < parts.length && at < size; i++) {
+    if (i > 0) at += COMMA.copy(bytes, at);
+    at += (parts[i] as Buffer).copy(bytes, at);
   }
-  if (length < limit) pieces.push(close);
-  return Buffer.concat(pieces, Math.min(length + close.length, limit));
+  if (at < size) close.copy(bytes, at);
+  return bytes;
 }
 
 const COMMA = Buffer.from(',');
