@@ -24,9 +24,11 @@ const MUST_SHIP = [
   'dist/cli/bin.js',
   'spec/openapi.yaml',
   'spec/admin.yaml',
+  'dist/inspector/index.html',
+  'dist/inspector/main.js',
   'contract-tests/vitest.config.ts',
   'contract-tests/rules/credentials.ts',
-  'contract-tests/interface.contract.test.ts',
+  'contract-tests/categories.contract.test.ts',
 ];
 const MUST_NOT_SHIP = [/\.map$/, /^src\//, /^test\//, /node_modules\//, /^scripts\//];
 
@@ -115,6 +117,14 @@ async function expectCategoryList(url, key) {
   return body;
 }
 
+async function expectInspectorPage(url) {
+  const res = await fetch(url);
+  const text = await res.text();
+  if (res.status !== 200 || !text.includes('API key')) {
+    throw new StepFailure(`GET ${url}: ${res.status} ${text.slice(0, 200)}`);
+  }
+}
+
 /** A module of the frontend project that uses the library as its README shows. */
 const CONSUMER_MJS = `import { startMock } from 'petstore-kit';
 const mock = await startMock({ apiKeys: ['k'] });
@@ -189,6 +199,11 @@ async function main() {
 
     await step(`GET ${url}/categories with the default key: 200 and a list`, () =>
       expectCategoryList(url, DEFAULT_KEY),
+    );
+
+    await step(
+      `GET ${new URL('/__mock/', url)}: the inspector page, from the installed package`,
+      () => expectInspectorPage(new URL('/__mock/', url).href),
     );
 
     await step('npx petstore-kit contract against it: exit 0 (conforms)', () =>

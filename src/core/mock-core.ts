@@ -4,6 +4,8 @@ import { CheckedJson, type Answer, type CheckedAnswer, type Reply } from '../voc
 import { errors } from '../vocabulary/error-catalogue.js';
 import type { ApiError } from '../vocabulary/errors.js';
 import type { MockRequest } from '../vocabulary/request.js';
+import type { CredentialPlaces } from './admin/redact.js';
+import { keptAnswer, keptBody } from './admin/request-log.js';
 import type { ErrorAnswer } from './error-shaper.js';
 import { toApiError } from './error-mapping.js';
 import type { OperationHandler } from './handler.js';
@@ -32,6 +34,8 @@ export interface ServedApi {
   headersOf(operation: Operation): Readonly<Record<string, string>>;
   /** Whether its requests go to the request log. */
   recorded: boolean;
+  /** Where its API keys travel: the request log keeps them redacted. */
+  credentials?: CredentialPlaces;
   /** Shapes an error as this API's spec declares it for the operation (if known) and status. */
   shapeError(error: ApiError, operation: Operation | undefined): ErrorAnswer;
   /** The scenarios (Prefer, latency, faults) its requests may ask for; none for the admin API. */
@@ -106,9 +110,6 @@ export interface MockCore {
    */
   errorAnswer(err: unknown, route?: Route): CheckedAnswer;
 }
-
-/** The largest request body the log of recent requests keeps. */
-const LOGGED_BODY_LIMIT = 16 * 1024;
 
 /** What the core learns of a request as it goes, for its log and its error answer. */
 interface Progress {
@@ -239,26 +240,35 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     };
   }
 
-  async function record(request: MockRequest, reply: Reply, progress: Progress, started: number) {
-    const { body, state = options.states.default } = progress;
+  async function record(
+    request: MockRequest,
+    reply: Reply,
+    progress: Progress,
+    started: number,
+    api: ServedApi,
+  ) {
+    const { state = options.states.default } = progress;
     await state.requestLog.add({
       ...(state.session ? { session: state.session } : {}),
       method: request.method,
+      // As sent: the log redacts the credentials when it shows them.
       path: request.target,
+      headers: request.headers,
+      ...(api.credentials ? { credentials: api.credentials } : {}),
       ...(reply.fault
         ? {
             fault: reply.fault.kind,
             // A malformed answer is sent with its status; a reset or a timeout sends none.
             ...(reply.fault.kind === 'malformed' ? { status: reply.fault.status } : {}),
           }
-        : { status: reply.answer.status }),
+        : {
+            status: reply.answer.status,
+            response: keptAnswer(reply.answer, request.method),
+          }),
       durationMs: Math.round((performance.now() - started) * 100) / 100,
       // A number here; the log formats it when it is read, not on every request.
       at: Date.now(),
-      // Bodies of up to 16 KiB, so that the log stays small however long the mock runs.
-      ...(body && !Buffer.isBuffer(body.value) && body.bytes <= LOGGED_BODY_LIMIT
-        ? { body: body.value }
-        : {}),
+      ...keptBody(progress.body),
     });
   }
 
@@ -292,7 +302,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       }
       if (to.api?.recorded) {
         // The log may be a shared store's: one that fails leaves the answer as it was.
-        await record(request, reply, progress, started).catch((err: unknown) =>
+        await record(request, reply, progress, started, to.api).catch((err: unknown) =>
           options.onServerError?.(err, request),
         );
       }

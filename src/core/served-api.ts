@@ -10,7 +10,13 @@ import { createRouter } from './router.js';
 
 export interface ServedApiOptions extends Pick<
   ServedApi,
-  'basePath' | 'recorded' | 'shapeError' | 'scenarios' | 'refuse' | 'checkCredential'
+  | 'basePath'
+  | 'recorded'
+  | 'credentials'
+  | 'shapeError'
+  | 'scenarios'
+  | 'refuse'
+  | 'checkCredential'
 > {
   /** The handler of each operation; none makes the operation a 501. */
   handler(operation: Operation): OperationHandler | undefined;
@@ -43,6 +49,7 @@ export function serveApi(
     shapeError: options.shapeError,
     ...(options.scenarios ? { scenarios: options.scenarios } : {}),
     ...(options.refuse ? { refuse: options.refuse } : {}),
+    ...(options.credentials ? { credentials: options.credentials } : {}),
     router: createRouter(operations),
     checkCredential: options.checkCredential,
     handlers,

@@ -6,6 +6,7 @@ import { CheckedJson, type CheckedAnswer, type FaultKind } from '../vocabulary/a
 import type { MockRequest } from '../vocabulary/request.js';
 import type { CorsStep } from './cors.js';
 import { playFault } from './faults.js';
+import type { PageStep } from './inspector-page.js';
 import type { RequestLine } from './logger.js';
 import { createSender } from './send.js';
 
@@ -29,6 +30,8 @@ export interface ListenerOptions {
   readBody: (req: IncomingMessage, res: ServerResponse) => Promise<Buffer>;
   /** Sets CORS headers and answers preflights; none without CORS. */
   cors?: CorsStep;
+  /** Serves the inspector page and its files (see createInspectorPage); none without the admin API. */
+  page?: PageStep;
   /** The CPU budget per event-loop turn that every list being sent shares. */
   budget: TurnBudget;
   /**
@@ -85,6 +88,9 @@ export function createListener(options: ListenerOptions): MockListener {
   async function answer(req: IncomingMessage, res: ServerResponse, outcome: Outcome) {
     const method = req.method ?? 'GET';
     const route = core.route(method, req.url ?? '/');
+    const page = options.page?.(req, res) ?? 'continue';
+    if (page === 'answered') return;
+    if (page !== 'continue') return finish(req, res, core.errorAnswer(page, route), outcome);
     const cors = options.cors?.(req, res, route) ?? 'continue';
     if (cors === 'answered') {
       // The library answers a preflight from an origin it does not allow with a bare 204.

@@ -315,17 +315,30 @@ class RedisState implements Store {
       },
       pushEntry: async (list, json, capacity) => {
         const at = key('list', list);
+        const pushed = key('pushed', list);
+        // One transaction: the counter and the list move together, so that an entry's number
+        // is its position from the counter (see readEntries).
         await this.command('write', (client) =>
           client
             .multi()
             .lpush(at, json)
             .ltrim(at, 0, capacity - 1)
-            .sadd(index, at)
+            .incr(pushed)
+            .sadd(index, at, pushed)
             .exec(),
         );
       },
       readEntries: (list) =>
-        this.command('read', (client) => client.lrange(key('list', list), 0, -1)),
+        this.command('read', async (client) => {
+          const results = await client
+            .multi()
+            .get(key('pushed', list))
+            .lrange(key('list', list), 0, -1)
+            .exec();
+          const [[countFailure, pushed] = [], [listFailure, entries] = []] = results ?? [];
+          if (countFailure || listFailure) throw countFailure ?? listFailure;
+          return { entries: (entries as string[] | undefined) ?? [], pushed: Number(pushed ?? 0) };
+        }),
       clearEntries: async (list) => {
         await this.command('write', (client) => client.del(key('list', list)));
       },

@@ -130,10 +130,17 @@ export interface SideData {
   readDocument(name: string): Promise<string | undefined>;
   writeDocument(name: string, json: string): Promise<void>;
   deleteDocument(name: string): Promise<void>;
-  /** Adds an entry to the front of a list, dropping its oldest past `capacity`. */
+  /**
+   * Adds an entry to the front of a list, dropping its oldest past `capacity`. Entries are
+   * numbered 1, 2, 3... in the order they are pushed, and a clear does not restart the numbers.
+   */
   pushEntry(list: string, json: string, capacity: number): Promise<void>;
-  /** The entries of a list, newest first. */
-  readEntries(list: string): Promise<string[]>;
+  /**
+   * The entries of a list, newest first, and how many were ever pushed to it: the number of
+   * the entry at index `i` is `pushed - i`.
+   */
+  readEntries(list: string): Promise<{ entries: string[]; pushed: number }>;
+  /** Empties a list; its numbers go on from where they were. */
   clearEntries(list: string): Promise<void>;
 }
 

@@ -204,6 +204,26 @@ export const errors = {
     () => 'The store this mock was given has no scopes: it cannot keep sessions (Mock-Session)',
   ),
 
+  // The admin API and its inspector page
+  noLoggedRequest: define(
+    404,
+    'not_found',
+    (id: number, capacity: number) =>
+      `The request log holds no request ${id} (it keeps the last ${capacity}, and a reset empties it)`,
+  ),
+  noCollection: define(
+    404,
+    'not_found',
+    (name: string, names: readonly string[]) =>
+      `There is no collection ${JSON.stringify(name)}` +
+      (names.length ? ` (there are: ${names.join(', ')})` : ' (the spec describes none)'),
+  ),
+  inspectorNotBuilt: define(
+    404,
+    'not_found',
+    () => 'The inspector page is not built: `npm run build` builds it into dist/inspector',
+  ),
+
   // The mock itself
   invalidResponse: define(
     500,

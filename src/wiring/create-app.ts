@@ -1,4 +1,5 @@
 import { adminHandlers } from '../core/admin/handlers.js';
+import { credentialPlaces } from '../core/admin/redact.js';
 import { createAnswerChecker } from '../core/answer-check.js';
 import { createErrorShaper } from '../core/error-shaper.js';
 import { exampleHandler } from '../core/example-answers.js';
@@ -19,6 +20,7 @@ import { operationPreparer, serveApi } from '../core/served-api.js';
 import { createTurnBudget } from '../core/turn-budget.js';
 import { createBodyReader } from '../http/body.js';
 import { corsMiddleware } from '../http/cors.js';
+import { createInspectorPage } from '../http/inspector-page.js';
 import { createListener, type MockListener } from '../http/listener.js';
 import { requestLines, silentLogger } from '../http/logger.js';
 import { documentErrorResponses } from '../openapi/error-responses.js';
@@ -179,6 +181,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     serveApi(document, operations, {
       basePath,
       recorded: true,
+      credentials: credentialPlaces(schemes),
       checkCredential: security.check,
       handler: handlerOf,
       shapeError,
@@ -200,14 +203,22 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     ...security.summary,
     ...credentialWarnings.map((line) => ({ line, warning: true })),
   ];
+  let adminBasePath: string | undefined;
   if (options.adminSpec) {
     const admin = adminApi(
       options.adminSpec,
       settings.seed,
       { ...accepted, keys: everyKey(accepted, schemes), basic: [], byScheme: new Map() },
-      states,
+      adminHandlers(
+        states,
+        resources.map((resource) => ({
+          descriptor: descriptorOf(resource),
+          path: `${basePath}${resource.collectionPath}`,
+        })),
+      ),
     );
     apis.push(admin.api);
+    adminBasePath = admin.api.basePath;
     if (admin.locked)
       summary.push({
         line: `the admin API (${admin.api.basePath}) takes an API key, and none was given: it refuses every request`,
@@ -236,6 +247,9 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     core,
     readBody: createBodyReader({ limit: settings.bodyLimit }),
     ...(settings.cors === false ? {} : { cors: corsMiddleware(settings.cors) }),
+    ...(adminBasePath === undefined
+      ? {}
+      : { page: createInspectorPage({ basePath: adminBasePath }) }),
     budget,
     sendTimeoutMs: settings.limits.sendTimeout,
     ...(settings.logRequests ? { onAnswered: requestLines(logger) } : {}),
@@ -272,13 +286,12 @@ function adminApi(
   spec: LoadedSpec,
   seed: number,
   accepted: AcceptedCredentials,
-  state: Parameters<typeof adminHandlers>[0],
+  handlers: ReturnType<typeof adminHandlers>,
 ): { api: ServedApi; locked: boolean } {
   const document = spec.resolved;
   const operations = listOperations(document);
   const compiler = createSchemaCompiler(document);
   const generator: DataGenerator = createDataGenerator({ seed, compiler });
-  const handlers = adminHandlers(state);
   const api = serveApi(document, operations, {
     basePath: basePathOf(document),
     recorded: false,
