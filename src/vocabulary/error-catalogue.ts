@@ -211,6 +211,12 @@ export const errors = {
     (problems: readonly string[]) => `The mock's response breaks the spec: ${problems.join('; ')}`,
   ),
   internal: define(500, 'internal_error', () => 'The mock failed to answer this request'),
+  bodyAlreadyRead: define(
+    500,
+    'body_already_read',
+    () =>
+      'The request body was read before it reached the mock: mount the mock before any body parser (express.json(), ...), or give those parsers to your own routes only',
+  ),
   storeFull: define(507, 'insufficient_storage', (reason: string) => reason),
   storeUnavailable: define(
     503,
