@@ -401,6 +401,11 @@ describe('petstore-kit: misconfiguration refused, in one line and exit code 1', 
     { why: 'an empty BASIC_AUTH', env: { BASIC_AUTH: '' }, says: /'BASIC_AUTH' is invalid/ },
     { why: 'an empty CORS_ORIGINS', env: { CORS_ORIGINS: '' }, says: /'CORS_ORIGINS' is invalid/ },
     { why: 'an empty HOST', env: { HOST: '' }, says: /'HOST' is invalid\. it must be an address/ },
+    {
+      why: 'an empty REDIS_URL',
+      env: { REDIS_URL: '' },
+      says: /'REDIS_URL' is invalid\. it is empty/,
+    },
     { why: "--host ''", args: ['--host', ' '], says: /--host <host>' argument ' ' is invalid/ },
     {
       why: 'keys separated by a space',

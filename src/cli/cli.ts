@@ -13,6 +13,7 @@ import {
   collectList,
   parseDelay,
   parseFaultKinds,
+  parseGiven,
   parseHost,
   parseRate,
   parseCount,
@@ -127,7 +128,9 @@ export function createCli(io: CliIo): Command {
       new Option(
         '--redis <url>',
         'keep every state in this Redis, shared by every replica started with it (default: this process)',
-      ).env('REDIS_URL'),
+      )
+        .env('REDIS_URL')
+        .argParser(parseGiven),
     )
     .addOption(
       new Option('--redis-prefix <prefix>', 'the start of every key the mock writes in Redis')

@@ -100,12 +100,18 @@ export function collectList(value: string, previous: string[] = []): string[] {
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
-  if (items.length === 0)
-    throw new InvalidArgumentError(
-      'it is empty, which would leave the default in force: give a value, or leave the option (and its variable) unset.',
-    );
+  if (items.length === 0) throw new InvalidArgumentError(EMPTY);
   return [...previous, ...items];
 }
+
+/** A value that must not be empty (`REDIS_URL=` would otherwise mean this process's memory). */
+export function parseGiven(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError(EMPTY);
+  return value.trim();
+}
+
+const EMPTY =
+  'it is empty, which would leave the default in force: give a value, or leave the option (and its variable) unset.';
 
 /** `user:password` (or `scheme=user:password`), repeatable, comma-separated from the environment. */
 export function collectBasic(value: string, previous: string[] = []): string[] {
