@@ -96,6 +96,9 @@ describe.each(FRAMEWORKS)(
         id: 11,
         name: 'Axolotl',
       });
+      // A session (Mock-Session) is a state of its own, from the start-up data.
+      const session = { ...auth, 'Mock-Session': 'worker-1' };
+      expect((await call(`${origin}/v1/categories`, { headers: session })).body).toHaveLength(10);
     });
 
     it("refuses what the spec refuses, in the spec's Error shape, never express's HTML", async () => {
