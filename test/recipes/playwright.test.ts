@@ -3,9 +3,7 @@
 // a session of its own. Besides the README's tests, two of ours add a category on two workers
 // at the same moment: each must see only its own, and the mock's default state neither.
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { findChromium, INSTALL_HINT, isCi, SKIP_NOTE_PREFIX } from '../browser/chromium.js';
@@ -53,7 +51,8 @@ async function freePorts(count: number): Promise<number[]> {
 it('runs as written, fully parallel on two workers, one mock and one dev server for both', async () => {
   if (!chromium.found) return;
   const [mockPort, appPort] = await freePorts(2);
-  const barriers = await mkdtemp(join(tmpdir(), 'petstore-kit-barriers-'));
+  // In the project, so that it goes with it.
+  const barriers = join(project.dir, '.barriers');
   const { code, output } = await project.run(
     process.execPath,
     [

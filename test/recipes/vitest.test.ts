@@ -3,8 +3,6 @@
 // test. Two of the project's files (ours, not the README's) create at the same moment in two
 // workers and must each see only their own record.
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { frontendProject, ROOT, type FrontendProject } from './frontend-project.js';
@@ -20,7 +18,8 @@ beforeAll(async () => {
 afterAll(() => project?.remove());
 
 it('runs as written: one mock for the run, its URL injected, each file in its own session, reset per test', async () => {
-  const barriers = await mkdtemp(join(tmpdir(), 'petstore-kit-barriers-'));
+  // In the project, so that it goes with it.
+  const barriers = join(project.dir, '.barriers');
   const { code, output } = await project.run(
     process.execPath,
     [join(project.dir, 'node_modules/vitest/vitest.mjs'), 'run', '--maxWorkers=2'],
