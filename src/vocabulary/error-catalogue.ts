@@ -236,6 +236,12 @@ export const errors = {
     'spec_defect',
     (defect: string) => `The mock cannot answer this from the spec: ${defect}`,
   ),
+  bodyAlreadyRead: define(
+    500,
+    'body_already_read',
+    () =>
+      'The request body was read before it reached the mock: mount the mock before any body parser (express.json(), ...), or give those parsers to your own routes only',
+  ),
   storeFull: define(507, 'insufficient_storage', (reason: string) => reason),
   storeUnavailable: define(
     503,

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SchemeSummary } from '../core/security.js';
 import { silentLogger, type Logger } from '../http/logger.js';
+import type { MockListener } from '../http/listener.js';
 import { createMockServer } from '../http/server.js';
 import { ADMIN_SPEC_PATH } from '../openapi/bundled.js';
 import { loadSpec } from '../openapi/load.js';
@@ -52,6 +53,67 @@ export interface RunningMock {
  */
 export async function startMock(options: StartMockOptions = {}): Promise<RunningMock> {
   const settings = resolveOptions(options);
+  if (settings.host.trim() === '')
+    throw new StartupError('the host to listen on is empty: give an address such as 127.0.0.1');
+  const mock = await openMock(settings);
+
+  const { server, close } = createMockServer(mock.listener, settings.limits);
+  const { host, port: wanted } = settings;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(wanted, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch(async (err: NodeJS.ErrnoException) => {
+    await mock.close();
+    throw new StartupError(listenFailure(err, host, wanted));
+  });
+
+  const { port } = server.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}${mock.basePath()}`,
+    apiKeys: mock.apiKeys,
+    basic: mock.basic,
+    security: mock.security,
+    get warnings() {
+      return mock.warnings;
+    },
+    server,
+    store: mock.store,
+    reset: mock.reset,
+    async close() {
+      await close();
+      await mock.close();
+    },
+  };
+}
+
+/** A mock ready to serve but not listening: what startMock and mockMiddleware share. */
+export interface OpenMock {
+  /** The request listener of the current app (`watch` swaps the app for one of the new spec). */
+  listener: MockListener;
+  /** The base path of the mocked API, from the spec's servers (`/v1`). */
+  basePath(): string;
+  apiKeys: readonly string[];
+  basic: readonly string[];
+  security: readonly SchemeSummary[];
+  /** The defects of the spec it lives with (see MockApp.warnings). */
+  readonly warnings: readonly string[];
+  store: Store;
+  reset(): Promise<void>;
+  /** Stops watching the spec and closes the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Loads the spec and the admin spec, opens the store, seeds it (or checks the data it holds
+ * still fits), marks the start-up state, and watches the spec when asked.
+ * @throws {StartupError} for a spec, a data file or data it cannot serve.
+ */
+export async function openMock(options: MockOptions): Promise<OpenMock> {
+  const settings = resolveOptions(options);
   const spec = typeof settings.spec === 'object' ? settings.spec : await loadSpec(settings.spec);
   const adminSpec = await loadSpec(ADMIN_SPEC_PATH);
   const logger = settings.logger ?? silentLogger();
@@ -73,8 +135,6 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
   // marking it again would move the state every replica resets to.
   if (!(hasData && isSharedStore(store))) await store.markInitial();
 
-  // The server calls whichever app is current: --watch swaps it for one of the new spec.
-  const current = (req: IncomingMessage, res: ServerResponse) => app(req, res);
   let stopWatching = (): void => {};
   if (settings.watch && typeof settings.spec === 'string') {
     const path = settings.spec;
@@ -95,38 +155,24 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
     });
   }
 
-  const { server, close } = createMockServer(
-    Object.assign(current, { errorAnswer: (error: unknown) => app.errorAnswer(error) }),
-    settings.limits,
-  );
-  const { host, port: wanted } = settings;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(wanted, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  }).catch(async (err: NodeJS.ErrnoException) => {
-    await store.close();
-    throw new StartupError(listenFailure(err, host, wanted));
+  // Whichever app is current answers.
+  const listener = Object.assign((req: IncomingMessage, res: ServerResponse) => app(req, res), {
+    errorAnswer: (error: unknown) => app.errorAnswer(error),
+    route: (method: string, target: string) => app.route(method, target),
   });
-
-  const { port } = server.address() as AddressInfo;
-  const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://${shownHost}:${port}${app.basePath}`,
+    listener,
+    basePath: () => app.basePath,
     apiKeys: settings.apiKeys,
     basic: settings.basic,
     security: app.security,
     get warnings() {
       return app.warnings;
     },
-    server,
     store,
     reset: () => app.reset(),
     async close() {
       stopWatching();
-      await close();
       await store.close();
     },
   };
