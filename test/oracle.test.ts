@@ -3,12 +3,17 @@
 // to both. Where they decide alike (let in, or refused with the same status) the mock agrees
 // with a well-kept implementation of OpenAPI; where they differ, the table of disagreements
 // below says which is right and why (decisions/004 records it).
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookieParser from 'cookie-parser';
 import express, { type ErrorRequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadSpec } from '../src/openapi/load.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 
 const KEY = 'oracle-key';
@@ -386,6 +391,122 @@ const CASES: Record<string, { basePath: string; cases: Case[] }> = {
       { name: 'health, no credential needed', path: '/health' },
     ],
   },
+  // OpenAPI 3.0: nullable, boolean exclusiveMinimum/Maximum, a $ref beside nullable.
+  'nullable-30': {
+    basePath: '',
+    cases: [
+      {
+        name: 'a reading',
+        method: 'POST',
+        path: '/readings',
+        type: JSON_TYPE,
+        body: '{"celsius":-12.5}',
+      },
+      {
+        name: 'celsius null (nullable)',
+        method: 'POST',
+        path: '/readings',
+        type: JSON_TYPE,
+        body: '{"celsius":null}',
+      },
+      {
+        name: 'celsius at the exclusive minimum',
+        method: 'POST',
+        path: '/readings',
+        type: JSON_TYPE,
+        body: '{"celsius":-90}',
+      },
+      {
+        name: 'celsius above the exclusive minimum',
+        method: 'POST',
+        path: '/readings',
+        type: JSON_TYPE,
+        body: '{"celsius":-89}',
+      },
+      {
+        name: 'humidity at the exclusive maximum',
+        method: 'POST',
+        path: '/readings',
+        type: JSON_TYPE,
+        body: '{"celsius":1,"humidity":100}',
+      },
+      {
+        name: 'humidity below it',
+        method: 'POST',
+        path: '/readings',
+        type: JSON_TYPE,
+        body: '{"celsius":1,"humidity":99}',
+      },
+      {
+        name: 'station null ($ref with nullable)',
+        method: 'POST',
+        path: '/readings',
+        type: JSON_TYPE,
+        body: '{"celsius":1,"station":null}',
+      },
+      {
+        name: 'station without its name',
+        method: 'POST',
+        path: '/readings',
+        type: JSON_TYPE,
+        body: '{"celsius":1,"station":{}}',
+      },
+      {
+        name: 'a note too long',
+        method: 'POST',
+        path: '/readings',
+        type: JSON_TYPE,
+        body: `{"celsius":1,"note":"${'x'.repeat(21)}"}`,
+      },
+      { name: 'celsius missing', method: 'POST', path: '/readings', type: JSON_TYPE, body: '{}' },
+      {
+        name: 'read-only id sent',
+        method: 'POST',
+        path: '/readings',
+        type: JSON_TYPE,
+        body: '{"id":3,"celsius":1}',
+      },
+      { name: 'a reading id that is not an integer', path: '/readings/abc' },
+      { name: 'the station', path: '/station' },
+    ],
+  },
+  // Swagger 2.0, served by upgrading it: the oracle gets the upgraded document.
+  swagger2: {
+    basePath: '/v2',
+    cases: [
+      { name: 'a dog', method: 'POST', path: '/dogs', type: JSON_TYPE, body: '{"name":"Rex"}' },
+      {
+        name: 'a dog with an empty name',
+        method: 'POST',
+        path: '/dogs',
+        type: JSON_TYPE,
+        body: '{"name":""}',
+      },
+      {
+        name: 'nickname null (x-nullable)',
+        method: 'POST',
+        path: '/dogs',
+        type: JSON_TYPE,
+        body: '{"name":"Rex","nickname":null}',
+      },
+      {
+        name: 'weight at the exclusive minimum',
+        method: 'POST',
+        path: '/dogs',
+        type: JSON_TYPE,
+        body: '{"name":"Rex","weight":0}',
+      },
+      {
+        name: 'weight above it',
+        method: 'POST',
+        path: '/dogs',
+        type: JSON_TYPE,
+        body: '{"name":"Rex","weight":0.5}',
+      },
+      { name: 'tags as csv', path: '/dogs?tags=a,b' },
+      { name: 'a dog id that is not an integer', path: '/dogs/rex' },
+    ],
+  },
   openapi: {
     basePath: '/v1',
     cases: [
@@ -508,6 +629,12 @@ const DISAGREEMENTS: Record<string, Disagreement> = {
     right: 'mock',
     why: 'the same: the oracle refuses any request to an operation with an array header of no explicit style',
   },
+  'nullable-30: station null ($ref with nullable)': {
+    mock: 'let in',
+    oracle: 400,
+    right: 'oracle',
+    why: 'by the letter of OpenAPI 3.0.3, `nullable` adds null only to a `type` in the same schema, and the `allOf` beside it still refuses null; the mock reads `nullable` beside a single `allOf` or `$ref` as "that schema or null", the idiom 3.0 documents use it for (readme, blockfrost in the corpus) and the reading of most 3.0 tools, and says so in a start-up warning (decisions/009)',
+  },
   'bodies: text body as a number': {
     mock: 'let in',
     oracle: 400,
@@ -571,6 +698,29 @@ async function oracle(path: string): Promise<{ url: string; close: () => Promise
   };
 }
 
+/** The document the mock's loader makes of a spec, written where the oracle can read it. */
+async function upgraded(path: string): Promise<string> {
+  const { document } = await loadSpec(path);
+  const file = join(await mkdtemp(join(tmpdir(), 'petstore-oracle-')), 'upgraded.json');
+  await writeFile(file, JSON.stringify(document));
+  return file;
+}
+
+/**
+ * The 3.0 document with `type: object` beside its `nullable` + `allOf` property: the oracle's
+ * ajv refuses a `nullable` without a `type` (and with it the whole document), where OpenAPI 3.0
+ * tools read it as "that schema or null", as the mock does.
+ */
+async function typedNullable(path: string): Promise<string> {
+  const document = parse(await readFile(path, 'utf8')) as {
+    components: { schemas: { Reading: { properties: { station: Record<string, unknown> } } } };
+  };
+  document.components.schemas.Reading.properties.station.type = 'object';
+  const file = join(await mkdtemp(join(tmpdir(), 'petstore-oracle-')), 'typed.json');
+  await writeFile(file, JSON.stringify(document));
+  return file;
+}
+
 async function decide(origin: string, basePath: string, request: Case): Promise<Decision> {
   const res = await fetch(`${origin}${basePath}${request.path}`, {
     method: request.method ?? 'GET',
@@ -592,7 +742,15 @@ describe('express-openapi-validator as an oracle beside the mock', () => {
           ? fileURLToPath(new URL('../spec/openapi.yaml', import.meta.url))
           : spec(name);
       const [server, mock] = await Promise.all([
-        oracle(path),
+        // The oracle reads OpenAPI 3 only: it gets what the mock's loader made of a Swagger 2.0
+        // document (a check of how both read the upgraded document, not of the upgrade).
+        oracle(
+          name === 'swagger2'
+            ? await upgraded(path)
+            : name === 'nullable-30'
+              ? await typedNullable(path)
+              : path,
+        ),
         startMock({ spec: path, apiKeys: [KEY], basic: [BASIC], seedCount: 2 }),
       ]);
       servers.push({ oracle: server, mock });
@@ -626,7 +784,7 @@ describe('express-openapi-validator as an oracle beside the mock', () => {
     expect(differing).toEqual(expected);
     const right = Object.values(DISAGREEMENTS).filter((d) => d.right === 'mock').length;
     console.log(
-      `oracle: ${decisions.size} cases over ${Object.keys(CASES).length} specs; ${decisions.size - Object.keys(differing).length} decided alike; ${Object.keys(differing).length} disagreements, the mock right in ${right}`,
+      `oracle: ${decisions.size} cases over ${Object.keys(CASES).length} specs; ${decisions.size - Object.keys(differing).length} decided alike; ${Object.keys(differing).length} disagreements, the mock right in ${right}, lenient by choice in ${Object.keys(differing).length - right}`,
     );
   });
 });
