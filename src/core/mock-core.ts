@@ -194,7 +194,9 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     const hooks = api.scenarios;
     const preferences = hooks ? readPreferences(request, operation) : {};
     if (hooks) {
-      const settings = await state.scenarios.settings();
+      const read = state.scenarios.settings();
+      // Read at once from this process: an await per request is worth saving.
+      const settings = read instanceof Promise ? await read : read;
       progress.delayMs = state.scenarios.delayFor(settings, preferences);
       const fault = state.scenarios.faultFor(settings, preferences);
       if (fault) {
@@ -240,15 +242,16 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     };
   }
 
-  async function record(
+  /** Logs a request; a promise only when the log is a shared store's. */
+  function record(
     request: MockRequest,
     reply: Reply,
     progress: Progress,
     started: number,
     api: ServedApi,
-  ) {
+  ): void | Promise<void> {
     const { state = options.states.default } = progress;
-    await state.requestLog.add({
+    return state.requestLog.add({
       ...(state.session ? { session: state.session } : {}),
       method: request.method,
       // As sent: the log redacts the credentials when it shows them.
@@ -301,10 +304,13 @@ export function createMockCore(options: MockCoreOptions): MockCore {
         reply = { answer: errorAnswer(error, to, progress.operation) };
       }
       if (to.api?.recorded) {
-        // The log may be a shared store's: one that fails leaves the answer as it was.
-        await record(request, reply, progress, started, to.api).catch((err: unknown) =>
-          options.onServerError?.(err, request),
-        );
+        try {
+          const recorded = record(request, reply, progress, started, to.api);
+          if (recorded) await recorded;
+        } catch (err) {
+          // The log may be a shared store's: one that fails leaves the answer as it was.
+          options.onServerError?.(err, request);
+        }
       }
       return reply;
     },

@@ -25,7 +25,8 @@ export const DEFAULT_SCENARIO_SETTINGS: ScenarioSettings = {
  * that several processes share (then a change through one replica holds for all).
  */
 export interface SettingsCell {
-  read(): Promise<ScenarioSettings>;
+  /** The settings in force: at once from this process, through a promise from a shared store. */
+  read(): ScenarioSettings | Promise<ScenarioSettings>;
   write(settings: ScenarioSettings): Promise<void>;
   /** Back to the settings the mock started with. */
   clear(): Promise<void>;
@@ -39,7 +40,7 @@ export function localSettings(initial: ScenarioSettings): SettingsCell {
   const start = frozen(initial);
   let current = start;
   return {
-    read: async () => current,
+    read: () => current,
     async write(settings) {
       current = frozen(settings);
     },
@@ -74,7 +75,7 @@ export class Scenarios {
   }
 
   /** The settings in force. */
-  settings(): Promise<ScenarioSettings> {
+  settings(): ScenarioSettings | Promise<ScenarioSettings> {
     return this.#cell.read();
   }
 
