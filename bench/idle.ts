@@ -14,8 +14,8 @@ export interface IdleRow {
   ratio: number;
 }
 
-export async function idle(gapSeconds: number): Promise<IdleRow> {
-  const mock = await startMock({ seedCount: 10 });
+export async function idle(gapSeconds: number, nodeArgs: readonly string[] = []): Promise<IdleRow> {
+  const mock = await startMock({ seedCount: 10, nodeArgs });
   try {
     const run = async () =>
       (await measure(mock, { method: 'GET', connections: 10, seconds: 1 })).rps;

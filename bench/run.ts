@@ -103,7 +103,12 @@ const results = {
   pinning,
   throughput: await section('throughput', throughput),
   throughputRaw: await section('raw', throughputRaw),
-  idle: await section('idle', () => idle(Number(process.env.BENCH_IDLE_SECONDS ?? 50))),
+  idle: await section('idle', () =>
+    idle(
+      Number(process.env.BENCH_IDLE_SECONDS ?? 50),
+      process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean),
+    ),
+  ),
   scaling: await section('scaling', () => scaling(SIZES)),
   startup: startups,
   large,
