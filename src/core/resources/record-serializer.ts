@@ -1,5 +1,7 @@
 import { errors } from '../../vocabulary/error-catalogue.js';
 import type { SchemaObject } from '../../openapi/load.js';
+import { isClosed } from '../../openapi/record-schema.js';
+import { propertiesOf } from '../../openapi/schema-parts.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { StoredRecord } from '../../store/store.js';
 
@@ -10,9 +12,32 @@ import type { StoredRecord } from '../../store/store.js';
 export type RecordSerializer = (record: StoredRecord, index?: number) => Buffer;
 
 /**
+ * What of a record an answer of this schema shows: all of it, or, when the schema is closed
+ * (`additionalProperties: false`), the properties it declares. A record holds everything the
+ * spec says of it; a summary in a list may declare less.
+ * @example projectionFor({ properties: { id: {} }, additionalProperties: false })({ id: 1, bio: 'x' }) // { id: 1 }
+ */
+export function projectionFor(schema: SchemaObject): (record: StoredRecord) => StoredRecord {
+  if (!isClosed(schema)) return (record) => record;
+  const declared = new Set(Object.keys(propertiesOf(schema)));
+  const shown = new WeakMap<StoredRecord, StoredRecord>();
+  return (record) => {
+    let projected = shown.get(record);
+    if (!projected) {
+      projected = Object.freeze(
+        Object.fromEntries(Object.entries(record).filter(([name]) => declared.has(name))),
+      );
+      shown.set(record, projected);
+    }
+    return projected;
+  };
+}
+
+/**
  * Serializers that check each record once, when they first see it, and keep its JSON as
  * UTF-8 bytes: stored records are frozen, so what was checked stays true, and a list of any
- * size costs one lookup per record and no encoding. One serializer per schema object.
+ * size costs one lookup per record and no encoding. One serializer per schema object. A
+ * closed schema sees the record through its projection (projectionFor).
  * @throws {ApiError} 500 `invalid_response` naming the problem, for a record that breaks its schema.
  * @example createRecordSerializers(compiler)(categorySchema)({ id: 1, name: 'Dog' }).toString() // '{"id":1,"name":"Dog"}'
  */
@@ -25,13 +50,15 @@ export function createRecordSerializers(
     let serializer = serializers.get(schema);
     if (!serializer) {
       const check = compiler.response(schema);
+      const project = projectionFor(schema);
       const bytes = new WeakMap<object, Buffer>();
       serializer = (record, index) => {
         let json = bytes.get(record);
         if (json === undefined) {
-          const problems = check(record, index === undefined ? '/response' : `/response/${index}`);
+          const shown = project(record);
+          const problems = check(shown, index === undefined ? '/response' : `/response/${index}`);
           if (problems.length > 0) throw errors.invalidResponse(problems);
-          json = encode(JSON.stringify(record));
+          json = encode(JSON.stringify(shown));
           bytes.set(record, json);
         }
         return json;

@@ -7,6 +7,7 @@ import { propertiesOf } from '../../openapi/schema-parts.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { Store } from '../../store/store.js';
 import { descriptorOf } from './handlers.js';
+import { hasMeaningfulKey } from './record-maker.js';
 import { inOrder } from './timestamps.js';
 
 export interface SeedOptions {
@@ -18,8 +19,9 @@ export interface SeedOptions {
 }
 
 /**
- * Fills every collection with `count` records generated from its schema: valid against
- * every keyword of it, and the same for the same seed. Where a table of realistic records
+ * Fills every top-level collection with `count` records generated from its schema: valid against
+ * every keyword of it, and the same for the same seed. Nested collections (`/users/{id}/posts`)
+ * start empty under every parent. Where a table of realistic records
  * fits what the schema says (openapi/realistic.ts), its fields are used wherever they fit. Each collection draws from its own
  * sequence (seeded by the seed and its name), so adding a collection to the spec leaves the
  * data of the others as it was.
@@ -31,6 +33,7 @@ export async function seedResources(
   options: SeedOptions,
 ): Promise<void> {
   for (const resource of resources) {
+    if (resource.scope.length > 0) continue;
     const generator = createDataGenerator({
       seed: seedFor(options.seed, resource.name),
       compiler: options.compiler,
@@ -57,11 +60,17 @@ export async function seedResources(
         const mixed = { ...generated, ...overlay };
         fields = check(mixed).length === 0 ? mixed : generated;
       }
-      // UUIDs from the seeded generator: the same seed gives the same ids, as it gives the same data.
+      // UUIDs from the seeded generator: the same seed gives the same ids, as it gives the same
+      // data; a key of another kind (a username, a slug) is the one generated with the record.
+      const generatedKey = fields[resource.idProperty];
       const id =
         resource.idKind === 'uuid'
           ? (generator.value({ type: 'string', format: 'uuid' }, 'a uuid') as string)
-          : undefined;
+          : hasMeaningfulKey(resource) &&
+              (typeof generatedKey === 'string' || typeof generatedKey === 'number') &&
+              !(await collection.get(generatedKey))
+            ? generatedKey
+            : undefined;
       await collection.create(inOrder(withoutId(fields, resource.idProperty)), id);
     }
   }
