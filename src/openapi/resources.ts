@@ -46,6 +46,8 @@ export interface Resource {
   readonly writable: ReadonlySet<string> | undefined;
   /** Where each operation's answer holds its record, or its records. */
   readonly envelopes: ReadonlyMap<Operation, Envelope>;
+  /** Where each write's request body holds the client's fields (`{data: {...}}` in some APIs). */
+  readonly bodies: ReadonlyMap<Operation, Envelope>;
   /** The paging and filters each list operation documents. */
   readonly listing: ReadonlyMap<Operation, ListParameters>;
   /**
@@ -166,31 +168,51 @@ function itemOf(
 }
 
 function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined {
-  const { list, create, item } = candidate;
+  const { list, item } = candidate;
   const word = collectionWord(candidate.path);
-  const body = create && bodySchemaOf(create);
-  const reference = candidate.listEnvelope?.record ?? body;
-  const referenceNames = new Set(Object.keys(reference ? propertiesOf(reference) : {}));
-  const explicitKey = [list, create, ...(item?.operations ?? [])]
+  const listed = candidate.listEnvelope?.record;
+  const explicitKey = [list, candidate.create, ...(item?.operations ?? [])]
     .map((operation) => operation && extensionOf(operation).key)
     .find((key): key is string => typeof key === 'string');
-  const likelyKeys = new Set(
-    [
-      explicitKey,
-      item && keyPropertyFor(item.parameter, [...referenceNames]),
-      'id',
-      item?.parameter,
-    ].filter((name): name is string => name !== undefined),
-  );
-  const isRecord = (schema: SchemaObject): boolean => {
-    const names = Object.keys(propertiesOf(schema));
-    if (names.some((name) => likelyKeys.has(name))) return true;
-    const shared = names.filter((name) => referenceNames.has(name)).length;
-    return shared > 0 && shared * 2 >= Math.min(names.length, referenceNames.size);
+  const likelyKeys = (names: Iterable<string>) =>
+    new Set(
+      [
+        explicitKey,
+        item && keyPropertyFor(item.parameter, [...names]),
+        'id',
+        item?.parameter,
+      ].filter((name): name is string => name !== undefined),
+    );
+  const isRecordLike = (reference: SchemaObject | undefined) => {
+    const referenceNames = new Set(Object.keys(reference ? propertiesOf(reference) : {}));
+    const keys = likelyKeys(referenceNames);
+    return (schema: SchemaObject): boolean => {
+      const names = Object.keys(propertiesOf(schema));
+      if (names.some((name) => keys.has(name))) return true;
+      const shared = names.filter((name) => referenceNames.has(name)).length;
+      return shared > 0 && shared * 2 >= Math.min(names.length, referenceNames.size);
+    };
   };
+  const isRecord = isRecordLike(listed);
+
+  // What a client sends: the create body, maybe wrapped (`{data: {...}}`); one that holds no
+  // record (a batch of them, a command) is no create of this collection.
+  const bodyOf = (operation: Operation | undefined): Envelope | undefined => {
+    const schema = operation && bodySchemaOf(operation);
+    if (!schema) return undefined;
+    const envelope = recordEnvelopeOf(schema, word, listed ? isRecord : () => true);
+    return envelope && (!listed || isRecord(envelope.record)) ? envelope : undefined;
+  };
+  const createBody = bodyOf(candidate.create);
+  const create = createBody ? candidate.create : undefined;
+  if (!listed && !create) return undefined;
+  // A list alone, with nowhere to add or address a record, is a view: examples answer it.
+  if (!create && !item) return undefined;
+  const answersRecord = isRecordLike(listed ?? createBody?.record);
 
   const actions = new Map<Operation, ResourceAction>();
   const envelopes = new Map<Operation, Envelope>();
+  const bodies = new Map<Operation, Envelope>();
   const listing = new Map<Operation, ListParameters>();
   const records: SchemaObject[] = [];
   if (list && candidate.listEnvelope) {
@@ -204,14 +226,15 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
       operation,
       operation === create ? 'create' : (ITEM_ACTIONS[operation.method] ?? 'read'),
     );
-    const envelope = recordEnvelopeOf(successSchema(operation), word, isRecord);
-    if (!envelope) continue;
+    const body = operation === create ? createBody : bodyOf(operation);
+    if (body) bodies.set(operation, body);
+    const envelope = recordEnvelopeOf(successSchema(operation), word, answersRecord);
+    if (!envelope || !answersRecord(envelope.record)) continue;
     envelopes.set(operation, envelope);
-    // A delete's answer is often a summary or a status: it says nothing of the record.
-    if (operation.method !== 'delete' && isRecord(envelope.record)) records.push(envelope.record);
+    // A delete's answer is often a summary or a status: it says less of the record.
+    if (operation.method !== 'delete') records.push(envelope.record);
   }
-  if (records.length === 0 && body) records.push(body);
-  if (records.length === 0) return undefined;
+  if (records.length === 0 && createBody) records.push(createBody.record);
   const schema = mergeRecordSchemas(records);
   const properties = propertiesOf(schema);
 
@@ -227,16 +250,12 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   for (const [operation, action] of actions)
     if (action === 'list') listing.set(operation, listParametersOf(operation, properties));
 
-  const bodies = [...actions.keys()]
-    .filter((operation) => operation.method !== 'get' && operation.method !== 'delete')
-    .map(bodySchemaOf)
-    .filter((schema): schema is SchemaObject => schema !== undefined);
-  const written = bodies.flatMap((schema) =>
-    Object.entries(propertiesOf(schema))
+  const written = [...bodies.values()].flatMap((body) =>
+    Object.entries(propertiesOf(body.record))
       .filter(([, property]) => !isReadOnly(property) && !carries(property, 'writeOnly'))
       .map(([name]) => name),
   );
-  const createBody = body ? propertiesOf(body) : {};
+  const created = createBody ? propertiesOf(createBody.record) : {};
   const scope = parametersOf(candidate.path);
   const references = new Map<string, number>();
   scope.forEach((parameter, index) => {
@@ -258,10 +277,10 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     idKind: idKindOf(properties[idProperty] ?? {}),
     actions,
     itemParameter: item?.parameter,
-    clientChosenId:
-      idProperty in createBody && !isReadOnly(createBody[idProperty] ?? {}) && create !== undefined,
+    clientChosenId: idProperty in created && !isReadOnly(created[idProperty] ?? {}),
     writable: written.length > 0 ? new Set(written) : undefined,
     envelopes,
+    bodies,
     listing,
     scope,
     references,
@@ -324,12 +343,25 @@ function attachNamedOperations(
   }
 }
 
+/** The words that end a property holding an id: `id`, `gid`, `uuid`, `sid`. */
+const ID_WORDS = new Set(['id', 'gid', 'uuid', 'guid', 'sid']);
+
+/**
+ * The id of records with no item parameter to name it: the property that is `readOnly` and
+ * required, else the one named `id`, else one named like an id (`gid`, `uuid`), `readOnly` first.
+ */
 function idOf(schema: SchemaObject): string | undefined {
   const properties = propertiesOf(schema);
   const required = requiredOf(schema);
+  const names = Object.keys(properties);
+  const idLike = names.filter(
+    (name) => wordsOf(name).length === 1 && ID_WORDS.has(wordsOf(name)[0] ?? ''),
+  );
   return (
-    Object.keys(properties).find((key) => required.has(key) && isReadOnly(properties[key] ?? {})) ??
-    ('id' in properties ? 'id' : undefined)
+    names.find((key) => required.has(key) && isReadOnly(properties[key] ?? {})) ??
+    ('id' in properties ? 'id' : undefined) ??
+    idLike.find((name) => isReadOnly(properties[name] ?? {})) ??
+    idLike[0]
   );
 }
 

@@ -162,12 +162,6 @@ export const errors = {
     (collection: string, idProperty: string, id: unknown) =>
       `${collection} already has a record with ${idProperty} ${JSON.stringify(id)}`,
   ),
-  keyChanged: define(
-    409,
-    'conflict',
-    (idProperty: string, id: unknown, sent: unknown) =>
-      `The ${idProperty} of this record is ${JSON.stringify(id)}, the key in its path, and cannot change to ${JSON.stringify(sent)}`,
-  ),
   invalidCursor: define(
     400,
     'invalid_cursor',

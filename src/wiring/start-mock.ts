@@ -6,6 +6,7 @@ import { requestLogger, silentLogger, type Logger } from '../http/logger.js';
 import { createMockServer } from '../http/server.js';
 import { ADMIN_SPEC_PATH } from '../openapi/bundled.js';
 import { loadSpec } from '../openapi/load.js';
+import type { Resource } from '../openapi/resources.js';
 import { watchFile } from '../openapi/watch.js';
 import { openFileStore } from '../store/file-store.js';
 import { createMemoryStore } from '../store/memory-store.js';
@@ -25,6 +26,11 @@ export interface RunningMock {
   apiKeys: readonly string[];
   server: Server;
   store: Store;
+  /**
+   * The collections the mock inferred from its spec (for `--watch`, from the spec serving now):
+   * what a test can drive through create, read, list, update and delete.
+   */
+  readonly resources: readonly Resource[];
   /** Back to the start-up data (as `POST /__mock/reset` does), and an empty request log. */
   reset(): Promise<void>;
   /** Stops it: in-flight requests finish (bounded), the store is closed. */
@@ -99,6 +105,9 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
     apiKeys: settings.apiKeys,
     server,
     store,
+    get resources() {
+      return app.resources;
+    },
     reset: () => app.reset(),
     async close() {
       stopWatching();

@@ -38,9 +38,17 @@ export interface DriveOptions {
   requestTimeoutMs?: number;
   /** Past this, requests are no longer sent and are counted as unsent. @default 120000 */
   budgetMs?: number;
+  /** The collections to drive, instead of those findCollections reads in the document. */
+  collections?: readonly Collection[];
+  /**
+   * Check the round trip, not only the statuses: the list after a create holds the new record
+   * (when the list's first page is unfiltered), and a read after the delete answers 404
+   * (a step `gone`).
+   */
+  verify?: boolean;
 }
 
-export type StepName = 'create' | 'list' | 'read' | 'update' | 'delete';
+export type StepName = 'create' | 'list' | 'read' | 'update' | 'delete' | 'gone';
 
 export interface StepResult {
   step: StepName;
@@ -61,7 +69,11 @@ export interface CollectionResult {
 
 export interface CallResult {
   operation: string;
+  /** The operation called, as the document describes it. */
+  api: ApiOperation;
   status?: number;
+  /** The JSON body of the answer, when it had one. */
+  json?: Json;
   /** No answer: a refused connection, a timeout, an exhausted budget. */
   error?: string;
   /** A few words of the body of a 5xx answer. */
@@ -105,10 +117,14 @@ interface Exchange {
 }
 
 interface Context {
-  options: Required<Omit<DriveOptions, 'credentials'>> & { credentials: Credentials };
+  options: Required<Omit<DriveOptions, 'credentials' | 'collections'>> & {
+    credentials: Credentials;
+  };
   values: ValueMaker;
   deadline: number;
   exchanges: Exchange[];
+  /** The path values (parent scope, then id) of a record kept in each parent collection. */
+  parents: Map<Collection, Promise<Json[] | undefined>>;
 }
 
 /**
@@ -143,15 +159,17 @@ export async function driveApi(options: DriveOptions): Promise<DriveResult> {
       seed: 1,
       requestTimeoutMs: 10_000,
       budgetMs: 120_000,
+      verify: false,
       ...options,
       credentials: options.credentials ?? {},
     },
     values: createValueMaker(options.seed ?? 1),
     deadline: Date.now() + (options.budgetMs ?? 120_000),
     exchanges: [],
+    parents: new Map(),
   };
   const operations = operationsOf(options.document);
-  const collections = findCollections(operations);
+  const collections = options.collections ?? findCollections(operations);
   const used = new Set<ApiOperation>();
   const collectionResults: CollectionResult[] = [];
   for (const collection of collections) {
@@ -164,35 +182,170 @@ export async function driveApi(options: DriveOptions): Promise<DriveResult> {
   return { collections: collectionResults, calls, summary: summarize(context, collectionResults) };
 }
 
+/** The path parameter names of an operation, in order. */
+function parameterNames(operation: ApiOperation): string[] {
+  return [...operation.path.matchAll(/\{([^{}]+)\}/g)].map((match) => match[1] ?? '');
+}
+
+/**
+ * The path values of one collection's operations, kept by position (the collection path's
+ * parameters first, then the item's), since its paths may name them differently.
+ */
+class PathValues {
+  constructor(private readonly scope: Json[]) {}
+
+  /** The named values for an operation, the id in the item parameter's place. */
+  for(operation: ApiOperation, id?: Json): Record<string, Json> {
+    const names = parameterNames(operation);
+    const given: Record<string, Json> = {};
+    names.forEach((name, index) => {
+      const value = index < this.scope.length ? this.scope[index] : undefined;
+      if (value !== undefined) given[name] = value;
+    });
+    const itemName = names[this.scope.length];
+    if (id !== undefined && itemName !== undefined) given[itemName] = id;
+    return given;
+  }
+
+  /** Keeps the values `send` made up for the collection path's parameters, for the next steps. */
+  keep(operation: ApiOperation, given: Record<string, Json>, scopeLength: number): void {
+    parameterNames(operation)
+      .slice(0, scopeLength)
+      .forEach((name, index) => {
+        if (this.scope[index] === undefined && given[name] !== undefined)
+          this.scope[index] = given[name];
+      });
+  }
+}
+
+/** How many parameters a collection's own path has. */
+function scopeLengthOf(collection: Collection): number {
+  return (collection.path.match(/\{[^{}]+\}/g) ?? []).length;
+}
+
+/**
+ * The path values of a record of `collection` that stays (its scope, then its id), made with
+ * its create (or, without one, the first of its list), its own parent made first.
+ */
+function keptRecord(context: Context, collection: Collection): Promise<Json[] | undefined> {
+  let kept = context.parents.get(collection);
+  if (!kept) {
+    kept = (async () => {
+      const scope = collection.parent ? await keptRecord(context, collection.parent) : [];
+      if (scope === undefined) return undefined;
+      const values = new PathValues([...scope]);
+      const itemParam = collection.itemParam ?? '';
+      let id: Json | undefined;
+      if (collection.create) {
+        const body = bodyFor(context, collection.create);
+        const given = values.for(collection.create);
+        const exchange = await send(context, collection.create, given, body);
+        values.keep(collection.create, given, scopeLengthOf(collection));
+        id =
+          idIn(exchange.json, itemParam, collection.idProperty) ?? idInLocation(exchange.location);
+      } else if (collection.list && collection.listShape) {
+        const given = values.for(collection.list);
+        const exchange = await send(context, collection.list, given);
+        values.keep(collection.list, given, scopeLengthOf(collection));
+        id = firstIdIn(exchange.json, collection.listShape, itemParam, collection.idProperty);
+      }
+      const made = collection.create ?? collection.list;
+      if (id === undefined || !made) return undefined;
+      const given = values.for(made);
+      return [...parameterNames(made).map((name) => given[name] ?? null), id];
+    })();
+    context.parents.set(collection, kept);
+  }
+  return kept;
+}
+
 async function driveCollection(
   context: Context,
   collection: Collection,
   used: Set<ApiOperation>,
 ): Promise<CollectionResult> {
   const steps: StepResult[] = [];
-  // One value per parent parameter name, so every step addresses the same parent.
-  const parents: Record<string, Json> = {};
+  const scopeLength = scopeLengthOf(collection);
+  const parentValues = collection.parent ? await keptRecord(context, collection.parent) : [];
+  // One value per parent parameter, so every step addresses the same parent.
+  const values = new PathValues([...(parentValues ?? [])]);
   let id: Json | undefined;
   const itemParam = collection.itemParam ?? '';
+  const { verify } = context.options;
+  const blocked = (step: StepName, operation: ApiOperation, reason: string): StepResult => ({
+    step,
+    operation: labelOf(operation),
+    outcome: 'blocked',
+    reason,
+  });
+  const sendStep = async (operation: ApiOperation, itemId?: Json, body?: Body) => {
+    const given = values.for(operation, itemId);
+    const exchange = await send(context, operation, given, body);
+    values.keep(operation, given, scopeLength);
+    return exchange;
+  };
+
+  if (parentValues === undefined) {
+    const reason = 'no parent record: its collection gave no id';
+    for (const operation of [collection.create, collection.list]) {
+      if (!operation) continue;
+      used.add(operation);
+      steps.push(blocked(operation === collection.create ? 'create' : 'list', operation, reason));
+    }
+    for (const operation of [
+      collection.read,
+      collection.replace,
+      collection.update,
+      collection.remove,
+    ]) {
+      if (!operation) continue;
+      used.add(operation);
+      steps.push(
+        blocked(
+          operation === collection.read
+            ? 'read'
+            : operation === collection.remove
+              ? 'delete'
+              : 'update',
+          operation,
+          reason,
+        ),
+      );
+    }
+    return {
+      path: collection.path,
+      ...(collection.itemPath ? { itemPath: collection.itemPath } : {}),
+      steps,
+    };
+  }
 
   if (collection.create) {
     const operation = collection.create;
     used.add(operation);
     const body = bodyFor(context, operation);
-    const exchange = await send(context, operation, parents, body);
+    const exchange = await sendStep(operation, undefined, body);
     steps.push(stepOf('create', operation, exchange));
     id =
-      idIn(exchange.json, itemParam) ??
-      idIn(body?.value, itemParam) ??
+      idIn(exchange.json, itemParam, collection.idProperty) ??
+      idIn(body?.value, itemParam, collection.idProperty) ??
       idInLocation(exchange.location);
   }
   if (collection.list) {
     const operation = collection.list;
     used.add(operation);
-    const exchange = await send(context, operation, parents);
-    steps.push(stepOf('list', operation, exchange));
+    const exchange = await sendStep(operation);
+    const step = stepOf('list', operation, exchange);
+    if (verify && step.outcome === 'passed' && id !== undefined && collection.listShape) {
+      const listed = idsIn(exchange.json, collection.listShape, itemParam, collection.idProperty);
+      if (!listed.some((one) => String(one) === String(id)))
+        Object.assign(step, {
+          outcome: 'failed',
+          reason: `the created record (${JSON.stringify(id)}) is not in the list (${listed.length} records)`,
+        });
+    }
+    steps.push(step);
     if (id === undefined && collection.listShape)
-      id = firstIdIn(exchange.json, collection.listShape, itemParam);
+      id = firstIdIn(exchange.json, collection.listShape, itemParam, collection.idProperty);
   }
   const itemSteps: [StepName, ApiOperation | undefined][] = [
     ['read', collection.read],
@@ -204,17 +357,40 @@ async function driveCollection(
     if (!operation) continue;
     used.add(operation);
     if (id === undefined) {
-      steps.push({
-        step,
-        operation: labelOf(operation),
-        outcome: 'blocked',
-        reason: 'no id: create and list gave none',
-      });
+      steps.push(blocked(step, operation, 'no id: create and list gave none'));
       continue;
     }
     const body = operation.bodies.length > 0 ? bodyFor(context, operation) : undefined;
-    const exchange = await send(context, operation, { ...parents, [itemParam]: id }, body);
-    steps.push(stepOf(step, operation, exchange));
+    const exchange = await sendStep(operation, id, body);
+    const result = stepOf(step, operation, exchange);
+    if (verify && step === 'read' && result.outcome === 'passed') {
+      const read = idIn(exchange.json, itemParam, collection.idProperty);
+      if (read !== undefined && String(read) !== String(id))
+        Object.assign(result, {
+          outcome: 'failed',
+          reason: `read ${JSON.stringify(id)}, got ${JSON.stringify(read)}`,
+        });
+    }
+    steps.push(result);
+    // An update may move the record (a renamed user): follow it where the answer says it is.
+    const moved =
+      step === 'update' && result.outcome === 'passed' && collection.idProperty !== undefined
+        ? (idIn(exchange.json, itemParam, collection.idProperty) ??
+          idIn(body?.value, itemParam, collection.idProperty))
+        : undefined;
+    if (moved !== undefined) id = moved;
+    if (verify && step === 'delete' && result.outcome === 'passed' && collection.read) {
+      const again = await sendStep(collection.read, id);
+      steps.push({
+        step: 'gone',
+        operation: labelOf(collection.read),
+        outcome: again.status === 404 ? 'passed' : 'failed',
+        ...(again.status === undefined ? {} : { status: again.status }),
+        ...(again.status === 404
+          ? {}
+          : { reason: `a read after the delete answered ${again.status ?? again.error}` }),
+      });
+    }
   }
   return {
     path: collection.path,
@@ -228,7 +404,9 @@ async function callOnce(context: Context, operation: ApiOperation): Promise<Call
   const exchange = await send(context, operation, {}, body);
   return {
     operation: labelOf(operation),
+    api: operation,
     ...(exchange.status === undefined ? {} : { status: exchange.status }),
+    ...(exchange.json === undefined ? {} : { json: exchange.json }),
     ...(exchange.error === undefined ? {} : { error: exchange.error }),
     ...((exchange.status ?? 0) >= 500 && problemOf(exchange.json)
       ? { detail: problemOf(exchange.json).slice(2) }
@@ -381,12 +559,20 @@ function isId(value: Json | undefined): value is string | number {
   return (typeof value === 'string' && value.length > 0) || typeof value === 'number';
 }
 
-/** The id of a record, at its top level or inside a one-record wrapper (`{data: {...}}`). */
-export function idIn(value: Json | undefined, itemParam: string): Json | undefined {
+/**
+ * The id of a record, at its top level or inside a one-record wrapper (`{data: {...}}`): its
+ * `idProperty` when known, else a property named like `itemParam` or like an id.
+ */
+export function idIn(
+  value: Json | undefined,
+  itemParam: string,
+  idProperty?: string,
+): Json | undefined {
   if (!isObject(value)) return undefined;
-  for (const name of idNames(itemParam)) if (isId(value[name])) return value[name];
+  const names = idProperty === undefined ? idNames(itemParam) : [idProperty];
+  for (const name of names) if (isId(value[name])) return value[name];
   const inner = Object.values(value).filter(isObject);
-  return inner.length === 1 ? idIn(inner[0], itemParam) : undefined;
+  return inner.length === 1 ? idIn(inner[0], itemParam, idProperty) : undefined;
 }
 
 function idInLocation(location: string | undefined): Json | undefined {
@@ -394,10 +580,27 @@ function idInLocation(location: string | undefined): Json | undefined {
   return last ? decodeURIComponent(last) : undefined;
 }
 
-function firstIdIn(value: Json | undefined, shape: ListShape, itemParam: string): Json | undefined {
+function firstIdIn(
+  value: Json | undefined,
+  shape: ListShape,
+  itemParam: string,
+  idProperty?: string,
+): Json | undefined {
+  return idsIn(value, shape, itemParam, idProperty)[0];
+}
+
+function idsIn(
+  value: Json | undefined,
+  shape: ListShape,
+  itemParam: string,
+  idProperty?: string,
+): Json[] {
   const records =
     shape.kind === 'array' ? value : isObject(value) ? value[shape.property] : undefined;
-  return Array.isArray(records) ? idIn(records[0], itemParam) : undefined;
+  if (!Array.isArray(records)) return [];
+  return records
+    .map((record) => idIn(record, itemParam, idProperty))
+    .filter((id): id is Json => id !== undefined);
 }
 
 function summarize(context: Context, collections: CollectionResult[]): DriveSummary {

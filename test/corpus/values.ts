@@ -76,7 +76,7 @@ export function forRequest(schema: JsonObject, depth: number): JsonObject {
     if (key === 'properties' && isObject(value)) {
       const properties: JsonObject = {};
       for (const [name, property] of Object.entries(value)) {
-        if (isObject(property) && property.readOnly === true) continue;
+        if (isObject(property) && isReadOnly(property)) continue;
         if (isObject(property)) properties[name] = forRequest(property, depth + 1);
       }
       out.properties = properties;
@@ -110,6 +110,14 @@ export function forRequest(schema: JsonObject, depth: number): JsonObject {
     );
   }
   return out;
+}
+
+/** `readOnly: true` on a property, itself or in one of its `allOf` parts. */
+function isReadOnly(schema: JsonObject): boolean {
+  if (schema.readOnly === true) return true;
+  return (
+    Array.isArray(schema.allOf) && schema.allOf.some((part) => isObject(part) && isReadOnly(part))
+  );
 }
 
 /** A plain value of the schema's type, for when the generator gives up. */

@@ -67,8 +67,11 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
   const restOf = (envelope: Extract<Envelope, { kind: 'wrapped' }>): Record<string, unknown> => {
     let rest = rests.get(envelope);
     if (!rest) {
-      const properties = { ...propertiesOf(envelope.wrapper) };
-      delete properties[envelope.property];
+      const properties = Object.fromEntries(
+        Object.entries(propertiesOf(envelope.wrapper)).filter(
+          ([name]) => name !== envelope.property,
+        ),
+      );
       const schema = {
         type: 'object',
         properties,
@@ -85,16 +88,19 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
   const check = (schema: SchemaObject, value: unknown) =>
     compiler.response(schema)(value).length === 0;
 
-  /** Sets the fields of `target` that say something of the page, and of its nested objects. */
+  /**
+   * `source` with the fields that say something of the page set, in it and in its nested
+   * objects; an optional one with nothing to say (no next cursor, where null is refused) left out.
+   */
   function tellPage(
-    target: Record<string, unknown>,
+    source: Readonly<Record<string, unknown>>,
     schema: SchemaObject,
     page: Page,
     depth: number,
-  ): void {
-    const properties = propertiesOf(schema);
+  ): Record<string, unknown> {
+    const fields = new Map(Object.entries(source));
     const required = requiredOf(schema);
-    for (const [name, property] of Object.entries(properties)) {
+    for (const [name, property] of Object.entries(propertiesOf(schema))) {
       const types = typesOf(property);
       const field = PAGE_FIELDS.find(
         ([pattern, type]) =>
@@ -103,22 +109,17 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
             ? types.includes('integer') || types.includes('number')
             : types.includes(type)),
       );
+      const inner = fields.get(name);
       if (field) {
         const value = field[2](page);
         if (value === null && !check(property, null)) {
-          if (!required.has(name)) delete target[name];
-        } else if (value !== undefined && check(property, value)) target[name] = value;
-      } else if (
-        depth < 1 &&
-        isObjectSchema(property) &&
-        typeof target[name] === 'object' &&
-        target[name] !== null
-      ) {
-        const inner = { ...(target[name] as Record<string, unknown>) };
-        tellPage(inner, property, page, depth + 1);
-        target[name] = inner;
+          if (!required.has(name)) fields.delete(name);
+        } else if (value !== undefined && check(property, value)) fields.set(name, value);
+      } else if (depth < 1 && isObjectSchema(property) && isRecordValue(inner)) {
+        fields.set(name, tellPage(inner, property, page, depth + 1));
       }
     }
+    return Object.fromEntries(fields);
   }
 
   return {
@@ -133,12 +134,12 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
       // Each record checked (and its JSON kept) as a plain list's would be.
       page.records.forEach((record, index) => serialize(record, index));
       const project = projectionFor(envelope.record);
-      const body: Record<string, unknown> = {
-        ...restOf(envelope),
-        [envelope.property]: page.records.map(project),
-      };
-      tellPage(body, envelope.wrapper, page, 0);
-      return body;
+      const body = { ...restOf(envelope), [envelope.property]: page.records.map(project) };
+      return tellPage(body, envelope.wrapper, page, 0);
     },
   };
+}
+
+function isRecordValue(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

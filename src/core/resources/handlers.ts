@@ -163,6 +163,9 @@ class ServedResource {
           const id = keyOf(request);
           const scope = scopeOf(request);
           const collection = await this.collection(scope, context);
+          const renamed = this.#maker.renamedTo(request.body, operation, id);
+          if (renamed !== undefined)
+            return answer(await this.#move(collection, id, renamed, request, action, scope));
           const record = await collection.update(id, (current) =>
             this.#maker.change(current, request.body, action, operation, scope),
           );
@@ -194,6 +197,29 @@ class ServedResource {
       if (!found) throw errors.noRecord(parent.resource.name, parent.resource.idProperty, key);
     }
     return context.store.collection(descriptorOf(this.resource, scope));
+  }
+
+  /**
+   * A write that gives the record another id (a user renamed): the record is stored under the
+   * new one, then removed from the old one.
+   * @throws {ApiError} 404 when there is no record at `id`, 409 when `to` is taken.
+   */
+  async #move(
+    collection: Collection,
+    id: RecordId,
+    to: RecordId,
+    request: HandlerRequest,
+    action: 'replace' | 'update',
+    scope: readonly string[],
+  ): Promise<StoredRecord> {
+    const current = await collection.get(id);
+    if (!current) throw this.#notFound(id);
+    if (await collection.get(to))
+      throw errors.recordExists(this.resource.name, this.resource.idProperty, to);
+    const fields = this.#maker.change(current, request.body, action, request.operation, scope);
+    const record = await collection.create(fields, to);
+    await collection.remove(id);
+    return record;
   }
 
   #keyOf(record: StoredRecord): RecordId {

@@ -29,7 +29,7 @@ export interface RecordMakerOptions {
 /** How many made-up keys are tried before the store is left to make one. */
 const KEY_ATTEMPTS = 10;
 /** The last word of a property that holds an opaque id: the store makes those (UUIDs). */
-const OPAQUE_ID = new Set(['id', 'uuid', 'guid', 'sid', 'key', 'token']);
+const OPAQUE_ID = new Set(['id', 'gid', 'uuid', 'guid', 'sid', 'key', 'token']);
 
 /**
  * Makes the fields of new and changed records of one resource.
@@ -70,6 +70,7 @@ export class RecordMaker {
     operation: Operation,
   ): Promise<{ fields: Record<string, unknown>; id?: RecordId }> {
     const { idProperty } = this.resource;
+    body = this.#unwrap(body, operation);
     const fields = {
       ...this.#serverFields(undefined),
       ...this.#references(scope),
@@ -89,8 +90,8 @@ export class RecordMaker {
   /**
    * The fields of a record after a `put` (the client's fields replaced; required ones it left
    * out kept) or a `patch` (a JSON Merge Patch of the client's fields), the service's kept and
-   * its update timestamps refreshed.
-   * @throws {ApiError} 409 when the body changes the id; 400 when the record would break its schema.
+   * its update timestamps refreshed. The id is the caller's to keep or change (see renamedTo).
+   * @throws {ApiError} 400 when the record would break its schema.
    */
   change(
     current: StoredRecord,
@@ -100,14 +101,7 @@ export class RecordMaker {
     scope: readonly string[],
   ): Record<string, unknown> {
     const { idProperty } = this.resource;
-    const sent = isObject(body) ? body[idProperty] : undefined;
-    if (
-      this.resource.clientChosenId &&
-      sent !== undefined &&
-      sent !== null &&
-      String(sent) !== String(current[idProperty])
-    )
-      throw errors.keyChanged(idProperty, current[idProperty], sent);
+    body = this.#unwrap(body, operation);
     const client =
       action === 'replace'
         ? this.#clientFields(body)
@@ -119,6 +113,18 @@ export class RecordMaker {
     if (action === 'replace') this.#fill(fields, current);
     this.#fit(fields, body, this.#declaredBy(operation), action === 'update' ? 'patched' : 'new');
     return fields;
+  }
+
+  /**
+   * The new id a `put` or `patch` body gives the record, when the client chooses ids (a
+   * `username`) and sends another one than the path's: the record moves there.
+   */
+  renamedTo(body: unknown, operation: Operation, id: RecordId): RecordId | undefined {
+    if (!this.resource.clientChosenId) return undefined;
+    const unwrapped = this.#unwrap(body, operation);
+    const sent = isObject(unwrapped) ? unwrapped[this.resource.idProperty] : undefined;
+    if (sent === undefined || sent === null || String(sent) === String(id)) return undefined;
+    return sent as RecordId;
   }
 
   /** The fields of a body the client may write: those the request bodies declare, or any the service does not set. */
@@ -213,11 +219,20 @@ export class RecordMaker {
     if (problems.length > 0) throw errors.recordWouldBreak(change, problems);
   }
 
+  /** The properties the operation's request body declares for the record. */
   #declaredBy(operation: Operation): ReadonlySet<string> {
+    const envelope = this.resource.bodies.get(operation);
+    if (envelope) return new Set(Object.keys(propertiesOf(envelope.record)));
     const names = new Set<string>();
     for (const schema of operation.requestBody?.content.values() ?? [])
       for (const name of Object.keys(propertiesOf(schema))) names.add(name);
     return names;
+  }
+
+  /** The client's fields out of a wrapped body (`{data: {...}}`). */
+  #unwrap(body: unknown, operation: Operation): unknown {
+    const envelope = this.resource.bodies.get(operation);
+    return envelope?.kind === 'wrapped' && isObject(body) ? body[envelope.property] : body;
   }
 
   /** An id made from the id property's schema when it says what the id looks like; else the store's to make. */
