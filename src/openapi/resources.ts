@@ -176,21 +176,26 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     .find((key): key is string => typeof key === 'string');
   const likelyKeys = (names: Iterable<string>) =>
     new Set(
-      [
-        explicitKey,
-        item && keyPropertyFor(item.parameter, [...names]),
-        'id',
-        item?.parameter,
-      ].filter((name): name is string => name !== undefined),
+      [explicitKey, item && keyPropertyFor(item.parameter, [...names]), 'id'].filter(
+        (name): name is string => name !== undefined,
+      ),
     );
   const isRecordLike = (reference: SchemaObject | undefined) => {
-    const referenceNames = new Set(Object.keys(reference ? propertiesOf(reference) : {}));
+    const referenceNames = Object.keys(reference ? propertiesOf(reference) : {});
+    const referenceWords = new Set(referenceNames.map(wordKey));
     const keys = likelyKeys(referenceNames);
     return (schema: SchemaObject): boolean => {
       const names = Object.keys(propertiesOf(schema));
       if (names.some((name) => keys.has(name))) return true;
-      const shared = names.filter((name) => referenceNames.has(name)).length;
-      return shared > 0 && shared * 2 >= Math.min(names.length, referenceNames.size);
+      // Compared by words: requests in `FriendlyName`, answers in `friendly_name` (Twilio).
+      // Two shared fields at least (where the reference has two): a wrapper `{endpoint: {...}}`
+      // around a record that has an `endpoint` of its own is no record.
+      const shared = names.filter((name) => referenceWords.has(wordKey(name))).length;
+      return (
+        shared >= Math.min(2, referenceWords.size) &&
+        shared > 0 &&
+        shared * 2 >= Math.min(names.length, referenceWords.size)
+      );
     };
   };
   const isRecord = isRecordLike(listed);
@@ -238,10 +243,10 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   const schema = mergeRecordSchemas(records);
   const properties = propertiesOf(schema);
 
+  // A key is a scalar: `floating_ip` naming an object (a wrapper's field) is no key.
+  const scalars = Object.keys(properties).filter((name) => isScalarKey(properties[name] ?? {}));
   const idProperty =
-    explicitKey ??
-    (item && keyPropertyFor(item.parameter, Object.keys(properties))) ??
-    idOf(schema);
+    explicitKey ?? (item && keyPropertyFor(item.parameter, scalars)) ?? idOf(schema);
   if (explicitKey !== undefined && !(explicitKey in properties))
     throw new SpecError(
       `x-mock of ${candidate.path} names the key "${explicitKey}", which its records do not have (they have: ${Object.keys(properties).join(', ')})`,
@@ -250,17 +255,19 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   for (const [operation, action] of actions)
     if (action === 'list') listing.set(operation, listParametersOf(operation, properties));
 
+  // Each written property under the record's name for it (`FriendlyName` is `friendly_name`).
+  const byWords = new Map(Object.keys(properties).map((name) => [wordKey(name), name]));
   const written = [...bodies.values()].flatMap((body) =>
     Object.entries(propertiesOf(body.record))
       .filter(([, property]) => !isReadOnly(property) && !carries(property, 'writeOnly'))
-      .map(([name]) => name),
+      .map(([name]) => (name in properties ? name : (byWords.get(wordKey(name)) ?? name))),
   );
   const created = createBody ? propertiesOf(createBody.record) : {};
   const scope = parametersOf(candidate.path);
   const references = new Map<string, number>();
   scope.forEach((parameter, index) => {
     const property = Object.keys(properties).find(
-      (name) => name !== idProperty && wordsOf(name).join(' ') === wordsOf(parameter).join(' '),
+      (name) => name !== idProperty && wordKey(name) === wordKey(parameter),
     );
     if (property !== undefined) references.set(property, index);
   });
@@ -343,6 +350,14 @@ function attachNamedOperations(
   }
 }
 
+function isScalarKey(schema: SchemaObject): boolean {
+  const types = typesOf(schema);
+  return (
+    types.length === 0 ||
+    types.some((type) => type === 'string' || type === 'integer' || type === 'number')
+  );
+}
+
 /** The words that end a property holding an id: `id`, `gid`, `uuid`, `sid`. */
 const ID_WORDS = new Set(['id', 'gid', 'uuid', 'guid', 'sid']);
 
@@ -377,10 +392,27 @@ function successSchema(operation: Operation): SchemaObject | undefined {
   return jsonSchemaOf(operation.responses[String(operation.successStatus)]);
 }
 
-/** The object schema of a request body, in its first media type that has one. */
+/**
+ * The object schema of a request body, in its first media type that has one; a body that is
+ * one of several objects (`oneOf`, `anyOf`) as one schema with the properties of all of them.
+ */
 function bodySchemaOf(operation: Operation): SchemaObject | undefined {
-  for (const schema of operation.requestBody?.content.values() ?? [])
+  for (const schema of operation.requestBody?.content.values() ?? []) {
     if (isObjectSchema(schema)) return schema;
+    const composed = schema as unknown as SchemaObject;
+    const alternatives = [
+      ...((composed.oneOf ?? []) as SchemaObject[]),
+      ...((composed.anyOf ?? []) as SchemaObject[]),
+    ].filter(isObjectSchema);
+    if (alternatives.length > 0)
+      return {
+        type: 'object',
+        properties: Object.assign({}, ...alternatives.map((part) => propertiesOf(part))) as Record<
+          string,
+          SchemaObject
+        >,
+      } as SchemaObject;
+  }
   return undefined;
 }
 
@@ -396,6 +428,11 @@ function takesObject(operation: Operation): boolean {
 function answersList(operation: Operation, word: string): boolean {
   const answer = successSchema(operation);
   return answer !== undefined && listEnvelopeOf(answer, word)?.kind === 'plain';
+}
+
+/** A name as its words: `FriendlyName` and `friendly_name` are both `friendly name`. */
+function wordKey(name: string): string {
+  return wordsOf(name).join(' ');
 }
 
 /** The path parameter names of a template, in order. */

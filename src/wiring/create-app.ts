@@ -182,7 +182,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
       seedResources(
         only ? resources.filter((resource) => only.includes(resource.name)) : resources,
         store,
-        { ...seedOptions, compiler },
+        { ...seedOptions, compiler, onWarning: (line) => logger.warn(line) },
       ),
     unfitCollections: () => unfitCollections(resources, store, compiler),
   });

@@ -270,6 +270,8 @@ async function driveCollection(
   // One value per parent parameter, so every step addresses the same parent.
   const values = new PathValues([...(parentValues ?? [])]);
   let id: Json | undefined;
+  /** The record the create answered, whose values fill the list's required filters. */
+  let created: JsonObject | undefined;
   const itemParam = collection.itemParam ?? '';
   const { verify } = context.options;
   const blocked = (step: StepName, operation: ApiOperation, reason: string): StepResult => ({
@@ -278,9 +280,14 @@ async function driveCollection(
     outcome: 'blocked',
     reason,
   });
-  const sendStep = async (operation: ApiOperation, itemId?: Json, body?: Body) => {
+  const sendStep = async (
+    operation: ApiOperation,
+    itemId?: Json,
+    body?: Body,
+    queryGiven?: Record<string, Json>,
+  ) => {
     const given = values.for(operation, itemId);
-    const exchange = await send(context, operation, given, body);
+    const exchange = await send(context, operation, given, body, queryGiven);
     values.keep(operation, given, scopeLength);
     return exchange;
   };
@@ -325,6 +332,7 @@ async function driveCollection(
     const body = bodyFor(context, operation);
     const exchange = await sendStep(operation, undefined, body);
     steps.push(stepOf('create', operation, exchange));
+    created = recordIn(exchange.json, itemParam, collection.idProperty);
     id =
       idIn(exchange.json, itemParam, collection.idProperty) ??
       idIn(body?.value, itemParam, collection.idProperty) ??
@@ -333,7 +341,7 @@ async function driveCollection(
   if (collection.list) {
     const operation = collection.list;
     used.add(operation);
-    const exchange = await sendStep(operation);
+    const exchange = await sendStep(operation, undefined, undefined, created);
     const step = stepOf('list', operation, exchange);
     if (verify && step.outcome === 'passed' && id !== undefined && collection.listShape) {
       const listed = idsIn(exchange.json, collection.listShape, itemParam, collection.idProperty);
@@ -460,13 +468,16 @@ async function send(
   operation: ApiOperation,
   given: Record<string, Json>,
   body?: Body,
+  /** Values for required query parameters, by name (the created record's, for a list's filters). */
+  queryGiven: Readonly<Record<string, Json>> = {},
 ): Promise<Exchange> {
   if (Date.now() > context.deadline) return record(context, { error: UNSENT });
   const { credentials } = context.options;
   const valueOf = (parameter: ApiParameter): Json => {
     if (parameter.in === 'path')
       return (given[parameter.name] ??= context.values.parameter(parameter));
-    return context.values.parameter(parameter);
+    const chosen = parameter.in === 'query' ? queryGiven[parameter.name] : undefined;
+    return chosen ?? context.values.parameter(parameter);
   };
   const path = operation.path.replace(/\{([^{}]+)\}/g, (_, name: string) => {
     const parameter = operation.parameters.find((p) => p.in === 'path' && p.name === name);
@@ -573,6 +584,19 @@ export function idIn(
   for (const name of names) if (isId(value[name])) return value[name];
   const inner = Object.values(value).filter(isObject);
   return inner.length === 1 ? idIn(inner[0], itemParam, idProperty) : undefined;
+}
+
+/** The record holding the id, at the top level or inside a one-record wrapper. */
+function recordIn(
+  value: Json | undefined,
+  itemParam: string,
+  idProperty?: string,
+): JsonObject | undefined {
+  if (!isObject(value)) return undefined;
+  const names = idProperty === undefined ? idNames(itemParam) : [idProperty];
+  if (names.some((name) => isId(value[name]))) return value;
+  const inner = Object.values(value).filter(isObject);
+  return inner.length === 1 ? recordIn(inner[0], itemParam, idProperty) : undefined;
 }
 
 function idInLocation(location: string | undefined): Json | undefined {

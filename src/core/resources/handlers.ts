@@ -139,6 +139,7 @@ class ServedResource {
             scope,
             collection,
             operation,
+            request.query,
           );
           const record = await collection.create(fields, id);
           try {

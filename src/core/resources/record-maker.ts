@@ -37,6 +37,8 @@ const OPAQUE_ID = new Set(['id', 'gid', 'uuid', 'guid', 'sid', 'key', 'token']);
  */
 export class RecordMaker {
   readonly #properties: Readonly<Record<string, SchemaObject>>;
+  /** The record's property names by their words, for bodies that spell them otherwise. */
+  readonly #byWords: ReadonlyMap<string, string>;
   readonly #required: ReadonlySet<string>;
   /** Fields of S the service sets: not written by clients, or `readOnly`. */
   readonly #serverSet: readonly [string, SchemaObject][];
@@ -48,6 +50,9 @@ export class RecordMaker {
   ) {
     this.#properties = propertiesOf(resource.schema);
     this.#required = requiredOf(resource.schema);
+    this.#byWords = new Map(
+      Object.keys(this.#properties).map((name) => [wordsOf(name).join(' '), name]),
+    );
     const { writable, idProperty, references } = resource;
     this.#serverSet = Object.entries(this.#properties).filter(
       ([name, schema]) =>
@@ -68,21 +73,23 @@ export class RecordMaker {
     scope: readonly string[],
     collection: Collection,
     operation: Operation,
+    query: Readonly<Record<string, unknown>> = {},
   ): Promise<{ fields: Record<string, unknown>; id?: RecordId }> {
     const { idProperty } = this.resource;
     body = this.#unwrap(body, operation);
     const fields = {
       ...this.#serverFields(undefined),
       ...this.#references(scope),
+      ...this.#fromQuery(query),
       ...this.#clientFields(body),
     };
     this.#fill(fields, undefined);
     this.#fit(fields, body, this.#declaredBy(operation), 'new');
-    const sent = isObject(body) ? body[idProperty] : undefined;
-    if (this.resource.clientChosenId && sent !== undefined && sent !== null) {
-      if (await collection.get(sent as RecordId))
+    const sent = this.#sentKey(body);
+    if (sent !== undefined) {
+      if (await collection.get(sent))
         throw errors.recordExists(this.resource.name, idProperty, sent);
-      return { fields, id: sent as RecordId };
+      return { fields, id: sent };
     }
     return { fields, ...(await this.#madeUpId(collection)) };
   }
@@ -120,11 +127,18 @@ export class RecordMaker {
    * `username`) and sends another one than the path's: the record moves there.
    */
   renamedTo(body: unknown, operation: Operation, id: RecordId): RecordId | undefined {
-    if (!this.resource.clientChosenId) return undefined;
-    const unwrapped = this.#unwrap(body, operation);
-    const sent = isObject(unwrapped) ? unwrapped[this.resource.idProperty] : undefined;
-    if (sent === undefined || sent === null || String(sent) === String(id)) return undefined;
-    return sent as RecordId;
+    const sent = this.#sentKey(this.#unwrap(body, operation));
+    return sent === undefined || String(sent) === String(id) ? undefined : sent;
+  }
+
+  /**
+   * The id a (unwrapped) body chooses, when the client chooses ids: a number, or a string that
+   * is not empty (an empty one could not address the record in its path, so it is left out).
+   */
+  #sentKey(body: unknown): RecordId | undefined {
+    if (!this.resource.clientChosenId || !isObject(body)) return undefined;
+    const sent = body[this.resource.idProperty];
+    return typeof sent === 'number' || (typeof sent === 'string' && sent !== '') ? sent : undefined;
   }
 
   /** The fields of a body the client may write: those the request bodies declare, or any the service does not set. */
@@ -132,7 +146,10 @@ export class RecordMaker {
     const fields: Record<string, unknown> = {};
     if (!isObject(body)) return fields;
     const { writable, idProperty, references } = this.resource;
-    for (const [name, value] of Object.entries(body)) {
+    for (const [sent, value] of Object.entries(body)) {
+      // Stored under the record's name for it: a body's `FriendlyName` is the record's `friendly_name`.
+      const name =
+        sent in this.#properties ? sent : (this.#byWords.get(wordsOf(sent).join(' ')) ?? sent);
       if (name === idProperty || references.has(name)) continue;
       const allowed = writable
         ? writable.has(name)
@@ -158,6 +175,26 @@ export class RecordMaker {
       else if (current && name in current) fields[name] = current[name];
       else if (!current && (isReadOnly(schema) || this.#required.has(name)))
         fields[name] = this.#made(name, schema);
+    }
+    return fields;
+  }
+
+  /**
+   * Query parameters of a create that name a record property (`POST /hooks?site_id=...`): the
+   * record's, where the body does not say otherwise.
+   */
+  #fromQuery(query: Readonly<Record<string, unknown>>): Record<string, unknown> {
+    const fields: Record<string, unknown> = {};
+    for (const [sent, value] of Object.entries(query)) {
+      const name = sent in this.#properties ? sent : this.#byWords.get(wordsOf(sent).join(' '));
+      if (name === undefined || name === this.resource.idProperty || value === undefined) continue;
+      if (this.#serverSet.some(([server]) => server === name)) continue;
+      Object.defineProperty(fields, name, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return fields;
   }
@@ -237,14 +274,8 @@ export class RecordMaker {
 
   /** An id made from the id property's schema when it says what the id looks like; else the store's to make. */
   async #madeUpId(collection: Collection): Promise<{ id?: RecordId }> {
-    const { idProperty } = this.resource;
-    const schema = this.#properties[idProperty] ?? {};
-    if (!hasMeaningfulKey(this.resource)) return {};
-    for (let attempt = 0; attempt < KEY_ATTEMPTS; attempt++) {
-      const id = this.#made(idProperty, schema) as RecordId;
-      if (!(await collection.get(id))) return { id };
-    }
-    return {};
+    const id = await madeUpKey(this.resource, this.options.generator, collection);
+    return id === undefined ? {} : { id };
   }
 
   #made(name: string, schema: SchemaObject): unknown {
@@ -261,6 +292,30 @@ export function hasMeaningfulKey(resource: Resource): boolean {
   const schema = propertiesOf(resource.schema)[resource.idProperty] ?? {};
   const opaque = OPAQUE_ID.has(wordsOf(resource.idProperty).at(-1) ?? '') && !hasShape(schema);
   return resource.idKind === 'string' && !opaque;
+}
+
+/**
+ * A new key made from the id property's schema, not taken in `collection`, for resources whose
+ * keys say something (hasMeaningfulKey); undefined when the store is to make it.
+ * @example await madeUpKey(users, generator, collection) // 'Kyla.Hahn'
+ */
+export async function madeUpKey(
+  resource: Resource,
+  generator: DataGenerator,
+  collection: Collection,
+): Promise<RecordId | undefined> {
+  if (!hasMeaningfulKey(resource)) return undefined;
+  const schema = propertiesOf(resource.schema)[resource.idProperty] ?? {};
+  // A key is never null, even where the property may be.
+  const types = typesOf(schema).filter((type) => type !== 'null');
+  const keySchema =
+    types.length > 0 ? ({ allOf: [schema, { type: types }] } as SchemaObject) : schema;
+  for (let attempt = 0; attempt < KEY_ATTEMPTS; attempt++) {
+    const id = generator.value(keySchema, `${resource.name}.${resource.idProperty}`);
+    if ((typeof id === 'string' || typeof id === 'number') && !(await collection.get(id)))
+      return id;
+  }
+  return undefined;
 }
 
 function isTimestamp(schema: SchemaObject): boolean {

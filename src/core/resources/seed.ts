@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { SchemaObject } from '../../openapi/load.js';
+import { SpecError, type SchemaObject } from '../../openapi/load.js';
 import { realisticRecords, type SchemaFacts } from '../../openapi/realistic.js';
 import type { Resource } from '../../openapi/resources.js';
 import { createDataGenerator } from '../../openapi/sample.js';
 import { propertiesOf } from '../../openapi/schema-parts.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
-import type { Store } from '../../store/store.js';
+import type { RecordId, Store } from '../../store/store.js';
 import { descriptorOf } from './handlers.js';
-import { hasMeaningfulKey } from './record-maker.js';
+import { hasMeaningfulKey, madeUpKey } from './record-maker.js';
 import { inOrder } from './timestamps.js';
 
 export interface SeedOptions {
@@ -16,6 +16,11 @@ export interface SeedOptions {
   /** The same seed gives the same records. */
   seed: number;
   compiler: SchemaCompiler;
+  /**
+   * Told, in one line, of a collection left empty because no record valid against its schema
+   * could be made (a pattern the generator cannot meet, say): the mock still starts.
+   */
+  onWarning?: (line: string) => void;
 }
 
 /**
@@ -34,46 +39,60 @@ export async function seedResources(
 ): Promise<void> {
   for (const resource of resources) {
     if (resource.scope.length > 0) continue;
-    const generator = createDataGenerator({
-      seed: seedFor(options.seed, resource.name),
-      compiler: options.compiler,
-    });
-    const check = options.compiler.response(resource.schema);
-    const collection = store.collection(descriptorOf(resource));
-    const realistic = realisticRecords(factsOf(resource), options.count, options.seed);
-    const known = new Set(Object.keys(propertiesOf(resource.schema)));
-    const placeholderId =
-      resource.idKind === 'integer' ? 1 : '00000000-0000-4000-8000-000000000000';
-
-    for (let i = 0; i < options.count; i++) {
-      const overlay = pick(realistic?.[i], known);
-      // The realistic fields alone, when they make a whole record; else generated ones under them.
-      let fields: Record<string, unknown> | undefined =
-        overlay && check({ ...overlay, [resource.idProperty]: placeholderId }).length === 0
-          ? overlay
-          : undefined;
-      if (!fields) {
-        const generated = generator.value(resource.schema, resource.name) as Record<
-          string,
-          unknown
-        >;
-        const mixed = { ...generated, ...overlay };
-        fields = check(mixed).length === 0 ? mixed : generated;
-      }
-      // UUIDs from the seeded generator: the same seed gives the same ids, as it gives the same
-      // data; a key of another kind (a username, a slug) is the one generated with the record.
-      const generatedKey = fields[resource.idProperty];
-      const id =
-        resource.idKind === 'uuid'
-          ? (generator.value({ type: 'string', format: 'uuid' }, 'a uuid') as string)
-          : hasMeaningfulKey(resource) &&
-              (typeof generatedKey === 'string' || typeof generatedKey === 'number') &&
-              !(await collection.get(generatedKey))
-            ? generatedKey
-            : undefined;
-      await collection.create(inOrder(withoutId(fields, resource.idProperty)), id);
+    try {
+      await seedOne(resource, store, options);
+    } catch (err) {
+      if (!(err instanceof SpecError)) throw err;
+      options.onWarning?.(`${resource.name} starts empty: ${err.message}`);
     }
   }
+}
+
+/** Seeds one collection: every record is made before any is stored, so a failure stores none. */
+async function seedOne(resource: Resource, store: Store, options: SeedOptions): Promise<void> {
+  const generator = createDataGenerator({
+    seed: seedFor(options.seed, resource.name),
+    compiler: options.compiler,
+  });
+  const check = options.compiler.response(resource.schema);
+  const collection = store.collection(descriptorOf(resource));
+  const realistic = realisticRecords(factsOf(resource), options.count, options.seed);
+  const known = new Set(Object.keys(propertiesOf(resource.schema)));
+  const placeholderId = resource.idKind === 'integer' ? 1 : '00000000-0000-4000-8000-000000000000';
+  const made: { fields: Record<string, unknown>; id: RecordId | undefined }[] = [];
+  const keys = new Set<RecordId>();
+
+  for (let i = 0; i < options.count; i++) {
+    const overlay = pick(realistic?.[i], known);
+    // The realistic fields alone, when they make a whole record; else generated ones under them.
+    let fields: Record<string, unknown> | undefined =
+      overlay && check({ ...overlay, [resource.idProperty]: placeholderId }).length === 0
+        ? overlay
+        : undefined;
+    if (!fields) {
+      const generated = generator.value(resource.schema, resource.name) as Record<string, unknown>;
+      const mixed = { ...generated, ...overlay };
+      fields = check(mixed).length === 0 ? mixed : generated;
+    }
+    // UUIDs from the seeded generator: the same seed gives the same ids, as it gives the same
+    // data; a key of another kind (a username, a slug, a `sid` with a pattern) is the one
+    // generated with the record, else one made from its schema.
+    const generatedKey = fields[resource.idProperty];
+    const free = async (key: RecordId) => !keys.has(key) && !(await collection.get(key));
+    let id: RecordId | undefined;
+    if (resource.idKind === 'uuid')
+      id = generator.value({ type: 'string', format: 'uuid' }, 'a uuid') as string;
+    else if (hasMeaningfulKey(resource))
+      id =
+        (typeof generatedKey === 'string' || typeof generatedKey === 'number') &&
+        (await free(generatedKey))
+          ? generatedKey
+          : await madeUpKey(resource, generator, collection);
+    if (id !== undefined && !(await free(id))) id = undefined;
+    if (id !== undefined) keys.add(id);
+    made.push({ fields: inOrder(withoutId(fields, resource.idProperty)), id });
+  }
+  for (const { fields, id } of made) await collection.create(fields, id);
 }
 
 /** What the realistic tables read of a resource: its name, its properties and their examples. */
