@@ -116,7 +116,15 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
   const validator = createRequestValidator(compiler);
   compileEverySchema(operations, compiler, validator);
   const resources = inferResources(operations);
-  const stateful = resourceHandlers({ resources, compiler, generator, basePath });
+  // The seeding in force, which nested collections are seeded with when first asked for.
+  let seeding = carried ? seedingsOf.get(carried)?.() : undefined;
+  const stateful = resourceHandlers({
+    resources,
+    compiler,
+    generator,
+    basePath,
+    seeding: () => seeding,
+  });
   const inferred = (operation: Operation) =>
     stateful.get(operation) ?? exampleHandler(operation, generator);
   const handlerOf = customHandlers(operations, settings.handlers, inferred);
@@ -171,22 +179,29 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     budget,
   });
 
-  return Object.assign(listener, {
+  const app: MockApp = Object.assign(listener, {
     resources,
     basePath,
     store,
     scenarios,
     requestLog,
     reset,
-    seed: (seedOptions: { count: number; seed: number }, only?: readonly string[]) =>
-      seedResources(
+    seed: (seedOptions: { count: number; seed: number }, only?: readonly string[]) => {
+      seeding = { count: seedOptions.count, seed: seedOptions.seed };
+      return seedResources(
         only ? resources.filter((resource) => only.includes(resource.name)) : resources,
         store,
         { ...seedOptions, compiler, onWarning: (line) => logger.warn(line) },
-      ),
+      );
+    },
     unfitCollections: () => unfitCollections(resources, store, compiler),
   });
+  seedingsOf.set(app, () => seeding);
+  return app;
 }
+
+/** The seeding each app is under, for the app of the next version of the spec (`--watch`). */
+const seedingsOf = new WeakMap<MockApp, () => { count: number; seed: number } | undefined>();
 
 /** The admin API (`/__mock`), served beside the mocked one from its own spec. */
 function adminApi(

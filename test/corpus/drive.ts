@@ -477,7 +477,9 @@ async function send(
     if (parameter.in === 'path')
       return (given[parameter.name] ??= context.values.parameter(parameter));
     const chosen = parameter.in === 'query' ? queryGiven[parameter.name] : undefined;
-    return chosen ?? context.values.parameter(parameter);
+    const scalar =
+      typeof chosen === 'string' || typeof chosen === 'number' || typeof chosen === 'boolean';
+    return scalar ? chosen : context.values.parameter(parameter);
   };
   const path = operation.path.replace(/\{([^{}]+)\}/g, (_, name: string) => {
     const parameter = operation.parameters.find((p) => p.in === 'path' && p.name === name);

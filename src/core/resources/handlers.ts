@@ -13,10 +13,15 @@ import type {
   RecordId,
   StoredRecord,
 } from '../../store/store.js';
+import { SpecError } from '../../openapi/load.js';
+import { descriptorOf } from './descriptor.js';
 import { createEnvelopeAnswers, type EnvelopeAnswers } from './envelope-answer.js';
 import { selectPage } from './list-page.js';
+import { seedCollection } from './seed.js';
 import { RecordMaker } from './record-maker.js';
 import { createRecordSerializers } from './record-serializer.js';
+
+export { descriptorOf } from './descriptor.js';
 
 export interface EngineOptions {
   resources: readonly Resource[];
@@ -27,7 +32,22 @@ export interface EngineOptions {
   basePath: string;
   /** @default () => new Date() */
   now?: () => Date;
+  /**
+   * The seeding in force (`undefined` when the data was loaded, not seeded): a nested
+   * collection is seeded with it under each parent the first time it is asked for there.
+   */
+  seeding?: () => { count: number; seed: number } | undefined;
 }
+
+/** Where the store remembers which nested collections were seeded: reset forgets with the records. */
+const SEEDED: CollectionDescriptor = {
+  name: '__seeded',
+  idProperty: 'collection',
+  idKind: 'string',
+};
+
+/** Seedings under way, by store and collection: two first requests seed once. */
+const seedings = new WeakMap<object, Map<string, Promise<void>>>();
 
 /**
  * The handlers of every operation a resource serves, keyed by operation: list (filtered and
@@ -55,22 +75,6 @@ export function resourceHandlers(options: EngineOptions): Map<Operation, Operati
       handlers.set(operation, one.handler(operation, action));
   }
   return handlers;
-}
-
-/**
- * What the store needs to know of a resource's collection: for a nested one, of the
- * collection under one parent (`scope`: the values of the collection path's parameters).
- * @example descriptorOf(posts, ['7']) // { name: 'users/{userId}/posts|7', idProperty: 'id', idKind: 'integer' }
- */
-export function descriptorOf(
-  resource: Resource,
-  scope: readonly string[] = [],
-): CollectionDescriptor {
-  const name =
-    scope.length === 0
-      ? resource.name
-      : `${resource.name}|${scope.map((value) => encodeURIComponent(value)).join('/')}`;
-  return { name, idProperty: resource.idProperty, idKind: resource.idKind };
 }
 
 class ServedResource {
@@ -197,7 +201,42 @@ class ServedResource {
       const found = await (await parent.collection(scope.slice(0, depth), context)).get(key);
       if (!found) throw errors.noRecord(parent.resource.name, parent.resource.idProperty, key);
     }
-    return context.store.collection(descriptorOf(this.resource, scope));
+    const collection = context.store.collection(descriptorOf(this.resource, scope));
+    if (scope.length > 0) await this.#seedOnce(collection, scope, context);
+    return collection;
+  }
+
+  /** Seeds the collection of one parent the first time it is asked for (never after a write to it is possible). */
+  async #seedOnce(
+    collection: Collection,
+    scope: readonly string[],
+    context: HandlerContext,
+  ): Promise<void> {
+    const seeding = this.options.seeding?.();
+    if (!seeding || seeding.count === 0) return;
+    const { name } = collection.descriptor;
+    const marks = context.store.collection(SEEDED);
+    if (await marks.get(name)) return;
+    let underway = seedings.get(context.store);
+    if (!underway) seedings.set(context.store, (underway = new Map()));
+    let seeded = underway.get(name);
+    if (!seeded) {
+      seeded = (async () => {
+        try {
+          await seedCollection(this.resource, collection, {
+            ...seeding,
+            compiler: this.options.compiler,
+            fixed: this.#maker.references(scope),
+          });
+        } catch (err) {
+          // A schema no record can be made for leaves the collection empty, as at start-up.
+          if (!(err instanceof SpecError)) throw err;
+        }
+        if (!(await marks.get(name))) await marks.create({}, name);
+      })().finally(() => underway.delete(name));
+      underway.set(name, seeded);
+    }
+    await seeded;
   }
 
   /**

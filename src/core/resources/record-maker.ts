@@ -79,7 +79,7 @@ export class RecordMaker {
     body = this.#unwrap(body, operation);
     const fields = {
       ...this.#serverFields(undefined),
-      ...this.#references(scope),
+      ...this.references(scope),
       ...this.#fromQuery(query),
       ...this.#clientFields(body),
     };
@@ -116,7 +116,7 @@ export class RecordMaker {
             string,
             unknown
           >);
-    const fields = { ...this.#serverFields(current), ...this.#references(scope), ...client };
+    const fields = { ...this.#serverFields(current), ...this.references(scope), ...client };
     if (action === 'replace') this.#fill(fields, current);
     this.#fit(fields, body, this.#declaredBy(operation), action === 'update' ? 'patched' : 'new');
     return fields;
@@ -200,7 +200,7 @@ export class RecordMaker {
   }
 
   /** The properties that repeat a parameter of the collection path (`userId` of a post), from the path. */
-  #references(scope: readonly string[]): Record<string, unknown> {
+  references(scope: readonly string[]): Record<string, unknown> {
     const fields: Record<string, unknown> = {};
     for (const [name, index] of this.resource.references) {
       const text = scope[index];

@@ -5,8 +5,8 @@ import type { Resource } from '../../openapi/resources.js';
 import { createDataGenerator } from '../../openapi/sample.js';
 import { propertiesOf } from '../../openapi/schema-parts.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
-import type { RecordId, Store } from '../../store/store.js';
-import { descriptorOf } from './handlers.js';
+import type { Collection, RecordId, Store } from '../../store/store.js';
+import { descriptorOf } from './descriptor.js';
 import { hasMeaningfulKey, madeUpKey } from './record-maker.js';
 import { inOrder } from './timestamps.js';
 
@@ -26,7 +26,7 @@ export interface SeedOptions {
 /**
  * Fills every top-level collection with `count` records generated from its schema: valid against
  * every keyword of it, and the same for the same seed. Nested collections (`/users/{id}/posts`)
- * start empty under every parent. Where a table of realistic records
+ * are seeded under each parent when first asked for (see resourceHandlers). Where a table of realistic records
  * fits what the schema says (openapi/realistic.ts), its fields are used wherever they fit. Each collection draws from its own
  * sequence (seeded by the seed and its name), so adding a collection to the spec leaves the
  * data of the others as it was.
@@ -40,7 +40,7 @@ export async function seedResources(
   for (const resource of resources) {
     if (resource.scope.length > 0) continue;
     try {
-      await seedOne(resource, store, options);
+      await seedCollection(resource, store.collection(descriptorOf(resource)), options);
     } catch (err) {
       if (!(err instanceof SpecError)) throw err;
       options.onWarning?.(`${resource.name} starts empty: ${err.message}`);
@@ -48,14 +48,23 @@ export async function seedResources(
   }
 }
 
-/** Seeds one collection: every record is made before any is stored, so a failure stores none. */
-async function seedOne(resource: Resource, store: Store, options: SeedOptions): Promise<void> {
+/**
+ * Fills one collection (of a resource, or of one parent of a nested one) with `count` records,
+ * `fixed` fields set in each (a post's `userId`). Every record is made before any is stored, so
+ * a failure stores none. The records depend on the seed and the collection's name only.
+ * @throws {SpecError} when no record valid against the schema could be made.
+ * @example await seedCollection(posts, store.collection(descriptorOf(posts, ['7'])), { count: 3, seed: 1, compiler, fixed: { userId: 7 } });
+ */
+export async function seedCollection(
+  resource: Resource,
+  collection: Collection,
+  options: SeedOptions & { fixed?: Readonly<Record<string, unknown>> },
+): Promise<void> {
   const generator = createDataGenerator({
-    seed: seedFor(options.seed, resource.name),
+    seed: seedFor(options.seed, collection.descriptor.name),
     compiler: options.compiler,
   });
   const check = options.compiler.response(resource.schema);
-  const collection = store.collection(descriptorOf(resource));
   const realistic = realisticRecords(factsOf(resource), options.count, options.seed);
   const known = new Set(Object.keys(propertiesOf(resource.schema)));
   const placeholderId = resource.idKind === 'integer' ? 1 : '00000000-0000-4000-8000-000000000000';
@@ -74,6 +83,7 @@ async function seedOne(resource: Resource, store: Store, options: SeedOptions): 
       const mixed = { ...generated, ...overlay };
       fields = check(mixed).length === 0 ? mixed : generated;
     }
+    if (options.fixed) fields = { ...fields, ...options.fixed };
     // UUIDs from the seeded generator: the same seed gives the same ids, as it gives the same
     // data; a key of another kind (a username, a slug, a `sid` with a pattern) is the one
     // generated with the record, else one made from its schema.
