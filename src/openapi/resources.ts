@@ -180,40 +180,42 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
         (name): name is string => name !== undefined,
       ),
     );
-  const isRecordLike = (reference: SchemaObject | undefined) => {
+  /**
+   * Whether a schema describes the record, judged against a reference (the list's items, or the
+   * create body): it has the likely key, or shares enough fields with it, compared by words
+   * (requests in `FriendlyName`, answers in `friendly_name`, as Twilio's). An answer must share
+   * two (where the reference has two), or its half: a wrapper `{endpoint: {...}}` around a record
+   * that has an `endpoint` of its own is no record. A request body may share one: summaries in
+   * lists show few fields.
+   */
+  const isRecordLike = (reference: SchemaObject | undefined, least: number) => {
     const referenceNames = Object.keys(reference ? propertiesOf(reference) : {});
     const referenceWords = new Set(referenceNames.map(wordKey));
     const keys = likelyKeys(referenceNames);
     return (schema: SchemaObject): boolean => {
       const names = Object.keys(propertiesOf(schema));
       if (names.some((name) => keys.has(name))) return true;
-      // Compared by words: requests in `FriendlyName`, answers in `friendly_name` (Twilio).
-      // Two shared fields at least (where the reference has two): a wrapper `{endpoint: {...}}`
-      // around a record that has an `endpoint` of its own is no record.
       const shared = names.filter((name) => referenceWords.has(wordKey(name))).length;
-      return (
-        shared >= Math.min(2, referenceWords.size) &&
-        shared > 0 &&
-        shared * 2 >= Math.min(names.length, referenceWords.size)
-      );
+      if (shared === 0 || shared < Math.min(least, referenceWords.size)) return false;
+      return least === 1 || shared * 2 >= Math.min(names.length, referenceWords.size);
     };
   };
-  const isRecord = isRecordLike(listed);
 
   // What a client sends: the create body, maybe wrapped (`{data: {...}}`); one that holds no
   // record (a batch of them, a command) is no create of this collection.
+  const isBody = isRecordLike(listed, 1);
   const bodyOf = (operation: Operation | undefined): Envelope | undefined => {
     const schema = operation && bodySchemaOf(operation);
     if (!schema) return undefined;
-    const envelope = recordEnvelopeOf(schema, word, listed ? isRecord : () => true);
-    return envelope && (!listed || isRecord(envelope.record)) ? envelope : undefined;
+    const envelope = recordEnvelopeOf(schema, word, listed ? isBody : () => true);
+    return envelope && (!listed || isBody(envelope.record)) ? envelope : undefined;
   };
   const createBody = bodyOf(candidate.create);
   const create = createBody ? candidate.create : undefined;
   if (!listed && !create) return undefined;
   // A list alone, with nowhere to add or address a record, is a view: examples answer it.
   if (!create && !item) return undefined;
-  const answersRecord = isRecordLike(listed ?? createBody?.record);
+  const answersRecord = isRecordLike(listed ?? createBody?.record, 2);
 
   const actions = new Map<Operation, ResourceAction>();
   const envelopes = new Map<Operation, Envelope>();
