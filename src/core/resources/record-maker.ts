@@ -107,7 +107,6 @@ export class RecordMaker {
     operation: Operation,
     scope: readonly string[],
   ): Record<string, unknown> {
-    const { idProperty } = this.resource;
     body = this.#unwrap(body, operation);
     const client =
       action === 'replace'
