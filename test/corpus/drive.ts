@@ -170,13 +170,14 @@ export async function driveApi(options: DriveOptions): Promise<DriveResult> {
   };
   const operations = operationsOf(options.document);
   const collections = options.collections ?? findCollections(operations);
-  const used = new Set<ApiOperation>();
+  // By label: given collections may hold operations read from another copy of the document.
+  const used = new Set<string>();
   const collectionResults: CollectionResult[] = [];
   for (const collection of collections) {
     collectionResults.push(await driveCollection(context, collection, used));
   }
   const calls: CallResult[] = [];
-  for (const operation of operations.filter((candidate) => !used.has(candidate))) {
+  for (const operation of operations.filter((candidate) => !used.has(labelOf(candidate)))) {
     calls.push(await callOnce(context, operation));
   }
   return { collections: collectionResults, calls, summary: summarize(context, collectionResults) };
@@ -262,7 +263,7 @@ function keptRecord(context: Context, collection: Collection): Promise<Json[] | 
 async function driveCollection(
   context: Context,
   collection: Collection,
-  used: Set<ApiOperation>,
+  used: Set<string>,
 ): Promise<CollectionResult> {
   const steps: StepResult[] = [];
   const scopeLength = scopeLengthOf(collection);
@@ -296,7 +297,7 @@ async function driveCollection(
     const reason = 'no parent record: its collection gave no id';
     for (const operation of [collection.create, collection.list]) {
       if (!operation) continue;
-      used.add(operation);
+      used.add(labelOf(operation));
       steps.push(blocked(operation === collection.create ? 'create' : 'list', operation, reason));
     }
     for (const operation of [
@@ -306,7 +307,7 @@ async function driveCollection(
       collection.remove,
     ]) {
       if (!operation) continue;
-      used.add(operation);
+      used.add(labelOf(operation));
       steps.push(
         blocked(
           operation === collection.read
@@ -328,7 +329,7 @@ async function driveCollection(
 
   if (collection.create) {
     const operation = collection.create;
-    used.add(operation);
+    used.add(labelOf(operation));
     const body = bodyFor(context, operation);
     const exchange = await sendStep(operation, undefined, body);
     steps.push(stepOf('create', operation, exchange));
@@ -340,7 +341,7 @@ async function driveCollection(
   }
   if (collection.list) {
     const operation = collection.list;
-    used.add(operation);
+    used.add(labelOf(operation));
     const exchange = await sendStep(operation, undefined, undefined, created);
     const step = stepOf('list', operation, exchange);
     if (verify && step.outcome === 'passed' && id !== undefined && collection.listShape) {
@@ -363,7 +364,7 @@ async function driveCollection(
   ];
   for (const [step, operation] of itemSteps) {
     if (!operation) continue;
-    used.add(operation);
+    used.add(labelOf(operation));
     if (id === undefined) {
       steps.push(blocked(step, operation, 'no id: create and list gave none'));
       continue;
