@@ -71,7 +71,19 @@ export function recordEnvelopeOf(
   collectionWord: string,
   isRecord: (schema: SchemaObject) => boolean,
 ): Envelope | undefined {
-  if (!answer || !isObjectSchema(answer)) return undefined;
+  if (!answer) return undefined;
+  if (!isObjectSchema(answer)) {
+    // One of several shapes (one record, or a batch of them): the first that holds a record.
+    const alternatives = [
+      ...((answer.oneOf ?? []) as SchemaObject[]),
+      ...((answer.anyOf ?? []) as SchemaObject[]),
+    ];
+    for (const alternative of alternatives) {
+      const envelope = recordEnvelopeOf(alternative, collectionWord, isRecord);
+      if (envelope && isRecord(envelope.record)) return envelope;
+    }
+    return undefined;
+  }
   if (isRecord(answer)) return { kind: 'plain', record: answer };
   const objects = Object.entries(propertiesOf(answer)).filter(([, property]) =>
     isObjectSchema(property),
@@ -90,7 +102,7 @@ export function recordEnvelopeOf(
 }
 
 /** A schema of an object with properties to hold a record's fields. */
-export function isObjectSchema(schema: unknown): schema is SchemaObject {
+export function isObjectSchema(schema: unknown): boolean {
   if (typeof schema !== 'object' || schema === null) return false;
   const s = schema as SchemaObject;
   const types = typesOf(s);

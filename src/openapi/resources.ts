@@ -401,7 +401,7 @@ function successSchema(operation: Operation): SchemaObject | undefined {
 function bodySchemaOf(operation: Operation): SchemaObject | undefined {
   for (const schema of operation.requestBody?.content.values() ?? []) {
     if (isObjectSchema(schema)) return schema;
-    const composed = schema as unknown as SchemaObject;
+    const composed: SchemaObject = schema;
     const alternatives = [
       ...((composed.oneOf ?? []) as SchemaObject[]),
       ...((composed.anyOf ?? []) as SchemaObject[]),
@@ -419,11 +419,7 @@ function bodySchemaOf(operation: Operation): SchemaObject | undefined {
 }
 
 function takesObject(operation: Operation): boolean {
-  const content = operation.requestBody?.content;
-  if (!content) return false;
-  return [...content.values()].some(
-    (schema) => isObjectSchema(schema) || typesOf(schema).includes('object'),
-  );
+  return bodySchemaOf(operation) !== undefined;
 }
 
 /** A `post` that answers a list: a search, not a create. */
