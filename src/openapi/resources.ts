@@ -302,8 +302,12 @@ function parentOf(
   resources: readonly Omit<Resource, 'parent'>[],
 ): string | undefined {
   const base = shapeOf(resource.collectionPath.slice(0, resource.collectionPath.lastIndexOf('/')));
+  // Twilio's parents are `/Calls/{Sid}.json`, their children `/Calls/{CallSid}/Recordings.json`.
   return resources.find(
-    (other) => other !== resource && other.itemPath && shapeOf(other.itemPath) === base,
+    (other) =>
+      other !== resource &&
+      other.itemPath &&
+      shapeOf(other.itemPath.replace(/\.[A-Za-z0-9]+$/, '')) === base,
   )?.name;
 }
 

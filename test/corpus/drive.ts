@@ -242,9 +242,14 @@ function keptRecord(context: Context, collection: Collection): Promise<Json[] | 
         const given = values.for(collection.create);
         const exchange = await send(context, collection.create, given, body);
         values.keep(collection.create, given, scopeLengthOf(collection));
-        id =
-          idIn(exchange.json, itemParam, collection.idProperty) ?? idInLocation(exchange.location);
-      } else if (collection.list && collection.listShape) {
+        // An error's body may have an `id` of its own: only a 2xx made a record.
+        if (stepOf('create', collection.create, exchange).outcome === 'passed')
+          id =
+            idIn(exchange.json, itemParam, collection.idProperty) ??
+            idInLocation(exchange.location);
+      }
+      // Without a create, or when it gave no id: the first record of the list (seeded).
+      if (id === undefined && collection.list && collection.listShape) {
         const given = values.for(collection.list);
         const exchange = await send(context, collection.list, given);
         values.keep(collection.list, given, scopeLengthOf(collection));
@@ -332,12 +337,16 @@ async function driveCollection(
     used.add(labelOf(operation));
     const body = bodyFor(context, operation);
     const exchange = await sendStep(operation, undefined, body);
-    steps.push(stepOf('create', operation, exchange));
-    created = recordIn(exchange.json, itemParam, collection.idProperty);
-    id =
-      idIn(exchange.json, itemParam, collection.idProperty) ??
-      idIn(body?.value, itemParam, collection.idProperty) ??
-      idInLocation(exchange.location);
+    const step = stepOf('create', operation, exchange);
+    steps.push(step);
+    // A refused create made nothing: the list's first record stands in for it.
+    if (step.outcome === 'passed') {
+      created = recordIn(exchange.json, itemParam, collection.idProperty);
+      id =
+        idIn(exchange.json, itemParam, collection.idProperty) ??
+        idIn(body?.value, itemParam, collection.idProperty) ??
+        idInLocation(exchange.location);
+    }
   }
   if (collection.list) {
     const operation = collection.list;
