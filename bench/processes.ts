@@ -96,6 +96,17 @@ export function startBaseline(
   ]);
 }
 
+/** A raw node:http server (bench/raw-baseline.ts): the same bytes and key check, nothing else. */
+export function startRaw(count: number): Promise<ServerProcess> {
+  return launch(true, 'raw', false, [
+    '--import',
+    'tsx',
+    'bench/raw-baseline.ts',
+    String(count),
+    BENCH_KEY,
+  ]);
+}
+
 function launch(
   pinned: boolean,
   name: string,

@@ -11,7 +11,8 @@ import { ROUNDS, SECONDS } from './paired.js';
 import { pinLoadGenerator, ROOT } from './processes.js';
 import * as report from './report.js';
 import { startup, startup50 } from './startup.js';
-import { scaling, throughput } from './throughput.js';
+import { idle } from './idle.js';
+import { scaling, throughput, throughputRaw } from './throughput.js';
 
 const numbers = (value: string) => value.split(',').map(Number);
 const SIZES = numbers(process.env.BENCH_SIZES ?? '100,1000,10000,100000');
@@ -24,6 +25,8 @@ const BIG = {
 };
 const SECTIONS = [
   'throughput',
+  'raw',
+  'idle',
   'scaling',
   'startup',
   'memory',
@@ -91,6 +94,8 @@ const results = {
   seconds: SECONDS,
   pinning,
   throughput: await section('throughput', throughput),
+  throughputRaw: await section('raw', throughputRaw),
+  idle: await section('idle', () => idle(Number(process.env.BENCH_IDLE_SECONDS ?? 50))),
   scaling: await section('scaling', () => scaling(SIZES)),
   startup: startups,
   memory: await section('memory', () => memory(100_000)),
@@ -108,6 +113,16 @@ if (results.throughput)
     `Throughput, Pet Store spec, validation on (${header})`,
     ['mock', 'baseline'],
     results.throughput,
+  );
+if (results.throughputRaw)
+  report.printPaired(
+    `Throughput against raw node:http, the limit of one process (${header}); issue 18 asks GET >= 0.6, POST >= 0.5`,
+    ['mock', 'raw'],
+    results.throughputRaw,
+  );
+if (results.idle)
+  console.log(
+    `\nGET after ${results.idle.gapSeconds} s idle: ${results.idle.afterRps.join(', ')} GET/s against ${results.idle.beforeRps} before; ratio ${results.idle.ratio} (issue 18 asks >= 0.85)`,
   );
 if (results.items)
   report.printPaired(

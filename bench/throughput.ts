@@ -2,7 +2,7 @@
 // cost of one list as the store grows.
 import { keepAlive, send } from './http-client.js';
 import { measure, paired, rounds, SECONDS, type PairedRow } from './paired.js';
-import { BENCH_KEY, startBaseline, startMock, type ServerProcess } from './processes.js';
+import { BENCH_KEY, startBaseline, startMock, startRaw, type ServerProcess } from './processes.js';
 import { median, ratioOf, round, type Ratio } from './stats.js';
 
 /** List and create at 10 and 50 connections, both servers fresh for each scenario. */
@@ -18,6 +18,28 @@ export async function throughput(): Promise<PairedRow[]> {
         ),
       );
       await Promise.all([mock.stop(), baseline.stop()]);
+    }
+  }
+  return rows;
+}
+
+/**
+ * The same rows against a raw node:http server serving the same bytes with the same key check:
+ * the limit of one Node process on this machine (issue 18 asks GET at 0.6 of it, POST at 0.5,
+ * validation and the request log on).
+ */
+export async function throughputRaw(): Promise<PairedRow[]> {
+  const rows: PairedRow[] = [];
+  for (const method of ['GET', 'POST'] as const) {
+    for (const connections of [10, 50]) {
+      const [mock, raw] = await Promise.all([startMock({ seedCount: 10 }), startRaw(10)]);
+      const scenario = method === 'GET' ? 'list (10 categories)' : 'create';
+      rows.push(
+        await paired(scenario, connections, [mock, raw], (server, seconds) =>
+          measure(server, { method, connections, seconds }),
+        ),
+      );
+      await Promise.all([mock.stop(), raw.stop()]);
     }
   }
   return rows;

@@ -1,6 +1,15 @@
 import fc, { type Arbitrary, type WeightedArbitrary } from 'fast-check';
-import { allowedTypes, writableProperties } from './bodies.js';
-import type { Schema } from './spec.js';
+import type { Schema } from './plan.js';
+import { sampleValue } from './samples.js';
+import {
+  allowedTypes,
+  isClosed,
+  keyword,
+  propertiesOf,
+  requiredOf,
+  textKeyword,
+  writableProperties,
+} from './schema-parts.js';
 
 /** Whitespace a pasted value carries, HTTP's and Unicode's. */
 const WHITESPACE = fc.constantFrom(' ', '\t', '\n', '\u00a0', '\u3000');
@@ -54,19 +63,103 @@ export function textArbitrary(property: Schema = {}): Arbitrary<string> {
   });
 }
 
+/** How deep generated bodies nest objects and arrays. */
+const MAX_DEPTH = 3;
+
+/** A valid value of each format, as clients send them. */
+const FORMAT_ARBITRARIES: Record<string, () => Arbitrary<string>> = {
+  email: () => fc.emailAddress(),
+  uuid: () => fc.uuid(),
+  date: () => isoDates().map((iso) => iso.slice(0, 10)),
+  'date-time': () => isoDates(),
+  uri: () => fc.webUrl(),
+  url: () => fc.webUrl(),
+  hostname: () => fc.domain(),
+  ipv4: () => fc.ipV4(),
+  ipv6: () => fc.ipV6(),
+};
+
+function isoDates(): Arbitrary<string> {
+  return fc
+    .date({
+      min: new Date('1900-01-01T00:00:00Z'),
+      max: new Date('2200-01-01T00:00:00Z'),
+      noInvalidDate: true,
+    })
+    .map((date) => date.toISOString());
+}
+
 /** A value of a property's schema; anything JSON when the schema names no type. */
-function valueArbitrary(property: Schema): Arbitrary<unknown> {
+function valueArbitrary(property: Schema, depth = 0): Arbitrary<unknown> {
+  if (property.const !== undefined) return fc.constant(property.const);
+  const choices = textKeyword<unknown[]>(property, 'enum');
+  if (Array.isArray(choices) && choices.length > 0) return fc.constantFrom(...choices);
+  const alternatives = property.oneOf ?? property.anyOf;
+  if (alternatives?.length && allowedTypes(property).length === 0)
+    return fc.oneof(...alternatives.map((alternative) => valueArbitrary(alternative, depth)));
   const byType: Record<string, () => Arbitrary<unknown>> = {
-    string: () => textArbitrary(property),
-    integer: () => fc.integer(),
-    number: () => fc.double({ noNaN: true, noDefaultInfinity: true }),
+    string: () => stringArbitrary(property),
+    integer: () => numberArbitrary(property, true),
+    number: () => numberArbitrary(property, false),
     boolean: () => fc.boolean(),
     null: () => fc.constant(null),
+    array: () => {
+      const items = (textKeyword<Schema>(property, 'items') ?? {}) as Schema;
+      const minLength = keyword(property, 'minItems') ?? 0;
+      const maxLength = Math.max(
+        minLength,
+        Math.min(keyword(property, 'maxItems') ?? 3, depth >= MAX_DEPTH ? minLength : 3),
+      );
+      const item = valueArbitrary(items, depth + 1);
+      return textKeyword(property, 'uniqueItems') === true
+        ? fc.uniqueArray(item, { minLength, maxLength, selector: (value) => JSON.stringify(value) })
+        : fc.array(item, { minLength, maxLength });
+    },
+    object: () => declaredBodyArbitrary(property, depth + 1),
   };
   const types = allowedTypes(property).filter((type) => type in byType);
   return types.length === 0
     ? fc.jsonValue({ maxDepth: 1 })
     : fc.oneof(...types.map((t) => byType[t]!()));
+}
+
+function stringArbitrary(property: Schema): Arbitrary<string> {
+  const min = keyword(property, 'minLength') ?? 0;
+  const max = keyword(property, 'maxLength') ?? Infinity;
+  const fits = (text: string) => [...text].length >= min && [...text].length <= max;
+  const pattern = textKeyword<string>(property, 'pattern');
+  if (pattern !== undefined) {
+    try {
+      return fc.stringMatching(new RegExp(pattern, 'u')).filter(fits);
+    } catch {
+      // A pattern JavaScript cannot read: the spec's validator will judge what is sent.
+    }
+  }
+  const format = textKeyword<string>(property, 'format');
+  const formatted = format === undefined ? undefined : FORMAT_ARBITRARIES[format];
+  if (formatted) return formatted().filter(fits);
+  if (format !== undefined) return fc.constant(sampleValue(property, 'contract') as string);
+  return textArbitrary(property);
+}
+
+function numberArbitrary(property: Schema, integer: boolean): Arbitrary<number> {
+  const low = keyword(property, 'minimum') ?? keyword(property, 'exclusiveMinimum');
+  const high = keyword(property, 'maximum') ?? keyword(property, 'exclusiveMaximum');
+  const multiple = keyword(property, 'multipleOf');
+  const numbers = integer
+    ? fc.integer({
+        ...(low === undefined ? {} : { min: Math.ceil(low) }),
+        ...(high === undefined ? {} : { max: Math.floor(high) }),
+      })
+    : fc.double({
+        noNaN: true,
+        noDefaultInfinity: true,
+        ...(low === undefined ? {} : { min: low }),
+        ...(high === undefined ? {} : { max: high }),
+      });
+  return multiple === undefined || multiple <= 0
+    ? numbers
+    : numbers.map((n) => Math.round(n / multiple) * multiple);
 }
 
 /**
@@ -94,14 +187,15 @@ const WRONG: Record<string, WeightedArbitrary<unknown>> = {
 };
 
 /** The declared properties of a body, each given a valid value; optional ones may be absent. */
-function declaredBodyArbitrary(schema: Schema): Arbitrary<Record<string, unknown>> {
+function declaredBodyArbitrary(schema: Schema, depth = 0): Arbitrary<Record<string, unknown>> {
   const properties = writableProperties(schema);
+  const required = requiredOf(schema).filter((name) => name in properties);
   const model = Object.fromEntries(
-    Object.entries(properties).map(([name, property]) => [name, valueArbitrary(property)]),
+    Object.entries(properties)
+      .filter(([name]) => depth < MAX_DEPTH || required.includes(name))
+      .map(([name, property]) => [name, valueArbitrary(property, depth)]),
   );
-  return fc.record(model, {
-    requiredKeys: (schema.required ?? []).filter((name) => name in properties),
-  });
+  return fc.record(model, { requiredKeys: required });
 }
 
 /**
@@ -110,7 +204,8 @@ function declaredBodyArbitrary(schema: Schema): Arbitrary<Record<string, unknown
  * @example fc.sample(validBodyArbitrary(newCategory), 1) // [{ name: ' Ünï <b> ', colour: 3 }]
  */
 export function validBodyArbitrary(schema: Schema): Arbitrary<Record<string, unknown>> {
-  const declared = new Set(Object.keys(schema.properties ?? {}));
+  if (isClosed(schema)) return declaredBodyArbitrary(schema);
+  const declared = new Set(Object.keys(propertiesOf(schema)));
   const unknownKey = fc
     .stringMatching(/^[a-z][a-zA-Z0-9_]{0,11}$/)
     .filter((key) => !declared.has(key));
@@ -136,7 +231,7 @@ export function invalidBodyArbitrary(schema: Schema): Arbitrary<unknown> {
   const valid = declaredBodyArbitrary(schema);
   // A wrong value in a field is the likeliest mistake, and has the most shapes to explore.
   const kinds: WeightedArbitrary<unknown>[] = [];
-  for (const name of schema.required ?? []) {
+  for (const name of requiredOf(schema)) {
     if (!(name in properties)) continue;
     kinds.push({ weight: 1, arbitrary: valid.map(({ [name]: _left, ...rest }) => rest) });
   }

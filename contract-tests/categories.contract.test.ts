@@ -1,20 +1,33 @@
-// The contract suite: every rule of the categories interface, against the deployment at
-// BASE_URL. Run it with `npm run contract` or `petstore-kit contract`.
+// The contract suite: every rule derived from the spec, against the deployment at the run's
+// base URL. Run it with `petstore-kit contract` (or `npm run contract`), which reads the spec
+// and hands the suite its plan.
 import { describe, inject, it } from 'vitest';
-import { ADVISORY } from './reporter.js';
+import { ADVISORY, SKIP_NOTE } from './reporter.js';
 import { contractRules } from './rules.js';
-import { loadContractSpec } from './spec.js';
-import { targetFromEnv } from './target.js';
+import type { RuleContext } from './rule.js';
+import { targetFromSettings } from './target.js';
+import { RuleSkipped } from './verdicts.js';
 
-const target = targetFromEnv(inject('contractEnv'));
-const rules = contractRules(await loadContractSpec(), target);
+const run = inject('contractRun');
+if (!run)
+  throw new Error(
+    'the contract suite runs through `petstore-kit contract`, which gives it the spec and the target',
+  );
+const target = targetFromSettings(run.settings);
+const rules = contractRules(run.plan, target);
+// One circuit and one memo for the whole run: a target found unavailable stops the run.
+const shared: Pick<RuleContext, 'circuit' | 'memo'> = { circuit: {}, memo: new Map() };
 
-describe('categories interface', () => {
+describe(run.plan.title, () => {
   for (const rule of rules) {
-    it.skipIf(target.readOnly && rule.createsData)(rule.name, async ({ annotate }) => {
+    it.skipIf(target.readOnly && rule.createsData)(rule.name, async ({ annotate, skip }) => {
       const advice = new Set<string>();
       try {
-        await rule.check({ target, advise: (text) => advice.add(text) });
+        await rule.check({ target, advise: (text) => advice.add(text), ...shared });
+      } catch (err) {
+        if (!(err instanceof RuleSkipped)) throw err;
+        await annotate(err.message, SKIP_NOTE);
+        skip(err.message);
       } finally {
         // A warning in the report, passed or failed: never a failure of its own.
         for (const text of advice) await annotate(text, ADVISORY);

@@ -1,17 +1,23 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import type { HttpMethod } from './plan.js';
 import { retryStep } from './retry.js';
 import type { ContractTarget } from './target.js';
 import { TargetUnavailable } from './verdicts.js';
 
 /** A request the suite sends. */
 export interface SentRequest {
-  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  method: HttpMethod;
+  /** Relative to the base URL, parameters filled in, without the query. */
   path: string;
+  /** Query parameters, in order, not yet encoded. */
+  query?: [string, string][];
   headers: Record<string, string>;
   /** Sent as is: a JSON text, or anything else. `undefined` sends no body. */
-  body?: string;
+  body?: string | undefined;
+  /** Names (lower case) of headers, query parameters and cookies that carry a secret: masked in reports. */
+  secrets?: string[];
 }
 
 /** A request and the answer it got: what a failure message shows. */
@@ -31,6 +37,16 @@ export interface HttpContext {
   target: Pick<ContractTarget, 'baseUrl' | 'timeoutMs'>;
   /** Something HTTP recommends and the deployment does not do: a warning, never a failure. */
   advise(advice: string): void;
+  /**
+   * Shared by every rule of a run: once one request finds the target unavailable, the
+   * others are not sent, and their rules are not judged at once instead of one by one.
+   */
+  circuit?: Circuit;
+}
+
+/** Whether the target was found unavailable in this run, and why. */
+export interface Circuit {
+  down?: string;
 }
 
 /** Errors of a connection that a second try may not meet: a reset, a refused or dropped socket. */
@@ -64,7 +80,29 @@ function pool(): Dispatcher {
  * @throws {TargetUnavailable} when no answer came in time, or the target stayed unavailable.
  */
 export async function send(ctx: HttpContext, req: SentRequest): Promise<Exchange> {
-  const url = ctx.target.baseUrl + req.path;
+  const url = urlOf(ctx.target.baseUrl, req);
+  if (ctx.circuit?.down)
+    throw new TargetUnavailable(
+      `not sent: the target was found unavailable earlier in this run (${ctx.circuit.down})`,
+    );
+  try {
+    return await sendWithRetries(ctx, req, url);
+  } catch (err) {
+    if (err instanceof TargetUnavailable && ctx.circuit)
+      ctx.circuit.down ??= err.message.split('\n')[0];
+    throw err;
+  }
+}
+
+/** The URL of a request: the base URL, the path, and the query, encoded. */
+export function urlOf(baseUrl: string, req: Pick<SentRequest, 'path' | 'query'>): string {
+  const query = (req.query ?? [])
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+    .join('&');
+  return `${baseUrl}${req.path}${query ? `?${query}` : ''}`;
+}
+
+async function sendWithRetries(ctx: HttpContext, req: SentRequest, url: string): Promise<Exchange> {
   const retries: string[] = [];
   let waitedMs = 0;
   let reconnected = false;
@@ -107,7 +145,13 @@ interface Answer {
 async function sendOnce(url: string, req: SentRequest, timeoutMs: number): Promise<Answer> {
   const res = await request(url, {
     method: req.method.toUpperCase() as Dispatcher.HttpMethod,
-    headers: { accept: 'application/json', 'accept-encoding': 'gzip, deflate, br', ...req.headers },
+    headers: {
+      ...(Object.keys(req.headers).some((name) => name.toLowerCase() === 'accept')
+        ? {}
+        : { accept: 'application/json' }),
+      'accept-encoding': 'gzip, deflate, br',
+      ...req.headers,
+    },
     body: req.body,
     dispatcher: pool(),
     // The whole exchange, body included: a deployment that stalls mid-body is not an answer.
@@ -167,17 +211,19 @@ function parseJson(text: string): unknown {
 const SHOWN_HEADERS = ['content-type', 'content-encoding', 'www-authenticate', 'retry-after'];
 const MAX_BODY = 600;
 
-/** The exchange as a person reads it in a failure message; the credential is masked. */
+/** The exchange as a person reads it in a failure message; every credential is masked. */
 export function formatExchange(exchange: Exchange): string {
   const { request: req } = exchange;
+  const secrets = new Set(req.secrets ?? ['authorization']);
+  secrets.add('authorization');
   const requestHeaders = Object.entries(req.headers).map(
-    ([name, value]) => `  ${name}: ${maskCredential(name, value)}`,
+    ([name, value]) => `  ${name}: ${maskCredential(name, value, secrets)}`,
   );
   const responseHeaders = SHOWN_HEADERS.filter((name) => exchange.headers[name] !== undefined).map(
     (name) => `  ${name}: ${exchange.headers[name]}`,
   );
   return [
-    `Request:  ${req.method.toUpperCase()} ${req.url}`,
+    `Request:  ${req.method.toUpperCase()} ${maskedUrl(req, secrets)}`,
     ...requestHeaders,
     ...(req.body === undefined ? [] : [`  ${cut(req.body)}`]),
     ...exchange.retries.map((retry) => `Retried:  ${retry}`),
@@ -187,10 +233,31 @@ export function formatExchange(exchange: Exchange): string {
   ].join('\n');
 }
 
-function maskCredential(name: string, value: string): string {
-  if (name.toLowerCase() !== 'authorization') return value;
+function maskCredential(name: string, value: string, secrets: ReadonlySet<string>): string {
+  const lower = name.toLowerCase();
+  if (lower === 'cookie')
+    return value
+      .split('; ')
+      .map((pair) => {
+        const at = pair.indexOf('=');
+        return secrets.has(pair.slice(0, at).toLowerCase()) ? `${pair.slice(0, at)}=***` : pair;
+      })
+      .join('; ');
+  if (!secrets.has(lower)) return value;
+  if (lower !== 'authorization') return '***';
   const [scheme, token] = value.split(/\s+/, 2);
   return token === undefined ? '***' : `${scheme} ***`;
+}
+
+function maskedUrl(req: SentRequest & { url: string }, secrets: ReadonlySet<string>): string {
+  if (!req.query?.length) return req.url;
+  const query = req.query
+    .map(
+      ([name, value]) =>
+        `${encodeURIComponent(name)}=${secrets.has(name.toLowerCase()) ? '***' : encodeURIComponent(value)}`,
+    )
+    .join('&');
+  return `${req.url.split('?')[0]}?${query}`;
 }
 
 function cut(text: string): string {

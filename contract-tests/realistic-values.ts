@@ -1,8 +1,31 @@
+import type { Schema } from './plan.js';
+import { keyword } from './schema-parts.js';
+
 /** A kind of text a real client sends, and samples of it built around a label. */
 export interface RealisticText {
   /** As a rule name reads it, after the field: "with surrounding whitespace". */
   what: string;
-  samples(label: string): string[];
+  /** Samples around the label; with a schema, the label is shortened to fit its maxLength. */
+  samples(label: string, schema?: Schema): string[];
+}
+
+/** A kind of text, its label shortened where a sample would pass the schema's maxLength. */
+function kind(what: string, make: (label: string) => string[]): RealisticText {
+  return {
+    what,
+    samples(label, schema = {}) {
+      const max = keyword(schema, 'maxLength') ?? Infinity;
+      return make(label).map((sample, i) => {
+        let text = sample;
+        let cut = label;
+        while ([...text].length > max && cut.length > 0) {
+          cut = cut.slice(0, Math.max(0, cut.length - ([...text].length - max)));
+          text = make(cut)[i]!;
+        }
+        return text;
+      });
+    },
+  };
 }
 
 /**
@@ -11,27 +34,17 @@ export interface RealisticText {
  * None holds `<`, `>` or `&`: generated bodies cover markup.
  */
 export const REALISTIC_TEXTS: RealisticText[] = [
-  {
-    what: 'with surrounding whitespace',
-    samples: (label) => [`  ${label}\t`, `\n\u00a0${label}\u3000 `],
-  },
-  {
-    what: 'in several scripts, with accents',
-    samples: (label) => [
-      `${label} Čeština Ελληνικά Русский 日本語 العربية हिन्दी ไทย Café Ñandú`,
-      // The same accents as combining marks: they may not be normalised away either.
-      `${label} Cafe\u0301 N\u0303andu\u0301 Noe\u0308l`,
-    ],
-  },
-  {
-    what: 'with characters outside the Basic Multilingual Plane',
-    samples: (label) => [`${label} 🐕 🐈‍⬛ 𝒞𝒶𝓉 𠜎`],
-  },
-  {
-    what: 'of hundreds to thousands of characters',
-    samples: (label) => [long(label, 300), long(label, 4000)],
-  },
-  { what: 'that is empty', samples: () => [''] },
+  kind('with surrounding whitespace', (label) => [`  ${label}\t`, `\n\u00a0${label}\u3000 `]),
+  kind('in several scripts, with accents', (label) => [
+    `${label} Čeština Ελληνικά Русский 日本語 العربية हिन्दी ไทย Café Ñandú`,
+    // The same accents as combining marks: they may not be normalised away either.
+    `${label} Cafe\u0301 N\u0303andu\u0301 Noe\u0308l`,
+  ]),
+  kind('with characters outside the Basic Multilingual Plane', (label) => [
+    `${label} 🐕 🐈‍⬛ 𝒞𝒶𝓉 𠜎`,
+  ]),
+  kind('of hundreds to thousands of characters', (label) => [long(label, 300), long(label, 4000)]),
+  kind('that is empty', () => ['']),
 ];
 
 /**

@@ -27,8 +27,9 @@ export interface RetryState {
 
 /**
  * The next step after an answer. A 429 is always waited out (with `Retry-After`, else with
- * a doubling back-off); a 503 only when it says when to come back, since a 503 without
- * `Retry-After` is not a promise to recover and is judged as it is.
+ * a doubling back-off): a rate limiter is how real deployments stay up. A 503 is waited out
+ * once, and only when it says when to come back (a 503 without `Retry-After` is not a promise
+ * to recover and is judged as it is); still 503 after that, the target is unavailable.
  * @example retryStep(429, '2', { tries: 1, waitedMs: 0 }) // { kind: 'wait', ms: 2000 }
  */
 export function retryStep(
@@ -44,6 +45,12 @@ export function retryStep(
     if (status === 503) return { kind: 'judge' };
     ms = RETRY_LIMITS.backoffMs * 2 ** (state.tries - 1);
     advice = '429 answers carry no valid Retry-After header, so a client must guess when to retry';
+  }
+  if (status === 503 && state.tries >= 2) {
+    return {
+      kind: 'give-up',
+      why: `still 503 after waiting ${seconds(state.waitedMs)}, as its Retry-After asked`,
+    };
   }
   if (state.tries >= RETRY_LIMITS.tries) {
     return {

@@ -1,21 +1,24 @@
 import type { HttpContext } from './http.js';
 import type { ContractTarget } from './target.js';
 
-/** What a rule runs with: the target, and where its advice goes. */
+/** What a rule runs with: the target, where its advice goes, and what the run shares. */
 export interface RuleContext extends HttpContext {
   target: ContractTarget;
+  /** What rules of one run share (a record to read, a listed id), by what it is. */
+  memo: Map<string, Promise<unknown>>;
 }
 
-/** One rule of the interface document, checked over HTTP. */
+/** One rule of the interface, checked over HTTP. */
 export interface Rule {
   /** Reads like the interface document: which operation, which rule, what must happen. */
   name: string;
-  /** It sends a valid create, which leaves a category behind: skipped in read-only mode. */
+  /** It writes (creates, replaces, updates or deletes), which leaves traces: skipped in read-only mode. */
   createsData: boolean;
   /**
    * Resolves when the deployment keeps the rule.
    * @throws {ContractViolation} when it breaks the rule, showing the exchange that proves it.
    * @throws {TargetUnavailable} when the rule could not be judged.
+   * @throws {RuleSkipped} when the rule cannot run against this target (a credential not given).
    */
   check(ctx: RuleContext): Promise<void>;
 }

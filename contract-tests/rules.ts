@@ -1,40 +1,51 @@
 import { createKit } from './kit.js';
+import type { ContractPlan } from './plan.js';
 import type { Rule } from './rule.js';
+import { answerRules } from './rules/answers.js';
 import { credentialRules } from './rules/credentials.js';
 import { generatedRules } from './rules/generated.js';
-import { idRules } from './rules/ids.js';
 import { invalidBodyRules } from './rules/invalid-bodies.js';
-import { operationRules } from './rules/operations.js';
+import { linkRules } from './rules/links.js';
+import { stateRules } from './rules/state.js';
 import { realisticValueRules } from './rules/values.js';
-import type { ContractSpec } from './spec.js';
+import { writeRules } from './rules/writes.js';
+import { specOf } from './spec.js';
 import type { ContractTarget } from './target.js';
 
 export type { Rule, RuleContext } from './rule.js';
-export { ContractViolation, TargetUnavailable } from './verdicts.js';
+export { ContractViolation, RuleSkipped, TargetUnavailable } from './verdicts.js';
 
 /**
- * The rules of the categories interface, as a table, in the order they run. Each row is named
- * after the rule of the interface document it checks. Negative cases, near-miss credentials
- * and generated bodies are derived from the spec and the key, so they follow them.
- * @example for (const rule of contractRules(spec, target)) await rule.check({ target, advise });
+ * The rules of an interface, derived from its plan, as a table in the order they run. Each
+ * row is named after the operation and, where the interface document numbers it (the
+ * spec's `x-contract-rules`), the rule it checks. Negative cases, near-miss credentials and
+ * generated bodies are derived from the spec and the credentials, so they follow them.
+ * @example for (const rule of contractRules(plan, target)) await rule.check(ctx);
  */
 export function contractRules(
-  spec: ContractSpec,
-  target: Pick<ContractTarget, 'namePrefix' | 'apiKey' | 'seed' | 'budget'>,
+  plan: ContractPlan,
+  target: Pick<
+    ContractTarget,
+    'namePrefix' | 'credentials' | 'refusedSchemes' | 'seed' | 'budget' | 'replay'
+  >,
 ): Rule[] {
-  const kit = createKit(spec, target.namePrefix);
+  const kit = createKit(specOf(plan), target.namePrefix);
   return [
-    // Rule 4 and the list: what valid calls answer.
-    ...operationRules(kit),
-    // Rules 1 and 2: bodies that lack or break a field.
+    // Every operation answers as documented.
+    ...answerRules(kit),
+    // What valid writes answer, and that a reader then sees them.
+    ...writeRules(kit),
+    // Bodies that lack or break a field.
     ...invalidBodyRules(kit),
-    // Rule 3: missing, invalid and near-miss credentials, on both operations.
-    ...credentialRules(kit, target.apiKey),
-    // Rule 4 with the values real clients send.
+    // Missing, wrong, near-miss and misplaced credentials, on every operation.
+    ...credentialRules(kit, target),
+    // Creates with the values real clients send.
     ...realisticValueRules(kit),
-    // Ids are the service's, and what is created is listed at once.
-    ...idRules(kit),
-    // Rules 1, 2 and 4 on bodies generated from the spec.
+    // Ids are the service's, and what is created is read and listed at once.
+    ...stateRules(kit),
+    // Links lead where they say.
+    ...linkRules(kit),
+    // Bodies generated from the spec.
     ...generatedRules(kit, target),
   ];
 }

@@ -1,118 +1,245 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { dereference } from '@apidevtools/json-schema-ref-parser';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { parse } from 'yaml';
+import {
+  isJsonMediaType,
+  jsonRequestOf,
+  mediaEssence,
+  responseFor,
+  type ContractPlan,
+  type PlanOperation,
+  type Schema,
+} from './plan.js';
 
-/** A JSON Schema as the spec writes it (resolved, so without `$ref`). */
-export interface Schema {
-  type?: string | string[];
-  required?: string[];
-  properties?: Record<string, Schema>;
-  readOnly?: boolean;
-  allOf?: Schema[];
-  [keyword: string]: unknown;
+export type { Schema } from './plan.js';
+
+/** Which way a value travels: a request ignores `readOnly` properties, a response `writeOnly` ones. */
+export type Direction = 'request' | 'response';
+
+/** An answer as the spec judges it. */
+export interface Answer {
+  status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  text: string;
+  /** The parsed JSON body; `undefined` when the body is not JSON. */
+  json: unknown;
 }
 
-/** What the suite reads of one operation of the spec. */
-export interface SpecOperation {
-  operationId: string;
-  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
-  /** Path relative to the base URL, e.g. `/categories`. */
-  path: string;
-  /** The JSON schema of the request body, if the operation takes one. */
-  requestSchema?: Schema;
+/** One way an answer breaks the spec: `what` groups alike failures, `details` say where. */
+export interface Problem {
+  what: string;
+  details: string[];
 }
 
-/** The interface as the spec describes it: its operations and the schemas of their answers. */
+/** The interface as the spec describes it, judged with ajv (JSON Schema 2020-12). */
 export interface ContractSpec {
-  operation(operationId: string): SpecOperation;
-  /** The reasons a response breaks the spec; empty when it conforms. */
-  checkResponse(operationId: string, status: number, body: unknown): string[];
-  /** Whether a request body is valid for the operation's request schema. */
-  acceptsRequest(operationId: string, body: unknown): boolean;
+  plan: ContractPlan;
+  operation(operationId: string): PlanOperation;
+  /** The ways an answer breaks what the spec documents for it; empty when it fits. */
+  checkAnswer(operation: PlanOperation, answer: Answer): Problem[];
+  /** The reasons a value breaks a schema; empty when it fits. */
+  validate(schema: Schema, value: unknown, direction: Direction): string[];
+  /** Whether a JSON request body is valid for the operation. */
+  acceptsRequest(operation: PlanOperation, body: unknown): boolean;
 }
-
-interface RawOperation {
-  operationId?: string;
-  requestBody?: { content?: Record<string, { schema?: Schema }> };
-  responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>;
-}
-
-const SPEC_PATH = fileURLToPath(new URL('../spec/openapi.yaml', import.meta.url));
 
 /**
- * Reads spec/openapi.yaml, the same document the mock serves, and compiles its response
- * schemas. Responses are checked with the spec's status, else its `default`.
- * @example (await loadContractSpec()).checkResponse('listCategories', 200, [{ id: 1, name: 'Dog' }]) // []
+ * The checks of a plan's spec. Schemas are compiled once each, per direction.
+ * @example specOf(plan).checkAnswer(plan.operations[0], answer) // []
  */
-export async function loadContractSpec(path: string = SPEC_PATH): Promise<ContractSpec> {
-  const document = (await dereference(parse(readFileSync(path, 'utf8')))) as {
-    paths: Record<string, Record<string, RawOperation>>;
-  };
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
+export function specOf(plan: ContractPlan): ContractSpec {
+  const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false, validateSchema: false });
   addFormats.default(ajv);
-  // OpenAPI's own integer formats, which JSON Schema does not define (the mock's
-  // src/openapi/schemas.ts defines them alike; this suite imports nothing from src/).
+  // OpenAPI's own formats, which JSON Schema does not define.
   ajv.addFormat('int32', {
     type: 'number',
     validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
   });
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
+  for (const format of ['float', 'double'])
+    ajv.addFormat(format, { type: 'number', validate: () => true });
+  const compiled = { request: new WeakMap<Schema, ValidateFunction>(), response: new WeakMap() };
+  const byId = new Map(plan.operations.map((operation) => [operation.operationId, operation]));
 
-  const operations = new Map<string, { operation: SpecOperation; raw: RawOperation }>();
-  for (const [path, item] of Object.entries(document.paths)) {
-    for (const [method, raw] of Object.entries(item)) {
-      if (!raw?.operationId) continue;
-      const requestSchema = raw.requestBody?.content?.['application/json']?.schema;
-      operations.set(raw.operationId, {
-        operation: {
-          operationId: raw.operationId,
-          method: method as SpecOperation['method'],
-          path,
-          requestSchema,
-        },
-        raw,
-      });
+  const validate: ContractSpec['validate'] = (schema, value, direction) => {
+    let check = compiled[direction].get(schema) as ValidateFunction | undefined;
+    if (!check) {
+      check = ajv.compile(relaxed(schema, direction === 'request' ? 'readOnly' : 'writeOnly'));
+      compiled[direction].set(schema, check);
     }
-  }
-
-  const validators = new Map<string, ValidateFunction>();
-  function find(operationId: string) {
-    const found = operations.get(operationId);
-    if (!found) throw new Error(`the spec has no operation "${operationId}"`);
-    return found;
-  }
+    if (check(value)) return [];
+    return (check.errors ?? []).map(
+      (e) =>
+        `body${e.instancePath} ${e.message}${e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: unknown }).additionalProperty)})` : ''}`,
+    );
+  };
 
   return {
-    operation: (operationId) => find(operationId).operation,
-    checkResponse(operationId, status, body) {
-      const { raw } = find(operationId);
-      const key = raw.responses?.[String(status)] ? String(status) : 'default';
-      const schema = raw.responses?.[key]?.content?.['application/json']?.schema;
-      if (!raw.responses?.[key])
-        return [`the spec documents no ${status} answer for ${operationId}`];
-      if (!schema) return [];
-      const cacheKey = `${operationId} ${key}`;
-      let validate = validators.get(cacheKey);
-      if (!validate) {
-        validate = ajv.compile(schema);
-        validators.set(cacheKey, validate);
-      }
-      if (validate(body)) return [];
-      return (validate.errors ?? []).map((e) => `body${e.instancePath} ${e.message}`);
+    plan,
+    operation(operationId) {
+      const found = byId.get(operationId);
+      if (!found) throw new Error(`the plan has no operation "${operationId}"`);
+      return found;
     },
-    acceptsRequest(operationId, body) {
-      const { operation } = find(operationId);
-      if (!operation.requestSchema) return body === undefined;
-      const cacheKey = `${operationId} request`;
-      let validate = validators.get(cacheKey);
-      if (!validate) {
-        validate = ajv.compile(operation.requestSchema);
-        validators.set(cacheKey, validate);
+    validate,
+    acceptsRequest(operation, body) {
+      const json = jsonRequestOf(operation);
+      return json !== undefined && validate(json.schema, body, 'request').length === 0;
+    },
+    checkAnswer(operation, answer) {
+      const documented = responseFor(operation, answer.status);
+      if (!documented)
+        return [
+          {
+            what: `undocumented ${answer.status} answers`,
+            details: [`the spec documents no ${answer.status} answer for ${operation.operationId}`],
+          },
+        ];
+      const { response } = documented;
+      const problems: Problem[] = [];
+      for (const [name, header] of Object.entries(response.headers)) {
+        if (name === 'content-type') continue;
+        const value = answer.headers[name];
+        if (value === undefined) {
+          if (header.required)
+            problems.push({
+              what: `${answer.status} answers without the required ${name} header`,
+              details: [`the spec requires a ${name} header on this answer`],
+            });
+          continue;
+        }
+        const reasons = validate(header.schema, headerValue(value, header.schema), 'response');
+        if (reasons.length > 0)
+          problems.push({
+            what: `${answer.status} answers whose ${name} header breaks its schema`,
+            details: reasons.map((reason) => `${name}: ${reason.replace(/^body/, 'value')}`),
+          });
       }
-      return validate(body);
+      const types = Object.keys(response.content);
+      if (types.length === 0 || answer.status === 204 || answer.status === 304) return problems;
+      const got = answer.headers['content-type'];
+      const type = got === undefined ? undefined : types.find((t) => mediaMatches(t, got));
+      if (type === undefined) {
+        problems.push({
+          what: `${answer.status} answers that are not ${types.join(' or ')}`,
+          details: [`expected a body of ${types.join(' or ')}, got ${got ?? 'no content type'}`],
+        });
+        return problems;
+      }
+      if (!isJsonMediaType(type)) return problems;
+      if (answer.json === undefined) {
+        problems.push({
+          what: `${answer.status} answers whose body is not JSON`,
+          details: [`the body is not valid JSON: ${JSON.stringify(answer.text.slice(0, 80))}`],
+        });
+        return problems;
+      }
+      const schema = response.content[type] ?? {};
+      const reasons = validate(schema, answer.json, 'response');
+      if (reasons.length > 0)
+        problems.push({
+          what: `${answer.status} answers that do not fit the ${schemaName(schema)} schema`,
+          details: reasons.map((reason) => `the spec's schema: ${reason}`),
+        });
+      // An error body that repeats the status (the bundled Error schema, RFC 9457's Problem
+      // Details) must repeat the one it was sent with.
+      const reported = (answer.json as { status?: unknown } | null)?.status;
+      if (answer.status >= 400 && typeof reported === 'number' && reported !== answer.status)
+        problems.push({
+          what: `${answer.status} answers whose body gives another status`,
+          details: [`the error body says status ${reported}, the HTTP status is ${answer.status}`],
+        });
+      return problems;
     },
   };
+}
+
+/**
+ * The name a report gives a schema: its component's name, else what it is.
+ * @example schemaName({ 'x-schema-name': 'Error' }) // 'Error'
+ */
+export function schemaName(schema: Schema): string {
+  if (schema['x-schema-name']) return schema['x-schema-name'];
+  if (schema.type === 'array' && schema.items) return `array of ${schemaName(schema.items)}`;
+  return 'documented';
+}
+
+/** Whether an answer's content type is a documented media type (ranges such as `application/*` included). */
+function mediaMatches(documented: string, got: string): boolean {
+  const want = mediaEssence(documented);
+  const have = mediaEssence(got);
+  if (want === '*/*' || want === have) return true;
+  return want.endsWith('/*') && have.startsWith(want.slice(0, -1));
+}
+
+/** A header's text as the type its schema gives (headers travel as text). */
+function headerValue(value: string, schema: Schema): unknown {
+  const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
+  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?$/.test(value))
+    return Number(value);
+  if (types.includes('boolean') && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
+}
+
+type Marker = 'readOnly' | 'writeOnly';
+
+/**
+ * The schema with every property marked `readOnly` (for requests) or `writeOnly` (for
+ * responses) taken out of `required`, as OpenAPI means them. Shared sub-schemas are rewritten once.
+ */
+function relaxed(schema: Schema, marker: Marker, memo = new WeakMap<object, Schema>()): Schema {
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const done = memo.get(schema);
+  if (done) return done;
+  const out: Record<string, unknown> = { ...schema };
+  memo.set(schema, out as Schema);
+  const hidden = new Set<string>();
+  for (const part of [schema, ...(schema.allOf ?? [])])
+    for (const [name, property] of Object.entries(part.properties ?? {}))
+      if (carries(property, marker)) hidden.add(name);
+  const sub = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map((item) => relaxed(item as Schema, marker, memo))
+      : typeof value === 'object' && value !== null
+        ? relaxed(value as Schema, marker, memo)
+        : value;
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'required' && Array.isArray(value))
+      out.required = value.filter((name) => !hidden.has(name as string));
+    else if (key === 'allOf' && Array.isArray(value))
+      out.allOf = value.map((part: Schema) => {
+        const rewritten = relaxed(part, marker, memo);
+        return Array.isArray(part.required)
+          ? { ...rewritten, required: part.required.filter((name) => !hidden.has(name)) }
+          : rewritten;
+      });
+    else if (['properties', 'patternProperties', '$defs', 'dependentSchemas'].includes(key))
+      out[key] = Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([name, inner]) => [name, sub(inner)]),
+      );
+    else if (
+      [
+        'items',
+        'additionalProperties',
+        'anyOf',
+        'oneOf',
+        'not',
+        'if',
+        'then',
+        'else',
+        'prefixItems',
+        'contains',
+        'unevaluatedProperties',
+        'propertyNames',
+      ].includes(key)
+    )
+      out[key] = sub(value);
+  }
+  return out as Schema;
+}
+
+/** Whether a schema carries `readOnly: true` (or `writeOnly`), itself or in an `allOf` part. */
+export function carries(schema: Schema, marker: Marker): boolean {
+  if (typeof schema !== 'object' || schema === null) return false;
+  return schema[marker] === true || (schema.allOf ?? []).some((part) => carries(part, marker));
 }

@@ -1,35 +1,54 @@
-/** The deployment under test, as the suite's environment describes it. */
+import type { Credentials } from './credentials.js';
+import type { ContractPlan } from './plan.js';
+
+/** The deployment under test, and how to test it. */
 export interface ContractTarget {
   /** Base URL of the interface, e.g. `https://staging.example.com/v1`, without a trailing slash. */
   baseUrl: string;
-  /** A valid API key of that deployment. */
-  apiKey: string;
-  /** Skip every check that sends a valid create, which would leave data behind. */
+  /** The credentials the user gave, for every scheme the spec uses. */
+  credentials: Credentials;
+  /** Schemes the suite does not use, by name, and why (the target refused the credential for them). */
+  refusedSchemes: Record<string, string>;
+  /** Skip every check that writes (creates, replaces, updates, deletes), which would leave traces. */
   readOnly: boolean;
-  /** Prefix of every name the suite creates, so its data can be recognised and cleaned up. */
+  /** Prefix of every text the suite creates, so its data can be recognised and cleaned up. */
   namePrefix: string;
   /** Seed of the generated cases: the same seed generates the same bodies. */
   seed: number;
-  /** How many bodies to generate from the spec, half valid and half invalid; 0 generates none. */
+  /** How many bodies to generate from the spec in all, half valid and half invalid; 0: none. */
   budget: number;
   /** How long one request may take, answer body included, in milliseconds. */
   timeoutMs: number;
+  /** The command that runs this run again, the same cases included. */
+  replay: string;
 }
 
-/** The environment variables that describe the target. */
-export interface ContractEnv {
-  BASE_URL?: string | undefined;
-  API_KEY?: string | undefined;
-  CONTRACT_READ_ONLY?: string | undefined;
-  CONTRACT_RUN_ID?: string | undefined;
-  CONTRACT_SEED?: string | undefined;
-  CONTRACT_BUDGET?: string | undefined;
-  CONTRACT_TIMEOUT?: string | undefined;
+/** What `petstore-kit contract` hands the suite, through vitest's `provide`. */
+export interface ContractRun {
+  plan: ContractPlan;
+  settings: ContractSettings;
+}
+
+/** The run's settings, as the CLI checked them. */
+export interface ContractSettings {
+  baseUrl: string;
+  /** The bearer token or API key. */
+  token?: string | undefined;
+  /** `user:password` for HTTP basic. */
+  basic?: string | undefined;
+  refusedSchemes?: Record<string, string>;
+  readOnly?: boolean;
+  /** Names what the suite creates (`contract-<runId> ...`); a random one when unset. */
+  runId?: string | undefined;
+  seed: number;
+  budget: number;
+  timeoutMs: number;
+  replay: string;
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    contractEnv: ContractEnv;
+    contractRun: ContractRun | undefined;
   }
 }
 
@@ -47,38 +66,47 @@ export class TargetError extends Error {
 }
 
 /**
- * Reads the target from `BASE_URL`, `API_KEY`, `CONTRACT_READ_ONLY`, `CONTRACT_RUN_ID`,
- * `CONTRACT_SEED` (a random one when unset), `CONTRACT_BUDGET` and `CONTRACT_TIMEOUT` (ms).
- * @throws {TargetError} when the base URL or the key is missing or unusable, or a number is not one.
- * @example targetFromEnv({ BASE_URL: 'http://127.0.0.1:4010/v1', API_KEY: 'secret' })
+ * The target of a run's settings.
+ * @throws {TargetError} when the base URL is not an http(s) URL, or a basic credential lacks its colon.
+ * @example targetFromSettings({ baseUrl: 'http://127.0.0.1:4010/v1', token: 'secret', seed: 1, budget: 10, timeoutMs: 5000, replay: '' })
  */
-export function targetFromEnv(env: ContractEnv): ContractTarget {
-  const baseUrl = env.BASE_URL?.trim();
-  if (!baseUrl) throw new TargetError('BASE_URL is not set (for example http://127.0.0.1:4010/v1)');
+export function targetFromSettings(settings: ContractSettings): ContractTarget {
+  const baseUrl = settings.baseUrl.trim();
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new TargetError(`BASE_URL is not a URL: "${baseUrl}"`);
+    throw new TargetError(`the base URL is not a URL: "${baseUrl}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TargetError(`BASE_URL must be http or https: "${baseUrl}"`);
-  }
-  const apiKey = env.API_KEY;
-  if (!apiKey)
-    throw new TargetError('API_KEY is not set: the suite needs a valid key of the target');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TargetError(`the base URL must be http or https: "${baseUrl}"`);
   const runId =
-    env.CONTRACT_RUN_ID || `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    settings.runId || `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),
-    apiKey,
-    readOnly: ['1', 'true', 'yes'].includes((env.CONTRACT_READ_ONLY ?? '').toLowerCase()),
+    credentials: {
+      ...(settings.token ? { token: settings.token } : {}),
+      ...(settings.basic ? { basic: parseBasic(settings.basic) } : {}),
+    },
+    refusedSchemes: settings.refusedSchemes ?? {},
+    readOnly: settings.readOnly ?? false,
     namePrefix: `contract-${runId}`,
-    seed: wholeNumber(env.CONTRACT_SEED, 'CONTRACT_SEED', 0) ?? randomSeed(),
-    budget: wholeNumber(env.CONTRACT_BUDGET, 'CONTRACT_BUDGET', 0) ?? TARGET_DEFAULTS.budget,
-    timeoutMs:
-      wholeNumber(env.CONTRACT_TIMEOUT, 'CONTRACT_TIMEOUT', 1) ?? TARGET_DEFAULTS.timeoutMs,
+    seed: settings.seed,
+    budget: settings.budget,
+    timeoutMs: settings.timeoutMs,
+    replay: settings.replay,
   };
+}
+
+/**
+ * `user:password` as its two parts; the password may hold colons, the user may not (RFC 7617).
+ * @throws {TargetError} without a colon.
+ * @example parseBasic('ada:s3:cret') // { user: 'ada', password: 's3:cret' }
+ */
+export function parseBasic(text: string): { user: string; password: string } {
+  const at = text.indexOf(':');
+  if (at < 0) throw new TargetError('--basic takes user:password (BASIC_AUTH too)');
+  return { user: text.slice(0, at), password: text.slice(at + 1) };
 }
 
 /**
@@ -87,12 +115,4 @@ export function targetFromEnv(env: ContractEnv): ContractTarget {
  */
 export function randomSeed(): number {
   return Math.floor(Math.random() * 2 ** 31);
-}
-
-function wholeNumber(value: string | undefined, name: string, min: number): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  if (!/^\d+$/.test(value.trim()) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
-    throw new TargetError(`${name} must be a whole number of at least ${min}, not "${value}"`);
-  }
-  return Number(value);
 }

@@ -1,4 +1,8 @@
-/** A deployment broke a rule of the interface. The message shows the exchange that proves it. */
+/**
+ * A deployment broke a rule of the interface. The message's first line says what is wrong
+ * in words that alike failures share (the report groups by it); the rest shows the exchange
+ * that proves it.
+ */
 export class ContractViolation extends Error {
   override name = 'ContractViolation';
 
@@ -16,6 +20,20 @@ export class ContractViolation extends Error {
  */
 export class TargetUnavailable extends Error {
   override name = 'TargetUnavailable';
+
+  constructor(message: string) {
+    super(message);
+    this.stack = `${this.name}: ${message}`;
+  }
+}
+
+/**
+ * A rule that cannot run against this target, for a reason that is no fault of the target:
+ * it needs a credential the user did not give, or the spec gives nothing to build its
+ * request from. Reported as skipped, with the reason.
+ */
+export class RuleSkipped extends Error {
+  override name = 'RuleSkipped';
 
   constructor(message: string) {
     super(message);

@@ -3,7 +3,8 @@
 // "from -> to (count)", from the import statements of the TypeScript sources.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import process from 'node:process';
+import { fileURLToPath, URL } from 'node:url';
 
 const src = fileURLToPath(new URL('../src/', import.meta.url));
 

@@ -26,7 +26,7 @@ const MUST_SHIP = [
   'spec/admin.yaml',
   'contract-tests/vitest.config.ts',
   'contract-tests/rules/credentials.ts',
-  'contract-tests/categories.contract.test.ts',
+  'contract-tests/interface.contract.test.ts',
 ];
 const MUST_NOT_SHIP = [/\.map$/, /^src\//, /^test\//, /node_modules\//, /^scripts\//];
 

@@ -65,15 +65,24 @@ describe('POST /__mock/reset', () => {
   });
 });
 
+/** The logged requests, as `GET /__mock/requests` lists them (newest first). */
+async function logged(
+  admin: string,
+  query = '',
+): Promise<{ count: number; requests: Record<string, unknown>[] }> {
+  const res = await fetch(`${admin}/requests${query}`, { headers: AUTH });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { count: number; requests: Record<string, unknown>[] };
+}
+
 describe('GET /__mock/requests', () => {
   it('lists the recent requests newest first, with the JSON body the app sent', async () => {
     const { api, admin } = await mock();
     await list(api);
     await create(api, 'Quokka');
     await fetch(`${api}/nowhere`, { headers: AUTH });
-    const res = await fetch(`${admin}/requests`, { headers: AUTH });
-    expect(res.status).toBe(200);
-    const requests = (await res.json()) as Record<string, unknown>[];
+    const { count, requests } = await logged(admin);
+    expect(count).toBe(3);
     expect(requests.map((r) => [r.method, r.path, r.status])).toEqual([
       ['GET', '/v1/nowhere', 404],
       ['POST', '/v1/categories', 201],
@@ -92,33 +101,79 @@ describe('GET /__mock/requests', () => {
   it('keeps no admin request, takes a limit, refuses a bad one, and is emptied by a reset', async () => {
     const { api, admin } = await mock();
     for (let i = 0; i < 5; i++) await list(api);
-    const two = (await (
-      await fetch(`${admin}/requests?limit=2`, { headers: AUTH })
-    ).json()) as unknown[];
-    expect(two).toHaveLength(2);
-    const all = (await (await fetch(`${admin}/requests`, { headers: AUTH })).json()) as unknown[];
-    expect(all).toHaveLength(5);
+    const two = await logged(admin, '?limit=2');
+    expect(two.requests).toHaveLength(2);
+    // The count is of every match: a test asserts what its app sent, whatever the page.
+    expect(two.count).toBe(5);
+    expect((await logged(admin)).requests).toHaveLength(5);
     const bad = await fetch(`${admin}/requests?limit=0`, { headers: AUTH });
     expect(bad.status).toBe(400);
     await fetch(`${admin}/reset`, { method: 'POST', headers: AUTH });
-    expect(await (await fetch(`${admin}/requests`, { headers: AUTH })).json()).toEqual([]);
+    expect(await logged(admin)).toEqual({ count: 0, requests: [] });
+  });
+
+  it('filters by method, path (exact or a prefix), status (or its class) and time', async () => {
+    const { api, admin } = await mock();
+    await list(api);
+    const since = new Date().toISOString();
+    await create(api, 'Quokka');
+    await create(api, 'Wombat');
+    await fetch(`${api}/categories?x=1`, { headers: AUTH });
+    await fetch(`${api}/pets/7`);
+    expect((await logged(admin, '?method=post')).count).toBe(2);
+    expect((await logged(admin, '?method=POST&path=/v1/categories')).count).toBe(2);
+    expect((await logged(admin, '?path=/v1/categories')).count).toBe(4);
+    expect((await logged(admin, '?path=/v1/*')).count).toBe(5);
+    expect((await logged(admin, '?status=201')).count).toBe(2);
+    // An unknown query parameter is a 400, and a missing key a 401.
+    expect((await logged(admin, '?status=4xx')).requests).toEqual([
+      expect.objectContaining({ path: '/v1/pets/7', status: 401 }),
+      expect.objectContaining({ path: '/v1/categories?x=1', status: 400 }),
+    ]);
+    expect((await logged(admin, '?status=400')).count).toBe(1);
+    expect((await logged(admin, `?since=${encodeURIComponent(since)}`)).count).toBe(4);
+    for (const bad of ['?status=abc', '?since=yesterday', '?method=G%20T'])
+      expect((await fetch(`${admin}/requests${bad}`, { headers: AUTH })).status).toBe(400);
   });
 
   it('keeps bodies of up to 16 KiB, so that it stays small', async () => {
     const { api, admin } = await mock();
     await create(api, 'x'.repeat(20 * 1024));
-    const [entry] = (await (await fetch(`${admin}/requests`, { headers: AUTH })).json()) as Record<
-      string,
-      unknown
-    >[];
+    const [entry] = (await logged(admin)).requests;
     expect(entry).toMatchObject({ method: 'POST', status: 201 });
     expect(entry).not.toHaveProperty('body');
+  });
+
+  it('never breaks on what it keeps: a body nested too deep to serialize is a note', async () => {
+    const { api, admin } = await mock();
+    const deep = '['.repeat(4200) + ']'.repeat(4200);
+    const sent = await fetch(`${api}/categories`, {
+      method: 'POST',
+      headers: { ...AUTH, 'Content-Type': 'application/json' },
+      body: deep,
+    });
+    expect(sent.status).toBe(400);
+    const { requests } = await logged(admin);
+    expect(requests[0]).toMatchObject({ status: 400, bodyNote: expect.stringMatching(/nested/) });
+    await list(api);
+    expect((await logged(admin)).count).toBe(2);
+  });
+
+  it('records a reset fault as a fault, with no status it never sent', async () => {
+    const { api, admin } = await mock();
+    await fetch(`${api}/categories`, { headers: { ...AUTH, Prefer: 'fault=reset' } }).catch(
+      () => undefined,
+    );
+    const [entry] = (await logged(admin)).requests;
+    expect(entry).toMatchObject({ method: 'GET', fault: 'reset' });
+    expect(entry).not.toHaveProperty('status');
   });
 
   it('is bounded: the last 1,000 requests', async () => {
     const { api, admin } = await mock();
     await Promise.all(Array.from({ length: 1010 }, () => fetch(`${api}/nowhere`)));
-    const all = (await (await fetch(`${admin}/requests`, { headers: AUTH })).json()) as unknown[];
-    expect(all).toHaveLength(1000);
+    const all = await logged(admin);
+    expect(all.requests).toHaveLength(1000);
+    expect(all.count).toBe(1000);
   });
 });

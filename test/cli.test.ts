@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { link, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { link, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, createServer, type Socket } from 'node:net';
@@ -120,6 +120,24 @@ describe('petstore-kit mock', () => {
     expect((await get(first.url, key)).body).not.toEqual((await get(other.url, key)).body);
   });
 
+  it('gives the same seeded data in every time zone (dates and times included)', async () => {
+    const library = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
+    const args = ['--spec', library, '--seed', '5', '--quiet'];
+    const zones = ['UTC', 'Pacific/Kiritimati', 'America/Adak'];
+    const mocks = await Promise.all(zones.map((zone) => start(args, { TZ: zone })));
+    const authors = await Promise.all(
+      mocks.map(async ({ url }) => {
+        const res = await fetch(`${url}/authors`, {
+          headers: { Authorization: 'Bearer petstore-kit-dev-key' },
+        });
+        return (await res.json()) as { createdAt: string }[];
+      }),
+    );
+    expect(authors[0]![0]!.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(authors[1]).toEqual(authors[0]);
+    expect(authors[2]).toEqual(authors[0]);
+  });
+
   it('logs one line per request with method, path, status and duration; --quiet logs none', async () => {
     const loud = await start([]);
     await get(loud.url, 'petstore-kit-dev-key');
@@ -230,6 +248,47 @@ describe('petstore-kit mock', () => {
     await writeFile(`${data}.lock`, JSON.stringify({ pid: process.pid, host: hostname() }));
     const second = await start(['--data', data, '--quiet']);
     expect((await get(second.url, 'petstore-kit-dev-key')).status).toBe(200);
+  });
+
+  it('--data refuses, in one line naming them, records a changed spec no longer fits; nothing is lost', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-data-'));
+    const data = join(dir, 'mock.jsonl');
+    const key = 'petstore-kit-dev-key';
+    const first = await start(['--data', data, '--quiet']);
+    const res = await fetch(`${first.url}/categories`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'A name far too long for the stricter spec' }),
+    });
+    const long = (await res.json()) as { id: number };
+    const before = (await get(first.url, key)).body;
+    first.child.kill('SIGTERM');
+    await exited(first.child);
+
+    const bundled = await readFile(
+      fileURLToPath(new URL('../spec/openapi.yaml', import.meta.url)),
+      'utf8',
+    );
+    const stricter = join(dir, 'stricter.yaml');
+    await writeFile(
+      stricter,
+      bundled.replace(
+        'description: Category name.',
+        'description: Category name.\n          maxLength: 20',
+      ),
+    );
+    const refused = run(['mock', '--port', '0', '--data', data, '--spec', stricter]);
+    const output = collect(refused);
+    expect(await exited(refused)).toBe(1);
+    expect(output().trim().split('\n')).toHaveLength(1);
+    expect(output()).toMatch(
+      new RegExp(
+        `no longer fits the spec: 1 record of categories \\(id ${long.id}: .*20 characters\\)`,
+      ),
+    );
+    // The file is as it was: the spec it was written for serves every record.
+    const again = await start(['--data', data, '--quiet']);
+    expect((await get(again.url, key)).body).toEqual(before);
   });
 
   it('--spec serves another spec statefully, with no code for it', async () => {

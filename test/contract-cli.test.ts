@@ -12,15 +12,22 @@ import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { contractRules } from '../contract-tests/rules.js';
-import { loadContractSpec } from '../contract-tests/spec.js';
+import { buildContractPlan } from '../src/cli/contract-plan.js';
+import { preflight } from '../src/cli/contract-preflight.js';
 import { createApp } from '../src/wiring/create-app.js';
 import { loadSpec } from '../src/openapi/load.js';
+import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import type { Store } from '../src/store/store.js';
 import { categoriesServer } from './fixtures/categories-server.js';
+import { KEYS, withKeySchemes } from './fixtures/library-keys.js';
+import { libraryServer } from './fixtures/library-server.js';
 import { categoryStore, storedCategories } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 const TLS = fileURLToPath(new URL('./fixtures/tls/', import.meta.url));
+const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
+/** The start of colour and cursor escape sequences: none in a piped run. */
+const ANSI = '\u001b[';
 const KEY = 'cli-key';
 /** Generated bodies per run: enough to run both generated rules, few enough to be quick. */
 const BUDGET = '10';
@@ -70,11 +77,13 @@ function contract(
 beforeAll(async () => {
   if (!existsSync(BIN))
     throw new Error('dist/cli/bin.js is missing: run `npm run build` (npm test does)');
-  const rules = contractRules(await loadContractSpec(), {
+  const rules = contractRules(buildContractPlan((await loadSpec()).resolved), {
     namePrefix: 'x',
-    apiKey: KEY,
+    credentials: { token: KEY },
+    refusedSchemes: {},
     seed: 1,
     budget: Number(BUDGET),
+    replay: '',
   });
   ruleCount = rules.length;
   creatingRuleCount = rules.filter((rule) => rule.createsData).length;
@@ -85,7 +94,10 @@ beforeAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
+const mocks: RunningMock[] = [];
+
 afterEach(async () => {
+  for (const running of mocks.splice(0)) await running.close();
   for (const server of servers.splice(0)) {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
@@ -102,10 +114,19 @@ describe('petstore-kit contract', () => {
     });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`conforms: ${ruleCount} rules passed, 0 failed, 0 skipped`);
+    expect(run.stdout + run.stderr).not.toContain(ANSI);
     const xml = await readFile(report, 'utf8');
     expect(xml).toContain(`<testsuites name="vitest tests" tests="${ruleCount}" failures="0"`);
     expect(xml).toContain(
       'createCategory rule 1: a body without `name` gets 400 with an Error body',
+    );
+    // The report alone tells how to run it again: seed, base URL, replay command.
+    expect(xml).toMatch(/<property name="seed" value="\d+"\/>/);
+    expect(xml).toContain(`<property name="base_url" value="${baseUrl}"/>`);
+    expect(xml).toMatch(
+      new RegExp(
+        `<property name="replay" value="petstore-kit contract --base-url ${baseUrl.replace(/[.]/g, '\\.')} --seed \\d+ --budget ${BUDGET}"/>`,
+      ),
     );
   });
 
@@ -132,7 +153,7 @@ describe('petstore-kit contract', () => {
     );
   });
 
-  it('exits 1 against a faulty server, naming the violated rule, the seed and a shrunk counterexample', async () => {
+  it('exits 1 against a faulty server, saying first what is wrong, then each kind of failure with its evidence and the replay command', async () => {
     // Two defects: 400 before 401, and markup stripped, which only generated bodies meet.
     const baseUrl = await serve(
       categoriesServer({
@@ -148,20 +169,131 @@ describe('petstore-kit contract', () => {
       },
     );
     expect(run.code).toBe(1);
-    expect(run.stdout + run.stderr).toContain(
-      'createCategory rule 3: a missing credential gets 401 even with malformed JSON',
+    expect(run.stdout.split('\n')[0]).toMatch(
+      /^petstore-kit contract: \d+ of \d+ rules fail, in 2 ways; the commonest \(3 rules\): 400 answers where the spec wants 401$/,
     );
-    expect(run.stderr).toMatch(/does NOT conform: \d+ rules passed, [1-9]\d* failed/);
+    expect(run.stdout).toMatch(
+      /\nFAIL {2}3 rules: 400 answers where the spec wants 401\n.*createCategory rule 3: a missing credential gets 401 even with malformed JSON/,
+    );
+    expect(run.stdout).toMatch(
+      /\nFAIL {2}1 rule: sent values answered altered\n {6}createCategory rule 4: generated valid bodies/,
+    );
+    expect(run.stdout).toMatch(
+      /generated body \d+ of 50 broke the rule \(seed 7\); shrunk in \d+ steps to:\n {8}\{"name":"[<>]"\}/,
+    );
     expect(run.stdout).toContain(
-      'petstore-kit contract: 100 generated cases, seed 7 (replay: --seed 7 --budget 100)',
+      `Replay: petstore-kit contract --base-url ${baseUrl} --seed 7 --budget 100   (credentials from API_KEY, as in this run)`,
     );
-    expect(run.stdout + run.stderr).toMatch(
-      /generated body \d+ of 50 broke the rule \(seed 7\); shrunk in \d+ steps to:\n {2}\{"name":"[<>]"\}/,
-    );
+    expect(run.stderr).toMatch(/does NOT conform: \d+ rules passed, 4 failed/);
+    expect(run.stdout + run.stderr).not.toContain(ANSI);
     // Under GitHub Actions, each failure is an annotation too.
     expect(run.stdout).toContain(
-      '::error title=createCategory rule 3%3A a missing credential gets 401 even with malformed JSON::expected status 401, got 400%0A',
+      '::error title=createCategory rule 3%3A a missing credential gets 401 even with malformed JSON::400 answers where the spec wants 401%0Asent no credential and malformed JSON: expected status 401, got 400%0A',
     );
+  });
+
+  it('checks another spec with --spec: passes against the mock serving it, and fails a faulty deployment of it', async () => {
+    const mock = await startMock({
+      spec: LIBRARY,
+      apiKeys: [KEY],
+      seedCount: 3,
+      port: 0,
+      logRequests: false,
+    });
+    mocks.push(mock);
+    const passed = await contract(['--spec', LIBRARY, '--base-url', mock.url, '--api-key', KEY]);
+    expect(passed.code, passed.stdout + passed.stderr).toBe(0);
+    expect(passed.stdout).toMatch(/conforms: \d{3} rules passed, 0 failed, 0 skipped/);
+
+    const faulty = await serve(libraryServer({ apiKey: KEY, deleteKeepsAuthor: true }), {
+      path: '/api',
+    });
+    const failed = await contract([
+      '--spec',
+      LIBRARY,
+      '--base-url',
+      faulty,
+      '--api-key',
+      KEY,
+      '--seed',
+      '3',
+      '--budget',
+      '100',
+    ]);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout.split('\n')[0]).toMatch(
+      /^petstore-kit contract: 1 of \d+ rules fails: 200 answers where the spec wants 404$/,
+    );
+    expect(failed.stdout).toContain('deleteAuthor: a deleted record is gone');
+    expect(failed.stdout).toContain(
+      `Replay: petstore-kit contract --spec ${LIBRARY} --base-url ${faulty} --seed 3 --budget 100`,
+    );
+  });
+
+  it('exits 2 with one line when the key is refused for every operation: a rotated key is not a violation', async () => {
+    const baseUrl = await serve(categoriesServer({ apiKey: KEY }));
+    const run = await contract(['--base-url', baseUrl, '--api-key', 'a-rotated-key']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      'petstore-kit contract: the key is refused by the target: check API_KEY (every operation answers 401 to it)\n',
+    );
+  });
+
+  it.each([
+    { why: 'an unknown reporter', args: ['--reporter', 'xml'], says: /argument 'xml' is invalid/ },
+    { why: 'a negative budget', args: ['--budget', '-1'], says: /argument '-1' is invalid/ },
+    {
+      why: 'an unknown option',
+      args: ['--spek', 'x.yaml'],
+      says: /unknown option '--spek' \(Did you mean --spec\?\)/,
+    },
+    {
+      why: 'a spec that is not there',
+      args: ['--spec', 'nowhere.yaml'],
+      says: /cannot read the spec at nowhere\.yaml/,
+    },
+    {
+      why: 'basic credentials without a colon',
+      args: ['--basic', 'ada'],
+      says: /--basic takes user:password/,
+    },
+  ])('exits 2 with one line for $why, before any request', async ({ args, says }) => {
+    const run = await contract([
+      '--base-url',
+      `http://127.0.0.1:${closedPort}/v1`,
+      '--api-key',
+      KEY,
+      ...args,
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/^petstore-kit contract: /);
+    expect(run.stderr).toMatch(says);
+  });
+
+  it('stops at the first sign of an unavailable target: Retry-After honoured once, then one line', async () => {
+    let requests = 0;
+    const down = createServer((_req, res) => {
+      requests += 1;
+      res.writeHead(503, { 'Retry-After': '1', 'Content-Type': 'application/json' });
+      res.end('{"code":"unavailable","message":"Down for maintenance","status":503}');
+    });
+    servers.push(down);
+    await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(down.address() as AddressInfo).port}/v1`;
+    const run = await contract(['--base-url', baseUrl, '--api-key', KEY]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `petstore-kit contract: the target is unavailable: GET ${baseUrl} answers 503 (Retry-After: 1) after the wait it asked for\n`,
+    );
+    expect(requests).toBe(2);
+  });
+
+  it('judges a deployment still warming up once it is up (503 with Retry-After first)', async () => {
+    const baseUrl = await serve(categoriesServer({ apiKey: KEY, warming: 1 }));
+    const run = await contract(['--base-url', baseUrl, '--api-key', KEY]);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
   });
 
   it('exits 2 with a hint when every operation answers 404 (a base URL without /v1)', async () => {
@@ -255,7 +387,11 @@ describe('petstore-kit contract', () => {
   });
 
   it.each([
-    { why: 'no API key', args: ['--base-url', 'http://127.0.0.1:9/v1'], says: /no API key/ },
+    {
+      why: 'no API key',
+      args: ['--base-url', 'http://127.0.0.1:9/v1'],
+      says: /^petstore-kit contract: no API key: give --api-key or set API_KEY\n/,
+    },
     { why: 'no target', args: ['--api-key', KEY], says: /no target/ },
     {
       why: 'a base URL that is not one',
@@ -299,5 +435,38 @@ describe('petstore-kit contract', () => {
     ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`cannot reach https://${host}/v1`);
+  });
+});
+
+describe('the pre-flight', () => {
+  it('tries each scheme, and sets aside one whose credential every operation refuses while another works', async () => {
+    const plan = buildContractPlan(withKeySchemes((await loadSpec(LIBRARY)).resolved));
+    const baseUrl = await serve(libraryServer({ apiKey: KEY, ...KEYS }), { path: '/api' });
+    const hint = () => '';
+    const wrongPassword = await preflight(plan, baseUrl, {
+      credentials: { token: KEY, basic: 'ada:an-old-password' },
+      timeoutMs: 5000,
+      hint,
+    });
+    expect(wrongPassword.refusedSchemes).toEqual({
+      basic: expect.stringMatching(
+        /^the target refused the credential given for it \(401(, 401)*\) on every operation the suite tried it on$/,
+      ),
+    });
+    const right = await preflight(plan, baseUrl, {
+      credentials: { token: KEY, basic: 'ada:s3cret' },
+      timeoutMs: 5000,
+      hint,
+    });
+    expect(right.refusedSchemes).toEqual({});
+    await expect(
+      preflight(plan, baseUrl, {
+        credentials: { token: 'old', basic: 'ada:old' },
+        timeoutMs: 5000,
+        hint,
+      }),
+    ).rejects.toThrow(
+      'the key and the user and password are refused by the target: check API_KEY and BASIC_AUTH (every operation answers 401 to it)',
+    );
   });
 });

@@ -1,20 +1,39 @@
 // The contract suite's parts that need no deployment: the retry policy, the near-misses of a
-// key, the generated bodies, the target's settings, GitHub's escaping, a connection that fails.
+// key and the bad credentials of each scheme, the bodies built and generated from a spec,
+// links, the target's settings, the report and its GitHub annotations, a connection that fails.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalidBodyArbitrary, validBodyArbitrary } from '../contract-tests/arbitraries.js';
-import { send } from '../contract-tests/http.js';
+import { invalidBodies } from '../contract-tests/bodies.js';
+import { badCredentials, kindOf } from '../contract-tests/credentials.js';
+import { send, type Exchange } from '../contract-tests/http.js';
 import { nearMisses } from '../contract-tests/near-misses.js';
-import { githubCommand } from '../contract-tests/reporter.js';
+import { jsonRequestOf, type ContractPlan } from '../contract-tests/plan.js';
 import { RETRY_LIMITS, retryAfterMs, retryStep } from '../contract-tests/retry.js';
-import { loadContractSpec, type ContractSpec } from '../contract-tests/spec.js';
-import { TARGET_DEFAULTS, TargetError, targetFromEnv } from '../contract-tests/target.js';
+import { contractRules } from '../contract-tests/rules.js';
+import { linkParameters } from '../contract-tests/rules/links.js';
+import { sampleBody } from '../contract-tests/samples.js';
+import { specOf, type ContractSpec } from '../contract-tests/spec.js';
+import { parseBasic, TargetError, targetFromSettings } from '../contract-tests/target.js';
+import { buildContractPlan } from '../src/cli/contract-plan.js';
+import { contractReport, githubAnnotations, githubCommand } from '../src/cli/contract-report.js';
+import { loadSpec } from '../src/openapi/load.js';
+
+const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
 
 describe('the retry policy', () => {
   const now = Date.parse('2026-11-22T00:00:00Z');
   const first = { tries: 1, waitedMs: 0 };
+
+  it('waits out a 503 once only: still 503 after that, the target is unavailable', () => {
+    expect(retryStep(503, '1', { tries: 2, waitedMs: 1000 }, now)).toEqual({
+      kind: 'give-up',
+      why: 'still 503 after waiting 1 s, as its Retry-After asked',
+    });
+  });
 
   it.each([
     { status: 200, retryAfter: undefined, step: { kind: 'judge' } },
@@ -64,59 +83,208 @@ describe('the retry policy', () => {
 });
 
 describe('the near-misses of a key', () => {
-  const headers = (key: string) =>
+  const values = (key: string) =>
     Object.fromEntries(
-      nearMisses(key).map(({ what, probes }) => [what, probes.map((p) => p.header)]),
+      nearMisses(key).map(({ what, probes }) => [what, probes.map((p) => p.value)]),
     );
 
   it('derives each kind from the key, none of them the key itself', () => {
-    expect(headers('Key-1')).toEqual({
-      'an empty bearer token': ['Bearer '],
-      'the key with characters added before': ['Bearer 0Key-1'],
-      'the key with characters added after': ['Bearer Key-10'],
-      'a proper part of the key': ['Bearer Key-', 'Bearer ey-1'],
-      'the key in other letter case': ['Bearer KEY-1', 'Bearer key-1', 'Bearer kEY-1'],
-      'the key with whitespace inside it': [
-        'Bearer Ke y-1',
-        'Bearer Ke\ty-1',
-        'Bearer Key-1\u00a0',
-      ],
+    expect(values('Key-1')).toEqual({
+      'an empty bearer token': [''],
+      'the key with characters added before': ['0Key-1'],
+      'the key with characters added after': ['Key-10'],
+      'a proper part of the key': ['Key-', 'ey-1'],
+      'the key in other letter case': ['KEY-1', 'key-1', 'kEY-1'],
+      'the key with whitespace inside it': ['Ke y-1', 'Ke\ty-1', 'Key-1\u00a0'],
     });
   });
 
   it('leaves out the kinds a key cannot have', () => {
-    expect(Object.keys(headers('1234'))).not.toContain('the key in other letter case');
-    const single = Object.keys(headers('k'));
+    expect(Object.keys(values('1234'))).not.toContain('the key in other letter case');
+    const single = Object.keys(values('k'));
     expect(single).not.toContain('a proper part of the key');
     expect(single).not.toContain('the key with whitespace inside it');
   });
 });
 
-describe('the bodies generated from the spec', () => {
-  let spec: ContractSpec;
-  beforeAll(async () => {
-    spec = await loadContractSpec();
-  });
-  const schema = () => spec.operation('createCategory').requestSchema ?? {};
+describe('the bad credentials of each kind of scheme', () => {
+  const shapes = (bad: ReturnType<typeof badCredentials>) =>
+    Object.fromEntries(
+      bad.map(({ what, probes }) => [
+        what,
+        probes.map(({ carrier }) => ({
+          ...carrier.headers,
+          ...Object.fromEntries(carrier.query.map(([n, v]) => [`?${n}`, v])),
+          ...Object.fromEntries(carrier.cookies.map(([n, v]) => [`cookie ${n}`, v])),
+        })),
+      ]),
+    );
+  const none = new Set<string>();
 
-  it('are valid for the schema, or invalid, as they claim', () => {
+  it('tells how each scheme takes its credential', () => {
+    expect(kindOf({ type: 'http', scheme: 'bearer' })).toBe('bearer');
+    expect(kindOf({ type: 'oauth2' })).toBe('bearer');
+    expect(kindOf({ type: 'openIdConnect' })).toBe('bearer');
+    expect(kindOf({ type: 'http', scheme: 'basic' })).toBe('basic');
+    expect(kindOf({ type: 'apiKey', in: 'cookie', name: 'sid' })).toBe('api-key');
+    expect(kindOf({ type: 'http', scheme: 'digest' })).toBe('unsupported');
+    expect(kindOf({ type: 'mutualTLS' })).toBe('unsupported');
+  });
+
+  it('sends a bearer key under the wrong scheme, and in a query parameter, another header or a cookie', () => {
+    const bad = shapes(
+      badCredentials({ type: 'http', scheme: 'bearer' }, 'k3y', { label: 'x', taken: none }),
+    );
+    expect(bad['the valid key under the Basic scheme']).toEqual([{ Authorization: 'Basic k3y' }]);
+    expect(bad['the valid key without the Bearer scheme']).toEqual([{ Authorization: 'k3y' }]);
+    expect(bad['the valid key in a query parameter']).toContainEqual({ '?api_key': 'k3y' });
+    expect(bad['the valid key in another header']).toContainEqual({ 'X-API-Key': 'k3y' });
+    expect(bad['the valid key in a cookie']).toContainEqual({ 'cookie session': 'k3y' });
+    expect(bad['the key with characters added after']).toEqual([{ Authorization: 'Bearer k3y0' }]);
+  });
+
+  it('puts an API key where the spec says, and tries it where it does not', () => {
+    const bad = shapes(
+      badCredentials({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, 'k3y', {
+        label: 'x',
+        taken: none,
+      }),
+    );
+    expect(bad['an unknown API key']).toEqual([{ 'X-API-Key': 'x-not-a-key' }]);
+    expect(bad['the key with characters added before']).toEqual([{ 'X-API-Key': '0k3y' }]);
+    expect(bad['the valid key as a bearer token']).toEqual([{ Authorization: 'Bearer k3y' }]);
+    expect(bad['the valid key in a query parameter']).toContainEqual({ '?X-API-Key': 'k3y' });
+    expect(bad['the valid key in another header']).not.toContainEqual({ 'X-API-Key': 'k3y' });
+  });
+
+  it('never calls wrong a place where another alternative of the operation takes a credential', () => {
+    const taken = new Set(['query:access_token', 'header:authorization']);
+    const bad = shapes(
+      badCredentials({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, 'k3y', {
+        label: 'x',
+        taken,
+      }),
+    );
+    expect(bad['the valid key as a bearer token']).toBeUndefined();
+    expect(bad['the valid key in a query parameter']).not.toContainEqual({
+      '?access_token': 'k3y',
+    });
+  });
+
+  it('derives near misses of a basic password, and sends the pair unencoded or under Bearer', () => {
+    const encode = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
+    const bad = shapes(
+      badCredentials({ type: 'http', scheme: 'basic' }, 'ada:s3cret', { label: 'x', taken: none }),
+    );
+    expect(bad['an empty password']).toEqual([{ Authorization: encode('ada:') }]);
+    expect(bad['the password with characters added after']).toEqual([
+      { Authorization: encode('ada:s3cret0') },
+    ]);
+    expect(bad['the user name in other letter case']).toEqual([
+      { Authorization: encode('ADA:s3cret') },
+    ]);
+    expect(bad['the valid user and password not base64-encoded']).toEqual([
+      { Authorization: 'Basic ada:s3cret' },
+    ]);
+    expect(parseBasic('ada:s3:cret')).toEqual({ user: 'ada', password: 's3:cret' });
+  });
+});
+
+describe('the bodies built and generated from a spec', () => {
+  let categories: ContractSpec;
+  let library: ContractSpec;
+  beforeAll(async () => {
+    categories = specOf(buildContractPlan((await loadSpec()).resolved));
+    library = specOf(buildContractPlan((await loadSpec(LIBRARY)).resolved));
+  });
+  const writes = (spec: ContractSpec) => spec.plan.operations.filter((op) => jsonRequestOf(op));
+
+  it('build a valid body for every write, formats, patterns, enums and bounds honoured', () => {
+    for (const spec of [categories, library])
+      for (const operation of writes(spec)) {
+        const schema = jsonRequestOf(operation)!.schema;
+        for (const which of ['all', 'required'] as const)
+          expect(
+            spec.acceptsRequest(operation, sampleBody(schema, 'contract-abc label', which)),
+            `${operation.operationId} (${which})`,
+          ).toBe(true);
+      }
+  });
+
+  it('derive bodies each write refuses: a required field missing, a wrong type, format, enum, bound, pattern, item, an undeclared field', () => {
+    const addBook = library.operation('addBook');
+    const valid = sampleBody(jsonRequestOf(addBook)!.schema, 'x') as Record<string, unknown>;
+    const bodies = invalidBodies(jsonRequestOf(addBook)!.schema, valid, {
+      label: 'x',
+      bodyRequired: true,
+      breaks: (body) => !library.acceptsRequest(addBook, body),
+    });
+    const whats = bodies.map((body) => body.what);
+    expect(whats).toEqual(
+      expect.arrayContaining([
+        'a body without `isbn`',
+        '`pages` given a fractional number',
+        '`isbn` given a string that breaks its pattern',
+        '`status` given a value outside its enum',
+        '`pages` above its maximum (5000)',
+        '`tags` with more items than its maxItems (5)',
+        '`tags` with an item repeated (uniqueItems)',
+        '`authorId` given a string that is not a UUID',
+        'an empty body',
+        'a body that is malformed JSON',
+      ]),
+    );
+    for (const body of bodies.filter((b) => b.text !== '' && !b.text.endsWith(': ')))
+      expect(library.acceptsRequest(addBook, JSON.parse(body.text)), body.what).toBe(false);
+    const createAuthor = library.operation('createAuthor');
+    const closed = invalidBodies(
+      jsonRequestOf(createAuthor)!.schema,
+      { email: 'a@example.org' },
+      {
+        label: 'x',
+        bodyRequired: true,
+        breaks: (body) => !library.acceptsRequest(createAuthor, body),
+      },
+    );
+    expect(closed.map((body) => body.what)).toContain(
+      'a body with a property the schema does not declare (it allows none)',
+    );
+  });
+
+  it('generate valid bodies and invalid ones, as they claim', () => {
+    for (const spec of [categories, library])
+      for (const operation of writes(spec).filter((op) => op.method === 'post')) {
+        const schema = jsonRequestOf(operation)!.schema;
+        // Mostly valid already: the filter that keeps the valid ones does not starve.
+        const valid = fc.sample(validBodyArbitrary(schema), { numRuns: 200, seed: 1 });
+        expect(
+          valid.filter((b) => spec.acceptsRequest(operation, b)).length,
+          operation.operationId,
+        ).toBeGreaterThan(150);
+        const invalid = fc.sample(invalidBodyArbitrary(schema), { numRuns: 200, seed: 1 });
+        expect(
+          invalid.filter((b) => spec.acceptsRequest(operation, b)),
+          operation.operationId,
+        ).toEqual([]);
+      }
+    const create = categories.operation('createCategory');
+    const schema = jsonRequestOf(create)!.schema;
     fc.assert(
-      fc.property(validBodyArbitrary(schema()), (body) =>
-        spec.acceptsRequest('createCategory', body),
-      ),
-      { numRuns: 300, seed: 1 },
+      fc.property(validBodyArbitrary(schema), (body) => categories.acceptsRequest(create, body)),
+      {
+        numRuns: 300,
+        seed: 1,
+      },
     );
     fc.assert(
-      fc.property(
-        invalidBodyArbitrary(schema()),
-        (body) => !spec.acceptsRequest('createCategory', body),
-      ),
+      fc.property(invalidBodyArbitrary(schema), (body) => !categories.acceptsRequest(create, body)),
       { numRuns: 300, seed: 1 },
     );
   });
 
   it('send what real clients send: long text, text outside the BMP, whitespace, unknown fields', () => {
-    const bodies = fc.sample(validBodyArbitrary(schema()), { numRuns: 400, seed: 2 });
+    const schema = jsonRequestOf(categories.operation('createCategory'))!.schema;
+    const bodies = fc.sample(validBodyArbitrary(schema), { numRuns: 400, seed: 2 });
     const texts = bodies.flatMap((body) =>
       [body.name, body.description].filter((t): t is string => typeof t === 'string'),
     );
@@ -134,31 +302,193 @@ describe('the bodies generated from the spec', () => {
   });
 });
 
-describe('the target', () => {
-  const env = { BASE_URL: 'http://127.0.0.1:1/v1', API_KEY: 'k' };
+describe('a scheme the user gave no credential for', () => {
+  it('skips, with a note naming the option, the rules that need it, and fails none', async () => {
+    const plan: ContractPlan = structuredClone(
+      buildContractPlan((await loadSpec(LIBRARY)).resolved),
+    );
+    plan.securitySchemes.basicAuth = { type: 'http', scheme: 'basic' };
+    const health = plan.operations.find((op) => op.operationId === 'health')!;
+    health.security = [{ basicAuth: [] }];
+    const target = targetFromSettings({
+      baseUrl: 'http://127.0.0.1:9/api',
+      token: 'k',
+      seed: 1,
+      budget: 0,
+      timeoutMs: 100,
+      replay: '',
+    });
+    const rules = contractRules(plan, target);
+    const ctx = { target, advise: () => {}, circuit: {}, memo: new Map() };
+    const answers = rules.find(
+      (rule) => rule.name === 'health: answers 200 with a body that fits its schema',
+    )!;
+    await expect(answers.check(ctx)).rejects.toMatchObject({
+      name: 'RuleSkipped',
+      message:
+        'health needs HTTP basic (basicAuth), and no credential was given for it: give --basic user:password (BASIC_AUTH)',
+    });
+    const probes = rules.find(
+      (rule) => rule.name === 'basicAuth: wrong and near-miss credentials get 401',
+    )!;
+    await expect(probes.check(ctx)).rejects.toMatchObject({
+      name: 'RuleSkipped',
+      message: expect.stringMatching(/give --basic user:password/),
+    });
+  });
+});
 
-  it('takes seed, budget and timeout from the environment, with defaults', () => {
-    expect(
-      targetFromEnv({ ...env, CONTRACT_SEED: '42', CONTRACT_BUDGET: '0', CONTRACT_TIMEOUT: '250' }),
-    ).toMatchObject({
+describe('links', () => {
+  const exchange = (json: unknown): Exchange => ({
+    request: {
+      method: 'post',
+      path: '/authors/7/books',
+      url: 'http://h/api/authors/7/books?draft=yes',
+      headers: { 'X-Trace': 't1' },
+      body: '{"title":"T"}',
+    },
+    status: 201,
+    headers: { location: '/api/books/12' },
+    text: JSON.stringify(json),
+    json,
+    retries: [],
+  });
+
+  it("read their parameters from the exchange's runtime expressions", () => {
+    const params = linkParameters(
+      {
+        operationId: 'getBook',
+        parameters: {
+          'path.bookNumber': '$response.body#/number',
+          authorId: '$request.path.authorId',
+          draft: '$request.query.draft',
+          title: '$request.body#/title',
+          trace: '$request.header.x-trace',
+          location: '$response.header.Location',
+          status: '$statusCode',
+          fixed: 'constant',
+        },
+      },
+      exchange({ number: 12 }),
+      { path: '/authors/{authorId}/books' },
+    );
+    expect(params).toEqual({
+      bookNumber: 12,
+      authorId: '7',
+      draft: 'yes',
+      title: 'T',
+      trace: 't1',
+      location: '/api/books/12',
+      status: 201,
+      fixed: 'constant',
+    });
+  });
+});
+
+describe('the target', () => {
+  const settings = {
+    baseUrl: 'http://127.0.0.1:1/v1/',
+    token: 'k',
+    seed: 42,
+    budget: 0,
+    timeoutMs: 250,
+    replay: 'r',
+  };
+
+  it('takes the settings the CLI checked, the base URL without its trailing slash', () => {
+    expect(targetFromSettings(settings)).toMatchObject({
+      baseUrl: 'http://127.0.0.1:1/v1',
+      credentials: { token: 'k' },
       seed: 42,
       budget: 0,
       timeoutMs: 250,
+      readOnly: false,
     });
-    const defaults = targetFromEnv(env);
-    expect(defaults).toMatchObject({
-      budget: TARGET_DEFAULTS.budget,
-      timeoutMs: TARGET_DEFAULTS.timeoutMs,
+    expect(targetFromSettings({ ...settings, basic: 'ada:pw' }).credentials.basic).toEqual({
+      user: 'ada',
+      password: 'pw',
     });
-    expect(Number.isInteger(defaults.seed)).toBe(true);
   });
 
-  it.each([{ CONTRACT_SEED: '-1' }, { CONTRACT_BUDGET: 'many' }, { CONTRACT_TIMEOUT: '0' }])(
+  it.each([{ baseUrl: 'staging' }, { baseUrl: 'ftp://h/v1' }, { basic: 'no-colon' }])(
     'refuses %o with one line',
     (bad) => {
-      expect(() => targetFromEnv({ ...env, ...bad })).toThrow(TargetError);
+      expect(() => targetFromSettings({ ...settings, ...bad })).toThrow(TargetError);
     },
   );
+});
+
+describe('the report', () => {
+  const facts = {
+    baseUrl: 'http://h/v1',
+    replay: 'petstore-kit contract --base-url http://h/v1 --seed 7 --budget 100',
+    credentialsFrom: 'API_KEY',
+    timing: 'start-up 1.0 s, rules 1.0 s',
+  };
+  const failure = (name: string, summary: string) => ({
+    name,
+    state: 'failed' as const,
+    message: `${summary}\ndetail of ${name}\n\nRequest:  GET http://h/v1/x`,
+  });
+  const passed = (name: string) => ({ name, state: 'passed' as const });
+
+  it('says first what is wrong in one sentence, groups alike failures, and ends with how to replay', () => {
+    const outcomes = [
+      ...Array.from({ length: 12 }, (_, i) =>
+        failure(`rule ${i}`, '401 answers that do not fit the Error schema'),
+      ),
+      ...Array.from({ length: 49 }, (_, i) => passed(`ok ${i}`)),
+    ];
+    const report = contractReport(outcomes, facts);
+    expect(report.lines[0]).toBe(
+      'petstore-kit contract: 12 of 61 rules fail; all of them: 401 answers that do not fit the Error schema',
+    );
+    expect(report.lines.filter((line) => line.startsWith('FAIL'))).toEqual([
+      'FAIL  12 rules: 401 answers that do not fit the Error schema',
+    ]);
+    expect(report.lines).toContain('      ... and 4 more');
+    expect(report.lines).toContain('      The first of them, rule 0:');
+    expect(report.lines.at(-1)).toBe(
+      `Replay: ${facts.replay}   (credentials from API_KEY, as in this run)`,
+    );
+    expect(report.verdict).toBe(
+      'petstore-kit contract: does NOT conform: 49 rules passed, 12 failed, 0 skipped against http://h/v1 (start-up 1.0 s, rules 1.0 s)',
+    );
+    expect(report.exitCode).toBe(1);
+  });
+
+  it('names the commonest failure when there are several, and one failure alone', () => {
+    const several = contractReport(
+      [failure('a', 'x'), failure('b', 'y'), failure('c', 'y'), passed('d')],
+      facts,
+    );
+    expect(several.lines[0]).toBe(
+      'petstore-kit contract: 3 of 4 rules fail, in 2 ways; the commonest (2 rules): y',
+    );
+    const one = contractReport([failure('a', 'x'), passed('d')], facts);
+    expect(one.lines[0]).toBe('petstore-kit contract: 1 of 2 rules fails: x');
+  });
+
+  it('exits 2 when rules could not be judged and none failed, 0 when all that ran passed', () => {
+    const unjudged = contractReport(
+      [
+        passed('a'),
+        { name: 'b', state: 'unjudged', message: 'GET http://h/v1/x: still 503 after waiting 1 s' },
+      ],
+      facts,
+    );
+    expect(unjudged.exitCode).toBe(2);
+    expect(unjudged.lines[0]).toBe(
+      'petstore-kit contract: could not judge 1 of 2 rules: GET http://h/v1/x: still 503 after waiting 1 s',
+    );
+    const skipped = contractReport(
+      [passed('a'), { name: 'b', state: 'skipped', note: 'needs --basic' }],
+      facts,
+    );
+    expect(skipped.exitCode).toBe(0);
+    expect(skipped.lines).toContain('SKIPPED  1 rule: needs --basic');
+    expect(contractReport([], facts).exitCode).toBe(2);
+  });
 });
 
 describe('GitHub annotations', () => {
@@ -166,6 +496,15 @@ describe('GitHub annotations', () => {
     expect(githubCommand('error', 'rule 3: a, b', '50% off\nnext line\r')).toBe(
       '::error title=rule 3%3A a%2C b::50%25 off%0Anext line%0D',
     );
+  });
+
+  it('are one error per failed rule and one warning per advisory', () => {
+    expect(
+      githubAnnotations([
+        { name: 'r1', state: 'failed', message: 'm1', advisories: ['w'] },
+        { name: 'r2', state: 'passed', advisories: ['w'] },
+      ]),
+    ).toEqual(['::error title=r1::m1', '::warning title=contract advisory::w']);
   });
 });
 

@@ -105,6 +105,10 @@ describe('Prefer: code=<status>', () => {
     const { url } = await mock();
     const answer = await call(`${url}/categories`, `code=${code}`);
     expect(answer).toMatchObject({ status: 400, body: { code: 'invalid_preference' } });
+    // As the README promises: the statuses the operation can answer (issue 18).
+    expect((answer.body as { message: string }).message).toMatch(
+      /not an HTTP status: listCategories documents 200, 401, default/,
+    );
   });
 });
 
@@ -340,30 +344,52 @@ describe('--watch', () => {
     expect((await fetch(`${running.url}/health`)).status).toBe(200);
   });
 
-  it('seeds anew a collection whose records no longer fit its changed schema', async () => {
+  it('never destroys data: a stricter spec that records no longer fit is held, naming them', async () => {
     const file = (await editedSpec(() => {})).source;
-    const running = await mock({ spec: file, watch: true });
-    await call(`${running.url}/categories`, undefined, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'A name far too long for the new rule' }),
-    });
-    const document = parse(await readFile(file, 'utf8')) as OpenApiDocument;
+    const { logger, lines } = recordingLogger();
+    const running = await mock({ spec: file, watch: true, logger });
+    const long = (
+      await call(`${running.url}/categories`, undefined, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'A name far too long for the new rule' }),
+      })
+    ).body as { id: number };
+    const before = (await call(`${running.url}/categories`)).body;
+
+    const original = await readFile(file, 'utf8');
+    const document = parse(original) as OpenApiDocument;
     const newCategory = document.components!.schemas!.NewCategory as {
       properties: { name: object };
     };
     newCategory.properties.name = { ...newCategory.properties.name, maxLength: 20 };
     await writeFile(file, stringify(document));
     await expect
-      .poll(
-        async () =>
-          ((await call(`${running.url}/categories`)).body as { name: string }[]).every(
-            (c) => c.name.length <= 20,
-          ),
-        { timeout: 5000 },
-      )
-      .toBe(true);
-    expect((await call(`${running.url}/categories`)).status).toBe(200);
+      .poll(() => lines.join(''), { timeout: 5000 })
+      .toMatch(
+        new RegExp(
+          `spec not reloaded, the last good one still serves: it no longer fits 1 record of categories \\(id ${long.id}: .*20 characters\\), and every record is kept`,
+        ),
+      );
+    // Nothing deleted, nothing reseeded: the same records, the old spec still serving them.
+    expect((await call(`${running.url}/categories`)).body).toEqual(before);
+
+    // Relaxed again (or the record changed), the next save reloads, with the record still there.
+    document.paths!['/health'] = {
+      get: {
+        operationId: 'health',
+        security: [],
+        responses: {
+          '200': { description: 'Up.', content: { 'application/json': { example: { up: true } } } },
+        },
+      },
+    };
+    newCategory.properties.name = { ...newCategory.properties.name, maxLength: 100 };
+    await writeFile(file, stringify(document));
+    await expect
+      .poll(async () => (await fetch(`${running.url}/health`)).status, { timeout: 5000 })
+      .toBe(200);
+    expect((await call(`${running.url}/categories`)).body).toEqual(before);
   });
 });
 

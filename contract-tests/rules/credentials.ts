@@ -1,80 +1,202 @@
+import {
+  badCredentials,
+  describeScheme,
+  merge,
+  optionFor,
+  place,
+  placeOf,
+  type BadCredential,
+  type Carrier,
+} from '../credentials.js';
 import type { Kit } from '../kit.js';
-import { nearMisses } from '../near-misses.js';
+import { isOpen, jsonRequestOf, type PlanOperation } from '../plan.js';
 import type { Rule, RuleContext } from '../rule.js';
+import { allowedTypes } from '../schema-parts.js';
+import type { ContractTarget } from '../target.js';
+import { RuleSkipped } from '../verdicts.js';
 
-/** A credential that must get 401, and how it differs from the valid one. */
-interface BadCredential {
-  what: string;
-  /** Authorization headers (`null`: none), each sent once; the shape names it in a failure. */
-  probes: (ctx: RuleContext) => { header: string | null; shape: string }[];
-}
+/** Exactly 401: a missing or wrong credential is what 401 means (RFC 9110, section 15.5.2). */
+const UNAUTHORIZED = { label: '401', accepts: (status: number) => status === 401 };
 
 /**
- * Rule 3 on both operations: a missing or invalid credential gets 401. Invalid includes the
- * near-misses of the valid key a careless comparison lets through.
+ * Every security requirement of every operation is enforced: no credential, an unknown one,
+ * near misses of the valid one, the valid one under another scheme or in a place the scheme
+ * does not use (a query parameter, another header, a cookie) all get 401 in the spec's error
+ * shape; and 401 wins over 400 when the body is bad too. Probes are derived from the
+ * credentials given for the run; a scheme with none gets a skipped rule that says so.
  */
-export function credentialRules(kit: Kit, apiKey: string): Rule[] {
-  const { list, create, label } = kit;
-  const plain = (what: string, header: (ctx: RuleContext) => string | null): BadCredential => ({
-    what,
-    probes: (ctx) => [{ header: header(ctx), shape: what }],
-  });
-  const credentials: BadCredential[] = [
-    plain('a missing credential', () => null),
-    plain('an invalid API key', () => `Bearer ${label}-not-a-key`),
-    plain('the valid key under the Basic scheme', (ctx) => `Basic ${ctx.target.apiKey}`),
-    plain('the valid key without the Bearer scheme', (ctx) => ctx.target.apiKey),
-    // Derived from the key the table is built for: the run's key.
-    ...nearMisses(apiKey).map(({ what, probes }) => ({ what, probes: () => probes })),
-  ];
-
+export function credentialRules(
+  kit: Kit,
+  target: Pick<ContractTarget, 'credentials' | 'refusedSchemes'>,
+): Rule[] {
   const rules: Rule[] = [];
-  for (const operation of [list, create]) {
-    for (const credential of credentials) {
-      rules.push({
-        name: `${operation.operationId} rule 3: ${credential.what} gets 401 with an Error body`,
-        // A server that wrongly accepts the credential would store this valid create.
-        createsData: Boolean(operation.requestSchema),
-        async check(ctx) {
-          for (const { header, shape } of credential.probes(ctx)) {
-            const body = operation.requestSchema
-              ? JSON.stringify(kit.validBody('unauthorized'))
-              : undefined;
-            const exchange = await kit.call(ctx, operation, { auth: header, body });
-            if (exchange.status !== 401)
-              kit.fail([`sent ${shape}: expected status 401, got ${exchange.status}`], exchange);
-            kit.conforms(ctx, exchange, operation, 401);
-          }
-        },
-      });
+  const schemes = kit.plan.securitySchemes;
+  const usedSchemes = new Set(
+    kit.plan.operations.flatMap((op) => op.security.flatMap(Object.keys)),
+  );
+  const several = usedSchemes.size > 1;
+  const unheld = new Set<string>();
+
+  for (const operation of kit.plan.operations) {
+    if (isOpen(operation)) continue;
+    const writes = operation.method !== 'get' && operation.method !== 'head';
+    const error = kit.errorText(operation, UNAUTHORIZED);
+    const takesBody = jsonRequestOf(operation) !== undefined;
+    const params = kit.madeUpParams(operation);
+    // A deployment that wrongly lets the call through would act on a valid body.
+    const body = () =>
+      takesBody ? JSON.stringify(kit.validBody(operation, 'unauthorized')) : undefined;
+    const probe = async (ctx: RuleContext, auth: Carrier | null, shape: string, text = body()) => {
+      const exchange = await kit.call(ctx, operation, { auth, params, body: text });
+      if (exchange.status !== 401)
+        kit.fail(
+          // Let through: answered as a call with a valid credential would be (a made-up
+          // record is not found). Whatever the status, it is one failure to fix.
+          exchange.status < 400 || exchange.status === 404
+            ? auth === null
+              ? 'requests without a credential let through'
+              : 'wrong credentials let through'
+            : `${exchange.status} answers where the spec wants 401`,
+          [`sent ${shape}: expected status 401, got ${exchange.status}`],
+          exchange,
+        );
+      kit.conforms(ctx, exchange, operation, UNAUTHORIZED);
+    };
+
+    rules.push({
+      name: kit.name(operation, 'credentials', `a missing credential gets ${error}`),
+      createsData: writes,
+      check: (ctx) => probe(ctx, null, 'no credential'),
+    });
+
+    const taken = new Set(
+      operation.security.flatMap((requirement) =>
+        Object.keys(requirement).flatMap((name) => {
+          const scheme = schemes[name];
+          return scheme ? [placeOf(scheme) ?? ''] : [];
+        }),
+      ),
+    );
+    for (const requirement of operation.security) {
+      for (const name of Object.keys(requirement)) {
+        const scheme = schemes[name];
+        const secret = scheme && kit.secret(target, name);
+        if (!scheme || secret === undefined) {
+          unheld.add(name);
+          continue;
+        }
+        // The other schemes of the requirement, sent valid: only this one is wrong.
+        const others = (ctx: RuleContext): Carrier =>
+          merge(
+            ...Object.keys(requirement)
+              .filter((other) => other !== name)
+              .map((other) => {
+                const otherScheme = schemes[other];
+                const otherSecret = kit.secret(ctx.target, other);
+                if (!otherScheme || otherSecret === undefined)
+                  throw new RuleSkipped(
+                    kit.cannotCall(ctx.target, operation) ?? `${other} is not held`,
+                  );
+                return place(otherScheme, otherSecret);
+              }),
+          );
+        const suffix = several ? ` (${name})` : '';
+        for (const bad of badCredentials(scheme, secret, { label: kit.label, taken })) {
+          rules.push({
+            name: kit.name(operation, 'credentials', `${bad.what}${suffix} gets ${error}`),
+            createsData: writes,
+            async check(ctx) {
+              for (const { carrier, shape } of (bad as BadCredential).probes)
+                await probe(ctx, merge(others(ctx), carrier), shape);
+            },
+          });
+        }
+      }
     }
+
+    if (takesBody) rules.push(...precedenceRules(kit, operation, probe));
   }
 
-  const badBodiesWithoutCredential = [
-    {
-      what: 'a missing credential gets 401 even with malformed JSON',
-      auth: null,
-      body: '{"name": ',
-    },
-    {
-      what: 'a missing credential gets 401 even with a body that breaks the schema',
-      auth: null,
-      body: '[]',
-    },
-    {
-      what: 'an invalid API key gets 401 even with a body that breaks the schema',
-      auth: `Bearer ${label}-not-a-key`,
-      body: '{}',
-    },
-  ];
-  for (const { what, auth, body } of badBodiesWithoutCredential) {
+  for (const name of unheld) {
+    const scheme = schemes[name];
+    const option = scheme && optionFor(scheme);
+    const why = !scheme
+      ? `the spec names the scheme ${name} without defining it`
+      : target.refusedSchemes[name]
+        ? `${describeScheme(scheme)} (${name}): ${target.refusedSchemes[name]}`
+        : option
+          ? `no credential was given for ${describeScheme(scheme)} (${name}): give ${option}`
+          : `the suite cannot send ${describeScheme(scheme)} (${name})`;
     rules.push({
-      name: `createCategory rule 3: ${what}`,
+      name: `${name}: wrong and near-miss credentials get 401`,
       createsData: false,
-      async check(ctx) {
-        kit.conforms(ctx, await kit.call(ctx, create, { auth, body }), create, 401);
-      },
+      check: () => Promise.reject(new RuleSkipped(why)),
     });
   }
+  return rules;
+}
+
+/** 401 wins over 400: a request without a valid credential is refused before its body is read. */
+function precedenceRules(
+  kit: Kit,
+  operation: PlanOperation,
+  probe: (ctx: RuleContext, auth: Carrier | null, shape: string, text?: string) => Promise<void>,
+): Rule[] {
+  const schema = kit.requestSchema(operation);
+  const objectBody = allowedTypes(schema).includes('object');
+  const breaking = kit.spec.acceptsRequest(operation, {}) ? '[]' : '{}';
+  const rules: Rule[] = [
+    {
+      name: kit.name(
+        operation,
+        'credentials',
+        'a missing credential gets 401 even with malformed JSON',
+      ),
+      createsData: false,
+      check: (ctx) =>
+        probe(
+          ctx,
+          null,
+          'no credential and malformed JSON',
+          `{"${Object.keys(kit.validBody(operation, 'x'))[0] ?? 'name'}": `,
+        ),
+    },
+  ];
+  if (objectBody)
+    rules.push({
+      name: kit.name(
+        operation,
+        'credentials',
+        'a missing credential gets 401 even with a body that breaks the schema',
+      ),
+      createsData: false,
+      check: (ctx) => probe(ctx, null, 'no credential and a body that is an array', '[]'),
+    });
+  rules.push({
+    name: kit.name(
+      operation,
+      'credentials',
+      'an unknown credential gets 401 even with a body that breaks the schema',
+    ),
+    createsData: false,
+    async check(ctx) {
+      const requirement = operation.security.find(
+        (alternative) =>
+          Object.keys(alternative).length > 0 &&
+          Object.keys(alternative).every((name) => kit.secret(ctx.target, name) !== undefined),
+      );
+      if (!requirement)
+        throw new RuleSkipped(kit.cannotCall(ctx.target, operation) ?? 'no credential held');
+      const carriers = Object.keys(requirement).map((name) =>
+        place(kit.plan.securitySchemes[name]!, `${kit.label}-not-a-key`),
+      );
+      await probe(
+        ctx,
+        merge(...carriers),
+        `an unknown credential and the body ${breaking}`,
+        breaking,
+      );
+    },
+  });
   return rules;
 }

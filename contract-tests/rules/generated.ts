@@ -1,60 +1,72 @@
 import fc, { type Arbitrary } from 'fast-check';
 import { invalidBodyArbitrary, validBodyArbitrary } from '../arbitraries.js';
 import type { Kit } from '../kit.js';
+import { jsonRequestOf } from '../plan.js';
 import type { Rule } from '../rule.js';
 import type { ContractTarget } from '../target.js';
-import { ContractViolation, TargetUnavailable } from '../verdicts.js';
+import { ContractViolation, RuleSkipped, TargetUnavailable } from '../verdicts.js';
 
 /**
- * Rules 1, 2 and 4 on bodies fast-check generates from the spec's request schema: valid ones
- * get 201 echoing them exactly, or 400; invalid ones get 400. Seeded and bounded by the
- * target's budget; a failure is shrunk to a minimal body, which the report shows.
+ * Creates with bodies fast-check generates from the spec's request schema: valid ones get a
+ * documented 2xx echoing them exactly, or a 4xx; invalid ones get a 4xx. Seeded, and bounded
+ * by the target's budget, spread over the create operations; a failure is shrunk to a
+ * minimal body, which the report shows with the command that replays the run.
  */
-export function generatedRules(kit: Kit, options: Pick<ContractTarget, 'seed' | 'budget'>): Rule[] {
-  const { spec, create, newCategory } = kit;
-  if (options.budget === 0) return [];
-  const validRuns = Math.ceil(options.budget / 2);
-  const invalidRuns = Math.floor(options.budget / 2);
-  const replay = `--seed ${options.seed} --budget ${options.budget}`;
-  const shrinkRequests = Math.max(MIN_SHRINK_REQUESTS, options.budget);
-  const valid = validBodyArbitrary(newCategory).filter((body) =>
-    spec.acceptsRequest(create.operationId, body),
+export function generatedRules(
+  kit: Kit,
+  options: Pick<ContractTarget, 'seed' | 'budget' | 'replay'>,
+): Rule[] {
+  const creates = kit.collections.flatMap((collection) =>
+    collection.create && jsonRequestOf(collection.create) ? [collection.create] : [],
   );
-  const invalid = invalidBodyArbitrary(newCategory).filter(
-    (body) => !spec.acceptsRequest(create.operationId, body),
-  );
+  if (options.budget === 0 || creates.length === 0) return [];
+  const budget = Math.max(2, Math.floor(options.budget / creates.length));
+  const validRuns = Math.ceil(budget / 2);
+  const invalidRuns = Math.floor(budget / 2);
+  const shrinkRequests = Math.max(MIN_SHRINK_REQUESTS, budget);
+  const run = { seed: options.seed, replay: options.replay, shrinkRequests };
 
-  const rules: Rule[] = [
-    {
-      name: 'createCategory rule 4: generated valid bodies get 201 echoing them exactly, or 400 with an Error body',
-      createsData: true,
-      check: (ctx) =>
-        holdsFor(
-          valid,
-          { runs: validRuns, seed: options.seed, replay, shrinkRequests },
-          async (body) => {
-            const exchange = await kit.call(ctx, create, { body: JSON.stringify(body) });
-            kit.createdOrRefused(ctx, exchange, body);
-          },
+  return creates.flatMap((create) => {
+    const schema = kit.requestSchema(create);
+    const success = kit.success(create);
+    const refused = kit.clientError(create);
+    const valid = validBodyArbitrary(schema).filter((body) =>
+      kit.spec.acceptsRequest(create, body),
+    );
+    const invalid = invalidBodyArbitrary(schema).filter(
+      (body) => !kit.spec.acceptsRequest(create, body),
+    );
+    const rules: Rule[] = [
+      {
+        name: kit.name(
+          create,
+          'create',
+          `generated valid bodies get ${success.label} echoing them exactly, or ${kit.errorText(create, refused)}`,
         ),
-    },
-  ];
-  if (invalidRuns > 0) {
-    rules.push({
-      name: 'createCategory rules 1 and 2: generated invalid bodies get 400 with an Error body',
-      createsData: false,
-      check: (ctx) =>
-        holdsFor(
-          invalid,
-          { runs: invalidRuns, seed: options.seed, replay, shrinkRequests },
-          async (body) => {
+        createsData: true,
+        check: (ctx) =>
+          holdsFor(valid, { ...run, runs: validRuns }, async (body) => {
             const exchange = await kit.call(ctx, create, { body: JSON.stringify(body) });
-            kit.conforms(ctx, exchange, create, 400);
-          },
+            kit.acceptedOrRefused(ctx, exchange, create, body);
+          }),
+      },
+    ];
+    if (invalidRuns > 0)
+      rules.push({
+        name: kit.name(
+          create,
+          ['required', 'invalid'],
+          `generated invalid bodies get ${kit.errorText(create, refused)}`,
         ),
-    });
-  }
-  return rules;
+        createsData: false,
+        check: (ctx) =>
+          holdsFor(invalid, { ...run, runs: invalidRuns }, async (body) => {
+            const exchange = await kit.call(ctx, create, { body: JSON.stringify(body) });
+            kit.conforms(ctx, exchange, create, refused);
+          }),
+      });
+    return rules;
+  });
 }
 
 /**
@@ -67,7 +79,7 @@ async function holdsFor<T>(
   run: { runs: number; seed: number; replay: string; shrinkRequests: number },
   check: (value: T) => Promise<void>,
 ): Promise<void> {
-  let unavailable: TargetUnavailable | undefined;
+  let unavailable: TargetUnavailable | RuleSkipped | undefined;
   let failed = false;
   let shrinkRequests = 0;
   const result = await fc.check(
@@ -78,7 +90,7 @@ async function holdsFor<T>(
       try {
         await check(value);
       } catch (err) {
-        if (err instanceof TargetUnavailable) {
+        if (err instanceof TargetUnavailable || err instanceof RuleSkipped) {
           unavailable = err;
           return;
         }
@@ -92,13 +104,15 @@ async function holdsFor<T>(
   if (!result.failed) return;
   const cause = result.errorInstance;
   if (!(cause instanceof ContractViolation)) throw cause;
+  const [summary, ...rest] = cause.message.split('\n');
   throw new ContractViolation(
     [
+      summary,
       `generated body ${result.numRuns} of ${run.runs} broke the rule (seed ${result.seed}); shrunk in ${result.numShrinks} steps to:`,
       `  ${JSON.stringify(result.counterexample?.[0])}`,
       `Replay: ${run.replay}`,
       '',
-      cause.message,
+      ...rest,
     ].join('\n'),
   );
 }

@@ -1,19 +1,80 @@
 import { invalidBodies } from '../bodies.js';
 import type { Kit } from '../kit.js';
-import type { Rule } from '../rule.js';
+import { jsonRequestOf, type PlanOperation } from '../plan.js';
+import type { Rule, RuleContext } from '../rule.js';
 
 /**
- * Rules 1 and 2: each required property left out, each property given each JSON type it
- * does not allow, bodies that are not an object. Generated from the spec's request schema,
- * so they follow it when it changes.
+ * Every request body the spec forbids is refused with a 4xx in the spec's error shape: each
+ * required property left out, each property given a type, format, enum value, length,
+ * bound or item its schema does not allow, an undeclared property where the schema is
+ * closed, bodies that are not an object, empty or malformed. Derived from the request
+ * schema, so they follow the spec when it changes.
  */
 export function invalidBodyRules(kit: Kit): Rule[] {
-  return invalidBodies(kit.newCategory, kit.label).map((body) => ({
-    name: `createCategory rule ${body.rule}: ${body.what} gets 400 with an Error body`,
-    createsData: false,
-    async check(ctx) {
-      const exchange = await kit.call(ctx, kit.create, { body: body.text });
-      kit.conforms(ctx, exchange, kit.create, 400);
-    },
-  }));
+  const rules: Rule[] = [];
+  for (const operation of kit.plan.operations) {
+    const json = jsonRequestOf(operation);
+    if (!json) continue;
+    const target = targetOf(kit, operation);
+    const refused = kit.clientError(operation);
+    const error = kit.errorText(operation, refused);
+    // On a made-up record, a 404 refuses the request as rightly as a 400 would.
+    const expected = target.madeUp
+      ? {
+          label: `${refused.label} or 404`,
+          accepts: (s: number) => refused.accepts(s) || s === 404,
+        }
+      : refused;
+    const bodies = invalidBodies(
+      kit.requestSchema(operation),
+      kit.validBody(operation, 'invalid'),
+      {
+        label: kit.label,
+        bodyRequired: operation.requestBody?.required === true,
+        breaks: (body) => !kit.spec.acceptsRequest(operation, body),
+      },
+    );
+    for (const body of bodies) {
+      rules.push({
+        name: kit.name(operation, body.family, `${body.what} gets ${error}`),
+        createsData: target.writes,
+        async check(ctx) {
+          const params = await target.params(ctx);
+          const exchange = await kit.call(ctx, operation, { params, body: body.text });
+          kit.conforms(ctx, exchange, operation, expected);
+        },
+      });
+    }
+  }
+  return rules;
+}
+
+/**
+ * What a request to the operation acts on. A create acts on its collection. A write to an
+ * item acts on a record the suite created, since a deployment that fails the rule would
+ * change it. Anything else takes made-up path parameters.
+ */
+export function targetOf(
+  kit: Kit,
+  operation: PlanOperation,
+): {
+  writes: boolean;
+  madeUp: boolean;
+  params(ctx: RuleContext): Promise<Record<string, unknown>>;
+} {
+  const role = kit.roleOf(operation);
+  const onItem = operation.parameters.some((parameter) => parameter.in === 'path');
+  if (role && onItem && role.action !== 'list' && role.action !== 'create') {
+    const { collection } = role;
+    return {
+      writes: true,
+      madeUp: false,
+      params: async (ctx) => kit.itemParams(collection, (await kit.ownRecord(ctx, collection)).id),
+    };
+  }
+  return {
+    writes: onItem && operation.method !== 'post',
+    madeUp: onItem,
+    params: () => Promise.resolve(kit.madeUpParams(operation)),
+  };
 }

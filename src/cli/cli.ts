@@ -22,6 +22,18 @@ import {
 
 export { DEFAULT_API_KEY };
 
+/**
+ * The `contract` command: a bad option is a setup problem, which it reports as every other,
+ * in one line, with exit code 2 (1 says the target broke a rule).
+ */
+class ContractCommand extends Command {
+  override error(message: string, options?: { code?: string; exitCode?: number }): never {
+    const line = message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+    // 2: ContractExit.unusable (contract-command.ts, loaded only when the command runs).
+    return super.error(`petstore-kit contract: ${line}`, { ...options, exitCode: 2 });
+  }
+}
+
 /** Where the CLI writes: the process's streams in production, buffers in tests. */
 export interface CliIo {
   stdout: NodeJS.WritableStream;
@@ -122,6 +134,14 @@ export function createCli(io: CliIo): Command {
         .argParser(parseSeconds),
     )
     .addOption(
+      new Option(
+        '--send-timeout <seconds>',
+        'a client that reads nothing of an answer for this long is dropped',
+      )
+        .default(DEFAULTS.limits.sendTimeout, String(DEFAULTS.limits.sendTimeout / 1000))
+        .argParser(parseSeconds),
+    )
+    .addOption(
       new Option('--max-records <count>', 'most records the store holds (507 beyond)')
         .default(DEFAULTS.storeLimits.maxRecords)
         .argParser(parsePositive),
@@ -185,70 +205,95 @@ export function createCli(io: CliIo): Command {
       await runMock(options, createLogger(io.stdout, { pretty }), io.onListening);
     });
 
-  program
-    .command('contract')
-    .description(
-      'run the contract suite against a deployment; exit 0 if it conforms, 1 if not, 2 if it cannot tell',
-    )
-    .addOption(
-      new Option(
-        '-u, --base-url <url>',
-        'base URL of the deployment, e.g. https://staging.example.com/v1',
-      ).env('BASE_URL'),
-    )
-    .addOption(
-      new Option(
-        '-k, --api-key <key>',
-        'a valid API key of the deployment (prefer the env var)',
-      ).env('API_KEY'),
-    )
-    .addOption(
-      new Option(
-        '-s, --server <name>',
-        "take the base URL from the spec's server of that description (production, staging)",
-      ),
-    )
-    .addOption(
-      new Option(
-        '--server-variable <name=value>',
-        'fill a variable of that server URL; repeatable',
-      ).argParser((value: string, previous: string[] = []) => [...previous, value]),
-    )
-    .addOption(
-      new Option('-r, --reporter <name>', 'report format')
-        .choices(['default', 'junit'])
-        .default('default'),
-    )
-    .addOption(
-      // Resolved here, from where the user stands: vitest would resolve it from its own root.
-      new Option('-o, --output <file>', 'where --reporter junit writes its XML').argParser(
-        (file: string) => resolve(file),
-      ),
-    )
-    .addOption(new Option('--read-only', 'skip every check that creates data (for production)'))
-    .addOption(
-      new Option('--seed <seed>', 'seed of the generated cases (default: a random one, printed)')
-        .env('CONTRACT_SEED')
-        .argParser(parseCount),
-    )
-    .addOption(
-      new Option('--budget <count>', 'bodies generated from the spec, half valid (0: none)')
-        .env('CONTRACT_BUDGET')
-        .default(100)
-        .argParser(parseCount),
-    )
-    .addOption(
-      new Option('--timeout <ms>', 'milliseconds one request may take, for slow networks')
-        .env('CONTRACT_TIMEOUT')
-        .default(10_000)
-        .argParser(parsePositive),
-    )
-    .action(async (options: ContractCommandOptions, command: Command) => {
-      const baseUrlSource = command.getOptionValueSource('baseUrl');
-      // Loaded here only: vitest would add a third to the mock's start-up.
-      const { runContract } = await import('./contract-command.js');
-      io.onExitCode?.(await runContract({ ...options, baseUrlSource }, io));
-    });
+  program.addCommand(
+    new ContractCommand('contract')
+      .copyInheritedSettings(program)
+      .description(
+        'run the contract suite against a deployment; exit 0 if it conforms, 1 if not, 2 if it cannot tell',
+      )
+      .addOption(
+        new Option(
+          '--spec <path>',
+          'OpenAPI document of the interface to check (default: the bundled spec)',
+        ),
+      )
+      .addOption(
+        new Option(
+          '-u, --base-url <url>',
+          'base URL of the deployment, e.g. https://staging.example.com/v1',
+        ).env('BASE_URL'),
+      )
+      .addOption(
+        new Option(
+          '-k, --api-key <key>',
+          'a valid key of the deployment: the token of its bearer, API key, OAuth 2 and OpenID Connect schemes (prefer the env var)',
+        ).env('API_KEY'),
+      )
+      .addOption(
+        new Option(
+          '--basic <user:password>',
+          'valid credentials of its HTTP basic schemes (prefer the env var)',
+        ).env('BASIC_AUTH'),
+      )
+      .addOption(
+        new Option(
+          '-s, --server <name>',
+          "take the base URL from the spec's server of that description (production, staging)",
+        ),
+      )
+      .addOption(
+        new Option(
+          '--server-variable <name=value>',
+          'fill a variable of that server URL; repeatable',
+        ).argParser((value: string, previous: string[] = []) => [...previous, value]),
+      )
+      .addOption(
+        new Option('-r, --reporter <name>', 'report format')
+          .choices(['default', 'junit'])
+          .default('default'),
+      )
+      .addOption(
+        // Resolved here, from where the user stands: vitest would resolve it from its own root.
+        new Option('-o, --output <file>', 'where --reporter junit writes its XML').argParser(
+          (file: string) => resolve(file),
+        ),
+      )
+      .addOption(
+        new Option(
+          '--read-only',
+          'skip every check that writes (creates, updates, deletes): for production',
+        ),
+      )
+      .addOption(
+        new Option(
+          '--seed <seed>',
+          'seed of the generated cases (default: a random one, in the replay command)',
+        )
+          .env('CONTRACT_SEED')
+          .argParser(parseCount),
+      )
+      .addOption(
+        new Option(
+          '--budget <count>',
+          'bodies generated from the spec in all, half valid (0: none)',
+        )
+          .env('CONTRACT_BUDGET')
+          .default(100)
+          .argParser(parseCount),
+      )
+      .addOption(
+        new Option('--timeout <ms>', 'milliseconds one request may take, for slow networks')
+          .env('CONTRACT_TIMEOUT')
+          .default(10_000)
+          .argParser(parsePositive),
+      )
+      .action(async (options: ContractCommandOptions, command: Command) => {
+        const baseUrlSource = command.getOptionValueSource('baseUrl');
+        // Loaded here only: vitest would add a third to the mock's start-up.
+        const { runContract } = await import('./contract-command.js');
+        io.onExitCode?.(await runContract({ ...options, baseUrlSource }, io));
+      }),
+  );
 
   return program;
 }

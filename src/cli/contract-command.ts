@@ -1,20 +1,20 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Dispatcher } from 'undici';
 import type { TestCase } from 'vitest/node';
-import { basePathOf, findServer, resolveServerUrl } from '../openapi/servers.js';
 import { loadSpec, type OpenApiDocument } from '../openapi/load.js';
+import { basePathOf, findServer, resolveServerUrl } from '../openapi/servers.js';
+import { buildContractPlan, type ContractPlan } from './contract-plan.js';
+import { preflight } from './contract-preflight.js';
+import { contractReport, githubAnnotations, type RuleOutcome } from './contract-report.js';
 
 /** The contract suite's vitest config, beside its rules in contract-tests/. */
 const CONTRACT_CONFIG = fileURLToPath(
   new URL('../../contract-tests/vitest.config.ts', import.meta.url),
 );
-/** The suite's reporter (advisories, GitHub annotations), loaded by vitest like the config. */
+/** The suite's reporter (silent: the report is this command's), loaded by vitest like the config. */
 const CONTRACT_REPORTER = fileURLToPath(
   new URL('../../contract-tests/reporter.ts', import.meta.url),
 );
-
-/** The operations the suite checks: a base URL where all of them answer 404 is a wrong one. */
-const CHECKED_OPERATIONS = ['listCategories', 'createCategory'];
 
 /** Exit codes of `petstore-kit contract`. */
 export const ContractExit = {
@@ -22,23 +22,36 @@ export const ContractExit = {
   conforms: 0,
   /** At least one rule is violated. */
   violated: 1,
-  /** The run could not judge: unusable configuration, unreachable or unavailable target, or no test ran. */
+  /** The run could not judge: a bad option or spec, an unreachable or unavailable target, a refused credential, or no rule ran. */
   unusable: 2,
 } as const;
 
+/** Defaults of the command's tunable parts. */
+export const CONTRACT_DEFAULTS = {
+  /** @default 100 generated bodies, spread over the create operations */
+  budget: 100,
+  /** @default 10 s per request */
+  timeoutMs: 10_000,
+} as const;
+
 export interface ContractCommandOptions {
+  /** The OpenAPI document of the interface. @default the bundled spec */
+  spec?: string;
   baseUrl?: string;
   /** Where baseUrl came from: an explicit flag outranks `--server`, the environment does not. */
   baseUrlSource?: string | undefined;
+  /** The bearer token or API key, for every bearer, API key, OAuth 2 and OpenID Connect scheme. */
   apiKey?: string;
+  /** `user:password` for HTTP basic schemes. */
+  basic?: string;
   server?: string;
   serverVariable?: string[];
   reporter: 'default' | 'junit';
   output?: string;
   readOnly?: boolean;
-  /** Seed of the generated cases. @default a random one, printed */
+  /** Seed of the generated cases. @default a random one, shown in the replay command */
   seed?: number;
-  /** Generated bodies, half valid and half invalid; 0 generates none. @default 100 */
+  /** Generated bodies in all, half valid and half invalid; 0 generates none. @default 100 */
   budget?: number;
   /** Milliseconds one request may take. @default 10000 */
   timeout?: number;
@@ -51,6 +64,9 @@ export class ContractConfigError extends Error {
 
 /** The name the suite gives a rule it could not judge (see contract-tests/verdicts.ts). */
 const UNJUDGED = 'TargetUnavailable';
+/** The annotation types of the suite (see contract-tests/reporter.ts). */
+const ADVISORY = 'warning';
+const SKIP_NOTE = 'skipped';
 
 /**
  * Runs the contract suite against a deployment and tells whether it conforms.
@@ -61,91 +77,116 @@ export async function runContract(
   options: ContractCommandOptions,
   io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
 ): Promise<number> {
-  const timeoutMs = options.timeout ?? 10_000;
+  const timeoutMs = options.timeout ?? CONTRACT_DEFAULTS.timeoutMs;
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const budget = options.budget ?? CONTRACT_DEFAULTS.budget;
+  let plan: ContractPlan;
   let baseUrl: string;
+  let refusedSchemes: Record<string, string>;
   try {
-    // A start after the first reads the spec from loadSpec's remembered loads, without YAML.
-    const spec = (await loadSpec()).resolved;
-    baseUrl = resolveBaseUrl(options, spec);
     checkOptions(options);
-    await preflight(baseUrl, options.apiKey ?? '', spec, timeoutMs);
+    // A start after the first reads the spec from loadSpec's remembered loads, without YAML.
+    const spec = (await loadSpec(options.spec)).resolved;
+    plan = buildContractPlan(spec);
+    baseUrl = resolveBaseUrl(options, spec);
+    checkCredentials(plan, options);
+    ({ refusedSchemes } = await preflight(plan, baseUrl, {
+      credentials: { token: options.apiKey, basic: options.basic },
+      timeoutMs,
+      hint: (url) => basePathHint(url, spec, plan),
+      readOnly: options.readOnly === true,
+    }));
   } catch (err) {
     io.stderr.write(`petstore-kit contract: ${err instanceof Error ? err.message : String(err)}\n`);
     return ContractExit.unusable;
   }
 
-  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
-  const budget = options.budget ?? 100;
-  io.stdout.write(
-    budget === 0
-      ? 'petstore-kit contract: no generated cases (--budget 0)\n'
-      : `petstore-kit contract: ${budget} generated cases, seed ${seed} (replay: --seed ${seed} --budget ${budget})\n`,
-  );
+  const replay = replayCommand({ ...options, baseUrl, seed, budget, timeout: timeoutMs });
+  const run = {
+    plan,
+    settings: {
+      baseUrl,
+      token: options.apiKey,
+      basic: options.basic,
+      refusedSchemes,
+      readOnly: options.readOnly === true,
+      seed,
+      budget,
+      timeoutMs,
+      replay,
+    },
+  };
 
-  // The suite's vitest config reads these in the main process and provides them to the rules.
-  process.env.BASE_URL = baseUrl;
-  process.env.API_KEY = options.apiKey;
-  process.env.CONTRACT_READ_ONLY = options.readOnly ? 'true' : 'false';
-  process.env.CONTRACT_SEED = String(seed);
-  process.env.CONTRACT_BUDGET = String(budget);
-  process.env.CONTRACT_TIMEOUT = String(timeoutMs);
-
+  // Colour codes only for a person at a terminal; a CI log gets plain text.
+  if ((io.stdout as { isTTY?: boolean }).isTTY !== true) process.env.NO_COLOR ??= '1';
   const junit = options.reporter === 'junit';
   // Loaded once the target is known to be there: a run that stops earlier stops sooner.
-  const { startVitest } = await import('vitest/node');
-  const vitest = await startVitest(
+  const { createVitest } = await import('vitest/node');
+  const vitest = await createVitest(
     'test',
-    [],
     {
       config: CONTRACT_CONFIG,
       watch: false,
-      reporters: ['default', CONTRACT_REPORTER, ...(junit ? ['junit'] : [])],
+      reporters: [CONTRACT_REPORTER, ...(junit ? ['junit'] : [])],
       ...(junit && options.output ? { outputFile: { junit: options.output } } : {}),
     },
     {},
     { stdout: io.stdout as never, stderr: io.stderr as never },
   );
-  const tally = { passed: 0, failed: 0, unjudged: 0, skipped: 0 };
-  const reasons: string[] = [];
+  // The key is declared by the suite (contract-tests/target.ts), which the build does not see.
+  (vitest.provide as (key: string, value: unknown) => void)('contractRun', run);
+  try {
+    await vitest.start();
+  } catch (err) {
+    io.stderr.write(`petstore-kit contract: ${err instanceof Error ? err.message : String(err)}\n`);
+    await vitest.close();
+    return ContractExit.unusable;
+  }
+
+  const outcomes: RuleOutcome[] = [];
   const tests: TestCase[] = [];
-  let broken = vitest.state.getUnhandledErrors().length > 0;
+  let broken =
+    vitest.state.getUnhandledErrors().length > 0 ? 'an error outside the rules' : undefined;
   for (const module of vitest.state.getTestModules()) {
-    for (const error of module.errors()) {
-      broken = true;
-      reasons.push(error.message);
-    }
+    for (const error of module.errors()) broken ??= error.message.split('\n')[0];
     for (const test of module.children.allTests()) {
       tests.push(test);
-      const result = test.result();
-      if (result.state === 'passed') tally.passed += 1;
-      else if (result.state !== 'failed') tally.skipped += 1;
-      else if (result.errors.every((error) => error.name === UNJUDGED)) {
-        tally.unjudged += 1;
-        reasons.push(result.errors[0]?.message.split('\n')[0] ?? test.name);
-      } else tally.failed += 1;
+      outcomes.push(outcomeOf(test, options.readOnly === true));
     }
   }
   await vitest.close();
+  if (junit && options.output)
+    await addJunitProperties(options.output, { seed, budget, baseUrl, replay });
 
-  const counts = `${tally.passed} rules passed, ${tally.failed} failed, ${tally.skipped} skipped`;
-  const unjudged = tally.unjudged > 0 ? `, ${tally.unjudged} could not be judged` : '';
-  const summary = `${counts}${unjudged} against ${baseUrl} (${timing(tests)})`;
-  if (tally.failed > 0) {
-    io.stderr.write(`petstore-kit contract: does NOT conform: ${summary}\n`);
-    return ContractExit.violated;
+  const report = contractReport(outcomes, {
+    baseUrl,
+    replay,
+    credentialsFrom: credentialSources(options),
+    timing: timing(tests),
+    broken,
+  });
+  if (report.lines.length > 0) io.stdout.write(`${report.lines.join('\n')}\n`);
+  if (process.env.GITHUB_ACTIONS === 'true')
+    for (const line of githubAnnotations(outcomes)) io.stdout.write(`${line}\n`);
+  (report.exitCode === 0 ? io.stdout : io.stderr).write(`${report.verdict}\n`);
+  return report.exitCode;
+}
+
+function outcomeOf(test: TestCase, readOnly: boolean): RuleOutcome {
+  const result = test.result();
+  const annotations = test.annotations();
+  const advisories = annotations.filter((a) => a.type === ADVISORY).map((a) => a.message);
+  const base = { name: test.name, advisories };
+  if (result.state === 'passed') return { ...base, state: 'passed' };
+  if (result.state === 'failed') {
+    const message = result.errors[0]?.message ?? 'failed';
+    const unjudged = result.errors.every((error) => error.name === UNJUDGED);
+    return { ...base, state: unjudged ? 'unjudged' : 'failed', message };
   }
-  if (tally.unjudged > 0 || broken) {
-    io.stderr.write(
-      `petstore-kit contract: could not judge: ${summary}${reasons[0] ? `: ${reasons[0]}` : ''}\n`,
-    );
-    return ContractExit.unusable;
-  }
-  if (tally.passed === 0) {
-    io.stderr.write(`petstore-kit contract: no contract test ran against ${baseUrl}\n`);
-    return ContractExit.unusable;
-  }
-  io.stdout.write(`petstore-kit contract: conforms: ${summary}\n`);
-  return ContractExit.conforms;
+  const note =
+    annotations.find((a) => a.type === SKIP_NOTE)?.message ??
+    (readOnly ? 'they write, and --read-only skips what writes' : 'skipped');
+  return { ...base, state: 'skipped', note };
 }
 
 /** The suite's own start-up (process start to its first rule) and the rules' time. */
@@ -159,6 +200,72 @@ function timing(tests: TestCase[]): string {
   const last = Math.max(...spans.map((s) => s.end));
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   return `start-up ${seconds(first - performance.timeOrigin)}, rules ${seconds(last - first)}`;
+}
+
+/**
+ * The command that runs this run again: the same spec, target, seed and budget, so the same
+ * generated cases. Credentials stay in the environment, out of reports and logs.
+ * @example replayCommand({ baseUrl: 'http://h/v1', seed: 7, budget: 100, timeout: 10000, reporter: 'default' }) // 'petstore-kit contract --base-url http://h/v1 --seed 7 --budget 100'
+ */
+export function replayCommand(
+  options: ContractCommandOptions & {
+    baseUrl: string;
+    seed: number;
+    budget: number;
+    timeout: number;
+  },
+): string {
+  const args = ['petstore-kit', 'contract'];
+  if (options.spec) args.push('--spec', options.spec);
+  args.push(
+    '--base-url',
+    options.baseUrl,
+    '--seed',
+    String(options.seed),
+    '--budget',
+    String(options.budget),
+  );
+  if (options.readOnly) args.push('--read-only');
+  if (options.timeout !== CONTRACT_DEFAULTS.timeoutMs)
+    args.push('--timeout', String(options.timeout));
+  return args.map(shellWord).join(' ');
+}
+
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+function credentialSources(options: ContractCommandOptions): string {
+  const sources = [options.apiKey ? 'API_KEY' : '', options.basic ? 'BASIC_AUTH' : ''].filter(
+    Boolean,
+  );
+  return sources.length > 0 ? sources.join(' and ') : 'none';
+}
+
+/**
+ * JUnit readers (Jenkins, GitLab) show a test suite's properties: the seed, the base URL and
+ * the replay command go there, so that a report alone tells how to run it again.
+ */
+async function addJunitProperties(
+  file: string,
+  facts: { seed: number; budget: number; baseUrl: string; replay: string },
+): Promise<void> {
+  const xml = await readFile(file, 'utf8').catch(() => undefined);
+  if (xml === undefined) return;
+  const escape = (text: string) =>
+    text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const properties = Object.entries({
+    seed: String(facts.seed),
+    budget: String(facts.budget),
+    base_url: facts.baseUrl,
+    replay: facts.replay,
+  })
+    .map(([name, value]) => `<property name="${name}" value="${escape(value)}"/>`)
+    .join('');
+  await writeFile(
+    file,
+    xml.replace(/(<testsuite [^>]*>)/g, `$1\n<properties>${properties}</properties>`),
+  );
 }
 
 function resolveBaseUrl(options: ContractCommandOptions, spec: OpenApiDocument): string {
@@ -189,10 +296,44 @@ function resolveBaseUrl(options: ContractCommandOptions, spec: OpenApiDocument):
 }
 
 function checkOptions(options: ContractCommandOptions): void {
-  if (!options.apiKey) throw new ContractConfigError('no API key: give --api-key or set API_KEY');
   if (options.reporter === 'junit' && !options.output) {
     throw new ContractConfigError('--reporter junit needs --output FILE');
   }
+  if (options.basic !== undefined && !options.basic.includes(':'))
+    throw new ContractConfigError('--basic takes user:password (BASIC_AUTH too)');
+}
+
+/**
+ * A spec whose operations need credentials, run with none of the kinds they take, cannot be
+ * judged: say which option gives them.
+ */
+function checkCredentials(plan: ContractPlan, options: ContractCommandOptions): void {
+  if (options.apiKey || options.basic) return;
+  const needed = new Set<string>();
+  for (const operation of plan.operations) {
+    if (
+      operation.security.length === 0 ||
+      operation.security.some((r) => Object.keys(r).length === 0)
+    )
+      continue;
+    for (const requirement of operation.security)
+      for (const name of Object.keys(requirement)) {
+        const scheme = plan.securitySchemes[name];
+        if (scheme?.type === 'http' && scheme.scheme === 'basic') needed.add('basic');
+        else if (
+          scheme &&
+          scheme.type !== 'mutualTLS' &&
+          (scheme.type !== 'http' || scheme.scheme === 'bearer')
+        )
+          needed.add('token');
+      }
+  }
+  if (needed.has('token'))
+    throw new ContractConfigError('no API key: give --api-key or set API_KEY');
+  if (needed.has('basic'))
+    throw new ContractConfigError(
+      'no user and password: give --basic user:password or set BASIC_AUTH',
+    );
 }
 
 function parseVariables(pairs: string[]): Record<string, string> {
@@ -206,79 +347,17 @@ function parseVariables(pairs: string[]): Record<string, string> {
   );
 }
 
-/**
- * Tells a target that cannot be judged from one that fails: nothing answers there, or every
- * operation of the interface answers 404 (a base URL without `/v1`, most likely). Goes
- * through the same proxy as the suite; sends no valid create.
- */
-async function preflight(
-  baseUrl: string,
-  apiKey: string,
-  spec: OpenApiDocument,
-  timeoutMs: number,
-): Promise<void> {
-  const { EnvHttpProxyAgent, request } = await import('undici');
-  const dispatcher = new EnvHttpProxyAgent();
+function basePathHint(baseUrl: string, spec: OpenApiDocument, plan: ContractPlan): string {
+  let basePath = '';
   try {
-    const probe = async (method: string, path: string) => {
-      const res = await request(baseUrl + path, {
-        method: method.toUpperCase() as Dispatcher.HttpMethod,
-        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-        // An empty object breaks the schema: a create that is served gets 400, not a category.
-        body: method === 'get' ? undefined : '{}',
-        dispatcher,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      await res.body.dump();
-      return res.statusCode;
-    };
-    let statuses: number[];
-    try {
-      await probe('get', '');
-      statuses = [];
-      for (const { method, path } of operations(spec)) statuses.push(await probe(method, path));
-    } catch (err) {
-      throw new ContractConfigError(`cannot reach ${baseUrl} (${failureCode(err, timeoutMs)})`);
-    }
-    if (statuses.length > 0 && statuses.every((status) => status === 404)) {
-      throw new ContractConfigError(
-        `every operation of the interface answers 404 at ${baseUrl}: is the base path right? ${basePathHint(baseUrl, spec)}`,
-      );
-    }
-  } finally {
-    await dispatcher.close();
+    basePath = basePathOf(spec);
+  } catch {
+    // Servers that disagree on the base path: no hint from them.
   }
-}
-
-function operations(spec: OpenApiDocument): { method: string; path: string }[] {
-  return Object.entries(spec.paths ?? {}).flatMap(([path, item]) =>
-    Object.entries(item ?? {})
-      .filter(([, operation]) =>
-        CHECKED_OPERATIONS.includes((operation as { operationId?: string }).operationId ?? ''),
-      )
-      .map(([method]) => ({ method, path })),
-  );
-}
-
-function basePathHint(baseUrl: string, spec: OpenApiDocument): string {
-  const basePath = basePathOf(spec);
   const path = new URL(baseUrl).pathname.replace(/\/+$/, '');
   if (basePath !== '' && !path.endsWith(basePath)) {
     return `The interface is served under ${basePath}: try ${baseUrl}${basePath}`;
   }
-  return `The base URL should be the one its paths (${operations(spec)
-    .map(({ path }) => path)
-    .filter((p, i, all) => all.indexOf(p) === i)
-    .join(', ')}) hang from, ending in ${basePath || '/'}`;
-}
-
-function failureCode(err: unknown, timeoutMs: number): string {
-  if (err instanceof Error && err.name === 'TimeoutError')
-    return `no answer within ${timeoutMs} ms`;
-  const found = [err, (err as { cause?: unknown }).cause]
-    .map((e) => (e as { code?: unknown } | undefined)?.code)
-    .find((code): code is string => typeof code === 'string');
-  if (found && /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/.test(found))
-    return `${found}: a private CA? set NODE_EXTRA_CA_CERTS to its PEM file`;
-  return found ?? (err instanceof Error ? err.message : String(err));
+  const paths = [...new Set(plan.operations.map((operation) => operation.path))];
+  return `The base URL should be the one its paths (${paths.slice(0, 5).join(', ')}) hang from, ending in ${basePath || '/'}`;
 }

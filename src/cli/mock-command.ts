@@ -20,6 +20,7 @@ export interface MockFlags {
   headersTimeout: number;
   keepAliveTimeout: number;
   shutdownTimeout: number;
+  sendTimeout: number;
   maxRecords: number;
   maxStoreSize: number;
   /** false with --no-cors. */
@@ -55,6 +56,7 @@ export function mockOptionsOf(flags: MockFlags, logger: Logger): MockOptions {
       headersTimeout: flags.headersTimeout,
       keepAliveTimeout: flags.keepAliveTimeout,
       shutdownTimeout: flags.shutdownTimeout,
+      sendTimeout: flags.sendTimeout,
     },
     logger,
     logRequests: !flags.quiet,

@@ -31,7 +31,8 @@ export function createAnswerChecker(
     if (body === undefined) return { status, headers, body: undefined };
     if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type'))
       headers['Content-Type'] = JSON_TYPE;
-    if (body instanceof CheckedJson) return { status, headers, body };
+    if (body instanceof CheckedJson || body instanceof CheckedList)
+      return { status, headers, body };
     if (body instanceof RecordList) return { status, headers, body: await checkList(body) };
     const schema = jsonSchemaOf(responseFor(operation, status)?.response);
     if (schema) {
@@ -43,13 +44,12 @@ export function createAnswerChecker(
 
   /**
    * Every record is checked before the first byte is sent (a record that breaks the spec must
-   * still turn the answer into a 500, which is impossible once the first bytes are out), and
-   * its length summed, so that the answer has a Content-Length.
+   * still turn the answer into a 500, which is impossible once the first bytes are out), so
+   * that the answer has a Content-Length.
    */
   async function checkList(list: RecordList): Promise<CheckedList> {
     const { records } = list;
     const parts = new Array<Buffer>(records.length);
-    let length = 2 + Math.max(0, records.length - 1);
     for (let i = 0; i < records.length;) {
       const done = await budget.slice();
       const started = performance.now();
@@ -57,13 +57,12 @@ export function createAnswerChecker(
         do {
           const bytes = list.serialize(records[i] as never, i);
           parts[i] = bytes;
-          length += bytes.length;
           i++;
         } while (i < records.length && ((i & 255) !== 0 || !budget.spent(started)));
       } finally {
         done();
       }
     }
-    return new CheckedList(parts, length);
+    return new CheckedList(parts);
   }
 }

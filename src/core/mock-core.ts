@@ -175,7 +175,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     if (!handler) throw errors.notImplemented(operation.operationId);
 
     const hooks = api.scenarios;
-    const preferences = hooks ? readPreferences(request) : {};
+    const preferences = hooks ? readPreferences(request, operation) : {};
     if (hooks) {
       progress.delayMs = hooks.scenarios.delayFor(preferences);
       const fault = hooks.scenarios.faultFor(preferences);
@@ -215,6 +215,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       status: error.status,
       headers: { ...error.headers, 'Content-Type': `${shaped.contentType}; charset=utf-8` },
       body: new CheckedJson(Buffer.from(JSON.stringify(shaped.body))),
+      reason: error.message,
     };
   }
 

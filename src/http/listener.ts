@@ -2,11 +2,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hasBody } from '../core/headers.js';
 import type { MockCore, Route } from '../core/mock-core.js';
 import type { TurnBudget } from '../core/turn-budget.js';
-import type { CheckedAnswer } from '../vocabulary/answer.js';
+import type { CheckedAnswer, FaultKind } from '../vocabulary/answer.js';
 import type { MockRequest } from '../vocabulary/request.js';
 import type { CorsStep } from './cors.js';
 import { playFault } from './faults.js';
+import type { RequestLine } from './logger.js';
 import { createSender } from './send.js';
+
+/** What the log line of a request needs that the response does not show. */
+interface Outcome {
+  fault?: FaultKind;
+  reason?: string;
+}
 
 export interface ListenerOptions {
   core: MockCore;
@@ -16,6 +23,13 @@ export interface ListenerOptions {
   cors?: CorsStep;
   /** The CPU budget per event-loop turn that every list being sent shares. */
   budget: TurnBudget;
+  /**
+   * A client that reads nothing of an answer being sent for this long is dropped, and what
+   * was held for it freed.
+   */
+  sendTimeoutMs: number;
+  /** Told of each request once its answer is sent (or its fault played). */
+  onAnswered?: (line: RequestLine) => void;
 }
 
 /** A Node request listener, with the way its core shapes errors for Node's own refusals. */
@@ -39,18 +53,37 @@ export function createListener(options: ListenerOptions): MockListener {
   const send = createSender(options.budget);
 
   function listener(req: IncomingMessage, res: ServerResponse): void {
-    void answer(req, res).catch(() => {
+    const outcome: Outcome = {};
+    const log = options.onAnswered;
+    if (log) {
+      const started = performance.now();
+      res.once('close', () =>
+        log({
+          method: req.method ?? 'GET',
+          path: req.url ?? '/',
+          ...(outcome.fault && outcome.fault !== 'malformed' ? {} : { status: res.statusCode }),
+          ...(outcome.fault ? { fault: outcome.fault } : {}),
+          ...(outcome.reason ? { reason: outcome.reason } : {}),
+          ms: Math.round((performance.now() - started) * 10) / 10,
+        }),
+      );
+    }
+    void answer(req, res, outcome).catch(() => {
       // Writing failed half-way (the client left, a list broke off): nothing more can be said.
       res.destroy();
     });
   }
 
-  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function answer(req: IncomingMessage, res: ServerResponse, outcome: Outcome) {
     const method = req.method ?? 'GET';
     const route = core.route(method, req.url ?? '/');
     const cors = options.cors?.(req, res, route) ?? 'continue';
-    if (cors === 'answered') return;
-    if (cors !== 'continue') return finish(req, res, core.errorAnswer(cors, route));
+    if (cors === 'answered') {
+      // The library answers a preflight from an origin it does not allow with a bare 204.
+      if (!res.hasHeader('Access-Control-Allow-Origin')) outcome.reason = 'origin not allowed';
+      return;
+    }
+    if (cors !== 'continue') return finish(req, res, core.errorAnswer(cors, route), outcome);
 
     const request: MockRequest = {
       method,
@@ -60,14 +93,25 @@ export function createListener(options: ListenerOptions): MockListener {
       readBody: () => options.readBody(req, res),
     };
     const reply = await core.handle(request, route);
-    if (reply.fault) playFault(reply.fault, req, res);
-    else await finish(req, res, reply.answer);
+    if (reply.fault) {
+      outcome.fault = reply.fault.kind;
+      playFault(reply.fault, req, res);
+    } else await finish(req, res, reply.answer, outcome);
   }
 
-  async function finish(req: IncomingMessage, res: ServerResponse, answer: CheckedAnswer) {
+  async function finish(
+    req: IncomingMessage,
+    res: ServerResponse,
+    answer: CheckedAnswer,
+    outcome: Outcome,
+  ) {
+    if (answer.reason) outcome.reason = answer.reason;
     // A body the client may still be sending (refused before it was read) is not worth
     // reading to keep the connection: the connection closes after this answer instead.
-    if (!req.complete && hasBody(req)) res.setHeader('Connection', 'close');
+    if (!req.complete && hasBody({ headers: req.headers })) res.setHeader('Connection', 'close');
+    // Inactivity while the answer goes out drops the connection (Node destroys a socket whose
+    // timeout nobody handles); once it is sent, Node sets the keep-alive timeout in its place.
+    req.socket.setTimeout(options.sendTimeoutMs);
     await send(req, res, answer);
   }
 

@@ -5,7 +5,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import net from 'node:net';
+import net, { type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { CheckedJson, type CheckedAnswer } from '../vocabulary/answer.js';
 import { errors } from '../vocabulary/error-catalogue.js';
@@ -39,6 +39,12 @@ export interface ServerLimits {
    * @default 5000
    */
   shutdownTimeout: number;
+  /**
+   * A client that reads nothing of an answer for this many milliseconds is dropped, and what
+   * was held for it freed.
+   * @default 30000
+   */
+  sendTimeout: number;
 }
 
 /** How long idle keep-alive connections may still send one last request on shutdown. */
@@ -50,6 +56,7 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   headersTimeout: 10_000,
   keepAliveTimeout: 5_000,
   shutdownTimeout: 5_000,
+  sendTimeout: 30_000,
 };
 
 /** An HTTP server for the mock, and its graceful stop. */
@@ -91,6 +98,10 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
     if (closing) res.shouldKeepAlive = false;
     inFlight.add(res);
     res.once('close', () => inFlight.delete(res));
+    // RFC 9112 §3.2: an HTTP/1.1 request without Host is a 400; Node's own answer to it has
+    // no body, so the check is made here, where the answer can be the spec's error.
+    if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined)
+      return sendAnswer(res, errorAnswer(errors.missingHost()));
     app(req, res);
   };
 
@@ -103,16 +114,24 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
       // How often Node looks for requests past their timeouts: the default, 30 s, would let a
       // stalled request live up to twice its timeout.
       connectionsCheckingInterval: Math.min(1000, bounds.headersTimeout),
+      requireHostHeader: false,
     },
     handle,
   );
   server.on('checkContinue', handle);
-  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
-    const { status, headers, body } = errorAnswer(errors.expectationFailed());
-    const bytes = body instanceof CheckedJson ? body.bytes : Buffer.alloc(0);
-    res.writeHead(status, { ...headers, 'Content-Length': bytes.length, Connection: 'close' });
-    res.end(bytes);
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) =>
+    sendAnswer(res, errorAnswer(errors.expectationFailed())),
+  );
+  server.on('timeout', dropTimedOut);
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
   });
+  // A proxy's method: the mock is an origin server, and answers it rather than dropping it.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
+    writeRaw(socket, errorAnswer(errors.notAProxy())),
+  );
   server.on(
     'clientError',
     (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
@@ -135,7 +154,7 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
           resolve();
         });
         const grace = setTimeout(
-          () => server.closeIdleConnections(),
+          () => closeIdle(sockets),
           Math.min(SHUTDOWN_GRACE_MS, bounds.shutdownTimeout / 2),
         );
         const hardStop = setTimeout(() => server.closeAllConnections(), bounds.shutdownTimeout);
@@ -156,11 +175,62 @@ function answerClientError(
   errorAnswer: (error: ApiError) => CheckedAnswer,
 ): void {
   const attached = (socket as { _httpMessage?: ServerResponse })._httpMessage;
-  if (err.code === 'ECONNRESET' || !socket.writable || attached?.headersSent) {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
-  const { status, headers, body } = errorAnswer(describeClientError(err, maxHeaderSize));
+  const answer = errorAnswer(describeClientError(err, maxHeaderSize));
+  // A request the parser took whole before the bad bytes is still being answered (pipelining):
+  // its answer goes first, then this one, so that its client learns what became of it.
+  if (attached && !attached.writableFinished && attached.req.complete) {
+    attached.once('finish', () => writeRaw(socket, answer));
+    attached.once('close', () => socket.destroy());
+    return;
+  }
+  // Too late for an answer of its own (the one being sent is cut short by the error).
+  if (attached?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  writeRaw(socket, answer);
+}
+
+/**
+ * A socket's timeout ran out: the send timeout of an answer nobody reads, or the keep-alive
+ * timeout of an idle connection. Node would destroy the socket at once, in the timers phase of
+ * the event loop, before the I/O that arrived meanwhile is read: after the loop stalls longer
+ * than the keep-alive timeout, a request sent during the stall met a reset. An idle connection
+ * is closed only after this turn's I/O, and only if nothing arrived on it.
+ */
+function dropTimedOut(socket: Socket): void {
+  if (isIdle(socket)) closeIdle(new Set([socket]));
+  else socket.destroy();
+}
+
+/** Whether a connection has no request in progress. */
+function isIdle(socket: Socket): boolean {
+  return !(socket as { _httpMessage?: unknown })._httpMessage;
+}
+
+/**
+ * Closes the connections that are idle, as Node's `closeIdleConnections` does, but after this
+ * turn's I/O is read and only where nothing arrived: a request already on its way (a loaded
+ * machine delays reading it) is answered, with `Connection: close`, rather than reset.
+ */
+function closeIdle(sockets: ReadonlySet<Socket>): void {
+  const idle = [...sockets].filter(isIdle).map((socket) => [socket, socket.bytesRead] as const);
+  setImmediate(() => {
+    for (const [socket, read] of idle)
+      if (socket.bytesRead === read && isIdle(socket)) socket.destroy();
+  });
+}
+
+/** Writes an answer straight to a socket that has no response object, and closes it. */
+function writeRaw(socket: Duplex, { status, headers, body }: CheckedAnswer): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
   const bytes = body instanceof CheckedJson ? body.bytes : Buffer.alloc(0);
   const head = Object.entries({ ...headers, 'Content-Length': String(bytes.length) })
     .map(([name, value]) => `${name}: ${value}\r\n`)
@@ -175,8 +245,15 @@ function answerClientError(
   );
 }
 
+/** Sends an error answer on a response, closing the connection after it. */
+function sendAnswer(res: ServerResponse, { status, headers, body }: CheckedAnswer): void {
+  const bytes = body instanceof CheckedJson ? body.bytes : Buffer.alloc(0);
+  res.writeHead(status, { ...headers, 'Content-Length': bytes.length, Connection: 'close' });
+  res.end(bytes);
+}
+
 function describeClientError(
-  err: NodeJS.ErrnoException & { rawPacket?: Buffer },
+  err: NodeJS.ErrnoException & { rawPacket?: Buffer; reason?: string },
   maxHeaderSize: number,
 ): ApiError {
   switch (err.code) {
@@ -194,9 +271,15 @@ function describeClientError(
     case 'HPE_INVALID_METHOD':
       return errors.unknownMethod();
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
-      return errors.lengthAndChunked();
     case 'HPE_INVALID_TRANSFER_ENCODING':
-      return errors.notChunked();
+      // llhttp says which in its reason: both framings at once (RFC 9112 §6.1: 400, and close),
+      // two lengths, or a transfer coding other than chunked (501: the mock cannot decode it).
+      if (/Content-Length/i.test(err.reason ?? '') && /Transfer-Encoding/i.test(err.reason ?? ''))
+        return errors.lengthAndChunked();
+      if (/Duplicate Content-Length/i.test(err.reason ?? '')) return errors.repeatedLength();
+      return err.code === 'HPE_INVALID_TRANSFER_ENCODING'
+        ? errors.notChunked()
+        : errors.lengthAndChunked();
     default:
       return errors.notHttp(err.code ?? 'unreadable');
   }

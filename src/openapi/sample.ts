@@ -49,6 +49,26 @@ const FAKER_BY_NAME: readonly [RegExp, string][] = [
   [/^name$/i, 'person.firstName'],
 ];
 
+/** Generated instants fall in this range, fixed rather than ending today: the same seed must give the same data on any day. */
+const EARLIEST = Date.UTC(2020, 0, 1);
+const LATEST = Date.UTC(2026, 0, 1);
+
+/** The part of json-schema-faker's seeded random source that formats use. */
+interface Random {
+  next(): number;
+}
+
+/** A seeded instant, in UTC whatever the machine's time zone: ISO 8601 to the second. */
+function instant(random: Random): string {
+  const time = EARLIEST + Math.floor((random.next() * (LATEST - EARLIEST)) / 1000) * 1000;
+  return new Date(time).toISOString().replace('.000Z', 'Z');
+}
+
+const DATE_FORMATS = {
+  'date-time': instant,
+  date: (random: Random) => instant(random).slice(0, 10),
+};
+
 /** How many times a value is made before the generator gives up on a schema. */
 const ATTEMPTS = 20;
 
@@ -67,9 +87,9 @@ export function createDataGenerator({ seed, compiler }: DataGeneratorOptions): D
       optionalsProbability: 0.8,
       maxDefaultItems: 3,
       maxDepth: 6,
-      minDateTime: '2020-01-01',
-      // Fixed, not today: the same seed must give the same data on any day.
-      maxDateTime: '2026-01-01',
+      // Dates and times of our own: the library's read the local time zone, so the same seed
+      // gave other data in another zone.
+      formats: DATE_FORMATS,
       extensions: {
         faker: new (englishFaker.constructor as typeof Faker)({
           locale: englishFaker.rawDefinitions,

@@ -35,13 +35,30 @@ export class RecordList {
   ) {}
 }
 
-/** A JSON array whose items are checked and serialized: the parts, sent between `[`, `,` and `]`. */
+const OPEN = Buffer.from('[');
+const CLOSE = Buffer.from(']');
+
+/**
+ * A JSON array whose items are checked and serialized: the parts, sent between `[`, `,` and
+ * `]` (or another opening and closing, for an array inside an object).
+ * @example new CheckedList([Buffer.from('1'), Buffer.from('2')]).length // 5, the bytes of [1,2]
+ */
 export class CheckedList {
+  /** The bytes of the whole answer, brackets and commas included. */
+  readonly length: number;
+  readonly open: Buffer;
+  readonly close: Buffer;
+
   constructor(
     readonly parts: readonly Buffer[],
-    /** The bytes of the whole array, brackets and commas included. */
-    readonly length: number,
-  ) {}
+    around: { open: Buffer; close: Buffer } = { open: OPEN, close: CLOSE },
+  ) {
+    this.open = around.open;
+    this.close = around.close;
+    let length = this.open.length + this.close.length + Math.max(0, parts.length - 1);
+    for (const part of parts) length += part.length;
+    this.length = length;
+  }
 }
 
 /** An answer ready to send: checked against the spec, every header set. */
@@ -49,6 +66,8 @@ export interface CheckedAnswer {
   status: number;
   headers: Readonly<Record<string, string>>;
   body: CheckedJson | CheckedList | undefined;
+  /** Why it is an error, for the log: the error's message. */
+  reason?: string;
 }
 
 /** The network faults the mock can play instead of an answer. */

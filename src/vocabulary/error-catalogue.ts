@@ -240,6 +240,21 @@ export const errors = {
     'bad_request',
     () => 'The request has both Content-Length and Transfer-Encoding: send one',
   ),
+  repeatedLength: define(
+    400,
+    'bad_request',
+    () => 'The request has more than one Content-Length header: send exactly one',
+  ),
+  missingHost: define(
+    400,
+    'bad_request',
+    () => 'An HTTP/1.1 request needs a Host header (RFC 9112 §3.2)',
+  ),
+  notAProxy: define(
+    501,
+    'not_implemented',
+    () => 'The mock is not a proxy: it does not serve CONNECT',
+  ),
   notChunked: define(
     501,
     'not_implemented',

@@ -16,7 +16,7 @@ import { createTurnBudget } from '../core/turn-budget.js';
 import { createBodyReader } from '../http/body.js';
 import { corsMiddleware } from '../http/cors.js';
 import { createListener, type MockListener } from '../http/listener.js';
-import { silentLogger } from '../http/logger.js';
+import { requestLines, silentLogger } from '../http/logger.js';
 import { documentErrorResponses } from '../openapi/error-responses.js';
 import { exampleBody } from '../openapi/examples.js';
 import type { LoadedSpec } from '../openapi/load.js';
@@ -29,7 +29,7 @@ import { createSchemaCompiler, type SchemaCompiler } from '../openapi/schemas.js
 import { basePathOf } from '../openapi/servers.js';
 import { isServed, stabilityOf } from '../openapi/stability.js';
 import { createMemoryStore } from '../store/memory-store.js';
-import type { Store } from '../store/store.js';
+import type { RecordId, Store } from '../store/store.js';
 import { plainAnswer } from '../vocabulary/answer.js';
 import { errors } from '../vocabulary/error-catalogue.js';
 import { resolveOptions, type CustomHandler, type MockOptions } from './options.js';
@@ -79,8 +79,8 @@ export interface MockApp extends MockListener {
   seed(options: { count: number; seed: number }, only?: readonly string[]): Promise<void>;
   /** Back to the start-up state: the store's data, the scenario settings, an empty request log. */
   reset(): Promise<void>;
-  /** The collections holding records that no longer fit their schema (after a spec change). */
-  unfitCollections(): Promise<string[]>;
+  /** The records that no longer fit their collection's schema (after a spec change). */
+  unfitRecords(): Promise<UnfitRecords[]>;
 }
 
 /**
@@ -177,6 +177,8 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     readBody: createBodyReader({ limit: settings.bodyLimit }),
     ...(settings.cors === false ? {} : { cors: corsMiddleware(settings.cors) }),
     budget,
+    sendTimeoutMs: settings.limits.sendTimeout,
+    ...(settings.logRequests ? { onAnswered: requestLines(logger) } : {}),
   });
 
   const app: MockApp = Object.assign(listener, {
@@ -194,7 +196,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
         { ...seedOptions, compiler, onWarning: (line) => logger.warn(line) },
       );
     },
-    unfitCollections: () => unfitCollections(resources, store, compiler),
+    unfitRecords: () => unfitRecords(resources, store, compiler),
   });
   seedingsOf.set(app, () => seeding);
   return app;
@@ -251,16 +253,45 @@ function customHandlers(
   };
 }
 
-async function unfitCollections(
+/** The records of one collection that no longer fit its schema. */
+export interface UnfitRecords {
+  collection: string;
+  ids: RecordId[];
+  /** Why the first of them does not fit. */
+  problem: string;
+}
+
+async function unfitRecords(
   resources: readonly Resource[],
   store: Store,
   compiler: SchemaCompiler,
-): Promise<string[]> {
-  const unfit: string[] = [];
+): Promise<UnfitRecords[]> {
+  const unfit: UnfitRecords[] = [];
   for (const resource of resources) {
     const check = compiler.response(resource.schema);
-    const records = await store.collection(descriptorOf(resource)).list();
-    if (records.some((record) => check(record).length > 0)) unfit.push(resource.name);
+    const ids: RecordId[] = [];
+    let problem = '';
+    for (const record of await store.collection(descriptorOf(resource)).list()) {
+      const problems = check(record);
+      if (problems.length === 0) continue;
+      ids.push(record[resource.idProperty] as RecordId);
+      problem ||= problems[0] ?? '';
+    }
+    if (ids.length > 0) unfit.push({ collection: resource.name, ids, problem });
   }
   return unfit;
+}
+
+/**
+ * Unfit records in one line: how many, where, which ids (the first few) and why.
+ * @example describeUnfit(unfit) // '2 records of categories (ids 11, 12: /name must NOT have more than 20 characters)'
+ */
+export function describeUnfit(unfit: readonly UnfitRecords[]): string {
+  return unfit
+    .map(({ collection, ids, problem }) => {
+      const shown = ids.slice(0, 5).map((id) => JSON.stringify(id));
+      const more = ids.length > shown.length ? `, and ${ids.length - shown.length} more` : '';
+      return `${ids.length} record${ids.length === 1 ? '' : 's'} of ${collection} (${ids.length === 1 ? 'id' : 'ids'} ${shown.join(', ')}${more}: ${problem})`;
+    })
+    .join('; ');
 }

@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { descriptorOf } from '../core/resources/handlers.js';
-import { requestLogger, silentLogger, type Logger } from '../http/logger.js';
+import { silentLogger, type Logger } from '../http/logger.js';
 import { createMockServer } from '../http/server.js';
 import { ADMIN_SPEC_PATH } from '../openapi/bundled.js';
 import { loadSpec } from '../openapi/load.js';
@@ -10,9 +9,9 @@ import type { Resource } from '../openapi/resources.js';
 import { watchFile } from '../openapi/watch.js';
 import { openFileStore } from '../store/file-store.js';
 import { createMemoryStore } from '../store/memory-store.js';
-import type { RecordId, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import { StartupError } from '../vocabulary/errors.js';
-import { createApp, type MockApp } from './create-app.js';
+import { createApp, describeUnfit, type MockApp } from './create-app.js';
 import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
 
 /** The options of startMock: the mock's options (see MockOptions). */
@@ -57,6 +56,7 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
   const seeding = { count: settings.seedCount, seed: settings.seed };
   let app = createApp(appOptions);
   if (!hasData) await app.seed(seeding);
+  else await refuseUnfitData(app, store, settings.data ?? 'the store');
   await store.markInitial();
 
   // The server calls whichever app is current: --watch swaps it for one of the new spec.
@@ -73,7 +73,7 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
           app = next;
           logger.info(`spec reloaded from ${path}: ${summary}`);
         } catch (err) {
-          logger.error(
+          logger.warn(
             `spec not reloaded, the last good one still serves: ${err instanceof Error ? err.message : String(err)}`,
           );
         }
@@ -81,9 +81,8 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
     });
   }
 
-  const logged = settings.logRequests ? requestLogger(logger, current) : current;
   const { server, close } = createMockServer(
-    Object.assign(logged, { errorAnswer: (error: unknown) => app.errorAnswer(error) }),
+    Object.assign(current, { errorAnswer: (error: unknown) => app.errorAnswer(error) }),
     settings.limits,
   );
   const { host, port: wanted } = settings;
@@ -118,9 +117,27 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
 }
 
 /**
- * Moves the data over to the app of a changed spec: collections whose records all still fit
- * their schema keep them; those that no longer fit, and collections the spec just gained,
- * are seeded anew. The state after it is what a reset returns to.
+ * Refuses to start on data the spec no longer describes (the spec changed between runs):
+ * every answer holding one of those records would be a 500, and nothing the mock could do
+ * to them (drop them, reseed) would leave the user's data as it was.
+ * @throws {StartupError} naming the records and why they no longer fit.
+ */
+async function refuseUnfitData(app: MockApp, store: Store, where: string): Promise<void> {
+  const unfit = await app.unfitRecords();
+  if (unfit.length === 0) return;
+  await store.close();
+  throw new StartupError(
+    `the data in ${where} no longer fits the spec: ${describeUnfit(unfit)}; start with the spec it was written for and change those records, or start with another data file`,
+  );
+}
+
+/**
+ * Moves the data over to the app of a changed spec, or refuses to: a spec being edited never
+ * destroys data. Collections the spec just gained are seeded; when records no longer fit their
+ * changed schema, the reload is held (the last good spec keeps serving, every record kept)
+ * with a warning naming them, until they are changed or the spec relaxed and saved again.
+ * @returns what became of the data, for the log line.
+ * @throws {Error} naming the records when the reload is held.
  */
 async function adoptData(
   previous: MockApp,
@@ -128,21 +145,18 @@ async function adoptData(
   store: Store,
   seeding: { count: number; seed: number },
 ): Promise<string> {
+  const unfit = await next.unfitRecords();
+  if (unfit.length > 0)
+    throw new Error(
+      `it no longer fits ${describeUnfit(unfit)}, and every record is kept: change them, or relax the spec, and save it again`,
+    );
   const known = new Set(previous.resources.map((resource) => resource.name));
-  const unfit = await next.unfitCollections();
-  const fresh = next.resources.filter((resource) => !known.has(resource.name));
-  for (const resource of next.resources.filter((r) => unfit.includes(r.name))) {
-    const collection = store.collection(descriptorOf(resource));
-    for (const record of await collection.list())
-      await collection.remove(record[resource.idProperty] as RecordId);
-  }
-  const reseeded = [...unfit, ...fresh.map((resource) => resource.name)];
-  if (reseeded.length > 0) await next.seed(seeding, reseeded);
+  const fresh = next.resources.filter((resource) => !known.has(resource.name)).map((r) => r.name);
+  if (fresh.length > 0) await next.seed(seeding, fresh);
   await store.markInitial();
-  const kept = next.resources.filter((resource) => !reseeded.includes(resource.name));
   return (
-    `${next.resources.length} collections; kept the data of ${kept.map((r) => r.name).join(', ') || 'none'}` +
-    (reseeded.length ? `; seeded anew (its schema changed or is new): ${reseeded.join(', ')}` : '')
+    `${next.resources.length} collections; kept the data of ${[...known].join(', ') || 'none'}` +
+    (fresh.length ? `; seeded the new ${fresh.join(', ')}` : '')
   );
 }
 

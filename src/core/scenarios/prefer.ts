@@ -1,6 +1,7 @@
 import { FAULT_KINDS, type FaultKind } from '../../vocabulary/answer.js';
 import { errors } from '../../vocabulary/error-catalogue.js';
 import type { MockRequest } from '../../vocabulary/request.js';
+import type { Operation } from '../../openapi/operations.js';
 import { headerValue } from '../headers.js';
 
 export { FAULT_KINDS, type FaultKind };
@@ -30,7 +31,11 @@ const KNOWN = ['code', 'example', 'dynamic', 'delay', 'fault'];
  * ignored, as the RFC asks; a known one with a bad value is a 400 that says what is valid.
  * @example readPreferences(request) // for `Prefer: code=404, delay=200` -> { code: 404, delay: 200 }
  */
-export function readPreferences(request: Pick<MockRequest, 'headers'>): Preferences {
+export function readPreferences(
+  request: Pick<MockRequest, 'headers'>,
+  /** The operation asked, whose documented statuses a bad `code=` is told of. */
+  operation?: Pick<Operation, 'operationId' | 'responses'>,
+): Preferences {
   // Repeated Prefer headers are joined with commas, as RFC 9110 allows for list headers.
   const header = headerValue(request, 'prefer');
   if (header === undefined) return {};
@@ -41,15 +46,26 @@ export function readPreferences(request: Pick<MockRequest, 'headers'>): Preferen
     const name = (match[1] ?? '').toLowerCase();
     const value = match[2] ?? match[3] ?? '';
     if (!KNOWN.includes(name)) continue;
-    set(preferences, name, value);
+    set(preferences, name, value, operation);
   }
   return preferences;
 }
 
-function set(preferences: Preferences, name: string, value: string): void {
+function set(
+  preferences: Preferences,
+  name: string,
+  value: string,
+  operation: Pick<Operation, 'operationId' | 'responses'> | undefined,
+): void {
   switch (name) {
     case 'code':
-      if (!/^[1-5]\d\d$/.test(value)) refuse(`Prefer: code=${value} is not an HTTP status`);
+      if (!/^[1-5]\d\d$/.test(value))
+        refuse(
+          `Prefer: code=${value} is not an HTTP status` +
+            (operation
+              ? `: ${operation.operationId} documents ${Object.keys(operation.responses).join(', ')}`
+              : ''),
+        );
       preferences.code = Number(value);
       return;
     case 'example':

@@ -1,0 +1,204 @@
+/**
+ * The plan: what the suite knows of the interface, as plain JSON data. `petstore-kit
+ * contract` builds it from the spec with the mock's own reading of OpenAPI (src/cli/contract-plan.ts:
+ * every version the mock loads, the collections the mock infers) and hands it to the suite
+ * through vitest's `provide`; the rules read nothing else, and speak only HTTP.
+ *
+ * The format is written twice, once on each side of that JSON boundary (the suite imports
+ * nothing from src/); test/contract-plan.test.ts holds the two equal.
+ */
+
+/** A JSON Schema as the spec writes it, `$ref`s resolved (a recursive one cut to `{}`). */
+export interface Schema {
+  type?: string | string[];
+  required?: string[];
+  properties?: Record<string, Schema>;
+  readOnly?: boolean;
+  writeOnly?: boolean;
+  allOf?: Schema[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  items?: Schema;
+  enum?: unknown[];
+  format?: string;
+  /** The name of the spec's component this schema is (`Error`, `Category`), when it is one. */
+  'x-schema-name'?: string;
+  [keyword: string]: unknown;
+}
+
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+
+/** One parameter of an operation. */
+export interface PlanParameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required: boolean;
+  schema: Schema;
+}
+
+/** The request body an operation takes, by media type (lower case). */
+export interface PlanRequestBody {
+  required: boolean;
+  content: Record<string, Schema>;
+}
+
+/** One documented response of an operation. */
+export interface PlanResponse {
+  /** Its media types (as the spec writes them) and their schemas (`{}` when none is given). */
+  content: Record<string, Schema>;
+  /** Its headers, by lower-case name. */
+  headers: Record<string, { required: boolean; schema: Schema }>;
+  /** Its OpenAPI links, by name. */
+  links: Record<string, PlanLink>;
+}
+
+/** An OpenAPI link: a call whose parameters come from this exchange. */
+export interface PlanLink {
+  /** The operation it leads to (an `operationRef` within the spec is read as its operationId). */
+  operationId: string;
+  /** Parameter name to a runtime expression (`$response.body#/id`) or a constant. */
+  parameters: Record<string, unknown>;
+}
+
+/** A security requirement: scheme names to the scopes asked for; all must be met. */
+export type PlanRequirement = Record<string, string[]>;
+
+/** One operation of the spec. */
+export interface PlanOperation {
+  operationId: string;
+  method: HttpMethod;
+  /** Relative to the base URL, as the spec writes it: `/authors/{authorId}`. */
+  path: string;
+  parameters: PlanParameter[];
+  requestBody?: PlanRequestBody;
+  /** By status as the spec writes it: `'200'`, `'4XX'`, `'default'`. */
+  responses: Record<string, PlanResponse>;
+  /** The alternatives in force (any one suffices); `[]` or a `{}` among them: none needed. */
+  security: PlanRequirement[];
+  /** Its lowest documented 2xx status (200 when it documents none). */
+  successStatus: number;
+}
+
+/** A security scheme of the spec. */
+export interface PlanSecurityScheme {
+  type: 'apiKey' | 'http' | 'oauth2' | 'openIdConnect' | 'mutualTLS';
+  /** For `http`: `bearer`, `basic`, `digest`... (lower case). */
+  scheme?: string;
+  /** For `apiKey`: where the key goes, and under which name. */
+  in?: 'header' | 'query' | 'cookie';
+  name?: string;
+}
+
+/** What an operation does to its collection. */
+export type CollectionAction = 'list' | 'create' | 'read' | 'replace' | 'update' | 'delete';
+
+/** A collection the spec implies, as the mock infers it. */
+export interface PlanCollection {
+  /** e.g. `categories`. */
+  name: string;
+  collectionPath: string;
+  itemPath?: string;
+  /** The path parameter of the item path, e.g. `authorId`. */
+  itemParameter?: string;
+  /** The record property the item parameter holds, e.g. `id`. */
+  idProperty: string;
+  idKind: 'integer' | 'uuid' | 'string';
+  /** The record schema: what the collection's answers hold. */
+  schema: Schema;
+  /** The operationId of each action the spec gives it. */
+  operations: Partial<Record<CollectionAction, string>>;
+  /**
+   * Where an action's answer holds its record, or its list: the property of a wrapper
+   * (`{data: [...], total}` → `data`); an action not named here answers the record itself.
+   */
+  envelopes: Partial<Record<CollectionAction, string>>;
+}
+
+/** Families of rules the interface document may number (see `x-contract-rules`). */
+export type RuleFamily = 'required' | 'invalid' | 'credentials' | 'create';
+
+/** What the suite knows of the interface. */
+export interface ContractPlan {
+  /** The spec's title, which heads the report. */
+  title: string;
+  /**
+   * The numbers the interface document gives its rules, from the spec's `x-contract-rules`:
+   * the suite names each check after the rule it checks ("createCategory rule 3: ...").
+   */
+  ruleNumbers: Partial<Record<RuleFamily, number>>;
+  securitySchemes: Record<string, PlanSecurityScheme>;
+  operations: PlanOperation[];
+  collections: PlanCollection[];
+}
+
+/**
+ * The documented response of an operation for a status: the exact one, its range (`4XX`),
+ * else `default`, as OpenAPI reads them.
+ * @example responseFor(createCategory, 400)?.key // '400'
+ */
+export function responseFor(
+  operation: PlanOperation,
+  status: number,
+): { key: string; response: PlanResponse } | undefined {
+  for (const key of [
+    String(status),
+    `${String(status)[0]}XX`,
+    `${String(status)[0]}xx`,
+    'default',
+  ]) {
+    const response = operation.responses[key];
+    if (response) return { key, response };
+  }
+  return undefined;
+}
+
+/**
+ * `application/json`, `application/problem+json` and the like, in any letter case and with
+ * any parameter.
+ * @example isJsonMediaType('Application/JSON; charset=UTF-8') // true
+ */
+export function isJsonMediaType(type: string): boolean {
+  const essence = mediaEssence(type);
+  return essence === 'application/json' || /^application\/[\w.-]+\+json$/.test(essence);
+}
+
+/**
+ * A media type without its parameters, in lower case: media types are case-insensitive.
+ * @example mediaEssence('Application/JSON; charset=UTF-8') // 'application/json'
+ */
+export function mediaEssence(type: string): string {
+  return (type.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+/** The JSON media type and schema of a request body, when it takes JSON. */
+export function jsonRequestOf(
+  operation: PlanOperation,
+): { mediaType: string; schema: Schema } | undefined {
+  const content = operation.requestBody?.content ?? {};
+  const mediaType = Object.keys(content).find(isJsonMediaType);
+  return mediaType === undefined ? undefined : { mediaType, schema: content[mediaType] ?? {} };
+}
+
+/** The JSON schema of a documented response, when it has JSON content. */
+export function jsonResponseOf(response: PlanResponse | undefined): Schema | undefined {
+  const type = Object.keys(response?.content ?? {}).find(isJsonMediaType);
+  return type === undefined ? undefined : (response?.content[type] ?? {});
+}
+
+/** The statuses of the 4xx responses an operation documents by number. */
+export function documented4xx(operation: PlanOperation): number[] {
+  return Object.keys(operation.responses)
+    .filter((key) => /^4\d\d$/.test(key))
+    .map(Number);
+}
+
+/**
+ * Whether the operation can be called without any credential: no requirement, or an empty
+ * one among the alternatives.
+ */
+export function isOpen(operation: PlanOperation): boolean {
+  return (
+    operation.security.length === 0 ||
+    operation.security.some((requirement) => Object.keys(requirement).length === 0)
+  );
+}

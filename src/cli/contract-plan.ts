@@ -1,0 +1,300 @@
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { SpecError, type OpenApiDocument, type SchemaObject } from '../openapi/load.js';
+import { listOperations, type Operation } from '../openapi/operations.js';
+import { inferResources } from '../openapi/resources.js';
+
+/**
+ * The plan the contract suite runs from: what it knows of the interface, as plain JSON data,
+ * read from the spec with the mock's own reading of OpenAPI (loadSpec, listOperations,
+ * inferResources). The suite (contract-tests/plan.ts) writes the same format on its side of
+ * the boundary; test/contract-plan.test.ts holds the two equal.
+ */
+
+/** A JSON Schema, `$ref`s resolved; a recursive one is cut to `{}` where it repeats. */
+export interface Schema {
+  type?: string | string[];
+  required?: string[];
+  properties?: Record<string, Schema>;
+  readOnly?: boolean;
+  writeOnly?: boolean;
+  allOf?: Schema[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  items?: Schema;
+  enum?: unknown[];
+  format?: string;
+  'x-schema-name'?: string;
+  [keyword: string]: unknown;
+}
+
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+
+export interface PlanParameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required: boolean;
+  schema: Schema;
+}
+
+export interface PlanRequestBody {
+  required: boolean;
+  content: Record<string, Schema>;
+}
+
+export interface PlanResponse {
+  content: Record<string, Schema>;
+  headers: Record<string, { required: boolean; schema: Schema }>;
+  links: Record<string, PlanLink>;
+}
+
+export interface PlanLink {
+  operationId: string;
+  parameters: Record<string, unknown>;
+}
+
+export type PlanRequirement = Record<string, string[]>;
+
+export interface PlanOperation {
+  operationId: string;
+  method: HttpMethod;
+  path: string;
+  parameters: PlanParameter[];
+  requestBody?: PlanRequestBody;
+  responses: Record<string, PlanResponse>;
+  security: PlanRequirement[];
+  successStatus: number;
+}
+
+export interface PlanSecurityScheme {
+  type: 'apiKey' | 'http' | 'oauth2' | 'openIdConnect' | 'mutualTLS';
+  scheme?: string;
+  in?: 'header' | 'query' | 'cookie';
+  name?: string;
+}
+
+export type CollectionAction = 'list' | 'create' | 'read' | 'replace' | 'update' | 'delete';
+
+export interface PlanCollection {
+  name: string;
+  collectionPath: string;
+  itemPath?: string;
+  itemParameter?: string;
+  idProperty: string;
+  idKind: 'integer' | 'uuid' | 'string';
+  schema: Schema;
+  operations: Partial<Record<CollectionAction, string>>;
+  envelopes: Partial<Record<CollectionAction, string>>;
+}
+
+export type RuleFamily = 'required' | 'invalid' | 'credentials' | 'create';
+
+export interface ContractPlan {
+  title: string;
+  ruleNumbers: Partial<Record<RuleFamily, number>>;
+  securitySchemes: Record<string, PlanSecurityScheme>;
+  operations: PlanOperation[];
+  collections: PlanCollection[];
+}
+
+/** The families of rules an interface document may number, in `x-contract-rules`. */
+export const RULE_FAMILIES: readonly RuleFamily[] = [
+  'required',
+  'invalid',
+  'credentials',
+  'create',
+];
+
+/**
+ * The plan of a (resolved) spec: its operations, security schemes and collections.
+ * @throws {SpecError} when `x-contract-rules` is not a map of known families to rule numbers.
+ * @example buildContractPlan((await loadSpec(path)).resolved).collections[0]?.name // 'categories'
+ */
+export function buildContractPlan(document: OpenApiDocument): ContractPlan {
+  const toSchema = schemaCopier(document);
+  const operations = listOperations(document);
+  const byLocation = new Map(operations.map((op) => [`${op.method} ${op.path}`, op.operationId]));
+
+  return {
+    title: document.info?.title ?? 'the interface',
+    ruleNumbers: ruleNumbersOf(document),
+    securitySchemes: securitySchemesOf(document),
+    operations: operations.map((operation) => planOperation(operation, toSchema, byLocation)),
+    collections: inferResources(operations)
+      // A nested collection (`/users/{userId}/posts`) needs its parent created first, which
+      // the suite does not do yet: its operations are checked as operations.
+      .filter((resource) => !resource.collectionPath.includes('{'))
+      .map((resource) => {
+        const actions: Partial<Record<CollectionAction, string>> = {};
+        const envelopes: Partial<Record<CollectionAction, string>> = {};
+        const inferred = resource as Inferred;
+        for (const [operation, action] of resource.actions) {
+          actions[action] = operation.operationId;
+          const envelope = inferred.envelopes?.get(operation);
+          if (envelope?.kind === 'wrapped' && envelope.property)
+            envelopes[action] = envelope.property;
+        }
+        const itemParameter =
+          inferred.itemParameter ??
+          (resource.itemPath && /\{([^}/]+)\}[^{}/]*$/.exec(resource.itemPath)?.[1]);
+        return {
+          name: resource.name,
+          collectionPath: resource.collectionPath,
+          ...(resource.itemPath ? { itemPath: resource.itemPath } : {}),
+          ...(itemParameter ? { itemParameter } : {}),
+          idProperty: resource.idProperty,
+          idKind: resource.idKind,
+          schema: toSchema(resource.schema),
+          operations: actions,
+          envelopes,
+        };
+      }),
+  };
+}
+
+/**
+ * What inference may say of a resource besides what every version of `Resource` has (issue
+ * 15's inference says it): the item parameter, and where each answer holds its records.
+ */
+interface Inferred {
+  itemParameter?: string | undefined;
+  envelopes?: ReadonlyMap<Operation, { kind: string; property?: string }>;
+}
+
+function planOperation(
+  operation: Operation,
+  toSchema: (schema: unknown) => Schema,
+  byLocation: ReadonlyMap<string, string>,
+): PlanOperation {
+  const responses: Record<string, PlanResponse> = {};
+  for (const [status, response] of Object.entries(operation.responses)) {
+    const headers: PlanResponse['headers'] = {};
+    for (const [name, header] of Object.entries(response.headers ?? {})) {
+      const { required, schema } = header as OpenAPIV3_1.HeaderObject;
+      headers[name.toLowerCase()] = { required: required === true, schema: toSchema(schema ?? {}) };
+    }
+    const links: PlanResponse['links'] = {};
+    for (const [name, link] of Object.entries(response.links ?? {})) {
+      const { operationId, operationRef, parameters } = link as OpenAPIV3_1.LinkObject;
+      const target = operationId ?? (operationRef && operationAt(operationRef, byLocation));
+      if (target) links[name] = { operationId: target, parameters: { ...(parameters ?? {}) } };
+    }
+    responses[status] = {
+      content: Object.fromEntries(
+        Object.entries(response.content ?? {}).map(([type, media]) => [
+          type,
+          toSchema(media.schema ?? {}),
+        ]),
+      ),
+      headers,
+      links,
+    };
+  }
+  const requestBody = operation.requestBody;
+  return {
+    operationId: operation.operationId,
+    method: operation.method,
+    path: operation.path,
+    parameters: operation.parameters.map((parameter) => ({
+      name: parameter.name,
+      in: parameter.in,
+      required: parameter.required,
+      schema: toSchema(parameter.schema),
+    })),
+    ...(requestBody
+      ? {
+          requestBody: {
+            required: requestBody.required,
+            content: Object.fromEntries(
+              [...requestBody.content].map(([type, schema]) => [type, toSchema(schema)]),
+            ),
+          },
+        }
+      : {}),
+    responses,
+    security: operation.security.map((requirement) => ({ ...requirement })),
+    successStatus: operation.successStatus,
+  };
+}
+
+/** `#/paths/~1authors~1{authorId}/get` as the operationId at that path and method. */
+function operationAt(ref: string, byLocation: ReadonlyMap<string, string>): string | undefined {
+  const match = /^#\/paths\/([^/]+)\/([a-z]+)$/.exec(ref);
+  if (!match) return undefined;
+  const path = decodeURIComponent(match[1] ?? '')
+    .replace(/~1/g, '/')
+    .replace(/~0/g, '~');
+  return byLocation.get(`${match[2]} ${path}`);
+}
+
+function securitySchemesOf(document: OpenApiDocument): Record<string, PlanSecurityScheme> {
+  const schemes: Record<string, PlanSecurityScheme> = {};
+  for (const [name, raw] of Object.entries(document.components?.securitySchemes ?? {})) {
+    const scheme = raw as {
+      type: PlanSecurityScheme['type'];
+      scheme?: string;
+      in?: string;
+      name?: string;
+    };
+    schemes[name] = {
+      type: scheme.type,
+      ...(scheme.scheme ? { scheme: scheme.scheme.toLowerCase() } : {}),
+      ...(scheme.in ? { in: scheme.in as NonNullable<PlanSecurityScheme['in']> } : {}),
+      ...(scheme.name ? { name: scheme.name } : {}),
+    };
+  }
+  return schemes;
+}
+
+function ruleNumbersOf(document: OpenApiDocument): ContractPlan['ruleNumbers'] {
+  const raw = (document as { 'x-contract-rules'?: unknown })['x-contract-rules'];
+  if (raw === undefined) return {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new SpecError('x-contract-rules must map rule families to the numbers of their rules');
+  const numbers: ContractPlan['ruleNumbers'] = {};
+  for (const [family, number] of Object.entries(raw)) {
+    if (!(RULE_FAMILIES as readonly string[]).includes(family))
+      throw new SpecError(
+        `x-contract-rules names the family "${family}", which the suite does not know (it knows: ${RULE_FAMILIES.join(', ')})`,
+      );
+    if (!Number.isInteger(number) || (number as number) < 1)
+      throw new SpecError(
+        `x-contract-rules gives ${family} the number ${JSON.stringify(number)}: a rule number is a whole number from 1`,
+      );
+    numbers[family as RuleFamily] = number as number;
+  }
+  return numbers;
+}
+
+/**
+ * Copies schemas into plain data: shared sub-schemas stay shared, a schema met again inside
+ * itself (a recursive one) becomes `{}` there, and a component schema carries its name.
+ */
+function schemaCopier(document: OpenApiDocument): (schema: unknown) => Schema {
+  const names = new Map<unknown, string>();
+  for (const [name, schema] of Object.entries(document.components?.schemas ?? {}))
+    if (!names.has(schema)) names.set(schema, name);
+  const done = new Map<object, unknown>();
+  const open = new Set<object>();
+
+  function copy(value: unknown): unknown {
+    if (typeof value !== 'object' || value === null) return value;
+    const finished = done.get(value);
+    if (finished !== undefined) return finished;
+    if (open.has(value)) return {};
+    open.add(value);
+    let result: unknown;
+    if (Array.isArray(value)) result = value.map(copy);
+    else {
+      const out: Record<string, unknown> = {};
+      for (const [key, inner] of Object.entries(value))
+        if (inner !== undefined) out[key] = copy(inner);
+      const name = names.get(value);
+      if (name !== undefined) out['x-schema-name'] = name;
+      result = out;
+    }
+    open.delete(value);
+    done.set(value, result);
+    return result;
+  }
+  return (schema) => copy(schema as SchemaObject) as Schema;
+}

@@ -1,0 +1,188 @@
+/** How one rule of a contract run ended, as the report reads it. */
+export interface RuleOutcome {
+  name: string;
+  state: 'passed' | 'failed' | 'unjudged' | 'skipped';
+  /** A failure's message: its first line says what is wrong, the rest shows it. */
+  message?: string;
+  /** Why a skipped rule did not run. */
+  note?: string;
+  /** What HTTP recommends and the target does not do: warnings, never failures. */
+  advisories?: string[];
+}
+
+/** What the report says besides the outcomes. */
+export interface ReportFacts {
+  baseUrl: string;
+  /** The command that runs the same run again. */
+  replay: string;
+  /** Where the replay takes its credentials from, e.g. `API_KEY`. */
+  credentialsFrom: string;
+  /** The suite's own start-up and the rules' time. */
+  timing: string;
+  /** A reason the run broke before or beside its rules (a file that failed to load). */
+  broken?: string | undefined;
+}
+
+/** The report of a run, and the exit code it ends with. */
+export interface ContractReport {
+  /** For stdout: the diagnosis first, then the groups, advisories and the replay command. */
+  lines: string[];
+  /** The last line, for stdout when the target conforms, stderr otherwise. */
+  verdict: string;
+  exitCode: 0 | 1 | 2;
+}
+
+/** Rule names shown per group of alike failures; the rest are counted. */
+const NAMES_SHOWN = 8;
+
+/**
+ * The report of a contract run: its first line says what is wrong in one sentence; alike
+ * failures (the same first line) are grouped, each group with its rules and the evidence of
+ * its first; then rules not judged or skipped, advisories, and how to replay the run.
+ * @example contractReport(outcomes, facts).lines[0] // 'petstore-kit contract: 12 of 61 rules fail; all of them: 401 answers that do not fit the Error schema'
+ */
+export function contractReport(
+  outcomes: readonly RuleOutcome[],
+  facts: ReportFacts,
+): ContractReport {
+  const by = (state: RuleOutcome['state']) => outcomes.filter((outcome) => outcome.state === state);
+  const failed = by('failed');
+  const unjudged = by('unjudged');
+  const skipped = by('skipped');
+  const passed = by('passed');
+  const ran = passed.length + failed.length + unjudged.length;
+  const failures = groups(failed, (outcome) => firstLine(outcome.message));
+  const notJudged = groups(unjudged, (outcome) => firstLine(outcome.message));
+  const lines: string[] = [];
+
+  const [commonest] = failures;
+  const [firstReason] = notJudged;
+  if (commonest) {
+    const [summary, rules] = commonest;
+    const head = `${failed.length} of ${ran} rules fail`;
+    lines.push(
+      `petstore-kit contract: ${
+        failed.length === 1
+          ? `1 of ${ran} rules fails: ${summary}`
+          : failures.length === 1
+            ? `${head}; all of them: ${summary}`
+            : `${head}, in ${failures.length} ways; the commonest (${rules.length} rules): ${summary}`
+      }`,
+    );
+  } else if (firstReason) {
+    lines.push(
+      `petstore-kit contract: could not judge ${unjudged.length} of ${ran} rules: ${firstReason[0]}`,
+    );
+  } else if (facts.broken) {
+    lines.push(`petstore-kit contract: could not run the suite: ${facts.broken}`);
+  }
+
+  for (const [summary, [first, ...others]] of failures) {
+    if (!first) continue;
+    lines.push('', `FAIL  ${count(others.length + 1)}: ${summary}`, ...names([first, ...others]));
+    lines.push(`      The first of them, ${first.name}:`);
+    lines.push(...rest(first.message).map((line) => (line === '' ? '' : `      ${line}`)));
+  }
+  for (const [reason, rules] of notJudged)
+    lines.push('', `NOT JUDGED  ${count(rules.length)}: ${reason}`, ...names(rules));
+  for (const [note, rules] of groups(skipped, (outcome) => outcome.note ?? 'skipped'))
+    lines.push('', `SKIPPED  ${count(rules.length)}: ${note}`, ...names(rules, 3));
+
+  const advisories = new Map<string, number>();
+  for (const outcome of outcomes)
+    for (const text of new Set(outcome.advisories ?? []))
+      advisories.set(text, (advisories.get(text) ?? 0) + 1);
+  if (advisories.size > 0) {
+    lines.push(
+      '',
+      'Advisories: what HTTP recommends and the interface does not promise (not failures)',
+    );
+    for (const [text, rules] of advisories) lines.push(`  warning: ${text} (${count(rules)})`);
+  }
+  if (failed.length > 0 || unjudged.length > 0)
+    lines.push(
+      '',
+      `Replay: ${facts.replay}   (credentials from ${facts.credentialsFrom}, as in this run)`,
+    );
+
+  // A run without a diagnosis line opens with its first group, not with a blank line.
+  if (lines[0] === '') lines.shift();
+  const counts = `${passed.length} rules passed, ${failed.length} failed, ${skipped.length} skipped`;
+  const notJudgedCount = unjudged.length > 0 ? `, ${unjudged.length} could not be judged` : '';
+  const summary = `${counts}${notJudgedCount} against ${facts.baseUrl} (${facts.timing})`;
+  if (failed.length > 0)
+    return { lines, verdict: `petstore-kit contract: does NOT conform: ${summary}`, exitCode: 1 };
+  if (unjudged.length > 0 || facts.broken) {
+    const reason = notJudged[0]?.[0] ?? facts.broken;
+    return {
+      lines,
+      verdict: `petstore-kit contract: could not judge: ${summary}${reason ? `: ${reason}` : ''}`,
+      exitCode: 2,
+    };
+  }
+  if (passed.length === 0)
+    return {
+      lines,
+      verdict: `petstore-kit contract: no contract rule ran against ${facts.baseUrl}`,
+      exitCode: 2,
+    };
+  return { lines, verdict: `petstore-kit contract: conforms: ${summary}`, exitCode: 0 };
+}
+
+/** Outcomes grouped by a key, the largest group first (then the first met). */
+function groups(
+  outcomes: readonly RuleOutcome[],
+  keyOf: (outcome: RuleOutcome) => string,
+): [string, RuleOutcome[]][] {
+  const grouped = new Map<string, RuleOutcome[]>();
+  for (const outcome of outcomes) {
+    const key = keyOf(outcome);
+    grouped.set(key, [...(grouped.get(key) ?? []), outcome]);
+  }
+  return [...grouped].sort((a, b) => b[1].length - a[1].length);
+}
+
+function names(rules: readonly RuleOutcome[], shown = NAMES_SHOWN): string[] {
+  const listed = rules.slice(0, shown).map((rule) => `      ${rule.name}`);
+  return rules.length > shown ? [...listed, `      ... and ${rules.length - shown} more`] : listed;
+}
+
+function count(rules: number): string {
+  return `${rules} rule${rules === 1 ? '' : 's'}`;
+}
+
+function firstLine(message: string | undefined): string {
+  return (message ?? 'failed').split('\n')[0]?.trim() || 'failed';
+}
+
+function rest(message: string | undefined): string[] {
+  return (message ?? '').split('\n').slice(1);
+}
+
+/**
+ * GitHub Actions workflow commands for a run: each failure an error annotation titled with
+ * its rule, each advisory once a warning annotation.
+ */
+export function githubAnnotations(outcomes: readonly RuleOutcome[]): string[] {
+  const lines = outcomes
+    .filter((outcome) => outcome.state === 'failed')
+    .map((outcome) => githubCommand('error', outcome.name, outcome.message ?? 'failed'));
+  const advisories = new Set(outcomes.flatMap((outcome) => outcome.advisories ?? []));
+  for (const text of advisories) lines.push(githubCommand('warning', 'contract advisory', text));
+  return lines;
+}
+
+/**
+ * A GitHub Actions workflow command, escaped as its toolkit escapes it.
+ * @example githubCommand('error', 'rule 3', 'expected 401\ngot 200') // '::error title=rule 3::expected 401%0Agot 200'
+ */
+export function githubCommand(
+  command: 'error' | 'warning',
+  title: string,
+  message: string,
+): string {
+  const data = (text: string) =>
+    text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const property = (text: string) => data(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  return `::${command} title=${property(title)}::${data(message)}`;
+}

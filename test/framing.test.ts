@@ -1,0 +1,84 @@
+// HTTP framing the parser refuses or Node answers on its own: each gets the spec's error, with
+// the right status, and a request answered before the bad bytes keeps its answer (issue 18).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryStore } from '../src/store/memory-store.js';
+import { CATEGORIES, KEY } from './helpers.js';
+import { closeAll, parseAnswer, raw, readAll, open, serve, type Served } from './server-helpers.js';
+
+let served: Served;
+const store = createMemoryStore();
+
+beforeAll(async () => {
+  served = await serve({ store });
+});
+
+afterAll(closeAll);
+
+const HEAD = `Host: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\n`;
+
+function expectError(answer: Awaited<ReturnType<typeof raw>>, status: number, message: RegExp) {
+  expect(answer.status).toBe(status);
+  expect(answer.headers.connection).toBe('close');
+  expect(answer.json).toEqual({ code: expect.any(String), message: expect.any(String), status });
+  expect((answer.json as { message: string }).message).toMatch(message);
+}
+
+describe('HTTP framing', () => {
+  it('Content-Length with Transfer-Encoding: chunked is a 400, and closes (RFC 9112 §6.1)', async () => {
+    const answer = await raw(
+      served.port,
+      `POST /v1/categories HTTP/1.1\r\n${HEAD}Content-Length: 15\r\nTransfer-Encoding: chunked\r\n\r\n` +
+        'f\r\n{"name":"Dog1"}\r\n0\r\n\r\n',
+    );
+    expectError(answer, 400, /both Content-Length and Transfer-Encoding/);
+  });
+
+  it('two different Content-Length headers are a 400 that says so', async () => {
+    const answer = await raw(
+      served.port,
+      `POST /v1/categories HTTP/1.1\r\n${HEAD}Content-Length: 15\r\nContent-Length: 16\r\n\r\n{"name":"Dog1"}`,
+    );
+    expectError(answer, 400, /more than one Content-Length/);
+  });
+
+  it('HTTP/1.1 without Host gets an Error body, not Node bare 400', async () => {
+    const answer = await raw(
+      served.port,
+      `GET /v1/categories HTTP/1.1\r\nAuthorization: Bearer ${KEY}\r\n\r\n`,
+    );
+    expectError(answer, 400, /Host/);
+  });
+
+  it('HTTP/1.0 without Host is served', async () => {
+    const answer = await raw(
+      served.port,
+      `GET /v1/categories HTTP/1.0\r\nAuthorization: Bearer ${KEY}\r\n\r\n`,
+    );
+    expect(answer.status).toBe(200);
+  });
+
+  it('CONNECT is answered (501, the mock is not a proxy), not dropped', async () => {
+    const answer = await raw(
+      served.port,
+      'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+    );
+    expectError(answer, 501, /not a proxy/);
+  });
+
+  it('a create followed by garbage on the same connection gets its own answer first', async () => {
+    const before = (await store.collection(CATEGORIES).list()).length;
+    const socket = await open(served.port);
+    const reading = readAll(socket);
+    socket.write(
+      `POST /v1/categories HTTP/1.1\r\n${HEAD}Content-Length: 16\r\n\r\n{"name":"Piped"}GARBAGE\r\n\r\n`,
+    );
+    const text = await reading;
+    const first = parseAnswer(text);
+    expect(first.status).toBe(201);
+    expect(text).toContain('"name":"Piped"');
+    // Then the garbage's own error, and the connection closes.
+    const second = parseAnswer(text.slice(text.indexOf('HTTP/1.1', 4)));
+    expect(second.status).toBe(501);
+    expect((await store.collection(CATEGORIES).list()).length).toBe(before + 1);
+  });
+});

@@ -1,0 +1,102 @@
+// What the mock tells a person per request: the level its outcome deserves, and why a 4xx
+// is a 4xx; faults logged as faults, never as a status they never sent (issues 18 and 19).
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../src/http/logger.js';
+import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import type { MockOptions } from '../src/wiring/options.js';
+import { AUTH } from './helpers.js';
+
+const started: RunningMock[] = [];
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((mock) => mock.close()));
+});
+
+/** A mock whose request lines are collected as JSON objects. */
+async function logged(options: MockOptions = {}) {
+  const lines: Record<string, unknown>[] = [];
+  const logger = createLogger(
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean))
+          lines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    }),
+  );
+  const mock = await startMock({ apiKeys: ['test-key'], logger, logRequests: true, ...options });
+  started.push(mock);
+  /** The line of the request to this path (and method), once it is written. */
+  const lineOf = async (path: string, method = 'GET') => {
+    const find = () => lines.find((line) => line.path === path && line.method === method);
+    await expect.poll(find).toBeDefined();
+    return find() as Record<string, unknown>;
+  };
+  return { url: mock.url, lineOf };
+}
+
+const INFO = 30;
+const WARN = 40;
+const ERROR = 50;
+
+describe('request lines', () => {
+  it('2xx at info, 4xx at warn with the reason, 5xx at error', async () => {
+    const { url, lineOf } = await logged();
+    await fetch(`${url}/categories`, { headers: AUTH });
+    await fetch(`${url}/categories?page=2`, { headers: AUTH });
+    await fetch(`${url}/nowhere`, { headers: AUTH });
+    await fetch(`${url}/categories?q`);
+    await fetch(`${url}/pets/5`, { headers: { ...AUTH, Prefer: 'code=500' } });
+    await fetch(`${url}/categories`, {
+      method: 'POST',
+      headers: { ...AUTH, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 7, description: 8 }),
+    });
+
+    expect(await lineOf('/v1/categories')).toMatchObject({ level: INFO, status: 200 });
+    expect(await lineOf('/v1/categories?page=2')).toMatchObject({
+      level: WARN,
+      status: 400,
+      reason: expect.stringMatching(/page is not a known property/),
+    });
+    expect(await lineOf('/v1/nowhere')).toMatchObject({
+      level: WARN,
+      status: 404,
+      reason: 'No operation at GET /v1/nowhere',
+    });
+    expect(await lineOf('/v1/categories?q')).toMatchObject({
+      level: WARN,
+      status: 401,
+      reason: expect.stringMatching(/Send the API key/),
+    });
+    expect(await lineOf('/v1/pets/5')).toMatchObject({ level: ERROR, status: 500 });
+    // The line says the first problem, and how many more there are.
+    const invalid = await lineOf('/v1/categories', 'POST');
+    expect(invalid).toMatchObject({ level: WARN, status: 400 });
+    expect(invalid.msg).toMatch(/: \/body\/name must be a string \(and 1 more\)$/);
+  });
+
+  it('a fault is logged as the fault, at error, with no made-up status', async () => {
+    const { url, lineOf } = await logged();
+    await fetch(`${url}/categories`, { headers: { ...AUTH, Prefer: 'fault=reset' } }).catch(
+      () => undefined,
+    );
+    const line = await lineOf('/v1/categories');
+    expect(line).toMatchObject({ level: ERROR, fault: 'reset' });
+    expect(line).not.toHaveProperty('status');
+    expect(line.msg).toMatch(/^GET \/v1\/categories fault=reset [\d.]+ms$/);
+  });
+
+  it('a preflight refused by --cors-origin says so', async () => {
+    const { url, lineOf } = await logged({ cors: { origins: ['http://localhost:5173'] } });
+    await fetch(`${url}/categories`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://evil.example.com', 'Access-Control-Request-Method': 'GET' },
+    });
+    expect(await lineOf('/v1/categories', 'OPTIONS')).toMatchObject({
+      status: 204,
+      reason: 'origin not allowed',
+    });
+  });
+});
