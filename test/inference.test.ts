@@ -2,12 +2,15 @@
 // them, small), served with no code: routes by specificity, item paths by username, slug, uuid
 // and sid, records made of everything the spec says of them, wrapped lists with their counts,
 // nested collections, paging and filters.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRouter } from '../src/core/router.js';
 import { selectPage } from '../src/core/resources/list-page.js';
 import { keyPropertyFor } from '../src/openapi/item-key.js';
-import { loadSpec } from '../src/openapi/load.js';
+import { loadSpec, SpecError } from '../src/openapi/load.js';
 import { listOperations } from '../src/openapi/operations.js';
 import { inferResources, type ListParameters } from '../src/openapi/resources.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
@@ -127,6 +130,14 @@ describe('what is inferred from the shapes', () => {
         envelopes: ['listTags', 'createTag', 'getTag'],
       },
     ]);
+  });
+
+  it('refuses an x-mock key its records do not have, naming it', async () => {
+    const document = structuredClone((await loadSpec(SHAPES)).resolved);
+    const getTag = document.paths?.['/tags/{ref}']?.get as { 'x-mock'?: unknown };
+    getTag['x-mock'] = { key: 'colour' };
+    expect(() => inferResources(listOperations(document))).toThrow(SpecError);
+    expect(() => inferResources(listOperations(document))).toThrow(/"colour"/);
   });
 
   it('reads paging and filters from the list parameters', async () => {
@@ -337,6 +348,19 @@ describe('nested collections', () => {
     const missing = await call(mock, 'GET', '/users/nobody/posts');
     expect(missing).toMatchObject({ status: 404, body: { code: 'not_found' } });
     expect(missing.body.message).toMatch(/users/);
+  });
+
+  it('keeps what was written under a parent in the data file, across a restart', async () => {
+    const data = join(await mkdtemp(join(tmpdir(), 'petstore-kit-nested-')), 'mock.jsonl');
+    const first = await startMock({ spec: SHAPES, apiKeys: [KEY], seedCount: 1, data });
+    await call(first, 'POST', '/users', { username: 'ada', email: 'ada@example.org' });
+    const post = (await call(first, 'POST', '/users/ada/posts', { title: 'Kept' })).body;
+    const before = (await call(first, 'GET', '/users/ada/posts')).body;
+    await first.close();
+    const second = await startMock({ spec: SHAPES, apiKeys: [KEY], seedCount: 1, data });
+    mocks.push(second);
+    expect((await call(second, 'GET', `/users/ada/posts/${post.id}`)).body).toEqual(post);
+    expect((await call(second, 'GET', '/users/ada/posts')).body).toEqual(before);
   });
 
   it('a reset forgets what the nested collections were given, and seeds them again', async () => {
