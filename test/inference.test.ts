@@ -366,9 +366,15 @@ describe('nested collections', () => {
   it('a reset forgets what the nested collections were given, and seeds them again', async () => {
     const mock = await shapes(2);
     const [first] = (await call(mock, 'GET', '/users')).body.data;
-    const before = (await call(mock, 'GET', `/users/${first.username}/posts`)).body;
-    await call(mock, 'POST', `/users/${first.username}/posts`, { title: 'Extra' });
+    const path = `/users/${first.username}/posts`;
+    const before = (await call(mock, 'GET', path)).body;
+    expect(before.map((post: { username: string }) => post.username)).toEqual([
+      first.username,
+      first.username,
+    ]);
+    const extra = (await call(mock, 'POST', path, { title: 'Extra' })).body;
+    expect((await call(mock, 'GET', path)).body).toEqual([...before, extra]);
     await mock.reset();
-    expect((await call(mock, 'GET', `/users/${first.username}/posts`)).body).toEqual(before);
+    expect((await call(mock, 'GET', path)).body).toEqual(before);
   });
 });
