@@ -171,10 +171,16 @@ describe('records made of everything the spec says of them', () => {
     const created = await call(mock, 'POST', '/users', {
       username: 'ada',
       email: 'ada@example.org',
+      nickname: 'Countess',
     });
     expect(created.status).toBe(201);
     expect(created.location).toBe('/api/users/ada');
-    expect(created.body).toMatchObject({ username: 'ada', email: 'ada@example.org' });
+    // The nickname only the create body documents is the record's too.
+    expect(created.body).toMatchObject({
+      username: 'ada',
+      email: 'ada@example.org',
+      nickname: 'Countess',
+    });
     expect(['active', 'suspended']).toContain(created.body.status);
     expect(['admin', 'member', 'guest']).toContain(created.body.role);
     expect(Date.parse(created.body.created_at)).not.toBeNaN();
@@ -254,6 +260,8 @@ describe('wrapped lists, paging and filters', () => {
     const before = await call(mock, 'GET', '/users');
     expect(before.body).toMatchObject({ total: 3, page: 1, per_page: 20 });
     expect(before.body.data).toHaveLength(3);
+    // Seeds are made of the whole record, the nickname only the create body documents included.
+    expect(before.body.data.some((user: object) => 'nickname' in user)).toBe(true);
     await call(mock, 'POST', '/users', {
       username: 'ada',
       email: 'ada@example.org',

@@ -242,6 +242,18 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     if (operation.method !== 'delete') records.push(envelope.record);
   }
   if (records.length === 0 && createBody) records.push(createBody.record);
+  else if (createBody) {
+    // What the create body says and no answer does (a `notes` the answers leave out) is the
+    // record's too, never required; `writeOnly` fields (a password) are never kept.
+    const answered = new Set(
+      records.flatMap((record) => Object.keys(propertiesOf(record)).map(wordKey)),
+    );
+    const bodyOnly = Object.entries(propertiesOf(createBody.record)).filter(
+      ([name, property]) => !answered.has(wordKey(name)) && !carries(property, 'writeOnly'),
+    );
+    if (bodyOnly.length > 0)
+      records.push({ type: 'object', properties: Object.fromEntries(bodyOnly) } as SchemaObject);
+  }
   const schema = mergeRecordSchemas(records);
   const properties = propertiesOf(schema);
 
