@@ -500,6 +500,11 @@ async function send(
     Accept: 'application/json, */*;q=0.5',
     ...credentials.headers,
   };
+  // An `Accept` the operation documents as a parameter (an enum of media types) is sent as it says.
+  const accept = operation.parameters.find(
+    (parameter) => parameter.in === 'header' && /^accept$/i.test(parameter.name),
+  );
+  if (accept) headers.Accept = plainText(context.values.parameter(accept));
   const cookies: Record<string, string> = { ...credentials.cookies };
   for (const parameter of operation.parameters.filter((p) => p.required && p.in !== 'path')) {
     const value = valueOf(parameter);
