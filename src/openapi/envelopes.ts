@@ -101,7 +101,10 @@ export function recordEnvelopeOf(
   return { kind: 'wrapped', property: chosen[0], wrapper: answer, record: chosen[1] };
 }
 
-/** A schema of an object with properties to hold a record's fields. */
+/**
+ * A schema of an object with properties to hold a record's fields.
+ * @example isObjectSchema({ type: 'object', properties: { id: {} } }) // true
+ */
 export function isObjectSchema(schema: unknown): boolean {
   if (typeof schema !== 'object' || schema === null) return false;
   const s = schema as SchemaObject;

@@ -35,6 +35,7 @@ export function mergeRecordSchemas(schemas: readonly SchemaObject[]): SchemaObje
 /**
  * Whether a schema refuses properties it does not declare (`additionalProperties: false`, or
  * `unevaluatedProperties: false`), itself or in an `allOf` part.
+ * @example isClosed({ properties: { id: {} }, additionalProperties: false }) // true
  */
 export function isClosed(schema: SchemaObject): boolean {
   return [schema, ...((schema.allOf ?? []) as SchemaObject[])].some(

@@ -449,7 +449,10 @@ function wordKey(name: string): string {
   return wordsOf(name).join(' ');
 }
 
-/** The path parameter names of a template, in order. */
+/**
+ * The path parameter names of a template, in order.
+ * @example parametersOf('/users/{userId}/posts/{postId}') // ['userId', 'postId']
+ */
 export function parametersOf(template: string): string[] {
   return [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
 }
