@@ -1,5 +1,7 @@
 import { defineConfig } from 'vitest/config';
-import { BrowserSkipReporter } from './test/browser/skip-reporter.js';
+import { SKIP_NOTE_PREFIX } from './test/browser/chromium.js';
+import { SkipBannerReporter } from './test/browser/skip-reporter.js';
+import { REDIS_SKIP_NOTE_PREFIX } from './test/redis/find-redis.js';
 
 // The project's own tests. The contract suite (contract-tests/) runs against a
 // deployment and has its own config.
@@ -7,7 +9,14 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 20_000,
-    // After the default summary: a banner when browser tests were skipped for want of Chromium.
-    reporters: ['default', new BrowserSkipReporter()],
+    // After the default summary: a banner when tests were skipped for want of Chromium or
+    // redis-server.
+    reporters: [
+      'default',
+      new SkipBannerReporter(process.stderr, [
+        { prefix: SKIP_NOTE_PREFIX, what: 'browser tests' },
+        { prefix: REDIS_SKIP_NOTE_PREFIX, what: 'Redis tests' },
+      ]),
+    ],
   },
 });

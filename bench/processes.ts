@@ -24,6 +24,16 @@ export function pinLoadGenerator(): string {
   return `servers on core ${SERVER_CORE}, load generator on core ${others}`;
 }
 
+/**
+ * Moves a running server process (e.g. redis-server) to the servers' core, off the load
+ * generator's; says what it did.
+ */
+export function pinServer(pid: number): string {
+  if (SERVER_CORE === undefined) return 'not pinned';
+  spawnSync('taskset', ['-pc', String(SERVER_CORE), String(pid)], { stdio: 'ignore' });
+  return `on core ${SERVER_CORE}`;
+}
+
 /** A server under test, in its own process so that it has a core to itself. */
 export interface ServerProcess {
   /** What the tables call it, e.g. `mock` or `baseline`. */

@@ -1,9 +1,9 @@
 // The limit of one Node process here: a raw node:http server that serves the same bytes as the
 // mock, with the same constant-time key check, and nothing else (no spec, no validation, no
 // log). `tsx bench/raw-baseline.ts <count> <key>`.
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createKeyChecker } from '../src/core/security.js';
+import { createKeyChecker } from '../src/core/credentials.js';
 import { animalKinds, seededFaker } from '../src/openapi/realistic.js';
 
 const [count = '10', key = 'bench-key'] = process.argv.slice(2);
@@ -16,7 +16,7 @@ let listBytes: Buffer | undefined;
 const JSON_TYPE = 'application/json; charset=utf-8';
 const UNAUTHORIZED = Buffer.from('{"code":"unauthorized","message":"no key","status":401}');
 
-function send(res: import('node:http').ServerResponse, status: number, body: Buffer): void {
+function send(res: ServerResponse, status: number, body: Buffer): void {
   res.writeHead(status, { 'Content-Type': JSON_TYPE, 'Content-Length': body.length });
   res.end(body);
 }

@@ -2,6 +2,7 @@
 import type { BigList } from './big-list.js';
 import type { DataStore } from './data-store.js';
 import type { PairedRow } from './paired.js';
+import type { RedisStoreBench } from './redis-store.js';
 import type { Startup } from './startup.js';
 import { megabytes, round, type Latency, type Ratio } from './stats.js';
 import type { Scaling } from './throughput.js';
@@ -108,4 +109,28 @@ export function printMemory(m: {
     `Memory per stored category (${m.count} stored): ${round(m.perCategory, 0)} B, of which ${round(m.jsonPerCategory, 0)} B ` +
       `is its JSON: ${round(m.beyondJson, 0)} B beyond its JSON size`,
   );
+}
+
+export function printRedisStore(bench: RedisStoreBench) {
+  if ('skipped' in bench) {
+    console.log(`\nRedis store (issue 17): not measured, ${bench.skipped}`);
+    return;
+  }
+  const median = (values: readonly number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] ?? 0;
+  };
+  console.log(
+    `\nRedis store (issue 17) against the memory store, at the store level: ops/s, median of ${bench.rows[0]?.redis.length ?? 0} rounds; Redis ${bench.redisVersion} on this machine (${bench.redisCore}), one connection`,
+  );
+  console.log(
+    `${'operation'.padEnd(30)} ${pad('redis ops/s', 12)} ${pad('memory ops/s', 13)}  redis / memory`,
+  );
+  for (const row of bench.rows) {
+    const redis = median(row.redis);
+    const memory = median(row.memory);
+    console.log(
+      `${row.operation.padEnd(30)} ${pad(Math.round(redis), 12)} ${pad(Math.round(memory), 13)}  ${round(redis / memory, 3)}`,
+    );
+  }
 }

@@ -1,7 +1,8 @@
 // `npm run bench`: the mock against bare express baselines, side by side on this machine, in
 // paired alternating rounds (bench/paired.ts), plus the rows of issues 8 and 10: a list of
 // 100,000 records of 1 KB and what waits behind it, item reads and writes, creates with
-// --data, and start-up with a spec of 50 operations.
+// --data, the Redis store against the memory store (issue 17), and start-up with a spec of 50
+// operations.
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { bigList } from './big-list.js';
@@ -9,6 +10,7 @@ import { dataStore } from './data-store.js';
 import { items } from './items.js';
 import { ROUNDS, SECONDS } from './paired.js';
 import { pinLoadGenerator, ROOT } from './processes.js';
+import { redisStore } from './redis-store.js';
 import * as report from './report.js';
 import { startup, startup50 } from './startup.js';
 import { idle } from './idle.js';
@@ -32,6 +34,7 @@ const SECTIONS = [
   'memory',
   'items',
   'data',
+  'redis',
   'biglist',
 ] as const;
 type Section = (typeof SECTIONS)[number];
@@ -101,6 +104,7 @@ const results = {
   memory: await section('memory', () => memory(100_000)),
   items: await section('items', items),
   dataStore: await section('data', dataStore),
+  redisStore: await section('redis', redisStore),
   bigList: await section('biglist', () => bigList(BIG)),
   /** Seconds each section took. */
   took,
@@ -131,6 +135,7 @@ if (results.items)
     results.items,
   );
 if (results.dataStore) report.printDataStore(results.dataStore);
+if (results.redisStore) report.printRedisStore(results.redisStore);
 if (results.scaling) report.printScaling(results.scaling);
 if (results.bigList) report.printBigList(results.bigList, BIG.seconds);
 console.log('');

@@ -5,6 +5,7 @@ export { startMock, type RunningMock, type StartMockOptions } from './wiring/sta
 export { createApp, type AppOptions, type MockApp } from './wiring/create-app.js';
 export {
   DEFAULT_API_KEY,
+  DEFAULT_BASIC_CREDENTIAL,
   DEFAULT_BODY_LIMIT,
   DEFAULTS,
   type CorsSetting,
@@ -16,6 +17,7 @@ export { createMockServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from './ht
 export type { Logger } from './http/logger.js';
 export type { HandlerContext, HandlerRequest } from './core/handler.js';
 export type { ScenarioSettings } from './core/scenarios/settings.js';
+export type { SchemeSummary } from './core/security.js';
 export { ADMIN_SPEC_PATH, BUNDLED_SPEC_PATH as DEFAULT_SPEC_PATH } from './openapi/bundled.js';
 export { loadSpec, SpecError, type LoadedSpec, type LoadSpecOptions } from './openapi/load.js';
 export type { Operation } from './openapi/operations.js';
@@ -35,14 +37,24 @@ export {
   type MemoryStoreOptions,
 } from './store/memory-store.js';
 export {
+  DEFAULT_REDIS_PREFIX,
+  openRedisStore,
+  REDIS_STORE_DEFAULTS,
+  RedisError,
+  type RedisStore,
+  type RedisStoreOptions,
+} from './store/redis-store.js';
+export {
   DEFAULT_STORE_LIMITS,
   StoreDiskFullError,
   StoreFullError,
   StoreUnavailableError,
   type Collection,
   type CollectionDescriptor,
+  type ScopedStore,
   type Store,
   type StoreLimits,
+  type StoreUnavailableOutcome,
   type StoredRecord,
 } from './store/store.js';
 export type { Answer, FaultKind } from './vocabulary/answer.js';

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createKeyChecker, readCredential } from '../src/core/security.js';
+import {
+  createKeyChecker,
+  decodeBasic,
+  readAuthorization,
+  readCookies,
+  readCredential,
+} from '../src/core/credentials.js';
 
 describe('readCredential', () => {
   it.each([
@@ -40,5 +46,44 @@ describe('createKeyChecker', () => {
   it('refuses to be built without keys or with an empty key', () => {
     expect(() => createKeyChecker([])).toThrow(/at least one/);
     expect(() => createKeyChecker(['ok', ''])).toThrow(/empty/);
+  });
+});
+
+describe('readAuthorization, for another scheme', () => {
+  it.each([
+    { header: 'Basic dXNlcjpwYXNz', scheme: 'Basic', kind: 'token' },
+    { header: 'BASIC dXNlcjpwYXNz', scheme: 'Basic', kind: 'token' },
+    { header: 'Bearer abc', scheme: 'Basic', kind: 'other-scheme' },
+    { header: 'Token abc', scheme: 'Token', kind: 'token' },
+    { header: 'Basic', scheme: 'Basic', kind: 'empty-token' },
+  ])('$header as $scheme -> $kind', ({ header, scheme, kind }) => {
+    expect(readAuthorization(header, scheme).kind).toBe(kind);
+  });
+});
+
+describe('decodeBasic', () => {
+  const b64 = (bytes: string | number[]) =>
+    (typeof bytes === 'string' ? Buffer.from(bytes) : Buffer.from(bytes)).toString('base64');
+  it.each([
+    { what: 'user:password', token: b64('user:pass'), expected: 'user:pass' },
+    { what: 'a password with colons', token: b64('u:a:b'), expected: 'u:a:b' },
+    { what: 'UTF-8', token: b64('zoë:ünïcode'), expected: 'zoë:ünïcode' },
+    { what: 'without its padding', token: b64('a:').replace(/=+$/, ''), expected: 'a:' },
+    { what: 'no colon', token: b64('alice'), expected: undefined },
+    { what: 'bits a plain encoder would not write', token: 'YTp=', expected: undefined },
+    { what: 'bytes that are not UTF-8', token: b64([0xff, 0x3a]), expected: undefined },
+    { what: 'characters base64 lacks', token: 'a:b', expected: undefined },
+  ])('$what', ({ token, expected }) => {
+    expect(decodeBasic(token)).toBe(expected);
+  });
+});
+
+describe('readCookies', () => {
+  it('keeps every value of a name sent twice, decoded', () => {
+    const cookies = readCookies('a=1; b=x%20y; a=2;c');
+    expect(cookies.get('a')).toEqual(['1', '2']);
+    expect(cookies.get('b')).toEqual(['x y']);
+    expect(cookies.has('c')).toBe(false);
+    expect(readCookies(undefined).size).toBe(0);
   });
 });

@@ -9,6 +9,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 // The built CLI, as `npm start` and users run it (`npm test` builds first).
 const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
+const SECURITY = fileURLToPath(new URL('./fixtures/specs/security.yaml', import.meta.url));
 
 interface Started {
   child: ChildProcess;
@@ -175,6 +176,11 @@ describe('petstore-kit mock', () => {
       message: /CORS origin "localhost:5173" is not an origin/,
     },
     { args: ['--request-timeout', '-1'], message: /--request-timeout.*seconds/ },
+    { args: ['--basic', 'alice'], message: /--basic.*user:password/ },
+    {
+      args: ['--spec', SECURITY, '--api-key', 'basicAuth=abc'],
+      message: /^petstore-kit: security scheme basicAuth is HTTP basic/m,
+    },
   ])('stops with one clear line and a non-zero exit for $args', async ({ args, message }) => {
     const child = run(['mock', ...args]);
     const output = collect(child);
@@ -321,6 +327,46 @@ describe('petstore-kit mock', () => {
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(1);
     socket.destroy();
+  });
+
+  it('enforces every scheme of a spec with --api-key and --basic, and says what each accepts', async () => {
+    const key = 'k-7f3a9';
+    const password = 's3cr3t-pw';
+    const { url, output } = await start([
+      '--spec',
+      SECURITY,
+      '--api-key',
+      key,
+      '--basic',
+      `alice:${password}`,
+      '--log-format',
+      'json',
+    ]);
+    const basic = (pair: string) => ({
+      headers: { Authorization: `Basic ${Buffer.from(pair).toString('base64')}` },
+    });
+    expect((await fetch(`${url}/basic`, basic(`alice:${password}`))).status).toBe(200);
+    expect((await fetch(`${url}/basic`, basic('alice:wrong'))).status).toBe(401);
+    expect((await fetch(`${url}/cookie`, { headers: { Cookie: `session=${key}` } })).status).toBe(
+      200,
+    );
+    expect((await fetch(`${url}/query?api_key=petstore-kit-dev-key`)).status).toBe(401);
+    expect(output()).toContain('security: basicAuth (http basic): the 1 user:password given');
+    expect(output()).toContain(
+      'security: queryKey (apiKey in query parameter api_key): the 1 key given',
+    );
+    expect(output()).not.toContain(key);
+    expect(output()).not.toContain(password);
+  });
+
+  it('takes BASIC_AUTH (comma-separated) from the environment', async () => {
+    const { url } = await start(['--spec', SECURITY], { BASIC_AUTH: 'a:1, b:2' });
+    for (const pair of ['a:1', 'b:2']) {
+      const res = await fetch(`${url}/basic`, {
+        headers: { Authorization: `Basic ${Buffer.from(pair).toString('base64')}` },
+      });
+      expect(res.status, pair).toBe(200);
+    }
   });
 
   it('says so in one line when the port is taken', async () => {

@@ -34,11 +34,15 @@ describe('the library entry', () => {
       'ApiError',
       'DEFAULTS',
       'DEFAULT_API_KEY',
+      'DEFAULT_BASIC_CREDENTIAL',
       'DEFAULT_BODY_LIMIT',
+      'DEFAULT_REDIS_PREFIX',
       'DEFAULT_SERVER_LIMITS',
       'DEFAULT_SPEC_PATH',
       'DEFAULT_STORE_LIMITS',
       'DataFileError',
+      'REDIS_STORE_DEFAULTS',
+      'RedisError',
       'SpecError',
       'StartupError',
       'StoreDiskFullError',
@@ -49,6 +53,7 @@ describe('the library entry', () => {
       'createMockServer',
       'loadSpec',
       'openFileStore',
+      'openRedisStore',
       'startMock',
     ]);
   });

@@ -2,15 +2,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openFileStore } from '../src/store/file-store.js';
 import { createMemoryStore } from '../src/store/memory-store.js';
+import { openRedisStore } from '../src/store/redis-store.js';
 import {
   StoreFullError,
   type CollectionDescriptor,
+  type ScopedStore,
   type Store,
   type StoreLimits,
 } from '../src/store/store.js';
+import { startRedisServer, type RedisServer } from './redis/redis-server.js';
+import { redisLookup, withRedis } from './redis/with-redis.js';
 
 const pets: CollectionDescriptor = { name: 'pets', idProperty: 'id', idKind: 'integer' };
 const owners: CollectionDescriptor = { name: 'owners', idProperty: 'ownerId', idKind: 'integer' };
@@ -352,26 +356,164 @@ const rules: Rule[] = [
   },
 ];
 
-interface Maker {
+/** The rules of stores that hold scopes (the mock's sessions) beside their main state. */
+interface ScopeRule {
+  rule: string;
+  limits?: Partial<StoreLimits>;
+  check: (store: ScopedStore) => Promise<void>;
+}
+
+const scopeRules: ScopeRule[] = [
+  {
+    rule: 'a scope starts as a copy of the mark: the same records, ids and id counters',
+    check: async (store) => {
+      const main = store.collection(pets);
+      for (const name of ['Rex', 'Tom']) await main.create({ name });
+      await main.remove(2);
+      await store.markInitial();
+      await main.create({ name: 'Kit' });
+      const alice = store.scope('alice').collection(pets);
+      expect(await alice.list()).toEqual([{ id: 1, name: 'Rex' }]);
+      expect(await store.scope('alice').count()).toBe(1);
+      expect((await alice.create({ name: 'Ace' })).id).toBe(3);
+    },
+  },
+  {
+    rule: 'a scope used before any mark starts empty',
+    check: async (store) => {
+      await store.collection(pets).create({ name: 'Rex' });
+      expect(await store.scope('alice').collection(pets).list()).toEqual([]);
+      expect((await store.scope('alice').collection(pets).create({ name: 'Ann' })).id).toBe(1);
+    },
+  },
+  {
+    rule: 'a scope got before the mark but first used after it starts from the mark',
+    check: async (store) => {
+      const alice = store.scope('alice');
+      await store.collection(pets).create({ name: 'Rex' });
+      await store.markInitial();
+      expect(await alice.collection(pets).list()).toEqual([{ id: 1, name: 'Rex' }]);
+    },
+  },
+  {
+    rule: 'writes in a scope leave the main state and the other scopes alone',
+    check: async (store) => {
+      await store.collection(pets).create({ name: 'Rex' });
+      await store.markInitial();
+      const alice = store.scope('alice').collection(pets);
+      const bob = store.scope('bob').collection(pets);
+      await alice.create({ name: 'Ann' });
+      await alice.update(1, () => ({ name: 'Max' }));
+      await bob.remove(1);
+      expect(await store.collection(pets).list()).toEqual([{ id: 1, name: 'Rex' }]);
+      expect(await alice.list()).toEqual([
+        { id: 1, name: 'Max' },
+        { id: 2, name: 'Ann' },
+      ]);
+      expect(await bob.list()).toEqual([]);
+      expect((await store.collection(pets).create({ name: 'Tom' })).id).toBe(2);
+      expect((await bob.create({ name: 'Bo' })).id).toBe(2);
+      expect([await store.count(), await store.scope('bob').count()]).toEqual([2, 1]);
+    },
+  },
+  {
+    rule: 'a reset of a scope returns it to the mark and leaves the others',
+    check: async (store) => {
+      await store.collection(pets).create({ name: 'Rex' });
+      await store.markInitial();
+      await store.collection(pets).create({ name: 'Tom' });
+      await store.scope('alice').collection(pets).create({ name: 'Ann' });
+      await store.scope('bob').collection(pets).create({ name: 'Bo' });
+      await store.scope('alice').reset();
+      expect(await store.scope('alice').collection(pets).list()).toEqual([{ id: 1, name: 'Rex' }]);
+      expect(await store.scope('bob').collection(pets).list()).toHaveLength(2);
+      expect(await store.collection(pets).list()).toHaveLength(2);
+    },
+  },
+  {
+    rule: 'the scopes that hold a state are listed; a dropped one starts again from the mark',
+    check: async (store) => {
+      await store.collection(pets).create({ name: 'Rex' });
+      await store.markInitial();
+      const alice = store.scope('alice');
+      await alice.collection(pets).create({ name: 'Ann' });
+      await store.scope('bob').count();
+      expect((await store.scopeNames()).sort()).toEqual(['alice', 'bob']);
+      expect(await store.dropScope('alice')).toBe(true);
+      expect(await store.dropScope('alice')).toBe(false);
+      expect(await store.dropScope('nobody')).toBe(false);
+      expect(await store.scopeNames()).toEqual(['bob']);
+      // Even through the scope got before the drop.
+      expect(await alice.collection(pets).list()).toEqual([{ id: 1, name: 'Rex' }]);
+      expect((await store.scopeNames()).sort()).toEqual(['alice', 'bob']);
+    },
+  },
+  {
+    rule: 'scope names are kept as given, whatever characters they hold',
+    check: async (store) => {
+      const names = ['a:b', 'a', 'ä/ö*?', 'x'.repeat(64)];
+      for (const [i, name] of names.entries())
+        await store
+          .scope(name)
+          .collection(pets)
+          .create({ name: `Pet ${i}` });
+      expect((await store.scopeNames()).sort()).toEqual([...names].sort());
+      for (const [i, name] of names.entries())
+        expect(await store.scope(name).collection(pets).list()).toEqual([
+          { id: 1, name: `Pet ${i}` },
+        ]);
+    },
+  },
+  {
+    rule: 'each scope has its own totals against the limits',
+    limits: { maxRecords: 2 },
+    check: async (store) => {
+      await store.collection(pets).create({ name: 'Rex' });
+      await store.markInitial();
+      const alice = store.scope('alice').collection(pets);
+      await alice.create({ name: 'Ann' });
+      await expect(alice.create({ name: 'Amy' })).rejects.toBeInstanceOf(StoreFullError);
+      expect((await store.collection(pets).create({ name: 'Tom' })).id).toBe(2);
+      expect(await store.scope('bob').count()).toBe(1);
+    },
+  },
+];
+
+interface Maker<S extends Store = Store> {
   name: string;
-  open: (limits: Partial<StoreLimits> | undefined) => Promise<Store>;
+  open: (limits: Partial<StoreLimits> | undefined) => Promise<S>;
 }
 
 const cleanups: (() => Promise<void>)[] = [];
 
+const memoryStore: Maker<ScopedStore> = {
+  name: 'memory store',
+  open: async (limits) => createMemoryStore({ limits }),
+};
+
+const fileStore: Maker<ScopedStore> = {
+  name: 'file store',
+  open: async (limits) => {
+    const folder = await mkdtemp(join(tmpdir(), 'petstore-store-'));
+    const store = await openFileStore(join(folder, 'data.jsonl'), { limits });
+    cleanups.push(async () => {
+      await store.close();
+      await rm(folder, { recursive: true, force: true });
+    });
+    return store;
+  },
+};
+
 const makers: Maker[] = [
-  { name: 'memory store', open: async (limits) => createMemoryStore({ limits }) },
+  memoryStore,
+  fileStore,
   {
-    name: 'file store',
-    open: async (limits) => {
-      const folder = await mkdtemp(join(tmpdir(), 'petstore-store-'));
-      const store = await openFileStore(join(folder, 'data.jsonl'), { limits });
-      cleanups.push(async () => {
-        await store.close();
-        await rm(folder, { recursive: true, force: true });
-      });
-      return store;
-    },
+    name: 'memory store, a scope',
+    open: async (limits) => (await memoryStore.open(limits)).scope('s'),
+  },
+  {
+    name: 'file store, a scope',
+    open: async (limits) => (await fileStore.open(limits)).scope('s'),
   },
 ];
 
@@ -382,5 +524,75 @@ afterEach(async () => {
 describe.each(makers)('$name', (maker) => {
   it.each(rules)('$rule', async ({ limits, check }) => {
     await check(await maker.open(limits));
+  });
+});
+
+describe.each([memoryStore, fileStore])('$name, scopes', (maker) => {
+  it.each(scopeRules)('$rule', async ({ limits, check }) => {
+    await check(await maker.open(limits));
+  });
+});
+
+describe('file store scopes', () => {
+  it('are kept in memory only: the data file holds the main state alone', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'petstore-store-'));
+    const path = join(folder, 'data.jsonl');
+    try {
+      const store = await openFileStore(path);
+      await store.collection(pets).create({ name: 'Rex' });
+      await store.markInitial();
+      await store.scope('alice').collection(pets).create({ name: 'Ann' });
+      await store.close();
+      const reopened = await openFileStore(path);
+      expect(await reopened.collection(pets).list()).toEqual([{ id: 1, name: 'Rex' }]);
+      expect(await reopened.scopeNames()).toEqual([]);
+      await reopened.close();
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('on a real Redis', () => {
+  withRedis();
+  let redis: RedisServer | undefined;
+  beforeAll(async () => {
+    if (redisLookup.found) redis = await startRedisServer();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  let stores = 0;
+  /** A store of its own: a prefix of its own on the one server. */
+  const redisStore: Maker<ScopedStore> = {
+    name: 'redis store',
+    open: async (limits) => {
+      const store = await openRedisStore(redis?.url ?? 'redis://redis-server-not-started', {
+        prefix: `contract-${++stores}:`,
+        limits,
+      });
+      cleanups.push(() => store.close());
+      return store;
+    },
+  };
+  const redisMakers: Maker[] = [
+    redisStore,
+    {
+      name: 'redis store, a scope',
+      open: async (limits) => (await redisStore.open(limits)).scope('s'),
+    },
+  ];
+
+  describe.each(redisMakers)('$name', (maker) => {
+    it.each(rules)('$rule', async ({ limits, check }) => {
+      await check(await maker.open(limits));
+    });
+  });
+
+  describe.each([redisStore])('$name, scopes', (maker) => {
+    it.each(scopeRules)('$rule', async ({ limits, check }) => {
+      await check(await maker.open(limits));
+    });
   });
 });

@@ -1,13 +1,14 @@
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { createLogger } from '../http/logger.js';
-import { DEFAULT_API_KEY, DEFAULTS } from '../wiring/options.js';
+import { DEFAULT_API_KEY, DEFAULT_BASIC_CREDENTIAL, DEFAULTS } from '../wiring/options.js';
 import type { RunningMock } from '../wiring/start-mock.js';
 import type { ContractCommandOptions } from './contract-command.js';
 import type { MockFlags } from './mock-command.js';
 import { FAULT_KINDS } from '../vocabulary/answer.js';
 import { STABILITY_LEVELS } from '../openapi/stability.js';
 import {
+  collectBasic,
   collectList,
   parseDelay,
   parseFaultKinds,
@@ -46,7 +47,7 @@ export interface CliIo {
 
 /**
  * The `petstore-kit` command line. Options fall back to environment variables
- * (`PORT`, `HOST`, `API_KEYS`), which commander reads.
+ * (`PORT`, `HOST`, `API_KEYS`, `BASIC_AUTH`), which commander reads.
  * @example await createCli({ stdout: process.stdout, stderr: process.stderr }).parseAsync(process.argv);
  */
 export function createCli(io: CliIo): Command {
@@ -72,10 +73,18 @@ export function createCli(io: CliIo): Command {
     .addOption(
       new Option(
         '-k, --api-key <key>',
-        `an accepted API key; repeat for several (default: ${DEFAULT_API_KEY})`,
+        `an accepted key (API key, bearer or OAuth token), or scheme=key for one scheme; repeatable (default: ${DEFAULT_API_KEY})`,
       )
         .env('API_KEYS')
         .argParser(collectList),
+    )
+    .addOption(
+      new Option(
+        '--basic <user:password>',
+        `accepted HTTP basic credentials, or scheme=user:password for one scheme; repeatable (default: ${DEFAULT_BASIC_CREDENTIAL})`,
+      )
+        .env('BASIC_AUTH')
+        .argParser(collectBasic),
     )
     .addOption(
       new Option('--seed-count <count>', 'records generated per collection at start-up (0: none)')

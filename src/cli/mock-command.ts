@@ -9,6 +9,7 @@ export interface MockFlags {
   port: number;
   host: string;
   apiKey?: string[];
+  basic?: string[];
   seedCount: number;
   seed: number;
   spec: string;
@@ -44,6 +45,7 @@ export function mockOptionsOf(flags: MockFlags, logger: Logger): MockOptions {
     port: flags.port,
     host: flags.host,
     ...(flags.apiKey?.length ? { apiKeys: flags.apiKey } : {}),
+    ...(flags.basic?.length ? { basic: flags.basic } : {}),
     spec: flags.spec,
     ...(flags.data ? { data: flags.data } : {}),
     seedCount: flags.seedCount,
@@ -70,7 +72,8 @@ export function mockOptionsOf(flags: MockFlags, logger: Logger): MockOptions {
 
 /**
  * Starts the mock as the CLI asks, hands it to `onListening`, and announces it in one log
- * line (with the default key when no key was given, so that `npm start` tells how to call it).
+ * line (with the default key when no credential was given, so that `npm start` tells how to
+ * call it), then one line per security scheme of the spec saying what it accepts.
  * @example await runMock(flags, createLogger()); // {"msg":"petstore-kit mock listening on http://127.0.0.1:4010/v1 ..."}
  */
 export async function runMock(
@@ -81,10 +84,15 @@ export async function runMock(
   const mock = await startMock(mockOptionsOf(flags, logger));
   // Before the announcement: whoever acts on it (a signal, a request) finds the mock ready.
   onListening(mock);
+  const defaults = !flags.apiKey?.length && !flags.basic?.length;
   logger.info(
     { url: mock.url, records: await mock.store.count(), keys: mock.apiKeys.length },
     `petstore-kit mock listening on ${mock.url}` +
-      (flags.apiKey?.length ? '' : ` (API key: ${mock.apiKeys[0]})`),
+      (defaults ? ` (API key: ${mock.apiKeys[0]})` : ''),
   );
+  for (const { line, warning } of mock.security) {
+    if (warning) logger.warn(`security: ${line}`);
+    else logger.info(`security: ${line}`);
+  }
   return mock;
 }

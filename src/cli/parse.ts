@@ -88,3 +88,11 @@ export function collectList(value: string, previous: string[] = []): string[] {
       .filter(Boolean),
   ];
 }
+
+/** `user:password` (or `scheme=user:password`), repeatable, comma-separated from the environment. */
+export function collectBasic(value: string, previous: string[] = []): string[] {
+  const pairs = collectList(value);
+  if (pairs.some((pair) => !pair.includes(':')))
+    throw new InvalidArgumentError('it must be user:password, or scheme=user:password.');
+  return [...previous, ...pairs];
+}

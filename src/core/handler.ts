@@ -11,7 +11,13 @@ export interface HandlerRequest {
   query: Record<string, unknown>;
   /** The header parameters the spec documents, by lower-case name. */
   headers: Record<string, unknown>;
-  /** The parsed body (JSON), or its bytes for other media types; undefined when there was none. */
+  /** The cookie parameters the spec documents, by name. */
+  cookies: Record<string, unknown>;
+  /**
+   * The parsed body: JSON as sent; a form-urlencoded or multipart form as an object (its values
+   * converted to the schema's types, a file as the base64 of its bytes); text as a string; the
+   * bytes of any other media type. Undefined when there was none.
+   */
   body: unknown;
 }
 

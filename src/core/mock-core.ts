@@ -20,8 +20,12 @@ export interface ServedApi {
   /** The path it is served under, without a trailing slash: `/v1`, `/__mock`, or `''`. */
   basePath: string;
   router: Router;
-  /** Whether a path below the base path that the spec lacks needs a credential (401 before 404). */
-  unknownNeedsCredential: boolean;
+  /**
+   * Throws a 401 ApiError unless the request meets the security requirements of `operation`,
+   * or, for a path below the base path that the spec lacks, the document's (401 before 404).
+   * `search` is the query string, without `?`.
+   */
+  checkCredential(request: MockRequest, search: string, operation?: Operation): void;
   /** How each operation answers. An operation without a handler is a 501. */
   handlers: ReadonlyMap<Operation, OperationHandler>;
   /** Headers every answer of an operation carries (deprecation, stability). */
@@ -74,8 +78,6 @@ export type Route =
 export interface MockCoreOptions {
   /** The APIs served, matched by base path; the first one's error shape serves requests of none. */
   apis: readonly ServedApi[];
-  /** Throws a 401 ApiError unless the request carries an accepted credential. */
-  checkCredential: (request: MockRequest) => void;
   validate: (operation: Operation, input: RequestInput) => ValidRequest;
   /** Checks an answer against the spec and makes it ready to send. */
   checkAnswer: (operation: Operation, answer: Answer) => Promise<CheckedAnswer>;
@@ -153,9 +155,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       // A plain OPTIONS (not a CORS preflight, which the HTTP adapter answers) asks what is allowed.
       return { answer: { status: 204, headers: { Allow: to.allow.join(', ') }, body: undefined } };
     }
-    const needsCredential =
-      to.kind === 'operation' ? to.operation.requiresCredential : api.unknownNeedsCredential;
-    if (needsCredential) options.checkCredential(request);
+    api.checkCredential(request, to.search, to.kind === 'operation' ? to.operation : undefined);
     if (to.kind === 'not-found') throw errors.noOperation(method, to.pathname);
     if (to.kind === 'method-not-allowed') throw errors.methodNotAllowed(to.pathname, to.allow);
 

@@ -1,9 +1,21 @@
 import type { SchemaObject } from '../openapi/load.js';
-import type { Operation, Parameter, ParameterLocation } from '../openapi/operations.js';
+import {
+  isJsonMediaType,
+  type Operation,
+  type Parameter,
+  type ParameterLocation,
+} from '../openapi/operations.js';
 import { typesOf } from '../openapi/schema-parts.js';
 import type { SchemaCheck, SchemaCompiler } from '../openapi/schemas.js';
 import { errors } from '../vocabulary/error-catalogue.js';
 import type { MockRequest } from '../vocabulary/request.js';
+import {
+  readCookieParameters,
+  readHeaders,
+  readPath,
+  readQuery,
+  type ReadValues,
+} from './parameter-styles.js';
 import type { ReadBody } from './request-body.js';
 
 /** A request as the spec describes it, checked: parameters converted to their types. */
@@ -11,7 +23,8 @@ export interface ValidRequest {
   params: Record<string, unknown>;
   query: Record<string, unknown>;
   headers: Record<string, unknown>;
-  /** The parsed body; undefined when there was none. */
+  cookies: Record<string, unknown>;
+  /** The parsed body, its values converted to the schema's types; undefined when there was none. */
   body: unknown;
 }
 
@@ -28,15 +41,20 @@ interface CompiledOperation {
   path: SchemaCheck | undefined;
   query: SchemaCheck | undefined;
   header: SchemaCheck | undefined;
+  cookie: SchemaCheck | undefined;
+  pathParameters: readonly Parameter[];
   queryParameters: readonly Parameter[];
   headerParameters: readonly Parameter[];
+  cookieParameters: readonly Parameter[];
 }
 
 /**
- * Checks requests against the spec with its compiled schemas: path, query and header
- * parameters (an unknown query parameter is refused), then the body against the schema
- * of its media type (a `readOnly` property is refused). Every problem is listed in one
- * 400 `validation_failed`.
+ * Checks requests against the spec with its compiled schemas: path, query, header and cookie
+ * parameters, read as their styles write them (an unknown query parameter is refused, and so
+ * is one sent empty that the spec does not allow empty), then the body against the schema of
+ * its media type (a `readOnly` property is refused). Form, multipart and text bodies arrive as
+ * strings and are converted to the schema's types first. Every problem is listed in one 400
+ * `validation_failed`.
  * @example validator.check(createCategory, input) // throws ApiError 400 "/body must have required property 'name'"
  */
 export interface RequestValidator {
@@ -48,6 +66,14 @@ export interface RequestValidator {
 
 export function createRequestValidator(compiler: SchemaCompiler): RequestValidator {
   const compiledOperations = new WeakMap<Operation, CompiledOperation>();
+  // A text body is checked as the one property of an object, so that it is converted in place.
+  const wrappers = new WeakMap<SchemaObject, SchemaObject>();
+  const wrapperOf = (schema: SchemaObject): SchemaObject => {
+    let wrapper = wrappers.get(schema);
+    if (!wrapper)
+      wrappers.set(schema, (wrapper = { type: 'object', properties: { body: schema } }));
+    return wrapper;
+  };
 
   function compile(operation: Operation): CompiledOperation {
     let compiled = compiledOperations.get(operation);
@@ -63,8 +89,11 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
         path: checkOf('path', false),
         query: checkOf('query', true),
         header: checkOf('header', false),
+        cookie: checkOf('cookie', false),
+        pathParameters: at('path'),
         queryParameters: at('query'),
         headerParameters: at('header'),
+        cookieParameters: at('cookie'),
       };
       compiledOperations.set(operation, compiled);
     }
@@ -74,44 +103,86 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
   function check(operation: Operation, input: RequestInput): ValidRequest {
     const compiled = compile(operation);
     const problems: string[] = [];
-    const params: Record<string, unknown> = { ...input.params };
-    const query = input.search === '' ? {} : readQuery(input.search, compiled.queryParameters);
-    const headers: Record<string, unknown> = {};
-    for (const parameter of compiled.headerParameters) {
-      const value = input.headers[parameter.name];
-      if (value !== undefined) headers[parameter.name] = value;
-    }
+    const read = (values: ReadValues): Record<string, unknown> => {
+      problems.push(...values.problems);
+      return values.values;
+    };
+    const params = read(readPath(input.params, compiled.pathParameters));
+    const query =
+      input.search === ''
+        ? {}
+        : read(
+            readQuery(input.search, compiled.queryParameters, {
+              where: '/query',
+              ignored: operation.credentialsInQuery,
+            }),
+          );
+    const headers = read(readHeaders(input.headers, compiled.headerParameters));
+    const cookie = input.headers.cookie;
+    const cookies = read(
+      readCookieParameters(
+        typeof cookie === 'string' ? cookie : cookie?.join('; '),
+        compiled.cookieParameters,
+      ),
+    );
     if (compiled.path) problems.push(...compiled.path(params, '/path'));
     if (compiled.query && (input.search !== '' || compiled.queryParameters.some(isRequired)))
       problems.push(...compiled.query(query, '/query'));
     if (compiled.header) problems.push(...compiled.header(headers, '/headers'));
+    if (compiled.cookie) problems.push(...compiled.cookie(cookies, '/cookies'));
 
     const spec = operation.requestBody;
     let body: unknown;
     if (spec && input.body) {
       body = input.body.value;
-      const schema = spec.content.get(input.body.mediaType);
-      if (schema && !Buffer.isBuffer(body))
-        problems.push(...compiler.request(schema)(body, '/body'));
+      problems.push(...input.body.problems);
+      const schema = spec.content.get(input.body.mediaType) ?? {};
+      switch (input.body.kind) {
+        case 'json':
+          problems.push(...compiler.request(schema)(body, '/body'));
+          break;
+        case 'form':
+          // A form is an object; a schema that is not one cannot describe it, so it is not held against it.
+          if (describesObject(schema)) problems.push(...compiler.parameters(schema)(body, '/body'));
+          break;
+        case 'text': {
+          const wrapped = { body };
+          problems.push(...compiler.parameters(wrapperOf(schema))(wrapped, ''));
+          body = wrapped.body;
+          break;
+        }
+        case 'bytes':
+          break;
+      }
     } else if (spec?.required) {
       problems.push(`/body is required: send ${[...spec.content.keys()].join(' or ')}`);
     }
 
     if (problems.length > 0) throw errors.validationFailed(problems);
-    return { params, query, headers, body };
+    return { params, query, headers, cookies, body };
   }
 
   return {
     check,
     prepare(operation) {
       compile(operation);
-      for (const schema of operation.requestBody?.content.values() ?? []) compiler.request(schema);
+      for (const [mediaType, schema] of operation.requestBody?.content ?? []) {
+        if (isJsonMediaType(mediaType)) compiler.request(schema);
+        else if (mediaType.startsWith('text/')) compiler.parameters(wrapperOf(schema));
+        else if (describesObject(schema)) compiler.parameters(schema);
+      }
     },
   };
 }
 
 function isRequired(parameter: Parameter): boolean {
   return parameter.required;
+}
+
+/** Whether a schema can describe an object: it says `object`, or says no type at all. */
+function describesObject(schema: SchemaObject): boolean {
+  const types = typesOf(schema);
+  return types.length === 0 || types.includes('object');
 }
 
 /** The parameters of one location as one object schema, so they are checked in one call. */
@@ -124,23 +195,4 @@ function objectSchema(parameters: readonly Parameter[], closed: boolean): Schema
     required: parameters.filter(isRequired).map((parameter) => parameter.name),
     ...(closed ? { additionalProperties: false } : {}),
   } as SchemaObject;
-}
-
-/**
- * The query as the parameters describe it: a repeated key (or, without explode, a
- * comma-separated value) is an array where the schema asks for one, and otherwise stays
- * a list, which the schema then refuses, rather than silently keeping one of the values.
- */
-function readQuery(search: string, parameters: readonly Parameter[]): Record<string, unknown> {
-  const query: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  const searchParams = new URLSearchParams(search);
-  for (const name of new Set(searchParams.keys())) {
-    const values = searchParams.getAll(name);
-    const parameter = parameters.find((candidate) => candidate.name === name);
-    const isArray = parameter && typesOf(parameter.schema).includes('array');
-    if (isArray && !parameter.explode && values.length === 1)
-      query[name] = (values[0] ?? '').split(',');
-    else query[name] = isArray || values.length > 1 ? values : values[0];
-  }
-  return query;
 }

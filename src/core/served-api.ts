@@ -1,6 +1,6 @@
 import { deprecationHeaders } from '../openapi/deprecation.js';
 import type { OpenApiDocument } from '../openapi/load.js';
-import { jsonSchemaOf, requiresCredential, type Operation } from '../openapi/operations.js';
+import { jsonSchemaOf, type Operation } from '../openapi/operations.js';
 import type { SchemaCompiler } from '../openapi/schemas.js';
 import { stabilityOf } from '../openapi/stability.js';
 import { SpecError } from '../openapi/load.js';
@@ -11,7 +11,7 @@ import { createRouter } from './router.js';
 
 export interface ServedApiOptions extends Pick<
   ServedApi,
-  'basePath' | 'recorded' | 'shapeError' | 'scenarios' | 'refuse'
+  'basePath' | 'recorded' | 'shapeError' | 'scenarios' | 'refuse' | 'checkCredential'
 > {
   /** The handler of each operation; none makes the operation a 501. */
   handler(operation: Operation): OperationHandler | undefined;
@@ -45,7 +45,7 @@ export function serveApi(
     ...(options.scenarios ? { scenarios: options.scenarios } : {}),
     ...(options.refuse ? { refuse: options.refuse } : {}),
     router: createRouter(operations),
-    unknownNeedsCredential: requiresCredential(document.security ?? []),
+    checkCredential: options.checkCredential,
     handlers,
     headersOf: (operation) => headers.get(operation) ?? {},
   };

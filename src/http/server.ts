@@ -49,6 +49,13 @@ export interface ServerLimits {
 
 /** How long idle keep-alive connections may still send one last request on shutdown. */
 const SHUTDOWN_GRACE_MS = 500;
+/** On shutdown, a keep-alive connection idle this long is closed: its client sends nothing more. */
+const SHUTDOWN_IDLE_MS = 200;
+/** How often shutdown looks for such connections. */
+const SHUTDOWN_SWEEP_MS = 50;
+
+/** When each connection last read a byte or finished an answer. */
+const lastActive = new WeakMap<Socket, number>();
 
 export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   maxHeaderSize: 16 * 1024,
@@ -97,7 +104,10 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     if (closing) res.shouldKeepAlive = false;
     inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
+    res.once('close', () => {
+      inFlight.delete(res);
+      lastActive.set(req.socket, performance.now());
+    });
     // RFC 9112 §3.2: an HTTP/1.1 request without Host is a 400; Node's own answer to it has
     // no body, so the check is made here, where the answer can be the spec's error.
     if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined)
@@ -126,6 +136,8 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
+    lastActive.set(socket, performance.now());
+    socket.on('data', () => lastActive.set(socket, performance.now()));
     socket.once('close', () => sockets.delete(socket));
   });
   // A proxy's method: the mock is an origin server, and answers it rather than dropping it.
@@ -153,13 +165,14 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
           clearTimeout(hardStop);
           resolve();
         });
-        const grace = setTimeout(
-          () => closeIdle(sockets),
-          Math.min(SHUTDOWN_GRACE_MS, bounds.shutdownTimeout / 2),
-        );
+        // Then, until every connection is gone, those idle long enough that no request of
+        // their client can be on its way are closed.
+        const sweep = (): void => closeIdle(sockets, SHUTDOWN_IDLE_MS);
+        const sweeping = setInterval(sweep, SHUTDOWN_SWEEP_MS);
+        const grace = setTimeout(sweep, Math.min(SHUTDOWN_GRACE_MS, bounds.shutdownTimeout / 2));
         const hardStop = setTimeout(() => server.closeAllConnections(), bounds.shutdownTimeout);
-        grace.unref();
-        hardStop.unref();
+        server.once('close', () => clearInterval(sweeping));
+        for (const timer of [sweeping, grace, hardStop]) timer.unref();
       }),
   };
 }
@@ -214,15 +227,23 @@ function isIdle(socket: Socket): boolean {
 
 /**
  * Closes the connections that are idle, as Node's `closeIdleConnections` does, but after this
- * turn's I/O is read and only where nothing arrived: a request already on its way (a loaded
- * machine delays reading it) is answered, with `Connection: close`, rather than reset.
+ * turn's I/O is read, only where nothing arrived, and only those idle for `minIdleMs`: a request
+ * already on its way (a loaded machine delays reading it, a client sends its next request as
+ * soon as it has the last answer) is answered, with `Connection: close`, rather than reset.
  */
-function closeIdle(sockets: ReadonlySet<Socket>): void {
-  const idle = [...sockets].filter(isIdle).map((socket) => [socket, socket.bytesRead] as const);
-  setImmediate(() => {
-    for (const [socket, read] of idle)
-      if (socket.bytesRead === read && isIdle(socket)) socket.destroy();
-  });
+function closeIdle(sockets: ReadonlySet<Socket>, minIdleMs = 0): void {
+  const now = performance.now();
+  const idle = [...sockets]
+    .filter((socket) => isIdle(socket) && now - (lastActive.get(socket) ?? 0) >= minIdleMs)
+    .map((socket) => [socket, socket.bytesRead] as const);
+  if (idle.length === 0) return;
+  // Two turns: what a client in this process wrote during this turn's I/O is read in the next.
+  setImmediate(() =>
+    setImmediate(() => {
+      for (const [socket, read] of idle)
+        if (socket.bytesRead === read && isIdle(socket)) socket.destroy();
+    }),
+  );
 }
 
 /** Writes an answer straight to a socket that has no response object, and closes it. */

@@ -1,5 +1,6 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { OpenApiDocument, OperationObject, SchemaObject } from './load.js';
+import { apiKeysInQuery, securitySchemesOf } from './security-schemes.js';
 
 type SecurityRequirement = OpenAPIV3_1.SecurityRequirementObject;
 type ParameterObject = OpenAPIV3_1.ParameterObject;
@@ -22,21 +23,60 @@ export type HttpMethod = (typeof PATH_ITEM_METHODS)[number];
 /** Where a parameter is sent. */
 export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';
 
+/**
+ * How a parameter's value is written (OpenAPI's `style`): `form` (`?id=3&id=4`, or `?id=3,4`
+ * without explode), `simple` (`3,4`), `label` (`.3.4`), `matrix` (`;id=3,4`),
+ * `spaceDelimited` (`?id=3%204`), `pipeDelimited` (`?id=3|4`), `deepObject` (`?filter[name]=x`).
+ */
+export type ParameterStyle =
+  'form' | 'simple' | 'label' | 'matrix' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
+
+const PARAMETER_STYLES: readonly string[] = [
+  'form',
+  'simple',
+  'label',
+  'matrix',
+  'spaceDelimited',
+  'pipeDelimited',
+  'deepObject',
+];
+
 /** One parameter of an operation, as the mock checks it. */
 export interface Parameter {
+  /** As the spec writes it; a header's in lower case. */
   readonly name: string;
   readonly in: ParameterLocation;
   readonly required: boolean;
+  /** Its schema, or the schema of its `content` (`{}` when it gives none). */
   readonly schema: SchemaObject;
-  /** For query arrays: `form` with explode (repeated keys, the default) or comma-separated. */
+  /** Its `style`, or the default of its location: `form` in the query and cookies, else `simple`. */
+  readonly style: ParameterStyle;
+  /** Its `explode`, or the default of its style: true for `form` only. */
   readonly explode: boolean;
+  /** A query parameter that may be sent with an empty value (`allowEmptyValue`). */
+  readonly allowEmptyValue: boolean;
+  /** Its value is a JSON document (`content: application/json`), not a styled value. */
+  readonly json: boolean;
 }
 
-/** The JSON request body an operation takes. */
+/** How one property of a form or multipart body is written (OpenAPI's Encoding Object). */
+export interface PropertyEncoding {
+  /** The media type of its part, lower case (multipart). */
+  readonly contentType?: string;
+  readonly style?: ParameterStyle;
+  readonly explode?: boolean;
+}
+
+/** The request body an operation takes. */
 export interface RequestBody {
   readonly required: boolean;
-  /** The media types it accepts (lower case), each with its schema (`{}` when it has none). */
+  /**
+   * The media types it accepts (lower case, without parameters: `application/json`), each
+   * with its schema (`{}` when it has none).
+   */
   readonly content: ReadonlyMap<string, SchemaObject>;
+  /** For form and multipart media types, how each property is written, by property name. */
+  readonly encodings: ReadonlyMap<string, Readonly<Record<string, PropertyEncoding>>>;
 }
 
 /** One operation of the spec, with what the mock needs to serve it. */
@@ -56,6 +96,8 @@ export interface Operation {
   readonly security: readonly SecurityRequirement[];
   /** Whether those requirements demand a credential (an empty requirement allows none). */
   readonly requiresCredential: boolean;
+  /** The query parameters that carry an API key under those requirements (not parameters). */
+  readonly credentialsInQuery: readonly string[];
   /** The status the operation answers on success: its lowest 2xx response. */
   readonly successStatus: number;
 }
@@ -66,6 +108,7 @@ export interface Operation {
  */
 export function listOperations(document: OpenApiDocument): Operation[] {
   const operations: Operation[] = [];
+  const schemes = securitySchemesOf(document);
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     if (!item) continue;
     const shared = (item.parameters ?? []) as ParameterObject[];
@@ -83,6 +126,7 @@ export function listOperations(document: OpenApiDocument): Operation[] {
         responses: (definition.responses ?? {}) as Record<string, ResponseObject>,
         security,
         requiresCredential: requiresCredential(security),
+        credentialsInQuery: apiKeysInQuery(security, schemes),
         successStatus: lowestSuccessStatus(definition),
       });
     }
@@ -138,31 +182,82 @@ export function jsonSchemaOf(response: ResponseObject | undefined): SchemaObject
 
 /** `application/json`, `application/problem+json` and the like. */
 export function isJsonMediaType(type: string): boolean {
-  const essence = type.split(';')[0]?.trim().toLowerCase() ?? '';
+  const essence = essenceOf(type);
   return essence === 'application/json' || /^application\/[\w.-]+\+json$/.test(essence);
 }
 
-/** Operation parameters override path parameters of the same name and location. */
+/**
+ * Operation parameters override path parameters of the same name and location. Header
+ * parameters named Accept, Content-Type or Authorization are left out, as OpenAPI says: the
+ * mock reads those headers itself.
+ */
 function mergeParameters(shared: ParameterObject[], own: ParameterObject[]): Parameter[] {
   const merged = new Map<string, ParameterObject>();
   for (const parameter of [...shared, ...own])
     merged.set(`${parameter.in} ${parameter.name}`, parameter);
-  return [...merged.values()].map((parameter) => ({
-    name: parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name,
-    in: parameter.in as ParameterLocation,
-    required: parameter.in === 'path' || parameter.required === true,
-    schema: (parameter.schema ?? {}) as SchemaObject,
-    explode: parameter.explode ?? (parameter.style ?? 'form') === 'form',
-  }));
+  return [...merged.values()]
+    .filter(
+      (parameter) =>
+        parameter.in !== 'header' || !/^(accept|content-type|authorization)$/i.test(parameter.name),
+    )
+    .map(parameterOf);
+}
+
+function parameterOf(parameter: ParameterObject): Parameter {
+  const location = parameter.in as ParameterLocation;
+  const style = PARAMETER_STYLES.includes(parameter.style ?? '')
+    ? (parameter.style as ParameterStyle)
+    : location === 'query' || location === 'cookie'
+      ? 'form'
+      : 'simple';
+  const [mediaType, media] = Object.entries(parameter.content ?? {})[0] ?? [];
+  return {
+    name: location === 'header' ? parameter.name.toLowerCase() : parameter.name,
+    in: location,
+    required: location === 'path' || parameter.required === true,
+    schema: (media?.schema ?? parameter.schema ?? {}) as SchemaObject,
+    style,
+    explode: parameter.explode ?? style === 'form',
+    allowEmptyValue: parameter.allowEmptyValue === true,
+    json: mediaType !== undefined && isJsonMediaType(mediaType),
+  };
 }
 
 function requestBodyOf(definition: OperationObject): RequestBody | undefined {
   const body = definition.requestBody as OpenAPIV3_1.RequestBodyObject | undefined;
   if (!body) return undefined;
   const content = new Map<string, SchemaObject>();
-  for (const [type, media] of Object.entries(body.content ?? {}))
-    content.set(type.toLowerCase(), (media.schema ?? {}) as SchemaObject);
-  return { required: body.required === true, content };
+  const encodings = new Map<string, Record<string, PropertyEncoding>>();
+  for (const [type, media] of Object.entries(body.content ?? {})) {
+    // `application/json; charset=utf-8` is the same media type as `application/json`.
+    const essence = essenceOf(type);
+    if (content.has(essence)) continue;
+    content.set(essence, (media.schema ?? {}) as SchemaObject);
+    if (media.encoding) encodings.set(essence, encodingsOf(media.encoding));
+  }
+  return { required: body.required === true, content, encodings };
+}
+
+function encodingsOf(
+  encoding: Record<string, OpenAPIV3_1.EncodingObject>,
+): Record<string, PropertyEncoding> {
+  const out: Record<string, PropertyEncoding> = {};
+  for (const [name, { contentType, style, explode }] of Object.entries(encoding)) {
+    out[name] = {
+      ...(contentType ? { contentType: contentType.toLowerCase() } : {}),
+      ...(style && PARAMETER_STYLES.includes(style) ? { style: style as ParameterStyle } : {}),
+      ...(explode === undefined ? {} : { explode }),
+    };
+  }
+  return out;
+}
+
+/**
+ * A media type without its parameters, in lower case.
+ * @example essenceOf('Application/JSON; charset=utf-8') // 'application/json'
+ */
+export function essenceOf(type: string): string {
+  return (type.split(';')[0] ?? '').trim().toLowerCase();
 }
 
 function lowestSuccessStatus(definition: OperationObject): number {

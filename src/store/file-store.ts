@@ -13,12 +13,14 @@ import {
 } from './data-file.js';
 import { Journal, syncFolder } from './journal.js';
 import { isFileAt, lockFile } from './lock-file.js';
+import { MemoryStore } from './memory-store.js';
 import { checkRoom, keyOf, newId, StoreStates, withId, type Totals } from './records.js';
 import {
   DEFAULT_STORE_LIMITS,
   type Collection,
   type CollectionDescriptor,
   type RecordId,
+  type ScopedStore,
   type Store,
   type StoreLimits,
   type StoredRecord,
@@ -170,7 +172,7 @@ interface StoreAccess {
  * await store.collection({ name: 'categories', idProperty: 'id', idKind: 'integer' }).create({ name: 'Dog' });
  * await store.close(); // the next openFileStore('data.jsonl') holds the Dog
  */
-export class FileStore implements Store {
+export class FileStore implements ScopedStore {
   /** The data file, as an absolute path. */
   readonly path: string;
   readonly limits: StoreLimits;
@@ -207,9 +209,27 @@ export class FileStore implements Store {
     write: (collection, id, record, size, line) => this.#write(collection, id, record, size, line),
   };
 
+  /** The scopes: in memory, never written to the file, made from this store's mark. */
+  readonly #scopes: MemoryStore;
+
   constructor(parts: FileStoreParts) {
     this.path = parts.file;
     this.limits = parts.limits;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the mark's accessors below
+    const store = this;
+    this.#scopes = new MemoryStore(
+      { limits: parts.limits },
+      {
+        get marked() {
+          return store.#marked;
+        },
+        set marked(states) {
+          store.#marked = states;
+        },
+        scopes: new Map(),
+        used: new Set(),
+      },
+    );
     this.loaded = parts.loaded;
     this.#committed = parts.states;
     this.#latest = { ...parts.states.totals };
@@ -245,6 +265,22 @@ export class FileStore implements Store {
     await this.#exclusively(async () => {
       this.#marked = this.#committed.copy();
     });
+  }
+
+  /**
+   * A scope of this store: a state of its own kept in memory, never written to the file,
+   * made from the mark when first used (see ScopedStore).
+   */
+  scope(name: string): Store {
+    return this.#scopes.scope(name);
+  }
+
+  scopeNames(): Promise<string[]> {
+    return this.#scopes.scopeNames();
+  }
+
+  dropScope(name: string): Promise<boolean> {
+    return this.#scopes.dropScope(name);
   }
 
   /** Durable like any write: the file is replaced by a snapshot of the marked state. */

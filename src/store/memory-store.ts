@@ -13,6 +13,7 @@ import {
   type Collection,
   type CollectionDescriptor,
   type RecordId,
+  type ScopedStore,
   type Store,
   type StoreLimits,
   type StoredRecord,
@@ -40,16 +41,33 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   return new MemoryStore(options);
 }
 
-export class MemoryStore implements Store {
-  readonly limits: StoreLimits;
-  #states = new StoreStates();
-  readonly #collections = new Map<string, MemoryCollection>();
-  readonly #initial: MemoryStoreOptions['initial'];
-  #marked: StoreStates | undefined;
+/**
+ * What a memory store and its scopes share: the mark, and the scopes by name. A file store
+ * keeps its scopes in memory through one, whose mark is the file store's.
+ */
+export interface ScopeFamily {
+  marked: StoreStates | undefined;
+  readonly scopes: Map<string, MemoryStore>;
+  /** The scopes used since they were made or dropped: those that hold a state. */
+  readonly used: Set<string>;
+}
 
-  constructor(options: MemoryStoreOptions = {}) {
+export class MemoryStore implements ScopedStore {
+  readonly limits: StoreLimits;
+  /** Undefined for a scope not used yet (or dropped): it is made from the mark when used. */
+  #states: StoreStates | undefined;
+  readonly #collections = new Map<string, MemoryCollection>();
+  readonly #options: MemoryStoreOptions;
+  readonly #family: ScopeFamily;
+  /** The scope's name; undefined for the main state. */
+  readonly #scopeName: string | undefined;
+
+  constructor(options: MemoryStoreOptions = {}, family?: ScopeFamily, scopeName?: string) {
     this.limits = { ...DEFAULT_STORE_LIMITS, ...options.limits };
-    this.#initial = options.initial;
+    this.#options = options;
+    this.#family = family ?? { marked: undefined, scopes: new Map(), used: new Set() };
+    this.#scopeName = scopeName;
+    this.#states = scopeName === undefined ? new StoreStates() : undefined;
   }
 
   collection(descriptor: CollectionDescriptor): Collection {
@@ -57,42 +75,82 @@ export class MemoryStore implements Store {
     if (!collection) {
       collection = new MemoryCollection(descriptor, this);
       this.#collections.set(descriptor.name, collection);
-      if (!this.#states.byName.has(descriptor.name)) this.#plant(descriptor);
+      if (this.#states && !this.#states.byName.has(descriptor.name)) this.#plant(descriptor);
     }
     return collection;
   }
 
   async count(): Promise<number> {
-    return this.#states.totals.records;
+    return this.states.totals.records;
   }
 
   async markInitial(): Promise<void> {
-    this.#marked = this.#states.copy();
+    this.#family.marked = this.states.copy();
   }
 
   async reset(): Promise<void> {
+    this.#use();
+    const marked = this.#family.marked;
     // Collections first asked for after the mark start empty again: `of` makes them so.
-    this.#states = this.#marked?.copy() ?? new StoreStates();
+    this.#states = marked?.copy() ?? new StoreStates();
     // Without a mark, the start-up state is what was planted.
-    if (!this.#marked)
+    if (!marked)
       for (const collection of this.#collections.values()) this.#plant(collection.descriptor);
   }
 
   async close(): Promise<void> {}
 
+  /** A memory store of its own, made as a copy of the mark; it shares the mark and the scopes. */
+  scope(name: string): Store {
+    if (typeof name !== 'string' || name === '')
+      throw new TypeError('A scope needs a name of one character or more');
+    let scope = this.#family.scopes.get(name);
+    if (!scope) {
+      scope = new MemoryStore(this.#options, this.#family, name);
+      this.#family.scopes.set(name, scope);
+    }
+    return scope;
+  }
+
+  async scopeNames(): Promise<string[]> {
+    return [...this.#family.used];
+  }
+
+  async dropScope(name: string): Promise<boolean> {
+    if (!this.#family.used.has(name)) return false;
+    // The scope object stays (a caller may hold it): its next use starts from the mark.
+    const scope = this.#family.scopes.get(name);
+    if (scope) scope.#states = undefined;
+    this.#family.used.delete(name);
+    return true;
+  }
+
   /** The states of the collections, for their own methods. */
   get states(): StoreStates {
+    this.#use();
+    if (!this.#states) {
+      // A scope starts as a copy of the mark, when first used (as a Redis scope does).
+      this.#states = this.#family.marked?.copy() ?? new StoreStates();
+      for (const collection of this.#collections.values())
+        if (!this.#states.byName.has(collection.descriptor.name))
+          this.#plant(collection.descriptor);
+    }
     return this.#states;
   }
 
+  #use(): void {
+    if (this.#scopeName !== undefined) this.#family.used.add(this.#scopeName);
+  }
+
   #plant(descriptor: CollectionDescriptor): void {
-    const state = this.#states.of(descriptor.name);
-    for (const given of this.#initial?.[descriptor.name] ?? []) {
+    const states = this.states;
+    const state = states.of(descriptor.name);
+    for (const given of this.#options.initial?.[descriptor.name] ?? []) {
       const record = deepFreeze({ ...given });
       const id = keyOf(descriptor, record[descriptor.idProperty] as RecordId);
       const size = sizeOf(record);
-      checkRoom(this.limits, this.#states.totals, 1, size);
-      this.#states.put(descriptor.name, id, record, size);
+      checkRoom(this.limits, states.totals, 1, size);
+      states.put(descriptor.name, id, record, size);
       if (typeof id === 'number') state.lastId = Math.max(state.lastId, id);
     }
   }

@@ -97,6 +97,28 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/**
+ * A store that holds several independent states beside its main one: scopes (the mock's
+ * sessions). A scope has its own records and id counters, and starts as a copy of the marked
+ * state (the start-up data, with the same ids). There is one mark for the main state and
+ * every scope: `markInitial` of any of them sets it, and every `reset` returns to it.
+ */
+export interface ScopedStore extends Store {
+  /**
+   * The scope of that name: a store of its own over the same storage, made (as a copy of the
+   * mark) the first time it is used. Its `close` does nothing: closing this store closes it.
+   * @example const alice = store.scope('alice'); await alice.collection(pets).create({ name: 'Rex' });
+   */
+  scope(name: string): Store;
+  /** The names of the scopes that hold a state, in no particular order. */
+  scopeNames(): Promise<string[]>;
+  /**
+   * Forgets a scope's state; its next use starts again from the mark.
+   * @returns whether the scope held a state.
+   */
+  dropScope(name: string): Promise<boolean>;
+}
+
 /** A write that would take the store past its limits. Nothing of it was stored. */
 export class StoreFullError extends Error {
   override name = 'StoreFullError';
@@ -141,20 +163,38 @@ export class StoreDiskFullError extends Error {
  */
 export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
+  /** What became of the operation. */
+  readonly outcome: StoreUnavailableOutcome;
 
   constructor(
     /** What happened, one line, e.g. `its data file /srv/data.jsonl cannot be written (EIO: i/o error, fdatasync)`. */
     problem: string,
     /** Whole seconds after which a write may succeed; 1 or more. */
     readonly retryAfterSeconds: number,
-    options?: ErrorOptions,
+    options?: ErrorOptions & { outcome?: StoreUnavailableOutcome },
   ) {
+    const outcome = options?.outcome ?? 'not-stored';
     super(
-      `The mock's store is unavailable: ${problem}; nothing of this write was stored, try again in ${retryAfterSeconds} s`,
+      `The mock's store is unavailable: ${problem}; ${OUTCOMES[outcome](retryAfterSeconds)}`,
       options,
     );
+    this.outcome = outcome;
   }
 }
+
+/**
+ * What became of an operation the store could not complete: a write of which nothing was
+ * stored (the default); a write whose fate is unknown (it reached a remote store, whose answer
+ * never came back); or a read.
+ */
+export type StoreUnavailableOutcome = 'not-stored' | 'unknown' | 'read';
+
+const OUTCOMES: Record<StoreUnavailableOutcome, (seconds: number) => string> = {
+  'not-stored': (seconds) => `nothing of this write was stored, try again in ${seconds} s`,
+  unknown: (seconds) =>
+    `this write may or may not have been stored: read the data before sending it again, in ${seconds} s`,
+  read: (seconds) => `try again in ${seconds} s`,
+};
 
 /** An error's first line (Node's messages start with the code). */
 function describeCause(cause: unknown): string {

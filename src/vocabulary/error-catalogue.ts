@@ -69,7 +69,7 @@ export const errors = {
   missingCredential: unauthorized('missing_credential', (how: string) => `Send ${how}`),
   repeatedCredential: unauthorized(
     'invalid_credential',
-    (header: string) => `The request has more than one ${header} header: send exactly one`,
+    (where: string) => `The request has more than one ${where}: send exactly one`,
   ),
   emptyCredential: unauthorized(
     'invalid_credential',
@@ -83,6 +83,11 @@ export const errors = {
   malformedCredential: unauthorized(
     'invalid_credential',
     (what: string) => `The ${what} holds characters a credential cannot have (spaces, for example)`,
+  ),
+  notUserPassword: unauthorized(
+    'invalid_credential',
+    (how: string) =>
+      `The Basic credential is not the base64 of user:password in UTF-8: send ${how}`,
   ),
   invalidCredential: unauthorized(
     'invalid_credential',
@@ -134,6 +139,11 @@ export const errors = {
   abortedBody: define(400, 'bad_request', () => 'The request was aborted before its body ended'),
   shortBody: define(400, 'bad_request', () => 'The body is not as long as its Content-Length'),
   invalidUtf8: define(400, 'invalid_utf8', () => 'The body is not valid UTF-8 text'),
+  malformedMultipart: define(
+    400,
+    'malformed_body',
+    (reason: string) => `The body is not multipart/form-data as its Content-Type says: ${reason}`,
+  ),
   malformedJson: define(
     400,
     'malformed_json',

@@ -10,7 +10,12 @@ import { descriptorOf, resourceHandlers } from '../core/resources/handlers.js';
 import { seedResources } from '../core/resources/seed.js';
 import { forcedAnswer } from '../core/scenarios/forced-answer.js';
 import { Scenarios } from '../core/scenarios/settings.js';
-import { assertEnforceable, bearerCheck } from '../core/security.js';
+import {
+  everyKey,
+  settleCredentials,
+  type AcceptedCredentials,
+} from '../core/accepted-credentials.js';
+import { createSecurityCheck, type SchemeSummary } from '../core/security.js';
 import { compileEverySchema, serveApi } from '../core/served-api.js';
 import { createTurnBudget } from '../core/turn-budget.js';
 import { createBodyReader } from '../http/body.js';
@@ -26,6 +31,7 @@ import type { Resource } from '../openapi/resources.js';
 import { inferResources } from '../openapi/resources.js';
 import { createDataGenerator, type DataGenerator } from '../openapi/sample.js';
 import { createSchemaCompiler, type SchemaCompiler } from '../openapi/schemas.js';
+import { securitySchemesOf } from '../openapi/security-schemes.js';
 import { basePathOf } from '../openapi/servers.js';
 import { isServed, stabilityOf } from '../openapi/stability.js';
 import { createMemoryStore } from '../store/memory-store.js';
@@ -41,6 +47,7 @@ const TURN_BUDGET_MS = 4;
 export interface AppOptions extends Pick<
   MockOptions,
   | 'apiKeys'
+  | 'basic'
   | 'store'
   | 'logger'
   | 'bodyLimit'
@@ -72,6 +79,11 @@ export interface MockApp extends MockListener {
   /** The recent requests the admin API shows. */
   readonly requestLog: RequestLog;
   /**
+   * What each security scheme of the spec accepts, one line per scheme (never a secret the
+   * user gave), and what to warn of (a scheme nothing can meet, a key that names no scheme).
+   */
+  readonly security: readonly SchemeSummary[];
+  /**
    * Fills the collections (all, or those named) with `count` records generated from
    * their schemas (see seedResources).
    * @example await app.seed({ count: 10, seed: 1 });
@@ -100,7 +112,13 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
   const operations = listOperations(document);
   const basePath = basePathOf(document);
   const logger = settings.logger ?? silentLogger();
-  assertEnforceable(document, operations);
+  const schemes = securitySchemesOf(document);
+  const { accepted, warnings } = settleCredentials(schemes, {
+    apiKeys: settings.apiKeys,
+    basic: settings.basic,
+    defaults: settings.defaultCredentials,
+  });
+  const security = createSecurityCheck(document, operations, accepted);
 
   const store = carried?.store ?? options.store ?? createMemoryStore();
   const requestLog = carried?.requestLog ?? createRequestLog();
@@ -135,6 +153,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     serveApi(document, operations, {
       basePath,
       recorded: true,
+      checkCredential: security.check,
       handler: handlerOf,
       shapeError,
       scenarios: {
@@ -153,15 +172,28 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
       },
     }),
   ];
-  if (options.adminSpec)
-    apis.push(
-      adminApi(options.adminSpec, settings.seed, { reset, requests: requestLog, scenarios }),
+  const summary: SchemeSummary[] = [
+    ...security.summary,
+    ...warnings.map((line) => ({ line, warning: true })),
+  ];
+  if (options.adminSpec) {
+    const admin = adminApi(
+      options.adminSpec,
+      settings.seed,
+      { ...accepted, keys: everyKey(accepted, schemes), basic: [], byScheme: new Map() },
+      { reset, requests: requestLog, scenarios },
     );
+    apis.push(admin.api);
+    if (admin.locked)
+      summary.push({
+        line: `the admin API (${admin.api.basePath}) takes an API key, and none was given: it refuses every request`,
+        warning: true,
+      });
+  }
 
   const budget = createTurnBudget(TURN_BUDGET_MS);
   const core = createMockCore({
     apis,
-    checkCredential: bearerCheck({ keys: settings.apiKeys }),
     validate: validator.check,
     checkAnswer: createAnswerChecker(compiler, budget),
     context: { store },
@@ -187,6 +219,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     store,
     scenarios,
     requestLog,
+    security: summary,
     reset,
     seed: (seedOptions: { count: number; seed: number }, only?: readonly string[]) => {
       seeding = { count: seedOptions.count, seed: seedOptions.seed };
@@ -205,23 +238,29 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
 /** The seeding each app is under, for the app of the next version of the spec (`--watch`). */
 const seedingsOf = new WeakMap<MockApp, () => { count: number; seed: number } | undefined>();
 
-/** The admin API (`/__mock`), served beside the mocked one from its own spec. */
+/**
+ * The admin API (`/__mock`), served beside the mocked one from its own spec, with every key
+ * the mocked API accepts; `locked` when no key was given (only basic credentials).
+ */
 function adminApi(
   spec: LoadedSpec,
   seed: number,
+  accepted: AcceptedCredentials,
   state: Parameters<typeof adminHandlers>[0],
-): ServedApi {
+): { api: ServedApi; locked: boolean } {
   const document = spec.resolved;
   const operations = listOperations(document);
   const compiler = createSchemaCompiler();
   const generator: DataGenerator = createDataGenerator({ seed, compiler });
   const handlers = adminHandlers(state);
-  return serveApi(document, operations, {
+  const api = serveApi(document, operations, {
     basePath: basePathOf(document),
     recorded: false,
+    checkCredential: createSecurityCheck(document, operations, accepted).check,
     handler: (operation) => handlers[operation.operationId],
     shapeError: createErrorShaper(compiler, generator, documentErrorResponses(operations)),
   });
+  return { api, locked: accepted.keys.length === 0 };
 }
 
 /**

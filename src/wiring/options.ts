@@ -10,8 +10,11 @@ import { DEFAULT_STORE_LIMITS, type Store, type StoreLimits } from '../store/sto
 import type { Answer } from '../vocabulary/answer.js';
 import type { HandlerContext, HandlerRequest } from '../core/handler.js';
 
-/** Accepted when no key is configured, so that `npm start` works out of the box. */
+/** Accepted when no credential is configured, so that `npm start` works out of the box. */
 export const DEFAULT_API_KEY = 'petstore-kit-dev-key';
+
+/** The `user:password` HTTP basic schemes accept when no credential is configured. */
+export const DEFAULT_BASIC_CREDENTIAL = `petstore-kit:${DEFAULT_API_KEY}`;
 
 /** 1 MiB: the largest request body the mock reads; a larger one gets 413. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -51,10 +54,23 @@ export interface MockOptions {
    */
   spec?: string | LoadedSpec;
   /**
-   * The accepted bearer keys.
-   * @default [DEFAULT_API_KEY]
+   * The accepted keys: API keys (in a header, the query or a cookie, wherever the spec puts
+   * them), HTTP bearer tokens, and OAuth 2 and OpenID Connect access tokens (sent as bearer
+   * tokens). A key is accepted by every such scheme of the spec; `scheme=key`, where `scheme`
+   * names a security scheme of the spec, by that scheme only (and then that scheme accepts
+   * only the keys given for it). Once any credential is given (keys or `basic`), the defaults
+   * are refused.
+   * @default [DEFAULT_API_KEY] when no credential is given
+   * @example ['secret', 'adminKey=other-secret']
    */
   apiKeys?: readonly string[];
+  /**
+   * The accepted HTTP basic credentials, as `user:password`, or `scheme=user:password` for
+   * one basic scheme of the spec.
+   * @default [DEFAULT_BASIC_CREDENTIAL] when no credential is given
+   * @example ['alice:wonderland']
+   */
+  basic?: readonly string[];
   /**
    * The port to listen on; 0 picks a free one.
    * @default 0 (the CLI: 4010)
@@ -148,6 +164,7 @@ export interface MockOptions {
 export const DEFAULTS = {
   spec: BUNDLED_SPEC_PATH,
   apiKeys: [DEFAULT_API_KEY] as readonly string[],
+  basic: [DEFAULT_BASIC_CREDENTIAL] as readonly string[],
   port: 0,
   /** The CLI's port, as `npm start` documents it. */
   cliPort: 4010,
@@ -168,6 +185,8 @@ export const DEFAULTS = {
 export interface ResolvedOptions extends Required<
   Omit<MockOptions, 'data' | 'store' | 'logger' | 'storeLimits' | 'limits' | 'scenarios' | 'cors'>
 > {
+  /** Whether the credentials are the defaults (none was given). */
+  defaultCredentials: boolean;
   data: string | undefined;
   store: Store | undefined;
   logger: Logger | undefined;
@@ -182,9 +201,16 @@ export interface ResolvedOptions extends Required<
  * @example resolveOptions({ seed: 7 }).seedCount // 10
  */
 export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
+  // The defaults themselves, as a resolved copy of the options passes them on, count as none.
+  const given = (values: readonly string[] | undefined, defaults: readonly string[]) =>
+    values !== defaults && (values?.length ?? 0) > 0;
+  const defaultCredentials =
+    !given(options.apiKeys, DEFAULTS.apiKeys) && !given(options.basic, DEFAULTS.basic);
   return {
     spec: options.spec ?? DEFAULTS.spec,
-    apiKeys: options.apiKeys?.length ? options.apiKeys : DEFAULTS.apiKeys,
+    apiKeys: defaultCredentials ? DEFAULTS.apiKeys : (options.apiKeys ?? []),
+    basic: defaultCredentials ? DEFAULTS.basic : (options.basic ?? []),
+    defaultCredentials,
     port: options.port ?? DEFAULTS.port,
     host: options.host ?? DEFAULTS.host,
     seed: options.seed ?? DEFAULTS.seed,

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { SchemeSummary } from '../core/security.js';
 import { silentLogger, type Logger } from '../http/logger.js';
 import { createMockServer } from '../http/server.js';
 import { ADMIN_SPEC_PATH } from '../openapi/bundled.js';
@@ -21,8 +22,12 @@ export type StartMockOptions = MockOptions;
 export interface RunningMock {
   /** Its base URL, e.g. `http://127.0.0.1:4010/v1`. */
   url: string;
-  /** The keys it accepts. */
+  /** The keys it was given (or the default one), as given: `scheme=key` for one scheme's. */
   apiKeys: readonly string[];
+  /** The basic credentials it was given (or the default one), `user:password`. */
+  basic: readonly string[];
+  /** What each security scheme of the spec accepts, one line per scheme (see MockApp.security). */
+  security: readonly SchemeSummary[];
   server: Server;
   store: Store;
   /**
@@ -102,6 +107,8 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
   return {
     url: `http://${shownHost}:${port}${app.basePath}`,
     apiKeys: settings.apiKeys,
+    basic: settings.basic,
+    security: app.security,
     server,
     store,
     get resources() {

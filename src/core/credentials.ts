@@ -1,0 +1,112 @@
+// Reading credentials off a request: the Authorization header by scheme, Basic's user and
+// password, cookies. Nothing here decides whether a credential is accepted (security.ts does).
+import { hash, timingSafeEqual } from 'node:crypto';
+import { parseCookie } from 'cookie';
+
+/** What the Authorization header of a request holds for one authentication scheme. */
+export type Authorization =
+  | { kind: 'missing' }
+  | { kind: 'empty-token' }
+  | { kind: 'other-scheme' }
+  | { kind: 'malformed' }
+  | { kind: 'token'; token: string };
+
+/** What the Authorization header of a request holds, read as a bearer credential. */
+export type Credential =
+  Exclude<Authorization, { kind: 'token' }> | { kind: 'bearer'; token: string };
+
+/** A credential as RFC 9110 writes it after the scheme name (token68). */
+const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/**
+ * Reads an Authorization header as a credential of `scheme`. The scheme name is
+ * case-insensitive and may be followed by one or more spaces (RFC 9110); the token itself is
+ * taken exactly as sent.
+ * @example readAuthorization('basic dXNlcjpwYXNz', 'Basic') // { kind: 'token', token: 'dXNlcjpwYXNz' }
+ */
+export function readAuthorization(header: string | undefined, scheme: string): Authorization {
+  // Node trims the optional whitespace around a header value already.
+  if (header === undefined || header.trim() === '') return { kind: 'missing' };
+  const sent = /^\S*/.exec(header)?.[0] ?? '';
+  if (sent.toLowerCase() !== scheme.toLowerCase()) return { kind: 'other-scheme' };
+  const rest = header.slice(sent.length);
+  if (rest.trim() === '') return { kind: 'empty-token' };
+  const token = /^ +(.*)$/s.exec(rest)?.[1];
+  if (token === undefined || !TOKEN68.test(token)) return { kind: 'malformed' };
+  return { kind: 'token', token };
+}
+
+/**
+ * Reads an Authorization header as a bearer credential (RFC 6750).
+ * @example readCredential('bearer abc') // { kind: 'bearer', token: 'abc' }
+ */
+export function readCredential(header: string | undefined): Credential {
+  const read = readAuthorization(header, 'Bearer');
+  return read.kind === 'token' ? { kind: 'bearer', token: read.token } : read;
+}
+
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The `user:password` a Basic credential encodes (RFC 7617: base64 of UTF-8), or undefined
+ * when it is not base64 of text holding a colon. Base64 is read strictly: any character or
+ * padding that a plain encoder would not write makes it undefined.
+ * @example decodeBasic('dXNlcjpwYXNz') // 'user:pass'
+ */
+export function decodeBasic(token: string): string | undefined {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(token)) return undefined;
+  const bytes = Buffer.from(token, 'base64');
+  // Node's decoder skips what it cannot read; re-encoding tells whether it read everything.
+  if (bytes.toString('base64').replace(/=+$/, '') !== token.replace(/=+$/, '')) return undefined;
+  let text: string;
+  try {
+    text = fatalUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+  return text.includes(':') ? text : undefined;
+}
+
+/**
+ * Every value of every cookie of a Cookie header, by name (a name sent twice has two values),
+ * decoded as the `cookie` package decodes them.
+ * @example readCookies('a=1; b=x%20y; a=2').get('a') // ['1', '2']
+ */
+export function readCookies(header: string | undefined): Map<string, string[]> {
+  const cookies = new Map<string, string[]>();
+  if (!header) return cookies;
+  // A cookie value cannot hold a semicolon (RFC 6265), so each piece is one cookie; the
+  // package reads each, and the names it would keep only once are all kept here.
+  for (const piece of header.split(';')) {
+    for (const [name, value] of Object.entries(parseCookie(piece))) {
+      if (value === undefined) continue;
+      const values = cookies.get(name);
+      if (values) values.push(value);
+      else cookies.set(name, [value]);
+    }
+  }
+  return cookies;
+}
+
+/**
+ * A predicate that tells whether a secret is one of `secrets`. It compares digests in constant
+ * time and checks every secret, so timing says nothing of how close a guess was.
+ * @throws {Error} when `secrets` is empty or holds an empty one.
+ * @example const isKey = createKeyChecker(['alpha']); isKey('alpha') // true
+ */
+export function createKeyChecker(secrets: readonly string[]): (candidate: string) => boolean {
+  if (secrets.length === 0) throw new Error('at least one API key is needed');
+  if (secrets.some((secret) => secret === '')) throw new Error('an API key cannot be empty');
+  const digests = secrets.map(digest);
+  return (candidate) => {
+    const sent = digest(candidate);
+    let found = false;
+    for (const known of digests) found = timingSafeEqual(known, sent) || found;
+    return found;
+  };
+}
+
+function digest(value: string): Buffer {
+  // The one-shot hash: no Hash object per request.
+  return hash('sha256', value, 'buffer');
+}

@@ -1,0 +1,586 @@
+// The store behind `--redis <url>`: every record in Redis, every write one Lua script that
+// Redis runs atomically, so that several mocks (replicas) serve one state. See
+// decisions/008-redis-store.md.
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { StartupError } from '../vocabulary/errors.js';
+import { deepFreeze, keyOf, withId } from './records.js';
+import {
+  failureOf,
+  loadScripts,
+  runScript,
+  safeUrl,
+  type Failure,
+  type LoadedScripts,
+} from './redis-connection.js';
+import {
+  CLAIM,
+  COUNT,
+  CREATE,
+  DROP,
+  GET,
+  LIST,
+  MARK,
+  RELEASE,
+  REMOVE,
+  RENEW,
+  RESET,
+  UPDATE,
+  type Script,
+} from './redis-scripts.js';
+import {
+  DEFAULT_STORE_LIMITS,
+  StoreFullError,
+  StoreUnavailableError,
+  type Collection,
+  type CollectionDescriptor,
+  type RecordId,
+  type ScopedStore,
+  type Store,
+  type StoreLimits,
+  type StoredRecord,
+} from './store.js';
+
+/** The key prefix when none is given: every key the store writes starts with it. */
+export const DEFAULT_REDIS_PREFIX = 'petstore-kit:';
+
+export interface RedisStoreOptions {
+  /**
+   * The start of every key the store writes: mocks with different prefixes share one Redis
+   * without seeing each other's data; replicas of one mock use the same.
+   * @default DEFAULT_REDIS_PREFIX ('petstore-kit:')
+   * @example { prefix: 'team-a:' }
+   */
+  prefix?: string;
+  /**
+   * Checked in Redis, against the totals of the state written to, so they hold across
+   * replicas. Each scope has its own totals.
+   * @default DEFAULT_STORE_LIMITS
+   */
+  limits?: Partial<StoreLimits>;
+  /**
+   * How long an operation waits for Redis's answer before it fails with
+   * StoreUnavailableError. Also the bound on connecting at open.
+   * @default 2000
+   */
+  timeoutMs?: number;
+  /**
+   * How long `openRedisStore` waits while another replica seeds the prefix (it holds the
+   * seeding claim and has not marked yet) before it gives up.
+   * @default 60_000
+   */
+  seedWaitMs?: number;
+  /**
+   * How long a seeding claim lives unless its holder renews it (it does, every third of it,
+   * until it marks): a replica that dies while it seeds frees the prefix for the next after
+   * this long, and that one seeds afresh.
+   * @default 15_000
+   */
+  claimLeaseMs?: number;
+}
+
+/** The defaults of RedisStoreOptions. */
+export const REDIS_STORE_DEFAULTS = {
+  prefix: DEFAULT_REDIS_PREFIX,
+  timeoutMs: 2000,
+  seedWaitMs: 60_000,
+  claimLeaseMs: 15_000,
+} as const;
+
+/**
+ * Redis that the store cannot start with: a bad URL, no server at it (or one that refuses
+ * the connection or the password), or a server too old for the store. Its message is one
+ * line that names the server (never its password), fit for the CLI to print as it is.
+ * @example
+ * try { await openRedisStore('redis://127.0.0.1:6379'); }
+ * catch (error) { if (error instanceof RedisError) console.error(error.message); }
+ */
+export class RedisError extends StartupError {
+  override name = 'RedisError';
+
+  constructor(
+    /** The server's URL, without its password. */
+    readonly url: string,
+    problem: string,
+    options?: ErrorOptions,
+  ) {
+    super(`Redis at ${url}: ${problem.replace(/\s*\n\s*/g, ' ')}`, options);
+  }
+}
+
+/** COPY, which makes a scope from the mark inside Redis, came in 6.2. */
+const MINIMUM_VERSION = [6, 2] as const;
+/** How often a replica that waits for another's seeding looks again. */
+const SEED_POLL_MS = 50;
+/** How often an update whose record another replica keeps changing is tried before it gives up. */
+const UPDATE_ATTEMPTS = 100;
+/** What a failed operation tells its caller to wait: Redis is back within seconds or not soon. */
+const RETRY_AFTER_SECONDS = 1;
+
+/**
+ * Connects to the Redis at `url` and opens the state kept under the prefix. Operations fail
+ * fast with StoreUnavailableError while Redis is unreachable (never waiting past `timeoutMs`),
+ * and work again by themselves once it is back.
+ *
+ * Replicas: the first to open an empty prefix claims it and is not `loaded`: it seeds, then
+ * calls `markInitial`, which makes the prefix ready. One that opens meanwhile waits for that;
+ * one that opens a ready prefix is `loaded`: it must neither seed nor mark (the mark is
+ * already in Redis, and every replica resets to it).
+ * @throws {RedisError} one clear line when the URL is not a Redis URL, nothing answers at it,
+ * the server refuses the connection, is older than 6.2, or another replica's seeding lasts
+ * past `seedWaitMs`.
+ * @example
+ * const store = await openRedisStore(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+ * if (!store.loaded) {
+ *   await seed(store);
+ *   await store.markInitial();
+ * }
+ */
+export async function openRedisStore(
+  url: string,
+  options: RedisStoreOptions = {},
+): Promise<RedisStore> {
+  const prefix = options.prefix ?? REDIS_STORE_DEFAULTS.prefix;
+  const timeoutMs = options.timeoutMs ?? REDIS_STORE_DEFAULTS.timeoutMs;
+  const shown = safeUrl(url);
+  if (!/^rediss?:\/\//.test(url) || shown === undefined)
+    throw new RedisError(
+      shown ?? '(unreadable URL)',
+      'not a Redis URL; give one like redis://host:6379',
+    );
+  let lastError: Error | undefined;
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
+    // Fail fast while disconnected (the mock answers 503), instead of queueing.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    // A command whose answer was lost is reported as failed, so it must never run later.
+    autoResendUnfulfilledCommands: false,
+    // Reconnects forever, soon: the store recovers by itself when Redis is back.
+    retryStrategy: (attempt) => Math.min(50 * attempt, 1000),
+  });
+  client.on('error', (error: Error) => {
+    lastError = error;
+  });
+  try {
+    await client.connect();
+    await checkVersion(client, shown);
+    const scripts = await loadScripts(client);
+    // Redis forgets scripts when it restarts: load them again on each reconnection.
+    client.on('ready', () => void loadScripts(client, scripts).catch(() => undefined));
+    const store = new RedisStore(
+      {
+        client,
+        url: shown,
+        scripts,
+        limits: { ...DEFAULT_STORE_LIMITS, ...options.limits },
+        prefix,
+        timeoutMs,
+        token: randomUUID(),
+        claimLeaseMs: options.claimLeaseMs ?? REDIS_STORE_DEFAULTS.claimLeaseMs,
+        updating: new Map(),
+        closed: false,
+      },
+      false,
+    );
+    await store.claim(options.seedWaitMs ?? REDIS_STORE_DEFAULTS.seedWaitMs);
+    return store;
+  } catch (error) {
+    client.disconnect();
+    if (error instanceof RedisError) throw error;
+    const reason = lastError ?? error;
+    throw new RedisError(
+      shown,
+      `cannot be used (${reason instanceof Error ? reason.message : String(reason)}); start it, or check the URL`,
+      { cause: reason },
+    );
+  }
+}
+
+async function checkVersion(client: Redis, url: string): Promise<void> {
+  const info = await client.info('server');
+  const version = /redis_version:(\S+)/.exec(info)?.[1] ?? '0';
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  if (major < MINIMUM_VERSION[0] || (major === MINIMUM_VERSION[0] && minor < MINIMUM_VERSION[1]))
+    throw new RedisError(
+      url,
+      `the server is Redis ${version}; the store needs ${MINIMUM_VERSION.join('.')} or later`,
+    );
+}
+
+/** What the states of one store share: the connection and the settings. */
+interface Shared {
+  readonly client: Redis;
+  readonly url: string;
+  readonly scripts: LoadedScripts;
+  readonly limits: StoreLimits;
+  readonly prefix: string;
+  readonly timeoutMs: number;
+  /** Names this opener's seeding claim. */
+  readonly token: string;
+  readonly claimLeaseMs: number;
+  /** Set by `close`: operations after it are refused. */
+  closed: boolean;
+  /** The update under way for each record, so that this process's updates of one record queue. */
+  readonly updating: Map<string, Promise<unknown>>;
+}
+
+interface StateKeys {
+  /** The namespace of the state's keys. */
+  state: string;
+  /** The namespace of the start-up mark's keys. */
+  mark: string;
+  /** The set of the names of the scopes that hold a state. */
+  scopes: string;
+  /** The seeding claim: the token of the opener that seeds, while it does. */
+  claim: string;
+}
+
+function keysOf(prefix: string, scopeName: string): StateKeys {
+  return {
+    state: scopeName ? `${prefix}scope:${encodeURIComponent(scopeName)}:` : `${prefix}main:`,
+    mark: `${prefix}mark:`,
+    scopes: `${prefix}scopes`,
+    claim: `${prefix}claim`,
+  };
+}
+
+/** The main state, or a scope: a namespace of keys. */
+class RedisState implements Store {
+  readonly #collections = new Map<string, RedisCollection>();
+  #keys: StateKeys | undefined;
+
+  constructor(
+    protected readonly shared: Shared,
+    /** The scope's name; empty for the main state. */
+    private readonly scopeName: string,
+  ) {}
+
+  collection(descriptor: CollectionDescriptor): Collection {
+    let collection = this.#collections.get(descriptor.name);
+    if (!collection) {
+      collection = new RedisCollection(descriptor, this);
+      this.#collections.set(descriptor.name, collection);
+    }
+    return collection;
+  }
+
+  async count(): Promise<number> {
+    return Number(await this.run(COUNT, [], 'read'));
+  }
+
+  async markInitial(): Promise<void> {
+    await this.run(MARK, [this.keys.claim, this.shared.token], 'write');
+  }
+
+  async reset(): Promise<void> {
+    await this.run(RESET, [], 'write');
+  }
+
+  /** A scope's close does nothing: the store it came from owns the connection. */
+  async close(): Promise<void> {}
+
+  /** The keys every script of this state gets, and the seeding claim's. */
+  get keys(): StateKeys {
+    this.#keys ??= keysOf(this.shared.prefix, this.scopeName);
+    return this.#keys;
+  }
+
+  get settings(): Shared {
+    return this.shared;
+  }
+
+  /**
+   * Runs a script on this state. A failure to reach Redis becomes StoreUnavailableError; a
+   * write whose answer was lost is said to be of unknown outcome.
+   */
+  async run(script: Script, args: readonly (string | number)[], kind: 'read' | 'write') {
+    const keys = this.keys;
+    if (this.shared.closed)
+      throw new StoreUnavailableError('it is closed', RETRY_AFTER_SECONDS, {
+        outcome: kind === 'read' ? 'read' : 'not-stored',
+      });
+    try {
+      return await runScript(
+        this.shared.client,
+        this.shared.scripts,
+        script,
+        [keys.state, keys.mark, keys.scopes],
+        [this.scopeName, ...args],
+      );
+    } catch (error) {
+      throw unavailable(failureOf(error, this.shared.timeoutMs), this.shared.url, kind, error);
+    }
+  }
+}
+
+function unavailable(
+  failure: Failure | undefined,
+  url: string,
+  kind: 'read' | 'write',
+  error: unknown,
+): unknown {
+  if (!failure) return error;
+  return new StoreUnavailableError(`its Redis at ${url} ${failure.problem}`, RETRY_AFTER_SECONDS, {
+    cause: error,
+    outcome: kind === 'read' ? 'read' : failure.sent ? 'unknown' : 'not-stored',
+  });
+}
+
+/**
+ * A store kept in Redis, shared by every mock opened on the same Redis and prefix. Made by
+ * `openRedisStore`. Its scopes are states of their own under the same prefix, made in Redis as
+ * a copy of the mark (a few COPY commands in one script, however many records).
+ * @example
+ * const store = await openRedisStore('redis://127.0.0.1:6379', { prefix: 'team-a:' });
+ * await store.collection({ name: 'categories', idProperty: 'id', idKind: 'integer' }).create({ name: 'Dog' });
+ * await store.scope('worker-1').collection(categories).list(); // the marked records
+ */
+export class RedisStore extends RedisState implements ScopedStore {
+  /**
+   * Whether the prefix held a marked state when the store was opened: another replica seeded
+   * it. Then this one must neither seed nor call `markInitial`.
+   */
+  loaded: boolean;
+  readonly #scopes = new Map<string, RedisState>();
+  #renewal: NodeJS.Timeout | undefined;
+
+  constructor(shared: Shared, loaded: boolean) {
+    super(shared, '');
+    this.loaded = loaded;
+  }
+
+  /** The Redis server, as its URL without the password. */
+  get url(): string {
+    return this.shared.url;
+  }
+
+  get prefix(): string {
+    return this.shared.prefix;
+  }
+
+  get limits(): StoreLimits {
+    return this.shared.limits;
+  }
+
+  scope(name: string): Store {
+    if (typeof name !== 'string' || name === '')
+      throw new TypeError('A scope needs a name of one character or more');
+    let scope = this.#scopes.get(name);
+    if (!scope) {
+      scope = new RedisState(this.shared, name);
+      this.#scopes.set(name, scope);
+    }
+    return scope;
+  }
+
+  async scopeNames(): Promise<string[]> {
+    try {
+      return await this.shared.client.smembers(this.keys.scopes);
+    } catch (error) {
+      throw unavailable(failureOf(error, this.shared.timeoutMs), this.shared.url, 'read', error);
+    }
+  }
+
+  async dropScope(name: string): Promise<boolean> {
+    const scope = this.scope(name) as RedisState;
+    return Number(await scope.run(DROP, [], 'write')) === 1;
+  }
+
+  override async markInitial(): Promise<void> {
+    await super.markInitial();
+    this.#stopRenewal();
+  }
+
+  /** Ends this opener's seeding claim, if it still holds one, and the connection. */
+  override async close(): Promise<void> {
+    this.#stopRenewal();
+    if (this.shared.closed) return;
+    await this.run(RELEASE, [this.keys.claim, this.shared.token], 'write').catch(() => undefined);
+    const client = this.shared.client;
+    this.shared.closed = true;
+    await client.quit().catch(() => client.disconnect());
+  }
+
+  /**
+   * Claims the prefix for seeding, or finds it seeded; waits while another opener seeds.
+   * @internal
+   */
+  async claim(waitMs: number): Promise<void> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const outcome = await this.run(
+        CLAIM,
+        [this.keys.claim, this.shared.token, this.shared.claimLeaseMs],
+        'write',
+      );
+      if (outcome === 'loaded') {
+        this.loaded = true;
+        return;
+      }
+      if (outcome === 'claimed') {
+        this.loaded = false;
+        this.#renewal = setInterval(() => {
+          void this.run(
+            RENEW,
+            [this.keys.claim, this.shared.token, this.shared.claimLeaseMs],
+            'write',
+          ).catch(() => undefined);
+        }, this.shared.claimLeaseMs / 3);
+        this.#renewal.unref();
+        return;
+      }
+      if (Date.now() > deadline)
+        throw new RedisError(
+          this.shared.url,
+          `another mock has been seeding the prefix "${this.prefix}" for ${Math.round(waitMs / 1000)} s without finishing; stop it, or use another prefix`,
+        );
+      await new Promise((resolve) => setTimeout(resolve, SEED_POLL_MS));
+    }
+  }
+
+  #stopRenewal(): void {
+    clearInterval(this.#renewal);
+    this.#renewal = undefined;
+  }
+}
+
+class RedisCollection implements Collection {
+  /** The JSON of a record up to its id's value: `{"id":`. */
+  readonly #head: string;
+  readonly #name: string;
+
+  constructor(
+    readonly descriptor: CollectionDescriptor,
+    private readonly state: RedisState,
+  ) {
+    this.#head = `{${JSON.stringify(descriptor.idProperty)}:`;
+    this.#name = encodeURIComponent(descriptor.name);
+  }
+
+  async list(): Promise<readonly StoredRecord[]> {
+    const jsons = (await this.state.run(LIST, [this.#name], 'read')) as (string | null)[];
+    return jsons.filter((json): json is string => typeof json === 'string').map(parse);
+  }
+
+  async get(id: RecordId): Promise<StoredRecord | undefined> {
+    const json = await this.state.run(GET, [this.#name, this.#field(id)], 'read');
+    return typeof json === 'string' ? parse(json) : undefined;
+  }
+
+  async create(
+    fields: Readonly<Record<string, unknown>>,
+    chosen?: RecordId,
+  ): Promise<StoredRecord> {
+    const descriptor = this.descriptor;
+    if (chosen === undefined && descriptor.idKind === 'integer') {
+      // Redis picks the id: the record's JSON goes as the parts around it.
+      const json = JSON.stringify(withId(descriptor, 0, fields));
+      const tail = json.slice(this.#head.length + 1);
+      const reply = await this.#create(['auto', '', this.#head, tail]);
+      return withId(descriptor, Number(reply[1]), fields);
+    }
+    for (let attempt = 0; ; attempt++) {
+      const id = chosen === undefined ? randomUUID() : keyOf(descriptor, chosen);
+      if (typeof id === 'number' && !Number.isSafeInteger(id))
+        throw new TypeError(`${descriptor.name}: ${String(chosen)} is not an integer id`);
+      const record = withId(descriptor, id, fields);
+      const mode = typeof id === 'number' ? 'int' : 'str';
+      const reply = await this.#create([mode, String(id), JSON.stringify(record), '']);
+      if (reply[0] === 'ok') return record;
+      if (chosen !== undefined)
+        throw new Error(`${descriptor.name} already has a record ${String(id)}`);
+      // A UUID taken already: as likely as winning a lottery twice, but then another one.
+      if (attempt > 3) throw new Error(`${descriptor.name}: no free UUID after ${attempt} tries`);
+    }
+  }
+
+  /**
+   * `change` runs here, on a record read from Redis; the write is a compare-and-set, so a
+   * write from another replica in between makes it run again on the newer record (it must
+   * depend on nothing but the record it is given). This process's own updates of one record
+   * queue instead, so they never race each other.
+   */
+  async update(
+    id: RecordId,
+    change: (current: StoredRecord) => Readonly<Record<string, unknown>>,
+  ): Promise<StoredRecord | undefined> {
+    const key = keyOf(this.descriptor, id);
+    const field = String(key);
+    return this.#queued(field, async () => {
+      let current = await this.state.run(GET, [this.#name, field], 'read');
+      for (let attempt = 1; typeof current === 'string'; attempt++) {
+        const record = withId(this.descriptor, key, change(parse(current)));
+        const reply = (await this.state.run(
+          UPDATE,
+          [this.#name, field, current, JSON.stringify(record), ...this.#limitArgs()],
+          'write',
+        )) as [string, string?];
+        if (reply[0] === 'ok') return record;
+        if (reply[0] === 'full') throw this.#full(reply[1]);
+        if (reply[0] === 'gone') return undefined;
+        if (attempt >= UPDATE_ATTEMPTS)
+          throw new StoreUnavailableError(
+            `${this.descriptor.name} ${field} was changed by other writers ${attempt} times while this update was being made`,
+            RETRY_AFTER_SECONDS,
+          );
+        current = reply[1];
+      }
+      return undefined;
+    });
+  }
+
+  async remove(id: RecordId): Promise<boolean> {
+    return Number(await this.state.run(REMOVE, [this.#name, this.#field(id)], 'write')) === 1;
+  }
+
+  async #create(parts: string[]): Promise<[string, string?]> {
+    const reply = (await this.state.run(
+      CREATE,
+      [this.#name, ...parts, ...this.#limitArgs()],
+      'write',
+    )) as [string, string?];
+    if (reply[0] === 'full') throw this.#full(reply[1]);
+    return reply;
+  }
+
+  #field(id: RecordId): string {
+    return String(keyOf(this.descriptor, id));
+  }
+
+  /** The limits as the scripts take them: -1 for none. */
+  #limitArgs(): [number, number] {
+    const { maxRecords, maxBytes } = this.state.settings.limits;
+    return [
+      Number.isFinite(maxRecords) ? maxRecords : -1,
+      Number.isFinite(maxBytes) ? maxBytes : -1,
+    ];
+  }
+
+  #full(limit: string | undefined): StoreFullError {
+    const which = limit === 'maxBytes' ? 'maxBytes' : 'maxRecords';
+    return new StoreFullError(which, this.state.settings.limits[which]);
+  }
+
+  async #queued<T>(field: string, task: () => Promise<T>): Promise<T> {
+    const updating = this.state.settings.updating;
+    const key = `${this.state.keys.state}\n${this.#name}\n${field}`;
+    const before = updating.get(key);
+    const run = before ? before.then(task, task) : task();
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    updating.set(key, settled);
+    void settled.then(() => {
+      if (updating.get(key) === settled) updating.delete(key);
+    });
+    return run;
+  }
+}
+
+function parse(json: string): StoredRecord {
+  return deepFreeze(JSON.parse(json) as StoredRecord);
+}
