@@ -25,6 +25,8 @@ import { collectionsOf } from './corpus/mock-collections.js';
 import { operationsOf } from './corpus/operations.js';
 
 const KEY = 'k';
+/** The HTTP basic credential the mock accepts, and the driver sends where only basic lets in. */
+const BASIC = 'corpus:k';
 /** A few records per collection: the round trip needs some, start-up time grows with them. */
 const SEED_COUNT = 2;
 const FIXTURES = ['real-world.yaml', 'library.yaml'];
@@ -64,6 +66,7 @@ async function started(path: string): Promise<RunningMock | string> {
       spec: relative(process.cwd(), path),
       port: 0,
       apiKeys: [KEY],
+      basic: [BASIC],
       seedCount: SEED_COUNT,
     });
   } catch (err) {
@@ -77,7 +80,7 @@ async function roundTrip(document: string, path: string, mock: RunningMock): Pro
   const result = await driveApi({
     baseUrl: mock.url,
     document: loaded.resolved,
-    credentials: credentialsFor(loaded.resolved, KEY),
+    credentials: credentialsFor(loaded.resolved, KEY, BASIC),
     collections: collectionsOf(mock.resources, operationsOf(loaded.resolved)),
     verify: true,
     budgetMs: 90_000,

@@ -24,6 +24,11 @@ export interface Credentials {
   headers?: Record<string, string>;
   query?: Record<string, string>;
   cookies?: Record<string, string>;
+  /**
+   * `Authorization` for the operations that only HTTP basic (with API keys) lets in, and the
+   * basic schemes: `Basic <base64 of user:password>` is sent to them instead of the bearer token.
+   */
+  basic?: { authorization: string; schemes: readonly string[]; others: readonly string[] };
 }
 
 export interface DriveOptions {
@@ -132,13 +137,29 @@ interface Context {
  * in `Authorization` (what the mock checks), and the secret as every API key the description
  * declares in another header, the query or a cookie.
  */
-export function credentialsFor(document: JsonObject, secret: string): Credentials {
-  const credentials: Required<Credentials> = {
+export function credentialsFor(document: JsonObject, secret: string, basic?: string): Credentials {
+  const credentials: Credentials & Required<Omit<Credentials, 'basic'>> = {
     headers: { Authorization: `Bearer ${secret}` },
     query: {},
     cookies: {},
   };
-  for (const scheme of securitySchemesOf(document)) {
+  const schemes = securitySchemesOf(document);
+  const basicSchemes = schemes.filter(
+    (scheme) => scheme.type === 'http' && scheme.scheme === 'basic',
+  );
+  if (basic !== undefined && basicSchemes.length > 0)
+    credentials.basic = {
+      authorization: `Basic ${Buffer.from(basic).toString('base64')}`,
+      schemes: basicSchemes.map((scheme) => scheme.name),
+      // Schemes the bearer token cannot meet: other HTTP schemes (digest...), mutual TLS.
+      others: schemes
+        .filter(
+          (scheme) =>
+            (scheme.type === 'http' && scheme.scheme !== 'bearer') || scheme.type === 'mutualTLS',
+        )
+        .map((scheme) => scheme.name),
+    };
+  for (const scheme of schemes) {
     if (scheme.type !== 'apiKey' || !scheme.parameterName) continue;
     if (scheme.in === 'query') credentials.query[scheme.parameterName] = secret;
     else if (scheme.in === 'cookie') credentials.cookies[scheme.parameterName] = secret;
@@ -146,6 +167,24 @@ export function credentialsFor(document: JsonObject, secret: string): Credential
       credentials.headers[scheme.parameterName] = secret;
   }
   return credentials;
+}
+
+/**
+ * Whether no alternative of the operation's security is met by the bearer token and the API
+ * keys, and one is met with HTTP basic instead.
+ */
+function needsBasic(operation: ApiOperation, basic: NonNullable<Credentials['basic']>): boolean {
+  const blocked = new Set([...basic.schemes, ...basic.others]);
+  const metByBearer = operation.security.some((alternative) =>
+    alternative.every((name) => !blocked.has(name)),
+  );
+  return (
+    operation.security.length > 0 &&
+    !metByBearer &&
+    operation.security.some((alternative) =>
+      alternative.every((name) => !basic.others.includes(name)),
+    )
+  );
 }
 
 export function labelOf(operation: ApiOperation): string {
@@ -500,6 +539,8 @@ async function send(
     Accept: 'application/json, */*;q=0.5',
     ...credentials.headers,
   };
+  if (credentials.basic && needsBasic(operation, credentials.basic))
+    headers.Authorization = credentials.basic.authorization;
   // An `Accept` the operation documents as a parameter (an enum of media types) is sent as it says.
   const accept = operation.parameters.find(
     (parameter) => parameter.in === 'header' && /^accept$/i.test(parameter.name),
