@@ -155,7 +155,8 @@ export function credentialsFor(document: JsonObject, secret: string, basic?: str
       others: schemes
         .filter(
           (scheme) =>
-            (scheme.type === 'http' && scheme.scheme !== 'bearer') || scheme.type === 'mutualTLS',
+            (scheme.type === 'http' && scheme.scheme !== 'bearer' && scheme.scheme !== 'basic') ||
+            scheme.type === 'mutualTLS',
         )
         .map((scheme) => scheme.name),
     };
