@@ -1,21 +1,15 @@
 // The corpus test (issue 15's proof): the mock started on each real API description of
 // test/fixtures/corpus/, and over HTTP, every collection the mock itself infers
 // (RunningMock.resources) round-tripped (create, list showing it, read, update, delete, then a
-// read that is 404), every other operation called once and answered with a documented, valid,
-// non-5xx answer. Documents the mock does not start on yet are skipped and reported, unless
-// test/corpus/expected.ts expects them to start. The fixture specs of the real-world shapes go
-// through the same loop.
+// read that is 404), every other operation called once and answered with a documented, non-5xx
+// answer (and so a valid one: the mock checks every answer). Documents the mock does not start
+// on yet are skipped and reported, unless test/corpus/expected.ts expects them to start. The
+// fixture specs of the real-world shapes go through the same loop.
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../src/openapi/load.js';
-import {
-  jsonSchemaOf,
-  listOperations,
-  responseFor,
-  type Operation,
-} from '../src/openapi/operations.js';
-import { createSchemaCompiler } from '../src/openapi/schemas.js';
+import { listOperations, responseFor, type Operation } from '../src/openapi/operations.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { loadDocument } from './corpus/document.js';
 import { credentialsFor, driveApi, type DriveResult } from './corpus/drive.js';
@@ -105,7 +99,13 @@ function crudProblems(result: DriveResult): string[] {
   );
 }
 
-/** Each other call: answered, not 5xx, with a status its operation documents, and a body its schema accepts. */
+/**
+ * Each other call: answered, not 5xx, with a status its operation documents. Its body is valid
+ * because the mock checks every answer against the spec before it leaves (decisions/004) and
+ * turns one that breaks it into a 500 `invalid_response`, which fails here. The test does not
+ * compile the schemas again: a large document's resolved schemas inline every `$ref`, and a
+ * second ajv compiled Figma's file answer into 255 MB of code in nine minutes.
+ */
 async function callProblems(path: string, result: DriveResult): Promise<string[]> {
   const spec = await loadSpec(path);
   const operations = new Map<string, Operation>(
@@ -114,7 +114,6 @@ async function callProblems(path: string, result: DriveResult): Promise<string[]
       operation,
     ]),
   );
-  const compiler = createSchemaCompiler();
   const problems: string[] = [];
   for (const call of result.calls) {
     const operation = operations.get(`${call.api.method} ${call.api.path}`);
@@ -124,15 +123,6 @@ async function callProblems(path: string, result: DriveResult): Promise<string[]
       problems.push(`${call.operation}: ${call.status} ${call.detail ?? ''}`);
     else if (!operation || !isDocumented(operation, call.status, call.json))
       problems.push(`${call.operation}: ${call.status}, a status it does not document`);
-    else {
-      const schema = jsonSchemaOf(responseFor(operation, call.status)?.response);
-      const found =
-        schema && call.json !== undefined ? compiler.response(schema)(call.json, '/response') : [];
-      if (found.length > 0)
-        problems.push(
-          `${call.operation}: ${call.status} breaks its schema: ${found.slice(0, 2).join('; ')}`,
-        );
-    }
   }
   return problems;
 }
