@@ -11,7 +11,7 @@ import { createRouter } from '../src/core/router.js';
 import { selectPage } from '../src/core/resources/list-page.js';
 import { keyPropertyFor } from '../src/openapi/item-key.js';
 import { loadSpec, SpecError } from '../src/openapi/load.js';
-import { listOperations } from '../src/openapi/operations.js';
+import { listOperations, type Operation } from '../src/openapi/operations.js';
 import { inferResources, type ListParameters } from '../src/openapi/resources.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 
@@ -76,6 +76,18 @@ describe('routing by specificity', () => {
     });
     expect(router.match('GET', `/Accounts/${sid}`)).toMatchObject({
       operation: { operationId: 'getAccountPage' },
+    });
+  });
+
+  it('serves a path the spec writes with a trailing slash (Kubernetes `/api/`), with or without it', () => {
+    const operation = (path: string) =>
+      ({ operationId: path, method: 'get', path }) as unknown as Operation;
+    const router = createRouter([operation('/api/'), operation('/apis/{group}/')]);
+    for (const path of ['/api/', '/api'])
+      expect(router.match('GET', path)).toMatchObject({ operation: { operationId: '/api/' } });
+    expect(router.match('GET', '/apis/apps/')).toMatchObject({
+      operation: { operationId: '/apis/{group}/' },
+      params: { group: 'apps' },
     });
   });
 });

@@ -53,19 +53,21 @@ export function createRouter(operations: readonly Operation[]): Router {
     const names = [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
     const route: PathRoute = {
       template,
-      pattern: names.length > 0 ? templateToRegExp(template) : undefined,
+      pattern: names.length > 0 ? templateToRegExp(withoutTrailingSlash(template)) : undefined,
       names,
       methods,
       allow: allowedMethods(methods),
     };
+    // A spec's `/api/` and a request's `/api` are one path, as a request's `/pets/` is `/pets`.
     if (route.pattern) templated.push(route);
-    else literal.set(template, route);
+    else if (!literal.has(withoutTrailingSlash(template)))
+      literal.set(withoutTrailingSlash(template), route);
   }
   // Array.prototype.sort is stable: templates of equal specificity keep the spec's order.
   templated.sort((a, b) => compareSpecificity(a.template, b.template));
 
   function find(path: string): { route: PathRoute; values: string[] } | undefined {
-    const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+    const trimmed = withoutTrailingSlash(path);
     const exact = literal.get(trimmed);
     if (exact) return { route: exact, values: [] };
     for (const route of templated) {
@@ -89,6 +91,10 @@ export function createRouter(operations: readonly Operation[]): Router {
       return { kind: 'operation', operation, params, allow: route.allow };
     },
   };
+}
+
+function withoutTrailingSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
 function allowedMethods(methods: ReadonlyMap<string, Operation>): string[] {
