@@ -38,6 +38,11 @@ export interface Resource {
   /** The item path's parameter that holds the id property's value (`username`). */
   readonly itemParameter: string | undefined;
   /**
+   * What a new id must satisfy to address its record: the id property's schema and the item
+   * parameter's (a slug's pattern; digits, where the path takes an integer and the record a string).
+   */
+  readonly keySchema: SchemaObject;
+  /**
    * Whether a create may choose the id: the create body lets the client write the id property
    * (a `username`, a `slug`, a writable `id`). One the client leaves out is made up.
    */
@@ -289,6 +294,8 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     .map((operation) => operation && extensionOf(operation).resource)
     .find((name): name is string => typeof name === 'string');
 
+  const keySchema = keySchemaOf(properties[idProperty] ?? {}, item);
+
   return {
     name: explicitName ?? candidate.path.replace(/^\/+|\/+$/g, ''),
     collectionPath: candidate.path,
@@ -298,6 +305,7 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     idKind: idKindOf(properties[idProperty] ?? {}),
     actions,
     itemParameter: item?.parameter,
+    keySchema,
     clientChosenId: idProperty in created && !isReadOnly(created[idProperty] ?? {}),
     writable: written.length > 0 ? new Set(written) : undefined,
     envelopes,
@@ -366,6 +374,25 @@ function attachNamedOperations(
         listParametersOf(operation, propertiesOf(resource.schema)),
       );
   }
+}
+
+/** What a new key must satisfy: see Resource.keySchema. */
+function keySchemaOf(property: SchemaObject, item: Candidate['item']): SchemaObject {
+  const parameter = item?.operations
+    .flatMap((operation) => operation.parameters)
+    .find((one) => one.in === 'path' && one.name === item.parameter)?.schema;
+  if (!parameter || Object.keys(parameter).length === 0) return property;
+  const types = typesOf(property);
+  const parameterTypes = typesOf(parameter);
+  if (types.includes('string') && !types.includes('integer') && parameterTypes.includes('integer'))
+    return { type: 'string', pattern: '^[1-9][0-9]{0,8}$' } as SchemaObject;
+  if (
+    types.length > 0 &&
+    parameterTypes.length > 0 &&
+    !parameterTypes.some((type) => types.includes(type))
+  )
+    return property;
+  return { allOf: [property, parameter] } as SchemaObject;
 }
 
 function isScalarKey(schema: SchemaObject): boolean {

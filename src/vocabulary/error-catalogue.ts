@@ -172,6 +172,12 @@ export const errors = {
     (collection: string, idProperty: string, id: unknown) =>
       `${collection} already has a record with ${idProperty} ${JSON.stringify(id)}`,
   ),
+  keysExhausted: define(
+    409,
+    'conflict',
+    (collection: string, idProperty: string) =>
+      `${collection} has no free ${idProperty} left: every one its schema allows is taken`,
+  ),
   invalidCursor: define(
     400,
     'invalid_cursor',

@@ -271,9 +271,18 @@ export class RecordMaker {
     return envelope?.kind === 'wrapped' && isObject(body) ? body[envelope.property] : body;
   }
 
-  /** An id made from the id property's schema when it says what the id looks like; else the store's to make. */
+  /**
+   * An id made from the key's schema when it says what the id looks like; else the store's to make.
+   * @throws {ApiError} 409 when every id the schema allows (a short enum) is taken.
+   */
   async #madeUpId(collection: Collection): Promise<{ id?: RecordId }> {
-    const id = await madeUpKey(this.resource, this.options.generator, collection);
+    const id = await madeUpKey(
+      this.resource,
+      this.options.generator,
+      async (key) => (await collection.get(key)) !== undefined,
+    );
+    if (id === undefined && hasMeaningfulKey(this.resource))
+      throw errors.keysExhausted(this.resource.name, this.resource.idProperty);
     return id === undefined ? {} : { id };
   }
 
@@ -288,31 +297,30 @@ export class RecordMaker {
  * @example hasMeaningfulKey(users) // true: `username` says what it holds
  */
 export function hasMeaningfulKey(resource: Resource): boolean {
-  const schema = propertiesOf(resource.schema)[resource.idProperty] ?? {};
-  const opaque = OPAQUE_ID.has(wordsOf(resource.idProperty).at(-1) ?? '') && !hasShape(schema);
+  const opaque =
+    OPAQUE_ID.has(wordsOf(resource.idProperty).at(-1) ?? '') && !hasShape(resource.keySchema);
   return resource.idKind === 'string' && !opaque;
 }
 
 /**
- * A new key made from the id property's schema, not taken in `collection`, for resources whose
- * keys say something (hasMeaningfulKey); undefined when the store is to make it.
- * @example await madeUpKey(users, generator, collection) // 'Kyla.Hahn'
+ * A new key made from the resource's key schema, not `taken`, for resources whose keys say
+ * something (hasMeaningfulKey); undefined when the store is to make it, or none was found free.
+ * @example await madeUpKey(users, generator, async (id) => Boolean(await collection.get(id))) // 'Kyla.Hahn'
  */
 export async function madeUpKey(
   resource: Resource,
   generator: DataGenerator,
-  collection: Collection,
+  taken: (id: RecordId) => Promise<boolean>,
 ): Promise<RecordId | undefined> {
   if (!hasMeaningfulKey(resource)) return undefined;
-  const schema = propertiesOf(resource.schema)[resource.idProperty] ?? {};
+  const schema = resource.keySchema;
   // A key is never null, even where the property may be.
   const types = typesOf(schema).filter((type) => type !== 'null');
   const keySchema =
     types.length > 0 ? ({ allOf: [schema, { type: types }] } as SchemaObject) : schema;
   for (let attempt = 0; attempt < KEY_ATTEMPTS; attempt++) {
     const id = generator.value(keySchema, `${resource.name}.${resource.idProperty}`);
-    if ((typeof id === 'string' || typeof id === 'number') && !(await collection.get(id)))
-      return id;
+    if ((typeof id === 'string' || typeof id === 'number') && !(await taken(id))) return id;
   }
   return undefined;
 }
@@ -327,6 +335,7 @@ function isTimestamp(schema: SchemaObject): boolean {
 function hasShape(schema: SchemaObject): boolean {
   return [schema, ...((schema.allOf ?? []) as SchemaObject[])].some(
     (part) =>
+      (part !== schema && hasShape(part)) ||
       part.pattern !== undefined ||
       part.enum !== undefined ||
       'const' in part ||

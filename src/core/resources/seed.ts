@@ -97,8 +97,10 @@ export async function seedCollection(
         (typeof generatedKey === 'string' || typeof generatedKey === 'number') &&
         (await free(generatedKey))
           ? generatedKey
-          : await madeUpKey(resource, generator, collection);
+          : await madeUpKey(resource, generator, async (key) => !(await free(key)));
     if (id !== undefined && !(await free(id))) id = undefined;
+    // A key that says what it holds and has no free value left (a short enum): no more records.
+    if (id === undefined && hasMeaningfulKey(resource)) break;
     if (id !== undefined) keys.add(id);
     made.push({ fields: inOrder(withoutId(fields, resource.idProperty)), id });
   }
