@@ -9,6 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRouter } from '../src/core/router.js';
 import { selectPage } from '../src/core/resources/list-page.js';
+import { projectionFor } from '../src/core/resources/record-serializer.js';
+import type { SchemaObject } from '../src/openapi/load.js';
+import { mergeRecordSchemas } from '../src/openapi/record-schema.js';
 import { keyPropertyFor } from '../src/openapi/item-key.js';
 import { loadSpec, SpecError } from '../src/openapi/load.js';
 import { listOperations, type Operation } from '../src/openapi/operations.js';
@@ -263,6 +266,36 @@ describe('records made of everything the spec says of them', () => {
     const mock = await shapes();
     expect((await call(mock, 'POST', '/tags', { label: 'news' })).status).toBe(201);
     expect((await call(mock, 'GET', '/tags/news')).body).toMatchObject({ label: 'news' });
+  });
+});
+
+describe('one record, answered in the terms of each answer', () => {
+  it('keeps the numeric definition of an id two answers type differently, and shows it as each answer says', () => {
+    const item = {
+      type: 'object',
+      properties: { id: { type: 'integer' }, name: { type: 'string' } },
+    };
+    const created = {
+      type: 'object',
+      properties: { id: { type: 'string' }, self: { type: 'string' } },
+    };
+    const record = mergeRecordSchemas([item, created] as SchemaObject[]);
+    expect(record.properties?.id).toEqual({ type: 'integer' });
+    expect(projectionFor(created as SchemaObject)({ id: 7, name: 'x' })).toEqual({
+      id: '7',
+      name: 'x',
+    });
+    const stored = { id: 7, name: 'x' };
+    expect(projectionFor(item as SchemaObject)(stored)).toBe(stored);
+  });
+
+  it('never shows a field an answer marks writeOnly, nor one a closed answer does not declare', () => {
+    const answer = {
+      type: 'object',
+      properties: { id: { type: 'integer' }, password: { type: 'string', writeOnly: true } },
+      additionalProperties: false,
+    } as SchemaObject;
+    expect(projectionFor(answer)({ id: 1, password: 'p', bio: 'b' })).toEqual({ id: 1 });
   });
 });
 

@@ -1,5 +1,5 @@
 import type { SchemaObject } from './load.js';
-import { propertiesOf, requiredOf } from './schema-parts.js';
+import { propertiesOf, requiredOf, typesOf } from './schema-parts.js';
 
 /**
  * One record schema made of every schema the spec gives a record in (list items, the create
@@ -23,13 +23,32 @@ export function mergeRecordSchemas(schemas: readonly SchemaObject[]): SchemaObje
     for (const name of requiredOf(schema)) required.add(name);
   }
   const properties: Record<string, SchemaObject> = {};
-  for (const [name, known] of definitions)
-    properties[name] = known.length === 1 ? (known[0] as SchemaObject) : { allOf: known };
+  for (const [name, known] of definitions) properties[name] = mergeDefinitions(known);
   return {
     type: 'object',
     properties,
     required: [...required].filter((name) => name in properties),
   } as SchemaObject;
+}
+
+/**
+ * One definition for a property several schemas define: all of them (`allOf`), unless their
+ * types cannot meet (an `id` integer in one answer, string in another, as Jira's): then the
+ * numeric one, which an answer that wants a string shows as one (projectionFor), else the first.
+ */
+function mergeDefinitions(known: readonly SchemaObject[]): SchemaObject {
+  if (known.length === 1) return known[0] as SchemaObject;
+  const typed = known.map((schema) => typesOf(schema)).filter((types) => types.length > 0);
+  const shared = typed.reduce<string[] | undefined>(
+    (common, types) => (common ? common.filter((type) => types.includes(type)) : types),
+    undefined,
+  );
+  if (!shared || shared.length > 0) return { allOf: [...known] } as SchemaObject;
+  return (
+    known.find((schema) =>
+      typesOf(schema).some((type) => type === 'integer' || type === 'number'),
+    ) ?? (known[0] as SchemaObject)
+  );
 }
 
 /**

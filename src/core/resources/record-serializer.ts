@@ -1,7 +1,8 @@
 import { errors } from '../../vocabulary/error-catalogue.js';
 import type { SchemaObject } from '../../openapi/load.js';
 import { isClosed } from '../../openapi/record-schema.js';
-import { propertiesOf } from '../../openapi/schema-parts.js';
+import { wordsOf } from '../../openapi/item-key.js';
+import { carries, propertiesOf, typesOf } from '../../openapi/schema-parts.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { StoredRecord } from '../../store/store.js';
 
@@ -12,21 +13,53 @@ import type { StoredRecord } from '../../store/store.js';
 export type RecordSerializer = (record: StoredRecord, index?: number) => Buffer;
 
 /**
- * What of a record an answer of this schema shows: all of it, or, when the schema is closed
- * (`additionalProperties: false`), the properties it declares. A record holds everything the
- * spec says of it; a summary in a list may declare less.
- * @example projectionFor({ properties: { id: {} }, additionalProperties: false })({ id: 1, bio: 'x' }) // { id: 1 }
+ * What of a record an answer of this schema shows: the fields it declares when it is closed
+ * (`additionalProperties: false`), never one it marks `writeOnly`, and a field the record
+ * keeps as a number where the answer documents a string (Jira's ids: integers in the item
+ * answer, strings in the create answer) as that string, or a numeric string as its number:
+ * for ids only (`id`, `projectId`...), a misfit of any other field is a broken record. A
+ * record holds everything the spec says of it; each answer shows it in its own terms.
+ * @example projectionFor({ properties: { id: { type: 'string' } }, additionalProperties: false })({ id: 1, bio: 'x' }) // { id: '1' }
  */
+/** The last words of the fields that hold ids. */
+const ID_WORDS = new Set(['id', 'gid', 'uuid', 'sid', 'key']);
+
 export function projectionFor(schema: SchemaObject): (record: StoredRecord) => StoredRecord {
-  if (!isClosed(schema)) return (record) => record;
-  const declared = new Set(Object.keys(propertiesOf(schema)));
+  const properties = propertiesOf(schema);
+  const closed = isClosed(schema);
+  const hidden = new Set(
+    Object.keys(properties).filter((name) => carries(properties[name] ?? {}, 'writeOnly')),
+  );
+  const asText = new Set<string>();
+  const asNumber = new Set<string>();
+  for (const [name, property] of Object.entries(properties)) {
+    // Only ids are typed one way here and another there; any other misfit is a broken record.
+    if (!ID_WORDS.has(wordsOf(name).at(-1) ?? '')) continue;
+    const types = typesOf(property);
+    const numeric = types.includes('integer') || types.includes('number');
+    if (types.includes('string') && !numeric) asText.add(name);
+    if (numeric && !types.includes('string')) asNumber.add(name);
+  }
   const shown = new WeakMap<StoredRecord, StoredRecord>();
   return (record) => {
     let projected = shown.get(record);
     if (!projected) {
-      projected = Object.freeze(
-        Object.fromEntries(Object.entries(record).filter(([name]) => declared.has(name))),
-      );
+      let changed = false;
+      const fields: [string, unknown][] = [];
+      for (const [name, value] of Object.entries(record)) {
+        if (hidden.has(name) || (closed && !(name in properties))) {
+          changed = true;
+          continue;
+        }
+        let shownValue = value;
+        if (typeof value === 'number' && asText.has(name)) shownValue = String(value);
+        else if (typeof value === 'string' && asNumber.has(name) && /^-?\d+(\.\d+)?$/.test(value))
+          shownValue = Number(value);
+        changed ||= shownValue !== value;
+        fields.push([name, shownValue]);
+      }
+      // An answer that shows the record as it is keeps it: one object, one cached JSON.
+      projected = changed ? Object.freeze(Object.fromEntries(fields)) : record;
       shown.set(record, projected);
     }
     return projected;

@@ -89,12 +89,16 @@ export async function seedCollection(
     // generated with the record, else one made from its schema.
     const generatedKey = fields[resource.idProperty];
     const free = async (key: RecordId) => !keys.has(key) && !(await collection.get(key));
+    // The generated record's own key, when it also fits the item path (a slug's pattern).
+    const fitsPath = (key: unknown) =>
+      options.compiler.response(resource.keySchema)(key).length === 0;
     let id: RecordId | undefined;
     if (resource.idKind === 'uuid')
       id = generator.value({ type: 'string', format: 'uuid' }, 'a uuid') as string;
     else if (hasMeaningfulKey(resource))
       id =
         (typeof generatedKey === 'string' || typeof generatedKey === 'number') &&
+        fitsPath(generatedKey) &&
         (await free(generatedKey))
           ? generatedKey
           : await madeUpKey(resource, generator, async (key) => !(await free(key)));
