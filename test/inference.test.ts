@@ -82,6 +82,24 @@ describe('routing by specificity', () => {
     });
   });
 
+  it('serves the methods of two templates alike but for their parameter names (Jira)', () => {
+    const operation = (method: string, path: string) =>
+      ({ operationId: `${method} ${path}`, method, path }) as unknown as Operation;
+    const router = createRouter([
+      operation('put', '/field/{fieldId}'),
+      operation('delete', '/field/{id}'),
+    ]);
+    expect(router.match('DELETE', '/field/f1')).toMatchObject({
+      operation: { operationId: 'delete /field/{id}' },
+      params: { id: 'f1' },
+    });
+    expect(router.match('PUT', '/field/f1')).toMatchObject({ params: { fieldId: 'f1' } });
+    expect(router.match('POST', '/field/f1')).toEqual({
+      kind: 'method-not-allowed',
+      allow: ['PUT', 'DELETE', 'OPTIONS'],
+    });
+  });
+
   it('serves a path the spec writes with a trailing slash (Kubernetes `/api/`), with or without it', () => {
     const operation = (path: string) =>
       ({ operationId: path, method: 'get', path }) as unknown as Operation;

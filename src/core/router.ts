@@ -66,29 +66,46 @@ export function createRouter(operations: readonly Operation[]): Router {
   // Array.prototype.sort is stable: templates of equal specificity keep the spec's order.
   templated.sort((a, b) => compareSpecificity(a.template, b.template));
 
-  function find(path: string): { route: PathRoute; values: string[] } | undefined {
+  /**
+   * The routes that match a path, the most specific first: its literal route, else its
+   * templates. Two templates alike but for their parameter names (Jira's `PUT /field/{fieldId}`
+   * and `DELETE /field/{id}`) both match, and serve their methods between them.
+   */
+  function find(path: string): { route: PathRoute; values: string[] }[] {
     const trimmed = withoutTrailingSlash(path);
     const exact = literal.get(trimmed);
-    if (exact) return { route: exact, values: [] };
+    if (exact) return [{ route: exact, values: [] }];
+    const found: { route: PathRoute; values: string[] }[] = [];
     for (const route of templated) {
       const match = route.pattern?.exec(trimmed);
-      if (match) return { route, values: match.slice(1) };
+      if (!match) continue;
+      if (
+        found.length > 0 &&
+        compareSpecificity(found[0]?.route.template ?? '', route.template) !== 0
+      )
+        break;
+      found.push({ route, values: match.slice(1) });
     }
-    return undefined;
+    return found;
   }
 
   return {
     match(method, path) {
       const found = find(path);
-      if (!found) return { kind: 'not-found' };
-      const { route, values } = found;
+      if (found.length === 0) return { kind: 'not-found' };
       const upper = method.toUpperCase();
-      const operation =
-        route.methods.get(upper) ?? (upper === 'HEAD' ? route.methods.get('GET') : undefined);
-      if (!operation) return { kind: 'method-not-allowed', allow: route.allow };
-      const params: Record<string, string> = {};
-      route.names.forEach((name, index) => (params[name] = decode(values[index] ?? '', name)));
-      return { kind: 'operation', operation, params, allow: route.allow };
+      const allow = [...new Set(found.flatMap(({ route }) => route.allow))].sort(
+        (a, b) => rank(a) - rank(b),
+      );
+      for (const { route, values } of found) {
+        const operation =
+          route.methods.get(upper) ?? (upper === 'HEAD' ? route.methods.get('GET') : undefined);
+        if (!operation) continue;
+        const params: Record<string, string> = {};
+        route.names.forEach((name, index) => (params[name] = decode(values[index] ?? '', name)));
+        return { kind: 'operation', operation, params, allow };
+      }
+      return { kind: 'method-not-allowed', allow };
     },
   };
 }
