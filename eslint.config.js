@@ -22,7 +22,7 @@ const ladderZones = LADDER.flatMap((step, index) =>
 );
 
 export default tseslint.config(
-  { ignores: ['dist/', 'test/generated/', 'coverage/', 'reports/'] },
+  { ignores: ['dist/', 'test/generated/', 'inspector/generated/', 'coverage/', 'reports/'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { SKIP_NOTE_PREFIX } from './test/browser/chromium.js';
 import { SkipBannerReporter } from './test/browser/skip-reporter.js';
 import { REDIS_SKIP_NOTE_PREFIX } from './test/redis/find-redis.js';
@@ -8,6 +8,8 @@ import { REDIS_SKIP_NOTE_PREFIX } from './test/redis/find-redis.js';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The tests of a frontend project of its own, which test/recipes/ run there.
+    exclude: [...configDefaults.exclude, 'test/recipes/frontend-app/**'],
     testTimeout: 20_000,
     // After the default summary: a banner when tests were skipped for want of Chromium or
     // redis-server.

@@ -75,16 +75,13 @@ async function memoryAt(mock: ServerProcess, when: string, gc = false): Promise<
 /** The mock's own timings of the requests it answered since `since` (epoch ms), from its request log. */
 async function serverTimings(mock: ServerProcess, since: number): Promise<Contention['server']> {
   const { origin, pathname } = new URL(mock.url);
-  const res = await fetch(`${origin}/__mock/requests?limit=1000`, {
+  const res = await fetch(`${origin}/__mock/requests?limit=1000&view=summary`, {
     headers: { authorization: `Bearer ${BENCH_KEY}` },
   });
   if (res.status !== 200) throw new Error(`the request log answered ${res.status}`);
-  const entries = (await res.json()) as {
-    method: string;
-    path: string;
-    durationMs: number;
-    time: string;
-  }[];
+  const { requests: entries } = (await res.json()) as {
+    requests: { method: string; path: string; durationMs: number; time: string }[];
+  };
   const of = (method: string, path: string) =>
     latencyOf(
       entries

@@ -14,8 +14,8 @@ export interface LoadResult {
 }
 
 export interface LoadOptions {
-  /** The server's base URL. */
-  url: string;
+  /** The server's base URL; several spread the connections over them (replicas). */
+  url: string | readonly string[];
   /** @default '/categories' */
   path?: string;
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -50,7 +50,10 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   const started = performance.now();
   let lastAnswer = started;
   const settings: autocannon.Options = {
-    url: `${url}${path}`,
+    // autocannon spreads connections over several URLs; its types know only one.
+    url: (typeof url === 'string'
+      ? `${url}${path}`
+      : url.map((base) => `${base}${path}`)) as unknown as string,
     method,
     connections,
     ...(options.amount === undefined
@@ -68,7 +71,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
                 ? {
                     setupRequest: (request: autocannon.Request) => ({
                       ...request,
-                      path: `${new URL(url).pathname}${nextPath()}`,
+                      path: `${new URL(typeof url === 'string' ? url : (url[0] ?? '')).pathname}${nextPath()}`,
                     }),
                   }
                 : {}),

@@ -1,6 +1,7 @@
 // The printed tables of `npm run bench`: one function per section, fed its results.
 import type { BigList } from './big-list.js';
 import type { DataStore } from './data-store.js';
+import type { LargeSpecStartup, LargeStart } from './large-spec.js';
 import type { PairedRow } from './paired.js';
 import type { RedisStoreBench } from './redis-store.js';
 import type { Startup } from './startup.js';
@@ -48,6 +49,27 @@ export function printStartup(what: string, startup: Startup, note = '') {
   console.log(
     `Start-up to first list answer, ${what}: median ${startup.medianMs} ms (runs: ${startup.runs.join(', ')})${note}`,
   );
+}
+
+export function printLargeStartups(startups: readonly LargeSpecStartup[]) {
+  console.log(
+    '\nStart-up on the largest corpus documents (issue 15; target: under 3 s and 250 MB RSS)',
+  );
+  console.log(
+    '  document               size   ops  start            start ms  CPU ms  RSS MB  peak MB  first answer',
+  );
+  for (const spec of startups) {
+    const row = (
+      when: string,
+      run: { startMs: number; cpuMs: number; rssMb: number; peakRssMb: number },
+      first?: LargeStart,
+    ) =>
+      console.log(
+        `  ${spec.name.padEnd(18)} ${pad(`${(spec.bytes / 1024 / 1024).toFixed(1)} MB`, 8)} ${pad(String(spec.operations), 5)}  ${when.padEnd(15)} ${pad(String(run.startMs), 9)} ${pad(String(run.cpuMs), 7)} ${pad(String(run.rssMb), 7)} ${pad(String(run.peakRssMb), 8)}  ${first ? `${first.firstAnswerMs} ms (${first.status})` : ''}`,
+      );
+    row('first', spec.first, spec.first);
+    row(`remembered x${spec.remembered.length}`, spec.rememberedMedian, spec.remembered[0]);
+  }
 }
 
 export function printBigList(big: BigList, seconds: number) {

@@ -1,16 +1,18 @@
 // `npm run bench`: the mock against bare express baselines, side by side on this machine, in
 // paired alternating rounds (bench/paired.ts), plus the rows of issues 8 and 10: a list of
 // 100,000 records of 1 KB and what waits behind it, item reads and writes, creates with
-// --data, the Redis store against the memory store (issue 17), and start-up with a spec of 50
-// operations.
+// --data, the Redis store against the memory store (issue 17), start-up with a spec of 50
+// operations, and start-up on the largest documents of the corpus (issue 15).
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { bigList } from './big-list.js';
 import { dataStore } from './data-store.js';
 import { items } from './items.js';
+import { largeSpecStartups } from './large-spec.js';
 import { ROUNDS, SECONDS } from './paired.js';
 import { pinLoadGenerator, ROOT } from './processes.js';
 import { redisStore } from './redis-store.js';
+import { replicas } from './replicas.js';
 import * as report from './report.js';
 import { startup, startup50 } from './startup.js';
 import { idle } from './idle.js';
@@ -31,10 +33,12 @@ const SECTIONS = [
   'idle',
   'scaling',
   'startup',
+  'large',
   'memory',
   'items',
   'data',
   'redis',
+  'replicas',
   'biglist',
 ] as const;
 type Section = (typeof SECTIONS)[number];
@@ -86,6 +90,7 @@ const startups = await section('startup', async () => ({
   petstore: await startup(),
   spec50: await startup50(),
 }));
+const large = await section('large', () => largeSpecStartups());
 const pinning = pinLoadGenerator();
 console.error(
   `petstore-kit bench: ${ROUNDS} paired rounds of ${SECONDS}s per scenario; ${pinning}`,
@@ -101,10 +106,12 @@ const results = {
   idle: await section('idle', () => idle(Number(process.env.BENCH_IDLE_SECONDS ?? 50))),
   scaling: await section('scaling', () => scaling(SIZES)),
   startup: startups,
+  large,
   memory: await section('memory', () => memory(100_000)),
   items: await section('items', items),
   dataStore: await section('data', dataStore),
   redisStore: await section('redis', redisStore),
+  replicas: await section('replicas', replicas),
   bigList: await section('biglist', () => bigList(BIG)),
   /** Seconds each section took. */
   took,
@@ -136,6 +143,17 @@ if (results.items)
   );
 if (results.dataStore) report.printDataStore(results.dataStore);
 if (results.redisStore) report.printRedisStore(results.redisStore);
+if (results.replicas) {
+  console.log(
+    '\nThe mock over HTTP with --redis, one and two replicas (requests/s, median of the rounds)',
+  );
+  if ('skipped' in results.replicas) console.log(`  skipped: ${results.replicas.skipped}`);
+  else
+    for (const row of results.replicas.rows)
+      console.log(
+        `  ${row.scenario.padEnd(30)} memory ${String(row.memory).padStart(6)}  redis x1 ${String(row.redisOne).padStart(6)}  redis x2 ${String(row.redisTwo).padStart(6)}  (x1/memory ${(row.redisOne / row.memory).toFixed(2)})`,
+      );
+}
 if (results.scaling) report.printScaling(results.scaling);
 if (results.bigList) report.printBigList(results.bigList, BIG.seconds);
 console.log('');
@@ -147,6 +165,7 @@ if (results.startup) {
     ' (the first run also checks the new spec text)',
   );
 }
+if (results.large) report.printLargeStartups(results.large);
 if (results.memory) report.printMemory(results.memory);
 
 const dir = `${ROOT}bench/results`;

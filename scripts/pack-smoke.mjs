@@ -3,31 +3,44 @@
 // petstore-kit as a frontend project gets it: `npm pack` (which builds, on prepack), the
 // tarball installed into an empty project, and everything run from there with no build
 // step: `npx petstore-kit mock`, `npx petstore-kit contract`, the library's startMock and
-// its types. Plain Node, so that it needs nothing the package does not ship. Exits 1, naming
-// the step, on the first failure, and keeps the temporary folder to look into.
+// its types, petstore-kit/express, the spec files through `exports`, and types generated from
+// the installed spec as the README says. It checks the package is publishable and that its
+// dependencies are what its shipped code imports, and prints what the install weighs. Plain
+// Node, so that it needs nothing the package does not ship. Exits 1, naming the step, on the
+// first failure, and keeps the temporary folder to look into.
 //
 // Usage: node scripts/pack-smoke.mjs   (npm run test:pack; .ci/run runs it after npm test)
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+const OPENAPI_TYPESCRIPT = join(ROOT, 'node_modules/openapi-typescript/bin/cli.js');
 const DEFAULT_KEY = 'petstore-kit-dev-key';
 // Offline-friendly: what the npm cache holds is not fetched again.
 const INSTALL_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund'];
 const MUST_SHIP = [
+  'LICENSE',
+  'README.md',
   'dist/index.js',
   'dist/index.d.ts',
+  'dist/express.js',
+  'dist/express.d.ts',
   'dist/cli/bin.js',
   'spec/openapi.yaml',
   'spec/admin.yaml',
+  'dist/inspector/index.html',
+  'dist/inspector/main.js',
   'contract-tests/vitest.config.ts',
   'contract-tests/rules/credentials.ts',
-  'contract-tests/interface.contract.test.ts',
+  /^contract-tests\/[^/]+\.contract\.test\.ts$/,
 ];
+/** The licence of the spec the package serves (spec/openapi.yaml, info.license). */
+const LICENSE = 'Apache-2.0';
 const MUST_NOT_SHIP = [/\.map$/, /^src\//, /^test\//, /node_modules\//, /^scripts\//];
 
 /** Raised by a step; its message is what the reader needs, output included. */
@@ -115,6 +128,14 @@ async function expectCategoryList(url, key) {
   return body;
 }
 
+async function expectInspectorPage(url) {
+  const res = await fetch(url);
+  const text = await res.text();
+  if (res.status !== 200 || !text.includes('API key')) {
+    throw new StepFailure(`GET ${url}: ${res.status} ${text.slice(0, 200)}`);
+  }
+}
+
 /** A module of the frontend project that uses the library as its README shows. */
 const CONSUMER_MJS = `import { startMock } from 'petstore-kit';
 const mock = await startMock({ apiKeys: ['k'] });
@@ -131,8 +152,39 @@ if (created.status !== 201 || before.length !== 11 || after.length !== 10) {
 console.log('startMock answered at ' + mock.url + ': created 201, 11 categories, 10 after reset()');
 `;
 
+/**
+ * The spec files through \`exports\`, and the express entry mounted in a plain Node server (as
+ * connect and express call it): express is an optional peer, not installed here.
+ */
+const CONSUMER_EXPORTS_MJS = `import { createRequire } from 'node:module';
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { mockMiddleware } from 'petstore-kit/express';
+const require = createRequire(import.meta.url);
+for (const file of ['openapi.yaml', 'admin.yaml']) {
+  const path = require.resolve('petstore-kit/spec/' + file);
+  if (!readFileSync(path, 'utf8').startsWith('openapi:')) throw new Error(path + ' is not a spec');
+  if (import.meta.resolve('petstore-kit/spec/' + file) !== 'file://' + path) throw new Error(file);
+}
+const mock = await mockMiddleware({ apiKeys: ['k'] });
+const server = createServer((req, res) => mock(req, res, () => res.writeHead(418).end('mine')));
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const origin = 'http://127.0.0.1:' + server.address().port;
+const list = await fetch(origin + mock.basePath + '/categories', { headers: { Authorization: 'Bearer k' } });
+const other = await fetch(origin + '/elsewhere');
+server.close();
+await mock.close();
+if (list.status !== 200 || other.status !== 418) {
+  console.error('petstore-kit/express misbehaved', list.status, other.status);
+  process.exit(1);
+}
+console.log('spec files resolved through exports; petstore-kit/express answered ' + mock.basePath + '/categories 200 and passed /elsewhere on');
+`;
+
 /** Typed use of the library; the expected error proves the types are not \`any\`. */
 const CONSUMER_TS = `import { createApp, loadSpec, startMock, type RunningMock } from 'petstore-kit';
+import { mockMiddleware, type MockMiddleware } from 'petstore-kit/express';
+import type { components } from './petstore-api.js';
 const mock: RunningMock = await startMock({ apiKeys: ['k'], cors: { origins: ['http://localhost:5173'] } });
 const url: string = mock.url;
 // @ts-expect-error: a port is a number
@@ -143,8 +195,74 @@ const base: string = app.basePath;
 app.noSuchMethod();
 await mock.reset();
 await mock.close();
-export { url, base };
+const middleware: MockMiddleware = await mockMiddleware({ apiKeys: ['k'] });
+const basePath: string = middleware.basePath;
+await middleware.close();
+// Types generated from the installed spec, as the README says.
+const category: components['schemas']['Category'] = { id: 1, name: 'Dog' };
+// @ts-expect-error: name is required
+const nameless: components['schemas']['NewCategory'] = { description: 'x' };
+export { url, base, basePath, category, nameless };
 `;
+
+/** Every file under `dir`, as paths relative to it. */
+async function filesUnder(dir) {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)));
+}
+
+/** The packages a file imports or requires (bare specifiers, node: built-ins left out). */
+function importedPackages(text) {
+  const found = new Set();
+  // from '...', import('...'), import '...', require('...'), createRequire(...)('...')
+  const specifiers =
+    /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+|\brequire\s*\(\s*|\bcreateRequire\([^)]*\)\s*\(\s*)['"]([^'"./][^'"]*)['"]/gm;
+  for (const [, specifier] of text.matchAll(specifiers)) {
+    if (specifier.startsWith('node:') || builtinModules.includes(specifier)) continue;
+    const parts = specifier.split('/');
+    found.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]);
+  }
+  return found;
+}
+
+/**
+ * The installed package's dependencies are exactly what its shipped code imports: none
+ * missing (a user would get ERR_MODULE_NOT_FOUND), none unused (a user would install it for
+ * nothing; test-only packages belong in devDependencies).
+ */
+async function checkDependencies(installed) {
+  const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'));
+  const shipped = (await filesUnder(installed)).filter((file) => /\.(m?js|ts)$/.test(file));
+  const imported = new Set();
+  for (const file of shipped) {
+    for (const name of importedPackages(await readFile(join(installed, file), 'utf8')))
+      imported.add(name);
+  }
+  imported.delete(manifest.name);
+  const declared = new Set([
+    ...Object.keys(manifest.dependencies ?? {}),
+    ...Object.keys(manifest.peerDependencies ?? {}),
+  ]);
+  const missing = [...imported].filter((name) => !declared.has(name));
+  const unused = Object.keys(manifest.dependencies ?? {}).filter((name) => !imported.has(name));
+  const problems = [
+    manifest.private ? 'it is private: npm refuses to publish it' : '',
+    manifest.license === LICENSE ? '' : `its licence is ${manifest.license}, not ${LICENSE}`,
+    missing.length ? `imported but not dependencies: ${missing.join(', ')}` : '',
+    unused.length ? `dependencies nothing shipped imports: ${unused.join(', ')}` : '',
+  ].filter(Boolean);
+  if (problems.length) throw new StepFailure(problems.join('; '));
+  return Object.keys(manifest.dependencies ?? {}).length;
+}
+
+/** What installing the tarball put into node_modules: packages (as npm counts them), size on disk. */
+async function installedWeight(project, installOutput) {
+  const packages = /added (\d+) packages?/.exec(installOutput)?.[1] ?? '?';
+  const [kb] = (await run('du', ['-sk', 'node_modules'], { cwd: project })).split('\t');
+  return { packages, megabytes: (Number(kb) / 1024).toFixed(0) };
+}
 
 async function main() {
   const work = await mkdtemp(join(tmpdir(), 'petstore-kit-pack-'));
@@ -164,7 +282,9 @@ async function main() {
         .split('\n')
         .filter(Boolean)
         .map((file) => file.replace(/^package\//, ''));
-      const missing = MUST_SHIP.filter((file) => !files.includes(file));
+      const missing = MUST_SHIP.filter((wanted) =>
+        typeof wanted === 'string' ? !files.includes(wanted) : !files.some((f) => wanted.test(f)),
+      );
       const extra = files.filter((file) => MUST_NOT_SHIP.some((pattern) => pattern.test(file)));
       if (missing.length || extra.length) {
         throw new StepFailure(
@@ -173,14 +293,30 @@ async function main() {
       }
     });
 
-    await step('npm install <tarball> into an empty project', async () => {
+    const installed = await step('npm install <tarball> into an empty project', async () => {
       await mkdir(project);
       await writeFile(
         join(project, 'package.json'),
         JSON.stringify({ name: 'frontend-app', private: true, type: 'module' }, null, 2),
       );
-      await run('npm', ['install', tarball, ...INSTALL_FLAGS], { cwd: project });
+      return run('npm', ['install', tarball, ...INSTALL_FLAGS], { cwd: project });
     });
+
+    const weight = await step('what the install weighs', () => installedWeight(project, installed));
+    process.stdout.write(
+      `      npm install <tarball> added ${weight.packages} packages, ${weight.megabytes} MB of node_modules\n`,
+    );
+
+    await step(
+      `publishable, ${LICENSE}, its dependencies exactly what its shipped code imports`,
+      async () => {
+        const count = await checkDependencies(join(project, 'node_modules/petstore-kit'));
+        await run('npm', ['publish', '--dry-run', tarball], { cwd: work });
+        process.stdout.write(
+          `      ${count} dependencies, each imported; npm publish --dry-run accepts it\n`,
+        );
+      },
+    );
 
     const url = await step('npx petstore-kit mock --port 0 starts and prints its URL', () => {
       mock = startMockCli(project);
@@ -189,6 +325,11 @@ async function main() {
 
     await step(`GET ${url}/categories with the default key: 200 and a list`, () =>
       expectCategoryList(url, DEFAULT_KEY),
+    );
+
+    await step(
+      `GET ${new URL('/__mock/', url)}: the inspector page, from the installed package`,
+      () => expectInspectorPage(new URL('/__mock/', url).href),
     );
 
     await step('npx petstore-kit contract against it: exit 0 (conforms)', () =>
@@ -205,25 +346,51 @@ async function main() {
       );
     });
 
-    await step('the exported types check in a strict TypeScript project', async () => {
-      await writeFile(join(project, 'consumer.ts'), CONSUMER_TS);
-      await run(
+    await step(
+      'the spec files resolve through exports; petstore-kit/express serves behind a plain server',
+      async () => {
+        await writeFile(join(project, 'exports.mjs'), CONSUMER_EXPORTS_MJS);
+        process.stdout.write(
+          `      ${(await run('node', ['exports.mjs'], { cwd: project })).trim()}\n`,
+        );
+      },
+    );
+
+    await step('openapi-typescript node_modules/petstore-kit/spec/openapi.yaml', () =>
+      run(
         'node',
-        // skipLibCheck, as most projects have it: checking every .d.ts installed takes half a minute.
         [
-          TSC,
-          '--noEmit',
-          '--strict',
-          '--skipLibCheck',
-          '--module',
-          'nodenext',
-          '--target',
-          'es2022',
-          'consumer.ts',
+          OPENAPI_TYPESCRIPT,
+          'node_modules/petstore-kit/spec/openapi.yaml',
+          '-o',
+          'petstore-api.ts',
         ],
         { cwd: project },
-      );
-    });
+      ),
+    );
+
+    await step(
+      'the exported and generated types check in a strict TypeScript project',
+      async () => {
+        await writeFile(join(project, 'consumer.ts'), CONSUMER_TS);
+        await run(
+          'node',
+          // skipLibCheck, as most projects have it: checking every .d.ts installed takes half a minute.
+          [
+            TSC,
+            '--noEmit',
+            '--strict',
+            '--skipLibCheck',
+            '--module',
+            'nodenext',
+            '--target',
+            'es2022',
+            'consumer.ts',
+          ],
+          { cwd: project },
+        );
+      },
+    );
   } catch (err) {
     mock?.stop();
     process.stderr.write(`\nFAIL  pack smoke test: ${err instanceof Error ? err.message : err}\n`);

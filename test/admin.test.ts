@@ -89,12 +89,21 @@ describe('GET /__mock/requests', () => {
       ['GET', '/v1/categories', 200],
     ]);
     expect(requests[1]).toEqual({
+      id: 2,
       method: 'POST',
       path: '/v1/categories',
       status: 201,
       durationMs: expect.any(Number),
       time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      headers: expect.objectContaining({
+        authorization: 'Bearer ***',
+        'content-type': 'application/json',
+      }),
       body: { name: 'Quokka' },
+      response: {
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: { id: 4, name: 'Quokka' },
+      },
     });
   });
 
@@ -115,6 +124,8 @@ describe('GET /__mock/requests', () => {
   it('filters by method, path (exact or a prefix), status (or its class) and time', async () => {
     const { api, admin } = await mock();
     await list(api);
+    // Times have millisecond resolution: `since` a moment after the first request.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const since = new Date().toISOString();
     await create(api, 'Quokka');
     await create(api, 'Wombat');
@@ -136,12 +147,24 @@ describe('GET /__mock/requests', () => {
       expect((await fetch(`${admin}/requests${bad}`, { headers: AUTH })).status).toBe(400);
   });
 
-  it('keeps bodies of up to 16 KiB, so that it stays small', async () => {
+  it('keeps bodies of up to 16 KiB, so that it stays small, and says so of bigger ones', async () => {
     const { api, admin } = await mock();
-    await create(api, 'x'.repeat(20 * 1024));
+    const name = 'x'.repeat(20 * 1024);
+    await create(api, name);
     const [entry] = (await logged(admin)).requests;
-    expect(entry).toMatchObject({ method: 'POST', status: 201 });
+    expect(entry).toMatchObject({
+      method: 'POST',
+      status: 201,
+      bodyNote: expect.stringMatching(/^The body was \d+ bytes: more than the 16 KiB kept$/),
+    });
     expect(entry).not.toHaveProperty('body');
+    // The answer too: its size, and its first 16 KiB as text.
+    const answered = JSON.stringify({ id: 4, name });
+    expect(entry!.response).toEqual({
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      bodyBytes: Buffer.byteLength(answered),
+      bodyStart: answered.slice(0, 16 * 1024),
+    });
   });
 
   it('never breaks on what it keeps: a body nested too deep to serialize is a note', async () => {
@@ -167,6 +190,7 @@ describe('GET /__mock/requests', () => {
     const [entry] = (await logged(admin)).requests;
     expect(entry).toMatchObject({ method: 'GET', fault: 'reset' });
     expect(entry).not.toHaveProperty('status');
+    expect(entry).not.toHaveProperty('response');
   });
 
   it('is bounded: the last 1,000 requests', async () => {

@@ -383,6 +383,85 @@ describe('petstore-kit mock', () => {
   });
 });
 
+describe('petstore-kit: misconfiguration refused, in one line and exit code 1', () => {
+  // Each of these used to start anyway, and quietly serve something else than was asked:
+  // the public default key, every address, a key no request can send, no delay at all.
+  const cases: { why: string; args?: string[]; env?: Record<string, string>; says: RegExp }[] = [
+    {
+      why: 'an empty API_KEYS',
+      env: { API_KEYS: '' },
+      says: /'API_KEYS' is invalid\. it is empty/,
+    },
+    { why: 'API_KEYS of commas only', env: { API_KEYS: ' , ' }, says: /'API_KEYS' is invalid/ },
+    {
+      why: "--api-key ''",
+      args: ['--api-key', ''],
+      says: /--api-key <key>' argument '' is invalid/,
+    },
+    { why: 'an empty BASIC_AUTH', env: { BASIC_AUTH: '' }, says: /'BASIC_AUTH' is invalid/ },
+    { why: 'an empty CORS_ORIGINS', env: { CORS_ORIGINS: '' }, says: /'CORS_ORIGINS' is invalid/ },
+    { why: 'an empty HOST', env: { HOST: '' }, says: /'HOST' is invalid\. it must be an address/ },
+    {
+      why: 'an empty REDIS_URL',
+      env: { REDIS_URL: '' },
+      says: /'REDIS_URL' is invalid\. it is empty/,
+    },
+    { why: "--host ''", args: ['--host', ' '], says: /--host <host>' argument ' ' is invalid/ },
+    {
+      why: 'keys separated by a space',
+      env: { API_KEYS: 'first-key second-key' },
+      says: /^petstore-kit: an API key cannot hold whitespace: .*separate several keys with commas\)$/,
+    },
+    {
+      why: "a scheme's key with a space",
+      args: ['--api-key', 'bearerAuth=a key'],
+      says: /^petstore-kit: an API key cannot hold whitespace/,
+    },
+    {
+      why: 'an inverted delay range',
+      args: ['--delay', '400-100'],
+      says: /'400-100' is invalid\. its minimum \(400\) exceeds its maximum \(100\)/,
+    },
+  ];
+
+  it.each(cases)('$why', async ({ args = [], env = {}, says }) => {
+    const child = run(['mock', '--port', '0', ...args], env);
+    const output = collect(child);
+    expect(await exited(child)).toBe(1);
+    const lines = output().trim().split('\n');
+    expect(lines, output()).toHaveLength(1);
+    expect(lines[0]).toMatch(says);
+    // The secret is never echoed back.
+    expect(output()).not.toMatch(/first-key|a key'/);
+  });
+
+  it('--version prints the version of the package, and exits 0', async () => {
+    const manifest = JSON.parse(
+      await readFile(new URL('../package.json', import.meta.url), 'utf8'),
+    ) as { version: string };
+    for (const flag of ['--version', '-v']) {
+      const child = run([flag]);
+      const output = collect(child);
+      expect(await exited(child)).toBe(0);
+      expect(output()).toBe(`${manifest.version}\n`);
+    }
+  });
+
+  it('bare petstore-kit prints the help on stdout and exits 0; an unknown command exits 1', async () => {
+    const bare = run([]);
+    let stdout = '';
+    bare.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    expect(await exited(bare)).toBe(0);
+    expect(stdout).toMatch(/^Usage: petstore-kit \[options\] \[command\]/);
+    expect(stdout).toMatch(/mock \[options\] +run the stateful mock server/);
+
+    const unknown = run(['mokc']);
+    const output = collect(unknown);
+    expect(await exited(unknown)).toBe(1);
+    expect(output().trim()).toBe("error: unknown command 'mokc'");
+  });
+});
+
 /**
  * Whether this machine lets the tests mount file systems (root, in a sandbox that allows
  * it): then full and read-only disks are real, not simulated.

@@ -19,29 +19,63 @@ describe('loadSpec', () => {
 
   it.each([
     { problem: 'a missing file', text: undefined, message: /cannot read the spec .*ENOENT/ },
-    { problem: 'broken YAML', text: 'openapi: 3.1.0\ninfo: [unclosed', message: /not valid YAML/ },
-    { problem: 'not OpenAPI', text: 'hello: world\n', message: /not an OpenAPI 3\.1 document/ },
     {
-      problem: 'OpenAPI 3.0',
-      text: 'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths: {}\n',
-      message: /not an OpenAPI 3\.1/,
+      problem: 'broken YAML',
+      text: 'openapi: 3.1.0\ninfo: [unclosed',
+      message: /not valid YAML or JSON/,
+    },
+    { problem: 'broken JSON', text: '{"openapi": "3.1.0",', message: /not valid YAML or JSON/ },
+    { problem: 'not OpenAPI', text: 'hello: world\n', message: /not an OpenAPI document/ },
+    {
+      problem: 'an unknown version',
+      text: 'openapi: 4.0.0\ninfo: {title: t, version: "1"}\npaths: {}\n',
+      message: /not an OpenAPI document/,
     },
     {
-      problem: 'an invalid document',
-      text: 'openapi: 3.1.0\ninfo: {title: t}\npaths: {}\n',
-      message: /not a valid OpenAPI document/,
+      problem: 'no paths at all',
+      text: 'openapi: 3.1.0\ninfo: {title: t, version: "1"}\n',
+      message: /has no paths/,
     },
     {
       problem: 'a broken $ref',
       text: 'openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths:\n  /a:\n    get:\n      responses:\n        "200":\n          $ref: "#/components/responses/Nope"\n',
       message: /\$ref that cannot be resolved/,
     },
+    {
+      problem: 'a $ref to a file that is not there',
+      text: 'openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths:\n  /a:\n    $ref: "./paths/a.yaml"\n',
+      message: /\$ref that cannot be resolved: .*paths\/a\.yaml/,
+    },
   ])('refuses $problem with a one-line SpecError', async ({ text, message }) => {
     const path = text === undefined ? '/nonexistent/openapi.yaml' : await specFile(text);
-    const failure = loadSpec(path);
+    const failure = loadSpec(path, { checkCache: false });
     await expect(failure).rejects.toBeInstanceOf(SpecError);
     await expect(failure).rejects.toThrow(message);
     await failure.catch((err: Error) => expect(err.message).not.toContain('\n'));
+  });
+
+  it('serves a document the official check refuses for a small defect, with a warning', async () => {
+    const spec = await loadSpec(await specFile('openapi: 3.1.0\ninfo: {title: t}\npaths: {}\n'), {
+      checkCache: false,
+    });
+    expect(spec.warnings).toEqual(["#/info must have required property 'version'"]);
+  });
+
+  it('reads JSON with a byte order mark, and YAML with a duplicate key (with a warning)', async () => {
+    const json = await loadSpec(
+      await specFile(
+        '\uFEFF{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {}}',
+      ),
+      { checkCache: false },
+    );
+    expect(json.warnings).toEqual([]);
+    const yaml = await loadSpec(
+      await specFile('openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths: {}\npaths: {}\n'),
+      { checkCache: false },
+    );
+    expect(yaml.warnings).toEqual([
+      expect.stringMatching(/^a duplicate key, the last value is used/),
+    ]);
   });
 });
 
@@ -56,17 +90,22 @@ describe('loadSpec remembers documents that passed the check', () => {
     await expect(loadSpec(path, { checkCache: cache })).resolves.toMatchObject({ source: path });
   });
 
-  it('never remembers a failing document, and checks a changed one again', async () => {
+  it('never remembers a refused document, and reads a changed one again', async () => {
     const cache = await mkdtemp(join(tmpdir(), 'petstore-kit-cache-'));
     await loadSpec(await specFile(valid), { checkCache: cache });
-    const broken = await specFile(valid.replace('version: "1"', 'versio: "1"'));
-    await expect(loadSpec(broken, { checkCache: cache })).rejects.toThrow(
-      /not a valid OpenAPI document/,
-    );
-    await expect(loadSpec(broken, { checkCache: cache })).rejects.toThrow(
-      /not a valid OpenAPI document/,
-    );
+    const broken = await specFile(valid.replace('paths: {}', 'paths: {"/a": {"$ref": "#/nope"}}'));
+    await expect(loadSpec(broken, { checkCache: cache })).rejects.toThrow(/cannot be resolved/);
+    await expect(loadSpec(broken, { checkCache: cache })).rejects.toThrow(/cannot be resolved/);
     expect(await readdir(cache)).toHaveLength(1);
+  });
+
+  it('remembers what it read of a document: its version and its warnings', async () => {
+    const cache = await mkdtemp(join(tmpdir(), 'petstore-kit-cache-'));
+    const path = await specFile(valid.replace('version: "1"', 'versio: "1"'));
+    const first = await loadSpec(path, { checkCache: cache });
+    const again = await loadSpec(path, { checkCache: cache });
+    expect(again).toEqual(first);
+    expect(again).toMatchObject({ version: '3.1', warnings: [expect.stringMatching(/^#\/info /)] });
   });
 
   it('still loads when the cache cannot be written', async () => {

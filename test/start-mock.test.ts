@@ -118,6 +118,15 @@ describe('startMock', () => {
     await expect(call(mock)).rejects.toThrow(/fetch failed/);
   });
 
+  it('refuses, as the CLI does, an empty host and a key no request could send', async () => {
+    await expect(startMock({ host: '' })).rejects.toThrow(
+      new library.StartupError('the host to listen on is empty: give an address such as 127.0.0.1'),
+    );
+    await expect(startMock({ apiKeys: ['one two'] })).rejects.toThrow(
+      /^an API key cannot hold whitespace/,
+    );
+  });
+
   it('fails with the address when the port is taken', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { createLogger } from '../http/logger.js';
@@ -12,6 +13,8 @@ import {
   collectList,
   parseDelay,
   parseFaultKinds,
+  parseGiven,
+  parseHost,
   parseRate,
   parseCount,
   parseInteger,
@@ -56,6 +59,16 @@ export function createCli(io: CliIo): Command {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+    })
+    .version(packageVersion(), '-v, --version', 'print the version')
+    .helpCommand(true)
+    .allowExcessArguments()
+    // Bare `petstore-kit` asks what there is: the help, on stdout, and success. A word that
+    // names no command is still an error (an action on the program would take it as an operand).
+    .action((_options: unknown, command: Command) => {
+      const [unknown] = command.args;
+      if (unknown !== undefined) command.error(`error: unknown command '${unknown}'`);
+      program.outputHelp();
     });
 
   program
@@ -68,7 +81,10 @@ export function createCli(io: CliIo): Command {
         .argParser(parsePort),
     )
     .addOption(
-      new Option('-H, --host <host>', 'address to listen on').env('HOST').default(DEFAULTS.host),
+      new Option('-H, --host <host>', 'address to listen on')
+        .env('HOST')
+        .default(DEFAULTS.host)
+        .argParser(parseHost),
     )
     .addOption(
       new Option(
@@ -107,6 +123,35 @@ export function createCli(io: CliIo): Command {
         '--data <file>',
         'keep the data in this file, across restarts (default: memory only)',
       ),
+    )
+    .addOption(
+      new Option(
+        '--redis <url>',
+        'keep every state in this Redis, shared by every replica started with it (default: this process)',
+      )
+        .env('REDIS_URL')
+        .argParser(parseGiven),
+    )
+    .addOption(
+      new Option('--redis-prefix <prefix>', 'the start of every key the mock writes in Redis')
+        .env('REDIS_PREFIX')
+        .default(DEFAULTS.redisPrefix),
+    )
+    .addOption(
+      new Option(
+        '--max-sessions <count>',
+        'most sessions (Mock-Session headers) at once; past it, a new one gets a 503',
+      )
+        .default(DEFAULTS.maxSessions)
+        .argParser(parsePositive),
+    )
+    .addOption(
+      new Option(
+        '--session-ttl <seconds>',
+        'a session unused this long may be dropped to make room for a new one',
+      )
+        .default(DEFAULTS.sessionTtl, String(DEFAULTS.sessionTtl / 1000))
+        .argParser(parseSeconds),
     )
     .addOption(new Option('-q, --quiet', 'log no line per request'))
     .addOption(
@@ -305,4 +350,10 @@ export function createCli(io: CliIo): Command {
   );
 
   return program;
+}
+
+/** The version in package.json: two folders up, from src/cli/ and from dist/cli/ alike. */
+function packageVersion(): string {
+  const manifest: unknown = createRequire(import.meta.url)('../../package.json');
+  return (manifest as { version: string }).version;
 }

@@ -14,6 +14,10 @@ export interface MockFlags {
   seed: number;
   spec: string;
   data?: string;
+  redis?: string;
+  redisPrefix: string;
+  maxSessions: number;
+  sessionTtl: number;
   quiet?: boolean;
   bodyLimit: number;
   maxHeaderSize: number;
@@ -48,6 +52,10 @@ export function mockOptionsOf(flags: MockFlags, logger: Logger): MockOptions {
     ...(flags.basic?.length ? { basic: flags.basic } : {}),
     spec: flags.spec,
     ...(flags.data ? { data: flags.data } : {}),
+    ...(flags.redis ? { redis: flags.redis } : {}),
+    redisPrefix: flags.redisPrefix,
+    maxSessions: flags.maxSessions,
+    sessionTtl: flags.sessionTtl,
     seedCount: flags.seedCount,
     seed: flags.seed,
     storeLimits: { maxRecords: flags.maxRecords, maxBytes: flags.maxStoreSize },

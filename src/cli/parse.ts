@@ -51,11 +51,23 @@ export function parseDelay(value: string): { min: number; max: number } {
   const match = /^(\d+)(?:-(\d+))?$/.exec(value.trim());
   const min = Number(match?.[1]);
   const max = Number(match?.[2] ?? match?.[1]);
-  if (!match || min > max || max > 120_000)
+  if (!match || max > 120_000)
     throw new InvalidArgumentError(
       'it must be milliseconds, such as 200, or a range such as 100-400 (at most 120000).',
     );
+  if (min > max)
+    throw new InvalidArgumentError(
+      `its minimum (${min}) exceeds its maximum (${max}): write the range low-high, such as ${max}-${min}.`,
+    );
   return { min, max };
+}
+
+/** An address to listen on: a name or an IP address, never empty (Node would take every address). */
+export function parseHost(value: string): string {
+  const host = value.trim();
+  if (host === '' || /\s/.test(host))
+    throw new InvalidArgumentError('it must be an address, such as 127.0.0.1, 0.0.0.0 or ::1.');
+  return host;
 }
 
 /** A share from 0 to 1. */
@@ -78,16 +90,28 @@ export function parseFaultKinds(value: string): FaultKind[] {
   return [...new Set(kinds)] as FaultKind[];
 }
 
-/** A repeatable option whose values may also come comma-separated (from the environment). */
+/**
+ * A repeatable option whose values may also come comma-separated (from the environment). An
+ * empty value is refused: left to mean "none given", it would silently open the default (the
+ * public key, any origin) that the user meant to narrow.
+ */
 export function collectList(value: string, previous: string[] = []): string[] {
-  return [
-    ...previous,
-    ...value
-      .split(',')
-      .map((item) => item.trim())
-      .filter(Boolean),
-  ];
+  const items = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  if (items.length === 0) throw new InvalidArgumentError(EMPTY);
+  return [...previous, ...items];
 }
+
+/** A value that must not be empty (`REDIS_URL=` would otherwise mean this process's memory). */
+export function parseGiven(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError(EMPTY);
+  return value.trim();
+}
+
+const EMPTY =
+  'it is empty, which would leave the default in force: give a value, or leave the option (and its variable) unset.';
 
 /** `user:password` (or `scheme=user:password`), repeatable, comma-separated from the environment. */
 export function collectBasic(value: string, previous: string[] = []): string[] {

@@ -30,8 +30,8 @@ export interface AcceptedCredentials {
  * one of its schemes and `=` is that scheme's alone; any other value is every scheme's of its
  * kind. A value that only looks prefixed (its name is no scheme of the spec) is taken whole,
  * and `warnings` says so, since it is more often a misspelt scheme than a key with `=` in it.
- * @throws {StartupError} for an empty key, a basic credential without a colon, or a prefix
- * naming a scheme of the other kind.
+ * @throws {StartupError} for an empty key, a key holding whitespace, a basic credential without
+ * a colon, or a prefix naming a scheme of the other kind.
  * @example settleCredentials(schemes, { apiKeys: ['k', 'admin=s'], basic: [], defaults: false }).accepted.byScheme.get('admin') // ['s']
  */
 export function settleCredentials(
@@ -49,6 +49,12 @@ export function settleCredentials(
       const secret = scheme ? value.slice(at + 1) : value;
       const what = basic ? 'a basic credential' : 'an API key';
       if (secret === '') throw new StartupError(`${what} cannot be empty`);
+      // Most often a list separated with spaces instead of commas; and no bearer token can
+      // hold a space (token68), so such a key would never let a request in.
+      if (!basic && /\s/.test(secret))
+        throw new StartupError(
+          `${what} cannot hold whitespace: no request could send it as a bearer token (separate several keys with commas)`,
+        );
       if (basic && !secret.includes(':'))
         throw new StartupError(
           `a basic credential must be user:password${scheme ? ` (for scheme ${prefix})` : ''}: it has no colon`,

@@ -1,3 +1,4 @@
+import { SpecError } from '../openapi/load.js';
 import { StoreDiskFullError, StoreFullError, StoreUnavailableError } from '../store/store.js';
 import { errorForStatus, errors } from '../vocabulary/error-catalogue.js';
 import { ApiError } from '../vocabulary/errors.js';
@@ -13,7 +14,8 @@ interface HttpError {
 
 /**
  * Maps anything thrown while serving a request to the ApiError to answer with: the store's
- * errors, the body reader's, and what is not recognised as a 500 that names no internals.
+ * errors, the body reader's, a defect of the spec as a 500 that names it, and what is not
+ * recognised as a 500 that names no internals.
  * @example toApiError(new StoreFullError('maxRecords', 10)).status // 507
  */
 export function toApiError(err: unknown): ApiError {
@@ -22,6 +24,8 @@ export function toApiError(err: unknown): ApiError {
     return errors.storeFull(err.message);
   if (err instanceof StoreUnavailableError)
     return errors.storeUnavailable(err.message, err.retryAfterSeconds);
+  // A defect of the spec met while answering (a schema ajv cannot compile, one no data fits).
+  if (err instanceof SpecError) return errors.specDefect(err.message);
   if (isHttpError(err)) return fromHttpError(err);
   return errors.internal();
 }

@@ -1,22 +1,23 @@
-import { exampleBody } from '../openapi/examples.js';
+import type { ExampleSource } from '../openapi/examples.js';
 import type { Operation } from '../openapi/operations.js';
-import type { DataGenerator } from '../openapi/sample.js';
 import type { OperationHandler } from './handler.js';
 
 /**
  * How an operation with no state behind it answers: its spec example, or data generated from
- * its schema, with its success status.
- * @example exampleHandler(getPetById, generator)(request, context) // { status: 200, body: { id: 10, name: 'Rex' } }
+ * its schema, with its success status. The body is found on the first call, not before: a
+ * large spec's operations cost nothing until they are called.
+ * @example exampleHandler(getPetById, examples)(request, context) // { status: 200, body: { id: 10, name: 'Rex' } }
  */
-export function exampleHandler(operation: Operation, generator: DataGenerator): OperationHandler {
+export function exampleHandler(operation: Operation, examples: ExampleSource): OperationHandler {
   const status = operation.successStatus;
-  const example = exampleBody(operation, String(status), generator);
-  return () =>
-    example
+  return () => {
+    const example = examples.body(operation, String(status));
+    return example
       ? {
           status,
           body: example.body,
           headers: { 'Content-Type': `${example.mediaType}; charset=utf-8` },
         }
       : { status };
+  };
 }

@@ -1,6 +1,7 @@
 import type { Operation } from '../openapi/operations.js';
 import type { Store } from '../store/store.js';
 import type { Answer } from '../vocabulary/answer.js';
+import type { MockState } from './state.js';
 
 /** A request as a handler gets it: checked against the spec, its parameters of their types. */
 export interface HandlerRequest {
@@ -21,10 +22,14 @@ export interface HandlerRequest {
   body: unknown;
 }
 
-/** What a handler works on besides its request: the state of the mock. */
+/** What a handler works on besides its request: the state of the mock it belongs to. */
 export interface HandlerContext {
-  /** Where the records of the spec's collections live. */
+  /** Where the records of the spec's collections live, for the request's session. */
   store: Store;
+  /** The session of the request (its `Mock-Session` header); undefined for the default state. */
+  session?: string;
+  /** The whole state of the request's session: its store, scenario settings and request log. */
+  state: MockState;
 }
 
 /** Serves one operation: returns its answer (checked against the spec after), or throws an ApiError. */

@@ -4,16 +4,18 @@ import { CheckedJson, type Answer, type CheckedAnswer, type Reply } from '../voc
 import { errors } from '../vocabulary/error-catalogue.js';
 import type { ApiError } from '../vocabulary/errors.js';
 import type { MockRequest } from '../vocabulary/request.js';
-import type { RequestLog } from './admin/request-log.js';
+import type { CredentialPlaces } from './admin/redact.js';
+import { keptAnswer, keptBody } from './admin/request-log.js';
 import type { ErrorAnswer } from './error-shaper.js';
 import { toApiError } from './error-mapping.js';
-import type { HandlerContext, OperationHandler } from './handler.js';
+import type { OperationHandler } from './handler.js';
+import { headerValue } from './headers.js';
 import { readBody, type ReadBody } from './request-body.js';
 import { apiLocator, splitTarget } from './request-target.js';
 import type { RequestInput, ValidRequest } from './request-validator.js';
 import type { Router } from './router.js';
 import { readPreferences, type Preferences } from './scenarios/prefer.js';
-import type { Scenarios } from './scenarios/settings.js';
+import type { MockState, MockStates } from './state.js';
 
 /** One API the mock serves: the spec's, and the admin API beside it. */
 export interface ServedApi {
@@ -32,6 +34,8 @@ export interface ServedApi {
   headersOf(operation: Operation): Readonly<Record<string, string>>;
   /** Whether its requests go to the request log. */
   recorded: boolean;
+  /** Where its API keys travel: the request log keeps them redacted. */
+  credentials?: CredentialPlaces;
   /** Shapes an error as this API's spec declares it for the operation (if known) and status. */
   shapeError(error: ApiError, operation: Operation | undefined): ErrorAnswer;
   /** The scenarios (Prefer, latency, faults) its requests may ask for; none for the admin API. */
@@ -40,9 +44,8 @@ export interface ServedApi {
   refuse?(operation: Operation): ApiError | undefined;
 }
 
-/** What the core needs to play the scenarios a request asks for. */
+/** What the core needs to play the scenarios a request asks for (the settings are the state's). */
 export interface ScenarioHooks {
-  scenarios: Scenarios;
   /** The answer `Prefer: code/example/dynamic` forces, if any. */
   forced(operation: Operation, preferences: Preferences): Answer | undefined;
   /** A body a `malformed` fault is cut from. */
@@ -81,10 +84,8 @@ export interface MockCoreOptions {
   validate: (operation: Operation, input: RequestInput) => ValidRequest;
   /** Checks an answer against the spec and makes it ready to send. */
   checkAnswer: (operation: Operation, answer: Answer) => Promise<CheckedAnswer>;
-  /** What handlers work on: the mock's state. */
-  context: HandlerContext;
-  /** Where answered requests of recorded APIs go. */
-  requestLog: RequestLog;
+  /** The states handlers work on: the default one, and one per session (`Mock-Session`). */
+  states: MockStates;
   /** Told of every error that becomes a 5xx, with the request it answered. */
   onServerError?: (err: unknown, request: { method: string; target: string }) => void;
 }
@@ -110,14 +111,27 @@ export interface MockCore {
   errorAnswer(err: unknown, route?: Route): CheckedAnswer;
 }
 
-/** The largest request body the log of recent requests keeps. */
-const LOGGED_BODY_LIMIT = 16 * 1024;
-
 /** What the core learns of a request as it goes, for its log and its error answer. */
 interface Progress {
   operation?: Operation;
   body?: ReadBody;
   delayMs?: number;
+  /** The state it works on, once its session is known. */
+  state?: MockState;
+}
+
+/** A session id as the `Mock-Session` header gives it. */
+const SESSION_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * The state a request works on: the session its `Mock-Session` header names, else the default.
+ * @throws {ApiError} 400 for a header that is not a session id, 503 when no session fits.
+ */
+async function stateOf(request: MockRequest, states: MockStates): Promise<MockState> {
+  const id = headerValue(request, 'mock-session');
+  if (id === undefined) return states.default;
+  if (!SESSION_ID.test(id)) throw errors.invalidSession(id);
+  return states.session(id);
 }
 
 export function createMockCore(options: MockCoreOptions): MockCore {
@@ -143,7 +157,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     if (match.kind === 'not-found') return { kind: 'not-found', api, pathname, search };
     if (match.kind === 'method-not-allowed')
       return { kind: 'method-not-allowed', api, allow: match.allow, pathname, search };
-    return { ...match, api, pathname, search };
+    const { operation, params, allow } = match;
+    return { kind: 'operation', api, operation, params, allow, pathname, search };
   }
 
   async function serve(request: MockRequest, to: Route, progress: Progress): Promise<Reply> {
@@ -156,6 +171,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       return { answer: { status: 204, headers: { Allow: to.allow.join(', ') }, body: undefined } };
     }
     api.checkCredential(request, to.search, to.kind === 'operation' ? to.operation : undefined);
+    const state = await stateOf(request, options.states);
+    progress.state = state;
     if (to.kind === 'not-found') throw errors.noOperation(method, to.pathname);
     if (to.kind === 'method-not-allowed') throw errors.methodNotAllowed(to.pathname, to.allow);
 
@@ -177,8 +194,11 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     const hooks = api.scenarios;
     const preferences = hooks ? readPreferences(request, operation) : {};
     if (hooks) {
-      progress.delayMs = hooks.scenarios.delayFor(preferences);
-      const fault = hooks.scenarios.faultFor(preferences);
+      const read = state.scenarios.settings();
+      // Read at once from this process: an await per request is worth saving.
+      const settings = read instanceof Promise ? await read : read;
+      progress.delayMs = state.scenarios.delayFor(settings, preferences);
+      const fault = state.scenarios.faultFor(settings, preferences);
       if (fault) {
         if (progress.delayMs > 0) await sleep(progress.delayMs);
         return {
@@ -193,7 +213,10 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     }
     const answer =
       hooks?.forced(operation, preferences) ??
-      (await handler({ ...valid, operation }, options.context));
+      (await handler(
+        { ...valid, operation },
+        { store: state.store, state, ...(state.session ? { session: state.session } : {}) },
+      ));
     if (progress.delayMs) await sleep(progress.delayMs);
     const headers = api.headersOf(operation);
     return {
@@ -219,26 +242,47 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     };
   }
 
-  function record(request: MockRequest, reply: Reply, progress: Progress, started: number): void {
-    const { body } = progress;
-    options.requestLog.add({
+  /** Logs a request; a promise only when the log is a shared store's. */
+  function record(
+    request: MockRequest,
+    reply: Reply,
+    progress: Progress,
+    started: number,
+    api: ServedApi,
+  ): void | Promise<void> {
+    const { state = options.states.default } = progress;
+    return state.requestLog.add({
+      ...(state.session ? { session: state.session } : {}),
       method: request.method,
+      // As sent: the log redacts the credentials when it shows them.
       path: request.target,
+      headers: request.headers,
+      ...(api.credentials ? { credentials: api.credentials } : {}),
       ...(reply.fault
         ? {
             fault: reply.fault.kind,
             // A malformed answer is sent with its status; a reset or a timeout sends none.
             ...(reply.fault.kind === 'malformed' ? { status: reply.fault.status } : {}),
           }
-        : { status: reply.answer.status }),
+        : {
+            status: reply.answer.status,
+            response: keptAnswer(reply.answer, request.method),
+          }),
       durationMs: Math.round((performance.now() - started) * 100) / 100,
       // A number here; the log formats it when it is read, not on every request.
       at: Date.now(),
-      // Bodies of up to 16 KiB, so that the log stays small however long the mock runs.
-      ...(body && !Buffer.isBuffer(body.value) && body.bytes <= LOGGED_BODY_LIMIT
-        ? { body: body.value }
-        : {}),
+      ...keptBody(progress.body),
     });
+  }
+
+  /** The run-wide delay of the request's state (the default one when its session is not known). */
+  async function runDelay(progress: Progress): Promise<number> {
+    const { scenarios } = progress.state ?? options.states.default;
+    try {
+      return scenarios.delayFor(await scenarios.settings(), {});
+    } catch {
+      return 0; // a shared store that is down has no settings to read: no delay
+    }
   }
 
   return {
@@ -255,11 +299,19 @@ export function createMockCore(options: MockCoreOptions): MockCore {
         const error = toApiError(err);
         if (error.status >= 500) options.onServerError?.(err, request);
         // The run-wide latency holds for errors too: a UI's slow 401 is a state to render.
-        const delay = progress.delayMs ?? to.api?.scenarios?.scenarios.delayFor({}) ?? 0;
+        const delay = progress.delayMs ?? (to.api?.scenarios ? await runDelay(progress) : 0);
         if (delay > 0) await sleep(delay);
         reply = { answer: errorAnswer(error, to, progress.operation) };
       }
-      if (to.api?.recorded) record(request, reply, progress, started);
+      if (to.api?.recorded) {
+        try {
+          const recorded = record(request, reply, progress, started, to.api);
+          if (recorded) await recorded;
+        } catch (err) {
+          // The log may be a shared store's: one that fails leaves the answer as it was.
+          options.onServerError?.(err, request);
+        }
+      }
       return reply;
     },
   };

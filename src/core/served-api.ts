@@ -3,15 +3,20 @@ import type { OpenApiDocument } from '../openapi/load.js';
 import { jsonSchemaOf, type Operation } from '../openapi/operations.js';
 import type { SchemaCompiler } from '../openapi/schemas.js';
 import { stabilityOf } from '../openapi/stability.js';
-import { SpecError } from '../openapi/load.js';
+import type { ExampleSource } from '../openapi/examples.js';
 import type { OperationHandler } from './handler.js';
 import type { ServedApi } from './mock-core.js';
-import type { RequestValidator } from './request-validator.js';
 import { createRouter } from './router.js';
 
 export interface ServedApiOptions extends Pick<
   ServedApi,
-  'basePath' | 'recorded' | 'shapeError' | 'scenarios' | 'refuse' | 'checkCredential'
+  | 'basePath'
+  | 'recorded'
+  | 'credentials'
+  | 'shapeError'
+  | 'scenarios'
+  | 'refuse'
+  | 'checkCredential'
 > {
   /** The handler of each operation; none makes the operation a 501. */
   handler(operation: Operation): OperationHandler | undefined;
@@ -44,6 +49,7 @@ export function serveApi(
     shapeError: options.shapeError,
     ...(options.scenarios ? { scenarios: options.scenarios } : {}),
     ...(options.refuse ? { refuse: options.refuse } : {}),
+    ...(options.credentials ? { credentials: options.credentials } : {}),
     router: createRouter(operations),
     checkCredential: options.checkCredential,
     handlers,
@@ -51,27 +57,52 @@ export function serveApi(
   };
 }
 
+/** What an operation's preparation needs: everything that compiles its schemas. */
+export interface PreparationOptions {
+  compiler: SchemaCompiler;
+  examples: ExampleSource;
+  /** Told of each defect found, in one line naming the operation. */
+  warn: (line: string) => void;
+}
+
 /**
- * Compiles every schema of the spec now, so that one the mock cannot check stops start-up
- * with a line naming its operation, instead of failing that operation's first request.
- * @throws {SpecError}
+ * Prepares an operation once: compiles its parameter, body and response schemas and checks
+ * the examples of its responses. Defects are warnings, never a refusal: a schema that cannot
+ * be compiled makes the requests that need it answer a 500 naming why, an example that breaks
+ * its schema is answered as generated data. Call it for every operation at start-up to hear
+ * of every defect then, or before an operation's first request to spend nothing on operations
+ * no one calls.
+ * @example const prepare = operationPreparer(options); operations.forEach(prepare);
  */
-export function compileEverySchema(
-  operations: readonly Operation[],
-  compiler: SchemaCompiler,
-  validator: RequestValidator,
-): void {
-  for (const operation of operations) {
+export function operationPreparer(options: PreparationOptions): (operation: Operation) => void {
+  const prepared = new WeakSet<Operation>();
+  const attempt = (operation: Operation, what: string, step: () => void): void => {
     try {
-      validator.prepare(operation);
-      for (const response of Object.values(operation.responses)) {
-        const schema = jsonSchemaOf(response);
-        if (schema) compiler.response(schema);
-      }
+      step();
     } catch (err) {
-      throw new SpecError(
-        `a schema of ${operation.operationId} cannot be compiled: ${err instanceof Error ? err.message : String(err)}`,
-      );
+      const reason = err instanceof Error ? err.message : String(err);
+      options.warn(`${operation.operationId}: ${what}: ${reason}`);
     }
-  }
+  };
+  const { compiler } = options;
+  return (operation) => {
+    if (prepared.has(operation)) return;
+    prepared.add(operation);
+    for (const parameter of operation.parameters)
+      attempt(operation, `its ${parameter.in} parameter ${parameter.name} cannot be checked`, () =>
+        compiler.prepare('parameters', parameter.schema),
+      );
+    for (const [type, schema] of operation.requestBody?.content ?? [])
+      attempt(operation, `its ${type} request body cannot be checked`, () =>
+        compiler.prepare('request', schema),
+      );
+    for (const [key, response] of Object.entries(operation.responses)) {
+      const schema = jsonSchemaOf(response);
+      if (schema)
+        attempt(operation, `its ${key} answer cannot be checked`, () =>
+          compiler.prepare('response', schema),
+        );
+    }
+    attempt(operation, 'its examples cannot be checked', () => options.examples.check(operation));
+  };
 }

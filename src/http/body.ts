@@ -29,6 +29,10 @@ export function createBodyReader(
   setImmediate(() => void rawParser().catch(() => undefined));
 
   return async function readBody(req, res) {
+    // Mounted in a framework's app (petstore-kit/express), a body parser in front of the mock
+    // may have read the stream already; body-parser marks that with `_body`.
+    if ((req as { _body?: boolean })._body === true || req.readableEnded)
+      throw errors.bodyAlreadyRead();
     const declared = Number(req.headers['content-length']);
     if (declared > options.limit && !req.headers['content-encoding'])
       throw errors.payloadTooLarge(options.limit);

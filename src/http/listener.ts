@@ -2,12 +2,21 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hasBody } from '../core/headers.js';
 import type { MockCore, Route } from '../core/mock-core.js';
 import type { TurnBudget } from '../core/turn-budget.js';
-import type { CheckedAnswer, FaultKind } from '../vocabulary/answer.js';
+import { CheckedJson, type CheckedAnswer, type FaultKind } from '../vocabulary/answer.js';
 import type { MockRequest } from '../vocabulary/request.js';
 import type { CorsStep } from './cors.js';
 import { playFault } from './faults.js';
+import type { PageStep } from './inspector-page.js';
 import type { RequestLine } from './logger.js';
 import { createSender } from './send.js';
+
+/** An answer this small is written in one go into the socket's buffers. */
+const SMALL_ANSWER = 64 * 1024;
+
+function sizeOf({ body }: CheckedAnswer): number {
+  if (body === undefined) return 0;
+  return body instanceof CheckedJson ? body.bytes.length : body.length;
+}
 
 /** What the log line of a request needs that the response does not show. */
 interface Outcome {
@@ -21,6 +30,8 @@ export interface ListenerOptions {
   readBody: (req: IncomingMessage, res: ServerResponse) => Promise<Buffer>;
   /** Sets CORS headers and answers preflights; none without CORS. */
   cors?: CorsStep;
+  /** Serves the inspector page and its files (see createInspectorPage); none without the admin API. */
+  page?: PageStep;
   /** The CPU budget per event-loop turn that every list being sent shares. */
   budget: TurnBudget;
   /**
@@ -77,6 +88,9 @@ export function createListener(options: ListenerOptions): MockListener {
   async function answer(req: IncomingMessage, res: ServerResponse, outcome: Outcome) {
     const method = req.method ?? 'GET';
     const route = core.route(method, req.url ?? '/');
+    const page = options.page?.(req, res) ?? 'continue';
+    if (page === 'answered') return;
+    if (page !== 'continue') return finish(req, res, core.errorAnswer(page, route), outcome);
     const cors = options.cors?.(req, res, route) ?? 'continue';
     if (cors === 'answered') {
       // The library answers a preflight from an origin it does not allow with a bare 204.
@@ -109,9 +123,11 @@ export function createListener(options: ListenerOptions): MockListener {
     // A body the client may still be sending (refused before it was read) is not worth
     // reading to keep the connection: the connection closes after this answer instead.
     if (!req.complete && hasBody({ headers: req.headers })) res.setHeader('Connection', 'close');
-    // Inactivity while the answer goes out drops the connection (Node destroys a socket whose
-    // timeout nobody handles); once it is sent, Node sets the keep-alive timeout in its place.
-    req.socket.setTimeout(options.sendTimeoutMs);
+    // Inactivity while a large answer goes out drops the connection (the server destroys a
+    // socket whose timeout runs out while it answers); once it is sent, Node sets the
+    // keep-alive timeout in its place. A small answer fits the socket's buffers: a client that
+    // does not read it holds nothing of the mock's, and the timer would cost every request.
+    if (sizeOf(answer) > SMALL_ANSWER) req.socket.setTimeout(options.sendTimeoutMs);
     await send(req, res, answer);
   }
 

@@ -1,16 +1,27 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { StartupError } from '../vocabulary/errors.js';
 import { BUNDLED_SPEC_PATH } from './bundled.js';
+import { lenientReadings } from './defects.js';
+import { specDefects } from './spec-check.js';
+import {
+  leftoverWarnings,
+  readSchemasAs31,
+  upgradeSwagger,
+  versionOf,
+  type SpecVersion,
+} from './upgrade.js';
 
 export type OpenApiDocument = OpenAPIV3_1.Document;
 export type OperationObject = OpenAPIV3_1.OperationObject;
 export type SchemaObject = OpenAPIV3_1.SchemaObject;
+export type { SpecVersion } from './upgrade.js';
 
 /** A spec that cannot drive the mock; its message is one line, fit for a CLI. */
 export class SpecError extends StartupError {
@@ -20,43 +31,100 @@ export class SpecError extends StartupError {
 export interface LoadedSpec {
   /** Where the spec was read from, for messages. */
   readonly source: string;
-  /** The document as written, `$ref`s included: what the validator is given. */
+  /** The OpenAPI version the document is written in; the mock reads every one as 3.1. */
+  readonly version: SpecVersion;
+  /**
+   * The document as OpenAPI 3.1 reads it, `$ref`s included: Swagger 2.0 upgraded, 3.0
+   * keywords read as 3.0 means them (see readSchemasAs31).
+   */
   readonly document: OpenApiDocument;
-  /** The same document with every `$ref` replaced by its target, for reading schemas and examples. */
+  /**
+   * The same document with every `$ref` replaced by its target, for reading schemas and
+   * examples. The target of several `$ref`s is one object, and a recursive schema contains
+   * itself: walk it with a set of the objects already seen.
+   */
   readonly resolved: OpenApiDocument;
+  /**
+   * Defects the mock lives with, one line each: what the OpenAPI check refuses, keywords of
+   * another version. Empty for a clean document.
+   */
+  readonly warnings: readonly string[];
+  /** How large the document is, in bytes, its other files included. */
+  readonly bytes: number;
 }
 
-/** Where documents that passed the check are remembered, by hash (find-cache-dir's place). */
+/** Where loaded documents are remembered, by hash (find-cache-dir's place). */
 export const DEFAULT_CHECK_CACHE = fileURLToPath(
   new URL('../../node_modules/.cache/petstore-kit/', import.meta.url),
 );
 
-const VALIDATOR_VERSION = (
-  createRequire(import.meta.url)('@seriousme/openapi-schema-validator/package.json') as {
-    version: string;
+/** The versions of the libraries that make what is remembered: a new one reads again. */
+const READERS = [
+  '@seriousme/openapi-schema-validator',
+  '@scalar/openapi-upgrader',
+  '@apidevtools/json-schema-ref-parser',
+  'yaml',
+]
+  .map((name) => `${name}@${versionOfPackage(name)}`)
+  .join(' ');
+
+/** A package's version, from the package.json above its entry point (some do not export it). */
+function versionOfPackage(name: string): string {
+  const require = createRequire(import.meta.url);
+  let folder = dirname(require.resolve(name));
+  for (;;) {
+    try {
+      const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (manifest.name === name && manifest.version) return manifest.version;
+    } catch {
+      // No package.json here: further up.
+    }
+    const parent = dirname(folder);
+    if (parent === folder) return 'unknown';
+    folder = parent;
   }
-).version;
+}
 
 export interface LoadSpecOptions {
   /**
-   * A folder remembering documents that passed the OpenAPI check, by a hash of their text
-   * and of the versions that read them, with what was read of them: the check compiles the
-   * OpenAPI meta-schema, and parsing and resolving load two libraries, together most of a
-   * start-up. Only passes are remembered, so a changed document is read and checked again;
-   * a document with `$ref`s to other files is never remembered (they could change alone).
-   * `false` reads and checks every time.
+   * A folder remembering what was read of documents, by a hash of their text, of the files
+   * their `$ref`s name and of the versions that read them: the check compiles the OpenAPI
+   * meta-schema, and parsing, upgrading and resolving take most of a start-up. A changed
+   * document, or a changed file it refers to, is read again; a document with `$ref`s to URLs
+   * is never remembered (they could change unseen). `false` reads every time.
    * @default DEFAULT_CHECK_CACHE
    */
   checkCache?: string | false;
 }
 
 /** Bumped when what loadSpec makes of a document changes: remembered loads then expire. */
-const LOAD_FORMAT = 2;
+const LOAD_FORMAT = 4;
+
+/** How long a `$ref` to a URL may take to answer. */
+const URL_TIMEOUT_MS = 10_000;
+
+/** What is remembered of a document: everything loadSpec returns but where it was read. */
+interface Remembered extends Omit<LoadedSpec, 'source'> {
+  /** The other files its `$ref`s read, with the hash of each, to see when one changes. */
+  files: readonly OtherFile[];
+}
+
+interface OtherFile {
+  path: string;
+  hash: string;
+  bytes: number;
+}
 
 /**
- * Reads, parses and checks an OpenAPI 3.1 document.
- * @throws {SpecError} when the file is missing, not YAML, not OpenAPI 3.1, invalid, or has a broken `$ref`.
- * @example const spec = await loadSpec(); // the bundled spec/openapi.yaml
+ * Reads, parses, checks, upgrades and resolves an OpenAPI document: Swagger 2.0, OpenAPI 3.0,
+ * 3.1 or 3.2, YAML or JSON, in one file or several (`$ref`s are read from the document's own
+ * folder). Defects the mock can live with are `warnings`; what it cannot serve is refused.
+ * @throws {SpecError} in one line, when the file is missing, not YAML or JSON, not an OpenAPI
+ * document, or has a `$ref` that cannot be resolved.
+ * @example const spec = await loadSpec('openapi.yaml'); spec.warnings // []
  */
 export async function loadSpec(
   path: string = BUNDLED_SPEC_PATH,
@@ -70,93 +138,148 @@ export async function loadSpec(
   }
 
   const cache = options.checkCache ?? DEFAULT_CHECK_CACHE;
-  const remembered =
-    cache && !hasExternalRefs(text) ? join(cache, `loaded-${hashOf(text)}`) : undefined;
+  const remembered = cache ? join(cache, `loaded-${hashOf(text)}`) : undefined;
   if (remembered) {
-    // v8's format keeps what JSON would lose: one object for the target of many $refs.
+    // v8's format keeps what JSON would lose: one object for the target of many $refs, cycles.
     const loaded = await readFile(remembered).then(deserialize, () => undefined);
-    if (loaded) return { source: path, ...(loaded as Omit<LoadedSpec, 'source'>) };
+    if (loaded && (await unchanged((loaded as Remembered).files))) {
+      const { version, document, resolved, warnings, bytes } = loaded as Remembered;
+      return { source: path, version, document, resolved, warnings, bytes };
+    }
   }
 
-  const { document, resolved } = await readDocument(text, path);
-  if (remembered && cache) {
-    // A read-only install reads and checks every time instead.
-    await mkdir(cache, { recursive: true })
-      .then(() => writeFile(remembered, serialize({ document, resolved })))
+  const { files, ...spec } = await readDocument(text, path);
+  if (remembered && files) {
+    // A read-only install reads every time instead.
+    const entry: Remembered = { ...spec, files };
+    await mkdir(cache as string, { recursive: true })
+      .then(() => writeFile(remembered, serialize(entry)))
       .catch(() => undefined);
   }
-  return { source: path, document, resolved };
+  return { source: path, ...spec };
 }
 
-/** Parses, checks and resolves a document: the libraries are loaded only when needed. */
+/**
+ * Parses, checks, upgrades and resolves a document; `files` is undefined when it refers to
+ * URLs. The libraries are loaded only when needed.
+ */
 async function readDocument(
   text: string,
   path: string,
-): Promise<{ document: OpenApiDocument; resolved: OpenApiDocument }> {
-  const [{ parse }, { dereference }] = await Promise.all([
-    import('yaml'),
-    import('@apidevtools/json-schema-ref-parser'),
-  ]);
-  let parsed: unknown;
-  try {
-    parsed = parse(text);
-  } catch (err) {
-    throw new SpecError(`${path} is not valid YAML: ${firstLine(err)}`);
-  }
-  if (!isOpenApi31(parsed)) {
-    throw new SpecError(`${path} is not an OpenAPI 3.1 document (it needs "openapi: 3.1.x")`);
-  }
-  await checkDocument(parsed, path);
-
-  let resolved: OpenApiDocument;
-  try {
-    // A recursive schema would make the resolved document a cycle, which the schema
-    // compiler and the data generator cannot walk: refused at start-up, by name.
-    resolved = (await dereference(structuredClone(parsed) as never, {
-      dereference: { circular: false },
-      resolve: { external: true },
-    })) as OpenApiDocument;
-  } catch (err) {
-    if (/circular/i.test(firstLine(err)))
-      throw new SpecError(
-        `${path} has a recursive schema, which the mock does not serve yet: ${firstLine(err)}`,
-      );
-    throw new SpecError(`${path} has a $ref that cannot be resolved: ${firstLine(err)}`);
-  }
-  return { document: parsed, resolved };
-}
-
-async function checkDocument(document: OpenApiDocument, path: string): Promise<void> {
-  const { Validator } = await import('@seriousme/openapi-schema-validator');
-  const { errors } = await new Validator().validate(structuredClone(document) as never);
-  const [first] = Array.isArray(errors)
-    ? (errors as { instancePath: string; message?: string }[])
-    : [];
-  if (first) {
+): Promise<Omit<LoadedSpec, 'source'> & { files: Remembered['files'] | undefined }> {
+  const warnings: string[] = [];
+  const parsed = await parse(text, path, warnings);
+  const version = versionOf(parsed);
+  if (!version) {
     throw new SpecError(
-      `${path} is not a valid OpenAPI document: ${first.instancePath || '/'} ${first.message}`,
+      `${path} is not an OpenAPI document (it needs "openapi: 3.x.y" or "swagger: '2.0'")`,
     );
   }
+  const document = parsed as Record<string, unknown>;
+  if (typeof document.swagger === 'number') {
+    // `swagger: 2.0` unquoted is a YAML number, which neither the check nor the upgrade reads.
+    warnings.push('swagger: 2.0 is a number here, where it must be the string "2.0": read as one');
+    document.swagger = '2.0';
+  }
+  warnings.push(...(await specDefects(document)));
+  if (typeof document.paths !== 'object' && typeof document.webhooks !== 'object') {
+    throw new SpecError(`${path} has no paths: there is nothing to serve`);
+  }
+
+  const upgraded = upgradeSwagger(document, version);
+  const leftovers = readSchemasAs31(upgraded, version);
+  const { resolved, files } = await resolveRefs(structuredClone(upgraded), path);
+  // Schemas from other files were not read as 3.1 yet.
+  if (files === undefined || files.length > 0) readSchemasAs31(resolved, version, leftovers);
+  warnings.push(...leftoverWarnings(leftovers, version), ...lenientReadings(resolved));
+  return {
+    version,
+    document: upgraded as unknown as OpenApiDocument,
+    resolved: resolved as unknown as OpenApiDocument,
+    warnings,
+    bytes: Buffer.byteLength(text) + (files ?? []).reduce((sum, file) => sum + file.bytes, 0),
+    files,
+  };
+}
+
+/** YAML or JSON; a duplicate key (which YAML refuses) is a warning, the last one counting. */
+async function parse(text: string, path: string, warnings: string[]): Promise<unknown> {
+  const body = text.replace(/^\uFEFF/, '');
+  // JSON.parse reads a large JSON document a hundred times faster than a YAML parser.
+  if (/^\s*[{[]/.test(body)) {
+    try {
+      return JSON.parse(body);
+    } catch {
+      // YAML in flow style, or broken JSON: the YAML parser says where.
+    }
+  }
+  const { parseDocument } = await import('yaml');
+  let yaml = parseDocument(body);
+  const duplicate = yaml.errors.find((error) => error.code === 'DUPLICATE_KEY');
+  if (duplicate) {
+    warnings.push(`a duplicate key, the last value is used: ${firstLine(duplicate)}`);
+    yaml = parseDocument(body, { uniqueKeys: false });
+  }
+  const [error] = yaml.errors;
+  if (error) throw new SpecError(`${path} is not valid YAML or JSON: ${firstLine(error)}`);
+  return yaml.toJS();
+}
+
+/**
+ * Every `$ref` replaced by its target, read from the document's folder; the files it read
+ * (with their hashes), or undefined when it read a URL.
+ */
+async function resolveRefs(
+  document: object,
+  path: string,
+): Promise<{ resolved: Record<string, unknown>; files: Remembered['files'] | undefined }> {
+  const { $RefParser } = await import('@apidevtools/json-schema-ref-parser');
+  const parser = new $RefParser();
+  const root = resolve(path);
+  let resolved: Record<string, unknown>;
+  try {
+    // A recursive schema becomes a cycle of objects: one object per target, as for every $ref.
+    resolved = (await parser.dereference(root, document as never, {
+      dereference: { circular: true },
+      resolve: { external: true, http: { timeout: URL_TIMEOUT_MS } },
+    })) as Record<string, unknown>;
+  } catch (err) {
+    throw new SpecError(`${path} has a $ref that cannot be resolved: ${refFailure(err, root)}`);
+  }
+  const others = parser.$refs.paths().filter((file) => resolve(file) !== root);
+  if (others.some((file) => /^https?:/i.test(file))) return { resolved, files: undefined };
+  const files = await Promise.all(
+    others.map(async (file): Promise<OtherFile> => {
+      const text = await readFile(file, 'utf8');
+      return { path: file, hash: hashOf(text), bytes: Buffer.byteLength(text) };
+    }),
+  );
+  return { resolved, files };
+}
+
+/** Whether the other files a remembered document read are as they were. */
+async function unchanged(files: Remembered['files']): Promise<boolean> {
+  for (const file of files) {
+    const text = await readFile(file.path, 'utf8').catch(() => undefined);
+    if (text === undefined || hashOf(text) !== file.hash) return false;
+  }
+  return true;
+}
+
+/** The resolver's message, in one line, with the paths it names relative to the document. */
+function refFailure(err: unknown, root: string): string {
+  const folder = root.slice(0, root.lastIndexOf('/') + 1);
+  const code = (err as { code?: string }).code;
+  const line = firstLine(err).replaceAll(folder, '');
+  return code === 'ERESOLVER' && !/ENOENT|not found|timed out/i.test(line)
+    ? `${line} (it could not be fetched)`
+    : line;
 }
 
 function hashOf(text: string): string {
   return createHash('sha256')
-    .update(`${LOAD_FORMAT}\0${VALIDATOR_VERSION}\0${process.version}\0${text}`)
+    .update(`${LOAD_FORMAT}\0${READERS}\0${process.version}\0${text}`)
     .digest('hex');
-}
-
-/** Whether the document refers to other files (or URLs), whose changes its hash cannot see. */
-function hasExternalRefs(text: string): boolean {
-  return /\$ref["']?\s*:\s*["']?(?!#)[^\s"']/.test(text);
-}
-
-function isOpenApi31(value: unknown): value is OpenApiDocument {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { openapi?: unknown }).openapi === 'string' &&
-    (value as { openapi: string }).openapi.startsWith('3.1.')
-  );
 }
 
 function errorCode(err: unknown): string {

@@ -180,10 +180,19 @@ export function jsonSchemaOf(response: ResponseObject | undefined): SchemaObject
   return jsonMediaOf(response)?.schema;
 }
 
+/** The answers of isJsonMediaType for the media types seen so far (a handful, in practice). */
+const jsonTypes = new Map<string, boolean>();
+
 /** `application/json`, `application/problem+json` and the like. */
 export function isJsonMediaType(type: string): boolean {
-  const essence = essenceOf(type);
-  return essence === 'application/json' || /^application\/[\w.-]+\+json$/.test(essence);
+  let json = jsonTypes.get(type);
+  if (json === undefined) {
+    const essence = essenceOf(type);
+    json = essence === 'application/json' || /^application\/[\w.-]+\+json$/.test(essence);
+    // Bounded, whatever clients send as Content-Type.
+    if (jsonTypes.size < 256) jsonTypes.set(type, json);
+  }
+  return json;
 }
 
 /**

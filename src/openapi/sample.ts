@@ -3,7 +3,8 @@ import { faker as englishFaker } from '@faker-js/faker/locale/en';
 import { createGeneratorSync, type JsonSchema } from 'json-schema-faker';
 import { SpecError, type SchemaObject } from './load.js';
 import { typesOf } from './schema-parts.js';
-import type { SchemaCompiler } from './schemas.js';
+import { CUT, schemaGraph, schemaTree } from './schema-trees.js';
+import type { SchemaCheck, SchemaCompiler } from './schemas.js';
 
 /** Makes data valid against the spec's schemas: seeds, example answers, server-set fields. */
 export interface DataGenerator {
@@ -13,6 +14,8 @@ export interface DataGenerator {
    * @throws {SpecError} when no valid value could be made for the schema.
    */
   value(schema: SchemaObject, where?: string): unknown;
+  /** What its values are checked with. */
+  readonly compiler: SchemaCompiler;
 }
 
 export interface DataGeneratorOptions {
@@ -64,13 +67,28 @@ function instant(random: Random): string {
   return new Date(time).toISOString().replace('.000Z', 'Z');
 }
 
-const DATE_FORMATS = {
+const below = (random: Random, limit: number) => Math.floor(random.next() * limit);
+
+const FORMATS = {
+  // Dates and times of our own: the library's read the local time zone, so the same seed
+  // gave other data in another zone.
   'date-time': instant,
   date: (random: Random) => instant(random).slice(0, 10),
+  // Formats ajv checks and the generator does not know (it makes any string): OpenAPI's
+  // `byte` (base64), and `url`, an older name of `uri`.
+  byte: (random: Random) =>
+    Buffer.from(Array.from({ length: 1 + below(random, 24) }, () => below(random, 256))).toString(
+      'base64',
+    ),
+  url: (random: Random) => `https://example.com/${1 + below(random, 99_999)}`,
 };
 
 /** How many times a value is made before the generator gives up on a schema. */
 const ATTEMPTS = 20;
+/** How many of those must be whole, before the parts that break their schema are left out. */
+const WHOLE_ATTEMPTS = 3;
+/** How many rounds of leaving out a value may take (each goes one level up, at most). */
+const PRUNING_ROUNDS = 8;
 
 /**
  * A seeded generator built on json-schema-faker, with faker for realistic strings. Every
@@ -86,10 +104,9 @@ export function createDataGenerator({ seed, compiler }: DataGeneratorOptions): D
       seed,
       optionalsProbability: 0.8,
       maxDefaultItems: 3,
-      maxDepth: 6,
-      // Dates and times of our own: the library's read the local time zone, so the same seed
-      // gave other data in another zone.
-      formats: DATE_FORMATS,
+      // Deep enough for any document: the tree it is given is finite (see finiteTree).
+      maxDepth: 64,
+      formats: FORMATS,
       extensions: {
         faker: new (englishFaker.constructor as typeof Faker)({
           locale: englishFaker.rawDefinitions,
@@ -98,23 +115,132 @@ export function createDataGenerator({ seed, compiler }: DataGeneratorOptions): D
       },
     } as never));
   const hinted = new WeakMap<object, SchemaObject>();
+  const trees = {
+    hinted: new WeakMap<object, JsonSchema>(),
+    plain: new WeakMap<object, JsonSchema>(),
+  };
+  const treeOf = (schema: SchemaObject, hints: boolean): JsonSchema => {
+    const memo = hints ? trees.hinted : trees.plain;
+    let tree = memo.get(schema);
+    if (!tree) memo.set(schema, (tree = finiteTree(hints ? withHints(schema, hinted) : schema)));
+    return tree;
+  };
 
   return {
+    compiler,
     value(schema, where = 'a schema') {
+      // A schema that cannot be compiled fails now, by its name, not after every attempt.
+      compiler.prepare('response', schema);
       const check = compiler.response(schema);
       let problems: string[] = [];
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-        // Hints first; if they keep breaking a constraint (a maxLength, say), plain data.
-        const source = attempt < ATTEMPTS / 2 ? withHints(schema, hinted) : schema;
-        const value = made().generate(source as JsonSchema);
-        problems = check(value);
-        if (problems.length === 0) return value;
+        try {
+          // Hints first; if they keep breaking a constraint (a maxLength, say), plain data.
+          const value = made().generate(treeOf(schema, attempt < ATTEMPTS / 2));
+          problems = check(value);
+          if (problems.length === 0) return value;
+          // After a few tries, what keeps breaking its schema is left out where it may be.
+          if (attempt >= WHOLE_ATTEMPTS && pruned(value, problems, check)) return value;
+        } catch (err) {
+          // The generator's own limits (a pattern it cannot read, a recursion it cannot end).
+          problems = [err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err)];
+        }
       }
       throw new SpecError(
         `cannot generate data valid against ${where}: ${problems.slice(0, 3).join('; ')}`,
       );
     },
   };
+}
+
+/**
+ * How deep recursion goes in generated data: a recursive schema holds itself (or another)
+ * this many times, then the recursion is left out where the schema allows (an optional
+ * property, an empty array, another arm of a union).
+ */
+const RECURSION = 3;
+
+/**
+ * The schema as a finite tree json-schema-faker can walk, never with write-only properties.
+ * Each recursion point (schemaGraph) becomes a `$ref` into `$defs`, one copy per level of
+ * recursion, the copies of level n referring to those of level n + 1; a schema held in
+ * several places is one `$ref`'d copy too (one per level when a recursion lies below it). The
+ * tree grows with the number of such schemas times RECURSION, where copying every path would
+ * grow exponentially (a document tree whose nodes are a union of thirty kinds of node).
+ */
+function finiteTree(schema: SchemaObject): JsonSchema {
+  const graph = schemaGraph(schema);
+  const ids = new Map<object, number>();
+  const defs: Record<string, unknown> = {};
+  const pending: { sub: object; level: number; name: string }[] = [];
+  const defFor = (sub: object, level: number | undefined): string => {
+    let id = ids.get(sub);
+    if (id === undefined) ids.set(sub, (id = ids.size));
+    const name = level === undefined ? `s${id}` : `s${id}_${level}`;
+    if (!(name in defs)) {
+      defs[name] = null;
+      pending.push({ sub, level: level ?? 0, name });
+    }
+    return `#/$defs/${name}`;
+  };
+  const referAt =
+    (level: number) =>
+    (sub: object): string | typeof CUT | undefined => {
+      if (graph.points.has(sub)) return level >= RECURSION ? CUT : defFor(sub, level + 1);
+      if (!graph.shared.has(sub)) return undefined;
+      return defFor(sub, graph.reaching.has(sub) ? level : undefined);
+    };
+  // Generated values are answers and records: never a write-only property.
+  const hide = { marker: 'writeOnly' as const };
+  const tree = schemaTree(schema, { refer: referAt(0), hide, oneOfAsAnyOf: true });
+  for (let next = pending.shift(); next; next = pending.shift()) {
+    try {
+      defs[next.name] = schemaTree(next.sub as SchemaObject, {
+        refer: referAt(next.level),
+        hide,
+        oneOfAsAnyOf: true,
+      });
+    } catch {
+      // It cannot leave its own recursion out: what refers to it fails to generate, and says so.
+      defs[next.name] = false;
+    }
+  }
+  return (Object.keys(defs).length > 0 ? { ...tree, $defs: defs } : tree) as JsonSchema;
+}
+
+/**
+ * Leaves out, in place, the parts of a value that break its schema, as far as the schema
+ * allows: an optional property whose schema no value can meet (a `date-time` that must also
+ * match an id's pattern, say) goes; a required one takes its object with it, one level up, and
+ * so on. Whether the value then conforms.
+ */
+function pruned(value: unknown, problems: readonly string[], check: SchemaCheck): boolean {
+  let left = problems;
+  for (let round = 0; round < PRUNING_ROUNDS && left.length > 0; round++) {
+    const places = left.map((problem) => /^(\/\S*)/.exec(problem)?.[1]).filter(Boolean) as string[];
+    if (places.length < left.length) return false; // a problem of the whole value
+    // Deepest first, so that removing one place does not move another (array items).
+    for (const place of [...new Set(places)].sort().reverse()) remove(value, place);
+    left = check(value);
+  }
+  return left.length === 0;
+}
+
+/** Removes the value at a JSON pointer: a property, or an item of an array. */
+function remove(value: unknown, pointer: string): void {
+  const segments = pointer
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const last = segments.pop();
+  let parent = value;
+  for (const segment of segments) {
+    if (typeof parent !== 'object' || parent === null) return;
+    parent = (parent as Record<string, unknown>)[segment];
+  }
+  if (last === undefined || typeof parent !== 'object' || parent === null) return;
+  if (Array.isArray(parent)) parent.splice(Number(last), 1);
+  else Reflect.deleteProperty(parent, last);
 }
 
 /** The schema with faker hints on the string properties whose names say what they hold. */

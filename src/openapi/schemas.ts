@@ -1,14 +1,18 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { RegExpEngine, RegExpLike } from 'ajv/dist/types/index.js';
 import addFormats from 'ajv-formats';
-import type { SchemaObject } from './load.js';
-import { carries } from './schema-parts.js';
+import { SpecError, type OpenApiDocument, type SchemaObject } from './load.js';
+import { schemaTree, type Hidden } from './schema-trees.js';
 
 /** The reasons a value breaks a schema, as `<where> <what>`; empty when it conforms. */
 export type SchemaCheck = (value: unknown, where?: string) => string[];
 
+/** Where a value is checked: each refuses what the spec says never travels that way. */
+export type Direction = 'request' | 'response' | 'parameters';
+
 /**
  * Compiles schemas of a (resolved) spec for the three places the mock checks them. Each
- * schema object is compiled once per compiler and direction.
+ * schema object is compiled once per compiler and direction, on its first check.
  */
 export interface SchemaCompiler {
   /** For request bodies: a `readOnly` property is refused, and never required. */
@@ -20,59 +24,163 @@ export interface SchemaCompiler {
    * to the types their schemas give, in place, then checks them.
    */
   parameters(schema: SchemaObject): SchemaCheck;
+  /**
+   * Compiles a schema now rather than on its first check, to hear at once of a defect.
+   * @throws {SpecError} when ajv cannot compile it (its checks then throw the same).
+   */
+  prepare(direction: Direction, schema: SchemaObject): void;
 }
 
 /** Marks a property the current direction refuses (see FORBIDDEN). */
 const FORBIDDEN_KEYWORD = 'x-petstore-forbidden';
 
-/**
- * @example const check = createSchemaCompiler().response(categorySchema); check({ id: 1, name: 'Dog' }) // []
- */
-export function createSchemaCompiler(): SchemaCompiler {
-  const ajv = newAjv(false);
-  const coercing = newAjv('array');
-  const cache = new Map<string, WeakMap<SchemaObject, SchemaCheck>>();
-  const transforms = { request: new WeakMap(), response: new WeakMap() };
+const FORBIDDEN: Readonly<Record<Hidden, object>> = {
+  readOnly: { [FORBIDDEN_KEYWORD]: 'is read-only: the service sets it, a client cannot send it' },
+  writeOnly: { [FORBIDDEN_KEYWORD]: 'is write-only: it is never sent back' },
+};
 
-  function compiled(
-    kind: 'request' | 'response' | 'parameters',
-    schema: SchemaObject,
-    make: () => SchemaCheck,
-  ): SchemaCheck {
-    let byKind = cache.get(kind);
-    if (!byKind) cache.set(kind, (byKind = new WeakMap()));
-    let check = byKind.get(schema);
-    if (!check) byKind.set(schema, (check = make()));
-    return check;
+export interface SchemaCompilerOptions {
+  /**
+   * Told, once each, of the patterns the compiler reads leniently: not a regular expression
+   * with the `u` flag JSON Schema asks for, or not one at all.
+   */
+  warn?: (line: string) => void;
+}
+
+/**
+ * Compiles schemas lazily and once: a schema is compiled on its first check (or `prepare`),
+ * and each named schema of the document (`components/schemas`), and each recursive one, is
+ * compiled once per direction and referred to by every schema that holds it, so a large
+ * document's shared schemas are not compiled again inside each operation's. A schema ajv
+ * cannot compile makes its checks throw a SpecError naming why, each time. A `pattern` that is
+ * not a valid regular expression with the `u` flag is read without it, and one that is no
+ * regular expression at all is ignored (each with a warning): a broken pattern loses its
+ * check, not its operation.
+ * @param document the resolved document whose named schemas are compiled once; without it,
+ * only recursive schemas are.
+ * @example const check = createSchemaCompiler(spec.resolved).response(categorySchema); check({ id: 1, name: 'Dog' }) // []
+ */
+export function createSchemaCompiler(
+  document?: OpenApiDocument,
+  options: SchemaCompilerOptions = {},
+): SchemaCompiler {
+  const names = new Map<object, string>();
+  for (const [name, schema] of Object.entries(document?.components?.schemas ?? {}))
+    if (typeof schema === 'object' && schema !== null) names.set(schema, name);
+  const warned = new Set<string>();
+  const regExp = tolerantRegExp((line) => {
+    if (!warned.has(line)) options.warn?.(line);
+    warned.add(line);
+  });
+  const strict = newAjv(false, regExp);
+  let count = 0;
+
+  /** One direction's compiler: its ajv, what it hides, and the schemas it keeps on their own. */
+  function direction(ajv: Ajv2020, marker: Hidden) {
+    const ids = new WeakMap<object, string>();
+    const compiled = new WeakMap<object, SchemaCheck | SpecError>();
+    const lazy = new WeakMap<object, SchemaCheck>();
+    const tree = { refer, hide: { marker, forbidden: FORBIDDEN[marker] } };
+    function refer(schema: object, depth: number): string | undefined {
+      if (depth === 0 && !names.has(schema)) return undefined;
+      let id = ids.get(schema);
+      if (id === undefined) {
+        id = `petstore-kit:schema/${++count}`;
+        ids.set(schema, id);
+        // Added, not compiled: ajv compiles it when a check first refers to it.
+        ajv.addSchema(schemaTree(schema as SchemaObject, tree), id);
+      }
+      return id;
+    }
+    const compile = (schema: SchemaObject): SchemaCheck | SpecError => {
+      try {
+        // A named schema is compiled once, whether it is checked itself or inside another.
+        const validate = names.has(schema)
+          ? ajv.getSchema(refer(schema, 0) as string)
+          : ajv.compile(schemaTree(schema, tree));
+        if (!validate) throw new Error('it was not registered');
+        return checkWith(validate);
+      } catch (err) {
+        const name = names.get(schema);
+        const reason = err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
+        return new SpecError(
+          `${name === undefined ? 'a schema' : `the schema #/components/schemas/${name}`} cannot be compiled: ${reason}`,
+        );
+      }
+    };
+    const ready = (schema: SchemaObject): SchemaCheck => {
+      let check = compiled.get(schema);
+      if (!check) compiled.set(schema, (check = compile(schema)));
+      if (check instanceof SpecError) throw check;
+      return check;
+    };
+    /** A check that compiles on its first call: a large spec's unused schemas cost nothing. */
+    const check = (schema: SchemaObject): SchemaCheck => {
+      let found = lazy.get(schema);
+      if (!found) {
+        let target: SchemaCheck | undefined;
+        found = (value, where) => (target ??= ready(schema))(value, where);
+        lazy.set(schema, found);
+      }
+      return found;
+    };
+    return { check, ready };
   }
 
+  const directions: Record<Direction, ReturnType<typeof direction>> = {
+    request: direction(strict, 'readOnly'),
+    response: direction(strict, 'writeOnly'),
+    parameters: direction(newAjv('array', regExp), 'readOnly'),
+  };
   return {
-    request: (schema) =>
-      compiled('request', schema, () =>
-        checkWith(ajv.compile(hideProperties(schema, 'readOnly', transforms.request))),
-      ),
-    response: (schema) =>
-      compiled('response', schema, () =>
-        checkWith(ajv.compile(hideProperties(schema, 'writeOnly', transforms.response))),
-      ),
-    parameters: (schema) =>
-      compiled('parameters', schema, () =>
-        checkWith(coercing.compile(hideProperties(schema, 'readOnly', transforms.request))),
-      ),
+    request: directions.request.check,
+    response: directions.response.check,
+    parameters: directions.parameters.check,
+    prepare(kind, schema) {
+      directions[kind].ready(schema);
+    },
   };
 }
 
-function newAjv(coerceTypes: false | 'array'): Ajv2020 {
+/**
+ * `new RegExp(pattern, 'u')` as ajv asks, else without the `u` flag (most specs write
+ * patterns for the JavaScript of browsers: `\-` and `\:` are errors with it), else a pattern
+ * that matches everything: a broken pattern loses its check, not its operation.
+ */
+function tolerantRegExp(warn: (line: string) => void): RegExpEngine {
+  const engine = (pattern: string, flags: string): RegExpLike => {
+    try {
+      return new RegExp(pattern, flags);
+    } catch {
+      // Below.
+    }
+    try {
+      const loose = new RegExp(pattern, flags.replace('u', ''));
+      warn(
+        `the pattern ${JSON.stringify(pattern)} is not valid with the u flag JSON Schema asks for: read without it`,
+      );
+      return loose;
+    } catch (err) {
+      warn(
+        `the pattern ${JSON.stringify(pattern)} is not a regular expression, so it is not checked: ${err instanceof Error ? err.message : String(err)}`,
+      );
+      return { test: () => true };
+    }
+  };
+  return Object.assign(engine, { code: 'tolerantRegExp' });
+}
+
+function newAjv(coerceTypes: false | 'array', regExp: RegExpEngine): Ajv2020 {
   // validateSchema off: checking each schema against the 2020-12 meta-schema first compiles
-  // that meta-schema, a fifth of a second per instance at start-up; ajv still refuses a
-  // schema it cannot compile (a bad type, a keyword of the wrong kind), at start-up, because
-  // createApp compiles every schema of the spec then.
+  // that meta-schema, a fifth of a second per instance; ajv still refuses a schema it cannot
+  // compile (a bad type, a keyword of the wrong kind), which compile() turns into a warning.
   const ajv = new Ajv2020({
     allErrors: true,
     strict: false,
     coerceTypes,
     logger: false,
     validateSchema: false,
+    code: { regExp },
   });
   addFormats.default(ajv);
   // OpenAPI's own formats, which JSON Schema does not define.
@@ -108,6 +216,8 @@ function describe(error: ErrorObject, where: string): string {
   switch (error.keyword) {
     case 'additionalProperties':
       return `${at}/${String(params.additionalProperty)} is not a known property`;
+    case 'unevaluatedProperties':
+      return `${at}/${String(params.unevaluatedProperty)} is not a known property`;
     case 'enum':
       return `${at} must be one of ${JSON.stringify(params.allowedValues)}`;
     case 'const':
@@ -122,88 +232,4 @@ function describe(error: ErrorObject, where: string): string {
 function article(type: string): string {
   const types = type.split(',');
   return types.map((t) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`)).join(' or ');
-}
-
-type Hidden = 'readOnly' | 'writeOnly';
-
-/**
- * The schema with every property marked `readOnly` (or `writeOnly`) refused and taken out
- * of `required`, as OpenAPI means them: `readOnly` fields are never sent by a client, even
- * when the schema requires them in answers. Shared sub-schemas are rewritten once.
- */
-function hideProperties(
-  schema: SchemaObject,
-  marker: Hidden,
-  memo: WeakMap<object, SchemaObject>,
-): SchemaObject {
-  if (typeof schema !== 'object' || schema === null) return schema;
-  const done = memo.get(schema);
-  if (done) return done;
-  const hidden = new Set<string>();
-  collectHidden(schema, marker, hidden);
-  const rewritten = rewrite(schema, marker, hidden, memo);
-  memo.set(schema, rewritten);
-  return rewritten;
-}
-
-/** Names of the properties, of this schema or of its `allOf` parts, that carry the marker. */
-function collectHidden(schema: SchemaObject, marker: Hidden, into: Set<string>): void {
-  for (const [name, property] of Object.entries(schema.properties ?? {})) {
-    if (carries(property as SchemaObject, marker)) into.add(name);
-  }
-  for (const part of (schema.allOf ?? []) as SchemaObject[]) collectHidden(part, marker, into);
-}
-
-function rewrite(
-  schema: SchemaObject,
-  marker: Hidden,
-  hidden: ReadonlySet<string>,
-  memo: WeakMap<object, SchemaObject>,
-): SchemaObject {
-  const sub = (value: unknown) => hideProperties(value as SchemaObject, marker, memo);
-  const out: Record<string, unknown> = { ...schema };
-  if (Array.isArray(schema.required))
-    out.required = schema.required.filter((name) => !hidden.has(name));
-  if (schema.properties) {
-    out.properties = Object.fromEntries(
-      Object.entries(schema.properties).map(([name, property]) => [
-        name,
-        hidden.has(name)
-          ? {
-              [FORBIDDEN_KEYWORD]:
-                marker === 'readOnly'
-                  ? 'is read-only: the service sets it, a client cannot send it'
-                  : 'is write-only: it is never sent back',
-            }
-          : sub(property),
-      ]),
-    );
-  }
-  if (schema.allOf)
-    out.allOf = (schema.allOf as SchemaObject[]).map((part) => rewrite(part, marker, hidden, memo));
-  for (const key of ['anyOf', 'oneOf', 'prefixItems'] as const) {
-    const list = (schema as Record<string, unknown>)[key];
-    if (Array.isArray(list)) out[key] = list.map(sub);
-  }
-  for (const key of [
-    'items',
-    'additionalProperties',
-    'not',
-    'if',
-    'then',
-    'else',
-    'contains',
-    'unevaluatedProperties',
-    'unevaluatedItems',
-    'propertyNames',
-  ]) {
-    const value = (schema as Record<string, unknown>)[key];
-    if (typeof value === 'object' && value !== null) out[key] = sub(value);
-  }
-  for (const key of ['patternProperties', 'dependentSchemas', '$defs']) {
-    const map = (schema as Record<string, unknown>)[key];
-    if (typeof map === 'object' && map !== null)
-      out[key] = Object.fromEntries(Object.entries(map).map(([name, value]) => [name, sub(value)]));
-  }
-  return out as SchemaObject;
 }

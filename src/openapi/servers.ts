@@ -28,21 +28,37 @@ export function resolveServerUrl(
 
 /**
  * The path every server of the spec serves the interface under, without a trailing slash
- * (`''` for the root). The mock serves exactly there.
- * @throws {SpecError} when the servers disagree on it.
+ * (`''` for the root). The mock serves exactly there. With `warn`, servers that disagree are
+ * a defect the mock lives with: it serves under the first one's path, and says so; a server
+ * URL that does not parse gives the path it seems to have.
+ * @throws {SpecError} when the servers disagree on it and there is no `warn`.
  * @example basePathOf(spec.resolved) // '/v1'
  */
-export function basePathOf(document: OpenApiDocument): string {
+export function basePathOf(document: OpenApiDocument, warn?: (line: string) => void): string {
   const servers = document.servers?.length ? document.servers : [{ url: '/' }];
-  const paths = new Set(
-    servers.map((server) =>
-      new URL(resolveServerUrl(server), 'http://localhost').pathname.replace(/\/+$/, ''),
-    ),
-  );
-  if (paths.size > 1) {
-    throw new SpecError(`the spec's servers disagree on the base path (${[...paths].join(', ')})`);
+  const paths = [...new Set(servers.map((server) => pathOf(resolveServerUrl(server), warn)))];
+  const [first = ''] = paths;
+  if (paths.length > 1) {
+    const disagree = `the spec's servers disagree on the base path (${paths.join(', ')})`;
+    if (!warn) throw new SpecError(disagree);
+    warn(`${disagree}: served under the first one's, ${first || '/'}`);
   }
-  return [...paths][0] ?? '';
+  return first;
+}
+
+/** A server URL's path; one that is not a URL (`<port>` for a port), what follows its host. */
+function pathOf(url: string, warn?: (line: string) => void): string {
+  let path: string;
+  try {
+    path = new URL(url, 'http://localhost').pathname;
+  } catch {
+    path = (url.replace(/^[a-z][a-z\d+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0] ?? '').replace(
+      /\/+$/,
+      '',
+    );
+    warn?.(`the server URL ${JSON.stringify(url)} is not a URL: its path ${path || '/'} is used`);
+  }
+  return path.replace(/\/+$/, '');
 }
 
 /**

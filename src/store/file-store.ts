@@ -14,7 +14,7 @@ import {
 import { Journal, syncFolder } from './journal.js';
 import { isFileAt, lockFile } from './lock-file.js';
 import { MemoryStore } from './memory-store.js';
-import { checkRoom, keyOf, newId, StoreStates, withId, type Totals } from './records.js';
+import { checkRoom, jsonOf, keyOf, newId, StoreStates, withId, type Totals } from './records.js';
 import {
   DEFAULT_STORE_LIMITS,
   type Collection,
@@ -491,7 +491,7 @@ class FileCollection implements Collection {
   }
 
   #put(id: RecordId, record: StoredRecord): Promise<void> {
-    const json = JSON.stringify(record);
+    const json = jsonOf(record);
     const line = putLine(this.#json, JSON.stringify(id), json);
     return this.store.write(this.descriptor.name, id, record, Buffer.byteLength(json), line);
   }

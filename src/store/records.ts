@@ -141,22 +141,47 @@ export function withId(
   fields: Readonly<Record<string, unknown>>,
 ): StoredRecord {
   const record: Record<string, unknown> = { [descriptor.idProperty]: id };
-  for (const [name, value] of Object.entries(fields)) {
-    // defineProperty: a field named __proto__ stays a field, never the record's prototype.
-    if (name !== descriptor.idProperty)
-      Object.defineProperty(record, name, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-  }
+  for (const [name, value] of Object.entries(fields))
+    if (name !== descriptor.idProperty) setField(record, name, value);
   return deepFreeze(record);
+}
+
+/** The JSON of each stored record, made once: records are frozen, so it stays true. */
+const jsonOfRecord = new WeakMap<StoredRecord, string>();
+
+/**
+ * A stored record's JSON, made once and kept while the record lives: the store counts its
+ * bytes with it, and the answer that sends the record reuses it.
+ * @example jsonOf(record) === jsonOf(record) // the same string, stringified once
+ */
+export function jsonOf(record: StoredRecord): string {
+  let json = jsonOfRecord.get(record);
+  if (json === undefined) {
+    json = JSON.stringify(record);
+    if (Object.isFrozen(record)) jsonOfRecord.set(record, json);
+  }
+  return json;
+}
+
+/**
+ * Sets a field of a JSON object: a field named `__proto__` stays a field (defined, not assigned,
+ * which would set the object's prototype); every other is assigned, the fast way.
+ * @example setField(record, '__proto__', { polluted: true }) // an own field, no prototype changed
+ */
+export function setField(target: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === '__proto__')
+    Object.defineProperty(target, name, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  else target[name] = value;
 }
 
 /** @example sizeOf({ id: 1 }) // 8, the bytes of '{"id":1}' */
 export function sizeOf(record: StoredRecord): number {
-  return Buffer.byteLength(JSON.stringify(record));
+  return Buffer.byteLength(jsonOf(record));
 }
 
 /**

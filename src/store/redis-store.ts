@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { StartupError } from '../vocabulary/errors.js';
+import { DEFAULT_REDIS_PREFIX } from './redis-prefix.js';
 import { deepFreeze, keyOf, withId } from './records.js';
 import {
   failureOf,
@@ -35,14 +36,15 @@ import {
   type Collection,
   type CollectionDescriptor,
   type RecordId,
-  type ScopedStore,
+  type ScopeUsage,
+  type SharedStore,
+  type SideData,
   type Store,
   type StoreLimits,
   type StoredRecord,
 } from './store.js';
 
-/** The key prefix when none is given: every key the store writes starts with it. */
-export const DEFAULT_REDIS_PREFIX = 'petstore-kit:';
+export { DEFAULT_REDIS_PREFIX };
 
 export interface RedisStoreOptions {
   /**
@@ -293,6 +295,79 @@ class RedisState implements Store {
   }
 
   /**
+   * The documents and lists kept beside this state's records, under its namespace; a set names
+   * them all, so that dropping the state drops them too.
+   */
+  sideData(): SideData {
+    const index = `${this.keys.state}side`;
+    const key = (kind: string, name: string) =>
+      `${this.keys.state}${kind}:${encodeURIComponent(name)}`;
+    return {
+      readDocument: async (name) =>
+        (await this.command('read', (client) => client.get(key('doc', name)))) ?? undefined,
+      writeDocument: async (name, json) => {
+        await this.command('write', (client) =>
+          client.multi().set(key('doc', name), json).sadd(index, key('doc', name)).exec(),
+        );
+      },
+      deleteDocument: async (name) => {
+        await this.command('write', (client) => client.del(key('doc', name)));
+      },
+      pushEntry: async (list, json, capacity) => {
+        const at = key('list', list);
+        const pushed = key('pushed', list);
+        // One transaction: the counter and the list move together, so that an entry's number
+        // is its position from the counter (see readEntries).
+        await this.command('write', (client) =>
+          client
+            .multi()
+            .lpush(at, json)
+            .ltrim(at, 0, capacity - 1)
+            .incr(pushed)
+            .sadd(index, at, pushed)
+            .exec(),
+        );
+      },
+      readEntries: (list) =>
+        this.command('read', async (client) => {
+          const results = await client
+            .multi()
+            .get(key('pushed', list))
+            .lrange(key('list', list), 0, -1)
+            .exec();
+          const [[countFailure, pushed] = [], [listFailure, entries] = []] = results ?? [];
+          if (countFailure || listFailure) throw countFailure ?? listFailure;
+          return { entries: (entries as string[] | undefined) ?? [], pushed: Number(pushed ?? 0) };
+        }),
+      clearEntries: async (list) => {
+        await this.command('write', (client) => client.del(key('list', list)));
+      },
+    };
+  }
+
+  /** Drops the documents and lists of this state. */
+  async dropSideData(): Promise<void> {
+    const index = `${this.keys.state}side`;
+    await this.command('write', async (client) => {
+      const keys = await client.smembers(index);
+      await client.del(index, ...keys);
+    });
+  }
+
+  /** Runs plain commands, their failures told as a script's are. */
+  async command<T>(kind: 'read' | 'write', run: (client: Redis) => Promise<T>): Promise<T> {
+    if (this.shared.closed)
+      throw new StoreUnavailableError('it is closed', RETRY_AFTER_SECONDS, {
+        outcome: kind === 'read' ? 'read' : 'not-stored',
+      });
+    try {
+      return await run(this.shared.client);
+    } catch (error) {
+      throw unavailable(failureOf(error, this.shared.timeoutMs), this.shared.url, kind, error);
+    }
+  }
+
+  /**
    * Runs a script on this state. A failure to reach Redis becomes StoreUnavailableError; a
    * write whose answer was lost is said to be of unknown outcome.
    */
@@ -338,7 +413,7 @@ function unavailable(
  * await store.collection({ name: 'categories', idProperty: 'id', idKind: 'integer' }).create({ name: 'Dog' });
  * await store.scope('worker-1').collection(categories).list(); // the marked records
  */
-export class RedisStore extends RedisState implements ScopedStore {
+export class RedisStore extends RedisState implements SharedStore {
   /**
    * Whether the prefix held a marked state when the store was opened: another replica seeded
    * it. Then this one must neither seed nor call `markInitial`.
@@ -386,7 +461,47 @@ export class RedisStore extends RedisState implements ScopedStore {
 
   async dropScope(name: string): Promise<boolean> {
     const scope = this.scope(name) as RedisState;
-    return Number(await scope.run(DROP, [], 'write')) === 1;
+    const dropped = Number(await scope.run(DROP, [], 'write')) === 1;
+    await scope.dropSideData();
+    await this.command('write', (client) =>
+      client.multi().hdel(this.#usage('created'), name).hdel(this.#usage('used'), name).exec(),
+    );
+    return dropped;
+  }
+
+  override sideData(scope?: string): SideData {
+    return scope === undefined ? super.sideData() : (this.scope(scope) as RedisState).sideData();
+  }
+
+  async touchScope(name: string): Promise<void> {
+    const now = Date.now();
+    await this.command('write', (client) =>
+      client
+        .multi()
+        .hsetnx(this.#usage('created'), name, String(now))
+        .hset(this.#usage('used'), name, String(now))
+        .exec(),
+    );
+  }
+
+  async scopeUsage(): Promise<ScopeUsage[]> {
+    const [names, created, used] = await this.command('read', (client) =>
+      Promise.all([
+        client.smembers(this.keys.scopes),
+        client.hgetall(this.#usage('created')),
+        client.hgetall(this.#usage('used')),
+      ]),
+    );
+    return names.map((name) => ({
+      name,
+      createdAt: Number(created[name] ?? 0),
+      lastUsedAt: Number(used[name] ?? created[name] ?? 0),
+    }));
+  }
+
+  /** The hashes of when each scope was made and last used. */
+  #usage(kind: 'created' | 'used'): string {
+    return `${this.shared.prefix}scope-${kind}`;
   }
 
   override async markInitial(): Promise<void> {

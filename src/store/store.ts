@@ -119,6 +119,59 @@ export interface ScopedStore extends Store {
   dropScope(name: string): Promise<boolean>;
 }
 
+/**
+ * What a store shared by several processes keeps beside the records of each of its states, so
+ * that every replica sees the same: small JSON documents (a state's scenario settings) and
+ * bounded lists of entries (its request log). A store of one process does not need it: its
+ * states keep those in memory.
+ */
+export interface SideData {
+  /** The document of that name, as JSON; undefined when it was never written (or deleted). */
+  readDocument(name: string): Promise<string | undefined>;
+  writeDocument(name: string, json: string): Promise<void>;
+  deleteDocument(name: string): Promise<void>;
+  /**
+   * Adds an entry to the front of a list, dropping its oldest past `capacity`. Entries are
+   * numbered 1, 2, 3... in the order they are pushed, and a clear does not restart the numbers.
+   */
+  pushEntry(list: string, json: string, capacity: number): Promise<void>;
+  /**
+   * The entries of a list, newest first, and how many were ever pushed to it: the number of
+   * the entry at index `i` is `pushed - i`.
+   */
+  readEntries(list: string): Promise<{ entries: string[]; pushed: number }>;
+  /** Empties a list; its numbers go on from where they were. */
+  clearEntries(list: string): Promise<void>;
+}
+
+/** When a scope was made and last used, as a shared store keeps it for every replica. */
+export interface ScopeUsage {
+  name: string;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+  lastUsedAt: number;
+}
+
+/** A store several processes share (Redis): scopes, and the side data of each state. */
+export interface SharedStore extends ScopedStore {
+  /** The side data of the main state, or of the scope of that name. */
+  sideData(scope?: string): SideData;
+  /** Notes that a scope was used now; the first time, that it was made now. */
+  touchScope(name: string): Promise<void>;
+  /** When each scope that holds a state was made and last used. */
+  scopeUsage(): Promise<ScopeUsage[]>;
+}
+
+/** @example isSharedStore(await openRedisStore(url)) // true */
+export function isSharedStore(store: Store): store is SharedStore {
+  return typeof (store as Partial<SharedStore>).sideData === 'function';
+}
+
+/** @example isScopedStore(createMemoryStore()) // true */
+export function isScopedStore(store: Store): store is ScopedStore {
+  return typeof (store as Partial<ScopedStore>).scope === 'function';
+}
+
 /** A write that would take the store past its limits. Nothing of it was stored. */
 export class StoreFullError extends Error {
   override name = 'StoreFullError';

@@ -201,6 +201,46 @@ export const errors = {
       (names.length ? ` (it has: ${names.join(', ')})` : ' (it has none)'),
   ),
   invalidSettings: define(400, 'invalid_settings', (problem: string) => problem),
+  invalidSession: define(
+    400,
+    'invalid_session',
+    (id: string) =>
+      `Mock-Session "${id}" is not a session id: send 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' and '-'`,
+  ),
+  noSuchSession: define(404, 'not_found', (id: string) => `There is no session "${id}"`),
+  tooManySessions: define(
+    503,
+    'too_many_sessions',
+    (max: number, ttlSeconds: number, retryAfterSeconds: number) => ({
+      message: `The mock holds its limit of ${max} sessions, each used in the last ${ttlSeconds} s: drop one (DELETE /__mock/sessions/{id}), or start the mock with a higher --max-sessions`,
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    }),
+  ),
+  noSessions: define(
+    501,
+    'not_implemented',
+    () => 'The store this mock was given has no scopes: it cannot keep sessions (Mock-Session)',
+  ),
+
+  // The admin API and its inspector page
+  noLoggedRequest: define(
+    404,
+    'not_found',
+    (id: number, capacity: number) =>
+      `The request log holds no request ${id} (it keeps the last ${capacity}, and a reset empties it)`,
+  ),
+  noCollection: define(
+    404,
+    'not_found',
+    (name: string, names: readonly string[]) =>
+      `There is no collection ${JSON.stringify(name)}` +
+      (names.length ? ` (there are: ${names.join(', ')})` : ' (the spec describes none)'),
+  ),
+  inspectorNotBuilt: define(
+    404,
+    'not_found',
+    () => 'The inspector page is not built: `npm run build` builds it into dist/inspector',
+  ),
 
   // The mock itself
   invalidResponse: define(
@@ -209,6 +249,17 @@ export const errors = {
     (problems: readonly string[]) => `The mock's response breaks the spec: ${problems.join('; ')}`,
   ),
   internal: define(500, 'internal_error', () => 'The mock failed to answer this request'),
+  specDefect: define(
+    500,
+    'spec_defect',
+    (defect: string) => `The mock cannot answer this from the spec: ${defect}`,
+  ),
+  bodyAlreadyRead: define(
+    500,
+    'body_already_read',
+    () =>
+      'The request body was read before it reached the mock: mount the mock before any body parser (express.json(), ...), or give those parsers to your own routes only',
+  ),
   storeFull: define(507, 'insufficient_storage', (reason: string) => reason),
   storeUnavailable: define(
     503,

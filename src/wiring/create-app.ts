@@ -1,5 +1,5 @@
 import { adminHandlers } from '../core/admin/handlers.js';
-import { createRequestLog, type RequestLog } from '../core/admin/request-log.js';
+import { credentialPlaces } from '../core/admin/redact.js';
 import { createAnswerChecker } from '../core/answer-check.js';
 import { createErrorShaper } from '../core/error-shaper.js';
 import { exampleHandler } from '../core/example-answers.js';
@@ -9,21 +9,22 @@ import { createRequestValidator } from '../core/request-validator.js';
 import { descriptorOf, resourceHandlers } from '../core/resources/handlers.js';
 import { seedResources } from '../core/resources/seed.js';
 import { forcedAnswer } from '../core/scenarios/forced-answer.js';
-import { Scenarios } from '../core/scenarios/settings.js';
+import { createStates, type MockStates } from '../core/state.js';
 import {
   everyKey,
   settleCredentials,
   type AcceptedCredentials,
 } from '../core/accepted-credentials.js';
 import { createSecurityCheck, type SchemeSummary } from '../core/security.js';
-import { compileEverySchema, serveApi } from '../core/served-api.js';
+import { operationPreparer, serveApi } from '../core/served-api.js';
 import { createTurnBudget } from '../core/turn-budget.js';
 import { createBodyReader } from '../http/body.js';
 import { corsMiddleware } from '../http/cors.js';
+import { createInspectorPage } from '../http/inspector-page.js';
 import { createListener, type MockListener } from '../http/listener.js';
 import { requestLines, silentLogger } from '../http/logger.js';
 import { documentErrorResponses } from '../openapi/error-responses.js';
-import { exampleBody } from '../openapi/examples.js';
+import { createExampleSource } from '../openapi/examples.js';
 import type { LoadedSpec } from '../openapi/load.js';
 import { SpecError } from '../openapi/load.js';
 import { listOperations, type Operation } from '../openapi/operations.js';
@@ -35,10 +36,17 @@ import { securitySchemesOf } from '../openapi/security-schemes.js';
 import { basePathOf } from '../openapi/servers.js';
 import { isServed, stabilityOf } from '../openapi/stability.js';
 import { createMemoryStore } from '../store/memory-store.js';
-import type { RecordId, Store } from '../store/store.js';
+import { isSharedStore, type RecordId, type Store } from '../store/store.js';
 import { plainAnswer } from '../vocabulary/answer.js';
 import { errors } from '../vocabulary/error-catalogue.js';
 import { resolveOptions, type CustomHandler, type MockOptions } from './options.js';
+import { lazySeeding, type LazySeeding, type SeedSettings } from './seeding.js';
+
+/**
+ * Documents up to this size are checked whole at start-up (every schema compiled, every example
+ * checked: a fifth of a second at most); larger ones operation by operation, on first call.
+ */
+export const EAGER_CHECK_BYTES = 128 * 1024;
 
 /** The CPU all lists being checked and sent may take in one turn of the event loop, together. */
 const TURN_BUDGET_MS = 4;
@@ -74,10 +82,8 @@ export interface MockApp extends MockListener {
   readonly basePath: string;
   /** Where the records live. */
   readonly store: Store;
-  /** The scenario settings in force, which the admin API changes. */
-  readonly scenarios: Scenarios;
-  /** The recent requests the admin API shows. */
-  readonly requestLog: RequestLog;
+  /** The default state and the sessions' (a `Mock-Session` header selects one). */
+  readonly states: MockStates;
   /**
    * What each security scheme of the spec accepts, one line per scheme (never a secret the
    * user gave), and what to warn of (a scheme nothing can meet, a key that names no scheme).
@@ -89,6 +95,12 @@ export interface MockApp extends MockListener {
    * @example await app.seed({ count: 10, seed: 1 });
    */
   seed(options: { count: number; seed: number }, only?: readonly string[]): Promise<void>;
+  /**
+   * The defects of the spec the mock lives with, one line each, as the logger was told of
+   * them: the document's (see LoadedSpec), then those found by checking its operations, at
+   * start-up for a small document, as each operation is first called for a large one.
+   */
+  readonly warnings: readonly string[];
   /** Back to the start-up state: the store's data, the scenario settings, an empty request log. */
   reset(): Promise<void>;
   /** The records that no longer fit their collection's schema (after a spec change). */
@@ -110,41 +122,69 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
   const settings = resolveOptions(options);
   const document = options.spec.resolved;
   const operations = listOperations(document);
-  const basePath = basePathOf(document);
   const logger = settings.logger ?? silentLogger();
   const schemes = securitySchemesOf(document);
-  const { accepted, warnings } = settleCredentials(schemes, {
+  const { accepted, warnings: credentialWarnings } = settleCredentials(schemes, {
     apiKeys: settings.apiKeys,
     basic: settings.basic,
     defaults: settings.defaultCredentials,
   });
   const security = createSecurityCheck(document, operations, accepted);
 
-  const store = carried?.store ?? options.store ?? createMemoryStore();
-  const requestLog = carried?.requestLog ?? createRequestLog();
-  const scenarios = carried?.scenarios ?? new Scenarios(settings.scenarios, settings.seed);
-  const reset = async (): Promise<void> => {
-    await store.reset();
-    scenarios.reset();
-    requestLog.clear();
-  };
+  // A small document is checked whole at start-up, so that its defects are heard of at once;
+  // a large one operation by operation, before each one's first request, and its collections
+  // are seeded on first use (decisions/009).
+  const eager = options.spec.bytes <= EAGER_CHECK_BYTES;
+  const given = options.store ?? createMemoryStore();
+  // A store replicas share keeps its sessions' state itself: it is seeded at start-up.
+  const lazy = eager || isSharedStore(given) ? undefined : lazySeeding(given);
+  const states =
+    carried?.states ??
+    createStates({
+      store: lazy?.store ?? given,
+      scenarios: settings.scenarios,
+      seed: settings.seed,
+      limits: { maxSessions: settings.maxSessions, sessionTtl: settings.sessionTtl },
+    });
+  const { store } = states.default;
+  const seeding = carried ? seedings.get(carried) : { inner: given, lazy };
 
-  const compiler = createSchemaCompiler();
+  const warnings: string[] = [];
+  const warn = (line: string): void => {
+    warnings.push(line);
+    logger.warn(`${options.spec.source}: ${line}`);
+  };
+  for (const line of options.spec.warnings) warn(line);
+  const basePath = basePathOf(document, warn);
+  const compiler = createSchemaCompiler(document, { warn });
   const generator = createDataGenerator({ seed: settings.seed, compiler });
+  const examples = createExampleSource({ compiler, generator, warn });
   const validator = createRequestValidator(compiler);
-  compileEverySchema(operations, compiler, validator);
+  const prepare = operationPreparer({ compiler, examples, warn });
+  if (eager) operations.forEach(prepare);
   const resources = inferResources(operations);
+  /** Fills one collection of a state; one whose records cannot be made stays empty. */
+  const seedOne = (resource: Resource, seedSettings: SeedSettings, into: Store) =>
+    seedResources([resource], into, {
+      ...seedSettings,
+      compiler,
+      onWarning: (line) => warn(`the ${line}`),
+    }).catch((err) => {
+      if (!(err instanceof SpecError)) throw err;
+      warn(`the ${resource.name} collection is not seeded: ${err.message}`);
+    });
+  seeding?.lazy?.plan({ resources, descriptorOf, seedOne });
   // The seeding in force, which nested collections are seeded with when first asked for.
-  let seeding = carried ? seedingsOf.get(carried)?.() : undefined;
+  let nestedSeeding = carried ? nestedSeedingsOf.get(carried)?.() : undefined;
   const stateful = resourceHandlers({
     resources,
     compiler,
     generator,
     basePath,
-    seeding: () => seeding,
+    seeding: () => nestedSeeding,
   });
   const inferred = (operation: Operation) =>
-    stateful.get(operation) ?? exampleHandler(operation, generator);
+    stateful.get(operation) ?? exampleHandler(operation, examples);
   const handlerOf = customHandlers(operations, settings.handlers, inferred);
   const shapeError = createErrorShaper(compiler, generator, documentErrorResponses(operations));
   const minimum = settings.stability;
@@ -153,15 +193,14 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     serveApi(document, operations, {
       basePath,
       recorded: true,
+      credentials: credentialPlaces(schemes),
       checkCredential: security.check,
       handler: handlerOf,
       shapeError,
       scenarios: {
-        scenarios,
         forced: (operation, preferences) =>
-          forcedAnswer(operation, preferences, { generator, shapeError }),
-        sample: (operation) =>
-          exampleBody(operation, String(operation.successStatus), generator)?.body,
+          forcedAnswer(operation, preferences, { examples, shapeError }),
+        sample: (operation) => examples.body(operation, String(operation.successStatus))?.body,
         faultTimeoutMs: settings.faultTimeoutMs,
       },
       refuse(operation) {
@@ -174,16 +213,24 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
   ];
   const summary: SchemeSummary[] = [
     ...security.summary,
-    ...warnings.map((line) => ({ line, warning: true })),
+    ...credentialWarnings.map((line) => ({ line, warning: true })),
   ];
+  let adminBasePath: string | undefined;
   if (options.adminSpec) {
     const admin = adminApi(
       options.adminSpec,
       settings.seed,
       { ...accepted, keys: everyKey(accepted, schemes), basic: [], byScheme: new Map() },
-      { reset, requests: requestLog, scenarios },
+      adminHandlers(
+        states,
+        resources.map((resource) => ({
+          descriptor: descriptorOf(resource),
+          path: `${basePath}${resource.collectionPath}`,
+        })),
+      ),
     );
     apis.push(admin.api);
+    adminBasePath = admin.api.basePath;
     if (admin.locked)
       summary.push({
         line: `the admin API (${admin.api.basePath}) takes an API key, and none was given: it refuses every request`,
@@ -194,10 +241,14 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
   const budget = createTurnBudget(TURN_BUDGET_MS);
   const core = createMockCore({
     apis,
-    validate: validator.check,
+    validate: eager
+      ? validator.check
+      : (operation, input) => {
+          prepare(operation);
+          return validator.check(operation, input);
+        },
     checkAnswer: createAnswerChecker(compiler, budget),
-    context: { store },
-    requestLog,
+    states,
     onServerError: (err, request) =>
       logger.error(
         { err, method: request.method, path: request.target },
@@ -208,35 +259,41 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     core,
     readBody: createBodyReader({ limit: settings.bodyLimit }),
     ...(settings.cors === false ? {} : { cors: corsMiddleware(settings.cors) }),
+    ...(adminBasePath === undefined
+      ? {}
+      : { page: createInspectorPage({ basePath: adminBasePath }) }),
     budget,
     sendTimeoutMs: settings.limits.sendTimeout,
     ...(settings.logRequests ? { onAnswered: requestLines(logger) } : {}),
   });
 
-  const app: MockApp = Object.assign(listener, {
+  const app = Object.assign(listener, {
     resources,
     basePath,
     store,
-    scenarios,
-    requestLog,
+    states,
     security: summary,
-    reset,
-    seed: (seedOptions: { count: number; seed: number }, only?: readonly string[]) => {
-      seeding = { count: seedOptions.count, seed: seedOptions.seed };
-      return seedResources(
-        only ? resources.filter((resource) => only.includes(resource.name)) : resources,
-        store,
-        { ...seedOptions, compiler, onWarning: (line) => logger.warn(line) },
-      );
+    reset: () => states.reset(states.default),
+    warnings,
+    async seed(seedOptions: { count: number; seed: number }, only?: readonly string[]) {
+      nestedSeeding = { count: seedOptions.count, seed: seedOptions.seed };
+      if (!only && seeding?.lazy) return seeding.lazy.defer(seedOptions);
+      const into = seeding?.inner ?? store;
+      for (const resource of resources)
+        if (!only || only.includes(resource.name)) await seedOne(resource, seedOptions, into);
     },
     unfitRecords: () => unfitRecords(resources, store, compiler),
   });
-  seedingsOf.set(app, () => seeding);
+  if (seeding) seedings.set(app, seeding);
+  nestedSeedingsOf.set(app, () => nestedSeeding);
   return app;
 }
 
-/** The seeding each app is under, for the app of the next version of the spec (`--watch`). */
-const seedingsOf = new WeakMap<MockApp, () => { count: number; seed: number } | undefined>();
+/** Each app's store as given and, for a large spec, its seeding on first use: a reloaded app takes both over. */
+const seedings = new WeakMap<MockApp, { inner: Store; lazy: LazySeeding | undefined }>();
+
+/** The seeding each app's nested collections are seeded with, for the next version of the spec (`--watch`). */
+const nestedSeedingsOf = new WeakMap<MockApp, () => { count: number; seed: number } | undefined>();
 
 /**
  * The admin API (`/__mock`), served beside the mocked one from its own spec, with every key
@@ -246,13 +303,12 @@ function adminApi(
   spec: LoadedSpec,
   seed: number,
   accepted: AcceptedCredentials,
-  state: Parameters<typeof adminHandlers>[0],
+  handlers: ReturnType<typeof adminHandlers>,
 ): { api: ServedApi; locked: boolean } {
   const document = spec.resolved;
   const operations = listOperations(document);
-  const compiler = createSchemaCompiler();
+  const compiler = createSchemaCompiler(document);
   const generator: DataGenerator = createDataGenerator({ seed, compiler });
-  const handlers = adminHandlers(state);
   const api = serveApi(document, operations, {
     basePath: basePathOf(document),
     recorded: false,

@@ -6,6 +6,7 @@ import { DEFAULT_SERVER_LIMITS, type ServerLimits } from '../http/server.js';
 import { BUNDLED_SPEC_PATH } from '../openapi/bundled.js';
 import type { LoadedSpec } from '../openapi/load.js';
 import type { StabilityLevel } from '../openapi/stability.js';
+import { DEFAULT_REDIS_PREFIX } from '../store/redis-prefix.js';
 import { DEFAULT_STORE_LIMITS, type Store, type StoreLimits } from '../store/store.js';
 import type { Answer } from '../vocabulary/answer.js';
 import type { HandlerContext, HandlerRequest } from '../core/handler.js';
@@ -147,6 +148,34 @@ export interface MockOptions {
    */
   stability?: StabilityLevel;
   /**
+   * The most sessions (`Mock-Session` headers) at once: past it, a new session is refused with a
+   * 503 until one is dropped (`DELETE /__mock/sessions/{id}`) or has been unused for
+   * `sessionTtl`. A session used within `sessionTtl` is never dropped to make room.
+   * @default 100
+   */
+  maxSessions?: number;
+  /**
+   * How long, in milliseconds, a session may sit unused before it can be dropped to make room
+   * for a new one.
+   * @default 3600000 (an hour)
+   */
+  sessionTtl?: number;
+  /**
+   * Keep every state in Redis, at this URL, so that several mocks started with the same URL,
+   * prefix and spec (replicas behind a load balancer) serve one state: records, id counters,
+   * the start-up mark, sessions, scenario settings and the request log. Ignored when `store`
+   * is given.
+   * @default none: the state lives in this process (or in `data`)
+   * @example 'redis://127.0.0.1:6379'
+   */
+  redis?: string;
+  /**
+   * The prefix of every key the mock writes in Redis: mocks with other prefixes share one
+   * Redis without seeing each other.
+   * @default 'petstore-kit:'
+   */
+  redisPrefix?: string;
+  /**
    * Reload the spec when its file changes, keeping the data where the schemas still fit; a
    * broken edit keeps the last good spec serving and logs one line naming the problem.
    * @default false
@@ -177,13 +206,19 @@ export const DEFAULTS = {
   logRequests: false,
   scenarios: DEFAULT_SCENARIO_SETTINGS,
   faultTimeoutMs: 30_000,
+  maxSessions: 100,
+  sessionTtl: 3_600_000,
+  redisPrefix: DEFAULT_REDIS_PREFIX,
   stability: 'experimental' as StabilityLevel,
   watch: false,
 } as const;
 
 /** MockOptions with every default filled in. */
 export interface ResolvedOptions extends Required<
-  Omit<MockOptions, 'data' | 'store' | 'logger' | 'storeLimits' | 'limits' | 'scenarios' | 'cors'>
+  Omit<
+    MockOptions,
+    'data' | 'store' | 'logger' | 'storeLimits' | 'limits' | 'scenarios' | 'cors' | 'redis'
+  >
 > {
   /** Whether the credentials are the defaults (none was given). */
   defaultCredentials: boolean;
@@ -194,6 +229,7 @@ export interface ResolvedOptions extends Required<
   limits: ServerLimits;
   scenarios: ScenarioSettings;
   cors: CorsSetting | false;
+  redis: string | undefined;
 }
 
 /**
@@ -229,5 +265,9 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     stability: options.stability ?? DEFAULTS.stability,
     watch: options.watch ?? DEFAULTS.watch,
     handlers: options.handlers ?? {},
+    maxSessions: options.maxSessions ?? DEFAULTS.maxSessions,
+    sessionTtl: options.sessionTtl ?? DEFAULTS.sessionTtl,
+    redis: options.redis,
+    redisPrefix: options.redisPrefix ?? DEFAULTS.redisPrefix,
   };
 }

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SchemeSummary } from '../core/security.js';
 import { silentLogger, type Logger } from '../http/logger.js';
+import type { MockListener } from '../http/listener.js';
 import { createMockServer } from '../http/server.js';
 import { ADMIN_SPEC_PATH } from '../openapi/bundled.js';
 import { loadSpec } from '../openapi/load.js';
@@ -10,7 +11,7 @@ import type { Resource } from '../openapi/resources.js';
 import { watchFile } from '../openapi/watch.js';
 import { openFileStore } from '../store/file-store.js';
 import { createMemoryStore } from '../store/memory-store.js';
-import type { Store } from '../store/store.js';
+import { isSharedStore, type Store } from '../store/store.js';
 import { StartupError } from '../vocabulary/errors.js';
 import { createApp, describeUnfit, type MockApp } from './create-app.js';
 import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
@@ -28,6 +29,12 @@ export interface RunningMock {
   basic: readonly string[];
   /** What each security scheme of the spec accepts, one line per scheme (see MockApp.security). */
   security: readonly SchemeSummary[];
+  /**
+   * The defects of the spec it lives with, one line each (see MockApp.warnings): the logger
+   * was told of each. Operations of a large spec are checked when first called, so this list
+   * may grow.
+   */
+  readonly warnings: readonly string[];
   server: Server;
   store: Store;
   /**
@@ -52,6 +59,72 @@ export interface RunningMock {
  */
 export async function startMock(options: StartMockOptions = {}): Promise<RunningMock> {
   const settings = resolveOptions(options);
+  if (settings.host.trim() === '')
+    throw new StartupError('the host to listen on is empty: give an address such as 127.0.0.1');
+  const mock = await openMock(settings);
+
+  const { server, close } = createMockServer(mock.listener, settings.limits);
+  const { host, port: wanted } = settings;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(wanted, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch(async (err: NodeJS.ErrnoException) => {
+    await mock.close();
+    throw new StartupError(listenFailure(err, host, wanted));
+  });
+
+  const { port } = server.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}${mock.basePath()}`,
+    apiKeys: mock.apiKeys,
+    basic: mock.basic,
+    security: mock.security,
+    get warnings() {
+      return mock.warnings;
+    },
+    server,
+    store: mock.store,
+    get resources() {
+      return mock.resources;
+    },
+    reset: mock.reset,
+    async close() {
+      await close();
+      await mock.close();
+    },
+  };
+}
+
+/** A mock ready to serve but not listening: what startMock and mockMiddleware share. */
+export interface OpenMock {
+  /** The request listener of the current app (`watch` swaps the app for one of the new spec). */
+  listener: MockListener;
+  /** The base path of the mocked API, from the spec's servers (`/v1`). */
+  basePath(): string;
+  apiKeys: readonly string[];
+  basic: readonly string[];
+  security: readonly SchemeSummary[];
+  /** The defects of the spec it lives with (see MockApp.warnings). */
+  readonly warnings: readonly string[];
+  store: Store;
+  /** The collections inferred from the spec serving now (see RunningMock.resources). */
+  readonly resources: readonly Resource[];
+  reset(): Promise<void>;
+  /** Stops watching the spec and closes the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Loads the spec and the admin spec, opens the store, seeds it (or checks the data it holds
+ * still fits), marks the start-up state, and watches the spec when asked.
+ * @throws {StartupError} for a spec, a data file or data it cannot serve.
+ */
+export async function openMock(options: MockOptions): Promise<OpenMock> {
+  const settings = resolveOptions(options);
   const spec = typeof settings.spec === 'object' ? settings.spec : await loadSpec(settings.spec);
   const adminSpec = await loadSpec(ADMIN_SPEC_PATH);
   const logger = settings.logger ?? silentLogger();
@@ -60,12 +133,19 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
   const appOptions = { ...settings, spec, adminSpec, store, logger };
   const seeding = { count: settings.seedCount, seed: settings.seed };
   let app = createApp(appOptions);
-  if (!hasData) await app.seed(seeding);
-  else await refuseUnfitData(app, store, settings.data ?? 'the store');
-  await store.markInitial();
+  // A large spec's collections are seeded on first use (see lazySeeding), but those of a store
+  // that outlives the process (a data file, Redis, a store of the caller's) now: a file is
+  // seeded once, when new, and every replica must see the records the first one made.
+  const seedNow =
+    settings.store || settings.data || settings.redis
+      ? app.resources.map((resource) => resource.name)
+      : undefined;
+  if (!hasData) await app.seed(seeding, seedNow);
+  else await refuseUnfitData(app, store, settings.data ?? settings.redis ?? 'the store');
+  // A shared store that held data was seeded and marked by the replica that opened it first:
+  // marking it again would move the state every replica resets to.
+  if (!(hasData && isSharedStore(store))) await store.markInitial();
 
-  // The server calls whichever app is current: --watch swaps it for one of the new spec.
-  const current = (req: IncomingMessage, res: ServerResponse) => app(req, res);
   let stopWatching = (): void => {};
   if (settings.watch && typeof settings.spec === 'string') {
     const path = settings.spec;
@@ -86,30 +166,20 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
     });
   }
 
-  const { server, close } = createMockServer(
-    Object.assign(current, { errorAnswer: (error: unknown) => app.errorAnswer(error) }),
-    settings.limits,
-  );
-  const { host, port: wanted } = settings;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(wanted, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  }).catch(async (err: NodeJS.ErrnoException) => {
-    await store.close();
-    throw new StartupError(listenFailure(err, host, wanted));
+  // Whichever app is current answers.
+  const listener = Object.assign((req: IncomingMessage, res: ServerResponse) => app(req, res), {
+    errorAnswer: (error: unknown) => app.errorAnswer(error),
+    route: (method: string, target: string) => app.route(method, target),
   });
-
-  const { port } = server.address() as AddressInfo;
-  const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://${shownHost}:${port}${app.basePath}`,
+    listener,
+    basePath: () => app.basePath,
     apiKeys: settings.apiKeys,
     basic: settings.basic,
     security: app.security,
-    server,
+    get warnings() {
+      return app.warnings;
+    },
     store,
     get resources() {
       return app.resources;
@@ -117,7 +187,6 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
     reset: () => app.reset(),
     async close() {
       stopWatching();
-      await close();
       await store.close();
     },
   };
@@ -160,7 +229,7 @@ async function adoptData(
   const known = new Set(previous.resources.map((resource) => resource.name));
   const fresh = next.resources.filter((resource) => !known.has(resource.name)).map((r) => r.name);
   if (fresh.length > 0) await next.seed(seeding, fresh);
-  await store.markInitial();
+  if (!isSharedStore(store)) await store.markInitial();
   return (
     `${next.resources.length} collections; kept the data of ${[...known].join(', ') || 'none'}` +
     (fresh.length ? `; seeded the new ${fresh.join(', ')}` : '')
@@ -173,6 +242,16 @@ async function openStore(
 ): Promise<{ store: Store; hasData: boolean }> {
   if (options.store) return { store: options.store, hasData: options.storeHasData };
   const limits = options.storeLimits;
+  if (options.redis && options.data)
+    throw new StartupError(
+      'the data can live in a file (--data) or in Redis (--redis), not both: give one',
+    );
+  if (options.redis) {
+    // Loaded only for Redis: the client is a fifth of a second of modules.
+    const { openRedisStore } = await import('../store/redis-store.js');
+    const store = await openRedisStore(options.redis, { prefix: options.redisPrefix, limits });
+    return { store, hasData: store.loaded };
+  }
   if (!options.data) return { store: createMemoryStore({ limits }), hasData: false };
   const store = await openFileStore(options.data, {
     limits,

@@ -11,9 +11,10 @@ import { findChromium, isCi } from './chromium.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs');
 
-/** The browser test file in a vitest of its own, as `npm test` runs it, without Chromium. */
+/** The browser test files in a vitest of their own, as `npm test` runs them, without Chromium. */
 function runBrowserTests(env: Record<string, string>) {
-  const child = spawn(process.execPath, [VITEST, 'run', 'test/browser/fetch-from-page.test.ts'], {
+  const files = ['test/browser/fetch-from-page.test.ts', 'test/recipes/playwright.test.ts'];
+  const child = spawn(process.execPath, [VITEST, 'run', ...files], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -51,6 +52,7 @@ describe.concurrent('without Chromium', () => {
     const { code, output } = await runBrowserTests({ CI: 'true' });
     expect(code, output).toBe(1);
     expect(output).toContain('The browser tests cannot run in CI: Chromium not found');
+    expect(output).toMatch(/Test Files {2}2 failed \(2\)/);
   });
 });
 

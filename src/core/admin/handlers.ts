@@ -1,32 +1,99 @@
+import type { CollectionDescriptor } from '../../store/store.js';
+import { errors } from '../../vocabulary/error-catalogue.js';
 import type { OperationHandler } from '../handler.js';
-import type { ScenarioSettings, Scenarios } from '../scenarios/settings.js';
-import type { RequestFilter, RequestLog } from './request-log.js';
+import type { ScenarioSettings } from '../scenarios/settings.js';
+import type { MockState, MockStates } from '../state.js';
+import { LOG_CAPACITY, type RequestFilter } from './request-log.js';
 
-export interface AdminOptions {
-  /** Restores the start-up state of the mock: its data, its scenario settings, its request log. */
-  reset(): Promise<void>;
-  requests: RequestLog;
-  scenarios: Scenarios;
+/** A collection of the mocked API, as the admin API shows it. */
+export interface AdminCollection {
+  descriptor: CollectionDescriptor;
+  /** Where the mocked API serves it, base path included: `/v1/categories`. */
+  path: string;
 }
 
+/** How many records `GET /collections/{name}` shows when no limit is asked for. */
+const DEFAULT_RECORDS_SHOWN = 100;
+
 /**
- * The handlers of the admin API (spec/admin.yaml), keyed by its operationIds.
- * @example adminHandlers({ reset: () => store.reset(), requests: log }).resetMock
+ * The handlers of the admin API (spec/admin.yaml), keyed by its operationIds. Each acts on the
+ * state of the request's session (its `Mock-Session` header), else on the default state.
+ * @param collections the collections inferred from the spec, in its order.
+ * @example adminHandlers(states, collections).resetMock
  */
-export function adminHandlers(options: AdminOptions): Record<string, OperationHandler> {
+export function adminHandlers(
+  states: MockStates,
+  collections: readonly AdminCollection[] = [],
+): Record<string, OperationHandler> {
+  /** `session` reads that session's own log; without it, the log of the request's state. */
+  const logOf = async (session: unknown, state: MockState) =>
+    typeof session === 'string' ? (await states.existing(session))?.requestLog : state.requestLog;
+  const collectionNamed = (name: string): AdminCollection => {
+    const found = collections.find(({ descriptor }) => descriptor.name === name);
+    if (found) return found;
+    throw errors.noCollection(
+      name,
+      collections.map(({ descriptor }) => descriptor.name),
+    );
+  };
   return {
-    async resetMock() {
-      await options.reset();
+    async resetMock(_request, { state }) {
+      await states.reset(state);
       return { status: 204 };
     },
-    listRequests({ query }) {
-      return { status: 200, body: options.requests.list(requestFilterOf(query)) };
+    async listRequests({ query }, { state }) {
+      const filter = requestFilterOf(query);
+      const log = await logOf(filter.session, state);
+      if (!log) return { status: 200, body: { count: 0, requests: [] } };
+      return { status: 200, body: await log.list(filter) };
     },
-    getSettings() {
-      return { status: 200, body: options.scenarios.settings };
+    async getRequest({ params, query }, { state }) {
+      const id = params.id as number;
+      const entry = await (await logOf(query.session, state))?.get(id);
+      if (!entry) throw errors.noLoggedRequest(id, LOG_CAPACITY);
+      return { status: 200, body: entry };
     },
-    updateSettings({ body }) {
-      return { status: 200, body: options.scenarios.update(body as Partial<ScenarioSettings>) };
+    async getSettings(_request, { state }) {
+      return { status: 200, body: await state.scenarios.settings() };
+    },
+    async updateSettings({ body }, { state }) {
+      return {
+        status: 200,
+        body: await state.scenarios.update(body as Partial<ScenarioSettings>),
+      };
+    },
+    async listSessions() {
+      return { status: 200, body: { sessions: await states.list() } };
+    },
+    async dropSession({ params }) {
+      const id = String(params.sessionId);
+      if (!(await states.drop(id))) throw errors.noSuchSession(id);
+      return { status: 204 };
+    },
+    async listCollections(_request, { store }) {
+      const counted = await Promise.all(
+        collections.map(async ({ descriptor, path }) => ({
+          name: descriptor.name,
+          path,
+          count: (await store.collection(descriptor).list()).length,
+        })),
+      );
+      return { status: 200, body: { collections: counted } };
+    },
+    async getCollection({ params, query }, { store }) {
+      const { descriptor, path } = collectionNamed(params.name as string);
+      const records = await store.collection(descriptor).list();
+      const limit = typeof query.limit === 'number' ? query.limit : DEFAULT_RECORDS_SHOWN;
+      return {
+        status: 200,
+        body: {
+          name: descriptor.name,
+          path,
+          count: records.length,
+          // The newest first: what a person watching their app just made.
+          records: records.slice(-limit).reverse(),
+        },
+      };
     },
   };
 }
@@ -43,5 +110,6 @@ function requestFilterOf(query: Record<string, unknown>): RequestFilter {
     ...(query.status !== undefined ? { status: String(query.status) } : {}),
     ...(text('session') ? { session: text('session') } : {}),
     ...(since ? { since: Date.parse(since) } : {}),
+    ...(query.view === 'summary' ? { view: 'summary' as const } : {}),
   };
 }

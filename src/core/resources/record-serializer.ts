@@ -1,3 +1,4 @@
+import { jsonOf } from '../../store/records.js';
 import { errors } from '../../vocabulary/error-catalogue.js';
 import type { SchemaObject } from '../../openapi/load.js';
 import { isClosed } from '../../openapi/record-schema.js';
@@ -91,7 +92,8 @@ export function createRecordSerializers(
           const shown = project(record);
           const problems = check(shown, index === undefined ? '/response' : `/response/${index}`);
           if (problems.length > 0) throw errors.invalidResponse(problems);
-          json = encode(JSON.stringify(shown));
+          // The store's own JSON of the record, when the answer shows it as it is.
+          json = encode(shown === record ? jsonOf(record) : JSON.stringify(shown));
           bytes.set(record, json);
         }
         return json;

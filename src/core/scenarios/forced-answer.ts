@@ -2,13 +2,12 @@ import type { Answer } from '../../vocabulary/answer.js';
 import { askedForStatus, errors } from '../../vocabulary/error-catalogue.js';
 import type { ApiError } from '../../vocabulary/errors.js';
 import type { ErrorAnswer } from '../error-shaper.js';
-import { exampleBody, exampleNames } from '../../openapi/examples.js';
+import { exampleNames, type ExampleSource } from '../../openapi/examples.js';
 import { responseFor, type Operation } from '../../openapi/operations.js';
-import type { DataGenerator } from '../../openapi/sample.js';
 import type { Preferences } from './prefer.js';
 
 export interface ForcedAnswerOptions {
-  generator: DataGenerator;
+  examples: ExampleSource;
   shapeError: (error: ApiError, operation: Operation) => ErrorAnswer;
 }
 
@@ -17,7 +16,8 @@ export interface ForcedAnswerOptions {
  * spec alone: the store is never read or changed. Undefined when it forces nothing.
  * - the status must be one the operation documents (or covered by its range or `default`);
  * - its body is the named example, else the first example, else data generated from the
- *   schema; `dynamic=true` always generates;
+ *   schema (also in place of an example that breaks its schema); `dynamic=true` always
+ *   generates;
  * - an error status without an example of its own gets the Error shape, `status` included,
  *   so that a `default` response fits every status it stands for.
  * The sender then checks the answer against the spec, like any other.
@@ -58,7 +58,7 @@ export function forcedAnswer(
       headers: { 'Content-Type': `${error.contentType}; charset=utf-8` },
     };
   }
-  const found = exampleBody(operation, documented.key, options.generator, {
+  const found = options.examples.body(operation, documented.key, {
     ...(example === undefined ? {} : { name: example }),
     ...(dynamic ? { generate: true } : {}),
   });

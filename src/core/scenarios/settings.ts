@@ -21,60 +21,99 @@ export const DEFAULT_SCENARIO_SETTINGS: ScenarioSettings = {
 };
 
 /**
- * The run-wide scenario settings, set at start-up and changed by the admin API for a test
- * run, and the seeded draws they make: the same seed and the same requests give the same
- * delays and faults, so a failing resilience test can be replayed.
- * @example const scenarios = new Scenarios({ ...DEFAULT_SCENARIO_SETTINGS, faultRate: 0.1 }, 1);
+ * Where a state's scenario settings are kept: in the process, or beside the records of a store
+ * that several processes share (then a change through one replica holds for all).
+ */
+export interface SettingsCell {
+  /** The settings in force: at once from this process, through a promise from a shared store. */
+  read(): ScenarioSettings | Promise<ScenarioSettings>;
+  write(settings: ScenarioSettings): Promise<void>;
+  /** Back to the settings the mock started with. */
+  clear(): Promise<void>;
+}
+
+/**
+ * A settings cell of this process. The settings it holds are frozen copies: read on every
+ * request, they are handed out as they are, never copied.
+ */
+export function localSettings(initial: ScenarioSettings): SettingsCell {
+  const start = frozen(initial);
+  let current = start;
+  return {
+    read: () => current,
+    async write(settings) {
+      current = frozen(settings);
+    },
+    async clear() {
+      current = start;
+    },
+  };
+}
+
+function frozen(settings: ScenarioSettings): ScenarioSettings {
+  const copy = structuredClone(settings);
+  Object.freeze(copy.delay);
+  Object.freeze(copy.faultKinds);
+  return Object.freeze(copy);
+}
+
+/**
+ * The scenario settings of one state (the default, or a session), set at start-up and changed
+ * by the admin API for a test run, and the seeded draws they make: the same seed and the same
+ * requests give the same delays and faults, so a failing resilience test can be replayed.
+ * @example const scenarios = new Scenarios(localSettings(DEFAULT_SCENARIO_SETTINGS), 1);
  */
 export class Scenarios {
-  #settings: ScenarioSettings;
-  readonly #initial: ScenarioSettings;
+  readonly #cell: SettingsCell;
   readonly #seed: number;
   #random: ReturnType<typeof xoroshiro128plus>;
 
-  constructor(initial: ScenarioSettings, seed: number) {
-    checkSettings(initial);
-    this.#initial = structuredClone(initial);
-    this.#settings = structuredClone(initial);
+  constructor(cell: SettingsCell, seed: number) {
+    this.#cell = cell;
     this.#seed = seed;
     this.#random = xoroshiro128plus(seed);
   }
 
-  get settings(): ScenarioSettings {
-    return structuredClone(this.#settings);
+  /** The settings in force. */
+  settings(): ScenarioSettings | Promise<ScenarioSettings> {
+    return this.#cell.read();
   }
 
   /** Changes some settings; the others stay. @throws {ApiError} 400 for an impossible one. */
-  update(change: Partial<ScenarioSettings>): ScenarioSettings {
-    const next = { ...this.#settings, ...change };
+  async update(change: Partial<ScenarioSettings>): Promise<ScenarioSettings> {
+    const next = { ...(await this.#cell.read()), ...change };
     checkSettings(next);
-    this.#settings = structuredClone(next);
-    return this.settings;
+    await this.#cell.write(next);
+    return next;
   }
 
   /** Back to the start-up settings, and the start of the seeded sequence. */
-  reset(): void {
-    this.#settings = structuredClone(this.#initial);
+  async reset(): Promise<void> {
+    await this.#cell.clear();
     this.#random = xoroshiro128plus(this.#seed);
   }
 
   /** How long this answer waits: what the request prefers, else a draw from the range. */
-  delayFor(preferences: Preferences): number {
+  delayFor(settings: ScenarioSettings, preferences: Preferences): number {
     if (preferences.delay !== undefined) return preferences.delay;
-    const { min, max } = this.#settings.delay;
+    const { min, max } = settings.delay;
     return max === 0 ? 0 : uniformInt(this.#random, min, max);
   }
 
   /** The fault this request gets, if any: the one it prefers, else a seeded draw. */
-  faultFor(preferences: Preferences): FaultKind | undefined {
+  faultFor(settings: ScenarioSettings, preferences: Preferences): FaultKind | undefined {
     if (preferences.fault) return preferences.fault;
-    const { faultRate, faultKinds } = this.#settings;
+    const { faultRate, faultKinds } = settings;
     if (faultRate === 0 || uniformFloat64(this.#random) >= faultRate) return undefined;
     return faultKinds[uniformInt(this.#random, 0, faultKinds.length - 1)];
   }
 }
 
-function checkSettings(settings: ScenarioSettings): void {
+/**
+ * @throws {ApiError} 400 `invalid_settings` for settings that cannot be played.
+ * @example checkSettings({ delay: { min: 5, max: 1 }, faultRate: 0, faultKinds: ['reset'] }) // throws
+ */
+export function checkSettings(settings: ScenarioSettings): void {
   const { delay, faultRate, faultKinds } = settings;
   const valid =
     Number.isInteger(delay.min) &&

@@ -1,0 +1,185 @@
+import {
+  isScopedStore,
+  isSharedStore,
+  type ScopeUsage,
+  type SideData,
+  type Store,
+} from '../store/store.js';
+import { errors } from '../vocabulary/error-catalogue.js';
+import { createRequestLog, createSharedRequestLog, type RequestLog } from './admin/request-log.js';
+import {
+  localSettings,
+  Scenarios,
+  type ScenarioSettings,
+  type SettingsCell,
+} from './scenarios/settings.js';
+
+/** What one state of the mock is: its records, its scenario settings and its request log. */
+export interface MockState {
+  store: Store;
+  scenarios: Scenarios;
+  requestLog: RequestLog;
+  /** The session it belongs to; undefined for the default state. */
+  session?: string;
+}
+
+/** A session as the admin API lists it. */
+export interface SessionInfo {
+  id: string;
+  /** ISO 8601 times. */
+  createdAt: string;
+  lastUsedAt: string;
+}
+
+/** The bounds of sessions: how many at once, and how long an idle one is kept. */
+export interface SessionLimits {
+  /** The most sessions at once; past it, a new one is refused (503) until one is dropped or expires. */
+  maxSessions: number;
+  /** A session unused this long (milliseconds) is dropped to make room for a new one. */
+  sessionTtl: number;
+}
+
+/**
+ * The states of the mock: the default one, and one per session (a `Mock-Session` header), each
+ * made on first use as a copy of the start-up data (the same records and ids), with scenario
+ * settings and a request log of its own. On a store several replicas share, all of it lives in
+ * the store, so that a session is the same on every replica.
+ */
+export interface MockStates {
+  readonly default: MockState;
+  /**
+   * The state of a session, made on first use.
+   * @throws {ApiError} 503 when the mock holds its limit of sessions and none has expired.
+   */
+  session(id: string): Promise<MockState>;
+  /** The state of a session that exists (on any replica), without making one. */
+  existing(id: string): Promise<MockState | undefined>;
+  list(): Promise<SessionInfo[]>;
+  /** Forgets a session: its next use starts again from the start-up data. */
+  drop(id: string): Promise<boolean>;
+  /** Back to the start-up state: the records, the settings and an empty log. */
+  reset(state: MockState): Promise<void>;
+}
+
+/** The sessions' usage is written to a shared store at most this often per session. */
+const TOUCH_EVERY_MS = 1000;
+
+/**
+ * @param store the default state's store; sessions need one with scopes (the memory, file and
+ * Redis stores have them).
+ */
+export function createStates(options: {
+  store: Store;
+  scenarios: ScenarioSettings;
+  seed: number;
+  limits: SessionLimits;
+}): MockStates {
+  const { store, limits } = options;
+  const shared = isSharedStore(store) ? store : undefined;
+  const stateOf = (scope: Store, session: string | undefined, side: SideData | undefined) => ({
+    store: scope,
+    scenarios: new Scenarios(
+      side ? sharedSettings(side, options.scenarios) : localSettings(options.scenarios),
+      options.seed,
+    ),
+    requestLog: side ? createSharedRequestLog(side) : createRequestLog(),
+    ...(session === undefined ? {} : { session }),
+  });
+  const fallback: MockState = stateOf(store, undefined, shared?.sideData());
+  const sessions = new Map<string, MockState>();
+  /** This process's view of when each session was made and last used (all of them, when local). */
+  const usage = new Map<string, { createdAt: number; lastUsedAt: number; touched: number }>();
+
+  async function usageOf(): Promise<ScopeUsage[]> {
+    if (shared) return shared.scopeUsage();
+    return [...usage].map(([name, { createdAt, lastUsedAt }]) => ({ name, createdAt, lastUsedAt }));
+  }
+
+  /** Makes room for a new session: expired ones are dropped; if none is, the new one is refused. */
+  async function admit(id: string): Promise<void> {
+    const known = await usageOf();
+    if (known.some(({ name }) => name === id) || known.length < limits.maxSessions) return;
+    const now = Date.now();
+    const expired = known.filter(({ lastUsedAt }) => now - lastUsedAt >= limits.sessionTtl);
+    for (const { name } of expired) await drop(name);
+    if (known.length - expired.length < limits.maxSessions) return;
+    const oldest = Math.min(...known.map(({ lastUsedAt }) => lastUsedAt));
+    const wait = Math.max(1, Math.ceil((oldest + limits.sessionTtl - now) / 1000));
+    throw errors.tooManySessions(limits.maxSessions, Math.round(limits.sessionTtl / 1000), wait);
+  }
+
+  async function touch(id: string): Promise<void> {
+    const now = Date.now();
+    const seen = usage.get(id);
+    if (seen && now - seen.touched < TOUCH_EVERY_MS) {
+      seen.lastUsedAt = now;
+      return;
+    }
+    usage.set(id, { createdAt: seen?.createdAt ?? now, lastUsedAt: now, touched: now });
+    await shared?.touchScope(id);
+  }
+
+  async function drop(id: string): Promise<boolean> {
+    usage.delete(id);
+    const state = sessions.get(id);
+    sessions.delete(id);
+    if (!isScopedStore(store)) return false;
+    const held = await store.dropScope(id);
+    if (state && !shared) {
+      await state.scenarios.reset();
+      await state.requestLog.clear();
+    }
+    return held;
+  }
+
+  return {
+    default: fallback,
+    async session(id) {
+      if (!isScopedStore(store)) throw errors.noSessions();
+      let state = sessions.get(id);
+      if (!state || !usage.has(id)) {
+        await admit(id);
+        state = stateOf(store.scope(id), id, shared?.sideData(id));
+        sessions.set(id, state);
+      }
+      await touch(id);
+      return state;
+    },
+    async existing(id) {
+      const known = sessions.get(id);
+      if (known && usage.has(id)) return known;
+      if (!isScopedStore(store) || !(await usageOf()).some(({ name }) => name === id))
+        return undefined;
+      const state = stateOf(store.scope(id), id, shared?.sideData(id));
+      sessions.set(id, state);
+      return state;
+    },
+    async list() {
+      return (await usageOf())
+        .sort((a, b) => a.createdAt - b.createdAt)
+        .map(({ name, createdAt, lastUsedAt }) => ({
+          id: name,
+          createdAt: new Date(createdAt).toISOString(),
+          lastUsedAt: new Date(lastUsedAt).toISOString(),
+        }));
+    },
+    drop,
+    async reset(state) {
+      await state.store.reset();
+      await state.scenarios.reset();
+      await state.requestLog.clear();
+    },
+  };
+}
+
+/** A state's settings as a document of a shared store: one change holds for every replica. */
+function sharedSettings(side: SideData, initial: ScenarioSettings): SettingsCell {
+  return {
+    async read() {
+      const json = await side.readDocument('settings');
+      return json === undefined ? structuredClone(initial) : (JSON.parse(json) as ScenarioSettings);
+    },
+    write: (settings) => side.writeDocument('settings', JSON.stringify(settings)),
+    clear: () => side.deleteDocument('settings'),
+  };
+}

@@ -1,0 +1,52 @@
+import type { SchemaObject } from './load.js';
+import { closedParts, selfClosedOverParts } from './schema-trees.js';
+import { eachSchema, pointerOf, type Where } from './schema-walk.js';
+
+/**
+ * What of a resolved document the mock reads leniently or leaves out, one line for each kind:
+ * a schema closed by `additionalProperties: false` over properties that another part of its
+ * `allOf` declares (a closed base extended by `allOf`, or a closed whole of open parts), which
+ * no value could meet, is read as closing the whole instead (`unevaluatedProperties: false`);
+ * OpenAPI 3.2's `query` operations and `additionalOperations` are not served.
+ * @example lenientReadings(spec.resolved) // ['additionalProperties: false closes a schema over properties declared in another part of its allOf, 3 times (first at #/components/schemas/Pet): ...']
+ */
+export function lenientReadings(resolved: object): string[] {
+  return [...closedOverParts(resolved), ...unservedOperations(resolved)];
+}
+
+function closedOverParts(resolved: object): string[] {
+  const closed: Where[] = [];
+  eachSchema(resolved, (schema, where) => {
+    const read = schema as SchemaObject;
+    if (closedParts(read).size > 0 || selfClosedOverParts(read)) closed.push(where);
+  });
+  if (closed.length === 0) return [];
+  const count = closed.length === 1 ? 'once' : `${closed.length} times`;
+  return [
+    `additionalProperties: false closes a schema over properties declared in another part of its allOf, ${count} (first at ${pointerOf(closed[0] ?? [])}): no value could meet it, so it is read as closing the whole instead`,
+  ];
+}
+
+/**
+ * OpenAPI 3.2's `query` operations and `additionalOperations` (methods of its own), which the
+ * mock does not serve: one line naming how many, the rest of the document is served.
+ */
+function unservedOperations(resolved: object): string[] {
+  const unserved: string[] = [];
+  const paths = (resolved as { paths?: Record<string, unknown> }).paths ?? {};
+  for (const [path, item] of Object.entries(paths)) {
+    if (typeof item !== 'object' || item === null) continue;
+    const { query, additionalOperations } = item as {
+      query?: unknown;
+      additionalOperations?: Record<string, unknown>;
+    };
+    if (query) unserved.push(`QUERY ${path}`);
+    for (const method of Object.keys(additionalOperations ?? {}))
+      unserved.push(`${method.toUpperCase()} ${path}`);
+  }
+  if (unserved.length === 0) return [];
+  const shown = unserved.slice(0, 3).join(', ') + (unserved.length > 3 ? ', ...' : '');
+  return [
+    `${unserved.length} operation${unserved.length === 1 ? '' : 's'} of a method the mock does not serve (OpenAPI 3.2's query and additionalOperations): ${shown}`,
+  ];
+}

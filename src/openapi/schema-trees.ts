@@ -1,0 +1,317 @@
+import type { SchemaObject } from './load.js';
+import { carries, propertiesOf, requiredOf } from './schema-parts.js';
+
+/**
+ * A resolved schema is a graph: the target of many `$ref`s is one object, and a recursive
+ * schema contains itself. JSON Schema tools (ajv, json-schema-faker) walk trees. schemaTree
+ * copies a schema into a tree: where a schema is met inside itself (and, when asked, in place
+ * of schemas kept on their own) it puts a `$ref`, or copies it once more, or leaves it out
+ * where the schema allows, as `refer` says; and it hides the properties marked `readOnly` or
+ * `writeOnly` as a direction asks.
+ */
+
+/** Leave the schema out: an optional property, an array's items (then empty), a union's arm. */
+export const CUT = Symbol('cut');
+
+/**
+ * What to put in place of a schema met below the root: a `$ref`, CUT, or undefined to copy it
+ * here. `depth` counts how many times it is already being copied around this place (0 when it
+ * is not met inside itself): a recursive schema needs a `$ref` or CUT in the end.
+ */
+export type Refer = (schema: object, depth: number) => string | typeof CUT | undefined;
+
+export type Hidden = 'readOnly' | 'writeOnly';
+
+export interface TreeOptions {
+  refer: Refer;
+  /**
+   * Properties carrying this marker, in the schema or its `allOf` parts, are taken out of
+   * `required` and refused (with `forbidden` as their schema) or, without it, left out: a
+   * client never sends a `readOnly` property, a server never sends a `writeOnly` one.
+   */
+  hide?: { marker: Hidden; forbidden?: object };
+  /**
+   * `oneOf` written as `anyOf`, for json-schema-faker, which answers `{}` for a `oneOf` whose
+   * arms are `$ref`s: its values are checked against the real schema anyway.
+   */
+  oneOfAsAnyOf?: boolean;
+}
+
+/** Keywords dropped from copies: identifiers (every `$ref` is resolved already) and definitions only `$ref`s used. */
+const DROPPED = new Set(['$id', '$schema', '$anchor', '$dynamicAnchor', '$defs', 'definitions']);
+/** Subschemas that may be left out (loosening the copy, which only a generator asks for). */
+const OPTIONAL_SCHEMA = new Set(['not', 'if', 'then', 'else', 'contains', 'propertyNames']);
+/** Subschemas of what an object may have beyond its properties: left out, it has none. */
+const EXTRA_PROPERTIES = new Set(['additionalProperties', 'unevaluatedProperties']);
+const ITEMS = new Set(['items', 'additionalItems', 'unevaluatedItems']);
+const UNIONS = new Set(['anyOf', 'oneOf']);
+const SCHEMA_MAPS = new Set(['patternProperties', 'dependentSchemas', 'dependencies']);
+
+type Copy = Record<string, unknown> | typeof CUT;
+
+/**
+ * The schema as a tree (see above).
+ * @example schemaTree(node, { refer: (s, depth) => (depth > 0 ? '#/$defs/node' : undefined) })
+ */
+export function schemaTree(root: SchemaObject, options: TreeOptions): Record<string, unknown> {
+  const path = new Map<object, number>();
+
+  const sub = (value: unknown): unknown => {
+    if (!isMap(value)) return value;
+    const ref = options.refer(value, path.get(value) ?? 0);
+    if (ref === CUT) return CUT;
+    if (ref !== undefined) return { $ref: ref };
+    return copy(value as SchemaObject, hiddenOf(value as SchemaObject));
+  };
+
+  /**
+   * A part of an `allOf`, read with the properties its whole hides; `reopen` drops its
+   * `additionalProperties: false` (see closedParts).
+   */
+  const part = (value: unknown, hidden: ReadonlySet<string>, reopen: boolean): unknown => {
+    if (!isMap(value)) return value;
+    const depth = path.get(value) ?? 0;
+    if (depth > 0) {
+      const ref = options.refer(value, depth);
+      if (ref !== undefined) return ref === CUT ? CUT : { $ref: ref };
+    }
+    // A part that the whole hides nothing more of reads the same on its own: it may be a
+    // `$ref` (a named schema, compiled once), rather than a copy for each schema using it.
+    if (!reopen && !hidesMore(value as SchemaObject, hidden)) return sub(value);
+    return copy(value as SchemaObject, hidden, reopen);
+  };
+
+  const hidesMore = (schema: SchemaObject, hidden: ReadonlySet<string>): boolean => {
+    if (hidden.size === 0) return false;
+    const own = hiddenOf(schema);
+    const names = [...Object.keys(propertiesOf(schema)), ...requiredOf(schema)];
+    return names.some((name) => hidden.has(name) && !own.has(name));
+  };
+
+  const hiddenOf = (schema: SchemaObject): ReadonlySet<string> => {
+    const hidden = new Set<string>();
+    if (options.hide) collectHidden(schema, options.hide.marker, hidden, new Set());
+    return hidden;
+  };
+
+  const copy = (schema: SchemaObject, hidden: ReadonlySet<string>, reopen = false): Copy => {
+    path.set(schema, (path.get(schema) ?? 0) + 1);
+    try {
+      return copyOf(schema, hidden, reopen);
+    } finally {
+      const depth = (path.get(schema) ?? 1) - 1;
+      if (depth === 0) path.delete(schema);
+      else path.set(schema, depth);
+    }
+  };
+
+  const copyOf = (schema: SchemaObject, hidden: ReadonlySet<string>, reopen: boolean): Copy => {
+    const out: Record<string, unknown> = {};
+    const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+    const unions: object[] = [];
+    // Closed over properties only its parts declare: the whole is closed instead (closedParts).
+    const closedOverParts = selfClosedOverParts(schema);
+    if (closedOverParts) out.unevaluatedProperties = false;
+    for (const [key, value] of Object.entries(schema)) {
+      if (DROPPED.has(key)) continue;
+      if (key === 'additionalProperties' && (reopen || closedOverParts)) continue;
+      if (key === 'properties' && isMap(value)) {
+        const properties: Record<string, unknown> = {};
+        for (const [name, property] of Object.entries(value)) {
+          if (hidden.has(name) && options.hide) {
+            if (options.hide.forbidden) properties[name] = options.hide.forbidden;
+            continue;
+          }
+          const tree = sub(property);
+          if (tree !== CUT) properties[name] = tree;
+          else if (required.has(name)) return CUT;
+        }
+        out.properties = properties;
+      } else if (key === 'required' && Array.isArray(value)) {
+        out.required = value.filter((name) => !hidden.has(name as string));
+      } else if (key === 'allOf' && Array.isArray(value)) {
+        const closed = closedParts(schema);
+        const parts = value.map((item) => part(item, hidden, closed.has(item)));
+        if (parts.includes(CUT)) return CUT;
+        out.allOf = parts;
+        // The whole is closed instead, as its author meant: unevaluatedProperties sees
+        // every property any part declares.
+        if (closed.size > 0 && schema.additionalProperties === undefined)
+          out.unevaluatedProperties ??= false;
+      } else if (UNIONS.has(key) && Array.isArray(value)) {
+        const arms = value.map(sub).filter((arm) => arm !== CUT);
+        if (arms.length === 0) return CUT;
+        if (key === 'oneOf' && options.oneOfAsAnyOf) {
+          // Beside an anyOf of its own, it is one more condition on the whole.
+          if (Array.isArray(schema.anyOf)) unions.push({ anyOf: arms });
+          else out.anyOf = arms;
+        } else out[key] = arms;
+      } else if (key === 'prefixItems' && Array.isArray(value)) {
+        const items = value.map(sub);
+        if (items.includes(CUT)) return CUT;
+        out[key] = items;
+      } else if (key === 'items' && Array.isArray(value)) {
+        // A tuple, as drafts before 2020-12 wrote it.
+        const items = value.map(sub);
+        if (items.includes(CUT)) return CUT;
+        out[key] = items;
+      } else if (ITEMS.has(key) && isMap(value)) {
+        const items = sub(value);
+        if (items === CUT) {
+          if ((schema.minItems ?? 0) > 0) return CUT;
+          out.maxItems = 0;
+        } else out[key] = items;
+      } else if (EXTRA_PROPERTIES.has(key) && isMap(value)) {
+        const extra = sub(value);
+        out[key] = extra === CUT ? false : extra;
+      } else if (OPTIONAL_SCHEMA.has(key) && isMap(value)) {
+        const tree = sub(value);
+        if (tree !== CUT) out[key] = tree;
+      } else if (key === 'contentSchema' && isMap(value)) {
+        const tree = sub(value);
+        if (tree !== CUT) out[key] = tree;
+      } else if (SCHEMA_MAPS.has(key) && isMap(value)) {
+        const entries: Record<string, unknown> = {};
+        for (const [name, item] of Object.entries(value)) {
+          const tree = Array.isArray(item) ? item : sub(item);
+          if (tree !== CUT) entries[name] = tree;
+        }
+        out[key] = entries;
+      } else {
+        out[key] = value;
+      }
+    }
+    if (unions.length > 0) out.allOf = [...((out.allOf as unknown[] | undefined) ?? []), ...unions];
+    return out;
+  };
+
+  if (!isMap(root)) return root as Record<string, unknown>;
+  const tree = copy(root, hiddenOf(root));
+  if (tree === CUT) throw new Error('a schema cannot leave itself out');
+  return tree;
+}
+
+/** How the schemas below a root refer to each other (see schemaGraph). */
+export interface SchemaGraph {
+  /**
+   * The schemas met again inside themselves: every recursion passes through one of them, so
+   * a tree that puts a `$ref` (or CUT) in place of each is finite.
+   */
+  readonly points: ReadonlySet<object>;
+  /** The schemas held in more than one place: copied into each, a tree can grow exponentially. */
+  readonly shared: ReadonlySet<object>;
+  /** The schemas from which a recursion point can be reached (the points included). */
+  readonly reaching: ReadonlySet<object>;
+}
+
+/**
+ * @example schemaGraph(node).points // Set { node }
+ */
+export function schemaGraph(root: SchemaObject): SchemaGraph {
+  const points = new Set<object>();
+  const seen = new Set<object>();
+  const shared = new Set<object>();
+  const reaching = new Set<object>();
+  const open = new Set<object>();
+  // Depth-first with an explicit stack: schemas can be deep.
+  const stack: { schema: object; children: Iterator<object> }[] = [];
+  const enter = (schema: object) => {
+    seen.add(schema);
+    open.add(schema);
+    stack.push({ schema, children: subschemasOf(schema)[Symbol.iterator]() });
+  };
+  if (isMap(root)) enter(root);
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1] as (typeof stack)[number];
+    const next = top.children.next();
+    if (next.done) {
+      stack.pop();
+      open.delete(top.schema);
+      if (points.has(top.schema)) reaching.add(top.schema);
+      const parent = stack[stack.length - 1];
+      if (parent && reaching.has(top.schema)) reaching.add(parent.schema);
+      continue;
+    }
+    const child = next.value;
+    if (!seen.has(child)) {
+      enter(child);
+      continue;
+    }
+    shared.add(child);
+    if (open.has(child)) points.add(child);
+    if (open.has(child) || reaching.has(child)) reaching.add(top.schema);
+  }
+  return { points, shared, reaching };
+}
+
+/** The schemas directly inside a schema, at every keyword that holds schemas. */
+function* subschemasOf(schema: object): Generator<object> {
+  for (const [key, value] of Object.entries(schema)) {
+    if (DROPPED.has(key)) continue;
+    if (key === 'properties' || SCHEMA_MAPS.has(key)) {
+      if (isMap(value)) yield* Object.values(value).filter(isMap);
+    } else if (Array.isArray(value)) {
+      if (key === 'allOf' || UNIONS.has(key) || key === 'prefixItems' || key === 'items')
+        yield* value.filter(isMap);
+    } else if (
+      ITEMS.has(key) ||
+      EXTRA_PROPERTIES.has(key) ||
+      OPTIONAL_SCHEMA.has(key) ||
+      key === 'contentSchema'
+    ) {
+      if (isMap(value)) yield value;
+    }
+  }
+}
+
+/**
+ * The `allOf` parts closed with `additionalProperties: false` that leave out properties the
+ * whole declares elsewhere: read strictly, no value could have both, which is never what the
+ * author meant (a common defect: a base schema closed, then extended by `allOf`).
+ * @example closedParts({ allOf: [{ properties: { a: {} }, additionalProperties: false }, { properties: { b: {} } }] }).size // 1
+ */
+export function closedParts(schema: SchemaObject): Set<unknown> {
+  const parts = Array.isArray(schema.allOf) ? (schema.allOf as unknown[]) : [];
+  const closed = parts.filter(
+    (part) => isMap(part) && (part as SchemaObject).additionalProperties === false,
+  );
+  if (closed.length === 0) return new Set();
+  const declared = new Set(Object.keys(propertiesOf(schema)));
+  return new Set(
+    closed.filter((part) => {
+      const own = new Set(Object.keys(propertiesOf(part as SchemaObject)));
+      return [...declared].some((name) => !own.has(name));
+    }),
+  );
+}
+
+/**
+ * Whether a schema closed with `additionalProperties: false` leaves out properties its own
+ * `allOf` parts declare: the same defect, from the other side.
+ * @example selfClosedOverParts({ additionalProperties: false, allOf: [{ properties: { a: {} } }] }) // true
+ */
+export function selfClosedOverParts(schema: SchemaObject): boolean {
+  if (schema.additionalProperties !== false || !Array.isArray(schema.allOf)) return false;
+  const own = new Set(Object.keys(schema.properties ?? {}));
+  return Object.keys(propertiesOf(schema)).some((name) => !own.has(name));
+}
+
+/** Names of the properties, of this schema or of its `allOf` parts, that carry the marker. */
+function collectHidden(
+  schema: SchemaObject,
+  marker: Hidden,
+  into: Set<string>,
+  seen: Set<object>,
+): void {
+  if (!isMap(schema) || seen.has(schema)) return;
+  seen.add(schema);
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    if (carries(property as SchemaObject, marker)) into.add(name);
+  }
+  for (const part of (schema.allOf ?? []) as SchemaObject[])
+    collectHidden(part, marker, into, seen);
+}
+
+function isMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

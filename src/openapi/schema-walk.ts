@@ -1,0 +1,148 @@
+/**
+ * Where schemas sit in an OpenAPI 3.x document as written (`$ref`s not followed): the one
+ * place that knows the document's layout, so that code reading schema keywords never mistakes
+ * an example, a default value or a property named `nullable` for a keyword.
+ */
+
+/** A place in the document, as the segments of a JSON pointer. */
+export type Where = readonly (string | number)[];
+
+/** Called once for each schema object, before its subschemas are walked (it may change them). */
+export type SchemaVisitor = (schema: Record<string, unknown>, where: Where) => void;
+
+/** Subschema keywords holding one schema (JSON Schema 2020-12, and `items` of older drafts). */
+const ONE_SCHEMA = [
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+] as const;
+/** Subschema keywords holding a list of schemas (`items` as a tuple, in older drafts). */
+const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'] as const;
+/** Subschema keywords holding schemas by name. */
+const SCHEMA_MAPS = [
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+] as const;
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query'];
+
+/**
+ * Visits every schema of an OpenAPI 3.x document (3.0, 3.1 or 3.2): those of components,
+ * parameters, headers, bodies and responses of every path, webhook and callback, and their
+ * subschemas. A `$ref` is not followed (its target is visited where it is written), and an
+ * object reached twice (a YAML alias) is visited once.
+ * @example eachSchema(document, (schema) => delete schema.nullable)
+ */
+export function eachSchema(document: unknown, visit: SchemaVisitor): void {
+  const seen = new WeakSet<object>();
+  const schema = (value: unknown, where: Where): void => {
+    if (!isObject(value) || seen.has(value)) return;
+    seen.add(value);
+    visit(value, where);
+    for (const key of ONE_SCHEMA) {
+      if (isObject(value[key])) schema(value[key], [...where, key]);
+    }
+    for (const key of SCHEMA_LISTS) {
+      const list = value[key];
+      if (Array.isArray(list)) list.forEach((item, i) => schema(item, [...where, key, i]));
+    }
+    for (const key of [...SCHEMA_MAPS, 'dependencies']) {
+      // `dependencies` (draft 7) holds schemas or lists of names: only objects are schemas.
+      eachEntry(value[key], (name, item) => schema(item, [...where, key, name]));
+    }
+  };
+
+  const media = (value: unknown, where: Where): void => {
+    if (!isObject(value)) return;
+    schema(value.schema, [...where, 'schema']);
+    schema(value.itemSchema, [...where, 'itemSchema']);
+    eachEntry(value.encoding, (name, encoding) =>
+      eachEntry((encoding as Record<string, unknown>).headers, (header, item) =>
+        parameter(item, [...where, 'encoding', name, 'headers', header]),
+      ),
+    );
+  };
+  // A parameter and a header carry their schema the same way.
+  const parameter = (value: unknown, where: Where): void => {
+    if (!isObject(value)) return;
+    schema(value.schema, [...where, 'schema']);
+    eachEntry(value.content, (type, item) => media(item, [...where, 'content', type]));
+  };
+  const body = (value: unknown, where: Where): void => {
+    if (!isObject(value)) return;
+    eachEntry(value.content, (type, item) => media(item, [...where, 'content', type]));
+  };
+  const response = (value: unknown, where: Where): void => {
+    if (!isObject(value)) return;
+    body(value, where);
+    eachEntry(value.headers, (name, item) => parameter(item, [...where, 'headers', name]));
+  };
+  const callbacks = (value: unknown, where: Where): void =>
+    eachEntry(value, (name, callback) =>
+      eachEntry(callback, (expression, item) => pathItem(item, [...where, name, expression])),
+    );
+  const operation = (value: unknown, where: Where): void => {
+    if (!isObject(value)) return;
+    eachItem(value.parameters, (i, item) => parameter(item, [...where, 'parameters', i]));
+    body(value.requestBody, [...where, 'requestBody']);
+    eachEntry(value.responses, (status, item) => response(item, [...where, 'responses', status]));
+    callbacks(value.callbacks, [...where, 'callbacks']);
+  };
+  const pathItem = (value: unknown, where: Where): void => {
+    if (!isObject(value)) return;
+    eachItem(value.parameters, (i, item) => parameter(item, [...where, 'parameters', i]));
+    for (const method of METHODS) operation(value[method], [...where, method]);
+    eachEntry(value.additionalOperations, (method, item) =>
+      operation(item, [...where, 'additionalOperations', method]),
+    );
+  };
+
+  if (!isObject(document)) return;
+  eachEntry(document.paths, (path, item) => pathItem(item, ['paths', path]));
+  eachEntry(document.webhooks, (name, item) => pathItem(item, ['webhooks', name]));
+  const components = document.components;
+  if (!isObject(components)) return;
+  const at = (kind: string, each: (value: unknown, where: Where) => void) =>
+    eachEntry(components[kind], (name, item) => each(item, ['components', kind, name]));
+  at('schemas', schema);
+  at('parameters', parameter);
+  at('headers', parameter);
+  at('requestBodies', body);
+  at('responses', response);
+  at('mediaTypes', media);
+  at('pathItems', pathItem);
+  at('callbacks', (value, where) =>
+    eachEntry(value, (expression, item) => pathItem(item, [...where, expression])),
+  );
+}
+
+/**
+ * A place as a JSON pointer fragment, for messages.
+ * @example pointerOf(['paths', '/a/{id}', 'get']) // '#/paths/~1a~1{id}/get'
+ */
+export function pointerOf(where: Where): string {
+  return `#/${where.map((segment) => String(segment).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function eachEntry(value: unknown, each: (key: string, item: unknown) => void): void {
+  if (isObject(value)) for (const [key, item] of Object.entries(value)) each(key, item);
+}
+
+function eachItem(value: unknown, each: (index: number, item: unknown) => void): void {
+  if (Array.isArray(value)) value.forEach((item, index) => each(index, item));
+}

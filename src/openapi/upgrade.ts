@@ -1,0 +1,176 @@
+import { upgrade } from '@scalar/openapi-upgrader';
+import { eachSchema, pointerOf, type Where } from './schema-walk.js';
+
+/** The versions of OpenAPI the mock serves: Swagger 2.0 and OpenAPI 3.0 are read as 3.1. */
+export type SpecVersion = '2.0' | '3.0' | '3.1' | '3.2';
+
+/**
+ * The version a parsed document declares (`swagger: "2.0"`, `openapi: 3.0.3`...); undefined
+ * when it declares none the mock serves.
+ * @example versionOf({ openapi: '3.0.3' }) // '3.0'
+ */
+export function versionOf(document: unknown): SpecVersion | undefined {
+  if (typeof document !== 'object' || document === null) return undefined;
+  const { openapi, swagger } = document as { openapi?: unknown; swagger?: unknown };
+  // `swagger: 2.0` unquoted is the YAML number 2.
+  if (typeof swagger === 'number') return swagger === 2 ? '2.0' : undefined;
+  if (typeof swagger === 'string') return /^2\.0(\.|$)/.test(swagger) ? '2.0' : undefined;
+  if (typeof openapi !== 'string') return undefined;
+  return (['3.0', '3.1', '3.2'] as const).find(
+    (version) => openapi === version || openapi.startsWith(`${version}.`),
+  );
+}
+
+/** OpenAPI 3.0 keywords found in a 3.1 or 3.2 document, each with where it was found. */
+export type Leftovers = Map<string, Where[]>;
+
+/**
+ * A Swagger 2.0 document upgraded to OpenAPI 3.0 by `@scalar/openapi-upgrader` (changed in
+ * place: give it a copy to keep the original); other documents as they are.
+ * @example upgradeSwagger({ swagger: '2.0', ... }).openapi // '3.0.4'
+ */
+export function upgradeSwagger(
+  document: Record<string, unknown>,
+  version: SpecVersion,
+): Record<string, unknown> {
+  return version === '2.0'
+    ? (upgrade(document as never, '3.0') as Record<string, unknown>)
+    : document;
+}
+
+/**
+ * Reads the schemas of a document as OpenAPI 3.1 reads them, which is how the rest of the mock
+ * reads them, changing them in place:
+ * - in a 2.0 or 3.0 document, schemas are read as 3.0 means them: `nullable: true` allows
+ *   null (next to a `type`; next to a `$ref` or an `allOf`, as "that schema or null", as 3.0
+ *   tools read it; alone in a `oneOf`, as the null arm), a boolean `exclusiveMinimum` or
+ *   `exclusiveMaximum` makes its `minimum` or `maximum` exclusive, the siblings of a `$ref`
+ *   are ignored, and Swagger's `x-nullable` is `nullable`; `openapi` then says `3.1.1`;
+ * - in a 3.1 or 3.2 document, the same 3.0 keywords left over are read the same way, and
+ *   returned (with where they were found) for a warning: they are defects there.
+ * It may be run again on the resolved document, for schemas that came from other files.
+ * @example readSchemasAs31(document, '3.1') // Map { 'nullable' => [['components', 'schemas', 'Pet', ...]] }
+ */
+export function readSchemasAs31(
+  document: Record<string, unknown>,
+  version: SpecVersion,
+  leftovers: Leftovers = new Map(),
+): Leftovers {
+  const older = version === '2.0' || version === '3.0';
+  eachSchema(document, (schema, where) => {
+    const found = readAs30(schema, where, { swagger: version === '2.0', refSiblings: older });
+    if (older) return;
+    for (const keyword of found) leftovers.set(keyword, [...(leftovers.get(keyword) ?? []), where]);
+  });
+  if (older) document.openapi = '3.1.1';
+  return leftovers;
+}
+
+/**
+ * One warning line for each kind of 3.0 keyword left in a 3.1 or 3.2 document.
+ * @example leftoverWarnings(found, '3.1') // ['nullable is an OpenAPI 3.0 keyword, found 3 times in this 3.1 document (first at #/components/schemas/Pet/properties/tag): read as OpenAPI 3.0 means it, the value may also be null']
+ */
+export function leftoverWarnings(leftovers: Leftovers, version: SpecVersion): string[] {
+  return [...leftovers].map(([keyword, places]) => {
+    const count = places.length === 1 ? 'once' : `${places.length} times`;
+    return `${keyword} is an OpenAPI 3.0 keyword, found ${count} in this ${version} document (first at ${pointerOf(places[0] ?? [])}): read as OpenAPI 3.0 means it, ${MEANING[keyword] ?? ''}`;
+  });
+}
+
+const MEANING: Readonly<Record<string, string>> = {
+  nullable: 'the value may also be null',
+  'boolean exclusiveMinimum': 'the minimum is exclusive',
+  'boolean exclusiveMaximum': 'the maximum is exclusive',
+};
+
+/**
+ * Rewrites one schema's OpenAPI 3.0 keywords into their 3.1 form, in place; returns the
+ * keywords it found (those that are defects in a 3.1 document).
+ */
+function readAs30(
+  schema: Record<string, unknown>,
+  where: Where,
+  options: { swagger: boolean; refSiblings: boolean },
+): string[] {
+  const found: string[] = [];
+  if (options.swagger && 'x-nullable' in schema) {
+    if (schema['x-nullable'] === true) schema.nullable = true;
+    delete schema['x-nullable'];
+  }
+  if (typeof schema.$ref === 'string' && options.refSiblings) {
+    // OpenAPI 3.0: "any properties added SHALL be ignored", but for the nullable idiom.
+    for (const key of Object.keys(schema))
+      if (key !== '$ref' && key !== 'nullable') Reflect.deleteProperty(schema, key);
+  }
+  if ('nullable' in schema) {
+    found.push('nullable');
+    if (schema.nullable === true) allowNull(schema, isUnionArm(where));
+    delete schema.nullable;
+  }
+  for (const [exclusive, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
+    if (typeof schema[exclusive] !== 'boolean') continue;
+    found.push(`boolean ${exclusive}`);
+    if (schema[exclusive] === true && typeof schema[bound] === 'number') {
+      schema[exclusive] = schema[bound];
+      Reflect.deleteProperty(schema, bound);
+    } else Reflect.deleteProperty(schema, exclusive);
+  }
+  return found;
+}
+
+/** `nullable: true` as 3.1 says it; without a `type` to extend, a union with null. */
+function allowNull(schema: Record<string, unknown>, unionArm: boolean): void {
+  const { type } = schema;
+  if (typeof type === 'string') schema.type = [type, 'null'];
+  else if (Array.isArray(type)) {
+    if (!type.includes('null')) schema.type = [...(type as unknown[]), 'null'];
+  } else if (typeof schema.$ref === 'string') {
+    schema.anyOf = [{ $ref: schema.$ref }, { type: 'null' }];
+    delete schema.$ref;
+  } else if (Array.isArray(schema.allOf)) {
+    const { allOf } = schema;
+    schema.anyOf = [allOf.length === 1 ? allOf[0] : { allOf }, { type: 'null' }];
+    delete schema.allOf;
+  } else if (Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf)) {
+    const key = Array.isArray(schema.oneOf) ? 'oneOf' : 'anyOf';
+    const arms = schema[key] as unknown[];
+    if (!arms.some(isNullSchema)) schema[key] = [...arms, { type: 'null' }];
+  } else if (unionArm && Object.keys(schema).every((key) => !CONSTRAINTS.has(key))) {
+    // `oneOf: [{ nullable: true }, { $ref }]`: how some 3.0 exporters write "or null".
+    schema.type = 'null';
+  }
+  // Otherwise nothing to attach it to (3.0.3: it then has no effect).
+}
+
+/** Keywords that constrain a value: a schema with none of them allows anything. */
+const CONSTRAINTS = new Set([
+  'enum',
+  'const',
+  'format',
+  'properties',
+  'items',
+  'required',
+  'additionalProperties',
+  'not',
+  'pattern',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+]);
+
+function isUnionArm(where: Where): boolean {
+  const keyword = where[where.length - 2];
+  return keyword === 'oneOf' || keyword === 'anyOf';
+}
+
+function isNullSchema(schema: unknown): boolean {
+  return (
+    typeof schema === 'object' && schema !== null && (schema as { type?: unknown }).type === 'null'
+  );
+}

@@ -1,0 +1,68 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SchemeSummary } from '../core/security.js';
+import type { Store } from '../store/store.js';
+import type { MockOptions } from './options.js';
+import { openMock } from './start-mock.js';
+
+/** How express (4 and 5), connect and Vite's `server.middlewares` hand a request on. */
+export type NextFunction = (err?: unknown) => void;
+
+/** The options of mockMiddleware: the mock's, but where it listens, which is your server's. */
+export type MockMiddlewareOptions = Omit<MockOptions, 'port' | 'host' | 'limits'>;
+
+/** The mock as a middleware, and what a test setup needs of it. */
+export interface MockMiddleware {
+  /**
+   * Answers every request under the mocked API's base path (`/v1`) and the admin API's
+   * (`/__mock`), whatever its method; hands every other request to `next()`.
+   */
+  (req: IncomingMessage, res: ServerResponse, next: NextFunction): void;
+  /** The mocked API's base path, from the spec's servers: `/v1`. */
+  readonly basePath: string;
+  /** The keys it accepts (or the default one), as given. */
+  readonly apiKeys: readonly string[];
+  /** What each security scheme of the spec accepts, one line per scheme. */
+  readonly security: readonly SchemeSummary[];
+  readonly store: Store;
+  /** Back to the start-up data (as `POST /__mock/reset` does), and an empty request log. */
+  reset(): Promise<void>;
+  /** Closes the store (and stops watching the spec); your server is yours to close. */
+  close(): Promise<void>;
+}
+
+/**
+ * The mock as express middleware, to mount in an app of your own with your routes in front:
+ * the spec is loaded, checked and seeded before it resolves, so a broken spec fails your
+ * start-up, not a request. The mock answers the paths the spec's servers give (`/v1/...`) and
+ * its admin API (`/__mock/...`), with everything it does as a server of its own (validation,
+ * state, errors in the spec's shape, scenarios, CORS, the request log); any other request goes
+ * on to the next middleware. Mount it before any body parser: a body read by another
+ * middleware cannot be read again (the mock answers 500 `body_already_read`). Mounted under a
+ * path, it serves below it (`/mock/v1/...`), but the paths it writes (`Location`) are the spec's.
+ * @throws {StartupError} for a spec, a data file or data it cannot serve (SpecError, DataFileError).
+ * @example
+ * import express from 'express';
+ * import { mockMiddleware } from 'petstore-kit/express';
+ *
+ * const app = express();
+ * app.get('/health', (_req, res) => { res.json({ ok: true }); }); // yours, in front
+ * app.use(await mockMiddleware({ apiKeys: ['dev-key'] }));         // the mock, behind
+ * app.listen(3000);
+ */
+export async function mockMiddleware(options: MockMiddlewareOptions = {}): Promise<MockMiddleware> {
+  const mock = await openMock(options);
+  function petstoreKitMock(req: IncomingMessage, res: ServerResponse, next: NextFunction): void {
+    // Mounted under a path (`app.use('/mock', ...)`), express and connect take it off `url`:
+    // the mock then serves its paths below that one, as any mounted middleware does.
+    if (mock.listener.route(req.method ?? 'GET', req.url ?? '/').api === undefined) return next();
+    mock.listener(req, res);
+  }
+  return Object.assign(petstoreKitMock, {
+    basePath: mock.basePath(),
+    apiKeys: mock.apiKeys,
+    security: mock.security,
+    store: mock.store,
+    reset: mock.reset,
+    close: mock.close,
+  });
+}

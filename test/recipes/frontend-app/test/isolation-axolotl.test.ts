@@ -1,0 +1,3 @@
+import { isolatedFile } from './isolation.ts';
+
+isolatedFile('Axolotl');

@@ -1,0 +1,76 @@
+// The README's Playwright recipe, run as written in a frontend project with headless Chromium:
+// Playwright starts the mock and the Vite dev server, two workers run fully parallel, each in
+// a session of its own. Besides the README's tests, two of ours add a category on two workers
+// at the same moment: each must see only its own, and the mock's default state neither.
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { findChromium, INSTALL_HINT, isCi, SKIP_NOTE_PREFIX } from '../browser/chromium.js';
+import { frontendProject, ROOT, type FrontendProject } from './frontend-project.js';
+
+const chromium = findChromium(process.env);
+
+if (!chromium.found) {
+  const missing = `Chromium not found (${chromium.why}). ${INSTALL_HINT}`;
+  if (isCi(process.env)) {
+    // CI installs Chromium (.ci/run): there, a missing one is a broken CI, not a reason to skip.
+    beforeAll(() => {
+      throw new Error(`The browser tests cannot run in CI: ${missing}`);
+    });
+  } else {
+    beforeEach((ctx) => ctx.skip(`${SKIP_NOTE_PREFIX}: ${missing}`));
+  }
+}
+
+let project: FrontendProject;
+
+beforeAll(async () => {
+  if (!chromium.found) return;
+  if (!existsSync(join(ROOT, 'dist/index.js')))
+    throw new Error('dist/ is missing: run `npm run build` (npm test does)');
+  project = await frontendProject();
+}, 60_000);
+
+afterAll(() => project?.remove());
+
+/** Ports free right now, for the mock and the dev server the config reads from the env. */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return server;
+    }),
+  );
+  const ports = servers.map((server) => (server.address() as { port: number }).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
+it('runs as written, fully parallel on two workers, one mock and one dev server for both', async () => {
+  if (!chromium.found) return;
+  const [mockPort, appPort] = await freePorts(2);
+  // In the project, so that it goes with it.
+  const barriers = join(project.dir, '.barriers');
+  const { code, output } = await project.run(
+    process.execPath,
+    [
+      join(project.dir, 'node_modules/@playwright/test/cli.js'),
+      'test',
+      '--workers=2',
+      '--reporter=list',
+    ],
+    {
+      // CI: never reuse a server found on those ports.
+      CI: '1',
+      CHROMIUM_PATH: chromium.path,
+      MOCK_PORT: String(mockPort),
+      APP_PORT: String(appPort),
+      BARRIER_DIR: barriers,
+    },
+  );
+  expect(code, output).toBe(0);
+  expect(output).toMatch(/Running 4 tests using 2 workers/);
+  expect(output).toMatch(/4 passed/);
+}, 180_000);
