@@ -146,11 +146,17 @@ function candidateAt(
   const post = operations.find((operation) => operation.method === 'post');
   const create = post && takesObject(post) && !answersList(post, word) ? post : undefined;
   if (!listEnvelope && !create) return undefined;
+  const item = itemOf(path, byPath);
+  // A list alone below another collection (`/pet/findByStatus` under `/pet`), with nowhere to
+  // add or address a record of its own, is a view of that collection: examples answer it.
+  const parent = byPath.get(path.slice(0, path.lastIndexOf('/')));
+  if (!create && !item && parent?.some((operation) => operation.method === 'post'))
+    return undefined;
   return {
     path,
     ...(get && listEnvelope ? { list: get, listEnvelope } : {}),
     ...(create ? { create } : {}),
-    ...(itemOf(path, byPath) ?? {}),
+    ...(item ?? {}),
   };
 }
 
@@ -218,8 +224,6 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   const createBody = bodyOf(candidate.create);
   const create = createBody ? candidate.create : undefined;
   if (!listed && !create) return undefined;
-  // A list alone, with nowhere to add or address a record, is a view: examples answer it.
-  if (!create && !item) return undefined;
   const answersRecord = isRecordLike(listed ?? createBody?.record, 2);
 
   const actions = new Map<Operation, ResourceAction>();
