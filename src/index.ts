@@ -21,7 +21,13 @@ export type { SchemeSummary } from './core/security.js';
 export { ADMIN_SPEC_PATH, BUNDLED_SPEC_PATH as DEFAULT_SPEC_PATH } from './openapi/bundled.js';
 export { loadSpec, SpecError, type LoadedSpec, type LoadSpecOptions } from './openapi/load.js';
 export type { Operation } from './openapi/operations.js';
-export type { Resource, ResourceAction } from './openapi/resources.js';
+export type {
+  Envelope,
+  ListParameters,
+  Paging,
+  Resource,
+  ResourceAction,
+} from './openapi/resources.js';
 export type { StabilityLevel } from './openapi/stability.js';
 export { openFileStore, type FileStore, type FileStoreOptions } from './store/file-store.js';
 export { DataFileError } from './store/data-file.js';

@@ -32,7 +32,11 @@ const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'
 
 /**
  * The routes of the spec's operations. A path without parameters is found in a map; the
- * templated ones are tried in the spec's order, after the literal ones, as OpenAPI asks.
+ * templated ones are tried after it, the most specific first, as OpenAPI asks ("concrete
+ * paths are matched before their templated counterparts"): segment by segment from the left,
+ * a literal segment before one with a parameter and some text (`{Sid}.json`), and that before
+ * a bare parameter; templates alike in that stay in the spec's order. So `/projects/x/environments`
+ * goes to `/projects/{uuid}/environments`, not to `/projects/{uuid}/{name}`.
  * HEAD is served wherever GET is, and OPTIONS everywhere, so both are in every `Allow`.
  * @example createRouter(operations).match('GET', '/pets/7') // { kind: 'operation', params: { petId: '7' }, ... }
  */
@@ -49,40 +53,65 @@ export function createRouter(operations: readonly Operation[]): Router {
     const names = [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
     const route: PathRoute = {
       template,
-      pattern: names.length > 0 ? templateToRegExp(template) : undefined,
+      pattern: names.length > 0 ? templateToRegExp(withoutTrailingSlash(template)) : undefined,
       names,
       methods,
       allow: allowedMethods(methods),
     };
+    // A spec's `/api/` and a request's `/api` are one path, as a request's `/pets/` is `/pets`.
     if (route.pattern) templated.push(route);
-    else literal.set(template, route);
+    else if (!literal.has(withoutTrailingSlash(template)))
+      literal.set(withoutTrailingSlash(template), route);
   }
+  // Array.prototype.sort is stable: templates of equal specificity keep the spec's order.
+  templated.sort((a, b) => compareSpecificity(a.template, b.template));
 
-  function find(path: string): { route: PathRoute; values: string[] } | undefined {
-    const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  /**
+   * The routes that match a path, the most specific first: its literal route, else its
+   * templates. Two templates alike but for their parameter names (Jira's `PUT /field/{fieldId}`
+   * and `DELETE /field/{id}`) both match, and serve their methods between them.
+   */
+  function find(path: string): { route: PathRoute; values: string[] }[] {
+    const trimmed = withoutTrailingSlash(path);
     const exact = literal.get(trimmed);
-    if (exact) return { route: exact, values: [] };
+    if (exact) return [{ route: exact, values: [] }];
+    const found: { route: PathRoute; values: string[] }[] = [];
     for (const route of templated) {
       const match = route.pattern?.exec(trimmed);
-      if (match) return { route, values: match.slice(1) };
+      if (!match) continue;
+      if (
+        found.length > 0 &&
+        compareSpecificity(found[0]?.route.template ?? '', route.template) !== 0
+      )
+        break;
+      found.push({ route, values: match.slice(1) });
     }
-    return undefined;
+    return found;
   }
 
   return {
     match(method, path) {
       const found = find(path);
-      if (!found) return { kind: 'not-found' };
-      const { route, values } = found;
+      if (found.length === 0) return { kind: 'not-found' };
       const upper = method.toUpperCase();
-      const operation =
-        route.methods.get(upper) ?? (upper === 'HEAD' ? route.methods.get('GET') : undefined);
-      if (!operation) return { kind: 'method-not-allowed', allow: route.allow };
-      const params: Record<string, string> = {};
-      route.names.forEach((name, index) => (params[name] = decode(values[index] ?? '', name)));
-      return { kind: 'operation', operation, params, allow: route.allow };
+      const allow = [...new Set(found.flatMap(({ route }) => route.allow))].sort(
+        (a, b) => rank(a) - rank(b),
+      );
+      for (const { route, values } of found) {
+        const operation =
+          route.methods.get(upper) ?? (upper === 'HEAD' ? route.methods.get('GET') : undefined);
+        if (!operation) continue;
+        const params: Record<string, string> = {};
+        route.names.forEach((name, index) => (params[name] = decode(values[index] ?? '', name)));
+        return { kind: 'operation', operation, params, allow };
+      }
+      return { kind: 'method-not-allowed', allow };
     },
   };
+}
+
+function withoutTrailingSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
 function allowedMethods(methods: ReadonlyMap<string, Operation>): string[] {
@@ -95,6 +124,30 @@ function allowedMethods(methods: ReadonlyMap<string, Operation>): string[] {
 function rank(method: string): number {
   const index = METHOD_ORDER.indexOf(method);
   return index === -1 ? METHOD_ORDER.length : index;
+}
+
+/** How specific one segment is: 0 literal, 1 a parameter with text around it, 2 a bare parameter. */
+function segmentRank(segment: string): number {
+  if (!segment.includes('{')) return 0;
+  return /^\{[^}]+\}$/.test(segment) ? 2 : 1;
+}
+
+/** Negative when template `a` is to be tried before `b`. */
+function compareSpecificity(a: string, b: string): number {
+  const left = a.split('/');
+  const right = b.split('/');
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    const difference = segmentRank(left[i] ?? '') - segmentRank(right[i] ?? '');
+    if (difference !== 0) return difference;
+    // Of two segments with text around a parameter, the one with more text is narrower.
+    const text = literalLength(right[i] ?? '') - literalLength(left[i] ?? '');
+    if (text !== 0) return text;
+  }
+  return 0;
+}
+
+function literalLength(segment: string): number {
+  return segment.replace(/\{[^}]+\}/g, '').length;
 }
 
 function templateToRegExp(template: string): RegExp {

@@ -1,32 +1,77 @@
 import type { SchemaObject } from './load.js';
 import { SpecError } from './load.js';
-import { isJsonMediaType, jsonSchemaOf, type Operation } from './operations.js';
-import { isReadOnly, propertiesOf, requiredOf, typesOf } from './schema-parts.js';
+import { jsonSchemaOf, type Operation } from './operations.js';
+import { isReadOnly, propertiesOf, requiredOf, typesOf, carries } from './schema-parts.js';
+import { isObjectSchema, listEnvelopeOf, recordEnvelopeOf, type Envelope } from './envelopes.js';
+import { keyPropertyFor, wordsOf } from './item-key.js';
+import { listParametersOf, type ListParameters } from './list-parameters.js';
+import { mergeRecordSchemas } from './record-schema.js';
 import type { IdKind } from '../vocabulary/record.js';
+
+export type { Envelope } from './envelopes.js';
+export type { ListParameters, Paging } from './list-parameters.js';
 
 /** What an operation does to its resource. */
 export type ResourceAction = 'list' | 'create' | 'read' | 'replace' | 'update' | 'delete';
 
 /** A collection the spec describes, served from the store. */
 export interface Resource {
-  /** Its collection name in the store: `x-mock.resource`, else its path (`categories`). */
+  /** Its collection name in the store: `x-mock.resource`, else its path (`categories`, `users/{userId}/posts`). */
   readonly name: string;
-  /** e.g. `/categories`. */
+  /** e.g. `/categories`, `/users/{userId}/posts`, `/Accounts/{AccountSid}/Calls.json`. */
   readonly collectionPath: string;
   /** e.g. `/categories/{categoryId}`, when the spec has operations there. */
   readonly itemPath: string | undefined;
-  /** The record schema S: what the collection's answers hold. */
+  /**
+   * The record schema S: everything the spec says of a record, the union of the list's items,
+   * the create answer and the item answers (see mergeRecordSchemas).
+   */
   readonly schema: SchemaObject;
+  /**
+   * The property the item path addresses a record by, which the store keys it by: the one
+   * the item parameter names (`username` in `/users/{username}`), else the id.
+   */
   readonly idProperty: string;
   readonly idKind: IdKind;
   /** Each operation it serves, with what it does. */
   readonly actions: ReadonlyMap<Operation, ResourceAction>;
+  /** The item path's parameter that holds the id property's value (`username`). */
+  readonly itemParameter: string | undefined;
+  /**
+   * What a new id must satisfy to address its record: the id property's schema and the item
+   * parameter's (a slug's pattern; digits, where the path takes an integer and the record a string).
+   */
+  readonly keySchema: SchemaObject;
+  /**
+   * Whether a create may choose the id: the create body lets the client write the id property
+   * (a `username`, a `slug`, a writable `id`). One the client leaves out is made up.
+   */
+  readonly clientChosenId: boolean;
+  /** The properties a client writes (those the request bodies declare); undefined: any it sends. */
+  readonly writable: ReadonlySet<string> | undefined;
+  /** Where each operation's answer holds its record, or its records. */
+  readonly envelopes: ReadonlyMap<Operation, Envelope>;
+  /** Where each write's request body holds the client's fields (`{data: {...}}` in some APIs). */
+  readonly bodies: ReadonlyMap<Operation, Envelope>;
+  /** The paging and filters each list operation documents. */
+  readonly listing: ReadonlyMap<Operation, ListParameters>;
+  /**
+   * The parameters of the collection path, in order (`['userId']` in `/users/{userId}/posts`):
+   * the records of each value of them are a collection of their own.
+   */
+  readonly scope: readonly string[];
+  /** The resource whose item path the collection path extends (`users`): a record must exist there. */
+  readonly parent: string | undefined;
+  /** Properties of S that repeat a scope parameter (`userId` of a post): position in `scope`. */
+  readonly references: ReadonlyMap<string, number>;
 }
 
 /** The `x-mock` extension of an operation, which settles what inference cannot. */
 interface MockExtension {
   /** The collection this operation belongs to, or `false` to keep it answering examples. */
   resource?: string | false;
+  /** The record property the item path's parameter holds (`slug`): the collection's id. */
+  key?: string;
 }
 
 const ITEM_ACTIONS: Readonly<Record<string, ResourceAction>> = {
@@ -36,109 +81,352 @@ const ITEM_ACTIONS: Readonly<Record<string, ResourceAction>> = {
   delete: 'delete',
 };
 
+/** A segment that is one parameter, maybe with a suffix: `{id}`, `{Sid}.json`. */
+const ITEM_SEGMENT = /^\{([^{}]+)\}([^{}/]*)$/;
+
+interface Candidate {
+  path: string;
+  list?: Operation;
+  listEnvelope?: Envelope;
+  create?: Operation;
+  item?: { path: string; parameter: string; operations: Operation[] };
+}
+
 /**
  * The resources of a spec, inferred from the shape of its operations:
- * - a collection is a path whose `get` answers an array of a schema S and/or whose `post`
- *   takes a JSON body and answers one S;
- * - its item path is the same path plus one path parameter, where `get`, `put`, `patch`
- *   and `delete` act on the record whose id equals the parameter;
- * - the id is the property of S that is `readOnly` and required, else the one named `id`:
- *   integers count up, `format: uuid` strings are random UUIDs, other strings are unique.
+ * - a collection is a path whose last segment is literal, whose `get` answers a list of
+ *   records (an array of objects, or an object holding one: `{data: [...], total}`) and/or
+ *   whose `post` takes a body (and does not answer a list, as a search would);
+ * - its item path is the same path plus one parameter segment (`/pets/{petId}`, or with the
+ *   collection's suffix: `/Calls.json` and `/Calls/{Sid}.json`), where `get`, `put`, `patch`
+ *   and `delete` act on one record;
+ * - the record is everything the spec says of it: the list's items, the create answer and the
+ *   item answers, each unwrapped from its envelope (`{droplet: {...}, links}`);
+ * - the item parameter holds the record property it names (`username`, `slug`, `uuid`,
+ *   `bookNumber` → `number`, `petId` → `id`), else the id: the property that is `readOnly` and
+ *   required, else the one named `id`. `x-mock: { key: <property> }` settles it;
+ * - a collection path with parameters is scoped by them (`/users/{userId}/posts`), and when it
+ *   extends another collection's item path, that record must exist.
  * An operation can opt out with `x-mock: { resource: false }`, or name its collection with
- * `x-mock: { resource: <name> }`. A path whose schema has no id stays stateless.
- * @throws {SpecError} when `x-mock` names a collection the spec does not describe.
+ * `x-mock: { resource: <name> }`. A collection whose records have no key stays stateless.
+ * @throws {SpecError} when `x-mock` names a collection or a key property the spec does not describe.
  * @example inferResources(operations)[0] // { name: 'categories', idProperty: 'id', idKind: 'integer', ... }
  */
 export function inferResources(operations: readonly Operation[]): Resource[] {
   const eligible = operations.filter((operation) => extensionOf(operation).resource !== false);
-  const collections = new Map<
-    string,
-    { list?: Operation; create?: Operation; schema?: SchemaObject }
-  >();
+  const byPath = new Map<string, Operation[]>();
+  for (const operation of eligible)
+    byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation]);
 
-  for (const operation of eligible) {
-    if (operation.path.includes('{')) continue;
-    const success = jsonSchemaOf(operation.responses[String(operation.successStatus)]);
-    if (operation.method === 'get' && success?.type === 'array' && isObjectSchema(success.items)) {
-      const entry = collections.get(operation.path) ?? {};
-      entry.list = operation;
-      entry.schema ??= success.items as SchemaObject;
-      collections.set(operation.path, entry);
-    } else if (operation.method === 'post' && takesJson(operation) && isObjectSchema(success)) {
-      const entry = collections.get(operation.path) ?? {};
-      entry.create = operation;
-      // The create answer is one whole record: the best statement of S.
-      entry.schema = success;
-      collections.set(operation.path, entry);
-    }
+  const resources: Omit<Resource, 'parent'>[] = [];
+  for (const [path, pathOperations] of byPath) {
+    const candidate = candidateAt(path, pathOperations, byPath);
+    const resource = candidate && resourceOf(candidate);
+    if (resource) resources.push(resource);
   }
+  const withParents: Resource[] = resources.map((resource) => ({
+    ...resource,
+    parent: parentOf(resource, resources),
+  }));
+  attachNamedOperations(eligible, withParents);
+  return withParents;
+}
 
-  const resources: Resource[] = [];
-  const named = new Map<string, Map<Operation, ResourceAction>>();
-  for (const [path, entry] of collections) {
-    const schema = entry.schema;
-    if (!schema) continue;
-    const id = idOf(schema);
-    if (!id) continue;
-    const actions = new Map<Operation, ResourceAction>();
-    if (entry.list) actions.set(entry.list, 'list');
-    if (entry.create) actions.set(entry.create, 'create');
-    let itemPath: string | undefined;
-    for (const operation of eligible) {
-      const action = ITEM_ACTIONS[operation.method];
-      if (action && isItemPathOf(operation.path, path)) {
-        actions.set(operation, action);
-        itemPath = operation.path;
-      }
-    }
-    const explicit = [entry.list, entry.create]
-      .map((operation) => operation && extensionOf(operation).resource)
-      .find((name): name is string => typeof name === 'string');
-    const name = explicit ?? path.replace(/^\/+|\/+$/g, '');
-    resources.push({
-      name,
-      collectionPath: path,
-      itemPath,
-      schema,
-      idProperty: id.name,
-      idKind: id.kind,
-      actions,
-    });
-    named.set(name, actions);
+/** The collection at a path, if its operations make one. */
+function candidateAt(
+  path: string,
+  operations: readonly Operation[],
+  byPath: ReadonlyMap<string, readonly Operation[]>,
+): Candidate | undefined {
+  const last = path.split('/').at(-1) ?? '';
+  if (last === '' || last.includes('{')) return undefined;
+  const word = collectionWord(path);
+  const get = operations.find((operation) => operation.method === 'get');
+  const listEnvelope = get && listEnvelopeOf(successSchema(get), word);
+  const post = operations.find((operation) => operation.method === 'post');
+  const create = post && takesObject(post) && !answersList(post, word) ? post : undefined;
+  if (!listEnvelope && !create) return undefined;
+  const item = itemOf(path, byPath);
+  // A list alone below another collection (`/pet/findByStatus` under `/pet`), with nowhere to
+  // add or address a record of its own, is a view of that collection: examples answer it.
+  const parent = byPath.get(path.slice(0, path.lastIndexOf('/')));
+  if (!create && !item && parent?.some((operation) => operation.method === 'post'))
+    return undefined;
+  return {
+    path,
+    ...(get && listEnvelope ? { list: get, listEnvelope } : {}),
+    ...(create ? { create } : {}),
+    ...(item ?? {}),
+  };
+}
+
+/** The item path of a collection path: one more segment, a parameter with the collection's suffix. */
+function itemOf(
+  path: string,
+  byPath: ReadonlyMap<string, readonly Operation[]>,
+): Pick<Candidate, 'item'> | undefined {
+  const suffix = /\.[A-Za-z0-9]+$/.exec(path)?.[0] ?? '';
+  const stem = path.slice(0, path.length - suffix.length);
+  for (const [candidate, operations] of byPath) {
+    if (!candidate.startsWith(`${stem}/`)) continue;
+    const match = ITEM_SEGMENT.exec(candidate.slice(stem.length + 1));
+    if (!match || (match[2] ?? '') !== suffix) continue;
+    const acting = operations.filter((operation) => ITEM_ACTIONS[operation.method]);
+    if (acting.length === 0) continue;
+    return { item: { path: candidate, parameter: match[1] ?? '', operations: acting } };
   }
+  return undefined;
+}
 
-  // Operations that name their collection but sit where inference cannot see them.
+function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined {
+  const { list, item } = candidate;
+  const word = collectionWord(candidate.path);
+  const listed = candidate.listEnvelope?.record;
+  const explicitKey = [list, candidate.create, ...(item?.operations ?? [])]
+    .map((operation) => operation && extensionOf(operation).key)
+    .find((key): key is string => typeof key === 'string');
+  const likelyKeys = (names: Iterable<string>) =>
+    new Set(
+      [explicitKey, item && keyPropertyFor(item.parameter, [...names]), 'id'].filter(
+        (name): name is string => name !== undefined,
+      ),
+    );
+  /**
+   * Whether a schema describes the record, judged against a reference (the list's items, or the
+   * create body): it has the likely key, or shares enough fields with it, compared by words
+   * (requests in `FriendlyName`, answers in `friendly_name`, as Twilio's). An answer must share
+   * two (where the reference has two), or its half: a wrapper `{endpoint: {...}}` around a record
+   * that has an `endpoint` of its own is no record. A request body may share one: summaries in
+   * lists show few fields.
+   */
+  const isRecordLike = (reference: SchemaObject | undefined, least: number) => {
+    const referenceNames = Object.keys(reference ? propertiesOf(reference) : {});
+    const referenceWords = new Set(referenceNames.map(wordKey));
+    const keys = likelyKeys(referenceNames);
+    return (schema: SchemaObject): boolean => {
+      const names = Object.keys(propertiesOf(schema));
+      if (names.some((name) => keys.has(name))) return true;
+      const shared = names.filter((name) => referenceWords.has(wordKey(name))).length;
+      if (shared === 0 || shared < Math.min(least, referenceWords.size)) return false;
+      return least === 1 || shared * 2 >= Math.min(names.length, referenceWords.size);
+    };
+  };
+
+  // What a client sends: the create body, maybe wrapped (`{data: {...}}`); one that holds no
+  // record (a batch of them, a command) is no create of this collection.
+  const isBody = isRecordLike(listed, 1);
+  const bodyOf = (operation: Operation | undefined): Envelope | undefined => {
+    const schema = operation && bodySchemaOf(operation);
+    if (!schema) return undefined;
+    const envelope = recordEnvelopeOf(schema, word, listed ? isBody : () => true);
+    return envelope && (!listed || isBody(envelope.record)) ? envelope : undefined;
+  };
+  const createBody = bodyOf(candidate.create);
+  const create = createBody ? candidate.create : undefined;
+  if (!listed && !create) return undefined;
+  const answersRecord = isRecordLike(listed ?? createBody?.record, 2);
+
+  const actions = new Map<Operation, ResourceAction>();
+  const envelopes = new Map<Operation, Envelope>();
+  const bodies = new Map<Operation, Envelope>();
+  const listing = new Map<Operation, ListParameters>();
+  const records: SchemaObject[] = [];
+  if (list && candidate.listEnvelope) {
+    actions.set(list, 'list');
+    envelopes.set(list, candidate.listEnvelope);
+    records.push(candidate.listEnvelope.record);
+  }
+  for (const operation of [create, ...(item?.operations ?? [])]) {
+    if (!operation) continue;
+    actions.set(
+      operation,
+      operation === create ? 'create' : (ITEM_ACTIONS[operation.method] ?? 'read'),
+    );
+    const body = operation === create ? createBody : bodyOf(operation);
+    if (body) bodies.set(operation, body);
+    const envelope = recordEnvelopeOf(successSchema(operation), word, answersRecord);
+    if (!envelope || !answersRecord(envelope.record)) continue;
+    envelopes.set(operation, envelope);
+    // A delete's answer is often a summary or a status: it says less of the record.
+    if (operation.method !== 'delete') records.push(envelope.record);
+  }
+  if (records.length === 0 && createBody) records.push(createBody.record);
+  else if (createBody) {
+    // What the create body says and no answer does (a `notes` the answers leave out) is the
+    // record's too, never required; `writeOnly` fields (a password) are never kept.
+    const answered = new Set(
+      records.flatMap((record) => Object.keys(propertiesOf(record)).map(wordKey)),
+    );
+    const bodyOnly = Object.entries(propertiesOf(createBody.record)).filter(
+      ([name, property]) => !answered.has(wordKey(name)) && !carries(property, 'writeOnly'),
+    );
+    if (bodyOnly.length > 0)
+      records.push({ type: 'object', properties: Object.fromEntries(bodyOnly) } as SchemaObject);
+  }
+  const schema = mergeRecordSchemas(records);
+  const properties = propertiesOf(schema);
+
+  // A key is a scalar: `floating_ip` naming an object (a wrapper's field) is no key.
+  const scalars = Object.keys(properties).filter((name) => isScalarKey(properties[name] ?? {}));
+  const idProperty =
+    explicitKey ?? (item && keyPropertyFor(item.parameter, scalars)) ?? idOf(schema);
+  if (explicitKey !== undefined && !(explicitKey in properties))
+    throw new SpecError(
+      `x-mock of ${candidate.path} names the key "${explicitKey}", which its records do not have (they have: ${Object.keys(properties).join(', ')})`,
+    );
+  if (idProperty === undefined || !(idProperty in properties)) return undefined;
+  for (const [operation, action] of actions)
+    if (action === 'list') listing.set(operation, listParametersOf(operation, properties));
+
+  // Each written property under the record's name for it (`FriendlyName` is `friendly_name`).
+  const byWords = new Map(Object.keys(properties).map((name) => [wordKey(name), name]));
+  const written = [...bodies.values()].flatMap((body) =>
+    Object.entries(propertiesOf(body.record))
+      .filter(([, property]) => !isReadOnly(property) && !carries(property, 'writeOnly'))
+      .map(([name]) => (name in properties ? name : (byWords.get(wordKey(name)) ?? name))),
+  );
+  const created = createBody ? propertiesOf(createBody.record) : {};
+  const scope = parametersOf(candidate.path);
+  const references = new Map<string, number>();
+  scope.forEach((parameter, index) => {
+    const property = Object.keys(properties).find(
+      (name) => name !== idProperty && wordKey(name) === wordKey(parameter),
+    );
+    if (property !== undefined) references.set(property, index);
+  });
+  const explicitName = [list, create]
+    .map((operation) => operation && extensionOf(operation).resource)
+    .find((name): name is string => typeof name === 'string');
+
+  const keySchema = keySchemaOf(properties[idProperty] ?? {}, item);
+
+  return {
+    name: explicitName ?? candidate.path.replace(/^\/+|\/+$/g, ''),
+    collectionPath: candidate.path,
+    itemPath: item?.path,
+    schema,
+    idProperty,
+    idKind: idKindOf(properties[idProperty] ?? {}),
+    actions,
+    itemParameter: item?.parameter,
+    keySchema,
+    clientChosenId: idProperty in created && !isReadOnly(created[idProperty] ?? {}),
+    writable: written.length > 0 ? new Set(written) : undefined,
+    envelopes,
+    bodies,
+    listing,
+    scope,
+    references,
+  };
+}
+
+/** The resource whose item path this collection path extends by one segment. */
+function parentOf(
+  resource: Omit<Resource, 'parent'>,
+  resources: readonly Omit<Resource, 'parent'>[],
+): string | undefined {
+  const base = shapeOf(resource.collectionPath.slice(0, resource.collectionPath.lastIndexOf('/')));
+  // Twilio's parents are `/Calls/{Sid}.json`, their children `/Calls/{CallSid}/Recordings.json`.
+  return resources.find(
+    (other) =>
+      other !== resource &&
+      other.itemPath &&
+      shapeOf(other.itemPath.replace(/\.[A-Za-z0-9]+$/, '')) === base,
+  )?.name;
+}
+
+/** Operations that name their collection but sit where inference cannot see them. */
+function attachNamedOperations(
+  eligible: readonly Operation[],
+  resources: readonly Resource[],
+): void {
+  const named = new Map(resources.map((resource) => [resource.name, resource]));
   for (const operation of eligible) {
     const name = extensionOf(operation).resource;
     if (typeof name !== 'string') continue;
-    const actions = named.get(name);
-    if (!actions) {
+    const resource = named.get(name);
+    if (!resource) {
       throw new SpecError(
         `x-mock of ${operation.operationId} names the resource "${name}", which the spec does not describe (it has: ${[...named.keys()].join(', ') || 'none'})`,
       );
     }
-    if (!actions.has(operation)) {
-      const action = operation.path.includes('{')
-        ? ITEM_ACTIONS[operation.method]
-        : operation.method === 'get'
-          ? 'list'
-          : operation.method === 'post'
-            ? 'create'
-            : undefined;
-      if (action) actions.set(operation, action);
-    }
+    const actions = resource.actions as Map<Operation, ResourceAction>;
+    if (actions.has(operation)) continue;
+    const action = operation.path.includes('{')
+      ? ITEM_ACTIONS[operation.method]
+      : operation.method === 'get'
+        ? 'list'
+        : operation.method === 'post'
+          ? 'create'
+          : undefined;
+    if (!action) continue;
+    actions.set(operation, action);
+    const envelopes = resource.envelopes as Map<Operation, Envelope>;
+    const answer = successSchema(operation);
+    const envelope =
+      action === 'list'
+        ? listEnvelopeOf(answer, collectionWord(resource.collectionPath))
+        : recordEnvelopeOf(
+            answer,
+            collectionWord(resource.collectionPath),
+            (schema) => resource.idProperty in propertiesOf(schema),
+          );
+    if (envelope) envelopes.set(operation, envelope);
+    if (action === 'list')
+      (resource.listing as Map<Operation, ListParameters>).set(
+        operation,
+        listParametersOf(operation, propertiesOf(resource.schema)),
+      );
   }
-  return resources;
 }
 
-function idOf(schema: SchemaObject): { name: string; kind: IdKind } | undefined {
+/** What a new key must satisfy: see Resource.keySchema. */
+function keySchemaOf(property: SchemaObject, item: Candidate['item']): SchemaObject {
+  const parameter = item?.operations
+    .flatMap((operation) => operation.parameters)
+    .find((one) => one.in === 'path' && one.name === item.parameter)?.schema;
+  if (!parameter || Object.keys(parameter).length === 0) return property;
+  const types = typesOf(property);
+  const parameterTypes = typesOf(parameter);
+  if (types.includes('string') && !types.includes('integer') && parameterTypes.includes('integer'))
+    return { type: 'string', pattern: '^[1-9][0-9]{0,8}$' } as SchemaObject;
+  if (
+    types.length > 0 &&
+    parameterTypes.length > 0 &&
+    !parameterTypes.some((type) => types.includes(type))
+  )
+    return property;
+  return { allOf: [property, parameter] } as SchemaObject;
+}
+
+function isScalarKey(schema: SchemaObject): boolean {
+  const types = typesOf(schema);
+  return (
+    types.length === 0 ||
+    types.some((type) => type === 'string' || type === 'integer' || type === 'number')
+  );
+}
+
+/** The words that end a property holding an id: `id`, `gid`, `uuid`, `sid`. */
+const ID_WORDS = new Set(['id', 'gid', 'uuid', 'guid', 'sid']);
+
+/**
+ * The id of records with no item parameter to name it: the property that is `readOnly` and
+ * required, else the one named `id`, else one named like an id (`gid`, `uuid`), `readOnly` first.
+ */
+function idOf(schema: SchemaObject): string | undefined {
   const properties = propertiesOf(schema);
   const required = requiredOf(schema);
-  const name =
-    Object.keys(properties).find((key) => required.has(key) && isReadOnly(properties[key] ?? {})) ??
-    ('id' in properties ? 'id' : undefined);
-  if (name === undefined) return undefined;
-  return { name, kind: idKindOf(properties[name] ?? {}) };
+  const names = Object.keys(properties);
+  const idLike = names.filter(
+    (name) => wordsOf(name).length === 1 && ID_WORDS.has(wordsOf(name)[0] ?? ''),
+  );
+  return (
+    names.find((key) => required.has(key) && isReadOnly(properties[key] ?? {})) ??
+    ('id' in properties ? 'id' : undefined) ??
+    idLike.find((name) => isReadOnly(properties[name] ?? {})) ??
+    idLike[0]
+  );
 }
 
 function idKindOf(schema: SchemaObject): IdKind {
@@ -149,20 +437,65 @@ function idKindOf(schema: SchemaObject): IdKind {
   return 'string';
 }
 
-function isObjectSchema(schema: unknown): boolean {
-  if (typeof schema !== 'object' || schema === null) return false;
-  const s = schema as SchemaObject;
-  return s.type === 'object' || s.properties !== undefined || s.allOf !== undefined;
+function successSchema(operation: Operation): SchemaObject | undefined {
+  return jsonSchemaOf(operation.responses[String(operation.successStatus)]);
 }
 
-function takesJson(operation: Operation): boolean {
-  return [...(operation.requestBody?.content.keys() ?? [])].some(isJsonMediaType);
+/**
+ * The object schema of a request body, in its first media type that has one; a body that is
+ * one of several objects (`oneOf`, `anyOf`) as one schema with the properties of all of them.
+ */
+function bodySchemaOf(operation: Operation): SchemaObject | undefined {
+  for (const schema of operation.requestBody?.content.values() ?? []) {
+    if (isObjectSchema(schema)) return schema;
+    const composed: SchemaObject = schema;
+    const alternatives = [
+      ...((composed.oneOf ?? []) as SchemaObject[]),
+      ...((composed.anyOf ?? []) as SchemaObject[]),
+    ].filter(isObjectSchema);
+    if (alternatives.length > 0)
+      return {
+        type: 'object',
+        properties: Object.assign({}, ...alternatives.map((part) => propertiesOf(part))) as Record<
+          string,
+          SchemaObject
+        >,
+      } as SchemaObject;
+  }
+  return undefined;
 }
 
-/** `/categories/{id}` is the item path of `/categories`; `/categories/{id}/x` is not. */
-function isItemPathOf(path: string, collection: string): boolean {
-  if (!path.startsWith(`${collection}/`)) return false;
-  return /^\{[^}/]+\}$/.test(path.slice(collection.length + 1));
+function takesObject(operation: Operation): boolean {
+  return bodySchemaOf(operation) !== undefined;
+}
+
+/** A `post` that answers a list: a search, not a create. */
+function answersList(operation: Operation, word: string): boolean {
+  const answer = successSchema(operation);
+  return answer !== undefined && listEnvelopeOf(answer, word)?.kind === 'plain';
+}
+
+/** A name as its words: `FriendlyName` and `friendly_name` are both `friendly name`. */
+function wordKey(name: string): string {
+  return wordsOf(name).join(' ');
+}
+
+/**
+ * The path parameter names of a template, in order.
+ * @example parametersOf('/users/{userId}/posts/{postId}') // ['userId', 'postId']
+ */
+export function parametersOf(template: string): string[] {
+  return [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
+}
+
+/** A template with its parameter names left out: `/users/{}/posts`. */
+function shapeOf(template: string): string {
+  return template.replace(/\{[^}]+\}/g, '{}');
+}
+
+/** The last word of a collection's path, its suffix left out: `droplets`, `Calls`. */
+function collectionWord(path: string): string {
+  return (path.split('/').at(-1) ?? '').replace(/\.[A-Za-z0-9]+$/, '');
 }
 
 function extensionOf(operation: Operation): MockExtension {

@@ -166,6 +166,24 @@ export const errors = {
     (collection: string, idProperty: string, id: unknown) =>
       `There is no record in ${collection} with ${idProperty} ${JSON.stringify(id)}`,
   ),
+  recordExists: define(
+    409,
+    'conflict',
+    (collection: string, idProperty: string, id: unknown) =>
+      `${collection} already has a record with ${idProperty} ${JSON.stringify(id)}`,
+  ),
+  keysExhausted: define(
+    409,
+    'conflict',
+    (collection: string, idProperty: string) =>
+      `${collection} has no free ${idProperty} left: every one its schema allows is taken`,
+  ),
+  invalidCursor: define(
+    400,
+    'invalid_cursor',
+    (name: string, value: unknown) =>
+      `The ${name} ${JSON.stringify(value)} is not a position in this list: send one a previous page gave, or none`,
+  ),
 
   // Scenarios asked for by the request or the admin API
   invalidPreference: define(400, 'invalid_preference', (problem: string) => problem),

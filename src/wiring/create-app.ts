@@ -165,12 +165,24 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
   const resources = inferResources(operations);
   /** Fills one collection of a state; one whose records cannot be made stays empty. */
   const seedOne = (resource: Resource, seedSettings: SeedSettings, into: Store) =>
-    seedResources([resource], into, { ...seedSettings, compiler }).catch((err) => {
+    seedResources([resource], into, {
+      ...seedSettings,
+      compiler,
+      onWarning: (line) => warn(`the ${line}`),
+    }).catch((err) => {
       if (!(err instanceof SpecError)) throw err;
       warn(`the ${resource.name} collection is not seeded: ${err.message}`);
     });
   seeding?.lazy?.plan({ resources, descriptorOf, seedOne });
-  const stateful = resourceHandlers({ resources, compiler, generator, basePath });
+  // The seeding in force, which nested collections are seeded with when first asked for.
+  let nestedSeeding = carried ? nestedSeedingsOf.get(carried)?.() : undefined;
+  const stateful = resourceHandlers({
+    resources,
+    compiler,
+    generator,
+    basePath,
+    seeding: () => nestedSeeding,
+  });
   const inferred = (operation: Operation) =>
     stateful.get(operation) ?? exampleHandler(operation, examples);
   const handlerOf = customHandlers(operations, settings.handlers, inferred);
@@ -264,6 +276,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     reset: () => states.reset(states.default),
     warnings,
     async seed(seedOptions: { count: number; seed: number }, only?: readonly string[]) {
+      nestedSeeding = { count: seedOptions.count, seed: seedOptions.seed };
       if (!only && seeding?.lazy) return seeding.lazy.defer(seedOptions);
       const into = seeding?.inner ?? store;
       for (const resource of resources)
@@ -272,11 +285,15 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     unfitRecords: () => unfitRecords(resources, store, compiler),
   });
   if (seeding) seedings.set(app, seeding);
+  nestedSeedingsOf.set(app, () => nestedSeeding);
   return app;
 }
 
 /** Each app's store as given and, for a large spec, its seeding on first use: a reloaded app takes both over. */
 const seedings = new WeakMap<MockApp, { inner: Store; lazy: LazySeeding | undefined }>();
+
+/** The seeding each app's nested collections are seeded with, for the next version of the spec (`--watch`). */
+const nestedSeedingsOf = new WeakMap<MockApp, () => { count: number; seed: number } | undefined>();
 
 /**
  * The admin API (`/__mock`), served beside the mocked one from its own spec, with every key

@@ -7,6 +7,7 @@ import type { MockListener } from '../http/listener.js';
 import { createMockServer } from '../http/server.js';
 import { ADMIN_SPEC_PATH } from '../openapi/bundled.js';
 import { loadSpec } from '../openapi/load.js';
+import type { Resource } from '../openapi/resources.js';
 import { watchFile } from '../openapi/watch.js';
 import { openFileStore } from '../store/file-store.js';
 import { createMemoryStore } from '../store/memory-store.js';
@@ -36,6 +37,11 @@ export interface RunningMock {
   readonly warnings: readonly string[];
   server: Server;
   store: Store;
+  /**
+   * The collections the mock inferred from its spec (for `--watch`, from the spec serving now):
+   * what a test can drive through create, read, list, update and delete.
+   */
+  readonly resources: readonly Resource[];
   /** Back to the start-up data (as `POST /__mock/reset` does), and an empty request log. */
   reset(): Promise<void>;
   /** Stops it: in-flight requests finish (bounded), the store is closed. */
@@ -82,6 +88,9 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
     },
     server,
     store: mock.store,
+    get resources() {
+      return mock.resources;
+    },
     reset: mock.reset,
     async close() {
       await close();
@@ -102,6 +111,8 @@ export interface OpenMock {
   /** The defects of the spec it lives with (see MockApp.warnings). */
   readonly warnings: readonly string[];
   store: Store;
+  /** The collections inferred from the spec serving now (see RunningMock.resources). */
+  readonly resources: readonly Resource[];
   reset(): Promise<void>;
   /** Stops watching the spec and closes the store. */
   close(): Promise<void>;
@@ -170,6 +181,9 @@ export async function openMock(options: MockOptions): Promise<OpenMock> {
       return app.warnings;
     },
     store,
+    get resources() {
+      return app.resources;
+    },
     reset: () => app.reset(),
     async close() {
       stopWatching();

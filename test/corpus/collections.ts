@@ -16,6 +16,14 @@ export interface Collection {
   itemPath?: string;
   /** The last path parameter of the item path, e.g. `postId`. */
   itemParam?: string;
+  /** The record property that holds the id, when known (the mock says it); else guessed from itemParam. */
+  idProperty?: string;
+  /**
+   * When the collection path's parameters name a record of another collection, that one
+   * (`/users/{userId}/posts` under `/users`): a record is made there first, and its scope and id
+   * fill those parameters, in order.
+   */
+  parent?: Collection;
   list?: ApiOperation;
   listShape?: ListShape;
   create?: ApiOperation;

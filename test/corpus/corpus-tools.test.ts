@@ -180,6 +180,13 @@ describe('the driver against the mock', () => {
     ]);
     expect(result.summary).toMatchObject({ crudBlocked: 0, status5xx: 0, noAnswer: 0, unsent: 0 });
     expect(result.summary.crudPassed).toBe(result.summary.crudAttempted);
-    expect(result.calls).toEqual([{ operation: 'GET /health', status: 200 }]);
+    expect(result.calls).toEqual([
+      {
+        operation: 'GET /health',
+        api: expect.objectContaining({ method: 'get', path: '/health' }),
+        status: 200,
+        json: { status: expect.any(String) },
+      },
+    ]);
   });
 });

@@ -24,6 +24,11 @@ export interface Credentials {
   headers?: Record<string, string>;
   query?: Record<string, string>;
   cookies?: Record<string, string>;
+  /**
+   * `Authorization` for the operations that only HTTP basic (with API keys) lets in, and the
+   * basic schemes: `Basic <base64 of user:password>` is sent to them instead of the bearer token.
+   */
+  basic?: { authorization: string; schemes: readonly string[]; others: readonly string[] };
 }
 
 export interface DriveOptions {
@@ -38,9 +43,17 @@ export interface DriveOptions {
   requestTimeoutMs?: number;
   /** Past this, requests are no longer sent and are counted as unsent. @default 120000 */
   budgetMs?: number;
+  /** The collections to drive, instead of those findCollections reads in the document. */
+  collections?: readonly Collection[];
+  /**
+   * Check the round trip, not only the statuses: the list after a create holds the new record
+   * (when the list's first page is unfiltered), and a read after the delete answers 404
+   * (a step `gone`).
+   */
+  verify?: boolean;
 }
 
-export type StepName = 'create' | 'list' | 'read' | 'update' | 'delete';
+export type StepName = 'create' | 'list' | 'read' | 'update' | 'delete' | 'gone';
 
 export interface StepResult {
   step: StepName;
@@ -61,7 +74,11 @@ export interface CollectionResult {
 
 export interface CallResult {
   operation: string;
+  /** The operation called, as the document describes it. */
+  api: ApiOperation;
   status?: number;
+  /** The JSON body of the answer, when it had one. */
+  json?: Json;
   /** No answer: a refused connection, a timeout, an exhausted budget. */
   error?: string;
   /** A few words of the body of a 5xx answer. */
@@ -105,10 +122,14 @@ interface Exchange {
 }
 
 interface Context {
-  options: Required<Omit<DriveOptions, 'credentials'>> & { credentials: Credentials };
+  options: Required<Omit<DriveOptions, 'credentials' | 'collections'>> & {
+    credentials: Credentials;
+  };
   values: ValueMaker;
   deadline: number;
   exchanges: Exchange[];
+  /** The path values (parent scope, then id) of a record kept in each parent collection. */
+  parents: Map<Collection, Promise<Json[] | undefined>>;
 }
 
 /**
@@ -116,13 +137,30 @@ interface Context {
  * in `Authorization` (what the mock checks), and the secret as every API key the description
  * declares in another header, the query or a cookie.
  */
-export function credentialsFor(document: JsonObject, secret: string): Credentials {
-  const credentials: Required<Credentials> = {
+export function credentialsFor(document: JsonObject, secret: string, basic?: string): Credentials {
+  const credentials: Credentials & Required<Omit<Credentials, 'basic'>> = {
     headers: { Authorization: `Bearer ${secret}` },
     query: {},
     cookies: {},
   };
-  for (const scheme of securitySchemesOf(document)) {
+  const schemes = securitySchemesOf(document);
+  const basicSchemes = schemes.filter(
+    (scheme) => scheme.type === 'http' && scheme.scheme === 'basic',
+  );
+  if (basic !== undefined && basicSchemes.length > 0)
+    credentials.basic = {
+      authorization: `Basic ${Buffer.from(basic).toString('base64')}`,
+      schemes: basicSchemes.map((scheme) => scheme.name),
+      // Schemes the bearer token cannot meet: other HTTP schemes (digest...), mutual TLS.
+      others: schemes
+        .filter(
+          (scheme) =>
+            (scheme.type === 'http' && scheme.scheme !== 'bearer' && scheme.scheme !== 'basic') ||
+            scheme.type === 'mutualTLS',
+        )
+        .map((scheme) => scheme.name),
+    };
+  for (const scheme of schemes) {
     if (scheme.type !== 'apiKey' || !scheme.parameterName) continue;
     if (scheme.in === 'query') credentials.query[scheme.parameterName] = secret;
     else if (scheme.in === 'cookie') credentials.cookies[scheme.parameterName] = secret;
@@ -130,6 +168,24 @@ export function credentialsFor(document: JsonObject, secret: string): Credential
       credentials.headers[scheme.parameterName] = secret;
   }
   return credentials;
+}
+
+/**
+ * Whether no alternative of the operation's security is met by the bearer token and the API
+ * keys, and one is met with HTTP basic instead.
+ */
+function needsBasic(operation: ApiOperation, basic: NonNullable<Credentials['basic']>): boolean {
+  const blocked = new Set([...basic.schemes, ...basic.others]);
+  const metByBearer = operation.security.some((alternative) =>
+    alternative.every((name) => !blocked.has(name)),
+  );
+  return (
+    operation.security.length > 0 &&
+    !metByBearer &&
+    operation.security.some((alternative) =>
+      alternative.every((name) => !basic.others.includes(name)),
+    )
+  );
 }
 
 export function labelOf(operation: ApiOperation): string {
@@ -143,56 +199,216 @@ export async function driveApi(options: DriveOptions): Promise<DriveResult> {
       seed: 1,
       requestTimeoutMs: 10_000,
       budgetMs: 120_000,
+      verify: false,
       ...options,
       credentials: options.credentials ?? {},
     },
     values: createValueMaker(options.seed ?? 1),
     deadline: Date.now() + (options.budgetMs ?? 120_000),
     exchanges: [],
+    parents: new Map(),
   };
   const operations = operationsOf(options.document);
-  const collections = findCollections(operations);
-  const used = new Set<ApiOperation>();
+  const collections = options.collections ?? findCollections(operations);
+  // By label: given collections may hold operations read from another copy of the document.
+  const used = new Set<string>();
   const collectionResults: CollectionResult[] = [];
   for (const collection of collections) {
     collectionResults.push(await driveCollection(context, collection, used));
   }
   const calls: CallResult[] = [];
-  for (const operation of operations.filter((candidate) => !used.has(candidate))) {
+  for (const operation of operations.filter((candidate) => !used.has(labelOf(candidate)))) {
     calls.push(await callOnce(context, operation));
   }
   return { collections: collectionResults, calls, summary: summarize(context, collectionResults) };
 }
 
+/** The path parameter names of an operation, in order. */
+function parameterNames(operation: ApiOperation): string[] {
+  return [...operation.path.matchAll(/\{([^{}]+)\}/g)].map((match) => match[1] ?? '');
+}
+
+/**
+ * The path values of one collection's operations, kept by position (the collection path's
+ * parameters first, then the item's), since its paths may name them differently.
+ */
+class PathValues {
+  constructor(private readonly scope: Json[]) {}
+
+  /** The named values for an operation, the id in the item parameter's place. */
+  for(operation: ApiOperation, id?: Json): Record<string, Json> {
+    const names = parameterNames(operation);
+    const given: Record<string, Json> = {};
+    names.forEach((name, index) => {
+      const value = index < this.scope.length ? this.scope[index] : undefined;
+      if (value !== undefined) given[name] = value;
+    });
+    const itemName = names[this.scope.length];
+    if (id !== undefined && itemName !== undefined) given[itemName] = id;
+    return given;
+  }
+
+  /** Keeps the values `send` made up for the collection path's parameters, for the next steps. */
+  keep(operation: ApiOperation, given: Record<string, Json>, scopeLength: number): void {
+    parameterNames(operation)
+      .slice(0, scopeLength)
+      .forEach((name, index) => {
+        if (this.scope[index] === undefined && given[name] !== undefined)
+          this.scope[index] = given[name];
+      });
+  }
+}
+
+/** How many parameters a collection's own path has. */
+function scopeLengthOf(collection: Collection): number {
+  return (collection.path.match(/\{[^{}]+\}/g) ?? []).length;
+}
+
+/**
+ * The path values of a record of `collection` that stays (its scope, then its id), made with
+ * its create (or, without one, the first of its list), its own parent made first.
+ */
+function keptRecord(context: Context, collection: Collection): Promise<Json[] | undefined> {
+  let kept = context.parents.get(collection);
+  if (!kept) {
+    kept = (async () => {
+      const scope = collection.parent ? await keptRecord(context, collection.parent) : [];
+      if (scope === undefined) return undefined;
+      const values = new PathValues([...scope]);
+      const itemParam = collection.itemParam ?? '';
+      let id: Json | undefined;
+      if (collection.create) {
+        const body = bodyFor(context, collection.create);
+        const given = values.for(collection.create);
+        const exchange = await send(context, collection.create, given, body);
+        values.keep(collection.create, given, scopeLengthOf(collection));
+        // An error's body may have an `id` of its own: only a 2xx made a record.
+        if (stepOf('create', collection.create, exchange).outcome === 'passed')
+          id =
+            idIn(exchange.json, itemParam, collection.idProperty) ??
+            idInLocation(exchange.location);
+      }
+      // Without a create, or when it gave no id: the first record of the list (seeded).
+      if (id === undefined && collection.list && collection.listShape) {
+        const given = values.for(collection.list);
+        const exchange = await send(context, collection.list, given);
+        values.keep(collection.list, given, scopeLengthOf(collection));
+        id = firstIdIn(exchange.json, collection.listShape, itemParam, collection.idProperty);
+      }
+      const made = collection.create ?? collection.list;
+      if (id === undefined || !made) return undefined;
+      const given = values.for(made);
+      return [...parameterNames(made).map((name) => given[name] ?? null), id];
+    })();
+    context.parents.set(collection, kept);
+  }
+  return kept;
+}
+
 async function driveCollection(
   context: Context,
   collection: Collection,
-  used: Set<ApiOperation>,
+  used: Set<string>,
 ): Promise<CollectionResult> {
   const steps: StepResult[] = [];
-  // One value per parent parameter name, so every step addresses the same parent.
-  const parents: Record<string, Json> = {};
+  const scopeLength = scopeLengthOf(collection);
+  const parentValues = collection.parent ? await keptRecord(context, collection.parent) : [];
+  // One value per parent parameter, so every step addresses the same parent.
+  const values = new PathValues([...(parentValues ?? [])]);
   let id: Json | undefined;
+  /** The record the create answered, whose values fill the list's required filters. */
+  let created: JsonObject | undefined;
   const itemParam = collection.itemParam ?? '';
+  const { verify } = context.options;
+  const blocked = (step: StepName, operation: ApiOperation, reason: string): StepResult => ({
+    step,
+    operation: labelOf(operation),
+    outcome: 'blocked',
+    reason,
+  });
+  const sendStep = async (
+    operation: ApiOperation,
+    itemId?: Json,
+    body?: Body,
+    queryGiven?: Record<string, Json>,
+  ) => {
+    const given = values.for(operation, itemId);
+    const exchange = await send(context, operation, given, body, queryGiven);
+    values.keep(operation, given, scopeLength);
+    return exchange;
+  };
+
+  if (parentValues === undefined) {
+    const reason = 'no parent record: its collection gave no id';
+    for (const operation of [collection.create, collection.list]) {
+      if (!operation) continue;
+      used.add(labelOf(operation));
+      steps.push(blocked(operation === collection.create ? 'create' : 'list', operation, reason));
+    }
+    for (const operation of [
+      collection.read,
+      collection.replace,
+      collection.update,
+      collection.remove,
+    ]) {
+      if (!operation) continue;
+      used.add(labelOf(operation));
+      steps.push(
+        blocked(
+          operation === collection.read
+            ? 'read'
+            : operation === collection.remove
+              ? 'delete'
+              : 'update',
+          operation,
+          reason,
+        ),
+      );
+    }
+    return {
+      path: collection.path,
+      ...(collection.itemPath ? { itemPath: collection.itemPath } : {}),
+      steps,
+    };
+  }
 
   if (collection.create) {
     const operation = collection.create;
-    used.add(operation);
-    const body = bodyFor(context, operation);
-    const exchange = await send(context, operation, parents, body);
-    steps.push(stepOf('create', operation, exchange));
-    id =
-      idIn(exchange.json, itemParam) ??
-      idIn(body?.value, itemParam) ??
-      idInLocation(exchange.location);
+    used.add(labelOf(operation));
+    let body = bodyFor(context, operation);
+    let exchange = await sendStep(operation, undefined, body);
+    // A conflict (a username or an enum key the seeds hold) is worth one more try, as a client would.
+    if (exchange.status === 409) {
+      body = bodyFor(context, operation);
+      exchange = await sendStep(operation, undefined, body);
+    }
+    const step = stepOf('create', operation, exchange);
+    steps.push(step);
+    // A refused create made nothing: the list's first record stands in for it.
+    if (step.outcome === 'passed') {
+      created = recordIn(exchange.json, itemParam, collection.idProperty);
+      id =
+        idIn(exchange.json, itemParam, collection.idProperty) ??
+        idIn(body?.value, itemParam, collection.idProperty) ??
+        idInLocation(exchange.location);
+    }
   }
   if (collection.list) {
     const operation = collection.list;
-    used.add(operation);
-    const exchange = await send(context, operation, parents);
-    steps.push(stepOf('list', operation, exchange));
+    used.add(labelOf(operation));
+    const exchange = await sendStep(operation, undefined, undefined, created);
+    const step = stepOf('list', operation, exchange);
+    if (verify && step.outcome === 'passed' && id !== undefined && collection.listShape) {
+      const listed = idsIn(exchange.json, collection.listShape, itemParam, collection.idProperty);
+      if (!listed.some((one) => String(one) === String(id)))
+        Object.assign(step, {
+          outcome: 'failed',
+          reason: `the created record (${JSON.stringify(id)}) is not in the list (${listed.length} records)`,
+        });
+    }
+    steps.push(step);
     if (id === undefined && collection.listShape)
-      id = firstIdIn(exchange.json, collection.listShape, itemParam);
+      id = firstIdIn(exchange.json, collection.listShape, itemParam, collection.idProperty);
   }
   const itemSteps: [StepName, ApiOperation | undefined][] = [
     ['read', collection.read],
@@ -202,19 +418,42 @@ async function driveCollection(
   ];
   for (const [step, operation] of itemSteps) {
     if (!operation) continue;
-    used.add(operation);
+    used.add(labelOf(operation));
     if (id === undefined) {
-      steps.push({
-        step,
-        operation: labelOf(operation),
-        outcome: 'blocked',
-        reason: 'no id: create and list gave none',
-      });
+      steps.push(blocked(step, operation, 'no id: create and list gave none'));
       continue;
     }
     const body = operation.bodies.length > 0 ? bodyFor(context, operation) : undefined;
-    const exchange = await send(context, operation, { ...parents, [itemParam]: id }, body);
-    steps.push(stepOf(step, operation, exchange));
+    const exchange = await sendStep(operation, id, body);
+    const result = stepOf(step, operation, exchange);
+    if (verify && step === 'read' && result.outcome === 'passed') {
+      const read = idIn(exchange.json, itemParam, collection.idProperty);
+      if (read !== undefined && String(read) !== String(id))
+        Object.assign(result, {
+          outcome: 'failed',
+          reason: `read ${JSON.stringify(id)}, got ${JSON.stringify(read)}`,
+        });
+    }
+    steps.push(result);
+    // An update may move the record (a renamed user): follow it where the answer says it is.
+    const moved =
+      step === 'update' && result.outcome === 'passed' && collection.idProperty !== undefined
+        ? (idIn(exchange.json, itemParam, collection.idProperty) ??
+          idIn(body?.value, itemParam, collection.idProperty))
+        : undefined;
+    if (moved !== undefined) id = moved;
+    if (verify && step === 'delete' && result.outcome === 'passed' && collection.read) {
+      const again = await sendStep(collection.read, id);
+      steps.push({
+        step: 'gone',
+        operation: labelOf(collection.read),
+        outcome: again.status === 404 ? 'passed' : 'failed',
+        ...(again.status === undefined ? {} : { status: again.status }),
+        ...(again.status === 404
+          ? {}
+          : { reason: `a read after the delete answered ${again.status ?? again.error}` }),
+      });
+    }
   }
   return {
     path: collection.path,
@@ -228,7 +467,9 @@ async function callOnce(context: Context, operation: ApiOperation): Promise<Call
   const exchange = await send(context, operation, {}, body);
   return {
     operation: labelOf(operation),
+    api: operation,
     ...(exchange.status === undefined ? {} : { status: exchange.status }),
+    ...(exchange.json === undefined ? {} : { json: exchange.json }),
     ...(exchange.error === undefined ? {} : { error: exchange.error }),
     ...((exchange.status ?? 0) >= 500 && problemOf(exchange.json)
       ? { detail: problemOf(exchange.json).slice(2) }
@@ -282,13 +523,18 @@ async function send(
   operation: ApiOperation,
   given: Record<string, Json>,
   body?: Body,
+  /** Values for required query parameters, by name (the created record's, for a list's filters). */
+  queryGiven: Readonly<Record<string, Json>> = {},
 ): Promise<Exchange> {
   if (Date.now() > context.deadline) return record(context, { error: UNSENT });
   const { credentials } = context.options;
   const valueOf = (parameter: ApiParameter): Json => {
     if (parameter.in === 'path')
       return (given[parameter.name] ??= context.values.parameter(parameter));
-    return context.values.parameter(parameter);
+    const chosen = parameter.in === 'query' ? queryGiven[parameter.name] : undefined;
+    const scalar =
+      typeof chosen === 'string' || typeof chosen === 'number' || typeof chosen === 'boolean';
+    return scalar ? chosen : context.values.parameter(parameter);
   };
   const path = operation.path.replace(/\{([^{}]+)\}/g, (_, name: string) => {
     const parameter = operation.parameters.find((p) => p.in === 'path' && p.name === name);
@@ -299,6 +545,13 @@ async function send(
     Accept: 'application/json, */*;q=0.5',
     ...credentials.headers,
   };
+  if (credentials.basic && needsBasic(operation, credentials.basic))
+    headers.Authorization = credentials.basic.authorization;
+  // An `Accept` the operation documents as a parameter (an enum of media types) is sent as it says.
+  const accept = operation.parameters.find(
+    (parameter) => parameter.in === 'header' && /^accept$/i.test(parameter.name),
+  );
+  if (accept) headers.Accept = plainText(context.values.parameter(accept));
   const cookies: Record<string, string> = { ...credentials.cookies };
   for (const parameter of operation.parameters.filter((p) => p.required && p.in !== 'path')) {
     const value = valueOf(parameter);
@@ -381,12 +634,33 @@ function isId(value: Json | undefined): value is string | number {
   return (typeof value === 'string' && value.length > 0) || typeof value === 'number';
 }
 
-/** The id of a record, at its top level or inside a one-record wrapper (`{data: {...}}`). */
-export function idIn(value: Json | undefined, itemParam: string): Json | undefined {
+/**
+ * The id of a record, at its top level or inside a one-record wrapper (`{data: {...}}`): its
+ * `idProperty` when known, else a property named like `itemParam` or like an id.
+ */
+export function idIn(
+  value: Json | undefined,
+  itemParam: string,
+  idProperty?: string,
+): Json | undefined {
   if (!isObject(value)) return undefined;
-  for (const name of idNames(itemParam)) if (isId(value[name])) return value[name];
+  const names = idProperty === undefined ? idNames(itemParam) : [idProperty];
+  for (const name of names) if (isId(value[name])) return value[name];
   const inner = Object.values(value).filter(isObject);
-  return inner.length === 1 ? idIn(inner[0], itemParam) : undefined;
+  return inner.length === 1 ? idIn(inner[0], itemParam, idProperty) : undefined;
+}
+
+/** The record holding the id, at the top level or inside a one-record wrapper. */
+function recordIn(
+  value: Json | undefined,
+  itemParam: string,
+  idProperty?: string,
+): JsonObject | undefined {
+  if (!isObject(value)) return undefined;
+  const names = idProperty === undefined ? idNames(itemParam) : [idProperty];
+  if (names.some((name) => isId(value[name]))) return value;
+  const inner = Object.values(value).filter(isObject);
+  return inner.length === 1 ? recordIn(inner[0], itemParam, idProperty) : undefined;
 }
 
 function idInLocation(location: string | undefined): Json | undefined {
@@ -394,10 +668,27 @@ function idInLocation(location: string | undefined): Json | undefined {
   return last ? decodeURIComponent(last) : undefined;
 }
 
-function firstIdIn(value: Json | undefined, shape: ListShape, itemParam: string): Json | undefined {
+function firstIdIn(
+  value: Json | undefined,
+  shape: ListShape,
+  itemParam: string,
+  idProperty?: string,
+): Json | undefined {
+  return idsIn(value, shape, itemParam, idProperty)[0];
+}
+
+function idsIn(
+  value: Json | undefined,
+  shape: ListShape,
+  itemParam: string,
+  idProperty?: string,
+): Json[] {
   const records =
     shape.kind === 'array' ? value : isObject(value) ? value[shape.property] : undefined;
-  return Array.isArray(records) ? idIn(records[0], itemParam) : undefined;
+  if (!Array.isArray(records)) return [];
+  return records
+    .map((record) => idIn(record, itemParam, idProperty))
+    .filter((id): id is Json => id !== undefined);
 }
 
 function summarize(context: Context, collections: CollectionResult[]): DriveSummary {

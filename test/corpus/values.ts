@@ -1,8 +1,17 @@
 // Values for requests: bodies and parameters made from the description's schemas, and
 // their encoding on the wire (JSON, forms, multipart, query styles).
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { createGeneratorSync, type JsonSchema } from 'json-schema-faker';
 import { isObject, type Json, type JsonObject } from './document.js';
 import { isJsonMedia, type ApiParameter } from './operations.js';
+
+/** How many values are made for a schema before one it refuses is sent anyway. */
+const ATTEMPTS = 8;
+
+/** Checks request values before they are sent, as a server would (formats included). */
+const ajv = new Ajv2020({ strict: false, allErrors: false, validateSchema: false, logger: false });
+addFormats.default(ajv);
 
 /** How deep a request value goes: recursive schemas stop there. */
 const MAX_DEPTH = 6;
@@ -41,13 +50,35 @@ export function createValueMaker(seed: number): ValueMaker {
     minDateTime: '2020-01-01',
     maxDateTime: '2026-01-01',
   });
+  const checks = new WeakMap<JsonObject, ((value: unknown) => boolean) | undefined>();
+  const checkOf = (schema: JsonObject, clean: JsonObject) => {
+    if (!checks.has(schema)) {
+      let check: ((value: unknown) => boolean) | undefined;
+      try {
+        const validate = ajv.compile(clean);
+        check = (value) => validate(value);
+      } catch {
+        // A schema ajv cannot read (a pattern of another dialect): values go unchecked.
+      }
+      checks.set(schema, check);
+    }
+    return checks.get(schema);
+  };
   const generate = (schema: JsonObject): Json => {
     const clean = forRequest(schema, 0);
-    try {
-      return generator.generate(clean as JsonSchema) as Json;
-    } catch {
-      return fallbackValue(clean, 0);
+    const check = checkOf(schema, clean);
+    let value: Json = null;
+    // The generator misses some keywords (formats it does not know, `oneOf` alternatives
+    // that each require fields): a value the schema refuses is made again, a few times.
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      try {
+        value = generator.generate(clean as JsonSchema) as Json;
+      } catch {
+        return fallbackValue(clean, 0);
+      }
+      if (!check || check(value)) return value;
     }
+    return value;
   };
   return {
     request: generate,
@@ -76,7 +107,7 @@ export function forRequest(schema: JsonObject, depth: number): JsonObject {
     if (key === 'properties' && isObject(value)) {
       const properties: JsonObject = {};
       for (const [name, property] of Object.entries(value)) {
-        if (isObject(property) && property.readOnly === true) continue;
+        if (isObject(property) && isReadOnly(property)) continue;
         if (isObject(property)) properties[name] = forRequest(property, depth + 1);
       }
       out.properties = properties;
@@ -110,6 +141,14 @@ export function forRequest(schema: JsonObject, depth: number): JsonObject {
     );
   }
   return out;
+}
+
+/** `readOnly: true` on a property, itself or in one of its `allOf` parts. */
+function isReadOnly(schema: JsonObject): boolean {
+  if (schema.readOnly === true) return true;
+  return (
+    Array.isArray(schema.allOf) && schema.allOf.some((part) => isObject(part) && isReadOnly(part))
+  );
 }
 
 /** A plain value of the schema's type, for when the generator gives up. */

@@ -1,210 +1,281 @@
-import { CheckedJson, RecordList } from '../../vocabulary/answer.js';
 import { errors } from '../../vocabulary/error-catalogue.js';
 import type { ApiError } from '../../vocabulary/errors.js';
+import type { Answer } from '../../vocabulary/answer.js';
 import type { HandlerContext, HandlerRequest, OperationHandler } from '../handler.js';
-import type { SchemaObject } from '../../openapi/load.js';
-import { jsonSchemaOf, type Operation } from '../../openapi/operations.js';
+import { exampleBody } from '../../openapi/examples.js';
+import type { Operation } from '../../openapi/operations.js';
 import type { DataGenerator } from '../../openapi/sample.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
-import { applyMergePatch } from './merge-patch.js';
-import { CREATED, UPDATED } from './timestamps.js';
-import { createRecordSerializers, type RecordSerializer } from './record-serializer.js';
-import { isReadOnly, propertiesOf } from '../../openapi/schema-parts.js';
-import type { Resource, ResourceAction } from '../../openapi/resources.js';
-import { setField } from '../../store/records.js';
+import { parametersOf, type Resource, type ResourceAction } from '../../openapi/resources.js';
 import type {
   Collection,
   CollectionDescriptor,
   RecordId,
   StoredRecord,
 } from '../../store/store.js';
+import { SpecError } from '../../openapi/load.js';
+import { descriptorOf } from './descriptor.js';
+import { createEnvelopeAnswers, type EnvelopeAnswers } from './envelope-answer.js';
+import { selectPage } from './list-page.js';
+import { seedCollection } from './seed.js';
+import { RecordMaker } from './record-maker.js';
+import { createRecordSerializers } from './record-serializer.js';
+
+export { descriptorOf } from './descriptor.js';
 
 export interface EngineOptions {
   resources: readonly Resource[];
   compiler: SchemaCompiler;
-  /** Makes the values of server-set fields (`readOnly` ones other than the id). */
+  /** Makes the values of server-set fields (ids, `readOnly` and required fields the client does not send). */
   generator: DataGenerator;
   /** The base path the API is served under, for `Location`. */
   basePath: string;
   /** @default () => new Date() */
   now?: () => Date;
+  /**
+   * The seeding in force (`undefined` when the data was loaded, not seeded): a nested
+   * collection is seeded with it under each parent the first time it is asked for there.
+   */
+  seeding?: () => { count: number; seed: number } | undefined;
 }
 
+/** Where the store remembers which nested collections were seeded: reset forgets with the records. */
+const SEEDED: CollectionDescriptor = {
+  name: '__seeded',
+  idProperty: 'collection',
+  idKind: 'string',
+};
+
+/** Seedings under way, by store and collection: two first requests seed once. */
+const seedings = new WeakMap<object, Map<string, Promise<void>>>();
+
 /**
- * The handlers of every operation a resource serves, keyed by operation: list, create,
- * read, replace (`put`: the client's fields replaced), update (`patch`: a JSON Merge Patch)
- * and delete, each answering the success status the spec gives it, on the store of the
- * request's context. Records are checked against the resource's schema before they are
- * stored or sent.
+ * The handlers of every operation a resource serves, keyed by operation: list (filtered and
+ * paged as its parameters document), create, read, replace (`put`: the client's fields
+ * replaced), update (`patch`: a JSON Merge Patch) and delete, each answering the success
+ * status the spec gives it, in the envelope its answer documents, on the store of the
+ * request's context. A nested collection's records are kept per parent, whose record must
+ * exist. Records are checked against the resource's schema before they are stored or sent.
  * @example resourceHandlers({ resources, compiler, generator, basePath: '/v1' }).get(listCategories)
  */
 export function resourceHandlers(options: EngineOptions): Map<Operation, OperationHandler> {
   const serializerFor = createRecordSerializers(options.compiler);
+  const envelopes = createEnvelopeAnswers({
+    compiler: options.compiler,
+    generator: options.generator,
+    serializerFor,
+  });
+  const served = new Map<string, ServedResource>();
+  for (const resource of options.resources)
+    served.set(resource.name, new ServedResource(resource, options, envelopes, served));
   const handlers = new Map<Operation, OperationHandler>();
   for (const resource of options.resources) {
-    const served = new ServedResource(resource, options, serializerFor);
+    const one = served.get(resource.name) as ServedResource;
     for (const [operation, action] of resource.actions)
-      handlers.set(operation, served.handler(operation, action));
+      handlers.set(operation, one.handler(operation, action));
   }
   return handlers;
 }
 
-/** What the store needs to know of a resource's collection. */
-export function descriptorOf(resource: Resource): CollectionDescriptor {
-  return { name: resource.name, idProperty: resource.idProperty, idKind: resource.idKind };
-}
-
 class ServedResource {
-  readonly #spec: CollectionDescriptor;
-  /** The fields a client writes; undefined when the schema takes any field. */
-  readonly #writable: ReadonlySet<string> | undefined;
-  /** `readOnly` fields other than the id: the service sets them. */
-  readonly #serverSet: readonly [string, SchemaObject][];
-  readonly #check: (value: unknown, where?: string) => string[];
-  readonly #now: () => Date;
+  readonly #maker: RecordMaker;
 
   constructor(
     readonly resource: Resource,
     readonly options: EngineOptions,
-    readonly serializerFor: (schema: SchemaObject) => RecordSerializer,
+    readonly envelopes: EnvelopeAnswers,
+    readonly all: ReadonlyMap<string, ServedResource>,
   ) {
-    this.#spec = descriptorOf(resource);
-    const properties = propertiesOf(resource.schema);
-    const open =
-      Object.keys(properties).length === 0 ||
-      [resource.schema, ...((resource.schema.allOf ?? []) as SchemaObject[])].some(
-        (part) => part.additionalProperties !== undefined && part.additionalProperties !== false,
-      );
-    this.#writable = open
-      ? undefined
-      : new Set(Object.keys(properties).filter((name) => !isReadOnly(properties[name] ?? {})));
-    this.#serverSet = Object.entries(properties).filter(
-      ([name, schema]) => name !== resource.idProperty && isReadOnly(schema),
-    );
-    this.#check = options.compiler.response(resource.schema);
-    this.#now = options.now ?? (() => new Date());
+    this.#maker = new RecordMaker(resource, options);
   }
 
   handler(operation: Operation, action: ResourceAction): OperationHandler {
     const status = operation.successStatus;
-    const schema = jsonSchemaOf(operation.responses[String(status)]);
-    const serialize = schema && this.serializerFor(schema);
-    // The id in an item path: the one parameter of its last segment.
-    const idParam = /\{([^}]+)\}$/.exec(operation.path)?.[1] ?? '';
-    const idOf = (request: HandlerRequest): RecordId => request.params[idParam] as RecordId;
-    const collectionOf = (context: HandlerContext): Collection =>
-      context.store.collection(this.#spec);
+    const envelope = this.resource.envelopes.get(operation);
+    const names = parametersOf(operation.path);
+    const scopeNames = names.slice(0, this.resource.scope.length);
+    const keyName = names[this.resource.scope.length] ?? names.at(-1) ?? '';
+    const scopeOf = (request: HandlerRequest): string[] =>
+      scopeNames.map((name) => String(request.params[name]));
+    const keyOf = (request: HandlerRequest): RecordId => request.params[keyName] as RecordId;
+    /** The answer for a record: in its envelope, else the operation's example. */
+    const answer = (
+      record: StoredRecord | undefined,
+      headers?: Record<string, string>,
+    ): Answer => ({
+      status,
+      body:
+        envelope && record
+          ? this.envelopes.record(envelope, record)
+          : exampleBody(operation, String(status), this.options.generator)?.body,
+      ...(headers ? { headers } : {}),
+    });
+
     switch (action) {
-      case 'list': {
-        const items = ((schema as { items?: SchemaObject } | undefined)?.items ??
-          this.resource.schema) as SchemaObject;
-        const serializeItem = this.serializerFor(items);
-        return async (_request, context) => ({
-          status,
-          body: new RecordList(await collectionOf(context).list(), serializeItem),
-        });
-      }
-      case 'create':
-        return async ({ body }, context) => {
-          const collection = collectionOf(context);
-          const record = await collection.create({
-            ...this.#serverFields(undefined),
-            ...this.#clientFields(body),
-          });
-          let bytes: Buffer | undefined;
-          try {
-            bytes = serialize?.(record);
-          } catch (err) {
-            // Never keep a record that breaks the schema: every later list would fail.
-            await collection.remove(record[this.resource.idProperty] as RecordId);
-            throw err;
-          }
+      case 'list':
+        return async (request, context) => {
+          const collection = await this.collection(scopeOf(request), context);
+          const listing = this.resource.listing.get(operation);
+          const records = await collection.list();
+          const page = listing
+            ? selectPage(records, request.query, listing, (record) => this.#keyOf(record))
+            : {
+                records,
+                total: records.length,
+                offset: 0,
+                limit: undefined,
+                page: undefined,
+                next: undefined,
+              };
           return {
             status,
-            body: bytes === undefined ? undefined : new CheckedJson(bytes),
-            headers: this.#location(record),
+            body: envelope
+              ? this.envelopes.list(envelope, page)
+              : exampleBody(operation, String(status), this.options.generator)?.body,
           };
+        };
+      case 'create':
+        return async (request, context) => {
+          const scope = scopeOf(request);
+          const collection = await this.collection(scope, context);
+          const { fields, id } = await this.#maker.create(
+            request.body,
+            scope,
+            collection,
+            operation,
+            request.query,
+          );
+          const record = await collection.create(fields, id);
+          try {
+            // Checked now: never keep a record its answers would refuse, every later list would fail.
+            if (envelope) this.envelopes.record(envelope, record);
+          } catch (err) {
+            await collection.remove(this.#keyOf(record));
+            throw err;
+          }
+          return answer(record, this.#location(scope, record));
         };
       case 'read':
         return async (request, context) => {
-          const id = idOf(request);
-          const record = await collectionOf(context).get(id);
+          const id = keyOf(request);
+          const record = await (await this.collection(scopeOf(request), context)).get(id);
           if (!record) throw this.#notFound(id);
-          return { status, body: serialize ? new CheckedJson(serialize(record)) : undefined };
+          return answer(record);
         };
       case 'replace':
       case 'update':
         return async (request, context) => {
-          const id = idOf(request);
-          const record = await collectionOf(context).update(id, (current) => {
-            const client =
-              action === 'replace'
-                ? this.#clientFields(request.body)
-                : (applyMergePatch(
-                    this.#clientFields(current),
-                    this.#clientFields(request.body),
-                  ) as Record<string, unknown>);
-            const fields = { ...this.#serverFields(current), ...client };
-            const problems = this.#check({ ...fields, [this.resource.idProperty]: id }, '/body');
-            if (problems.length > 0)
-              throw errors.recordWouldBreak(action === 'update' ? 'patched' : 'new', problems);
-            return fields;
-          });
+          const id = keyOf(request);
+          const scope = scopeOf(request);
+          const collection = await this.collection(scope, context);
+          const renamed = this.#maker.renamedTo(request.body, operation, id);
+          if (renamed !== undefined)
+            return answer(await this.#move(collection, id, renamed, request, action, scope));
+          const record = await collection.update(id, (current) =>
+            this.#maker.change(current, request.body, action, operation, scope),
+          );
           if (!record) throw this.#notFound(id);
-          return { status, body: serialize ? new CheckedJson(serialize(record)) : undefined };
+          return answer(record);
         };
       case 'delete':
         return async (request, context) => {
-          const id = idOf(request);
-          const collection = collectionOf(context);
-          const record = serialize ? await collection.get(id) : undefined;
-          if (!(await collection.remove(id))) throw this.#notFound(id);
-          return {
-            status,
-            body: serialize && record ? new CheckedJson(serialize(record)) : undefined,
-          };
+          const id = keyOf(request);
+          const collection = await this.collection(scopeOf(request), context);
+          const record = await collection.get(id);
+          if (!record || !(await collection.remove(id))) throw this.#notFound(id);
+          return answer(record);
         };
     }
   }
 
-  /** The fields of a body the client may write: the schema's writable ones, or all if it is open. */
-  #clientFields(body: unknown): Record<string, unknown> {
-    const fields: Record<string, unknown> = {};
-    if (typeof body !== 'object' || body === null) return fields;
-    for (const [name, value] of Object.entries(body)) {
-      if (name === this.resource.idProperty) continue;
-      if (this.#writable ? this.#writable.has(name) : !this.#isServerSet(name))
-        setField(fields, name, value);
+  /**
+   * The collection of a scope (the values of the collection path's parameters), once the
+   * parent record it belongs to is known to exist.
+   * @throws {ApiError} 404 when the parent record does not exist.
+   */
+  async collection(scope: readonly string[], context: HandlerContext): Promise<Collection> {
+    const parent = this.resource.parent && this.all.get(this.resource.parent);
+    if (parent) {
+      const depth = parent.resource.scope.length;
+      const key = scope[depth] ?? '';
+      const found = await (await parent.collection(scope.slice(0, depth), context)).get(key);
+      if (!found) throw errors.noRecord(parent.resource.name, parent.resource.idProperty, key);
     }
-    return fields;
+    const collection = context.store.collection(descriptorOf(this.resource, scope));
+    if (scope.length > 0) await this.#seedOnce(collection, scope, context);
+    return collection;
   }
 
-  /** Server-set fields: kept from `current`, made on create, timestamps refreshed. */
-  #serverFields(current: StoredRecord | undefined): Record<string, unknown> {
-    const fields: Record<string, unknown> = {};
-    for (const [name, schema] of this.#serverSet) {
-      const timestamp = schema.format === 'date-time';
-      if (timestamp && (UPDATED.test(name) || (!current && CREATED.test(name))))
-        fields[name] = this.#now().toISOString();
-      else if (current && name in current) fields[name] = current[name];
-      else if (!current)
-        fields[name] = this.options.generator.value(schema, `${this.resource.name}.${name}`);
+  /** Seeds the collection of one parent the first time it is asked for (never after a write to it is possible). */
+  async #seedOnce(
+    collection: Collection,
+    scope: readonly string[],
+    context: HandlerContext,
+  ): Promise<void> {
+    const seeding = this.options.seeding?.();
+    if (!seeding || seeding.count === 0) return;
+    const { name } = collection.descriptor;
+    const marks = context.store.collection(SEEDED);
+    if (await marks.get(name)) return;
+    let underway = seedings.get(context.store);
+    if (!underway) seedings.set(context.store, (underway = new Map()));
+    let seeded = underway.get(name);
+    if (!seeded) {
+      seeded = (async () => {
+        try {
+          await seedCollection(this.resource, collection, {
+            ...seeding,
+            compiler: this.options.compiler,
+            fixed: this.#maker.references(scope),
+          });
+        } catch (err) {
+          // A schema no record can be made for leaves the collection empty, as at start-up.
+          if (!(err instanceof SpecError)) throw err;
+        }
+        if (!(await marks.get(name))) await marks.create({}, name);
+      })().finally(() => underway.delete(name));
+      underway.set(name, seeded);
     }
-    return fields;
+    await seeded;
   }
 
-  #isServerSet(name: string): boolean {
-    return this.#serverSet.some(([serverName]) => serverName === name);
+  /**
+   * A write that gives the record another id (a user renamed): the record is stored under the
+   * new one, then removed from the old one.
+   * @throws {ApiError} 404 when there is no record at `id`, 409 when `to` is taken.
+   */
+  async #move(
+    collection: Collection,
+    id: RecordId,
+    to: RecordId,
+    request: HandlerRequest,
+    action: 'replace' | 'update',
+    scope: readonly string[],
+  ): Promise<StoredRecord> {
+    const current = await collection.get(id);
+    if (!current) throw this.#notFound(id);
+    if (await collection.get(to))
+      throw errors.recordExists(this.resource.name, this.resource.idProperty, to);
+    const fields = this.#maker.change(current, request.body, action, request.operation, scope);
+    const record = await collection.create(fields, to);
+    await collection.remove(id);
+    return record;
+  }
+
+  #keyOf(record: StoredRecord): RecordId {
+    return record[this.resource.idProperty] as RecordId;
   }
 
   #notFound(id: RecordId): ApiError {
     return errors.noRecord(this.resource.name, this.resource.idProperty, id);
   }
 
-  #location(record: StoredRecord): Record<string, string> | undefined {
+  #location(scope: readonly string[], record: StoredRecord): Record<string, string> | undefined {
     const { itemPath } = this.resource;
     if (!itemPath) return undefined;
-    const id = encodeURIComponent(String(record[this.resource.idProperty]));
-    return { Location: `${this.options.basePath}${itemPath.replace(/\{[^}]+\}$/, id)}` };
+    const values = [...scope, String(this.#keyOf(record))];
+    let index = 0;
+    const path = itemPath.replace(/\{[^}]+\}/g, () => encodeURIComponent(values[index++] ?? ''));
+    return { Location: `${this.options.basePath}${path}` };
   }
 }

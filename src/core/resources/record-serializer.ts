@@ -1,6 +1,9 @@
 import { jsonOf } from '../../store/records.js';
 import { errors } from '../../vocabulary/error-catalogue.js';
 import type { SchemaObject } from '../../openapi/load.js';
+import { isClosed } from '../../openapi/record-schema.js';
+import { wordsOf } from '../../openapi/item-key.js';
+import { carries, propertiesOf, typesOf } from '../../openapi/schema-parts.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { StoredRecord } from '../../store/store.js';
 
@@ -11,9 +14,64 @@ import type { StoredRecord } from '../../store/store.js';
 export type RecordSerializer = (record: StoredRecord, index?: number) => Buffer;
 
 /**
+ * What of a record an answer of this schema shows: the fields it declares when it is closed
+ * (`additionalProperties: false`), never one it marks `writeOnly`, and a field the record
+ * keeps as a number where the answer documents a string (Jira's ids: integers in the item
+ * answer, strings in the create answer) as that string, or a numeric string as its number:
+ * for ids only (`id`, `projectId`...), a misfit of any other field is a broken record. A
+ * record holds everything the spec says of it; each answer shows it in its own terms.
+ * @example projectionFor({ properties: { id: { type: 'string' } }, additionalProperties: false })({ id: 1, bio: 'x' }) // { id: '1' }
+ */
+/** The last words of the fields that hold ids. */
+const ID_WORDS = new Set(['id', 'gid', 'uuid', 'sid', 'key']);
+
+export function projectionFor(schema: SchemaObject): (record: StoredRecord) => StoredRecord {
+  const properties = propertiesOf(schema);
+  const closed = isClosed(schema);
+  const hidden = new Set(
+    Object.keys(properties).filter((name) => carries(properties[name] ?? {}, 'writeOnly')),
+  );
+  const asText = new Set<string>();
+  const asNumber = new Set<string>();
+  for (const [name, property] of Object.entries(properties)) {
+    // Only ids are typed one way here and another there; any other misfit is a broken record.
+    if (!ID_WORDS.has(wordsOf(name).at(-1) ?? '')) continue;
+    const types = typesOf(property);
+    const numeric = types.includes('integer') || types.includes('number');
+    if (types.includes('string') && !numeric) asText.add(name);
+    if (numeric && !types.includes('string')) asNumber.add(name);
+  }
+  const shown = new WeakMap<StoredRecord, StoredRecord>();
+  return (record) => {
+    let projected = shown.get(record);
+    if (!projected) {
+      let changed = false;
+      const fields: [string, unknown][] = [];
+      for (const [name, value] of Object.entries(record)) {
+        if (hidden.has(name) || (closed && !(name in properties))) {
+          changed = true;
+          continue;
+        }
+        let shownValue = value;
+        if (typeof value === 'number' && asText.has(name)) shownValue = String(value);
+        else if (typeof value === 'string' && asNumber.has(name) && /^-?\d+(\.\d+)?$/.test(value))
+          shownValue = Number(value);
+        changed ||= shownValue !== value;
+        fields.push([name, shownValue]);
+      }
+      // An answer that shows the record as it is keeps it: one object, one cached JSON.
+      projected = changed ? Object.freeze(Object.fromEntries(fields)) : record;
+      shown.set(record, projected);
+    }
+    return projected;
+  };
+}
+
+/**
  * Serializers that check each record once, when they first see it, and keep its JSON as
  * UTF-8 bytes: stored records are frozen, so what was checked stays true, and a list of any
- * size costs one lookup per record and no encoding. One serializer per schema object.
+ * size costs one lookup per record and no encoding. One serializer per schema object. A
+ * closed schema sees the record through its projection (projectionFor).
  * @throws {ApiError} 500 `invalid_response` naming the problem, for a record that breaks its schema.
  * @example createRecordSerializers(compiler)(categorySchema)({ id: 1, name: 'Dog' }).toString() // '{"id":1,"name":"Dog"}'
  */
@@ -26,13 +84,16 @@ export function createRecordSerializers(
     let serializer = serializers.get(schema);
     if (!serializer) {
       const check = compiler.response(schema);
+      const project = projectionFor(schema);
       const bytes = new WeakMap<object, Buffer>();
       serializer = (record, index) => {
         let json = bytes.get(record);
         if (json === undefined) {
-          const problems = check(record, index === undefined ? '/response' : `/response/${index}`);
+          const shown = project(record);
+          const problems = check(shown, index === undefined ? '/response' : `/response/${index}`);
           if (problems.length > 0) throw errors.invalidResponse(problems);
-          json = encode(jsonOf(record));
+          // The store's own JSON of the record, when the answer shows it as it is.
+          json = encode(shown === record ? jsonOf(record) : JSON.stringify(shown));
           bytes.set(record, json);
         }
         return json;

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { SchemaObject } from '../../openapi/load.js';
+import { SpecError, type SchemaObject } from '../../openapi/load.js';
 import { realisticRecords, type SchemaFacts } from '../../openapi/realistic.js';
 import type { Resource } from '../../openapi/resources.js';
 import { createDataGenerator } from '../../openapi/sample.js';
 import { propertiesOf } from '../../openapi/schema-parts.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
-import type { Store } from '../../store/store.js';
-import { descriptorOf } from './handlers.js';
+import type { Collection, RecordId, Store } from '../../store/store.js';
+import { descriptorOf } from './descriptor.js';
+import { hasMeaningfulKey, madeUpKey } from './record-maker.js';
 import { inOrder } from './timestamps.js';
 
 export interface SeedOptions {
@@ -15,11 +16,17 @@ export interface SeedOptions {
   /** The same seed gives the same records. */
   seed: number;
   compiler: SchemaCompiler;
+  /**
+   * Told, in one line, of a collection left empty because no record valid against its schema
+   * could be made (a pattern the generator cannot meet, say): the mock still starts.
+   */
+  onWarning?: (line: string) => void;
 }
 
 /**
- * Fills every collection with `count` records generated from its schema: valid against
- * every keyword of it, and the same for the same seed. Where a table of realistic records
+ * Fills every top-level collection with `count` records generated from its schema: valid against
+ * every keyword of it, and the same for the same seed. Nested collections (`/users/{id}/posts`)
+ * are seeded under each parent when first asked for (see resourceHandlers). Where a table of realistic records
  * fits what the schema says (openapi/realistic.ts), its fields are used wherever they fit. Each collection draws from its own
  * sequence (seeded by the seed and its name), so adding a collection to the spec leaves the
  * data of the others as it was.
@@ -31,40 +38,77 @@ export async function seedResources(
   options: SeedOptions,
 ): Promise<void> {
   for (const resource of resources) {
-    const generator = createDataGenerator({
-      seed: seedFor(options.seed, resource.name),
-      compiler: options.compiler,
-    });
-    const check = options.compiler.response(resource.schema);
-    const collection = store.collection(descriptorOf(resource));
-    const realistic = realisticRecords(factsOf(resource), options.count, options.seed);
-    const known = new Set(Object.keys(propertiesOf(resource.schema)));
-    const placeholderId =
-      resource.idKind === 'integer' ? 1 : '00000000-0000-4000-8000-000000000000';
-
-    for (let i = 0; i < options.count; i++) {
-      const overlay = pick(realistic?.[i], known);
-      // The realistic fields alone, when they make a whole record; else generated ones under them.
-      let fields: Record<string, unknown> | undefined =
-        overlay && check({ ...overlay, [resource.idProperty]: placeholderId }).length === 0
-          ? overlay
-          : undefined;
-      if (!fields) {
-        const generated = generator.value(resource.schema, resource.name) as Record<
-          string,
-          unknown
-        >;
-        const mixed = { ...generated, ...overlay };
-        fields = check(mixed).length === 0 ? mixed : generated;
-      }
-      // UUIDs from the seeded generator: the same seed gives the same ids, as it gives the same data.
-      const id =
-        resource.idKind === 'uuid'
-          ? (generator.value({ type: 'string', format: 'uuid' }, 'a uuid') as string)
-          : undefined;
-      await collection.create(inOrder(withoutId(fields, resource.idProperty)), id);
+    if (resource.scope.length > 0) continue;
+    try {
+      await seedCollection(resource, store.collection(descriptorOf(resource)), options);
+    } catch (err) {
+      if (!(err instanceof SpecError)) throw err;
+      options.onWarning?.(`${resource.name} starts empty: ${err.message}`);
     }
   }
+}
+
+/**
+ * Fills one collection (of a resource, or of one parent of a nested one) with `count` records,
+ * `fixed` fields set in each (a post's `userId`). Every record is made before any is stored, so
+ * a failure stores none. The records depend on the seed and the collection's name only.
+ * @throws {SpecError} when no record valid against the schema could be made.
+ * @example await seedCollection(posts, store.collection(descriptorOf(posts, ['7'])), { count: 3, seed: 1, compiler, fixed: { userId: 7 } });
+ */
+export async function seedCollection(
+  resource: Resource,
+  collection: Collection,
+  options: SeedOptions & { fixed?: Readonly<Record<string, unknown>> },
+): Promise<void> {
+  const generator = createDataGenerator({
+    seed: seedFor(options.seed, collection.descriptor.name),
+    compiler: options.compiler,
+  });
+  const check = options.compiler.response(resource.schema);
+  const realistic = realisticRecords(factsOf(resource), options.count, options.seed);
+  const known = new Set(Object.keys(propertiesOf(resource.schema)));
+  const placeholderId = resource.idKind === 'integer' ? 1 : '00000000-0000-4000-8000-000000000000';
+  const made: { fields: Record<string, unknown>; id: RecordId | undefined }[] = [];
+  const keys = new Set<RecordId>();
+
+  for (let i = 0; i < options.count; i++) {
+    const overlay = pick(realistic?.[i], known);
+    // The realistic fields alone, when they make a whole record; else generated ones under them.
+    let fields: Record<string, unknown> | undefined =
+      overlay && check({ ...overlay, [resource.idProperty]: placeholderId }).length === 0
+        ? overlay
+        : undefined;
+    if (!fields) {
+      const generated = generator.value(resource.schema, resource.name) as Record<string, unknown>;
+      const mixed = { ...generated, ...overlay };
+      fields = check(mixed).length === 0 ? mixed : generated;
+    }
+    if (options.fixed) fields = { ...fields, ...options.fixed };
+    // UUIDs from the seeded generator: the same seed gives the same ids, as it gives the same
+    // data; a key of another kind (a username, a slug, a `sid` with a pattern) is the one
+    // generated with the record, else one made from its schema.
+    const generatedKey = fields[resource.idProperty];
+    const free = async (key: RecordId) => !keys.has(key) && !(await collection.get(key));
+    // The generated record's own key, when it also fits the item path (a slug's pattern).
+    const fitsPath = (key: unknown) =>
+      options.compiler.response(resource.keySchema)(key).length === 0;
+    let id: RecordId | undefined;
+    if (resource.idKind === 'uuid')
+      id = generator.value({ type: 'string', format: 'uuid' }, 'a uuid') as string;
+    else if (hasMeaningfulKey(resource))
+      id =
+        (typeof generatedKey === 'string' || typeof generatedKey === 'number') &&
+        fitsPath(generatedKey) &&
+        (await free(generatedKey))
+          ? generatedKey
+          : await madeUpKey(resource, generator, async (key) => !(await free(key)));
+    if (id !== undefined && !(await free(id))) id = undefined;
+    // A key that says what it holds and has no free value left (a short enum): no more records.
+    if (id === undefined && hasMeaningfulKey(resource)) break;
+    if (id !== undefined) keys.add(id);
+    made.push({ fields: inOrder(withoutId(fields, resource.idProperty)), id });
+  }
+  for (const { fields, id } of made) await collection.create(fields, id);
 }
 
 /** What the realistic tables read of a resource: its name, its properties and their examples. */

@@ -1,0 +1,145 @@
+// Answers that hold records as the spec's envelopes say: the record or the array itself, or
+// a wrapper (`{data: [...], total}`, `{droplet: {...}, links}`) whose other fields are made
+// from its schema, with its counts and cursors telling the truth about the page.
+import type { Envelope } from '../../openapi/resources.js';
+import type { SchemaObject } from '../../openapi/load.js';
+import type { DataGenerator } from '../../openapi/sample.js';
+import { isObjectSchema } from '../../openapi/envelopes.js';
+import { propertiesOf, requiredOf, typesOf } from '../../openapi/schema-parts.js';
+import type { SchemaCompiler } from '../../openapi/schemas.js';
+import { CheckedJson, RecordList } from '../../vocabulary/answer.js';
+import type { StoredRecord } from '../../store/store.js';
+import type { Page } from './list-page.js';
+import { projectionFor, type RecordSerializer } from './record-serializer.js';
+
+/** What a wrapper's fields say of a page, by their names and types. */
+const PAGE_FIELDS: readonly [RegExp, 'number' | 'string' | 'boolean', (page: Page) => unknown][] = [
+  [
+    /^(total|total_?count|total_?items|total_?results|total_?records|total_?size|total_?elements|count|num_?results|record_?count|hits)$/i,
+    'number',
+    (page) => page.total,
+  ],
+  [
+    /^(limit|per_?page|page_?size|size|max_?results)$/i,
+    'number',
+    (page) => page.limit ?? page.records.length,
+  ],
+  [/^(offset|skip|start|start_?at|start_?index)$/i, 'number', (page) => page.offset],
+  [/^(page|page_?number|current_?page|page_?index)$/i, 'number', (page) => page.page],
+  [
+    /^(total_?pages|page_?count|pages|last_?page|num_?pages)$/i,
+    'number',
+    (page) => (page.limit ? Math.max(1, Math.ceil(page.total / page.limit)) : 1),
+  ],
+  [/^(returned|num_?returned|result_?count)$/i, 'number', (page) => page.records.length],
+  [
+    /^(next_?cursor|next_?page_?token|next_?token|next_?marker|cursor|after|end_?cursor|continue|continuation_?token|next_?offset)$/i,
+    'string',
+    (page) => page.next ?? null,
+  ],
+  [
+    /^(has_?more|has_?next(_?page)?|more|is_?truncated)$/i,
+    'boolean',
+    (page) => page.next !== undefined,
+  ],
+];
+
+export interface EnvelopeAnswers {
+  /** The body of an answer holding one record. */
+  record(envelope: Envelope, record: StoredRecord): unknown;
+  /** The body of an answer holding a page of records. */
+  list(envelope: Envelope, page: Page): unknown;
+}
+
+export interface EnvelopeOptions {
+  compiler: SchemaCompiler;
+  generator: DataGenerator;
+  serializerFor: (schema: SchemaObject) => RecordSerializer;
+}
+
+/**
+ * @example createEnvelopeAnswers(options).list(dropletsEnvelope, page) // { droplets: [...], links: {...}, meta: { total: 3 } }
+ */
+export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers {
+  const { compiler, generator, serializerFor } = options;
+  // Made on first use, once per wrapper: the same fields on every answer, as a real server's would be.
+  const rests = new WeakMap<Envelope, Record<string, unknown>>();
+  const restOf = (envelope: Extract<Envelope, { kind: 'wrapped' }>): Record<string, unknown> => {
+    let rest = rests.get(envelope);
+    if (!rest) {
+      const properties = Object.fromEntries(
+        Object.entries(propertiesOf(envelope.wrapper)).filter(
+          ([name]) => name !== envelope.property,
+        ),
+      );
+      const schema = {
+        type: 'object',
+        properties,
+        required: [...requiredOf(envelope.wrapper)].filter((name) => name in properties),
+      } as SchemaObject;
+      rest = generator.value(schema, `the fields beside ${envelope.property}`) as Record<
+        string,
+        unknown
+      >;
+      rests.set(envelope, rest);
+    }
+    return rest;
+  };
+  const check = (schema: SchemaObject, value: unknown) =>
+    compiler.response(schema)(value).length === 0;
+
+  /**
+   * `source` with the fields that say something of the page set, in it and in its nested
+   * objects; an optional one with nothing to say (no next cursor, where null is refused) left out.
+   */
+  function tellPage(
+    source: Readonly<Record<string, unknown>>,
+    schema: SchemaObject,
+    page: Page,
+    depth: number,
+  ): Record<string, unknown> {
+    const fields = new Map(Object.entries(source));
+    const required = requiredOf(schema);
+    for (const [name, property] of Object.entries(propertiesOf(schema))) {
+      const types = typesOf(property);
+      const field = PAGE_FIELDS.find(
+        ([pattern, type]) =>
+          pattern.test(name) &&
+          (type === 'number'
+            ? types.includes('integer') || types.includes('number')
+            : types.includes(type)),
+      );
+      const inner = fields.get(name);
+      if (field) {
+        const value = field[2](page);
+        if (value === null && !check(property, null)) {
+          if (!required.has(name)) fields.delete(name);
+        } else if (value !== undefined && check(property, value)) fields.set(name, value);
+      } else if (depth < 1 && isObjectSchema(property) && isRecordValue(inner)) {
+        fields.set(name, tellPage(inner, property, page, depth + 1));
+      }
+    }
+    return Object.fromEntries(fields);
+  }
+
+  return {
+    record(envelope, record) {
+      const bytes = serializerFor(envelope.record)(record);
+      if (envelope.kind === 'plain') return new CheckedJson(bytes);
+      return { ...restOf(envelope), [envelope.property]: projectionFor(envelope.record)(record) };
+    },
+    list(envelope, page) {
+      const serialize = serializerFor(envelope.record);
+      if (envelope.kind === 'plain') return new RecordList(page.records, serialize);
+      // Each record checked (and its JSON kept) as a plain list's would be.
+      page.records.forEach((record, index) => serialize(record, index));
+      const project = projectionFor(envelope.record);
+      const body = { ...restOf(envelope), [envelope.property]: page.records.map(project) };
+      return tellPage(body, envelope.wrapper, page, 0);
+    },
+  };
+}
+
+function isRecordValue(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

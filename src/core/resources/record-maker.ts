@@ -1,0 +1,349 @@
+// The fields of a record a write makes: what the client may write, what the service sets
+// (ids, timestamps, references to the parent, required fields the client does not send), and
+// nothing that would break what the spec says of the record.
+import { errors } from '../../vocabulary/error-catalogue.js';
+import type { SchemaObject } from '../../openapi/load.js';
+import type { Operation } from '../../openapi/operations.js';
+import type { Resource } from '../../openapi/resources.js';
+import { wordsOf } from '../../openapi/item-key.js';
+import type { DataGenerator } from '../../openapi/sample.js';
+import {
+  carries,
+  isReadOnly,
+  propertiesOf,
+  requiredOf,
+  typesOf,
+} from '../../openapi/schema-parts.js';
+import type { SchemaCompiler } from '../../openapi/schemas.js';
+import type { Collection, RecordId, StoredRecord } from '../../store/store.js';
+import { applyMergePatch } from './merge-patch.js';
+import { CREATED, UPDATED } from './timestamps.js';
+
+export interface RecordMakerOptions {
+  compiler: SchemaCompiler;
+  generator: DataGenerator;
+  /** @default () => new Date() */
+  now?: () => Date;
+}
+
+/** How many made-up keys are tried before the store is left to make one. */
+const KEY_ATTEMPTS = 10;
+/** The last word of a property that holds an opaque id: the store makes those (UUIDs). */
+const OPAQUE_ID = new Set(['id', 'gid', 'uuid', 'guid', 'sid', 'key', 'token']);
+
+/**
+ * Makes the fields of new and changed records of one resource.
+ * @example await new RecordMaker(users, options).create({ username: 'ada' }, [], collection) // { fields: {...}, id: 'ada' }
+ */
+export class RecordMaker {
+  readonly #properties: Readonly<Record<string, SchemaObject>>;
+  /** The record's property names by their words, for bodies that spell them otherwise. */
+  readonly #byWords: ReadonlyMap<string, string>;
+  readonly #required: ReadonlySet<string>;
+  /** Fields of S the service sets: not written by clients, or `readOnly`. */
+  readonly #serverSet: readonly [string, SchemaObject][];
+  readonly #now: () => Date;
+
+  constructor(
+    readonly resource: Resource,
+    readonly options: RecordMakerOptions,
+  ) {
+    this.#properties = propertiesOf(resource.schema);
+    this.#required = requiredOf(resource.schema);
+    this.#byWords = new Map(
+      Object.keys(this.#properties).map((name) => [wordsOf(name).join(' '), name]),
+    );
+    const { writable, idProperty, references } = resource;
+    this.#serverSet = Object.entries(this.#properties).filter(
+      ([name, schema]) =>
+        name !== idProperty &&
+        !references.has(name) &&
+        (isReadOnly(schema) || (writable !== undefined && !writable.has(name))),
+    );
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  /**
+   * The fields of a new record, and its id when it is not the store's to make: the one the
+   * client chose (when the create body lets it), or one made from the id property's schema.
+   * @throws {ApiError} 409 when the client's id is taken; 400 when a field would break the record's schema.
+   */
+  async create(
+    body: unknown,
+    scope: readonly string[],
+    collection: Collection,
+    operation: Operation,
+    query: Readonly<Record<string, unknown>> = {},
+  ): Promise<{ fields: Record<string, unknown>; id?: RecordId }> {
+    const { idProperty } = this.resource;
+    body = this.#unwrap(body, operation);
+    const fields = {
+      ...this.#serverFields(undefined),
+      ...this.references(scope),
+      ...this.#fromQuery(query),
+      ...this.#clientFields(body),
+    };
+    this.#fill(fields, undefined);
+    this.#fit(fields, body, this.#declaredBy(operation), 'new');
+    const sent = this.#sentKey(body);
+    if (sent !== undefined) {
+      if (await collection.get(sent))
+        throw errors.recordExists(this.resource.name, idProperty, sent);
+      return { fields, id: sent };
+    }
+    return { fields, ...(await this.#madeUpId(collection)) };
+  }
+
+  /**
+   * The fields of a record after a `put` (the client's fields replaced; required ones it left
+   * out kept) or a `patch` (a JSON Merge Patch of the client's fields), the service's kept and
+   * its update timestamps refreshed. The id is the caller's to keep or change (see renamedTo).
+   * @throws {ApiError} 400 when the record would break its schema.
+   */
+  change(
+    current: StoredRecord,
+    body: unknown,
+    action: 'replace' | 'update',
+    operation: Operation,
+    scope: readonly string[],
+  ): Record<string, unknown> {
+    body = this.#unwrap(body, operation);
+    const client =
+      action === 'replace'
+        ? this.#clientFields(body)
+        : (applyMergePatch(this.#clientFields(current), this.#clientFields(body)) as Record<
+            string,
+            unknown
+          >);
+    const fields = { ...this.#serverFields(current), ...this.references(scope), ...client };
+    if (action === 'replace') this.#fill(fields, current);
+    this.#fit(fields, body, this.#declaredBy(operation), action === 'update' ? 'patched' : 'new');
+    return fields;
+  }
+
+  /**
+   * The new id a `put` or `patch` body gives the record, when the client chooses ids (a
+   * `username`) and sends another one than the path's: the record moves there.
+   */
+  renamedTo(body: unknown, operation: Operation, id: RecordId): RecordId | undefined {
+    const sent = this.#sentKey(this.#unwrap(body, operation));
+    return sent === undefined || String(sent) === String(id) ? undefined : sent;
+  }
+
+  /**
+   * The id a (unwrapped) body chooses, when the client chooses ids: a number, or a string that
+   * is not empty (an empty one could not address the record in its path, so it is left out).
+   */
+  #sentKey(body: unknown): RecordId | undefined {
+    if (!this.resource.clientChosenId || !isObject(body)) return undefined;
+    const sent = body[this.resource.idProperty];
+    return typeof sent === 'number' || (typeof sent === 'string' && sent !== '') ? sent : undefined;
+  }
+
+  /** The fields of a body the client may write: those the request bodies declare, or any the service does not set. */
+  #clientFields(body: unknown): Record<string, unknown> {
+    const fields: Record<string, unknown> = {};
+    if (!isObject(body)) return fields;
+    const { writable, idProperty, references } = this.resource;
+    for (const [sent, value] of Object.entries(body)) {
+      // Stored under the record's name for it: a body's `FriendlyName` is the record's `friendly_name`.
+      const name =
+        sent in this.#properties ? sent : (this.#byWords.get(wordsOf(sent).join(' ')) ?? sent);
+      if (name === idProperty || references.has(name)) continue;
+      const allowed = writable
+        ? writable.has(name)
+        : !this.#serverSet.some(([server]) => server === name) &&
+          !carries(this.#properties[name] ?? {}, 'writeOnly');
+      if (allowed)
+        Object.defineProperty(fields, name, {
+          value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+    }
+    return fields;
+  }
+
+  /** Server-set fields: kept from `current`, made on create (`readOnly` and required ones), timestamps refreshed. */
+  #serverFields(current: StoredRecord | undefined): Record<string, unknown> {
+    const fields: Record<string, unknown> = {};
+    for (const [name, schema] of this.#serverSet) {
+      if (isTimestamp(schema) && (UPDATED.test(name) || (!current && CREATED.test(name))))
+        fields[name] = this.#now().toISOString();
+      else if (current && name in current) fields[name] = current[name];
+      else if (!current && (isReadOnly(schema) || this.#required.has(name)))
+        fields[name] = this.#made(name, schema);
+    }
+    return fields;
+  }
+
+  /**
+   * Query parameters of a create that name a record property (`POST /hooks?site_id=...`): the
+   * record's, where the body does not say otherwise.
+   */
+  #fromQuery(query: Readonly<Record<string, unknown>>): Record<string, unknown> {
+    const fields: Record<string, unknown> = {};
+    for (const [sent, value] of Object.entries(query)) {
+      const name = sent in this.#properties ? sent : this.#byWords.get(wordsOf(sent).join(' '));
+      if (name === undefined || name === this.resource.idProperty || value === undefined) continue;
+      if (this.#serverSet.some(([server]) => server === name)) continue;
+      Object.defineProperty(fields, name, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return fields;
+  }
+
+  /** The properties that repeat a parameter of the collection path (`userId` of a post), from the path. */
+  references(scope: readonly string[]): Record<string, unknown> {
+    const fields: Record<string, unknown> = {};
+    for (const [name, index] of this.resource.references) {
+      const text = scope[index];
+      if (text === undefined) continue;
+      const types = typesOf(this.#properties[name] ?? {});
+      const number = Number(text);
+      fields[name] =
+        (types.includes('integer') || types.includes('number')) &&
+        text !== '' &&
+        Number.isFinite(number)
+          ? number
+          : text;
+    }
+    return fields;
+  }
+
+  /** Required fields still missing: kept from `current`, else made. */
+  #fill(fields: Record<string, unknown>, current: StoredRecord | undefined): void {
+    for (const name of this.#required) {
+      if (name === this.resource.idProperty || name in fields) continue;
+      const schema = this.#properties[name];
+      if (!schema) continue;
+      if (current && name in current) fields[name] = current[name];
+      else
+        fields[name] = isTimestamp(schema) ? this.#now().toISOString() : this.#made(name, schema);
+    }
+  }
+
+  /**
+   * Every field checked against what S says of it. A value the request body's own schema
+   * declared (and so the request check accepted) that S defines otherwise is one the service
+   * transforms: it is made anew. Any other misfit, or a required field removed, is the client's: a 400.
+   */
+  #fit(
+    fields: Record<string, unknown>,
+    body: unknown,
+    declared: ReadonlySet<string>,
+    change: 'patched' | 'new',
+  ): void {
+    const problems: string[] = [];
+    for (const [name, value] of Object.entries(fields)) {
+      const schema = this.#properties[name];
+      if (!schema) continue;
+      const found = this.options.compiler.response(schema)(value, `/body/${name}`);
+      if (found.length === 0) continue;
+      const fromClient = isObject(body) && name in body;
+      if (fromClient && !declared.has(name)) problems.push(...found);
+      else fields[name] = this.#made(name, schema);
+    }
+    for (const name of this.#required)
+      if (name !== this.resource.idProperty && !(name in fields))
+        problems.push(`/body must have required property '${name}'`);
+    if (problems.length > 0) throw errors.recordWouldBreak(change, problems);
+  }
+
+  /** The properties the operation's request body declares for the record. */
+  #declaredBy(operation: Operation): ReadonlySet<string> {
+    const envelope = this.resource.bodies.get(operation);
+    if (envelope) return new Set(Object.keys(propertiesOf(envelope.record)));
+    const names = new Set<string>();
+    for (const schema of operation.requestBody?.content.values() ?? [])
+      for (const name of Object.keys(propertiesOf(schema))) names.add(name);
+    return names;
+  }
+
+  /** The client's fields out of a wrapped body (`{data: {...}}`). */
+  #unwrap(body: unknown, operation: Operation): unknown {
+    const envelope = this.resource.bodies.get(operation);
+    return envelope?.kind === 'wrapped' && isObject(body) ? body[envelope.property] : body;
+  }
+
+  /**
+   * An id made from the key's schema when it says what the id looks like; else the store's to make.
+   * @throws {ApiError} 409 when every id the schema allows (a short enum) is taken.
+   */
+  async #madeUpId(collection: Collection): Promise<{ id?: RecordId }> {
+    const id = await madeUpKey(
+      this.resource,
+      this.options.generator,
+      async (key) => (await collection.get(key)) !== undefined,
+    );
+    if (id === undefined && hasMeaningfulKey(this.resource))
+      throw errors.keysExhausted(this.resource.name, this.resource.idProperty);
+    return id === undefined ? {} : { id };
+  }
+
+  #made(name: string, schema: SchemaObject): unknown {
+    return this.options.generator.value(schema, `${this.resource.name}.${name}`);
+  }
+}
+
+/**
+ * Whether new keys of a resource are made from the id property's schema (a `username`, a
+ * `slug`, a string with a pattern) rather than by the store (integers counting up, UUIDs).
+ * @example hasMeaningfulKey(users) // true: `username` says what it holds
+ */
+export function hasMeaningfulKey(resource: Resource): boolean {
+  const opaque =
+    OPAQUE_ID.has(wordsOf(resource.idProperty).at(-1) ?? '') && !hasShape(resource.keySchema);
+  return resource.idKind === 'string' && !opaque;
+}
+
+/**
+ * A new key made from the resource's key schema, not `taken`, for resources whose keys say
+ * something (hasMeaningfulKey); undefined when the store is to make it, or none was found free.
+ * @example await madeUpKey(users, generator, async (id) => Boolean(await collection.get(id))) // 'Kyla.Hahn'
+ */
+export async function madeUpKey(
+  resource: Resource,
+  generator: DataGenerator,
+  taken: (id: RecordId) => Promise<boolean>,
+): Promise<RecordId | undefined> {
+  if (!hasMeaningfulKey(resource)) return undefined;
+  const schema = resource.keySchema;
+  // A key is never null, even where the property may be.
+  const types = typesOf(schema).filter((type) => type !== 'null');
+  const keySchema =
+    types.length > 0 ? ({ allOf: [schema, { type: types }] } as SchemaObject) : schema;
+  for (let attempt = 0; attempt < KEY_ATTEMPTS; attempt++) {
+    const id = generator.value(keySchema, `${resource.name}.${resource.idProperty}`);
+    if ((typeof id === 'string' || typeof id === 'number') && !(await taken(id))) return id;
+  }
+  return undefined;
+}
+
+function isTimestamp(schema: SchemaObject): boolean {
+  return [schema, ...((schema.allOf ?? []) as SchemaObject[])].some(
+    (part) => part.format === 'date-time',
+  );
+}
+
+/** Whether a string schema says what its values look like (beyond "a string"). */
+function hasShape(schema: SchemaObject): boolean {
+  return [schema, ...((schema.allOf ?? []) as SchemaObject[])].some(
+    (part) =>
+      (part !== schema && hasShape(part)) ||
+      part.pattern !== undefined ||
+      part.enum !== undefined ||
+      'const' in part ||
+      (part.format !== undefined && part.format !== 'uuid') ||
+      (part.maxLength !== undefined && part.maxLength < 36),
+  );
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,40 @@
+// Which property of a record an item path's parameter holds: `/users/{username}` holds the
+// `username`, `/books/{bookNumber}` the `number`, `/Calls/{CallSid}.json` the `sid`.
+
+/**
+ * The words of a name, lower case: `CallSid` and `call_sid` are both `['call', 'sid']`.
+ * @example wordsOf('bookNumber') // ['book', 'number']
+ */
+export function wordsOf(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word.length > 0)
+    .map((word) => word.toLowerCase());
+}
+
+/**
+ * The property of a record that an item parameter names: the property of the same name
+ * (words compared, so `call_sid` is `CallSid`), else the one named by the parameter's last
+ * words (`bookNumber` holds `number`, `petId` holds `id`, `domain_name` holds `name`), the
+ * longest such ending first. Undefined when no property fits: the caller falls back to the id.
+ * @example keyPropertyFor('username', ['id', 'username', 'email']) // 'username'
+ * @example keyPropertyFor('CallSid', ['sid', 'account_sid', 'to']) // 'sid'
+ */
+export function keyPropertyFor(
+  parameter: string,
+  properties: readonly string[],
+): string | undefined {
+  const byWords = new Map<string, string>();
+  for (const property of properties) {
+    const key = wordsOf(property).join(' ');
+    if (!byWords.has(key)) byWords.set(key, property);
+  }
+  const words = wordsOf(parameter);
+  for (let start = 0; start < words.length; start++) {
+    const found = byWords.get(words.slice(start).join(' '));
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}

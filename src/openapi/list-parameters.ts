@@ -1,0 +1,84 @@
+// What a list operation's query parameters ask of it: a page (limit and offset, page and
+// size, a cursor) and equality filters on record properties, read from their names and types.
+import type { SchemaObject } from './load.js';
+import type { Operation, Parameter } from './operations.js';
+import { wordsOf } from './item-key.js';
+import { typesOf } from './schema-parts.js';
+
+/** The parameters that choose a page of a list, by name. */
+export interface Paging {
+  /** How many records a page holds at most. */
+  readonly limit?: string;
+  /** How many matching records come before the page. */
+  readonly offset?: string;
+  /** The page number, counted from `first`. */
+  readonly page?: { readonly name: string; readonly first: number };
+  /** An opaque position, handed out by the mock with each page. */
+  readonly cursor?: string;
+  /** The page size when the request names none: the limit's `default`. */
+  readonly defaultLimit?: number;
+}
+
+export interface ListParameters {
+  readonly paging: Paging;
+  /** Query parameters that select records whose property equals their value: parameter → property. */
+  readonly filters: ReadonlyMap<string, string>;
+}
+
+/** Parameter names, by what they do to a page (tables keyed by what the spec says, never by API). */
+const LIMIT =
+  /^(\$?top|limit|per_?page|page_?size|size|max_?results|max_?items|max_?records|count|take|first)$/i;
+const OFFSET = /^(\$?skip|offset|start|start_?at|start_?index|from)$/i;
+const PAGE = /^(page|page_?number|page_?no|page_?index|p)$/i;
+const CURSOR =
+  /^(cursor|after|starting_?after|page_?token|next_?token|continue|continuation(_?token)?|marker|offset|start_?cursor|page_?cursor)$/i;
+/** Query parameters that never filter, whatever property shares their name. */
+const NOT_FILTERS =
+  /^(sort|sort_?by|order|order_?by|direction|fields|expand|include|embed|q|query|search|format|lang|locale|api_?key|access_?token)$/i;
+
+/**
+ * The paging and filtering a list operation documents, for records with these properties.
+ * @example listParametersOf(listPets, { status: {...}, name: {...} })
+ * // { paging: { limit: 'limit', offset: 'offset' }, filters: Map { 'status' => 'status' } }
+ */
+export function listParametersOf(
+  operation: Operation,
+  properties: Readonly<Record<string, SchemaObject>>,
+): ListParameters {
+  const query = operation.parameters.filter((parameter) => parameter.in === 'query');
+  const numeric = (parameter: Parameter) =>
+    typesOf(parameter.schema).some((type) => type === 'integer' || type === 'number');
+  const limit = query.find((p) => LIMIT.test(p.name) && numeric(p));
+  const offset = query.find((p) => OFFSET.test(p.name) && numeric(p));
+  const page = query.find((p) => PAGE.test(p.name) && numeric(p));
+  const cursor = query.find((p) => CURSOR.test(p.name) && !numeric(p) && p !== offset);
+  const defaultLimit = limit?.schema.default;
+  const paging: Paging = {
+    ...(limit ? { limit: limit.name } : {}),
+    ...(offset ? { offset: offset.name } : {}),
+    ...(page ? { page: { name: page.name, first: page.schema.minimum === 0 ? 0 : 1 } } : {}),
+    ...(cursor ? { cursor: cursor.name } : {}),
+    ...(typeof defaultLimit === 'number' && defaultLimit > 0 ? { defaultLimit } : {}),
+  };
+  const paged = new Set([limit, offset, page, cursor].filter((p) => p !== undefined));
+
+  const byWords = new Map(Object.keys(properties).map((name) => [wordsOf(name).join(' '), name]));
+  const filters = new Map<string, string>();
+  for (const parameter of query) {
+    if (paged.has(parameter) || NOT_FILTERS.test(parameter.name)) continue;
+    const property = byWords.get(wordsOf(parameter.name).join(' '));
+    if (property !== undefined && isScalar(properties[property] ?? {}))
+      filters.set(parameter.name, property);
+  }
+  return { paging, filters };
+}
+
+/** A value a query parameter can be compared with: a scalar, or an array of them (which then contains it). */
+function isScalar(schema: SchemaObject): boolean {
+  const types = typesOf(schema);
+  const items = (schema as { items?: unknown }).items;
+  if (types.includes('array') && typeof items === 'object' && items !== null)
+    return isScalar(items as SchemaObject);
+  if (types.length === 0) return Array.isArray(schema.enum) || 'const' in schema;
+  return types.some((type) => ['string', 'integer', 'number', 'boolean'].includes(type));
+}

@@ -1,0 +1,451 @@
+// State inferred from the shapes real APIs have (test/fixtures/specs/real-world.yaml reproduces
+// them, small), served with no code: routes by specificity, item paths by username, slug, uuid
+// and sid, records made of everything the spec says of them, wrapped lists with their counts,
+// nested collections, paging and filters.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRouter } from '../src/core/router.js';
+import { selectPage } from '../src/core/resources/list-page.js';
+import { projectionFor } from '../src/core/resources/record-serializer.js';
+import type { SchemaObject } from '../src/openapi/load.js';
+import { mergeRecordSchemas } from '../src/openapi/record-schema.js';
+import { keyPropertyFor } from '../src/openapi/item-key.js';
+import { loadSpec, SpecError } from '../src/openapi/load.js';
+import { listOperations, type Operation } from '../src/openapi/operations.js';
+import { inferResources, type ListParameters } from '../src/openapi/resources.js';
+import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+
+const SHAPES = fileURLToPath(new URL('./fixtures/specs/real-world.yaml', import.meta.url));
+const KEY = 'shapes-key';
+
+const mocks: RunningMock[] = [];
+afterEach(async () => {
+  await Promise.all(mocks.splice(0).map((mock) => mock.close()));
+});
+
+async function shapes(seedCount = 3): Promise<RunningMock> {
+  const mock = await startMock({ spec: SHAPES, apiKeys: [KEY], seed: 1, seedCount });
+  mocks.push(mock);
+  return mock;
+}
+
+interface Answer {
+  status: number;
+  location: string | null;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- answers of many shapes, read by the tests
+}
+
+async function call(
+  mock: RunningMock,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Answer> {
+  const res = await fetch(`${mock.url}${path}`, {
+    method,
+    headers: {
+      Authorization: `Bearer ${KEY}`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return {
+    status: res.status,
+    location: res.headers.get('location'),
+    body: text === '' ? undefined : JSON.parse(text),
+  };
+}
+
+describe('routing by specificity', () => {
+  it('tries a literal segment before a parameter, and a suffixed parameter before a bare one, whatever the spec order', async () => {
+    const router = createRouter(listOperations((await loadSpec(SHAPES)).resolved));
+    const uuid = '6f1c2a9e-1d2b-4c3d-8e4f-5a6b7c8d9e0f';
+    expect(router.match('GET', `/projects/${uuid}/environments`)).toMatchObject({
+      kind: 'operation',
+      operation: { operationId: 'listEnvironments' },
+    });
+    expect(router.match('GET', `/projects/${uuid}/staging`)).toMatchObject({
+      operation: { operationId: 'getProjectSetting' },
+      params: { uuid, name: 'staging' },
+    });
+    const sid = `AC${'0'.repeat(32)}`;
+    expect(router.match('GET', `/Accounts/${sid}.json`)).toMatchObject({
+      operation: { operationId: 'getAccount' },
+      params: { Sid: sid },
+    });
+    expect(router.match('GET', `/Accounts/${sid}`)).toMatchObject({
+      operation: { operationId: 'getAccountPage' },
+    });
+  });
+
+  it('serves the methods of two templates alike but for their parameter names (Jira)', () => {
+    const operation = (method: string, path: string) =>
+      ({ operationId: `${method} ${path}`, method, path }) as unknown as Operation;
+    const router = createRouter([
+      operation('put', '/field/{fieldId}'),
+      operation('delete', '/field/{id}'),
+    ]);
+    expect(router.match('DELETE', '/field/f1')).toMatchObject({
+      operation: { operationId: 'delete /field/{id}' },
+      params: { id: 'f1' },
+    });
+    expect(router.match('PUT', '/field/f1')).toMatchObject({ params: { fieldId: 'f1' } });
+    expect(router.match('POST', '/field/f1')).toEqual({
+      kind: 'method-not-allowed',
+      allow: ['PUT', 'DELETE', 'OPTIONS'],
+    });
+  });
+
+  it('serves a path the spec writes with a trailing slash (Kubernetes `/api/`), with or without it', () => {
+    const operation = (path: string) =>
+      ({ operationId: path, method: 'get', path }) as unknown as Operation;
+    const router = createRouter([operation('/api/'), operation('/apis/{group}/')]);
+    for (const path of ['/api/', '/api'])
+      expect(router.match('GET', path)).toMatchObject({ operation: { operationId: '/api/' } });
+    expect(router.match('GET', '/apis/apps/')).toMatchObject({
+      operation: { operationId: '/apis/{group}/' },
+      params: { group: 'apps' },
+    });
+  });
+});
+
+describe('what is inferred from the shapes', () => {
+  it('maps each item parameter to the property it names, scopes nested collections and reads envelopes', async () => {
+    const resources = inferResources(listOperations((await loadSpec(SHAPES)).resolved));
+    expect(
+      resources.map((r) => ({
+        name: r.name,
+        key: [r.itemParameter, r.idProperty, r.idKind, r.clientChosenId],
+        scope: [r.scope, r.parent],
+        envelopes: [...r.envelopes].map(([op, e]) =>
+          e.kind === 'wrapped' ? `${op.operationId}:${e.property}` : op.operationId,
+        ),
+      })),
+    ).toEqual([
+      {
+        name: 'users',
+        key: ['username', 'username', 'string', true],
+        scope: [[], undefined],
+        envelopes: ['listUsers:data', 'createUser', 'getUser', 'replaceUser'],
+      },
+      {
+        name: 'users/{username}/posts',
+        key: ['postId', 'id', 'integer', false],
+        scope: [['username'], 'users'],
+        envelopes: ['listPosts', 'createPost', 'getPost'],
+      },
+      {
+        name: 'articles',
+        key: ['slug', 'slug', 'string', false],
+        scope: [[], undefined],
+        envelopes: ['listArticles:items', 'createArticle', 'getArticle'],
+      },
+      {
+        name: 'projects',
+        key: ['uuid', 'uuid', 'uuid', false],
+        scope: [[], undefined],
+        envelopes: ['createProject:project', 'getProject:project'],
+      },
+      {
+        name: 'Accounts.json',
+        key: ['Sid', 'sid', 'string', false],
+        scope: [[], undefined],
+        envelopes: ['createAccount', 'getAccount'],
+      },
+      {
+        name: 'tags',
+        key: ['ref', 'label', 'string', true],
+        scope: [[], undefined],
+        envelopes: ['listTags', 'createTag', 'getTag'],
+      },
+    ]);
+  });
+
+  it('refuses an x-mock key its records do not have, naming it', async () => {
+    const document = structuredClone((await loadSpec(SHAPES)).resolved);
+    const getTag = document.paths?.['/tags/{ref}']?.get as { 'x-mock'?: unknown };
+    getTag['x-mock'] = { key: 'colour' };
+    expect(() => inferResources(listOperations(document))).toThrow(SpecError);
+    expect(() => inferResources(listOperations(document))).toThrow(/"colour"/);
+  });
+
+  it('reads paging and filters from the list parameters', async () => {
+    const resources = inferResources(listOperations((await loadSpec(SHAPES)).resolved));
+    const listing = (name: string) =>
+      [...(resources.find((r) => r.name === name)?.listing.values() ?? [])][0];
+    expect(listing('users')).toEqual({
+      paging: { limit: 'per_page', page: { name: 'page', first: 1 }, defaultLimit: 20 },
+      filters: new Map([['role', 'role']]),
+    });
+    expect(listing('users/{username}/posts')?.paging).toEqual({ limit: 'limit', offset: 'offset' });
+    expect(listing('articles')?.paging).toEqual({ limit: 'limit', cursor: 'cursor' });
+  });
+
+  it.each([
+    ['username', ['id', 'username'], 'username'],
+    ['bookNumber', ['number', 'isbn'], 'number'],
+    ['petId', ['id', 'name'], 'id'],
+    ['CallSid', ['sid', 'account_sid'], 'sid'],
+    ['call_sid', ['CallSid', 'sid'], 'CallSid'],
+    ['domain_name', ['name', 'ttl'], 'name'],
+    ['username', ['id', 'name'], undefined],
+  ])('item parameter %s on properties %j holds %s', (parameter, properties, expected) => {
+    expect(keyPropertyFor(parameter, properties)).toBe(expected);
+  });
+});
+
+describe('records made of everything the spec says of them', () => {
+  it('a create fills the required fields the service sets, not readOnly ones included, and is found by username', async () => {
+    const mock = await shapes();
+    const created = await call(mock, 'POST', '/users', {
+      username: 'ada',
+      email: 'ada@example.org',
+      nickname: 'Countess',
+    });
+    expect(created.status).toBe(201);
+    expect(created.location).toBe('/api/users/ada');
+    // The nickname only the create body documents is the record's too.
+    expect(created.body).toMatchObject({
+      username: 'ada',
+      email: 'ada@example.org',
+      nickname: 'Countess',
+    });
+    expect(['active', 'suspended']).toContain(created.body.status);
+    expect(['admin', 'member', 'guest']).toContain(created.body.role);
+    expect(Date.parse(created.body.created_at)).not.toBeNaN();
+    expect(Number.isInteger(created.body.id)).toBe(true);
+    expect((await call(mock, 'GET', '/users/ada')).body).toEqual(created.body);
+  });
+
+  it('a username taken is a 409, and a put that changes it moves the record', async () => {
+    const mock = await shapes();
+    await call(mock, 'POST', '/users', { username: 'ada', email: 'ada@example.org' });
+    expect(
+      (await call(mock, 'POST', '/users', { username: 'ada', email: 'b@example.org' })).body,
+    ).toMatchObject({ code: 'conflict', status: 409 });
+    const moved = await call(mock, 'PUT', '/users/ada', {
+      username: 'lovelace',
+      email: 'ada@example.org',
+    });
+    expect(moved).toMatchObject({ status: 200, body: { username: 'lovelace' } });
+    expect((await call(mock, 'GET', '/users/ada')).status).toBe(404);
+    expect((await call(mock, 'GET', '/users/lovelace')).body.id).toBe(moved.body.id);
+  });
+
+  it('a create answered with the id alone keeps what the item answer documents, under a slug made from its pattern', async () => {
+    const mock = await shapes();
+    const created = await call(mock, 'POST', '/articles', { title: 'Hello', body: 'Text' });
+    expect(created.status).toBe(201);
+    const slug = decodeURIComponent(created.location?.split('/').at(-1) ?? '');
+    expect(slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+    const read = await call(mock, 'GET', `/articles/${encodeURIComponent(slug)}`);
+    expect(read).toMatchObject({
+      status: 200,
+      body: { slug, title: 'Hello', body: 'Text', id: created.body.id },
+    });
+    expect(typeof read.body.tag).toBe('string');
+  });
+
+  it('an integer id beside the uuid the path names; the record in the wrapper its answers document', async () => {
+    const mock = await shapes();
+    const created = await call(mock, 'POST', '/projects', { name: 'Apollo' });
+    expect(created.status).toBe(201);
+    expect(created.body.project).toMatchObject({
+      name: 'Apollo',
+      id: expect.any(Number),
+      uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+    expect(typeof created.body.links.self).toBe('string');
+    expect(created.location).toBe(`/api/projects/${created.body.project.uuid}`);
+    expect((await call(mock, 'GET', `/projects/${created.body.project.uuid}`)).body).toEqual({
+      project: created.body.project,
+    });
+  });
+
+  it('a suffixed item path finds the record by its sid, and a body in PascalCase fills snake_case fields', async () => {
+    const mock = await shapes();
+    const created = await call(mock, 'POST', '/Accounts.json', { FriendlyName: 'Main' });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      sid: expect.stringMatching(/^AC[0-9a-f]{32}$/),
+      friendly_name: 'Main',
+    });
+    expect(created.location).toBe(`/api/Accounts/${created.body.sid}.json`);
+    expect((await call(mock, 'GET', `/Accounts/${created.body.sid}.json`)).body).toEqual(
+      created.body,
+    );
+  });
+
+  it('x-mock names the property an item parameter holds', async () => {
+    const mock = await shapes();
+    expect((await call(mock, 'POST', '/tags', { label: 'news' })).status).toBe(201);
+    expect((await call(mock, 'GET', '/tags/news')).body).toMatchObject({ label: 'news' });
+  });
+});
+
+describe('one record, answered in the terms of each answer', () => {
+  it('keeps the numeric definition of an id two answers type differently, and shows it as each answer says', () => {
+    const item = {
+      type: 'object',
+      properties: { id: { type: 'integer' }, name: { type: 'string' } },
+    };
+    const created = {
+      type: 'object',
+      properties: { id: { type: 'string' }, self: { type: 'string' } },
+    };
+    const record = mergeRecordSchemas([item, created] as SchemaObject[]);
+    expect(record.properties?.id).toEqual({ type: 'integer' });
+    expect(projectionFor(created as SchemaObject)({ id: 7, name: 'x' })).toEqual({
+      id: '7',
+      name: 'x',
+    });
+    const stored = { id: 7, name: 'x' };
+    expect(projectionFor(item as SchemaObject)(stored)).toBe(stored);
+  });
+
+  it('never shows a field an answer marks writeOnly, nor one a closed answer does not declare', () => {
+    const answer = {
+      type: 'object',
+      properties: { id: { type: 'integer' }, password: { type: 'string', writeOnly: true } },
+      additionalProperties: false,
+    } as SchemaObject;
+    expect(projectionFor(answer)({ id: 1, password: 'p', bio: 'b' })).toEqual({ id: 1 });
+  });
+});
+
+describe('wrapped lists, paging and filters', () => {
+  it('a create shows in the wrapped list and its total counts it; pages and filters are honoured', async () => {
+    const mock = await shapes(3);
+    const before = await call(mock, 'GET', '/users');
+    expect(before.body).toMatchObject({ total: 3, page: 1, per_page: 20 });
+    expect(before.body.data).toHaveLength(3);
+    // Seeds are made of the whole record, the nickname only the create body documents included.
+    expect(before.body.data.some((user: object) => 'nickname' in user)).toBe(true);
+    await call(mock, 'POST', '/users', {
+      username: 'ada',
+      email: 'ada@example.org',
+      role: 'guest',
+    });
+    const after = await call(mock, 'GET', '/users');
+    expect(after.body.total).toBe(4);
+    expect(after.body.data.map((user: { username: string }) => user.username)).toContain('ada');
+
+    const second = await call(mock, 'GET', '/users?per_page=2&page=2');
+    expect(second.body).toMatchObject({ total: 4, page: 2, per_page: 2 });
+    expect(second.body.data).toEqual(after.body.data.slice(2, 4));
+
+    const guests = await call(mock, 'GET', '/users?role=guest');
+    expect(guests.body.data.length).toBe(guests.body.total);
+    expect(guests.body.data.every((user: { role: string }) => user.role === 'guest')).toBe(true);
+    expect(guests.body.data.map((user: { username: string }) => user.username)).toContain('ada');
+  });
+
+  it('a cursor walks the list page by page, and one the mock did not hand out is a 400', async () => {
+    const mock = await shapes(0);
+    for (const title of ['a', 'b', 'c']) await call(mock, 'POST', '/articles', { title });
+    const first = await call(mock, 'GET', '/articles?limit=2');
+    expect(first.body.items.map((a: { title: string }) => a.title)).toEqual(['a', 'b']);
+    // The list's schema is a closed summary: it shows no more than it declares.
+    expect(Object.keys(first.body.items[0]).sort()).toEqual(['id', 'slug', 'title']);
+    const next = await call(mock, 'GET', `/articles?limit=2&cursor=${first.body.next_cursor}`);
+    expect(next.body).toEqual({
+      items: [expect.objectContaining({ title: 'c' })],
+      next_cursor: null,
+    });
+    expect((await call(mock, 'GET', '/articles?cursor=nonsense')).body).toMatchObject({
+      code: 'invalid_cursor',
+      status: 400,
+    });
+  });
+
+  it('keeps a page within its bounds whatever the offset', () => {
+    const records = [1, 2, 3, 4, 5].map((id) => ({ id, even: id % 2 === 0 }));
+    const listing: ListParameters = {
+      paging: { limit: 'limit', offset: 'offset' },
+      filters: new Map([['even', 'even']]),
+    };
+    const key = (record: Readonly<Record<string, unknown>>) => record.id as number;
+    expect(selectPage(records, { limit: 2, offset: 3 }, listing, key)).toMatchObject({
+      records: [records[3], records[4]],
+      total: 5,
+      next: undefined,
+    });
+    expect(selectPage(records, { offset: 9 }, listing, key)).toMatchObject({
+      records: [],
+      total: 5,
+      offset: 5,
+    });
+    expect(selectPage(records, { even: true, limit: 1 }, listing, key)).toMatchObject({
+      records: [records[1]],
+      total: 2,
+      next: expect.any(String),
+    });
+  });
+});
+
+describe('nested collections', () => {
+  it('keeps records per parent, sets the reference to it, and refuses a parent that does not exist', async () => {
+    const mock = await shapes(2);
+    await call(mock, 'POST', '/users', { username: 'ada', email: 'ada@example.org' });
+    await call(mock, 'POST', '/users', { username: 'bob', email: 'bob@example.org' });
+    // Seeded under each parent the first time they are asked for.
+    const seeded = (await call(mock, 'GET', '/users/ada/posts')).body;
+    expect(seeded).toHaveLength(2);
+    expect(seeded.every((post: { username: string }) => post.username === 'ada')).toBe(true);
+
+    const created = await call(mock, 'POST', '/users/ada/posts', {
+      title: 'First',
+      published: true,
+    });
+    expect(created).toMatchObject({
+      status: 201,
+      body: { username: 'ada', title: 'First', published: true },
+    });
+    expect(created.location).toBe(`/api/users/ada/posts/${created.body.id}`);
+    expect((await call(mock, 'GET', `/users/ada/posts/${created.body.id}`)).body).toEqual(
+      created.body,
+    );
+    const adas = (await call(mock, 'GET', '/users/ada/posts')).body;
+    expect(adas).toContainEqual(created.body);
+    expect((await call(mock, 'GET', '/users/bob/posts')).body).not.toContainEqual(created.body);
+    expect((await call(mock, 'GET', '/users/ada/posts?limit=1&offset=2')).body).toEqual([
+      created.body,
+    ]);
+
+    const missing = await call(mock, 'GET', '/users/nobody/posts');
+    expect(missing).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    expect(missing.body.message).toMatch(/users/);
+  });
+
+  it('keeps what was written under a parent in the data file, across a restart', async () => {
+    const data = join(await mkdtemp(join(tmpdir(), 'petstore-kit-nested-')), 'mock.jsonl');
+    const first = await startMock({ spec: SHAPES, apiKeys: [KEY], seedCount: 1, data });
+    await call(first, 'POST', '/users', { username: 'ada', email: 'ada@example.org' });
+    const post = (await call(first, 'POST', '/users/ada/posts', { title: 'Kept' })).body;
+    const before = (await call(first, 'GET', '/users/ada/posts')).body;
+    await first.close();
+    const second = await startMock({ spec: SHAPES, apiKeys: [KEY], seedCount: 1, data });
+    mocks.push(second);
+    expect((await call(second, 'GET', `/users/ada/posts/${post.id}`)).body).toEqual(post);
+    expect((await call(second, 'GET', '/users/ada/posts')).body).toEqual(before);
+  });
+
+  it('a reset forgets what the nested collections were given, and seeds them again', async () => {
+    const mock = await shapes(2);
+    const [first] = (await call(mock, 'GET', '/users')).body.data;
+    const path = `/users/${first.username}/posts`;
+    const before = (await call(mock, 'GET', path)).body;
+    expect(before.map((post: { username: string }) => post.username)).toEqual([
+      first.username,
+      first.username,
+    ]);
+    const extra = (await call(mock, 'POST', path, { title: 'Extra' })).body;
+    expect((await call(mock, 'GET', path)).body).toEqual([...before, extra]);
+    await mock.reset();
+    expect((await call(mock, 'GET', path)).body).toEqual(before);
+  });
+});
