@@ -27,8 +27,9 @@ const SHORT_LIST = 64;
 export function createAnswerChecker(
   compiler: SchemaCompiler,
   budget: TurnBudget,
-): (operation: Operation, answer: Answer) => Promise<CheckedAnswer> {
-  return async function checkAnswer(operation, answer) {
+): (operation: Operation, answer: Answer) => CheckedAnswer | Promise<CheckedAnswer> {
+  /** A promise only for a long list, checked in slices. */
+  return function checkAnswer(operation, answer) {
     const { status, body } = answer;
     const headers = { ...answer.headers };
     if (body === undefined) return { status, headers, body: undefined };
@@ -37,12 +38,10 @@ export function createAnswerChecker(
     if (body instanceof CheckedJson || body instanceof CheckedList)
       return { status, headers, body };
     if (body instanceof RecordList)
-      return {
-        status,
-        headers,
-        // A short list is checked at once: the slices of a long one cost more than it takes.
-        body: body.records.length <= SHORT_LIST ? checkShortList(body) : await checkList(body),
-      };
+      // A short list is checked at once: the slices of a long one cost more than it takes.
+      return body.records.length <= SHORT_LIST
+        ? { status, headers, body: checkShortList(body) }
+        : checkList(body).then((list) => ({ status, headers, body: list }));
     const schema = jsonSchemaOf(responseFor(operation, status)?.response);
     if (schema) {
       const problems = compiler.response(schema)(body, '/response');

@@ -83,7 +83,7 @@ export interface MockCoreOptions {
   apis: readonly ServedApi[];
   validate: (operation: Operation, input: RequestInput) => ValidRequest;
   /** Checks an answer against the spec and makes it ready to send. */
-  checkAnswer: (operation: Operation, answer: Answer) => Promise<CheckedAnswer>;
+  checkAnswer: (operation: Operation, answer: Answer) => CheckedAnswer | Promise<CheckedAnswer>;
   /** The states handlers work on: the default one, and one per session (`Mock-Session`). */
   states: MockStates;
   /** Told of every error that becomes a 5xx, with the request it answered. */
@@ -127,7 +127,7 @@ const SESSION_ID = /^[A-Za-z0-9._-]{1,64}$/;
  * The state a request works on: the session its `Mock-Session` header names, else the default.
  * @throws {ApiError} 400 for a header that is not a session id, 503 when no session fits.
  */
-async function stateOf(request: MockRequest, states: MockStates): Promise<MockState> {
+function stateOf(request: MockRequest, states: MockStates): MockState | Promise<MockState> {
   const id = headerValue(request, 'mock-session');
   if (id === undefined) return states.default;
   if (!SESSION_ID.test(id)) throw errors.invalidSession(id);
@@ -171,7 +171,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       return { answer: { status: 204, headers: { Allow: to.allow.join(', ') }, body: undefined } };
     }
     api.checkCredential(request, to.search, to.kind === 'operation' ? to.operation : undefined);
-    const state = await stateOf(request, options.states);
+    const chosen = stateOf(request, options.states);
+    const state = chosen instanceof Promise ? await chosen : chosen;
     progress.state = state;
     if (to.kind === 'not-found') throw errors.noOperation(method, to.pathname);
     if (to.kind === 'method-not-allowed') throw errors.methodNotAllowed(to.pathname, to.allow);
@@ -219,12 +220,11 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       ));
     if (progress.delayMs) await sleep(progress.delayMs);
     const headers = api.headersOf(operation);
-    return {
-      answer: await options.checkAnswer(operation, {
-        ...answer,
-        headers: answer.headers ? { ...headers, ...answer.headers } : headers,
-      }),
-    };
+    const checked = options.checkAnswer(operation, {
+      ...answer,
+      headers: answer.headers ? { ...headers, ...answer.headers } : headers,
+    });
+    return { answer: checked instanceof Promise ? await checked : checked };
   }
 
   function errorAnswer(err: unknown, to?: Route, operation?: Operation): CheckedAnswer {

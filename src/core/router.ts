@@ -94,9 +94,13 @@ export function createRouter(operations: readonly Operation[]): Router {
       const found = find(path);
       if (found.length === 0) return { kind: 'not-found' };
       const upper = method.toUpperCase();
-      const allow = [...new Set(found.flatMap(({ route }) => route.allow))].sort(
-        (a, b) => rank(a) - rank(b),
-      );
+      // One route (nearly always): its methods, listed once when the router was made.
+      const allow =
+        found.length === 1
+          ? (found[0]?.route.allow ?? [])
+          : [...new Set(found.flatMap(({ route }) => route.allow))].sort(
+              (a, b) => rank(a) - rank(b),
+            );
       for (const { route, values } of found) {
         const operation =
           route.methods.get(upper) ?? (upper === 'HEAD' ? route.methods.get('GET') : undefined);

@@ -110,15 +110,19 @@ export function createListener(options: ListenerOptions): MockListener {
     if (reply.fault) {
       outcome.fault = reply.fault.kind;
       playFault(reply.fault, req, res);
-    } else await finish(req, res, reply.answer, outcome);
+    } else {
+      const sent = finish(req, res, reply.answer, outcome);
+      if (sent) await sent;
+    }
   }
 
-  async function finish(
+  /** A promise only while a long list is written. */
+  function finish(
     req: IncomingMessage,
     res: ServerResponse,
     answer: CheckedAnswer,
     outcome: Outcome,
-  ) {
+  ): void | Promise<void> {
     if (answer.reason) outcome.reason = answer.reason;
     // A body the client may still be sending (refused before it was read) is not worth
     // reading to keep the connection: the connection closes after this answer instead.
@@ -128,7 +132,7 @@ export function createListener(options: ListenerOptions): MockListener {
     // keep-alive timeout in its place. A small answer fits the socket's buffers: a client that
     // does not read it holds nothing of the mock's, and the timer would cost every request.
     if (sizeOf(answer) > SMALL_ANSWER) req.socket.setTimeout(options.sendTimeoutMs);
-    await send(req, res, answer);
+    return send(req, res, answer);
   }
 
   return Object.assign(listener, {

@@ -16,11 +16,12 @@ const COMMA = Buffer.from(',');
  */
 export function createSender(
   budget: TurnBudget,
-): (req: IncomingMessage, res: ServerResponse, answer: CheckedAnswer) => Promise<void> {
+): (req: IncomingMessage, res: ServerResponse, answer: CheckedAnswer) => void | Promise<void> {
   /** Pairs of scratch buffers no list is writing through: reused, never reallocated. */
   const idle: Buffer[][] = [];
 
-  return async function send(req, res, answer) {
+  /** A promise only while a long list is written. */
+  return function send(req, res, answer) {
     const { body } = answer;
     res.statusCode = answer.status;
     for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
@@ -34,10 +35,10 @@ export function createSender(
       if (head) res.end();
       // A list that fits a write goes out as one, head and body in one system call.
       else if (body.length <= WRITE_BYTES) res.end(joined(body));
-      else {
-        await writeParts(res, body);
-        if (!res.destroyed) res.end();
-      }
+      else
+        return writeParts(res, body).then(() => {
+          if (!res.destroyed) res.end();
+        });
       return;
     }
     res.setHeader('Content-Length', body.bytes.length);
