@@ -54,8 +54,24 @@ const SHUTDOWN_IDLE_MS = 200;
 /** How often shutdown looks for such connections. */
 const SHUTDOWN_SWEEP_MS = 50;
 
-/** When each connection last read a byte or finished an answer. */
-const lastActive = new WeakMap<Socket, number>();
+/**
+ * What each connection had read when it was last seen active (it finished an answer, or had
+ * read more than before), and when. Judged from `bytesRead` rather than a `data` listener: a
+ * listener on the socket would take it off Node's native parsing path, for every request.
+ */
+const lastSeen = new WeakMap<Socket, { bytesRead: number; at: number }>();
+
+function markActive(socket: Socket, now = performance.now()): void {
+  lastSeen.set(socket, { bytesRead: socket.bytesRead, at: now });
+}
+
+/** How long a connection has read nothing and finished nothing, as far as has been seen. */
+function idleFor(socket: Socket, now: number): number {
+  const seen = lastSeen.get(socket);
+  if (seen?.bytesRead === socket.bytesRead) return now - seen.at;
+  markActive(socket, now);
+  return 0;
+}
 
 export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   maxHeaderSize: 16 * 1024,
@@ -106,7 +122,7 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
     inFlight.add(res);
     res.once('close', () => {
       inFlight.delete(res);
-      lastActive.set(req.socket, performance.now());
+      markActive(req.socket);
     });
     // RFC 9112 §3.2: an HTTP/1.1 request without Host is a 400; Node's own answer to it has
     // no body, so the check is made here, where the answer can be the spec's error.
@@ -136,8 +152,7 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
-    lastActive.set(socket, performance.now());
-    socket.on('data', () => lastActive.set(socket, performance.now()));
+    markActive(socket);
     socket.once('close', () => sockets.delete(socket));
   });
   // A proxy's method: the mock is an origin server, and answers it rather than dropping it.
@@ -234,7 +249,7 @@ function isIdle(socket: Socket): boolean {
 function closeIdle(sockets: ReadonlySet<Socket>, minIdleMs = 0): void {
   const now = performance.now();
   const idle = [...sockets]
-    .filter((socket) => isIdle(socket) && now - (lastActive.get(socket) ?? 0) >= minIdleMs)
+    .filter((socket) => isIdle(socket) && idleFor(socket, now) >= minIdleMs)
     .map((socket) => [socket, socket.bytesRead] as const);
   if (idle.length === 0) return;
   // Two turns: what a client in this process wrote during this turn's I/O is read in the next.
