@@ -88,13 +88,14 @@ describe('request lines', () => {
     expect(line.msg).toMatch(/^GET \/v1\/categories fault=reset [\d.]+ms$/);
   });
 
-  it('a preflight refused by --cors-origin says so', async () => {
+  it('a preflight refused by --cors-origin says so, at warn: the browser will block the request', async () => {
     const { url, lineOf } = await logged({ cors: { origins: ['http://localhost:5173'] } });
     await fetch(`${url}/categories`, {
       method: 'OPTIONS',
       headers: { Origin: 'https://evil.example.com', 'Access-Control-Request-Method': 'GET' },
     });
     expect(await lineOf('/v1/categories', 'OPTIONS')).toMatchObject({
+      level: WARN,
       status: 204,
       reason: 'origin not allowed',
     });

@@ -56,7 +56,9 @@ export interface RequestLine {
 
 /**
  * A writer of one log line per request, at the level its outcome deserves: 2xx and 3xx are
- * info, 4xx warn (with the reason), 5xx and faults error, so that they stand out on a terminal.
+ * info, 4xx warn (with the reason), and so is a refusal answered without an error status (a
+ * preflight from an origin not allowed, which the browser then blocks); 5xx and faults error,
+ * so that they stand out on a terminal.
  * @example logRequests(logger)({ method: 'GET', path: '/v1/x', status: 404, reason: 'No operation at GET /v1/x', ms: 1.2 })
  * // WARN: GET /v1/x 404 1.2ms: No operation at GET /v1/x
  */
@@ -67,7 +69,8 @@ export function requestLines(logger: Logger): (line: RequestLine) => void {
       `${line.method} ${line.path} ${outcome}${line.fault && line.status ? ` ${line.status}` : ''} ${line.ms}ms` +
       (line.reason ? `: ${firstProblem(line.reason)}` : '');
     const status = line.status ?? 500;
-    const level = line.fault || status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+    const level =
+      line.fault || status >= 500 ? 'error' : status >= 400 || line.reason ? 'warn' : 'info';
     logger[level](line, text);
   };
 }
