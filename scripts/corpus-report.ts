@@ -14,6 +14,8 @@ import { readManifest, rootPathOf, type CorpusEntry } from '../test/corpus/manif
 import { operationsOf } from '../test/corpus/operations.js';
 
 const API_KEY = 'k';
+/** The HTTP basic credential the mock accepts, and the driver sends where only basic lets in. */
+const BASIC = 'corpus:k';
 /** A start-up that takes longer is given up (the mock is left to finish on its own). */
 const START_TIMEOUT_MS = 120_000;
 
@@ -68,7 +70,12 @@ async function reportOn(entry: CorpusEntry): Promise<DocumentReport> {
   try {
     mock = await withTimeout(
       // Relative, so that messages naming the file read the same on any machine.
-      startMock({ spec: relative(process.cwd(), rootPathOf(entry)), port: 0, apiKeys: [API_KEY] }),
+      startMock({
+        spec: relative(process.cwd(), rootPathOf(entry)),
+        port: 0,
+        apiKeys: [API_KEY],
+        basic: [BASIC],
+      }),
       START_TIMEOUT_MS,
       'start-up',
     );
@@ -80,7 +87,7 @@ async function reportOn(entry: CorpusEntry): Promise<DocumentReport> {
     const drive = await driveApi({
       baseUrl: mock.url,
       document: loaded.resolved,
-      credentials: credentialsFor(loaded.resolved, API_KEY),
+      credentials: credentialsFor(loaded.resolved, API_KEY, BASIC),
     });
     return { ...base, collections, plannedSteps, started: true, startMs, drive };
   } finally {

@@ -315,6 +315,33 @@ describe('one record, answered in the terms of each answer', () => {
     } as SchemaObject;
     expect(projectionFor(answer)({ id: 1, password: 'p', bio: 'b' })).toEqual({ id: 1 });
   });
+
+  it('shows a nested object, or a list of them, as a closed answer declares it there (ReadMe: upload)', () => {
+    // The record holds the union of its schemas at every depth; the update answer of ReadMe's
+    // API definitions closes `upload` over `status` alone, and answered 500 with the rest.
+    const upload = {
+      type: 'object',
+      properties: { status: { type: 'string' } },
+      additionalProperties: false,
+    };
+    const answer = {
+      type: 'object',
+      properties: { upload, attempts: { type: 'array', items: upload }, meta: { type: 'object' } },
+    } as SchemaObject;
+    const stored = {
+      upload: { status: 'done', reason: 'r', warnings: ['w'] },
+      attempts: [{ status: 'failed', reason: 'r' }],
+      meta: { any: 'thing' },
+    };
+    expect(projectionFor(answer)(stored)).toEqual({
+      upload: { status: 'done' },
+      attempts: [{ status: 'failed' }],
+      meta: { any: 'thing' },
+    });
+    // What fits already is shown as it is: the same object, and so the store's own JSON.
+    const fitting = { upload: { status: 'done' }, attempts: [], meta: {} };
+    expect(projectionFor(answer)(fitting)).toBe(fitting);
+  });
 });
 
 describe('wrapped lists, paging and filters', () => {

@@ -41,6 +41,11 @@ export function projectionFor(schema: SchemaObject): (record: StoredRecord) => S
     if (types.includes('string') && !numeric) asText.add(name);
     if (numeric && !types.includes('string')) asNumber.add(name);
   }
+  const nested = new Map<string, (value: unknown) => unknown>();
+  for (const [name, property] of Object.entries(properties)) {
+    const inner = nestedProjection(property);
+    if (inner) nested.set(name, inner);
+  }
   const shown = new WeakMap<StoredRecord, StoredRecord>();
   return (record) => {
     let projected = shown.get(record);
@@ -52,7 +57,7 @@ export function projectionFor(schema: SchemaObject): (record: StoredRecord) => S
           changed = true;
           continue;
         }
-        let shownValue = value;
+        let shownValue = nested.get(name)?.(value) ?? value;
         if (typeof value === 'number' && asText.has(name)) shownValue = String(value);
         else if (typeof value === 'string' && asNumber.has(name) && /^-?\d+(\.\d+)?$/.test(value))
           shownValue = Number(value);
@@ -65,6 +70,33 @@ export function projectionFor(schema: SchemaObject): (record: StoredRecord) => S
     }
     return projected;
   };
+}
+
+/**
+ * How a field's value is shown when its schema is a closed object, or an array of them: through
+ * that schema's own projection (a record holds the union of its schemas at every depth, and an
+ * answer that closes a nested object shows only what it declares there). Made on first use, so
+ * that a recursive schema costs what its values are deep.
+ */
+function nestedProjection(schema: SchemaObject): ((value: unknown) => unknown) | undefined {
+  if (isClosed(schema) && Object.keys(propertiesOf(schema)).length > 0) {
+    let project: ((record: StoredRecord) => StoredRecord) | undefined;
+    return (value) =>
+      isPlainObject(value) ? (project ??= projectionFor(schema))(value as StoredRecord) : value;
+  }
+  const items = (schema as { items?: unknown }).items;
+  if (typeof items !== 'object' || items === null || Array.isArray(items)) return undefined;
+  const each = nestedProjection(items as SchemaObject);
+  if (!each) return undefined;
+  return (value) => {
+    if (!Array.isArray(value)) return value;
+    const shown = value.map(each);
+    return shown.some((item, i) => item !== value[i]) ? shown : value;
+  };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
