@@ -341,6 +341,48 @@ describe('one record, answered in the terms of each answer', () => {
     // What fits already is shown as it is: the same object, and so the store's own JSON.
     const fitting = { upload: { status: 'done' }, attempts: [], meta: {} };
     expect(projectionFor(answer)(fitting)).toBe(fitting);
+    // What is shown stays frozen, as stored records are: what was checked stays true.
+    expect(Object.isFrozen((projectionFor(answer)(stored) as typeof stored).attempts)).toBe(true);
+  });
+
+  it('keeps what a closed nested schema admits beyond its properties, and ends at a recursive array', () => {
+    const answer = {
+      type: 'object',
+      properties: {
+        // Names by pattern are the schema's too.
+        meta: {
+          type: 'object',
+          properties: { name: { type: 'string' } },
+          patternProperties: { '^x-': {} },
+          additionalProperties: false,
+        },
+        // Names a oneOf branch declares: shown whole, for the answer check to judge.
+        shape: {
+          type: 'object',
+          properties: { kind: { type: 'string' } },
+          oneOf: [
+            { properties: { radius: { type: 'number' } }, required: ['radius'] },
+            { properties: { side: { type: 'number' } }, required: ['side'] },
+          ],
+          unevaluatedProperties: false,
+        },
+      },
+    } as SchemaObject;
+    const stored = {
+      meta: { name: 'n', 'x-trace': 't', other: 'o' },
+      shape: { kind: 'circle', radius: 2 },
+    };
+    expect(projectionFor(answer)(stored)).toEqual({
+      meta: { name: 'n', 'x-trace': 't' },
+      shape: { kind: 'circle', radius: 2 },
+    });
+
+    // An array of itself, as a document resolved with its cycles makes it.
+    const grid = { type: 'array' } as { type: 'array'; items?: unknown };
+    grid.items = grid;
+    const withGrid = { type: 'object', properties: { grid } } as SchemaObject;
+    const record = { grid: [[], [[]]] };
+    expect(projectionFor(withGrid)(record)).toBe(record);
   });
 });
 

@@ -62,6 +62,13 @@ export interface EnvelopeOptions {
  */
 export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers {
   const { compiler, generator, serializerFor } = options;
+  /** One projection per record schema, made once: each keeps what it has shown. */
+  const projections = new WeakMap<SchemaObject, (record: StoredRecord) => StoredRecord>();
+  const projectionOf = (schema: SchemaObject) => {
+    let project = projections.get(schema);
+    if (!project) projections.set(schema, (project = projectionFor(schema)));
+    return project;
+  };
   // Made on first use, once per wrapper: the same fields on every answer, as a real server's would be.
   const rests = new WeakMap<Envelope, Record<string, unknown>>();
   const restOf = (envelope: Extract<Envelope, { kind: 'wrapped' }>): Record<string, unknown> => {
@@ -126,14 +133,14 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
     record(envelope, record) {
       const bytes = serializerFor(envelope.record)(record);
       if (envelope.kind === 'plain') return new CheckedJson(bytes);
-      return { ...restOf(envelope), [envelope.property]: projectionFor(envelope.record)(record) };
+      return { ...restOf(envelope), [envelope.property]: projectionOf(envelope.record)(record) };
     },
     list(envelope, page) {
       const serialize = serializerFor(envelope.record);
       if (envelope.kind === 'plain') return new RecordList(page.records, serialize);
       // Each record checked (and its JSON kept) as a plain list's would be.
       page.records.forEach((record, index) => serialize(record, index));
-      const project = projectionFor(envelope.record);
+      const project = projectionOf(envelope.record);
       const body = { ...restOf(envelope), [envelope.property]: page.records.map(project) };
       return tellPage(body, envelope.wrapper, page, 0);
     },

@@ -13,21 +13,25 @@ import type { StoredRecord } from '../../store/store.js';
  */
 export type RecordSerializer = (record: StoredRecord, index?: number) => Buffer;
 
+/** The last words of the fields that hold ids. */
+const ID_WORDS = new Set(['id', 'gid', 'uuid', 'sid', 'key']);
+
 /**
  * What of a record an answer of this schema shows: the fields it declares when it is closed
  * (`additionalProperties: false`), never one it marks `writeOnly`, and a field the record
  * keeps as a number where the answer documents a string (Jira's ids: integers in the item
  * answer, strings in the create answer) as that string, or a numeric string as its number:
  * for ids only (`id`, `projectId`...), a misfit of any other field is a broken record. A
- * record holds everything the spec says of it; each answer shows it in its own terms.
+ * record holds everything the spec says of it; each answer shows it in its own terms, at every
+ * depth: a nested object whose schema is closed is shown as that schema declares it. A name a
+ * closed schema admits through `patternProperties` is kept; a schema that admits names through
+ * `oneOf`, `anyOf`, `if` or `dependentSchemas` is shown whole (the answer check judges it).
  * @example projectionFor({ properties: { id: { type: 'string' } }, additionalProperties: false })({ id: 1, bio: 'x' }) // { id: '1' }
  */
-/** The last words of the fields that hold ids. */
-const ID_WORDS = new Set(['id', 'gid', 'uuid', 'sid', 'key']);
-
 export function projectionFor(schema: SchemaObject): (record: StoredRecord) => StoredRecord {
   const properties = propertiesOf(schema);
-  const closed = isClosed(schema);
+  const patterns = patternsOf(schema);
+  const closed = isClosed(schema) && patterns !== undefined && !admitsNamesElsewhere(schema);
   const hidden = new Set(
     Object.keys(properties).filter((name) => carries(properties[name] ?? {}, 'writeOnly')),
   );
@@ -43,7 +47,7 @@ export function projectionFor(schema: SchemaObject): (record: StoredRecord) => S
   }
   const nested = new Map<string, (value: unknown) => unknown>();
   for (const [name, property] of Object.entries(properties)) {
-    const inner = nestedProjection(property);
+    const inner = nestedProjection(property, new Set());
     if (inner) nested.set(name, inner);
   }
   const shown = new WeakMap<StoredRecord, StoredRecord>();
@@ -53,7 +57,10 @@ export function projectionFor(schema: SchemaObject): (record: StoredRecord) => S
       let changed = false;
       const fields: [string, unknown][] = [];
       for (const [name, value] of Object.entries(record)) {
-        if (hidden.has(name) || (closed && !(name in properties))) {
+        if (
+          hidden.has(name) ||
+          (closed && !(name in properties) && !patterns?.some((pattern) => pattern.test(name)))
+        ) {
           changed = true;
           continue;
         }
@@ -74,25 +81,60 @@ export function projectionFor(schema: SchemaObject): (record: StoredRecord) => S
 
 /**
  * How a field's value is shown when its schema is a closed object, or an array of them: through
- * that schema's own projection (a record holds the union of its schemas at every depth, and an
- * answer that closes a nested object shows only what it declares there). Made on first use, so
- * that a recursive schema costs what its values are deep.
+ * that schema's own projection. Made on first use, so that a recursive schema costs what its
+ * values are deep; `seen` holds the schemas above, where an array of itself ends.
  */
-function nestedProjection(schema: SchemaObject): ((value: unknown) => unknown) | undefined {
+function nestedProjection(
+  schema: SchemaObject,
+  seen: Set<SchemaObject>,
+): ((value: unknown) => unknown) | undefined {
+  if (seen.has(schema)) return undefined;
   if (isClosed(schema) && Object.keys(propertiesOf(schema)).length > 0) {
     let project: ((record: StoredRecord) => StoredRecord) | undefined;
     return (value) =>
       isPlainObject(value) ? (project ??= projectionFor(schema))(value as StoredRecord) : value;
   }
   const items = (schema as { items?: unknown }).items;
-  if (typeof items !== 'object' || items === null || Array.isArray(items)) return undefined;
-  const each = nestedProjection(items as SchemaObject);
+  if (!isPlainObject(items)) return undefined;
+  const each = nestedProjection(items as SchemaObject, new Set([...seen, schema]));
   if (!each) return undefined;
   return (value) => {
     if (!Array.isArray(value)) return value;
     const shown = value.map(each);
-    return shown.some((item, i) => item !== value[i]) ? shown : value;
+    return shown.some((item, i) => item !== value[i]) ? Object.freeze(shown) : value;
   };
+}
+
+/** The keywords through which a schema admits property names its `properties` do not list. */
+const OTHER_NAMES = ['oneOf', 'anyOf', 'if', 'dependentSchemas'] as const;
+
+function admitsNamesElsewhere(schema: SchemaObject): boolean {
+  return partsOf(schema).some((part) => OTHER_NAMES.some((keyword) => keyword in part));
+}
+
+/**
+ * The `patternProperties` of a schema and its `allOf` parts, as expressions; none when one of
+ * them is not an expression this engine reads (the schema is then shown whole).
+ */
+function patternsOf(schema: SchemaObject): RegExp[] | undefined {
+  const patterns = partsOf(schema).flatMap((part) =>
+    Object.keys((part as { patternProperties?: object }).patternProperties ?? {}),
+  );
+  try {
+    return patterns.map((pattern) => new RegExp(pattern, 'u'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A schema and its `allOf` parts, at every depth. */
+function partsOf(schema: SchemaObject, seen = new Set<SchemaObject>()): SchemaObject[] {
+  if (seen.has(schema)) return [];
+  seen.add(schema);
+  return [
+    schema,
+    ...((schema.allOf ?? []) as SchemaObject[]).flatMap((part) => partsOf(part, seen)),
+  ];
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
