@@ -1,35 +1,18 @@
 // Where Chromium is missing the browser tests must never vanish quietly: a local run
 // skips them and says so after its summary; a CI run fails.
-import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runVitest } from '../vitest-run.js';
 import { findChromium, isCi } from './chromium.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs');
 
 /** The browser test files in a vitest of their own, as `npm test` runs them, without Chromium. */
 function runBrowserTests(env: Record<string, string>) {
-  const files = ['test/browser/fetch-from-page.test.ts', 'test/recipes/playwright.test.ts'];
-  const child = spawn(process.execPath, [VITEST, 'run', ...files], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      NO_COLOR: '1',
-      CHROMIUM_PATH: '/nonexistent/chromium',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  return runVitest(['test/browser/fetch-from-page.test.ts', 'test/recipes/playwright.test.ts'], {
+    CHROMIUM_PATH: '/nonexistent/chromium',
+    ...env,
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise<{ code: number | null; output: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, output })),
-  );
 }
 
 // Concurrent: each is a vitest run of its own, a few seconds of start-up.

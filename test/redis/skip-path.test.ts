@@ -1,34 +1,18 @@
 // Where redis-server is missing the Redis tests must never vanish quietly: a local run skips
 // them and says so after its summary; a CI run fails.
-import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runVitest } from '../vitest-run.js';
 import { findRedisServer } from './find-redis.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs');
 
 /** A Redis test file in a vitest of its own, as `npm test` runs it, without redis-server. */
 function runRedisTests(env: Record<string, string>) {
-  const child = spawn(process.execPath, [VITEST, 'run', 'test/redis-failure.test.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      NO_COLOR: '1',
-      REDIS_SERVER_PATH: '/nonexistent/redis-server',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  return runVitest(['test/redis-failure.test.ts'], {
+    REDIS_SERVER_PATH: '/nonexistent/redis-server',
+    ...env,
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise<{ code: number | null; output: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, output })),
-  );
 }
 
 // Concurrent: each is a vitest run of its own, a few seconds of start-up.
