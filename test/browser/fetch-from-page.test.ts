@@ -6,10 +6,11 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/http/logger.js';
 import { loadSpec, startMock, type LoadedSpec, type RunningMock } from '../../src/index.js';
-import { CHROMIUM_ARGS, findChromium, INSTALL_HINT, isCi, SKIP_NOTE_PREFIX } from './chromium.js';
+import { CHROMIUM_ARGS } from './chromium.js';
+import { withChromium } from './with-chromium.js';
 
 const KEY = 'browser-test-key';
-const chromiumLookup = findChromium(process.env);
+const chromiumLookup = withChromium();
 
 /** What a page's fetch() gave back, in a form that crosses from the page to the test. */
 interface Answer {
@@ -96,18 +97,6 @@ async function refusedFetch(arg: { url: string; init: RequestInit }): Promise<An
 
 const auth = { Authorization: `Bearer ${KEY}` };
 const json = { ...auth, 'Content-Type': 'application/json' };
-
-if (!chromiumLookup.found) {
-  const missing = `Chromium not found (${chromiumLookup.why}). ${INSTALL_HINT}`;
-  if (isCi(process.env)) {
-    // CI installs Chromium (.ci/run): there, a missing one is a broken CI, not a reason to skip.
-    beforeAll(() => {
-      throw new Error(`The browser tests cannot run in CI: ${missing}`);
-    });
-  } else {
-    beforeEach((ctx) => ctx.skip(`${SKIP_NOTE_PREFIX}: ${missing}`));
-  }
-}
 
 beforeAll(async () => {
   if (!chromiumLookup.found) return;

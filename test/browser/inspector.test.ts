@@ -8,25 +8,15 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
-import { CHROMIUM_ARGS, findChromium, INSTALL_HINT, isCi, SKIP_NOTE_PREFIX } from './chromium.js';
+import { CHROMIUM_ARGS } from './chromium.js';
+import { withChromium } from './with-chromium.js';
 
 const KEY = 'inspector-browser-key';
-const chromiumLookup = findChromium(process.env);
+const chromiumLookup = withChromium();
 const BUILT = fileURLToPath(new URL('../../dist/inspector/index.html', import.meta.url));
 
 let browser: Browser;
 const toClose: (() => Promise<unknown>)[] = [];
-
-if (!chromiumLookup.found) {
-  const missing = `Chromium not found (${chromiumLookup.why}). ${INSTALL_HINT}`;
-  if (isCi(process.env)) {
-    beforeAll(() => {
-      throw new Error(`The browser tests cannot run in CI: ${missing}`);
-    });
-  } else {
-    beforeEach((ctx) => ctx.skip(`${SKIP_NOTE_PREFIX}: ${missing}`));
-  }
-}
 
 beforeAll(async () => {
   if (!chromiumLookup.found) return;

@@ -5,23 +5,11 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { findChromium, INSTALL_HINT, isCi, SKIP_NOTE_PREFIX } from '../browser/chromium.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { withChromium } from '../browser/with-chromium.js';
 import { frontendProject, ROOT, type FrontendProject } from './frontend-project.js';
 
-const chromium = findChromium(process.env);
-
-if (!chromium.found) {
-  const missing = `Chromium not found (${chromium.why}). ${INSTALL_HINT}`;
-  if (isCi(process.env)) {
-    // CI installs Chromium (.ci/run): there, a missing one is a broken CI, not a reason to skip.
-    beforeAll(() => {
-      throw new Error(`The browser tests cannot run in CI: ${missing}`);
-    });
-  } else {
-    beforeEach((ctx) => ctx.skip(`${SKIP_NOTE_PREFIX}: ${missing}`));
-  }
-}
+const chromium = withChromium();
 
 let project: FrontendProject;
 
