@@ -128,6 +128,8 @@ export function buildContractPlan(document: OpenApiDocument): ContractPlan {
         const envelopes: Partial<Record<CollectionAction, string>> = {};
         const inferred = resource as Inferred;
         for (const [operation, action] of resource.actions) {
+          // The collection's own list: a view of it (`/pet/findByStatus`) needs its filters.
+          if (action === 'list' && operation.path !== resource.collectionPath) continue;
           actions[action] = operation.operationId;
           const envelope = inferred.envelopes?.get(operation);
           if (envelope?.kind === 'wrapped' && envelope.property)

@@ -128,6 +128,7 @@ export function inferResources(operations: readonly Operation[]): Resource[] {
     ...resource,
     parent: parentOf(resource, resources),
   }));
+  attachViews(byPath, withParents);
   attachNamedOperations(eligible, withParents);
   return withParents;
 }
@@ -148,7 +149,7 @@ function candidateAt(
   if (!listEnvelope && !create) return undefined;
   const item = itemOf(path, byPath);
   // A list alone below another collection (`/pet/findByStatus` under `/pet`), with nowhere to
-  // add or address a record of its own, is a view of that collection: examples answer it.
+  // add or address a record of its own, is a view of that collection (see attachViews).
   const parent = byPath.get(path.slice(0, path.lastIndexOf('/')));
   if (!create && !item && parent?.some((operation) => operation.method === 'post'))
     return undefined;
@@ -335,6 +336,74 @@ function parentOf(
   )?.name;
 }
 
+/**
+ * Views: a list alone directly below a collection (`GET /pet/findByStatus` under `/pet`), whose
+ * items are that collection's records (they carry its key), lists those records, filtered and
+ * paged by its own query parameters (`status`), so that a record created a moment ago shows in
+ * it. A list of something else below a collection, or one with a query parameter the mock
+ * cannot honour, stays with its examples.
+ */
+function attachViews(
+  byPath: ReadonlyMap<string, readonly Operation[]>,
+  resources: readonly Resource[],
+): void {
+  const served = new Set(resources.flatMap((resource) => [...resource.actions.keys()]));
+  for (const resource of resources) {
+    const word = collectionWord(resource.collectionPath);
+    for (const [path, operations] of byPath) {
+      if (path.slice(0, path.lastIndexOf('/')) !== resource.collectionPath) continue;
+      if (path.slice(path.lastIndexOf('/')).includes('{')) continue;
+      const get = operations.find((operation) => operation.method === 'get');
+      if (!get || served.has(get)) continue;
+      const envelope = listEnvelopeOf(successSchema(get), word);
+      if (!envelope || !(resource.idProperty in propertiesOf(envelope.record))) continue;
+      if (honoursEveryQuery(get, listParametersOf(get, propertiesOf(resource.schema)))) {
+        attach(resource, get, 'list');
+        served.add(get);
+      }
+    }
+  }
+}
+
+/**
+ * Whether each query parameter of a list pages or filters it: a view asked for what the mock
+ * cannot honour (`tags`, which records hold as objects) would answer every record as if it
+ * matched, worse than its examples.
+ */
+function honoursEveryQuery(operation: Operation, listing: ListParameters): boolean {
+  const { paging, filters } = listing;
+  const honoured = new Set([
+    ...filters.keys(),
+    ...[paging.limit, paging.offset, paging.page?.name, paging.cursor].filter(
+      (name): name is string => name !== undefined,
+    ),
+  ]);
+  return operation.parameters
+    .filter((parameter) => parameter.in === 'query')
+    .every((parameter) => honoured.has(parameter.name));
+}
+
+/** Serves one more operation from a resource inferred elsewhere. */
+function attach(resource: Resource, operation: Operation, action: ResourceAction): void {
+  (resource.actions as Map<Operation, ResourceAction>).set(operation, action);
+  const envelopes = resource.envelopes as Map<Operation, Envelope>;
+  const answer = successSchema(operation);
+  const envelope =
+    action === 'list'
+      ? listEnvelopeOf(answer, collectionWord(resource.collectionPath))
+      : recordEnvelopeOf(
+          answer,
+          collectionWord(resource.collectionPath),
+          (schema) => resource.idProperty in propertiesOf(schema),
+        );
+  if (envelope) envelopes.set(operation, envelope);
+  if (action === 'list')
+    (resource.listing as Map<Operation, ListParameters>).set(
+      operation,
+      listParametersOf(operation, propertiesOf(resource.schema)),
+    );
+}
+
 /** Operations that name their collection but sit where inference cannot see them. */
 function attachNamedOperations(
   eligible: readonly Operation[],
@@ -350,8 +419,7 @@ function attachNamedOperations(
         `x-mock of ${operation.operationId} names the resource "${name}", which the spec does not describe (it has: ${[...named.keys()].join(', ') || 'none'})`,
       );
     }
-    const actions = resource.actions as Map<Operation, ResourceAction>;
-    if (actions.has(operation)) continue;
+    if (resource.actions.has(operation)) continue;
     const action = operation.path.includes('{')
       ? ITEM_ACTIONS[operation.method]
       : operation.method === 'get'
@@ -359,24 +427,7 @@ function attachNamedOperations(
         : operation.method === 'post'
           ? 'create'
           : undefined;
-    if (!action) continue;
-    actions.set(operation, action);
-    const envelopes = resource.envelopes as Map<Operation, Envelope>;
-    const answer = successSchema(operation);
-    const envelope =
-      action === 'list'
-        ? listEnvelopeOf(answer, collectionWord(resource.collectionPath))
-        : recordEnvelopeOf(
-            answer,
-            collectionWord(resource.collectionPath),
-            (schema) => resource.idProperty in propertiesOf(schema),
-          );
-    if (envelope) envelopes.set(operation, envelope);
-    if (action === 'list')
-      (resource.listing as Map<Operation, ListParameters>).set(
-        operation,
-        listParametersOf(operation, propertiesOf(resource.schema)),
-      );
+    if (action) attach(resource, operation, action);
   }
 }
 

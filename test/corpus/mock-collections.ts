@@ -18,12 +18,18 @@ export function collectionsOf(
   );
   const made = new Map<string, Collection>();
   for (const resource of resources) {
+    // The collection's own list, not a view of it (`/pet/findByStatus`), which needs its filters.
+    const isOwn = (operation: { path: string }, action: ResourceAction) =>
+      action !== 'list' || operation.path === resource.collectionPath;
     const of = (action: ResourceAction): ApiOperation | undefined => {
       for (const [operation, done] of resource.actions)
-        if (done === action) return byKey.get(`${operation.method} ${operation.path}`);
+        if (done === action && isOwn(operation, done))
+          return byKey.get(`${operation.method} ${operation.path}`);
       return undefined;
     };
-    const listOperation = [...resource.actions].find(([, action]) => action === 'list')?.[0];
+    const listOperation = [...resource.actions].find(
+      ([operation, action]) => action === 'list' && isOwn(operation, action),
+    )?.[0];
     const envelope = listOperation && resource.envelopes.get(listOperation);
     const listShape: ListShape | undefined =
       envelope &&
