@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRouter } from '../src/core/router.js';
 import { selectPage } from '../src/core/resources/list-page.js';
+import { madeUpKey } from '../src/core/resources/record-maker.js';
 import { projectionFor } from '../src/core/resources/record-serializer.js';
 import type { SchemaObject } from '../src/openapi/load.js';
 import { mergeRecordSchemas } from '../src/openapi/record-schema.js';
@@ -453,6 +454,26 @@ describe('wrapped lists, paging and filters', () => {
       total: 2,
       next: expect.any(String),
     });
+  });
+});
+
+describe('keys made up for records', () => {
+  it('come from one key schema per collection, so that what compiles it does so once', async () => {
+    // A new schema object per create made ajv compile it again, and keep every copy.
+    const spec = await loadSpec(SHAPES);
+    const users = inferResources(listOperations(spec.resolved)).find(
+      (resource) => resource.idProperty === 'username',
+    )!;
+    const seen = new Set<unknown>();
+    const generator = {
+      compiler: undefined as never,
+      value(schema: SchemaObject) {
+        seen.add(schema);
+        return `user_${seen.size}_${Math.random().toString(36).slice(2, 8)}`;
+      },
+    };
+    for (let i = 0; i < 3; i++) await madeUpKey(users, generator, async () => false);
+    expect(seen.size).toBe(1);
   });
 });
 

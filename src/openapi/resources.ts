@@ -39,7 +39,8 @@ export interface Resource {
   readonly itemParameter: string | undefined;
   /**
    * What a new id must satisfy to address its record: the id property's schema and the item
-   * parameter's (a slug's pattern; digits, where the path takes an integer and the record a string).
+   * parameter's (a slug's pattern; digits, where the path takes an integer and the record a string),
+   * never null. One object for the resource's life: what compiles it once keeps it.
    */
   readonly keySchema: SchemaObject;
   /**
@@ -433,6 +434,10 @@ function attachNamedOperations(
 
 /** What a new key must satisfy: see Resource.keySchema. */
 function keySchemaOf(property: SchemaObject, item: Candidate['item']): SchemaObject {
+  return neverNull(keyOrParameterSchema(property, item));
+}
+
+function keyOrParameterSchema(property: SchemaObject, item: Candidate['item']): SchemaObject {
   const parameter = item?.operations
     .flatMap((operation) => operation.parameters)
     .find((one) => one.in === 'path' && one.name === item.parameter)?.schema;
@@ -448,6 +453,13 @@ function keySchemaOf(property: SchemaObject, item: Candidate['item']): SchemaObj
   )
     return property;
   return { allOf: [property, parameter] } as SchemaObject;
+}
+
+/** A key is never null, even where the property may be. */
+function neverNull(schema: SchemaObject): SchemaObject {
+  const types = typesOf(schema);
+  if (!types.includes('null')) return schema;
+  return { allOf: [schema, { type: types.filter((type) => type !== 'null') }] } as SchemaObject;
 }
 
 function isScalarKey(schema: SchemaObject): boolean {

@@ -313,13 +313,8 @@ export async function madeUpKey(
   taken: (id: RecordId) => Promise<boolean>,
 ): Promise<RecordId | undefined> {
   if (!hasMeaningfulKey(resource)) return undefined;
-  const schema = resource.keySchema;
-  // A key is never null, even where the property may be.
-  const types = typesOf(schema).filter((type) => type !== 'null');
-  const keySchema =
-    types.length > 0 ? ({ allOf: [schema, { type: types }] } as SchemaObject) : schema;
   for (let attempt = 0; attempt < KEY_ATTEMPTS; attempt++) {
-    const id = generator.value(keySchema, `${resource.name}.${resource.idProperty}`);
+    const id = generator.value(resource.keySchema, `${resource.name}.${resource.idProperty}`);
     if ((typeof id === 'string' || typeof id === 'number') && !(await taken(id))) return id;
   }
   return undefined;
