@@ -34,7 +34,7 @@ export function createSender(
       res.setHeader('Content-Length', body.length);
       if (head) res.end();
       // A list that fits a write goes out as one, head and body in one system call.
-      else if (body.length <= WRITE_BYTES) res.end(joined(body));
+      else if (body.length <= WRITE_BYTES) res.end(body.joined());
       else
         return writeParts(res, body).then(() => {
           if (!res.destroyed) res.end();
@@ -124,18 +124,6 @@ export function createSender(
       if (!ok && !(await drained(res))) return;
     }
   }
-}
-
-/** A list's bytes in one buffer: `[`, the parts with commas between, `]`. */
-function joined({ parts, open, close, length }: CheckedList): Buffer {
-  const buffer = Buffer.allocUnsafe(length);
-  let at = open.copy(buffer);
-  parts.forEach((part, i) => {
-    if (i > 0) at += COMMA.copy(buffer, at);
-    at += part.copy(buffer, at);
-  });
-  close.copy(buffer, at);
-  return buffer;
 }
 
 /** Resolves with whether the client took what was written (false: it is gone); leaves no listener behind. */

@@ -59,7 +59,26 @@ export class CheckedList {
     for (const part of parts) length += part.length;
     this.length = length;
   }
+
+  /**
+   * The answer's bytes in one buffer, or its first `limit` bytes.
+   * @example new CheckedList([Buffer.from('1'), Buffer.from('2')]).joined().toString() // '[1,2]'
+   */
+  joined(limit = this.length): Buffer {
+    const size = Math.min(this.length, limit);
+    // Every byte is written below: copies stop at the end of the buffer.
+    const bytes = Buffer.allocUnsafe(size);
+    let at = this.open.copy(bytes);
+    for (let i = 0; i < this.parts.length && at < size; i++) {
+      if (i > 0) at += COMMA.copy(bytes, at);
+      at += (this.parts[i] as Buffer).copy(bytes, at);
+    }
+    if (at < size) this.close.copy(bytes, at);
+    return bytes;
+  }
 }
+
+const COMMA = Buffer.from(',');
 
 /** An answer ready to send: checked against the spec, every header set. */
 export interface CheckedAnswer {

@@ -233,7 +233,7 @@ export function keptAnswer(answer: CheckedAnswer, method: string): KeptAnswer {
   const start =
     body instanceof CheckedJson
       ? Buffer.from(body.bytes.subarray(0, LOGGED_BODY_LIMIT))
-      : listBytes(body, LOGGED_BODY_LIMIT);
+      : body.joined(LOGGED_BODY_LIMIT);
   return { headers, start, bytes };
 }
 
@@ -270,7 +270,7 @@ function wholeOf(request: AnsweredRequest, id: number | undefined): Buffer {
   if (body)
     return Buffer.concat([
       Buffer.from(`${head},"body":`),
-      Buffer.isBuffer(body) ? body : listBytes(body, body.length),
+      Buffer.isBuffer(body) ? body : body.joined(),
       CLOSE_BOTH,
     ]);
   if (start) {
@@ -293,20 +293,6 @@ function bodyMember(body: unknown, note: string | undefined): string {
 }
 
 /** The first `limit` bytes of a list's JSON (`[`, the parts with commas, `]`), copied into one buffer. */
-function listBytes({ parts, open, close, length }: CheckedList, limit: number): Buffer {
-  const size = Math.min(length, limit);
-  // Every byte is written below: copies stop at the end of the buffer.
-  const bytes = Buffer.allocUnsafe(size);
-  let at = open.copy(bytes);
-  for (let i = 0; i < parts.length && at < size; i++) {
-    if (i > 0) at += COMMA.copy(bytes, at);
-    at += (parts[i] as Buffer).copy(bytes, at);
-  }
-  if (at < size) close.copy(bytes, at);
-  return bytes;
-}
-
-const COMMA = Buffer.from(',');
 const CLOSE_BOTH = Buffer.from('}}');
 
 /** The admin API's RequestList of these entries' JSON. */
