@@ -38,3 +38,6 @@ export function keyPropertyFor(
   }
   return undefined;
 }
+
+/** The words that end a property holding an id: `id`, `gid`, `uuid`, `guid`, `sid`. */
+export const ID_WORDS: ReadonlySet<string> = new Set(['id', 'gid', 'uuid', 'guid', 'sid']);

@@ -3,7 +3,7 @@ import { SpecError } from './load.js';
 import { jsonSchemaOf, type Operation } from './operations.js';
 import { isReadOnly, propertiesOf, requiredOf, typesOf, carries } from './schema-parts.js';
 import { isObjectSchema, listEnvelopeOf, recordEnvelopeOf, type Envelope } from './envelopes.js';
-import { keyPropertyFor, wordsOf } from './item-key.js';
+import { ID_WORDS, keyPropertyFor, wordsOf } from './item-key.js';
 import { listParametersOf, type ListParameters } from './list-parameters.js';
 import { mergeRecordSchemas } from './record-schema.js';
 import type { IdKind } from '../vocabulary/record.js';
@@ -469,9 +469,6 @@ function isScalarKey(schema: SchemaObject): boolean {
     types.some((type) => type === 'string' || type === 'integer' || type === 'number')
   );
 }
-
-/** The words that end a property holding an id: `id`, `gid`, `uuid`, `sid`. */
-const ID_WORDS = new Set(['id', 'gid', 'uuid', 'guid', 'sid']);
 
 /**
  * The id of records with no item parameter to name it: the property that is `readOnly` and

@@ -5,7 +5,7 @@ import { errors } from '../../vocabulary/error-catalogue.js';
 import type { SchemaObject } from '../../openapi/load.js';
 import type { Operation } from '../../openapi/operations.js';
 import type { Resource } from '../../openapi/resources.js';
-import { wordsOf } from '../../openapi/item-key.js';
+import { ID_WORDS, wordsOf } from '../../openapi/item-key.js';
 import type { DataGenerator } from '../../openapi/sample.js';
 import {
   carries,
@@ -29,7 +29,7 @@ export interface RecordMakerOptions {
 /** How many made-up keys are tried before the store is left to make one. */
 const KEY_ATTEMPTS = 10;
 /** The last word of a property that holds an opaque id: the store makes those (UUIDs). */
-const OPAQUE_ID = new Set(['id', 'gid', 'uuid', 'guid', 'sid', 'key', 'token']);
+const OPAQUE_ID = new Set([...ID_WORDS, 'key', 'token']);
 
 /**
  * Makes the fields of new and changed records of one resource.

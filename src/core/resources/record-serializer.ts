@@ -2,7 +2,7 @@ import { jsonOf } from '../../store/records.js';
 import { errors } from '../../vocabulary/error-catalogue.js';
 import type { SchemaObject } from '../../openapi/load.js';
 import { isClosed } from '../../openapi/record-schema.js';
-import { wordsOf } from '../../openapi/item-key.js';
+import { ID_WORDS, wordsOf } from '../../openapi/item-key.js';
 import { carries, propertiesOf, typesOf } from '../../openapi/schema-parts.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { StoredRecord } from '../../store/store.js';
@@ -13,8 +13,8 @@ import type { StoredRecord } from '../../store/store.js';
  */
 export type RecordSerializer = (record: StoredRecord, index?: number) => Buffer;
 
-/** The last words of the fields that hold ids. */
-const ID_WORDS = new Set(['id', 'gid', 'uuid', 'sid', 'key']);
+/** The last words of the fields that hold ids, or keys. */
+const KEY_WORDS = new Set([...ID_WORDS, 'key']);
 
 /**
  * What of a record an answer of this schema shows: the fields it declares when it is closed
@@ -39,7 +39,7 @@ export function projectionFor(schema: SchemaObject): (record: StoredRecord) => S
   const asNumber = new Set<string>();
   for (const [name, property] of Object.entries(properties)) {
     // Only ids are typed one way here and another there; any other misfit is a broken record.
-    if (!ID_WORDS.has(wordsOf(name).at(-1) ?? '')) continue;
+    if (!KEY_WORDS.has(wordsOf(name).at(-1) ?? '')) continue;
     const types = typesOf(property);
     const numeric = types.includes('integer') || types.includes('number');
     if (types.includes('string') && !numeric) asText.add(name);
