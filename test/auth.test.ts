@@ -4,19 +4,18 @@ import {
   decodeBasic,
   readAuthorization,
   readCookies,
-  readCredential,
 } from '../src/core/credentials.js';
 
-describe('readCredential', () => {
+describe('readAuthorization, as a bearer credential (RFC 6750)', () => {
   it.each([
     { header: undefined, expected: { kind: 'missing' } },
     { header: '', expected: { kind: 'missing' } },
     { header: '   ', expected: { kind: 'missing' } },
-    { header: 'Bearer abc', expected: { kind: 'bearer', token: 'abc' } },
-    { header: 'bearer abc', expected: { kind: 'bearer', token: 'abc' } },
+    { header: 'Bearer abc', expected: { kind: 'token', token: 'abc' } },
+    { header: 'bearer abc', expected: { kind: 'token', token: 'abc' } },
     // RFC 9110: one or more spaces after the scheme; Node trims around the value.
-    { header: 'BEARER   abc', expected: { kind: 'bearer', token: 'abc' } },
-    { header: 'Bearer abc==', expected: { kind: 'bearer', token: 'abc==' } },
+    { header: 'BEARER   abc', expected: { kind: 'token', token: 'abc' } },
+    { header: 'Bearer abc==', expected: { kind: 'token', token: 'abc==' } },
     { header: 'Bearer', expected: { kind: 'empty-token' } },
     { header: 'Bearer ', expected: { kind: 'empty-token' } },
     { header: 'Bearer ab c', expected: { kind: 'malformed' } },
@@ -26,7 +25,7 @@ describe('readCredential', () => {
     { header: 'abc', expected: { kind: 'other-scheme' } },
     { header: 'Token abc', expected: { kind: 'other-scheme' } },
   ])('$header -> $expected.kind', ({ header, expected }) => {
-    expect(readCredential(header)).toEqual(expected);
+    expect(readAuthorization(header, 'Bearer')).toEqual(expected);
   });
 });
 

@@ -11,10 +11,6 @@ export type Authorization =
   | { kind: 'malformed' }
   | { kind: 'token'; token: string };
 
-/** What the Authorization header of a request holds, read as a bearer credential. */
-export type Credential =
-  Exclude<Authorization, { kind: 'token' }> | { kind: 'bearer'; token: string };
-
 /** A credential as RFC 9110 writes it after the scheme name (token68). */
 const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
 
@@ -34,15 +30,6 @@ export function readAuthorization(header: string | undefined, scheme: string): A
   const token = /^ +(.*)$/s.exec(rest)?.[1];
   if (token === undefined || !TOKEN68.test(token)) return { kind: 'malformed' };
   return { kind: 'token', token };
-}
-
-/**
- * Reads an Authorization header as a bearer credential (RFC 6750).
- * @example readCredential('bearer abc') // { kind: 'bearer', token: 'abc' }
- */
-export function readCredential(header: string | undefined): Credential {
-  const read = readAuthorization(header, 'Bearer');
-  return read.kind === 'token' ? { kind: 'bearer', token: read.token } : read;
 }
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });

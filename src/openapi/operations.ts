@@ -265,7 +265,7 @@ function encodingsOf(
  * A media type without its parameters, in lower case.
  * @example essenceOf('Application/JSON; charset=utf-8') // 'application/json'
  */
-export function essenceOf(type: string): string {
+function essenceOf(type: string): string {
   return (type.split(';')[0] ?? '').trim().toLowerCase();
 }
 

@@ -113,7 +113,7 @@ export class Scenarios {
  * @throws {ApiError} 400 `invalid_settings` for settings that cannot be played.
  * @example checkSettings({ delay: { min: 5, max: 1 }, faultRate: 0, faultKinds: ['reset'] }) // throws
  */
-export function checkSettings(settings: ScenarioSettings): void {
+function checkSettings(settings: ScenarioSettings): void {
   const { delay, faultRate, faultKinds } = settings;
   const valid =
     Number.isInteger(delay.min) &&
