@@ -55,7 +55,9 @@ export interface CliIo {
  */
 export function createCli(io: CliIo): Command {
   const program = new Command('petstore-kit')
-    .description('Mock server and contract tests for the Pet Store categories interface')
+    .description(
+      'Stateful mock server and contract tests for any API its OpenAPI document describes (the Pet Store categories interface by default)',
+    )
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
