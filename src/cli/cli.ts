@@ -5,6 +5,7 @@ import { createLogger } from '../http/logger.js';
 import { DEFAULT_API_KEY, DEFAULT_BASIC_CREDENTIAL, DEFAULTS } from '../wiring/options.js';
 import type { RunningMock } from '../wiring/start-mock.js';
 import type { ContractCommandOptions } from './contract-command.js';
+import { CONTRACT_DEFAULTS, ContractExit } from './contract-defaults.js';
 import type { MockFlags } from './mock-command.js';
 import { FAULT_KINDS } from '../vocabulary/answer.js';
 import { STABILITY_LEVELS } from '../openapi/stability.js';
@@ -33,8 +34,10 @@ export { DEFAULT_API_KEY };
 class ContractCommand extends Command {
   override error(message: string, options?: { code?: string; exitCode?: number }): never {
     const line = message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
-    // 2: ContractExit.unusable (contract-command.ts, loaded only when the command runs).
-    return super.error(`petstore-kit contract: ${line}`, { ...options, exitCode: 2 });
+    return super.error(`petstore-kit contract: ${line}`, {
+      ...options,
+      exitCode: ContractExit.unusable,
+    });
   }
 }
 
@@ -334,13 +337,13 @@ export function createCli(io: CliIo): Command {
           'bodies generated from the spec in all, half valid (0: none)',
         )
           .env('CONTRACT_BUDGET')
-          .default(100)
+          .default(CONTRACT_DEFAULTS.budget)
           .argParser(parseCount),
       )
       .addOption(
         new Option('--timeout <ms>', 'milliseconds one request may take, for slow networks')
           .env('CONTRACT_TIMEOUT')
-          .default(10_000)
+          .default(CONTRACT_DEFAULTS.timeoutMs)
           .argParser(parsePositive),
       )
       .action(async (options: ContractCommandOptions, command: Command) => {

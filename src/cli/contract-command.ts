@@ -6,6 +6,7 @@ import { basePathOf, findServer, resolveServerUrl } from '../openapi/servers.js'
 import { buildContractPlan, type ContractPlan } from './contract-plan.js';
 import { preflight } from './contract-preflight.js';
 import { contractReport, githubAnnotations, type RuleOutcome } from './contract-report.js';
+import { CONTRACT_DEFAULTS, ContractExit } from './contract-defaults.js';
 
 /** The contract suite's vitest config, beside its rules in contract-tests/. */
 const CONTRACT_CONFIG = fileURLToPath(
@@ -15,24 +16,6 @@ const CONTRACT_CONFIG = fileURLToPath(
 const CONTRACT_REPORTER = fileURLToPath(
   new URL('../../contract-tests/reporter.ts', import.meta.url),
 );
-
-/** Exit codes of `petstore-kit contract`. */
-export const ContractExit = {
-  /** The target conforms: every rule that ran passed. */
-  conforms: 0,
-  /** At least one rule is violated. */
-  violated: 1,
-  /** The run could not judge: a bad option or spec, an unreachable or unavailable target, a refused credential, or no rule ran. */
-  unusable: 2,
-} as const;
-
-/** Defaults of the command's tunable parts. */
-export const CONTRACT_DEFAULTS = {
-  /** @default 100 generated bodies, spread over the create operations */
-  budget: 100,
-  /** @default 10 s per request */
-  timeoutMs: 10_000,
-} as const;
 
 export interface ContractCommandOptions {
   /** The OpenAPI document of the interface. @default the bundled spec */

@@ -126,18 +126,14 @@ export function buildContractPlan(document: OpenApiDocument): ContractPlan {
       .map((resource) => {
         const actions: Partial<Record<CollectionAction, string>> = {};
         const envelopes: Partial<Record<CollectionAction, string>> = {};
-        const inferred = resource as Inferred;
         for (const [operation, action] of resource.actions) {
           // The collection's own list: a view of it (`/pet/findByStatus`) needs its filters.
           if (action === 'list' && operation.path !== resource.collectionPath) continue;
           actions[action] = operation.operationId;
-          const envelope = inferred.envelopes?.get(operation);
-          if (envelope?.kind === 'wrapped' && envelope.property)
-            envelopes[action] = envelope.property;
+          const envelope = resource.envelopes.get(operation);
+          if (envelope?.kind === 'wrapped') envelopes[action] = envelope.property;
         }
-        const itemParameter =
-          inferred.itemParameter ??
-          (resource.itemPath && /\{([^}/]+)\}[^{}/]*$/.exec(resource.itemPath)?.[1]);
+        const { itemParameter } = resource;
         return {
           name: resource.name,
           collectionPath: resource.collectionPath,
@@ -151,15 +147,6 @@ export function buildContractPlan(document: OpenApiDocument): ContractPlan {
         };
       }),
   };
-}
-
-/**
- * What inference may say of a resource besides what every version of `Resource` has (issue
- * 15's inference says it): the item parameter, and where each answer holds its records.
- */
-interface Inferred {
-  itemParameter?: string | undefined;
-  envelopes?: ReadonlyMap<Operation, { kind: string; property?: string }>;
 }
 
 function planOperation(

@@ -47,8 +47,6 @@ export interface ServerLimits {
   sendTimeout: number;
 }
 
-/** How long idle keep-alive connections may still send one last request on shutdown. */
-const SHUTDOWN_GRACE_MS = 500;
 /** On shutdown, a keep-alive connection idle this long is closed: its client sends nothing more. */
 const SHUTDOWN_IDLE_MS = 200;
 /** How often shutdown looks for such connections. */
@@ -122,7 +120,8 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
     inFlight.add(res);
     res.once('close', () => {
       inFlight.delete(res);
-      markActive(req.socket);
+      // Only shutdown asks how long a connection has been idle (a sweep counts new bytes too).
+      if (closing) markActive(req.socket);
     });
     // RFC 9112 §3.2: an HTTP/1.1 request without Host is a 400; Node's own answer to it has
     // no body, so the check is made here, where the answer can be the spec's error.
@@ -184,10 +183,9 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
         // their client can be on its way are closed.
         const sweep = (): void => closeIdle(sockets, SHUTDOWN_IDLE_MS);
         const sweeping = setInterval(sweep, SHUTDOWN_SWEEP_MS);
-        const grace = setTimeout(sweep, Math.min(SHUTDOWN_GRACE_MS, bounds.shutdownTimeout / 2));
         const hardStop = setTimeout(() => server.closeAllConnections(), bounds.shutdownTimeout);
         server.once('close', () => clearInterval(sweeping));
-        for (const timer of [sweeping, grace, hardStop]) timer.unref();
+        for (const timer of [sweeping, hardStop]) timer.unref();
       }),
   };
 }
