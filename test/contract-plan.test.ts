@@ -84,6 +84,25 @@ describe('the contract plan', () => {
     ).toThrow(SpecError);
   });
 
+  it('reads the security schemes as the mock does: one it could not enforce is refused, in one line', async () => {
+    const document = (await loadSpec(LIBRARY)).resolved;
+    const plan = buildContractPlan(document);
+    expect(Object.values(plan.securitySchemes)).not.toHaveLength(0);
+    expect(() =>
+      buildContractPlan({
+        ...document,
+        components: {
+          ...document.components,
+          securitySchemes: { key: { type: 'apiKey', name: 'X-Key' } },
+        },
+      } as unknown as OpenApiDocument),
+    ).toThrow(
+      new SpecError(
+        'security scheme "key" cannot be enforced: "in" must be header, query or cookie, not undefined',
+      ),
+    );
+  });
+
   it('is plain data: a recursive schema is cut where it repeats, a shared one stays shared', async () => {
     const document = structuredClone((await loadSpec(LIBRARY)).resolved);
     const author = document.components!.schemas!.Author as { properties: Record<string, unknown> };

@@ -2,6 +2,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { SpecError, type OpenApiDocument, type SchemaObject } from '../openapi/load.js';
 import { listOperations, type Operation } from '../openapi/operations.js';
 import { inferResources } from '../openapi/resources.js';
+import { securitySchemesOf } from '../openapi/security-schemes.js';
 
 /**
  * The plan the contract suite runs from: what it knows of the interface, as plain JSON data,
@@ -117,7 +118,7 @@ export function buildContractPlan(document: OpenApiDocument): ContractPlan {
   return {
     title: document.info?.title ?? 'the interface',
     ruleNumbers: ruleNumbersOf(document),
-    securitySchemes: securitySchemesOf(document),
+    securitySchemes: planSecuritySchemes(document),
     operations: operations.map((operation) => planOperation(operation, toSchema, byLocation)),
     collections: inferResources(operations)
       // A nested collection (`/users/{userId}/posts`) needs its parent created first, which
@@ -215,23 +216,11 @@ function operationAt(ref: string, byLocation: ReadonlyMap<string, string>): stri
   return byLocation.get(`${match[2]} ${path}`);
 }
 
-function securitySchemesOf(document: OpenApiDocument): Record<string, PlanSecurityScheme> {
-  const schemes: Record<string, PlanSecurityScheme> = {};
-  for (const [name, raw] of Object.entries(document.components?.securitySchemes ?? {})) {
-    const scheme = raw as {
-      type: PlanSecurityScheme['type'];
-      scheme?: string;
-      in?: string;
-      name?: string;
-    };
-    schemes[name] = {
-      type: scheme.type,
-      ...(scheme.scheme ? { scheme: scheme.scheme.toLowerCase() } : {}),
-      ...(scheme.in ? { in: scheme.in as NonNullable<PlanSecurityScheme['in']> } : {}),
-      ...(scheme.name ? { name: scheme.name } : {}),
-    };
-  }
-  return schemes;
+/** The document's security schemes as the mock reads and enforces them, as plain data. */
+function planSecuritySchemes(document: OpenApiDocument): Record<string, PlanSecurityScheme> {
+  return Object.fromEntries(
+    [...securitySchemesOf(document)].map(([name, scheme]) => [name, { ...scheme }]),
+  );
 }
 
 function ruleNumbersOf(document: OpenApiDocument): ContractPlan['ruleNumbers'] {
