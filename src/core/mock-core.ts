@@ -251,27 +251,25 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     api: ServedApi,
   ): void | Promise<void> {
     const { state = options.states.default } = progress;
+    const { fault } = reply;
+    const kept = progress.body && keptBody(progress.body);
+    // One object of one shape, every field set: the log keeps a thousand of them.
     return state.requestLog.add({
-      ...(state.session ? { session: state.session } : {}),
+      session: state.session,
       method: request.method,
       // As sent: the log redacts the credentials when it shows them.
       path: request.target,
       headers: request.headers,
-      ...(api.credentials ? { credentials: api.credentials } : {}),
-      ...(reply.fault
-        ? {
-            fault: reply.fault.kind,
-            // A malformed answer is sent with its status; a reset or a timeout sends none.
-            ...(reply.fault.kind === 'malformed' ? { status: reply.fault.status } : {}),
-          }
-        : {
-            status: reply.answer.status,
-            response: keptAnswer(reply.answer, request.method),
-          }),
+      credentials: api.credentials,
+      // A malformed answer is sent with its status; a reset or a timeout sends none.
+      status: fault ? (fault.kind === 'malformed' ? fault.status : undefined) : reply.answer.status,
+      response: fault ? undefined : keptAnswer(reply.answer, request.method),
+      fault: fault?.kind,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
       // A number here; the log formats it when it is read, not on every request.
       at: Date.now(),
-      ...keptBody(progress.body),
+      body: kept?.body,
+      bodyNote: kept?.bodyNote,
     });
   }
 

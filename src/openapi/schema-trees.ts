@@ -1,5 +1,6 @@
 import type { SchemaObject } from './load.js';
 import { carries, propertiesOf, requiredOf } from './schema-parts.js';
+import { isJsonObject } from '../vocabulary/record.js';
 
 /**
  * A resolved schema is a graph: the target of many `$ref`s is one object, and a recursive
@@ -57,7 +58,7 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
   const path = new Map<object, number>();
 
   const sub = (value: unknown): unknown => {
-    if (!isMap(value)) return value;
+    if (!isJsonObject(value)) return value;
     const ref = options.refer(value, path.get(value) ?? 0);
     if (ref === CUT) return CUT;
     if (ref !== undefined) return { $ref: ref };
@@ -69,7 +70,7 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
    * `additionalProperties: false` (see closedParts).
    */
   const part = (value: unknown, hidden: ReadonlySet<string>, reopen: boolean): unknown => {
-    if (!isMap(value)) return value;
+    if (!isJsonObject(value)) return value;
     const depth = path.get(value) ?? 0;
     if (depth > 0) {
       const ref = options.refer(value, depth);
@@ -115,7 +116,7 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
     for (const [key, value] of Object.entries(schema)) {
       if (DROPPED.has(key)) continue;
       if (key === 'additionalProperties' && (reopen || closedOverParts)) continue;
-      if (key === 'properties' && isMap(value)) {
+      if (key === 'properties' && isJsonObject(value)) {
         const properties: Record<string, unknown> = {};
         for (const [name, property] of Object.entries(value)) {
           if (hidden.has(name) && options.hide) {
@@ -155,22 +156,22 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
         const items = value.map(sub);
         if (items.includes(CUT)) return CUT;
         out[key] = items;
-      } else if (ITEMS.has(key) && isMap(value)) {
+      } else if (ITEMS.has(key) && isJsonObject(value)) {
         const items = sub(value);
         if (items === CUT) {
           if ((schema.minItems ?? 0) > 0) return CUT;
           out.maxItems = 0;
         } else out[key] = items;
-      } else if (EXTRA_PROPERTIES.has(key) && isMap(value)) {
+      } else if (EXTRA_PROPERTIES.has(key) && isJsonObject(value)) {
         const extra = sub(value);
         out[key] = extra === CUT ? false : extra;
-      } else if (OPTIONAL_SCHEMA.has(key) && isMap(value)) {
+      } else if (OPTIONAL_SCHEMA.has(key) && isJsonObject(value)) {
         const tree = sub(value);
         if (tree !== CUT) out[key] = tree;
-      } else if (key === 'contentSchema' && isMap(value)) {
+      } else if (key === 'contentSchema' && isJsonObject(value)) {
         const tree = sub(value);
         if (tree !== CUT) out[key] = tree;
-      } else if (SCHEMA_MAPS.has(key) && isMap(value)) {
+      } else if (SCHEMA_MAPS.has(key) && isJsonObject(value)) {
         const entries: Record<string, unknown> = {};
         for (const [name, item] of Object.entries(value)) {
           const tree = Array.isArray(item) ? item : sub(item);
@@ -185,7 +186,7 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
     return out;
   };
 
-  if (!isMap(root)) return root as Record<string, unknown>;
+  if (!isJsonObject(root)) return root as Record<string, unknown>;
   const tree = copy(root, hiddenOf(root));
   if (tree === CUT) throw new Error('a schema cannot leave itself out');
   return tree;
@@ -220,7 +221,7 @@ export function schemaGraph(root: SchemaObject): SchemaGraph {
     open.add(schema);
     stack.push({ schema, children: subschemasOf(schema)[Symbol.iterator]() });
   };
-  if (isMap(root)) enter(root);
+  if (isJsonObject(root)) enter(root);
   while (stack.length > 0) {
     const top = stack[stack.length - 1] as (typeof stack)[number];
     const next = top.children.next();
@@ -249,17 +250,17 @@ function* subschemasOf(schema: object): Generator<object> {
   for (const [key, value] of Object.entries(schema)) {
     if (DROPPED.has(key)) continue;
     if (key === 'properties' || SCHEMA_MAPS.has(key)) {
-      if (isMap(value)) yield* Object.values(value).filter(isMap);
+      if (isJsonObject(value)) yield* Object.values(value).filter(isJsonObject);
     } else if (Array.isArray(value)) {
       if (key === 'allOf' || UNIONS.has(key) || key === 'prefixItems' || key === 'items')
-        yield* value.filter(isMap);
+        yield* value.filter(isJsonObject);
     } else if (
       ITEMS.has(key) ||
       EXTRA_PROPERTIES.has(key) ||
       OPTIONAL_SCHEMA.has(key) ||
       key === 'contentSchema'
     ) {
-      if (isMap(value)) yield value;
+      if (isJsonObject(value)) yield value;
     }
   }
 }
@@ -273,7 +274,7 @@ function* subschemasOf(schema: object): Generator<object> {
 export function closedParts(schema: SchemaObject): Set<unknown> {
   const parts = Array.isArray(schema.allOf) ? (schema.allOf as unknown[]) : [];
   const closed = parts.filter(
-    (part) => isMap(part) && (part as SchemaObject).additionalProperties === false,
+    (part) => isJsonObject(part) && (part as SchemaObject).additionalProperties === false,
   );
   if (closed.length === 0) return new Set();
   const declared = new Set(Object.keys(propertiesOf(schema)));
@@ -303,15 +304,11 @@ function collectHidden(
   into: Set<string>,
   seen: Set<object>,
 ): void {
-  if (!isMap(schema) || seen.has(schema)) return;
+  if (!isJsonObject(schema) || seen.has(schema)) return;
   seen.add(schema);
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     if (carries(property as SchemaObject, marker)) into.add(name);
   }
   for (const part of (schema.allOf ?? []) as SchemaObject[])
     collectHidden(part, marker, into, seen);
-}
-
-function isMap(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

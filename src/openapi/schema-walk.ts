@@ -4,6 +4,8 @@
  * an example, a default value or a property named `nullable` for a keyword.
  */
 
+import { isJsonObject } from '../vocabulary/record.js';
+
 /** A place in the document, as the segments of a JSON pointer. */
 export type Where = readonly (string | number)[];
 
@@ -47,11 +49,11 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 export function eachSchema(document: unknown, visit: SchemaVisitor): void {
   const seen = new WeakSet<object>();
   const schema = (value: unknown, where: Where): void => {
-    if (!isObject(value) || seen.has(value)) return;
+    if (!isJsonObject(value) || seen.has(value)) return;
     seen.add(value);
     visit(value, where);
     for (const key of ONE_SCHEMA) {
-      if (isObject(value[key])) schema(value[key], [...where, key]);
+      if (isJsonObject(value[key])) schema(value[key], [...where, key]);
     }
     for (const key of SCHEMA_LISTS) {
       const list = value[key];
@@ -64,7 +66,7 @@ export function eachSchema(document: unknown, visit: SchemaVisitor): void {
   };
 
   const media = (value: unknown, where: Where): void => {
-    if (!isObject(value)) return;
+    if (!isJsonObject(value)) return;
     schema(value.schema, [...where, 'schema']);
     schema(value.itemSchema, [...where, 'itemSchema']);
     eachEntry(value.encoding, (name, encoding) =>
@@ -75,16 +77,16 @@ export function eachSchema(document: unknown, visit: SchemaVisitor): void {
   };
   // A parameter and a header carry their schema the same way.
   const parameter = (value: unknown, where: Where): void => {
-    if (!isObject(value)) return;
+    if (!isJsonObject(value)) return;
     schema(value.schema, [...where, 'schema']);
     eachEntry(value.content, (type, item) => media(item, [...where, 'content', type]));
   };
   const body = (value: unknown, where: Where): void => {
-    if (!isObject(value)) return;
+    if (!isJsonObject(value)) return;
     eachEntry(value.content, (type, item) => media(item, [...where, 'content', type]));
   };
   const response = (value: unknown, where: Where): void => {
-    if (!isObject(value)) return;
+    if (!isJsonObject(value)) return;
     body(value, where);
     eachEntry(value.headers, (name, item) => parameter(item, [...where, 'headers', name]));
   };
@@ -93,14 +95,14 @@ export function eachSchema(document: unknown, visit: SchemaVisitor): void {
       eachEntry(callback, (expression, item) => pathItem(item, [...where, name, expression])),
     );
   const operation = (value: unknown, where: Where): void => {
-    if (!isObject(value)) return;
+    if (!isJsonObject(value)) return;
     eachItem(value.parameters, (i, item) => parameter(item, [...where, 'parameters', i]));
     body(value.requestBody, [...where, 'requestBody']);
     eachEntry(value.responses, (status, item) => response(item, [...where, 'responses', status]));
     callbacks(value.callbacks, [...where, 'callbacks']);
   };
   const pathItem = (value: unknown, where: Where): void => {
-    if (!isObject(value)) return;
+    if (!isJsonObject(value)) return;
     eachItem(value.parameters, (i, item) => parameter(item, [...where, 'parameters', i]));
     for (const method of METHODS) operation(value[method], [...where, method]);
     eachEntry(value.additionalOperations, (method, item) =>
@@ -108,11 +110,11 @@ export function eachSchema(document: unknown, visit: SchemaVisitor): void {
     );
   };
 
-  if (!isObject(document)) return;
+  if (!isJsonObject(document)) return;
   eachEntry(document.paths, (path, item) => pathItem(item, ['paths', path]));
   eachEntry(document.webhooks, (name, item) => pathItem(item, ['webhooks', name]));
   const components = document.components;
-  if (!isObject(components)) return;
+  if (!isJsonObject(components)) return;
   const at = (kind: string, each: (value: unknown, where: Where) => void) =>
     eachEntry(components[kind], (name, item) => each(item, ['components', kind, name]));
   at('schemas', schema);
@@ -135,12 +137,8 @@ export function pointerOf(where: Where): string {
   return `#/${where.map((segment) => String(segment).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function eachEntry(value: unknown, each: (key: string, item: unknown) => void): void {
-  if (isObject(value)) for (const [key, item] of Object.entries(value)) each(key, item);
+  if (isJsonObject(value)) for (const [key, item] of Object.entries(value)) each(key, item);
 }
 
 function eachItem(value: unknown, each: (index: number, item: unknown) => void): void {

@@ -4,6 +4,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { StartupError } from '../vocabulary/errors.js';
 import { deepFreeze, sizeOf, StoreStates } from './records.js';
 import type { RecordId } from './store.js';
+import { isJsonObject } from '../vocabulary/record.js';
 
 export const DATA_FORMAT = 'petstore-kit-data';
 export const DATA_FORMAT_VERSION = 1;
@@ -160,7 +161,7 @@ class Replay {
   }
 
   #header(value: unknown): void {
-    if (!isObject(value) || value.format !== DATA_FORMAT) this.#notOurs();
+    if (!isJsonObject(value) || value.format !== DATA_FORMAT) this.#notOurs();
     if (value.version !== DATA_FORMAT_VERSION)
       this.#fail(
         `data format version ${JSON.stringify(value.version)}, but this petstore-kit reads version ${DATA_FORMAT_VERSION} (was it written by a newer one?)`,
@@ -169,14 +170,14 @@ class Replay {
   }
 
   #apply(value: unknown): void {
-    if (!isObject(value) || typeof value.collection !== 'string')
+    if (!isJsonObject(value) || typeof value.collection !== 'string')
       this.#fail('not a data file record (it needs an "op" and a "collection")', this.#lines);
     const name = value.collection;
     switch (value.op) {
       case 'put': {
         const id = this.#id(value.id);
         const record = value.record;
-        if (!isObject(record)) this.#fail('a "put" without a "record" object', this.#lines);
+        if (!isJsonObject(record)) this.#fail('a "put" without a "record" object', this.#lines);
         this.states.put(name, id, deepFreeze(record), sizeOf(record));
         const state = this.states.of(name);
         if (typeof id === 'number') state.lastId = Math.max(state.lastId, id);
@@ -218,10 +219,6 @@ class Replay {
 export function describe(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n')[0] ?? message;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function oneLine(text: string): string {

@@ -14,3 +14,11 @@ export type IdKind =
   | 'uuid'
   /** Other unique strings. */
   | 'string';
+
+/**
+ * Whether a JSON value is an object (not null, not an array): a record, a body, a schema.
+ * @example isJsonObject({ id: 1 }) // true; isJsonObject([1]) // false
+ */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -42,7 +42,7 @@ export interface AnsweredRequest {
 export interface KeptAnswer {
   headers: Readonly<Record<string, string>>;
   /** The whole JSON body, when it is at most 16 KiB: a checked answer's, which never changes. */
-  body?: Buffer | CheckedList;
+  body?: CheckedJson | CheckedList;
   /** The first 16 KiB of a bigger one (a cut character shows as U+FFFD), and its size. */
   start?: Buffer;
   bytes?: number;
@@ -86,14 +86,6 @@ export interface RequestLog {
 /** How many requests a log keeps. */
 export const LOG_CAPACITY = 1000;
 
-interface Entry {
-  readonly id: number;
-  readonly request: AnsweredRequest;
-  /** The JSON the admin API shows of it, as UTF-8, made when first listed: as a row, and whole. */
-  row?: Buffer;
-  whole?: Buffer;
-}
-
 /** The CPU a listing may take in one turn of the event loop before it lets others run. */
 const LIST_SLICE_MS = 4;
 
@@ -109,38 +101,71 @@ const LIST_SLICE_MS = 4;
  * @example const log = createRequestLog(1000); log.add(request); await log.list({ method: 'POST' });
  */
 export function createRequestLog(capacity = LOG_CAPACITY): RequestLog {
-  const entries: (Entry | undefined)[] = new Array<Entry | undefined>(capacity);
+  // The ring holds the logged requests as they were added, and beside them the JSON each is
+  // shown as once listed: no object of its own per entry for the collector to copy while the
+  // entry is young. Numbers are consecutive, the newest (`lastId`) at `next - 1`.
+  const requests: (AnsweredRequest | undefined)[] = new Array<AnsweredRequest | undefined>(
+    capacity,
+  );
+  const rows: (Buffer | undefined)[] = new Array<Buffer | undefined>(capacity);
+  const wholes: (Buffer | undefined)[] = new Array<Buffer | undefined>(capacity);
   let next = 0;
   let size = 0;
   let lastId = 0;
 
-  function* newestFirst(filter: RequestFilter): Generator<Entry> {
+  /** The ring index of the `back`-th newest entry (0: the newest). */
+  const slotOf = (back: number) => (next - 1 - back + capacity) % capacity;
+
+  /** An entry to show: where it is in the ring, its number, and the request itself. */
+  interface Listed {
+    slot: number;
+    id: number;
+    request: AnsweredRequest;
+  }
+
+  function* newestFirst(filter: RequestFilter): Generator<Listed> {
     const matches = matcher(filter);
-    for (let i = 1; i <= size; i++) {
-      const entry = entries[(next - i + capacity) % capacity];
-      if (entry && matches(entry.request)) yield entry;
+    for (let back = 0; back < size; back++) {
+      const slot = slotOf(back);
+      const request = requests[slot];
+      if (request && matches(request)) yield { slot, id: lastId - back, request };
     }
+  }
+
+  /**
+   * The JSON an entry is shown as, made once and kept beside it; an entry that requests added
+   * since pushed out of the ring (a long listing lets others run) is shown all the same.
+   */
+  function shown({ slot, id, request }: Listed, view: RequestFilter['view']): Buffer {
+    const kept = requests[slot] === request;
+    if (view === 'summary') {
+      const row = (kept && rows[slot]) || Buffer.from(JSON.stringify(rowOf(request, id)));
+      if (kept) rows[slot] = row;
+      return row;
+    }
+    const whole = (kept && wholes[slot]) || wholeOf(request, id);
+    if (kept) wholes[slot] = whole;
+    return whole;
   }
 
   return {
     add(request) {
-      entries[next] = { id: ++lastId, request };
+      requests[next] = request;
+      rows[next] = undefined;
+      wholes[next] = undefined;
+      lastId++;
       next = (next + 1) % capacity;
       size = Math.min(size + 1, capacity);
     },
     async list(filter = {}) {
-      const chosen: Entry[] = [];
+      const chosen: Listed[] = [];
       let count = 0;
-      for (const entry of newestFirst(filter))
-        if (count++ < (filter.limit ?? capacity)) chosen.push(entry);
+      for (const listed of newestFirst(filter))
+        if (count++ < (filter.limit ?? capacity)) chosen.push(listed);
       const parts: Buffer[] = [];
       let slice = performance.now();
-      for (const entry of chosen) {
-        parts.push(
-          filter.view === 'summary'
-            ? (entry.row ??= Buffer.from(JSON.stringify(rowOf(entry.request, entry.id))))
-            : (entry.whole ??= wholeOf(entry.request, entry.id)),
-        );
+      for (const listed of chosen) {
+        parts.push(shown(listed, filter.view));
         if (performance.now() - slice > LIST_SLICE_MS) {
           await new Promise((resolve) => setImmediate(resolve));
           slice = performance.now();
@@ -149,14 +174,16 @@ export function createRequestLog(capacity = LOG_CAPACITY): RequestLog {
       return listOf(parts, count);
     },
     get(id) {
-      // Numbers are consecutive in the ring, the newest at `next - 1`.
       const back = lastId - id;
       if (!Number.isInteger(back) || back < 0 || back >= size) return undefined;
-      const entry = entries[(next - 1 - back + capacity) % capacity];
-      return entry && new CheckedJson((entry.whole ??= wholeOf(entry.request, entry.id)));
+      const slot = slotOf(back);
+      const request = requests[slot];
+      return request && new CheckedJson(shown({ slot, id, request }, 'full'));
     },
     clear() {
-      entries.fill(undefined);
+      requests.fill(undefined);
+      rows.fill(undefined);
+      wholes.fill(undefined);
       next = 0;
       size = 0;
     },
@@ -228,8 +255,8 @@ export function keptAnswer(answer: CheckedAnswer, method: string): KeptAnswer {
   // HEAD gets the headers of GET and no body.
   if (body === undefined || method === 'HEAD') return { headers };
   const bytes = body instanceof CheckedJson ? body.bytes.length : body.length;
-  if (bytes <= LOGGED_BODY_LIMIT)
-    return { headers, body: body instanceof CheckedJson ? body.bytes : body };
+  // The answer itself: nothing made on the path of every request.
+  if (bytes <= LOGGED_BODY_LIMIT) return answer;
   const start =
     body instanceof CheckedJson
       ? Buffer.from(body.bytes.subarray(0, LOGGED_BODY_LIMIT))
@@ -270,7 +297,7 @@ function wholeOf(request: AnsweredRequest, id: number | undefined): Buffer {
   if (body)
     return Buffer.concat([
       Buffer.from(`${head},"body":`),
-      Buffer.isBuffer(body) ? body : body.joined(),
+      body instanceof CheckedJson ? body.bytes : body.joined(),
       CLOSE_BOTH,
     ]);
   if (start) {

@@ -11,6 +11,7 @@ import { CheckedJson, RecordList } from '../../vocabulary/answer.js';
 import type { StoredRecord } from '../../store/store.js';
 import type { Page } from './list-page.js';
 import { projectionFor, type RecordSerializer } from './record-serializer.js';
+import { isJsonObject } from '../../vocabulary/record.js';
 
 /** What a wrapper's fields say of a page, by their names and types. */
 const PAGE_FIELDS: readonly [RegExp, 'number' | 'string' | 'boolean', (page: Page) => unknown][] = [
@@ -122,7 +123,7 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
         if (value === null && !check(property, null)) {
           if (!required.has(name)) fields.delete(name);
         } else if (value !== undefined && check(property, value)) fields.set(name, value);
-      } else if (depth < 1 && isObjectSchema(property) && isRecordValue(inner)) {
+      } else if (depth < 1 && isObjectSchema(property) && isJsonObject(inner)) {
         fields.set(name, tellPage(inner, property, page, depth + 1));
       }
     }
@@ -145,8 +146,4 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
       return tellPage(body, envelope.wrapper, page, 0);
     },
   };
-}
-
-function isRecordValue(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -18,6 +18,7 @@ import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { Collection, RecordId, StoredRecord } from '../../store/store.js';
 import { applyMergePatch } from './merge-patch.js';
 import { CREATED, UPDATED } from './timestamps.js';
+import { isJsonObject } from '../../vocabulary/record.js';
 
 export interface RecordMakerOptions {
   compiler: SchemaCompiler;
@@ -42,6 +43,10 @@ export class RecordMaker {
   readonly #required: ReadonlySet<string>;
   /** Fields of S the service sets: not written by clients, or `readOnly`. */
   readonly #serverSet: readonly [string, SchemaObject][];
+  /** Properties a client never writes: those the service sets, and `writeOnly` ones. */
+  readonly #notClients: ReadonlySet<string>;
+  /** The properties each operation's request body declares (see #declaredBy), by operation. */
+  readonly #declared = new Map<Operation, ReadonlySet<string>>();
   readonly #now: () => Date;
 
   constructor(
@@ -60,6 +65,12 @@ export class RecordMaker {
         !references.has(name) &&
         (isReadOnly(schema) || (writable !== undefined && !writable.has(name))),
     );
+    this.#notClients = new Set([
+      ...this.#serverSet.map(([name]) => name),
+      ...Object.entries(this.#properties)
+        .filter(([, schema]) => carries(schema, 'writeOnly'))
+        .map(([name]) => name),
+    ]);
     this.#now = options.now ?? (() => new Date());
   }
 
@@ -135,7 +146,7 @@ export class RecordMaker {
    * is not empty (an empty one could not address the record in its path, so it is left out).
    */
   #sentKey(body: unknown): RecordId | undefined {
-    if (!this.resource.clientChosenId || !isObject(body)) return undefined;
+    if (!this.resource.clientChosenId || !isJsonObject(body)) return undefined;
     const sent = body[this.resource.idProperty];
     return typeof sent === 'number' || (typeof sent === 'string' && sent !== '') ? sent : undefined;
   }
@@ -143,17 +154,14 @@ export class RecordMaker {
   /** The fields of a body the client may write: those the request bodies declare, or any the service does not set. */
   #clientFields(body: unknown): Record<string, unknown> {
     const fields: Record<string, unknown> = {};
-    if (!isObject(body)) return fields;
+    if (!isJsonObject(body)) return fields;
     const { writable, idProperty, references } = this.resource;
     for (const [sent, value] of Object.entries(body)) {
       // Stored under the record's name for it: a body's `FriendlyName` is the record's `friendly_name`.
       const name =
         sent in this.#properties ? sent : (this.#byWords.get(wordsOf(sent).join(' ')) ?? sent);
       if (name === idProperty || references.has(name)) continue;
-      const allowed = writable
-        ? writable.has(name)
-        : !this.#serverSet.some(([server]) => server === name) &&
-          !carries(this.#properties[name] ?? {}, 'writeOnly');
+      const allowed = writable ? writable.has(name) : !this.#notClients.has(name);
       if (allowed)
         Object.defineProperty(fields, name, {
           value,
@@ -245,7 +253,7 @@ export class RecordMaker {
       if (!schema) continue;
       const found = this.options.compiler.response(schema)(value, `/body/${name}`);
       if (found.length === 0) continue;
-      const fromClient = isObject(body) && name in body;
+      const fromClient = isJsonObject(body) && name in body;
       if (fromClient && !declared.has(name)) problems.push(...found);
       else fields[name] = this.#made(name, schema);
     }
@@ -257,18 +265,22 @@ export class RecordMaker {
 
   /** The properties the operation's request body declares for the record. */
   #declaredBy(operation: Operation): ReadonlySet<string> {
-    const envelope = this.resource.bodies.get(operation);
-    if (envelope) return new Set(Object.keys(propertiesOf(envelope.record)));
-    const names = new Set<string>();
-    for (const schema of operation.requestBody?.content.values() ?? [])
-      for (const name of Object.keys(propertiesOf(schema))) names.add(name);
+    let names = this.#declared.get(operation);
+    if (!names) {
+      const envelope = this.resource.bodies.get(operation);
+      const schemas = envelope
+        ? [envelope.record]
+        : [...(operation.requestBody?.content.values() ?? [])];
+      names = new Set(schemas.flatMap((schema) => Object.keys(propertiesOf(schema))));
+      this.#declared.set(operation, names);
+    }
     return names;
   }
 
   /** The client's fields out of a wrapped body (`{data: {...}}`). */
   #unwrap(body: unknown, operation: Operation): unknown {
     const envelope = this.resource.bodies.get(operation);
-    return envelope?.kind === 'wrapped' && isObject(body) ? body[envelope.property] : body;
+    return envelope?.kind === 'wrapped' && isJsonObject(body) ? body[envelope.property] : body;
   }
 
   /**
@@ -297,10 +309,18 @@ export class RecordMaker {
  * @example hasMeaningfulKey(users) // true: `username` says what it holds
  */
 export function hasMeaningfulKey(resource: Resource): boolean {
-  const opaque =
-    OPAQUE_ID.has(wordsOf(resource.idProperty).at(-1) ?? '') && !hasShape(resource.keySchema);
-  return resource.idKind === 'string' && !opaque;
+  let meaningful = meaningfulKeys.get(resource);
+  if (meaningful === undefined) {
+    const opaque =
+      OPAQUE_ID.has(wordsOf(resource.idProperty).at(-1) ?? '') && !hasShape(resource.keySchema);
+    meaningful = resource.idKind === 'string' && !opaque;
+    meaningfulKeys.set(resource, meaningful);
+  }
+  return meaningful;
 }
+
+/** hasMeaningfulKey's answer for each resource, asked on every create: a resource never changes. */
+const meaningfulKeys = new WeakMap<Resource, boolean>();
 
 /**
  * A new key made from the resource's key schema, not `taken`, for resources whose keys say
@@ -337,8 +357,4 @@ function hasShape(schema: SchemaObject): boolean {
       (part.format !== undefined && part.format !== 'uuid') ||
       (part.maxLength !== undefined && part.maxLength < 36),
   );
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -6,6 +6,7 @@ import { ID_WORDS, wordsOf } from '../../openapi/item-key.js';
 import { carries, propertiesOf, typesOf } from '../../openapi/schema-parts.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { StoredRecord } from '../../store/store.js';
+import { isJsonObject } from '../../vocabulary/record.js';
 
 /**
  * Checks a record against one schema and serializes it to UTF-8 JSON; `index` (its place in a
@@ -92,10 +93,10 @@ function nestedProjection(
   if (isClosed(schema) && Object.keys(propertiesOf(schema)).length > 0) {
     let project: ((record: StoredRecord) => StoredRecord) | undefined;
     return (value) =>
-      isPlainObject(value) ? (project ??= projectionFor(schema))(value as StoredRecord) : value;
+      isJsonObject(value) ? (project ??= projectionFor(schema))(value as StoredRecord) : value;
   }
   const items = (schema as { items?: unknown }).items;
-  if (!isPlainObject(items)) return undefined;
+  if (!isJsonObject(items)) return undefined;
   const each = nestedProjection(items as SchemaObject, new Set([...seen, schema]));
   if (!each) return undefined;
   return (value) => {
@@ -135,10 +136,6 @@ function partsOf(schema: SchemaObject, seen = new Set<SchemaObject>()): SchemaOb
     schema,
     ...((schema.allOf ?? []) as SchemaObject[]).flatMap((part) => partsOf(part, seen)),
   ];
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

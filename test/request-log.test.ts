@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { createRequestLog, type AnsweredRequest } from '../src/core/admin/request-log.js';
+import { CheckedJson, type CheckedList } from '../src/vocabulary/answer.js';
+
+function logged(path: string, extra: Partial<AnsweredRequest> = {}): AnsweredRequest {
+  return { method: 'GET', path, status: 200, durationMs: 1, at: Date.UTC(2026, 0, 1), ...extra };
+}
+
+function shown(list: CheckedList): { count: number; requests: { id: number; path: string }[] } {
+  return JSON.parse(list.joined().toString('utf8')) as never;
+}
+
+describe('the request log', () => {
+  it('numbers requests from 1, keeps the last `capacity`, and a clear does not restart the numbers', async () => {
+    const log = createRequestLog(3);
+    for (const path of ['/a', '/b', '/c', '/d']) log.add(logged(path));
+    expect(shown(await log.list()).requests.map(({ id, path }) => [id, path])).toEqual([
+      [4, '/d'],
+      [3, '/c'],
+      [2, '/b'],
+    ]);
+    expect(log.get(1)).toBeUndefined();
+    const second = log.get(2) as CheckedJson;
+    expect(JSON.parse(second.bytes.toString('utf8'))).toMatchObject({ id: 2, path: '/b' });
+
+    log.clear();
+    expect(shown(await log.list()).count).toBe(0);
+    expect(log.get(4)).toBeUndefined();
+    log.add(logged('/e'));
+    expect(shown(await log.list()).requests.map(({ id, path }) => [id, path])).toEqual([[5, '/e']]);
+  });
+
+  it('shows an answer body it keeps by reference, and leaves out the fields a request lacks', async () => {
+    const log = createRequestLog(2);
+    const answer = {
+      status: 201,
+      headers: { 'Content-Type': 'application/json' },
+      body: new CheckedJson(Buffer.from('{"id":7}')),
+    };
+    log.add(logged('/pets', { method: 'POST', status: 201, response: answer, session: undefined }));
+    const entry = JSON.parse((log.get(1) as CheckedJson).bytes.toString('utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(entry).toMatchObject({
+      response: { headers: { 'content-type': 'application/json' }, body: { id: 7 } },
+    });
+    expect(Object.keys(entry)).not.toContain('session');
+    expect(Object.keys(entry)).not.toContain('fault');
+  });
+
+  it('shows what a listing matched, numbered as it was, even when requests added while it ran push it out', async () => {
+    const capacity = 400;
+    const log = createRequestLog(capacity);
+    // Bodies slow enough to serialize that the listing lets other work run between slices.
+    const body = {
+      text: 'x'.repeat(12_000),
+      items: Array.from({ length: 300 }, (_, i) => ({ i })),
+    };
+    for (let i = 1; i <= capacity; i++) log.add(logged(`/old/${i}`, { body }));
+    let turns = 0;
+    const pushing = setInterval(() => {
+      turns++;
+      for (let i = 0; i < capacity; i++) log.add(logged(`/new/${turns}/${i}`));
+    }, 0);
+    try {
+      const listed = shown(await log.list());
+      expect(turns).toBeGreaterThan(0);
+      expect(listed.count).toBe(capacity);
+      listed.requests.forEach(({ id, path }) => expect(path).toBe(`/old/${id}`));
+    } finally {
+      clearInterval(pushing);
+    }
+  });
+});
