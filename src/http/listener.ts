@@ -50,6 +50,8 @@ export interface MockListener {
   errorAnswer(err: unknown): CheckedAnswer;
   /** Where a request would go: its API, operation and parameters, or why there is none. */
   route(method: string, target: string): Route;
+  /** Answers a request whose route the caller has found already (with `route`), not finding it again. */
+  routed(req: IncomingMessage, res: ServerResponse, route: Route): void;
 }
 
 /**
@@ -64,6 +66,10 @@ export function createListener(options: ListenerOptions): MockListener {
   const send = createSender(options.budget);
 
   function listener(req: IncomingMessage, res: ServerResponse): void {
+    routed(req, res, undefined);
+  }
+
+  function routed(req: IncomingMessage, res: ServerResponse, route: Route | undefined): void {
     const outcome: Outcome = {};
     const log = options.onAnswered;
     if (log) {
@@ -79,15 +85,20 @@ export function createListener(options: ListenerOptions): MockListener {
         }),
       );
     }
-    void answer(req, res, outcome).catch(() => {
+    void answer(req, res, outcome, route).catch(() => {
       // Writing failed half-way (the client left, a list broke off): nothing more can be said.
       res.destroy();
     });
   }
 
-  async function answer(req: IncomingMessage, res: ServerResponse, outcome: Outcome) {
+  async function answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    outcome: Outcome,
+    found: Route | undefined,
+  ) {
     const method = req.method ?? 'GET';
-    const route = core.route(method, req.url ?? '/');
+    const route = found ?? core.route(method, req.url ?? '/');
     const page = options.page?.(req, res) ?? 'continue';
     if (page === 'answered') return;
     if (page !== 'continue') return finish(req, res, core.errorAnswer(page, route), outcome);
@@ -138,5 +149,6 @@ export function createListener(options: ListenerOptions): MockListener {
   return Object.assign(listener, {
     errorAnswer: (err: unknown) => core.errorAnswer(err),
     route: core.route,
+    routed,
   });
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SchemeSummary } from '../core/security.js';
+import type { Route } from '../core/mock-core.js';
 import { silentLogger, type Logger } from '../http/logger.js';
 import type { MockListener } from '../http/listener.js';
 import { createMockServer } from '../http/server.js';
@@ -170,6 +171,8 @@ export async function openMock(options: MockOptions): Promise<OpenMock> {
   const listener = Object.assign((req: IncomingMessage, res: ServerResponse) => app(req, res), {
     errorAnswer: (error: unknown) => app.errorAnswer(error),
     route: (method: string, target: string) => app.route(method, target),
+    routed: (req: IncomingMessage, res: ServerResponse, route: Route) =>
+      app.routed(req, res, route),
   });
   return {
     listener,
