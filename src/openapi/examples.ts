@@ -118,27 +118,6 @@ export function createExampleSource(options: ExampleSourceOptions): ExampleSourc
   };
 }
 
-const silentSources = new WeakMap<DataGenerator, ExampleSource>();
-
-/**
- * ExampleSource's `body`, for a caller that holds only a generator: examples are checked with
- * the generator's compiler, and one that breaks its schema is replaced without a warning.
- * @example exampleBody(getPetById, '200', generator) // { mediaType: 'application/json', body: { id: 10, name: 'Rex' } }
- */
-export function exampleBody(
-  operation: Operation,
-  responseKey: string,
-  generator: DataGenerator,
-  options: ExampleOptions = {},
-): ExampleBody | undefined {
-  let source = silentSources.get(generator);
-  if (!source) {
-    source = createExampleSource({ compiler: generator.compiler, generator });
-    silentSources.set(generator, source);
-  }
-  return source.body(operation, responseKey, options);
-}
-
 /**
  * The names of the examples a response documents.
  * @example exampleNames(getPetById, '200') // ['rex', 'tom']

@@ -180,6 +180,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     resources,
     compiler,
     generator,
+    examples,
     basePath,
     seeding: () => nestedSeeding,
   });

@@ -2,7 +2,7 @@ import { errors } from '../../vocabulary/error-catalogue.js';
 import type { ApiError } from '../../vocabulary/errors.js';
 import type { Answer } from '../../vocabulary/answer.js';
 import type { HandlerContext, HandlerRequest, OperationHandler } from '../handler.js';
-import { exampleBody } from '../../openapi/examples.js';
+import type { ExampleSource } from '../../openapi/examples.js';
 import type { Operation } from '../../openapi/operations.js';
 import type { DataGenerator } from '../../openapi/sample.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
@@ -28,6 +28,8 @@ export interface EngineOptions {
   compiler: SchemaCompiler;
   /** Makes the values of server-set fields (ids, `readOnly` and required fields the client does not send). */
   generator: DataGenerator;
+  /** The bodies of answers that hold no record (an operation's examples, checked, or generated data). */
+  examples: ExampleSource;
   /** The base path the API is served under, for `Location`. */
   basePath: string;
   /** @default () => new Date() */
@@ -56,7 +58,7 @@ const seedings = new WeakMap<object, Map<string, Promise<void>>>();
  * status the spec gives it, in the envelope its answer documents, on the store of the
  * request's context. A nested collection's records are kept per parent, whose record must
  * exist. Records are checked against the resource's schema before they are stored or sent.
- * @example resourceHandlers({ resources, compiler, generator, basePath: '/v1' }).get(listCategories)
+ * @example resourceHandlers({ resources, compiler, generator, examples, basePath: '/v1' }).get(listCategories)
  */
 export function resourceHandlers(options: EngineOptions): Map<Operation, OperationHandler> {
   const serializerFor = createRecordSerializers(options.compiler);
@@ -107,7 +109,7 @@ class ServedResource {
       body:
         envelope && record
           ? this.envelopes.record(envelope, record)
-          : exampleBody(operation, String(status), this.options.generator)?.body,
+          : this.options.examples.body(operation, String(status))?.body,
       ...(headers ? { headers } : {}),
     });
 
@@ -131,7 +133,7 @@ class ServedResource {
             status,
             body: envelope
               ? this.envelopes.list(envelope, page)
-              : exampleBody(operation, String(status), this.options.generator)?.body,
+              : this.options.examples.body(operation, String(status))?.body,
           };
         };
       case 'create':
