@@ -45,6 +45,27 @@ const rules: Rule[] = [
     },
   },
   {
+    rule: 'a record read again unchanged is the same frozen object (what answers cache its JSON by); a changed one is new',
+    check: async (store) => {
+      const collection = store.collection(pets);
+      await collection.create({ name: 'Rex' });
+      await collection.create({ name: 'Tom' });
+      const byId = async () =>
+        new Map((await collection.list()).map((record) => [record.id, record]));
+      const first = await byId();
+      const again = await byId();
+      expect(again.get(1)).toBe(first.get(1));
+      expect(again.get(2)).toBe(first.get(2));
+      expect(await collection.get(1)).toBe(first.get(1));
+      await collection.update(2, (current) => ({ ...current, name: 'Tommy' }));
+      const after = await byId();
+      expect(after.get(1)).toBe(first.get(1));
+      expect(after.get(2)).not.toBe(first.get(2));
+      expect(after.get(2)).toEqual({ id: 2, name: 'Tommy' });
+      expect(Object.isFrozen(after.get(2))).toBe(true);
+    },
+  },
+  {
     rule: 'an integer id is never handed out again, not even after the highest is deleted',
     check: async (store) => {
       const collection = store.collection(pets);

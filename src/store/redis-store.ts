@@ -566,6 +566,13 @@ class RedisCollection implements Collection {
   /** The JSON of a record up to its id's value: `{"id":`. */
   readonly #head: string;
   readonly #name: string;
+  /**
+   * The records of the last list, by their JSON as Redis holds it: a record read again
+   * unchanged is the object read before, so the caches the answers keep by record (its checked
+   * JSON) hold across requests, as they do with the memory store. A changed record has new
+   * JSON, and so is read anew; what the last list no longer held is let go.
+   */
+  #decoded = new Map<string, StoredRecord>();
 
   constructor(
     readonly descriptor: CollectionDescriptor,
@@ -577,12 +584,21 @@ class RedisCollection implements Collection {
 
   async list(): Promise<readonly StoredRecord[]> {
     const jsons = (await this.state.run(LIST, [this.#name], 'read')) as (string | null)[];
-    return jsons.filter((json): json is string => typeof json === 'string').map(parse);
+    const decoded = new Map<string, StoredRecord>();
+    const records: StoredRecord[] = [];
+    for (const json of jsons) {
+      if (typeof json !== 'string') continue;
+      const record = this.#decoded.get(json) ?? parse(json);
+      decoded.set(json, record);
+      records.push(record);
+    }
+    this.#decoded = decoded;
+    return records;
   }
 
   async get(id: RecordId): Promise<StoredRecord | undefined> {
     const json = await this.state.run(GET, [this.#name, this.#field(id)], 'read');
-    return typeof json === 'string' ? parse(json) : undefined;
+    return typeof json === 'string' ? (this.#decoded.get(json) ?? parse(json)) : undefined;
   }
 
   async create(
