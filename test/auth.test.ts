@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   createKeyChecker,
@@ -40,6 +41,43 @@ describe('createKeyChecker', () => {
   it('rejects anything else, including prefixes, extensions and case changes', () => {
     for (const token of ['gamma', 'alph', 'alphaa', 'ALPHA', '', ' alpha'])
       expect(check(token), token).toBe(false);
+  });
+
+  it("tells apart what differs only past a secret's end, or only by a NUL or a character beyond ASCII", () => {
+    const keys = createKeyChecker(['k', 'a\u0000b', 'κλειδί', '🔑x']);
+    for (const token of ['k', 'a\u0000b', 'κλειδί', '🔑x']) expect(keys(token), token).toBe(true);
+    for (const token of [
+      'k\u0000',
+      'a',
+      'a\u0000',
+      'a\u0000bb',
+      'κλειδι',
+      '🔑',
+      '🔑y',
+      'x'.repeat(10_000),
+    ])
+      expect(keys(token), JSON.stringify(token)).toBe(false);
+  });
+
+  it('accepts exactly the configured keys, whatever is sent (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.string({ minLength: 1, maxLength: 12, unit: 'grapheme' }), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        fc.string({ maxLength: 16, unit: 'grapheme' }),
+        (secrets, sent) => {
+          const keys = createKeyChecker(secrets);
+          expect(keys(sent)).toBe(secrets.includes(sent));
+          for (const secret of secrets) {
+            expect(keys(secret)).toBe(true);
+            expect(keys(secret.slice(0, -1))).toBe(secrets.includes(secret.slice(0, -1)));
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('refuses to be built without keys or with an empty key', () => {

@@ -28,13 +28,38 @@ export function createAnswerChecker(
   compiler: SchemaCompiler,
   budget: TurnBudget,
 ): (operation: Operation, answer: Answer) => CheckedAnswer | Promise<CheckedAnswer> {
+  /** The headers of a frozen set (an operation's own) with the JSON Content-Type, made once each. */
+  const typed = new WeakMap<Readonly<Record<string, string>>, Readonly<Record<string, string>>>();
+  /**
+   * The last short list checked with each serializer, and its records: the next list of the
+   * same records, in the same order (records are frozen, so the same object is the same JSON),
+   * is that list again, its bytes joined once.
+   */
+  const lastLists = new WeakMap<
+    RecordList['serialize'],
+    { records: RecordList['records']; list: CheckedList }
+  >();
+
+  /** The headers of an answer with a body: a Content-Type at least, JSON's unless one is given. */
+  function withContentType(
+    given: Readonly<Record<string, string>> = {},
+  ): Readonly<Record<string, string>> {
+    const frozen = Object.isFrozen(given);
+    let headers = frozen ? typed.get(given) : undefined;
+    if (!headers) {
+      headers = Object.keys(given).some((name) => name.toLowerCase() === 'content-type')
+        ? { ...given }
+        : { ...given, 'Content-Type': JSON_TYPE };
+      if (frozen) typed.set(given, Object.freeze(headers));
+    }
+    return headers;
+  }
+
   /** A promise only for a long list, checked in slices. */
   return function checkAnswer(operation, answer) {
     const { status, body } = answer;
-    const headers = { ...answer.headers };
-    if (body === undefined) return { status, headers, body: undefined };
-    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type'))
-      headers['Content-Type'] = JSON_TYPE;
+    if (body === undefined) return { status, headers: { ...answer.headers }, body: undefined };
+    const headers = withContentType(answer.headers);
     if (body instanceof CheckedJson || body instanceof CheckedList)
       return { status, headers, body };
     if (body instanceof RecordList)
@@ -50,8 +75,12 @@ export function createAnswerChecker(
     return { status, headers, body: new CheckedJson(Buffer.from(JSON.stringify(body))) };
   };
 
-  function checkShortList(list: RecordList): CheckedList {
-    return new CheckedList(list.records.map((record, i) => list.serialize(record, i)));
+  function checkShortList({ records, serialize }: RecordList): CheckedList {
+    const last = lastLists.get(serialize);
+    if (last && sameRecords(last.records, records)) return last.list;
+    const list = new CheckedList(records.map((record, i) => serialize(record, i)));
+    lastLists.set(serialize, { records, list });
+    return list;
   }
 
   /**
@@ -77,4 +106,11 @@ export function createAnswerChecker(
     }
     return new CheckedList(parts);
   }
+}
+
+/** Whether two lists hold the same record objects in the same order. */
+function sameRecords(a: RecordList['records'], b: RecordList['records']): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

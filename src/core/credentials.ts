@@ -1,6 +1,5 @@
 // Reading credentials off a request: the Authorization header by scheme, Basic's user and
 // password, cookies. Nothing here decides whether a credential is accepted (security.ts does).
-import { hash, timingSafeEqual } from 'node:crypto';
 import { parseCookie } from 'cookie';
 
 /** What the Authorization header of a request holds for one authentication scheme. */
@@ -76,24 +75,29 @@ export function readCookies(header: string | undefined): Map<string, string[]> {
 }
 
 /**
- * A predicate that tells whether a secret is one of `secrets`. It compares digests in constant
- * time and checks every secret, so timing says nothing of how close a guess was.
+ * A predicate that tells whether a secret is one of `secrets`, in constant time: every secret
+ * is compared, each over the length of the longest one whatever was sent, with no early exit,
+ * so the time taken says nothing of the secrets, their lengths or how close a guess came.
+ * Compared in place, with nothing made per call: a digest per request (a hash, a buffer) cost
+ * the mock a fifth of its throughput (issue 18).
  * @throws {Error} when `secrets` is empty or holds an empty one.
  * @example const isKey = createKeyChecker(['alpha']); isKey('alpha') // true
  */
 export function createKeyChecker(secrets: readonly string[]): (candidate: string) => boolean {
   if (secrets.length === 0) throw new Error('at least one API key is needed');
   if (secrets.some((secret) => secret === '')) throw new Error('an API key cannot be empty');
-  const digests = secrets.map(digest);
+  const known = [...secrets];
+  const longest = Math.max(...known.map((secret) => secret.length));
   return (candidate) => {
-    const sent = digest(candidate);
-    let found = false;
-    for (const known of digests) found = timingSafeEqual(known, sent) || found;
-    return found;
+    let matches = 0;
+    for (const secret of known) {
+      // Past either string's end, charCodeAt gives NaN, which `| 0` makes 0: the lengths,
+      // compared first, tell those apart.
+      let diff = candidate.length ^ secret.length;
+      for (let i = 0; i < longest; i++)
+        diff |= (candidate.charCodeAt(i) | 0) ^ (secret.charCodeAt(i) | 0);
+      matches |= Number(diff === 0);
+    }
+    return matches === 1;
   };
-}
-
-function digest(value: string): Buffer {
-  // The one-shot hash: no Hash object per request.
-  return hash('sha256', value, 'buffer');
 }

@@ -22,6 +22,8 @@ export interface ServedApiOptions extends Pick<
   handler(operation: Operation): OperationHandler | undefined;
 }
 
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
 /**
  * One API as the core serves it, from the operations of its document: its router, the
  * handler of each operation and the headers each answer carries (deprecation, stability).
@@ -33,15 +35,19 @@ export function serveApi(
   options: ServedApiOptions,
 ): ServedApi {
   const handlers = new Map<Operation, OperationHandler>();
-  const headers = new Map<Operation, Record<string, string>>();
+  const headers = new Map<Operation, Readonly<Record<string, string>>>();
   for (const operation of operations) {
     const handler = options.handler(operation);
     if (handler) handlers.set(operation, handler);
     const level = stabilityOf(operation.definition);
-    headers.set(operation, {
-      ...deprecationHeaders(operation.definition),
-      ...(level === 'stable' ? {} : { 'X-Stability': level }),
-    });
+    // Frozen: every answer of the operation shares it (see createAnswerChecker).
+    headers.set(
+      operation,
+      Object.freeze({
+        ...deprecationHeaders(operation.definition),
+        ...(level === 'stable' ? {} : { 'X-Stability': level }),
+      }),
+    );
   }
   return {
     basePath: options.basePath,
@@ -53,7 +59,7 @@ export function serveApi(
     router: createRouter(operations),
     checkCredential: options.checkCredential,
     handlers,
-    headersOf: (operation) => headers.get(operation) ?? {},
+    headersOf: (operation) => headers.get(operation) ?? NO_HEADERS,
   };
 }
 

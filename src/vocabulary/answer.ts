@@ -60,12 +60,19 @@ export class CheckedList {
     this.length = length;
   }
 
+  /** The whole answer's bytes, once joined: a list is never changed, and may be sent again. */
+  #whole: Buffer | undefined;
+
   /**
-   * The answer's bytes in one buffer, or its first `limit` bytes.
+   * The answer's bytes in one buffer (joined once), or its first `limit` bytes.
    * @example new CheckedList([Buffer.from('1'), Buffer.from('2')]).joined().toString() // '[1,2]'
    */
   joined(limit = this.length): Buffer {
-    const size = Math.min(this.length, limit);
+    if (limit >= this.length) return (this.#whole ??= this.#join(this.length));
+    return this.#join(limit);
+  }
+
+  #join(size: number): Buffer {
     // Every byte is written below: copies stop at the end of the buffer.
     const bytes = Buffer.allocUnsafe(size);
     let at = this.open.copy(bytes);
