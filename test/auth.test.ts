@@ -30,6 +30,50 @@ describe('readAuthorization, as a bearer credential (RFC 6750)', () => {
   });
 });
 
+describe('readAuthorization, against its plain reading (property)', () => {
+  /** RFC 9110's reading, as regular expressions say it: what the fast path must agree with. */
+  function plainReading(header: string | undefined, scheme: string) {
+    if (header === undefined || header.trim() === '') return { kind: 'missing' };
+    const sent = /^\S*/.exec(header)?.[0] ?? '';
+    if (sent.toLowerCase() !== scheme.toLowerCase()) return { kind: 'other-scheme' };
+    const rest = header.slice(sent.length);
+    if (rest.trim() === '') return { kind: 'empty-token' };
+    const token = /^ +(.*)$/s.exec(rest)?.[1];
+    if (token === undefined || !/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) return { kind: 'malformed' };
+    return { kind: 'token', token };
+  }
+
+  it('reads every header as the plain reading does', () => {
+    const piece = fc.constantFrom(
+      'Bearer',
+      'bearer',
+      'BEARER',
+      'Basic',
+      ' ',
+      '  ',
+      '\t',
+      'abc',
+      'a.b-c',
+      '==',
+      '=',
+      'x y',
+      '\u00e9',
+      '',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 6 }),
+        fc.constantFrom('Bearer', 'Basic'),
+        (pieces, scheme) => {
+          const header = pieces.join('');
+          expect(readAuthorization(header, scheme)).toEqual(plainReading(header, scheme));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
+
 describe('createKeyChecker', () => {
   const check = createKeyChecker(['alpha', 'beta']);
 

@@ -12,6 +12,7 @@ export type Authorization =
 
 /** A credential as RFC 9110 writes it after the scheme name (token68). */
 const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
+const SPACE = 0x20;
 
 /**
  * Reads an Authorization header as a credential of `scheme`. The scheme name is
@@ -20,8 +21,15 @@ const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
  * @example readAuthorization('basic dXNlcjpwYXNz', 'Basic') // { kind: 'token', token: 'dXNlcjpwYXNz' }
  */
 export function readAuthorization(header: string | undefined, scheme: string): Authorization {
+  if (header === undefined) return { kind: 'missing' };
+  // What nearly every client sends, read without a regular expression: the scheme as written
+  // in the spec, one space, a token (the general reading below gives the same).
+  if (header.charCodeAt(scheme.length) === SPACE && header.startsWith(scheme)) {
+    const token = header.slice(scheme.length + 1);
+    if (TOKEN68.test(token)) return { kind: 'token', token };
+  }
   // Node trims the optional whitespace around a header value already.
-  if (header === undefined || header.trim() === '') return { kind: 'missing' };
+  if (header.trim() === '') return { kind: 'missing' };
   const sent = /^\S*/.exec(header)?.[0] ?? '';
   if (sent.toLowerCase() !== scheme.toLowerCase()) return { kind: 'other-scheme' };
   const rest = header.slice(sent.length);

@@ -101,6 +101,9 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
   }
 
   function check(operation: Operation, input: RequestInput): ValidRequest {
+    // Nothing to read or check: an operation without parameters or body, asked without a query.
+    if (operation.parameters.length === 0 && !operation.requestBody && input.search === '')
+      return { params: {}, query: {}, headers: {}, cookies: {}, body: undefined };
     const compiled = compile(operation);
     const problems: string[] = [];
     const read = (values: ReadValues): Record<string, unknown> => {

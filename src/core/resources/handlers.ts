@@ -116,7 +116,8 @@ class ServedResource {
     switch (action) {
       case 'list':
         return async (request, context) => {
-          const collection = await this.collection(scopeOf(request), context);
+          const found = this.collection(scopeOf(request), context);
+          const collection = found instanceof Promise ? await found : found;
           const listing = this.resource.listing.get(operation);
           const records = await collection.list();
           const page = listing
@@ -195,7 +196,14 @@ class ServedResource {
    * parent record it belongs to is known to exist.
    * @throws {ApiError} 404 when the parent record does not exist.
    */
-  async collection(scope: readonly string[], context: HandlerContext): Promise<Collection> {
+  collection(scope: readonly string[], context: HandlerContext): Collection | Promise<Collection> {
+    // A top-level collection is the store's at once: no await on the path of every request.
+    if (!this.resource.parent && scope.length === 0)
+      return context.store.collection(descriptorOf(this.resource, scope));
+    return this.#nestedCollection(scope, context);
+  }
+
+  async #nestedCollection(scope: readonly string[], context: HandlerContext): Promise<Collection> {
     const parent = this.resource.parent && this.all.get(this.resource.parent);
     if (parent) {
       const depth = parent.resource.scope.length;
