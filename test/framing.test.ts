@@ -1,5 +1,6 @@
 // HTTP framing the parser refuses or Node answers on its own: each gets the spec's error, with
 // the right status, and a request answered before the bad bytes keeps its answer (issue 18).
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../src/store/memory-store.js';
 import { CATEGORIES, KEY } from './helpers.js';
@@ -80,5 +81,64 @@ describe('HTTP framing', () => {
     const second = parseAnswer(text.slice(text.indexOf('HTTP/1.1', 4)));
     expect(second.status).toBe(501);
     expect((await store.collection(CATEGORIES).list()).length).toBe(before + 1);
+  });
+});
+
+describe('request bodies on the wire', () => {
+  let small: Served;
+  beforeAll(async () => {
+    small = await serve({ store: createMemoryStore(), bodyLimit: 64 });
+  });
+
+  const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+
+  it('a chunked body within the limit is read whole; one past it is a 413 that closes', async () => {
+    const made = await raw(
+      small.port,
+      `POST /v1/categories HTTP/1.1\r\n${HEAD}Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n` +
+        chunk('{"name":') +
+        chunk('"Chunked"}') +
+        '0\r\n\r\n',
+    );
+    expect(made.status).toBe(201);
+    expect(made.json).toMatchObject({ name: 'Chunked' });
+
+    // No Content-Length to refuse it by: the limit is found while reading.
+    const socket = await open(small.port);
+    const reading = readAll(socket);
+    socket.write(`POST /v1/categories HTTP/1.1\r\n${HEAD}Transfer-Encoding: chunked\r\n\r\n`);
+    for (let i = 0; i < 4; i++) socket.write(chunk(`{"name":"${'x'.repeat(40)}"}`));
+    const answer = parseAnswer(await reading);
+    expectError(answer, 413, /64/);
+  });
+
+  it('a client that stops half-way through its body gets no record made, and the mock serves on', async () => {
+    const before = (await store.collection(CATEGORIES).list()).length;
+    const socket = await open(served.port);
+    socket.write(`POST /v1/categories HTTP/1.1\r\n${HEAD}Content-Length: 40\r\n\r\n{"name":"Ha`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const after = await raw(
+      served.port,
+      `GET /v1/categories HTTP/1.1\r\n${HEAD}Connection: close\r\n\r\n`,
+    );
+    expect(after.status).toBe(200);
+    expect((after.json as unknown[]).length).toBe(before);
+  });
+
+  it('a gzip body is inflated and read', async () => {
+    const body = gzipSync(Buffer.from('{"name":"Zipped"}'));
+    const answer = await raw(
+      small.port,
+      Buffer.concat([
+        Buffer.from(
+          `POST /v1/categories HTTP/1.1\r\n${HEAD}Content-Encoding: gzip\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+        ),
+        body,
+      ]),
+    );
+    expect(answer.status).toBe(201);
+    expect(answer.json).toMatchObject({ name: 'Zipped' });
   });
 });
