@@ -8,6 +8,7 @@ import {
   type StoreLimits,
   type StoredRecord,
 } from './store.js';
+import { setField } from '../vocabulary/record.js';
 
 /** The state of one collection: what a snapshot copies and a reset restores. */
 export interface CollectionState {
@@ -161,22 +162,6 @@ export function jsonOf(record: StoredRecord): string {
     if (Object.isFrozen(record)) jsonOfRecord.set(record, json);
   }
   return json;
-}
-
-/**
- * Sets a field of a JSON object: a field named `__proto__` stays a field (defined, not assigned,
- * which would set the object's prototype); every other is assigned, the fast way.
- * @example setField(record, '__proto__', { polluted: true }) // an own field, no prototype changed
- */
-export function setField(target: Record<string, unknown>, name: string, value: unknown): void {
-  if (name === '__proto__')
-    Object.defineProperty(target, name, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  else target[name] = value;
 }
 
 /** @example sizeOf({ id: 1 }) // 8, the bytes of '{"id":1}' */

@@ -22,3 +22,19 @@ export type IdKind =
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * Sets a field of a JSON object: a field named `__proto__` stays a field (defined, not assigned,
+ * which would set the object's prototype); every other is assigned, the fast way.
+ * @example setField(record, '__proto__', { polluted: true }) // an own field, no prototype changed
+ */
+export function setField(target: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === '__proto__')
+    Object.defineProperty(target, name, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  else target[name] = value;
+}

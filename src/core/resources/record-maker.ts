@@ -18,7 +18,7 @@ import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { Collection, RecordId, StoredRecord } from '../../store/store.js';
 import { applyMergePatch } from './merge-patch.js';
 import { CREATED, UPDATED } from './timestamps.js';
-import { isJsonObject } from '../../vocabulary/record.js';
+import { isJsonObject, setField } from '../../vocabulary/record.js';
 
 export interface RecordMakerOptions {
   compiler: SchemaCompiler;
@@ -162,13 +162,7 @@ export class RecordMaker {
         sent in this.#properties ? sent : (this.#byWords.get(wordsOf(sent).join(' ')) ?? sent);
       if (name === idProperty || references.has(name)) continue;
       const allowed = writable ? writable.has(name) : !this.#notClients.has(name);
-      if (allowed)
-        Object.defineProperty(fields, name, {
-          value,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+      if (allowed) setField(fields, name, value);
     }
     return fields;
   }
@@ -196,12 +190,7 @@ export class RecordMaker {
       const name = sent in this.#properties ? sent : this.#byWords.get(wordsOf(sent).join(' '));
       if (name === undefined || name === this.resource.idProperty || value === undefined) continue;
       if (this.#serverSet.some(([server]) => server === name)) continue;
-      Object.defineProperty(fields, name, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      setField(fields, name, value);
     }
     return fields;
   }
