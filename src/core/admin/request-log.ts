@@ -245,10 +245,10 @@ export function keptBody(body: ReadBody | undefined): Pick<AnsweredRequest, 'bod
 }
 
 /**
- * What the log keeps of an answer: references, not copies, to what a checked answer holds
- * (it never changes: records are frozen, their JSON cached), and a copy of the first 16 KiB of a
- * bigger body (a reference would keep all of it alive).
- * @example keptAnswer(reply.answer, 'GET') // { headers: { 'Content-Type': ... }, body: <Buffer> }
+ * What the log keeps of an answer: the checked answer itself when its body is at most 16 KiB
+ * (it never changes: records are frozen, their JSON cached), else its headers and a copy of
+ * the first 16 KiB of its body (a reference would keep all of it alive).
+ * @example keptAnswer(reply.answer, 'GET') // reply.answer, for a list of ten categories
  */
 export function keptAnswer(answer: CheckedAnswer, method: string): KeptAnswer {
   const { headers, body } = answer;
