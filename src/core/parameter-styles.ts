@@ -22,11 +22,20 @@ const DEEP_OBJECT_LIMITS = { depth: 8, arrayLimit: 100 };
 type Shape = 'array' | 'object' | 'scalar';
 
 function shapeOf(schema: Parameter['schema']): Shape {
-  const types = typesOf(schema);
-  if (types.includes('array')) return 'array';
-  if (types.includes('object') || (types.length === 0 && schema.properties)) return 'object';
-  return 'scalar';
+  let shape = shapes.get(schema);
+  if (shape === undefined) {
+    const types = typesOf(schema);
+    if (types.includes('array')) shape = 'array';
+    else if (types.includes('object') || (types.length === 0 && schema.properties))
+      shape = 'object';
+    else shape = 'scalar';
+    shapes.set(schema, shape);
+  }
+  return shape;
 }
+
+/** The shape of each parameter schema, read once: asked for every parameter of every request. */
+const shapes = new WeakMap<Parameter['schema'], Shape>();
 
 /** The one value of a list that has exactly one. */
 function single(list: readonly string[]): string | undefined {

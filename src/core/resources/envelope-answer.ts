@@ -14,7 +14,10 @@ import { projectionFor, type RecordSerializer } from './record-serializer.js';
 import { isJsonObject } from '../../vocabulary/record.js';
 
 /** What a wrapper's fields say of a page, by their names and types. */
-const PAGE_FIELDS: readonly [RegExp, 'number' | 'string' | 'boolean', (page: Page) => unknown][] = [
+/** A field that tells a page: its name, the type it must have, and what it says of the page. */
+type PageField = [RegExp, 'number' | 'string' | 'boolean', (page: Page) => unknown];
+
+const PAGE_FIELDS: readonly PageField[] = [
   [
     /^(total|total_?count|total_?items|total_?results|total_?records|total_?size|total_?elements|count|num_?results|record_?count|hits)$/i,
     'number',
@@ -96,6 +99,37 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
   const check = (schema: SchemaObject, value: unknown) =>
     compiler.response(schema)(value).length === 0;
 
+  /** What a wrapper schema's properties say of a page, read once per schema: the same on every list. */
+  interface PagePlan {
+    /** The properties that tell the page (a total, a cursor...), with the field each tells. */
+    told: { name: string; property: SchemaObject; required: boolean; value: PageField[2] }[];
+    /** The object properties whose own fields may tell it (`meta: {total}`), one level down. */
+    nested: { name: string; property: SchemaObject }[];
+  }
+  const plans = new WeakMap<SchemaObject, PagePlan>();
+  const planOf = (schema: SchemaObject): PagePlan => {
+    let plan = plans.get(schema);
+    if (!plan) {
+      const required = requiredOf(schema);
+      plan = { told: [], nested: [] };
+      for (const [name, property] of Object.entries(propertiesOf(schema))) {
+        const types = typesOf(property);
+        const field = PAGE_FIELDS.find(
+          ([pattern, type]) =>
+            pattern.test(name) &&
+            (type === 'number'
+              ? types.includes('integer') || types.includes('number')
+              : types.includes(type)),
+        );
+        if (field)
+          plan.told.push({ name, property, required: required.has(name), value: field[2] });
+        else if (isObjectSchema(property)) plan.nested.push({ name, property });
+      }
+      plans.set(schema, plan);
+    }
+    return plan;
+  };
+
   /**
    * `source` with the fields that say something of the page set, in it and in its nested
    * objects; an optional one with nothing to say (no next cursor, where null is refused) left out.
@@ -107,26 +141,18 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
     depth: number,
   ): Record<string, unknown> {
     const fields = new Map(Object.entries(source));
-    const required = requiredOf(schema);
-    for (const [name, property] of Object.entries(propertiesOf(schema))) {
-      const types = typesOf(property);
-      const field = PAGE_FIELDS.find(
-        ([pattern, type]) =>
-          pattern.test(name) &&
-          (type === 'number'
-            ? types.includes('integer') || types.includes('number')
-            : types.includes(type)),
-      );
-      const inner = fields.get(name);
-      if (field) {
-        const value = field[2](page);
-        if (value === null && !check(property, null)) {
-          if (!required.has(name)) fields.delete(name);
-        } else if (value !== undefined && check(property, value)) fields.set(name, value);
-      } else if (depth < 1 && isObjectSchema(property) && isJsonObject(inner)) {
-        fields.set(name, tellPage(inner, property, page, depth + 1));
-      }
+    const plan = planOf(schema);
+    for (const { name, property, required, value: valueOf } of plan.told) {
+      const value = valueOf(page);
+      if (value === null && !check(property, null)) {
+        if (!required) fields.delete(name);
+      } else if (value !== undefined && check(property, value)) fields.set(name, value);
     }
+    if (depth < 1)
+      for (const { name, property } of plan.nested) {
+        const inner = fields.get(name);
+        if (isJsonObject(inner)) fields.set(name, tellPage(inner, property, page, depth + 1));
+      }
     return Object.fromEntries(fields);
   }
 
