@@ -13,10 +13,10 @@ import type { Page } from './list-page.js';
 import { projectionFor, type RecordSerializer } from './record-serializer.js';
 import { isJsonObject } from '../../vocabulary/record.js';
 
-/** What a wrapper's fields say of a page, by their names and types. */
-/** A field that tells a page: its name, the type it must have, and what it says of the page. */
+/** A field that tells a page: the names it goes by, the type it must have, and what it says. */
 type PageField = [RegExp, 'number' | 'string' | 'boolean', (page: Page) => unknown];
 
+/** What a wrapper's fields say of a page, by their names and types. */
 const PAGE_FIELDS: readonly PageField[] = [
   [
     /^(total|total_?count|total_?items|total_?results|total_?records|total_?size|total_?elements|count|num_?results|record_?count|hits)$/i,
