@@ -47,6 +47,8 @@ export class RecordMaker {
   readonly #notClients: ReadonlySet<string>;
   /** The properties each operation's request body declares (see #declaredBy), by operation. */
   readonly #declared = new Map<Operation, ReadonlySet<string>>();
+  /** Whether new keys are made from the key's schema (see hasMeaningfulKey), not by the store. */
+  readonly #meaningfulKey: boolean;
   readonly #now: () => Date;
 
   constructor(
@@ -71,6 +73,7 @@ export class RecordMaker {
         .filter(([, schema]) => carries(schema, 'writeOnly'))
         .map(([name]) => name),
     ]);
+    this.#meaningfulKey = hasMeaningfulKey(resource);
     this.#now = options.now ?? (() => new Date());
   }
 
@@ -277,14 +280,14 @@ export class RecordMaker {
    * @throws {ApiError} 409 when every id the schema allows (a short enum) is taken.
    */
   async #madeUpId(collection: Collection): Promise<{ id?: RecordId }> {
+    if (!this.#meaningfulKey) return {};
     const id = await madeUpKey(
       this.resource,
       this.options.generator,
       async (key) => (await collection.get(key)) !== undefined,
     );
-    if (id === undefined && hasMeaningfulKey(this.resource))
-      throw errors.keysExhausted(this.resource.name, this.resource.idProperty);
-    return id === undefined ? {} : { id };
+    if (id === undefined) throw errors.keysExhausted(this.resource.name, this.resource.idProperty);
+    return { id };
   }
 
   #made(name: string, schema: SchemaObject): unknown {
@@ -298,22 +301,14 @@ export class RecordMaker {
  * @example hasMeaningfulKey(users) // true: `username` says what it holds
  */
 export function hasMeaningfulKey(resource: Resource): boolean {
-  let meaningful = meaningfulKeys.get(resource);
-  if (meaningful === undefined) {
-    const opaque =
-      OPAQUE_ID.has(wordsOf(resource.idProperty).at(-1) ?? '') && !hasShape(resource.keySchema);
-    meaningful = resource.idKind === 'string' && !opaque;
-    meaningfulKeys.set(resource, meaningful);
-  }
-  return meaningful;
+  const opaque =
+    OPAQUE_ID.has(wordsOf(resource.idProperty).at(-1) ?? '') && !hasShape(resource.keySchema);
+  return resource.idKind === 'string' && !opaque;
 }
 
-/** hasMeaningfulKey's answer for each resource, asked on every create: a resource never changes. */
-const meaningfulKeys = new WeakMap<Resource, boolean>();
-
 /**
- * A new key made from the resource's key schema, not `taken`, for resources whose keys say
- * something (hasMeaningfulKey); undefined when the store is to make it, or none was found free.
+ * A new key made from the resource's key schema, not `taken`, for a resource whose keys say
+ * something (the caller has asked hasMeaningfulKey); undefined when none was found free.
  * @example await madeUpKey(users, generator, async (id) => Boolean(await collection.get(id))) // 'Kyla.Hahn'
  */
 export async function madeUpKey(
@@ -321,7 +316,6 @@ export async function madeUpKey(
   generator: DataGenerator,
   taken: (id: RecordId) => Promise<boolean>,
 ): Promise<RecordId | undefined> {
-  if (!hasMeaningfulKey(resource)) return undefined;
   for (let attempt = 0; attempt < KEY_ATTEMPTS; attempt++) {
     const id = generator.value(resource.keySchema, `${resource.name}.${resource.idProperty}`);
     if ((typeof id === 'string' || typeof id === 'number') && !(await taken(id))) return id;
