@@ -4,6 +4,7 @@ import {
   CheckedJson,
   CheckedList,
   RecordList,
+  mergedHeaders,
   type Answer,
   type CheckedAnswer,
 } from '../vocabulary/answer.js';
@@ -48,8 +49,8 @@ export function createAnswerChecker(
     let headers = frozen ? typed.get(given) : undefined;
     if (!headers) {
       headers = Object.keys(given).some((name) => name.toLowerCase() === 'content-type')
-        ? { ...given }
-        : { ...given, 'Content-Type': JSON_TYPE };
+        ? mergedHeaders(given)
+        : mergedHeaders(given, { 'Content-Type': JSON_TYPE });
       if (frozen) typed.set(given, Object.freeze(headers));
     }
     return headers;
@@ -58,7 +59,8 @@ export function createAnswerChecker(
   /** A promise only for a long list, checked in slices. */
   return function checkAnswer(operation, answer) {
     const { status, body } = answer;
-    if (body === undefined) return { status, headers: { ...answer.headers }, body: undefined };
+    if (body === undefined)
+      return { status, headers: mergedHeaders(answer.headers ?? {}), body: undefined };
     const headers = withContentType(answer.headers);
     if (body instanceof CheckedJson || body instanceof CheckedList)
       return { status, headers, body };

@@ -1,6 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Operation } from '../openapi/operations.js';
-import { CheckedJson, type Answer, type CheckedAnswer, type Reply } from '../vocabulary/answer.js';
+import {
+  CheckedJson,
+  mergedHeaders,
+  type Answer,
+  type CheckedAnswer,
+  type Reply,
+} from '../vocabulary/answer.js';
 import { errors } from '../vocabulary/error-catalogue.js';
 import type { ApiError } from '../vocabulary/errors.js';
 import type { MockRequest } from '../vocabulary/request.js';
@@ -212,17 +218,22 @@ export function createMockCore(options: MockCoreOptions): MockCore {
         };
       }
     }
+    // Objects built field by field, not spread: a spread of objects of many shapes (every
+    // operation's, every handler's) is V8's slow path here, a quarter of a list's CPU (issue 18).
+    const { params, query, headers: headerParameters, cookies } = valid;
+    const { store, session } = state;
     const answer =
       hooks?.forced(operation, preferences) ??
       (await handler(
-        { ...valid, operation },
-        { store: state.store, state, ...(state.session ? { session: state.session } : {}) },
+        { params, query, headers: headerParameters, cookies, body: valid.body, operation },
+        session ? { store, state, session } : { store, state },
       ));
     if (progress.delayMs) await sleep(progress.delayMs);
     const headers = api.headersOf(operation);
     const checked = options.checkAnswer(operation, {
-      ...answer,
-      headers: answer.headers ? { ...headers, ...answer.headers } : headers,
+      status: answer.status,
+      headers: answer.headers ? mergedHeaders(headers, answer.headers) : headers,
+      body: answer.body,
     });
     return { answer: checked instanceof Promise ? await checked : checked };
   }
