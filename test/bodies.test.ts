@@ -63,6 +63,38 @@ describe('JSON', () => {
       415,
     );
   });
+
+  it('reads a body that starts with the UTF-8 byte order mark as a decoder does: without it', async () => {
+    // U+FEFF is the mark: its UTF-8 bytes are EF BB BF.
+    const record = await stored(
+      await post('/pets', 'application/json', '\uFEFF{"name":"Rex","age":3}'),
+    );
+    expect(record).toEqual({ id: expect.any(Number), name: 'Rex', age: 3 });
+    // Only a leading one: elsewhere it is a character JSON does not allow between tokens.
+    const inside = '{"name":"Rex",\uFEFF"age":3}';
+    expectRefused(await post('/pets', 'application/json', inside), 'malformed_json');
+  });
+
+  it('judges a Content-Type the same however often it is sent, and each operation by its own media types', async () => {
+    for (let round = 0; round < 3; round++) {
+      const type = 'application/vnd.acme.event+json';
+      expect((await post('/events', type, '{"kind":"created"}')).status).toBe(202);
+      const refused = await post('/pets', type, '{"name":"Rex"}');
+      expectRefused(
+        refused,
+        'unsupported_media_type',
+        /not application\/vnd\.acme\.event\+json/,
+        415,
+      );
+      expectRefused(
+        await post('/pets', 'application/json; charset=latin1', '{}'),
+        'unsupported_media_type',
+        /latin1/,
+        415,
+      );
+      expect((await post('/pets', 'application/json', '{"name":"Rex"}')).status).toBe(201);
+    }
+  });
 });
 
 describe('application/x-www-form-urlencoded', () => {

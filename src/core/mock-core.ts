@@ -16,7 +16,7 @@ import type { ErrorAnswer } from './error-shaper.js';
 import { toApiError } from './error-mapping.js';
 import type { OperationHandler } from './handler.js';
 import { headerValue } from './headers.js';
-import { readBody, type ReadBody } from './request-body.js';
+import { createBodyParser, type ReadBody } from './request-body.js';
 import { apiLocator, splitTarget } from './request-target.js';
 import type { RequestInput, ValidRequest } from './request-validator.js';
 import type { Router } from './router.js';
@@ -142,6 +142,7 @@ function stateOf(request: MockRequest, states: MockStates): MockState | Promise<
 
 export function createMockCore(options: MockCoreOptions): MockCore {
   const findApi = apiLocator(options.apis);
+  const readBody = createBodyParser();
 
   function route(method: string, target: string): Route {
     let pathname: string;

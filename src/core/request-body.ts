@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { parse as parseContentType, type ContentType } from 'content-type';
 import { isJsonMediaType, type RequestBody } from '../openapi/operations.js';
 import { errors } from '../vocabulary/error-catalogue.js';
@@ -24,7 +25,18 @@ export interface ReadBody {
   bytes: number;
 }
 
-const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
+/** What a Content-Type header accepted for a request body matched: the same on every request that sends it. */
+interface AcceptedType {
+  mediaType: string;
+  sent: string;
+  header: string;
+}
+
+/** Headers kept per body: a client sending a new one each time makes no unbounded map. */
+const KEPT_TYPES = 16;
+
+/** UTF-8's byte order mark, which a decoder drops. */
+const BOM = [0xef, 0xbb, 0xbf];
 
 /**
  * Reads the body of a request the way the operation's `requestBody` asks, refusing what is
@@ -34,15 +46,42 @@ const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
  * bodies are read into values, by the media type sent; any other is kept as bytes. The media
  * type is settled before a byte of the body is read.
  * @returns undefined when the request has no body.
- * @example const body = await readBody(request, operation.requestBody); body?.value // { name: 'Dog' }
+ * The Content-Type headers each body accepted are kept (a few per body), read once each.
+ * @example const body = await createBodyParser()(request, operation.requestBody); body?.value // { name: 'Dog' }
  */
-export async function readBody(
+export function createBodyParser(): (
   request: MockRequest,
   body: RequestBody,
-): Promise<ReadBody | undefined> {
-  if (!hasBody(request)) return undefined;
-  const { mediaType, sent, header } = acceptedType(request, body);
-  const bytes = await request.readBody();
+) => Promise<ReadBody | undefined> {
+  const acceptedTypes = new WeakMap<RequestBody, Map<string, AcceptedType>>();
+
+  /** The spec media type the request's Content-Type matches (see matchType), read once per header. */
+  function acceptedType(request: MockRequest, body: RequestBody): AcceptedType {
+    if (repeated(request, 'content-type')) throw errors.ambiguousContentType();
+    const header = headerValue(request, 'content-type');
+    let known = acceptedTypes.get(body);
+    const found = header === undefined ? undefined : known?.get(header);
+    if (found) return found;
+    const type = matchType(header, body);
+    if (!known) acceptedTypes.set(body, (known = new Map()));
+    if (known.size < KEPT_TYPES) known.set(type.header, type);
+    return type;
+  }
+
+  return async function readBody(request, body) {
+    if (!hasBody(request)) return undefined;
+    // Settled before a byte of the body is read: a wrong Content-Type is refused at once.
+    const type = acceptedType(request, body);
+    return readAs(await request.readBody(), body, type);
+  };
+}
+
+/** The bytes of a body read as the media type they were accepted as. */
+async function readAs(
+  bytes: Buffer,
+  body: RequestBody,
+  { mediaType, sent, header }: AcceptedType,
+): Promise<ReadBody> {
   const read = (kind: ReadBody['kind'], value: unknown, problems: string[] = []): ReadBody => ({
     mediaType,
     kind,
@@ -66,18 +105,12 @@ export async function readBody(
 }
 
 /**
- * The spec media type the request's Content-Type matches (the exact type first, then the
- * range of its type, such as `image/*`, then the range of every type), or a 415 that lists
- * them. Media types are compared without their parameters and case.
+ * The spec media type a Content-Type header matches (the exact type first, then the range of
+ * its type, such as `image/*`, then the range of every type), or a 415 that lists them (400
+ * for a header that is no media type). Media types are compared without their parameters and case.
  */
-function acceptedType(
-  request: MockRequest,
-  body: RequestBody,
-): { mediaType: string; sent: string; header: string } {
-  const accepted = [...body.content.keys()];
-  const list = accepted.join(', ');
-  if (repeated(request, 'content-type')) throw errors.ambiguousContentType();
-  const header = headerValue(request, 'content-type');
+function matchType(header: string | undefined, body: RequestBody): AcceptedType {
+  const list = [...body.content.keys()].join(', ');
   if (header === undefined) throw errors.noContentType(list);
   let parsed: ContentType;
   try {
@@ -96,12 +129,11 @@ function acceptedType(
   return { mediaType, sent, header };
 }
 
+/** The text of UTF-8 bytes, a leading byte order mark dropped, as a decoder does. */
 function utf8(bytes: Buffer): string {
-  try {
-    return fatalUtf8.decode(bytes);
-  } catch {
-    throw errors.invalidUtf8();
-  }
+  if (!isUtf8(bytes)) throw errors.invalidUtf8();
+  const bom = bytes.length >= 3 && BOM.every((byte, i) => bytes[i] === byte);
+  return bytes.toString('utf8', bom ? 3 : 0);
 }
 
 function parseJson(bytes: Buffer): unknown {

@@ -101,38 +101,12 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
   }
 
   function check(operation: Operation, input: RequestInput): ValidRequest {
-    // Nothing to read or check: an operation without parameters or body, asked without a query.
-    if (operation.parameters.length === 0 && !operation.requestBody && input.search === '')
-      return { params: {}, query: {}, headers: {}, cookies: {}, body: undefined };
-    const compiled = compile(operation);
     const problems: string[] = [];
-    const read = (values: ReadValues): Record<string, unknown> => {
-      problems.push(...values.problems);
-      return values.values;
-    };
-    const params = read(readPath(input.params, compiled.pathParameters));
-    const query =
-      input.search === ''
-        ? {}
-        : read(
-            readQuery(input.search, compiled.queryParameters, {
-              where: '/query',
-              ignored: operation.credentialsInQuery,
-            }),
-          );
-    const headers = read(readHeaders(input.headers, compiled.headerParameters));
-    const cookie = input.headers.cookie;
-    const cookies = read(
-      readCookieParameters(
-        typeof cookie === 'string' ? cookie : cookie?.join('; '),
-        compiled.cookieParameters,
-      ),
-    );
-    if (compiled.path) problems.push(...compiled.path(params, '/path'));
-    if (compiled.query && (input.search !== '' || compiled.queryParameters.some(isRequired)))
-      problems.push(...compiled.query(query, '/query'));
-    if (compiled.header) problems.push(...compiled.header(headers, '/headers'));
-    if (compiled.cookie) problems.push(...compiled.cookie(cookies, '/cookies'));
+    // No parameter to read or check: an operation without any, asked without a query.
+    const { params, query, headers, cookies } =
+      operation.parameters.length === 0 && input.search === ''
+        ? { params: {}, query: {}, headers: {}, cookies: {} }
+        : checkParameters(operation, input, problems);
 
     const spec = operation.requestBody;
     let body: unknown;
@@ -163,6 +137,43 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
 
     if (problems.length > 0) throw errors.validationFailed(problems);
     return { params, query, headers, cookies, body };
+  }
+
+  /** The parameters of a request read as their styles write them and checked; what is wrong goes to `problems`. */
+  function checkParameters(
+    operation: Operation,
+    input: RequestInput,
+    problems: string[],
+  ): Omit<ValidRequest, 'body'> {
+    const compiled = compile(operation);
+    const read = (values: ReadValues): Record<string, unknown> => {
+      problems.push(...values.problems);
+      return values.values;
+    };
+    const params = read(readPath(input.params, compiled.pathParameters));
+    const query =
+      input.search === ''
+        ? {}
+        : read(
+            readQuery(input.search, compiled.queryParameters, {
+              where: '/query',
+              ignored: operation.credentialsInQuery,
+            }),
+          );
+    const headers = read(readHeaders(input.headers, compiled.headerParameters));
+    const cookie = input.headers.cookie;
+    const cookies = read(
+      readCookieParameters(
+        typeof cookie === 'string' ? cookie : cookie?.join('; '),
+        compiled.cookieParameters,
+      ),
+    );
+    if (compiled.path) problems.push(...compiled.path(params, '/path'));
+    if (compiled.query && (input.search !== '' || compiled.queryParameters.some(isRequired)))
+      problems.push(...compiled.query(query, '/query'));
+    if (compiled.header) problems.push(...compiled.header(headers, '/headers'));
+    if (compiled.cookie) problems.push(...compiled.cookie(cookies, '/cookies'));
+    return { params, query, headers, cookies };
   }
 
   return {

@@ -81,6 +81,8 @@ export function resourceHandlers(options: EngineOptions): Map<Operation, Operati
 
 class ServedResource {
   readonly #maker: RecordMaker;
+  /** The item path's text around its parameters (`/pets/`, `''` for `/pets/{petId}`), split once. */
+  readonly #itemPathParts: readonly string[] | undefined;
 
   constructor(
     readonly resource: Resource,
@@ -89,6 +91,7 @@ class ServedResource {
     readonly all: ReadonlyMap<string, ServedResource>,
   ) {
     this.#maker = new RecordMaker(resource, options);
+    this.#itemPathParts = resource.itemPath?.split(/\{[^}]+\}/);
   }
 
   handler(operation: Operation, action: ResourceAction): OperationHandler {
@@ -281,11 +284,13 @@ class ServedResource {
   }
 
   #location(scope: readonly string[], record: StoredRecord): Record<string, string> | undefined {
-    const { itemPath } = this.resource;
-    if (!itemPath) return undefined;
+    const between = this.#itemPathParts;
+    if (!between) return undefined;
+    // The item path with the scope's values, then the record's key, in its parameters.
     const values = [...scope, String(this.#keyOf(record))];
-    let index = 0;
-    const path = itemPath.replace(/\{[^}]+\}/g, () => encodeURIComponent(values[index++] ?? ''));
-    return { Location: `${this.options.basePath}${path}` };
+    let path = `${this.options.basePath}${between[0] ?? ''}`;
+    for (let index = 1; index < between.length; index++)
+      path += `${encodeURIComponent(values[index - 1] ?? '')}${between[index] ?? ''}`;
+    return { Location: path };
   }
 }
