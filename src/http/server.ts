@@ -112,17 +112,10 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
       headers: { ...error.headers, 'Content-Type': 'application/json; charset=utf-8' },
       body: new CheckedJson(Buffer.from(JSON.stringify(error.toBody()))),
     };
-  const inFlight = new Set<ServerResponse>();
   let closing = false;
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    if (closing) res.shouldKeepAlive = false;
-    inFlight.add(res);
-    res.once('close', () => {
-      inFlight.delete(res);
-      // Only shutdown asks how long a connection has been idle (a sweep counts new bytes too).
-      if (closing) markActive(req.socket);
-    });
+    if (closing) lastAnswer(res, req.socket);
     // RFC 9112 §3.2: an HTTP/1.1 request without Host is a 400; Node's own answer to it has
     // no body, so the check is made here, where the answer can be the spec's error.
     if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined)
@@ -170,7 +163,11 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
     close: () =>
       new Promise<void>((resolve) => {
         closing = true;
-        for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+        // The answers being written: Node keeps each connection's on it (no listener per request).
+        for (const socket of sockets) {
+          const answering = (socket as { _httpMessage?: ServerResponse })._httpMessage;
+          if (answering) lastAnswer(answering, socket);
+        }
         // Stop accepting, but not through http.Server#close, which also drops every idle
         // keep-alive connection at once: a client whose next request is already on its way
         // then meets a reset. Busy clients get a grace period instead, in which each next
@@ -234,6 +231,16 @@ function dropTimedOut(socket: Socket): void {
 }
 
 /** Whether a connection has no request in progress. */
+/**
+ * On shutdown, an answer is its connection's last (`Connection: close`, unless its head is
+ * out already), and the connection counts as active once it is sent: its client's next request
+ * may be on its way, and is answered rather than reset.
+ */
+function lastAnswer(res: ServerResponse, socket: Socket): void {
+  if (!res.headersSent) res.shouldKeepAlive = false;
+  res.once('close', () => markActive(socket));
+}
+
 function isIdle(socket: Socket): boolean {
   return !(socket as { _httpMessage?: unknown })._httpMessage;
 }
