@@ -44,9 +44,9 @@ const BOM = [0xef, 0xbb, 0xbf];
  * charset other than UTF-8 (415), bytes that are not UTF-8 or not JSON (400), a multipart body
  * that is not (400). JSON (`application/json`, `+json`), form-urlencoded, multipart and text
  * bodies are read into values, by the media type sent; any other is kept as bytes. The media
- * type is settled before a byte of the body is read.
- * @returns undefined when the request has no body.
- * The Content-Type headers each body accepted are kept (a few per body), read once each.
+ * type is settled before a byte of the body is read. The Content-Type headers each body
+ * accepted are kept (a few per body), each read once.
+ * @returns the reader; what it reads is undefined for a request without a body.
  * @example const body = await createBodyParser()(request, operation.requestBody); body?.value // { name: 'Dog' }
  */
 export function createBodyParser(): (
