@@ -230,7 +230,6 @@ function dropTimedOut(socket: Socket): void {
   else socket.destroy();
 }
 
-/** Whether a connection has no request in progress. */
 /**
  * On shutdown, an answer is its connection's last (`Connection: close`, unless its head is
  * out already), and the connection counts as active once it is sent: its client's next request
@@ -241,6 +240,7 @@ function lastAnswer(res: ServerResponse, socket: Socket): void {
   res.once('close', () => markActive(socket));
 }
 
+/** Whether a connection has no request in progress. */
 function isIdle(socket: Socket): boolean {
   return !(socket as { _httpMessage?: unknown })._httpMessage;
 }
