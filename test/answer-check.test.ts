@@ -65,4 +65,41 @@ describe('checked answers', () => {
     }) as CheckedAnswer;
     expect(own.headers).toEqual({ 'content-type': 'application/problem+json' });
   });
+
+  it('put an answer’s own headers over its operation’s, with one Content-Type, JSON’s unless given', () => {
+    const { check } = setup();
+    const base = Object.freeze({ Deprecation: 'true', 'X-Stability': 'beta' });
+    const created = check(
+      operation,
+      {
+        status: 201,
+        headers: { Location: '/v1/pets/7', 'X-Stability': 'stable' },
+        body: { id: 7 },
+      },
+      base,
+    ) as CheckedAnswer;
+    expect(created.headers).toEqual({
+      Deprecation: 'true',
+      'X-Stability': 'stable',
+      Location: '/v1/pets/7',
+      'Content-Type': 'application/json; charset=utf-8',
+    });
+    expect(base).toEqual({ Deprecation: 'true', 'X-Stability': 'beta' });
+    // A Content-Type of the answer's own, in any case, is the only one.
+    const problem = check(
+      operation,
+      { status: 400, headers: { 'CONTENT-TYPE': 'application/problem+json' }, body: { id: 7 } },
+      base,
+    ) as CheckedAnswer;
+    expect(Object.keys(problem.headers).filter((name) => /content-type/i.test(name))).toEqual([
+      'CONTENT-TYPE',
+    ]);
+    // Without a body, the headers merged all the same, and no Content-Type.
+    const gone = check(
+      operation,
+      { status: 204, headers: { 'X-Gone': '1' } },
+      base,
+    ) as CheckedAnswer;
+    expect(gone.headers).toEqual({ Deprecation: 'true', 'X-Stability': 'beta', 'X-Gone': '1' });
+  });
 });

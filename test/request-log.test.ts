@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRequestLog, type AnsweredRequest } from '../src/core/admin/request-log.js';
+import { RequestRing } from '../src/core/admin/request-ring.js';
 import { CheckedJson, type CheckedList } from '../src/vocabulary/answer.js';
 
 function logged(path: string, extra: Partial<AnsweredRequest> = {}): AnsweredRequest {
@@ -71,5 +72,49 @@ describe('the request log', () => {
     } finally {
       clearInterval(pushing);
     }
+  });
+});
+
+describe('the ring the log keeps requests in', () => {
+  it('gives back each request as it was added, fields it lacked left out, until its slot is reused or cleared', () => {
+    const ring = new RequestRing(2);
+    const body = new CheckedJson(Buffer.from('{"id":7}'));
+    const created: AnsweredRequest = {
+      method: 'POST',
+      path: '/v1/pets?api_key=secret',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      status: 201,
+      durationMs: 1.25,
+      at: Date.UTC(2026, 0, 1, 12),
+      body: { name: 'Rex' },
+      response: { headers: { Location: '/v1/pets/7' }, body },
+      session: 'alice',
+    };
+    const reset: AnsweredRequest = {
+      method: 'GET',
+      path: '/v1/pets',
+      durationMs: 0.5,
+      at: Date.UTC(2026, 0, 1, 13),
+      fault: 'reset',
+      bodyNote: 'A body of 3 bytes of image/png, not kept',
+    };
+    ring.put(0, 1, created);
+    ring.put(1, 2, reset);
+    expect(ring.get(0)).toEqual(created);
+    expect(ring.get(0)?.response?.body).toBe(body);
+    // A fault answers no status and keeps no answer: neither is made up.
+    expect(ring.get(1)).toEqual(reset);
+    expect(Object.keys(ring.get(1) ?? {})).not.toContain('status');
+    expect(Object.keys(ring.get(1) ?? {})).not.toContain('response');
+    const big: AnsweredRequest = {
+      ...reset,
+      status: 200,
+      response: { headers: {}, start: Buffer.from('[1,'), bytes: 90_000 },
+    };
+    delete big.fault;
+    ring.put(0, 3, big);
+    expect([ring.idAt(0), ring.get(0)]).toEqual([3, big]);
+    ring.clear();
+    expect([ring.idAt(0), ring.get(0), ring.get(1)]).toEqual([0, undefined, undefined]);
   });
 });

@@ -13,6 +13,9 @@ import type { TurnBudget } from './turn-budget.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** The headers of an operation that has none of its own. */
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
 /** A list this short is checked in one go, its records' JSON being cached after their first check. */
 const SHORT_LIST = 64;
 
@@ -28,7 +31,11 @@ const SHORT_LIST = 64;
 export function createAnswerChecker(
   compiler: SchemaCompiler,
   budget: TurnBudget,
-): (operation: Operation, answer: Answer) => CheckedAnswer | Promise<CheckedAnswer> {
+): (
+  operation: Operation,
+  answer: Answer,
+  base?: Readonly<Record<string, string>>,
+) => CheckedAnswer | Promise<CheckedAnswer> {
   /** The headers of a frozen set (an operation's own) with the JSON Content-Type, made once each. */
   const typed = new WeakMap<Readonly<Record<string, string>>, Readonly<Record<string, string>>>();
   /**
@@ -41,27 +48,40 @@ export function createAnswerChecker(
     { records: RecordList['records']; list: CheckedList }
   >();
 
-  /** The headers of an answer with a body: a Content-Type at least, JSON's unless one is given. */
+  /** Whether a set of headers names a Content-Type, in any case. */
+  const namesType = (headers: Readonly<Record<string, string>>) =>
+    Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
+
+  /**
+   * The headers of an answer with a body: the operation's (`base`, frozen), the answer's own
+   * over them, and a Content-Type at least, JSON's unless one is given. Shared headers alone
+   * (the operation's, or frozen ones of the answer's own) get theirs made once.
+   */
   function withContentType(
-    given: Readonly<Record<string, string>> = {},
+    base: Readonly<Record<string, string>>,
+    own: Readonly<Record<string, string>> | undefined,
   ): Readonly<Record<string, string>> {
-    const frozen = Object.isFrozen(given);
-    let headers = frozen ? typed.get(given) : undefined;
-    if (!headers) {
-      headers = Object.keys(given).some((name) => name.toLowerCase() === 'content-type')
-        ? mergedHeaders(given)
-        : mergedHeaders(given, { 'Content-Type': JSON_TYPE });
-      if (frozen) typed.set(given, Object.freeze(headers));
+    const shared =
+      own === undefined ? base : base === NO_HEADERS && Object.isFrozen(own) ? own : undefined;
+    if (shared) {
+      let headers = typed.get(shared);
+      if (!headers) {
+        headers = mergedHeaders(shared, namesType(shared) ? {} : { 'Content-Type': JSON_TYPE });
+        typed.set(shared, Object.freeze(headers));
+      }
+      return headers;
     }
+    const headers = mergedHeaders(base, own);
+    if (!namesType(base) && !namesType(own ?? NO_HEADERS)) headers['Content-Type'] = JSON_TYPE;
     return headers;
   }
 
   /** A promise only for a long list, checked in slices. */
-  return function checkAnswer(operation, answer) {
+  return function checkAnswer(operation, answer, base = NO_HEADERS) {
     const { status, body } = answer;
     if (body === undefined)
-      return { status, headers: mergedHeaders(answer.headers ?? {}), body: undefined };
-    const headers = withContentType(answer.headers);
+      return { status, headers: mergedHeaders(base, answer.headers), body: undefined };
+    const headers = withContentType(base, answer.headers);
     if (body instanceof CheckedJson || body instanceof CheckedList)
       return { status, headers, body };
     if (body instanceof RecordList)

@@ -1,12 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Operation } from '../openapi/operations.js';
-import {
-  CheckedJson,
-  mergedHeaders,
-  type Answer,
-  type CheckedAnswer,
-  type Reply,
-} from '../vocabulary/answer.js';
+import { CheckedJson, type Answer, type CheckedAnswer, type Reply } from '../vocabulary/answer.js';
 import { errors } from '../vocabulary/error-catalogue.js';
 import type { ApiError } from '../vocabulary/errors.js';
 import type { MockRequest } from '../vocabulary/request.js';
@@ -88,8 +82,15 @@ export interface MockCoreOptions {
   /** The APIs served, matched by base path; the first one's error shape serves requests of none. */
   apis: readonly ServedApi[];
   validate: (operation: Operation, input: RequestInput) => ValidRequest;
-  /** Checks an answer against the spec and makes it ready to send. */
-  checkAnswer: (operation: Operation, answer: Answer) => CheckedAnswer | Promise<CheckedAnswer>;
+  /**
+   * Checks an answer against the spec and makes it ready to send, with the headers every
+   * answer of the operation carries (`base`) under its own.
+   */
+  checkAnswer: (
+    operation: Operation,
+    answer: Answer,
+    base: Readonly<Record<string, string>>,
+  ) => CheckedAnswer | Promise<CheckedAnswer>;
   /** The states handlers work on: the default one, and one per session (`Mock-Session`). */
   states: MockStates;
   /** Told of every error that becomes a 5xx, with the request it answered. */
@@ -230,12 +231,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
         session ? { store, state, session } : { store, state },
       ));
     if (progress.delayMs) await sleep(progress.delayMs);
-    const headers = api.headersOf(operation);
-    const checked = options.checkAnswer(operation, {
-      status: answer.status,
-      headers: answer.headers ? mergedHeaders(headers, answer.headers) : headers,
-      body: answer.body,
-    });
+    // The operation's own headers under the answer's, merged once, by the check.
+    const checked = options.checkAnswer(operation, answer, api.headersOf(operation));
     return { answer: checked instanceof Promise ? await checked : checked };
   }
 

@@ -76,12 +76,12 @@ export function createBodyParser(): (
   };
 }
 
-/** The bytes of a body read as the media type they were accepted as. */
-async function readAs(
+/** The bytes of a body read as the media type they were accepted as; a promise only for multipart. */
+function readAs(
   bytes: Buffer,
   body: RequestBody,
   { mediaType, sent, header }: AcceptedType,
-): Promise<ReadBody> {
+): ReadBody | Promise<ReadBody> {
   const read = (kind: ReadBody['kind'], value: unknown, problems: string[] = []): ReadBody => ({
     mediaType,
     kind,
@@ -96,10 +96,10 @@ async function readAs(
     const { values, problems } = readUrlEncoded(utf8(bytes), schema, encodings);
     return read('form', values, problems);
   }
-  if (sent === 'multipart/form-data') {
-    const { values, problems } = await readMultipart(bytes, header, schema, encodings);
-    return read('form', values, problems);
-  }
+  if (sent === 'multipart/form-data')
+    return readMultipart(bytes, header, schema, encodings).then(({ values, problems }) =>
+      read('form', values, problems),
+    );
   if (sent.startsWith('text/')) return read('text', utf8(bytes));
   return read('bytes', bytes);
 }

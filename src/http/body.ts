@@ -29,7 +29,27 @@ export function createBodyReader(
     ));
   setImmediate(() => void rawParser().catch(() => undefined));
 
-  return async function readBody(req, res) {
+  /** A compressed body, through body-parser's inflation. */
+  async function inflated(req: IncomingMessage, res: ServerResponse): Promise<Buffer> {
+    const read = await rawParser();
+    return new Promise<Buffer>((resolve, reject) => {
+      read(req as never, res as never, (err?: unknown) =>
+        err ? reject(err as Error) : resolve((req as { body?: unknown }).body as Buffer),
+      );
+    });
+  }
+
+  // Not an async function: raw-body's own promise is returned as it is, not wrapped in another.
+  return function readBody(req, res) {
+    try {
+      return startReading(req, res);
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+  };
+
+  /** The read of a body, begun; throws what is refused before a byte is read. */
+  function startReading(req: IncomingMessage, res: ServerResponse): Promise<Buffer> {
     // Mounted in a framework's app (petstore-kit/express), a body parser in front of the mock
     // may have read the stream already; body-parser marks that with `_body`.
     if ((req as { _body?: boolean })._body === true || req.readableEnded)
@@ -47,11 +67,6 @@ export function createBodyReader(
     const encoding = req.headers['content-encoding'];
     if (encoding === undefined || encoding.toLowerCase() === 'identity')
       return getRawBody(req, { length: req.headers['content-length'], limit: options.limit });
-    const read = await rawParser();
-    return new Promise<Buffer>((resolve, reject) => {
-      read(req as never, res as never, (err?: unknown) =>
-        err ? reject(err as Error) : resolve((req as { body?: unknown }).body as Buffer),
-      );
-    });
-  };
+    return inflated(req, res);
+  }
 }

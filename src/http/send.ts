@@ -24,7 +24,8 @@ export function createSender(
   return function send(req, res, answer) {
     const { body } = answer;
     res.statusCode = answer.status;
-    for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+    const { headers } = answer;
+    for (const name of Object.keys(headers)) res.setHeader(name, headers[name] as string);
     if (body === undefined) {
       res.end();
       return;

@@ -170,10 +170,16 @@ class MemoryCollection implements Collection {
     return this.#state().records.get(keyOf(this.descriptor, id));
   }
 
-  async create(
-    fields: Readonly<Record<string, unknown>>,
-    chosen?: RecordId,
-  ): Promise<StoredRecord> {
+  create(fields: Readonly<Record<string, unknown>>, chosen?: RecordId): Promise<StoredRecord> {
+    // Settled at once, not an async function: a create costs a promise, not a suspended frame.
+    try {
+      return Promise.resolve(this.#create(fields, chosen));
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+  }
+
+  #create(fields: Readonly<Record<string, unknown>>, chosen: RecordId | undefined): StoredRecord {
     const states = this.store.states;
     const state = states.of(this.descriptor.name);
     const id =

@@ -142,24 +142,31 @@ export function withId(
   fields: Readonly<Record<string, unknown>>,
 ): StoredRecord {
   const record: Record<string, unknown> = { [descriptor.idProperty]: id };
-  for (const [name, value] of Object.entries(fields))
-    if (name !== descriptor.idProperty) setField(record, name, value);
+  for (const name of Object.keys(fields))
+    if (name !== descriptor.idProperty) setField(record, name, fields[name]);
   return deepFreeze(record);
 }
 
-/** The JSON of each stored record, made once: records are frozen, so it stays true. */
-const jsonOfRecord = new WeakMap<StoredRecord, string>();
+/**
+ * The record last stringified, and its JSON. A store counts a new record's bytes with its JSON
+ * as it keeps it, and the answer that sends the record serializes it next: that second time is
+ * this one. Kept for every record instead (a WeakMap), the JSON was one more object per record
+ * for the collector to copy, and one more entry in a weak table, on every create (issue 18).
+ */
+let lastRecord: StoredRecord | undefined;
+let lastJson = '';
 
 /**
- * A stored record's JSON, made once and kept while the record lives: the store counts its
- * bytes with it, and the answer that sends the record reuses it.
+ * A stored record's JSON; the last one is kept, for the answer that sends the record the
+ * store has just counted. Records are frozen, so the same record is the same JSON.
  * @example jsonOf(record) === jsonOf(record) // the same string, stringified once
  */
 export function jsonOf(record: StoredRecord): string {
-  let json = jsonOfRecord.get(record);
-  if (json === undefined) {
-    json = JSON.stringify(record);
-    if (Object.isFrozen(record)) jsonOfRecord.set(record, json);
+  if (record === lastRecord) return lastJson;
+  const json = JSON.stringify(record);
+  if (Object.isFrozen(record)) {
+    lastRecord = record;
+    lastJson = json;
   }
   return json;
 }

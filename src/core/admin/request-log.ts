@@ -8,6 +8,7 @@ import {
 import type { MockRequest } from '../../vocabulary/request.js';
 import type { ReadBody } from '../request-body.js';
 import { redactHeaders, redactTarget, type CredentialPlaces } from './redact.js';
+import { RequestRing } from './request-ring.js';
 
 /** The largest body, sent or answered, the log keeps: the log stays small however long the mock runs. */
 export const LOGGED_BODY_LIMIT = 16 * 1024;
@@ -101,12 +102,9 @@ const LIST_SLICE_MS = 4;
  * @example const log = createRequestLog(1000); log.add(request); await log.list({ method: 'POST' });
  */
 export function createRequestLog(capacity = LOG_CAPACITY): RequestLog {
-  // The ring holds the logged requests as they were added, and beside them the JSON each is
-  // shown as once listed: no object of its own per entry for the collector to copy while the
-  // entry is young. Numbers are consecutive, the newest (`lastId`) at `next - 1`.
-  const requests: (AnsweredRequest | undefined)[] = new Array<AnsweredRequest | undefined>(
-    capacity,
-  );
+  // The requests are kept field by field (see RequestRing), and beside them the JSON each is
+  // shown as once listed. Numbers are consecutive, the newest (`lastId`) at `next - 1`.
+  const ring = new RequestRing(capacity);
   const rows: (Buffer | undefined)[] = new Array<Buffer | undefined>(capacity);
   const wholes: (Buffer | undefined)[] = new Array<Buffer | undefined>(capacity);
   let next = 0;
@@ -127,7 +125,7 @@ export function createRequestLog(capacity = LOG_CAPACITY): RequestLog {
     const matches = matcher(filter);
     for (let back = 0; back < size; back++) {
       const slot = slotOf(back);
-      const request = requests[slot];
+      const request = ring.get(slot);
       if (request && matches(request)) yield { slot, id: lastId - back, request };
     }
   }
@@ -137,7 +135,7 @@ export function createRequestLog(capacity = LOG_CAPACITY): RequestLog {
    * since pushed out of the ring (a long listing lets others run) is shown all the same.
    */
   function shown({ slot, id, request }: Listed, view: RequestFilter['view']): Buffer {
-    const kept = requests[slot] === request;
+    const kept = ring.idAt(slot) === id;
     if (view === 'summary') {
       const row = (kept && rows[slot]) || Buffer.from(JSON.stringify(rowOf(request, id)));
       if (kept) rows[slot] = row;
@@ -150,10 +148,10 @@ export function createRequestLog(capacity = LOG_CAPACITY): RequestLog {
 
   return {
     add(request) {
-      requests[next] = request;
+      lastId++;
+      ring.put(next, lastId, request);
       rows[next] = undefined;
       wholes[next] = undefined;
-      lastId++;
       next = (next + 1) % capacity;
       size = Math.min(size + 1, capacity);
     },
@@ -177,11 +175,11 @@ export function createRequestLog(capacity = LOG_CAPACITY): RequestLog {
       const back = lastId - id;
       if (!Number.isInteger(back) || back < 0 || back >= size) return undefined;
       const slot = slotOf(back);
-      const request = requests[slot];
+      const request = ring.get(slot);
       return request && new CheckedJson(shown({ slot, id, request }, 'full'));
     },
     clear() {
-      requests.fill(undefined);
+      ring.clear();
       rows.fill(undefined);
       wholes.fill(undefined);
       next = 0;

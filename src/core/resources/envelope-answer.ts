@@ -10,7 +10,7 @@ import type { SchemaCompiler } from '../../openapi/schemas.js';
 import { CheckedJson, RecordList } from '../../vocabulary/answer.js';
 import type { StoredRecord } from '../../store/store.js';
 import type { Page } from './list-page.js';
-import { projectionFor, type RecordSerializer } from './record-serializer.js';
+import { keptProjectionFor, type RecordSerializer } from './record-serializer.js';
 import { isJsonObject } from '../../vocabulary/record.js';
 
 /** A field that tells a page: the names it goes by, the type it must have, and what it says. */
@@ -70,7 +70,7 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
   const projections = new WeakMap<SchemaObject, (record: StoredRecord) => StoredRecord>();
   const projectionOf = (schema: SchemaObject) => {
     let project = projections.get(schema);
-    if (!project) projections.set(schema, (project = projectionFor(schema)));
+    if (!project) projections.set(schema, (project = keptProjectionFor(schema)));
     return project;
   };
   // Made on first use, once per wrapper: the same fields on every answer, as a real server's would be.

@@ -143,14 +143,18 @@ class ServedResource {
       case 'create':
         return async (request, context) => {
           const scope = scopeOf(request);
-          const collection = await this.collection(scope, context);
-          const { fields, id } = await this.#maker.create(
+          // Each step waited for only when it has to (a nested collection, a key to look up):
+          // an await per request is worth saving.
+          const found = this.collection(scope, context);
+          const collection = found instanceof Promise ? await found : found;
+          const made = this.#maker.create(
             request.body,
             scope,
             collection,
             operation,
             request.query,
           );
+          const { fields, id } = made instanceof Promise ? await made : made;
           const record = await collection.create(fields, id);
           try {
             // Checked now: never keep a record its answers would refuse, every later list would fail.

@@ -20,6 +20,12 @@ import { applyMergePatch } from './merge-patch.js';
 import { CREATED, UPDATED } from './timestamps.js';
 import { isJsonObject, setField } from '../../vocabulary/record.js';
 
+/** The fields of a new record, and its id when it is not the store's to make. */
+export interface NewRecord {
+  fields: Record<string, unknown>;
+  id?: RecordId;
+}
+
 export interface RecordMakerOptions {
   compiler: SchemaCompiler;
   generator: DataGenerator;
@@ -80,16 +86,16 @@ export class RecordMaker {
   /**
    * The fields of a new record, and its id when it is not the store's to make: the one the
    * client chose (when the create body lets it), or one made from the id property's schema.
+   * A promise only when the store is asked about the key; the store making the id, none.
    * @throws {ApiError} 409 when the client's id is taken; 400 when a field would break the record's schema.
    */
-  async create(
+  create(
     body: unknown,
     scope: readonly string[],
     collection: Collection,
     operation: Operation,
     query: Readonly<Record<string, unknown>> = {},
-  ): Promise<{ fields: Record<string, unknown>; id?: RecordId }> {
-    const { idProperty } = this.resource;
+  ): NewRecord | Promise<NewRecord> {
     body = this.#unwrap(body, operation);
     // Each source in turn, a later one's field in place of an earlier one's. Set into one
     // object rather than spread: spreads of objects of many shapes are V8's slow path.
@@ -101,13 +107,21 @@ export class RecordMaker {
     this.#fill(fields, undefined);
     this.#fit(fields, body, this.#declaredBy(operation), 'new');
     const sent = this.#sentKey(body);
-    if (sent !== undefined) {
-      if (await collection.get(sent))
-        throw errors.recordExists(this.resource.name, idProperty, sent);
-      return { fields, id: sent };
-    }
-    const id = await this.#madeUpId(collection);
-    return id === undefined ? { fields } : { fields, id };
+    if (sent !== undefined) return this.#withFreeKey(fields, sent, collection);
+    // The store makes the id (integers, UUIDs): nothing to look up, no promise to wait for.
+    if (!this.#meaningfulKey) return { fields };
+    return this.#madeUpId(collection).then((id) => ({ fields, id }));
+  }
+
+  /** The fields with the key the client chose, once the store is known not to hold it. */
+  async #withFreeKey(
+    fields: Record<string, unknown>,
+    sent: RecordId,
+    collection: Collection,
+  ): Promise<NewRecord> {
+    if (await collection.get(sent))
+      throw errors.recordExists(this.resource.name, this.resource.idProperty, sent);
+    return { fields, id: sent };
   }
 
   /**
@@ -166,7 +180,8 @@ export class RecordMaker {
   #clientFields(body: unknown, fields: Record<string, unknown> = {}): Record<string, unknown> {
     if (!isJsonObject(body)) return fields;
     const { writable, idProperty, references } = this.resource;
-    for (const [sent, value] of Object.entries(body)) {
+    for (const sent of Object.keys(body)) {
+      const value = body[sent];
       // Stored under the record's name for it: a body's `FriendlyName` is the record's `friendly_name`.
       const name =
         sent in this.#properties ? sent : (this.#byWords.get(wordsOf(sent).join(' ')) ?? sent);
@@ -193,7 +208,8 @@ export class RecordMaker {
    * record's, where the body does not say otherwise; set into `fields`.
    */
   #fromQuery(query: Readonly<Record<string, unknown>>, fields: Record<string, unknown>): void {
-    for (const [sent, value] of Object.entries(query)) {
+    for (const sent of Object.keys(query)) {
+      const value = query[sent];
       const name = sent in this.#properties ? sent : this.#byWords.get(wordsOf(sent).join(' '));
       if (name === undefined || name === this.resource.idProperty || value === undefined) continue;
       if (this.#serverSet.some(([server]) => server === name)) continue;
@@ -248,7 +264,8 @@ export class RecordMaker {
     change: 'patched' | 'new',
   ): void {
     const problems: string[] = [];
-    for (const [name, value] of Object.entries(fields)) {
+    for (const name of Object.keys(fields)) {
+      const value = fields[name];
       const schema = this.#properties[name];
       if (!schema) continue;
       const found = this.options.compiler.response(schema)(value, `/body/${name}`);
@@ -284,11 +301,10 @@ export class RecordMaker {
   }
 
   /**
-   * An id made from the key's schema when it says what the id looks like; else the store's to make.
+   * An id made from the key's schema, for a key whose schema says what it looks like.
    * @throws {ApiError} 409 when every id the schema allows (a short enum) is taken.
    */
-  async #madeUpId(collection: Collection): Promise<RecordId | undefined> {
-    if (!this.#meaningfulKey) return undefined;
+  async #madeUpId(collection: Collection): Promise<RecordId> {
     const id = await madeUpKey(
       this.resource,
       this.options.generator,

@@ -51,29 +51,42 @@ export function projectionFor(schema: SchemaObject): (record: StoredRecord) => S
     const inner = nestedProjection(property, new Set());
     if (inner) nested.set(name, inner);
   }
+  return (record) => {
+    let changed = false;
+    const fields: [string, unknown][] = [];
+    for (const [name, value] of Object.entries(record)) {
+      if (
+        hidden.has(name) ||
+        (closed && !(name in properties) && !patterns?.some((pattern) => pattern.test(name)))
+      ) {
+        changed = true;
+        continue;
+      }
+      let shownValue = nested.get(name)?.(value) ?? value;
+      if (typeof value === 'number' && asText.has(name)) shownValue = String(value);
+      else if (typeof value === 'string' && asNumber.has(name) && /^-?\d+(\.\d+)?$/.test(value))
+        shownValue = Number(value);
+      changed ||= shownValue !== value;
+      fields.push([name, shownValue]);
+    }
+    // An answer that shows the record as it is keeps it: one object, one cached JSON.
+    return changed ? Object.freeze(Object.fromEntries(fields)) : record;
+  };
+}
+
+/**
+ * projectionFor, each record's projection made once and kept while the record lives, for
+ * answers that show records through it on every request (a wrapped list). A serializer needs
+ * none: it keeps each record's JSON.
+ * @example keptProjectionFor(schema)(record) === keptProjectionFor(schema)(record)
+ */
+export function keptProjectionFor(schema: SchemaObject): (record: StoredRecord) => StoredRecord {
+  const project = projectionFor(schema);
   const shown = new WeakMap<StoredRecord, StoredRecord>();
   return (record) => {
     let projected = shown.get(record);
     if (!projected) {
-      let changed = false;
-      const fields: [string, unknown][] = [];
-      for (const [name, value] of Object.entries(record)) {
-        if (
-          hidden.has(name) ||
-          (closed && !(name in properties) && !patterns?.some((pattern) => pattern.test(name)))
-        ) {
-          changed = true;
-          continue;
-        }
-        let shownValue = nested.get(name)?.(value) ?? value;
-        if (typeof value === 'number' && asText.has(name)) shownValue = String(value);
-        else if (typeof value === 'string' && asNumber.has(name) && /^-?\d+(\.\d+)?$/.test(value))
-          shownValue = Number(value);
-        changed ||= shownValue !== value;
-        fields.push([name, shownValue]);
-      }
-      // An answer that shows the record as it is keeps it: one object, one cached JSON.
-      projected = changed ? Object.freeze(Object.fromEntries(fields)) : record;
+      projected = project(record);
       shown.set(record, projected);
     }
     return projected;
