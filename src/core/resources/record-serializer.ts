@@ -78,7 +78,7 @@ export function projectionFor(schema: SchemaObject): (record: StoredRecord) => S
  * projectionFor, each record's projection made once and kept while the record lives, for
  * answers that show records through it on every request (a wrapped list). A serializer needs
  * none: it keeps each record's JSON.
- * @example keptProjectionFor(schema)(record) === keptProjectionFor(schema)(record)
+ * @example const project = keptProjectionFor(schema); project(record) === project(record) // true
  */
 export function keptProjectionFor(schema: SchemaObject): (record: StoredRecord) => StoredRecord {
   const project = projectionFor(schema);
