@@ -61,18 +61,20 @@ export function createAnswerChecker(
     base: Readonly<Record<string, string>>,
     own: Readonly<Record<string, string>> | undefined,
   ): Readonly<Record<string, string>> {
-    const shared =
-      own === undefined ? base : base === NO_HEADERS && Object.isFrozen(own) ? own : undefined;
-    if (shared) {
-      let headers = typed.get(shared);
-      if (!headers) {
-        headers = mergedHeaders(shared, namesType(shared) ? {} : { 'Content-Type': JSON_TYPE });
-        typed.set(shared, Object.freeze(headers));
-      }
-      return headers;
-    }
+    if (own === undefined) return typedOnce(base);
+    if (base === NO_HEADERS && Object.isFrozen(own)) return typedOnce(own);
     const headers = mergedHeaders(base, own);
-    if (!namesType(base) && !namesType(own ?? NO_HEADERS)) headers['Content-Type'] = JSON_TYPE;
+    if (!namesType(base) && !namesType(own)) headers['Content-Type'] = JSON_TYPE;
+    return headers;
+  }
+
+  /** Shared (frozen) headers with a Content-Type, JSON's unless they name one: made once each. */
+  function typedOnce(shared: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+    let headers = typed.get(shared);
+    if (!headers) {
+      headers = mergedHeaders(shared, namesType(shared) ? {} : { 'Content-Type': JSON_TYPE });
+      typed.set(shared, Object.freeze(headers));
+    }
     return headers;
   }
 

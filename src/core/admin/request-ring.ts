@@ -26,8 +26,7 @@ export class RequestRing {
   readonly #bodyNotes: (string | undefined)[];
   readonly #faults: (FaultKind | undefined)[];
   readonly #sessions: (string | undefined)[];
-  /** Whether the request has an answer kept (a fault has none). */
-  readonly #answered: Uint8Array;
+  /** The headers of the answer kept; none for a fault, which answers nothing. */
   readonly #answerHeaders: (Readonly<Record<string, string>> | undefined)[];
   readonly #answerBodies: (CheckedJson | CheckedList | undefined)[];
   readonly #answerStarts: (Buffer | undefined)[];
@@ -48,7 +47,6 @@ export class RequestRing {
     this.#bodyNotes = slots();
     this.#faults = slots();
     this.#sessions = slots();
-    this.#answered = new Uint8Array(capacity);
     this.#answerHeaders = slots();
     this.#answerBodies = slots();
     this.#answerStarts = slots();
@@ -70,7 +68,6 @@ export class RequestRing {
     this.#faults[slot] = request.fault;
     this.#sessions[slot] = request.session;
     const { response } = request;
-    this.#answered[slot] = response ? 1 : 0;
     this.#answerHeaders[slot] = response?.headers;
     this.#answerBodies[slot] = response?.body;
     this.#answerStarts[slot] = response?.start;
@@ -105,12 +102,13 @@ export class RequestRing {
     if (fault) request.fault = fault;
     const session = this.#sessions[slot];
     if (session !== undefined) request.session = session;
-    if (this.#answered[slot]) request.response = this.#answerAt(slot);
+    const answerHeaders = this.#answerHeaders[slot];
+    if (answerHeaders) request.response = this.#answerAt(slot, answerHeaders);
     return request;
   }
 
-  #answerAt(slot: number): KeptAnswer {
-    const response: KeptAnswer = { headers: this.#answerHeaders[slot] ?? {} };
+  #answerAt(slot: number, headers: Readonly<Record<string, string>>): KeptAnswer {
+    const response: KeptAnswer = { headers };
     const body = this.#answerBodies[slot];
     if (body) response.body = body;
     const start = this.#answerStarts[slot];
@@ -137,6 +135,5 @@ export class RequestRing {
       slots.fill(undefined);
     this.#methods.fill('');
     this.#paths.fill('');
-    this.#answered.fill(0);
   }
 }
