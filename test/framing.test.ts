@@ -1,7 +1,10 @@
 // HTTP framing the parser refuses or Node answers on its own: each gets the spec's error, with
 // the right status, and a request answered before the bad bytes keeps its answer (issue 18).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createBodyReader } from '../src/http/body.js';
 import { createMemoryStore } from '../src/store/memory-store.js';
 import { CATEGORIES, KEY } from './helpers.js';
 import { closeAll, parseAnswer, raw, readAll, open, serve, type Served } from './server-helpers.js';
@@ -125,6 +128,71 @@ describe('request bodies on the wire', () => {
     );
     expect(after.status).toBe(200);
     expect((after.json as unknown[]).length).toBe(before);
+  });
+
+  it('bodies that come with their heads are read, and the connection kept, pipelined or not', async () => {
+    const create = (name: string, last = false) => {
+      const body = JSON.stringify({ name });
+      return `POST /v1/categories HTTP/1.1\r\n${HEAD}Content-Length: ${Buffer.byteLength(body)}\r\n${last ? 'Connection: close\r\n' : ''}\r\n${body}`;
+    };
+    const socket = await open(served.port);
+    const reading = readAll(socket);
+    // Each head with its body in one packet; then two in one packet: no byte of the next
+    // request is taken as the body of the one before.
+    socket.write(create('First'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.write(create('Second') + create('Third', true));
+    const text = await reading;
+    const answers = text.split(/(?=HTTP\/1\.1 )/).map(parseAnswer);
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201]);
+    expect(answers.map((answer) => (answer.json as { name: string }).name)).toEqual([
+      'First',
+      'Second',
+      'Third',
+    ]);
+    expect(answers.map((answer) => answer.headers.connection)).toEqual([
+      'keep-alive',
+      'keep-alive',
+      'close',
+    ]);
+  });
+
+  it('a body that comes after its head, in pieces, is read whole', async () => {
+    const body = '{"name":"In pieces"}';
+    const socket = await open(served.port);
+    const reading = readAll(socket);
+    socket.write(
+      `POST /v1/categories HTTP/1.1\r\n${HEAD}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+    );
+    for (const piece of [body.slice(0, 5), body.slice(5, 12), body.slice(12)]) {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      socket.write(piece);
+    }
+    const answer = parseAnswer(await reading);
+    expect(answer.status).toBe(201);
+    expect(answer.json).toMatchObject({ name: 'In pieces' });
+  });
+
+  it('a request whose body was read ends and closes, as middleware around the mock expects', async () => {
+    const read = createBodyReader({ limit: 1024 });
+    const events: string[] = [];
+    const server = createServer((req, res) => {
+      req.on('end', () => events.push('end'));
+      req.on('close', () => events.push('close'));
+      void read(req, res).then((bytes) => res.end(bytes));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const answer = await raw(
+        port,
+        `POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{"a":"bcd"}`,
+      );
+      expect(answer.body).toBe('{"a":"bcd"}');
+      await vi.waitFor(() => expect(events).toEqual(['end', 'close']));
+    } finally {
+      server.close();
+    }
   });
 
   it('a gzip body is inflated and read', async () => {

@@ -22,6 +22,8 @@ function sizeOf({ body }: CheckedAnswer): number {
 interface Outcome {
   fault?: FaultKind;
   reason?: string;
+  /** Its body was read whole (Node may not have parsed the request's end yet). */
+  bodyRead?: boolean;
 }
 
 export interface ListenerOptions {
@@ -115,7 +117,14 @@ export function createListener(options: ListenerOptions): MockListener {
       target: req.url ?? '/',
       headers: req.headers,
       rawHeaders: req.rawHeaders,
-      readBody: () => options.readBody(req, res),
+      readBody: () => {
+        const reading = options.readBody(req, res);
+        reading.then(
+          () => (outcome.bodyRead = true),
+          () => undefined, // the core answers the error
+        );
+        return reading;
+      },
     };
     const reply = await core.handle(request, route);
     if (reply.fault) {
@@ -137,7 +146,8 @@ export function createListener(options: ListenerOptions): MockListener {
     if (answer.reason) outcome.reason = answer.reason;
     // A body the client may still be sending (refused before it was read) is not worth
     // reading to keep the connection: the connection closes after this answer instead.
-    if (!req.complete && hasBody({ headers: req.headers })) res.setHeader('Connection', 'close');
+    if (!req.complete && !outcome.bodyRead && hasBody({ headers: req.headers }))
+      res.setHeader('Connection', 'close');
     // Inactivity while a large answer goes out drops the connection (the server destroys a
     // socket whose timeout runs out while it answers); once it is sent, Node sets the
     // keep-alive timeout in its place. A small answer fits the socket's buffers: a client that
