@@ -68,11 +68,17 @@ export function createBodyParser(): (
     return type;
   }
 
-  return async function readBody(request, body) {
-    if (!hasBody(request)) return undefined;
-    // Settled before a byte of the body is read: a wrong Content-Type is refused at once.
-    const type = acceptedType(request, body);
-    return readAs(await request.readBody(), body, type);
+  // Not an async function: the read's own promise, continued once, not wrapped in another.
+  return function readBody(request, body) {
+    if (!hasBody(request)) return Promise.resolve(undefined);
+    let type: AcceptedType;
+    try {
+      // Settled before a byte of the body is read: a wrong Content-Type is refused at once.
+      type = acceptedType(request, body);
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+    return request.readBody().then((bytes) => readAs(bytes, body, type));
   };
 }
 

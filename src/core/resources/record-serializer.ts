@@ -51,26 +51,27 @@ export function projectionFor(schema: SchemaObject): (record: StoredRecord) => S
     const inner = nestedProjection(property, new Set());
     if (inner) nested.set(name, inner);
   }
-  return (record) => {
-    let changed = false;
+  const hides = (name: string): boolean =>
+    hidden.has(name) ||
+    (closed && !(name in properties) && !patterns?.some((pattern) => pattern.test(name)));
+  const shown = (name: string, value: unknown): unknown => {
+    if (typeof value === 'number' && asText.has(name)) return String(value);
+    if (typeof value === 'string' && asNumber.has(name) && /^-?\d+(\.\d+)?$/.test(value))
+      return Number(value);
+    return nested.get(name)?.(value) ?? value;
+  };
+  const reshaped = (record: StoredRecord): StoredRecord => {
     const fields: [string, unknown][] = [];
-    for (const [name, value] of Object.entries(record)) {
-      if (
-        hidden.has(name) ||
-        (closed && !(name in properties) && !patterns?.some((pattern) => pattern.test(name)))
-      ) {
-        changed = true;
-        continue;
-      }
-      let shownValue = nested.get(name)?.(value) ?? value;
-      if (typeof value === 'number' && asText.has(name)) shownValue = String(value);
-      else if (typeof value === 'string' && asNumber.has(name) && /^-?\d+(\.\d+)?$/.test(value))
-        shownValue = Number(value);
-      changed ||= shownValue !== value;
-      fields.push([name, shownValue]);
-    }
-    // An answer that shows the record as it is keeps it: one object, one cached JSON.
-    return changed ? Object.freeze(Object.fromEntries(fields)) : record;
+    for (const name of Object.keys(record))
+      if (!hides(name)) fields.push([name, shown(name, record[name])]);
+    return Object.freeze(Object.fromEntries(fields));
+  };
+  return (record) => {
+    // An answer that shows the record as it is keeps it: one object, one cached JSON, and
+    // nothing allocated to find that out (a create's answer, nearly always).
+    for (const name of Object.keys(record))
+      if (hides(name) || shown(name, record[name]) !== record[name]) return reshaped(record);
+    return record;
   };
 }
 
