@@ -61,9 +61,9 @@ export function createBodyReader(
     // the mock's does; in-process (supertest) it has already been sent.
     if (req.headers.expect !== undefined && !(res as { _sent100?: boolean })._sent100)
       res.writeContinue();
-    // A body sent as it is, nearly every one, is read by raw-body itself (body-parser's own
-    // reader, with the same errors), without body-parser's checks and streams per request:
-    // a tenth of the CPU of a create. A compressed one goes through body-parser's inflation.
+    // A compressed body goes through body-parser's inflation. One sent as it is is taken from
+    // the request's buffer once it has all arrived (takeArrived), else read by raw-body
+    // (body-parser's own reader, with the same errors) without body-parser's checks and streams.
     const encoding = req.headers['content-encoding'];
     if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return inflated(req, res);
     const read = () =>
