@@ -90,6 +90,74 @@ describe('generated data', () => {
       /cannot generate data valid against the 200 answer of getOrder: .*placedAt/,
     );
   });
+
+  it('fills a wide bound only a little (a 70 MB maxLength made values of megabytes, for ever)', () => {
+    // OpenAI's description: an inline skill's base64 payload, `maxLength: 70254592`, in an
+    // array of a create's body; a secret's value of up to 10 MiB beside it.
+    const skill: SchemaObject = {
+      type: 'object',
+      required: ['data', 'chunks'],
+      properties: {
+        data: { type: 'string', minLength: 1, maxLength: 70_254_592 },
+        chunks: { type: 'array', minItems: 2, maxItems: 1_000_000, items: { type: 'integer' } },
+        labels: {
+          type: 'object',
+          maxProperties: 500_000,
+          additionalProperties: { type: 'string' },
+        },
+      },
+    };
+    const body: SchemaObject = { type: 'array', minItems: 1, maxItems: 2 ** 31, items: skill };
+    const { generator, compiler } = generatorFor({ Skill: skill });
+    for (let i = 0; i < 5; i++) {
+      const value = generator.value(body) as { data: string; chunks: unknown[] }[];
+      expect(compiler.response(body)(value)).toEqual([]);
+      expect(value.length).toBeLessThanOrEqual(21);
+      for (const item of value) {
+        expect(item.data.length).toBeLessThanOrEqual(1 + 1_024);
+        expect(item.chunks.length).toBeLessThanOrEqual(2 + 20);
+      }
+      expect(JSON.stringify(value).length).toBeLessThan(1_000_000);
+    }
+  });
+
+  it('makes numbers unbounded below positive, as ids and counts of real services are (was "id": -982)', () => {
+    const record: SchemaObject = {
+      type: 'object',
+      required: ['id', 'sequence', 'ratio', 'offset', 'depth'],
+      properties: {
+        id: { type: 'integer' },
+        sequence: { type: ['integer', 'null'], format: 'int64' },
+        ratio: { type: 'number' },
+        offset: { type: 'integer', maximum: -1 },
+        depth: { type: 'integer', minimum: -5, maximum: 5 },
+      },
+    };
+    const { generator, compiler } = generatorFor({ Record: record });
+    for (let i = 0; i < 20; i++) {
+      const value = generator.value(record) as Record<string, number | null>;
+      expect(compiler.response(record)(value)).toEqual([]);
+      expect(value.id).toBeGreaterThanOrEqual(1);
+      if (value.sequence !== null) expect(value.sequence).toBeGreaterThanOrEqual(1);
+      expect(value.ratio).toBeGreaterThanOrEqual(0);
+      expect(value.offset).toBeLessThanOrEqual(-1);
+    }
+  });
+
+  it('leaves out an optional property whose minimum is beyond what it makes, and names a required one', () => {
+    const huge = { type: 'string', minLength: 10_000_000 } as const;
+    const optional: SchemaObject = {
+      type: 'object',
+      required: ['id'],
+      properties: { id: { type: 'integer' }, blob: huge },
+    };
+    const required: SchemaObject = { ...optional, required: ['id', 'blob'] };
+    const { generator } = generatorFor({});
+    expect(generator.value(optional)).toEqual({ id: expect.any(Number) });
+    expect(() => generator.value(required, 'the 200 answer of getBlob')).toThrow(
+      'cannot generate data valid against the 200 answer of getBlob: a minLength of 10000000 characters, beyond the 65536 the mock generates',
+    );
+  });
 });
 
 describe('compiled checks', () => {

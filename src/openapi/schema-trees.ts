@@ -36,6 +36,12 @@ export interface TreeOptions {
    * arms are `$ref`s: its values are checked against the real schema anyway.
    */
   oneOfAsAnyOf?: boolean;
+  /**
+   * Called on every copy once it is made, to change it in place (a generator narrows the
+   * bounds it would otherwise fill, see sample.ts), or to leave it out where the schema allows
+   * (CUT), as a recursion is. The original schema is never changed.
+   */
+  adjust?: (copy: Record<string, unknown>) => typeof CUT | undefined;
 }
 
 /** Keywords dropped from copies: identifiers (every `$ref` is resolved already) and definitions only `$ref`s used. */
@@ -183,7 +189,7 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
       }
     }
     if (unions.length > 0) out.allOf = [...((out.allOf as unknown[] | undefined) ?? []), ...unions];
-    return out;
+    return options.adjust?.(out) ?? out;
   };
 
   if (!isJsonObject(root)) return root as Record<string, unknown>;
