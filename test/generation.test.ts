@@ -161,6 +161,39 @@ describe('generated data', () => {
 });
 
 describe('compiled checks', () => {
+  it('read examples and extensions as data: a $id inside them is no schema id (Box’s schemas could not be compiled)', () => {
+    // Box's File--Full and Folder--Full: an example of metadata whose instances carry `$id`.
+    const metadata = { marketing: { $id: '01234500-12f1-1234-aa12-b1d234cb567e', $type: 'm' } };
+    const user: SchemaObject = { type: 'object', properties: { id: { type: 'string' } } };
+    const named = (name: string): SchemaObject =>
+      ({
+        type: 'object',
+        required: ['name'],
+        'x-box-tag': { $id: 'x' },
+        properties: {
+          name: { type: 'string', examples: [{ $id: 'y' }] },
+          owner: user,
+          metadata: {
+            allOf: [{ type: 'object', example: metadata }],
+            additionalProperties: { type: 'object', example: metadata },
+          },
+          related: { $id: `not-a-uri-${name}`, type: 'array', items: user },
+        },
+      }) as SchemaObject;
+    const file = named('file');
+    const folder = named('folder');
+    const list: SchemaObject = { type: 'array', items: { anyOf: [file, folder] } };
+    const compiler = createSchemaCompiler({
+      openapi: '3.1.0',
+      components: { schemas: { User: user, File: file, Folder: folder } },
+    } as unknown as OpenApiDocument);
+    expect(compiler.response(list)([{ name: 'a', owner: { id: '1' } }, { name: 'b' }])).toEqual([]);
+    expect(compiler.response(file)({ owner: { id: 1 } })).toEqual([
+      " must have required property 'name'",
+      '/owner/id must be a string',
+    ]);
+  });
+
   it('check a recursive schema at any depth, and name the place', () => {
     const folder: SchemaObject = { type: 'object', required: ['name'], properties: {} };
     folder.properties = {
