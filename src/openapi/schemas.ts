@@ -190,7 +190,9 @@ function newAjv(coerceTypes: false | 'array', regExp: RegExpEngine): Ajv2020 {
     coerceTypes,
     logger: false,
     validateSchema: false,
-    code: { regExp },
+    // ajv's optimizing pass over the code it generates took 40% of compiling Stripe's error
+    // schema (8.3 s of a first 404; 4.8 s without it), and its checks run as fast without it.
+    code: { regExp, optimize: false },
   });
   addFormats.default(ajv);
   // OpenAPI's own formats, which JSON Schema does not define.
