@@ -112,6 +112,43 @@ describe('loadSpec', () => {
     expect(properties.default?.default).toEqual({ $ref: '#/not/a/pointer' });
   });
 
+  it('reads items written as a list, a name repeated in required and an unknown format, each with one warning', async () => {
+    const text = JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: {},
+      components: {
+        schemas: {
+          Tags: { type: 'array', items: [{ type: 'string' }] },
+          Pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }] },
+          Container: {
+            type: 'object',
+            required: ['id', 'name', 'id', 'name'],
+            properties: {
+              id: { type: 'string' },
+              name: { type: 'string' },
+              created_at: { type: 'integer', format: 'unixtime' },
+              expires_at: { type: 'integer', format: 'unixtime' },
+            },
+          },
+        },
+      },
+    });
+    const spec = await loadSpec(await specFile(text), { checkCache: false });
+    const schemas = spec.resolved.components?.schemas as Record<string, Record<string, unknown>>;
+    expect(schemas.Tags?.items).toEqual({ type: 'string' });
+    expect(schemas.Pair?.prefixItems).toEqual([{ type: 'string' }, { type: 'integer' }]);
+    expect(schemas.Pair?.items).toBeUndefined();
+    expect(schemas.Container?.required).toEqual(['id', 'name']);
+    expect(spec.warnings).toEqual(
+      expect.arrayContaining([
+        'items written as a list, 2 times (first at #/components/schemas/Tags): a list of one schema is read as the schema of every item, a longer one as a tuple (prefixItems)',
+        'a name repeated in required, once (first at #/components/schemas/Container): each name is read once',
+        'a format the mock does not check: unixtime (2): their values are checked by their type alone',
+      ]),
+    );
+  });
+
   it('serves a document the official check refuses for a small defect, with a warning', async () => {
     const spec = await loadSpec(await specFile('openapi: 3.1.0\ninfo: {title: t}\npaths: {}\n'), {
       checkCache: false,
