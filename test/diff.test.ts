@@ -898,7 +898,10 @@ const BREAKING: readonly Pair[] = [
   },
 ];
 
-/** Two real histories and the same API across versions, as files. */
+/**
+ * The same API across versions, and real history of public descriptions: each file under
+ * real/ names its repository and commit, and what of it was kept.
+ */
 const FILES: readonly Pair[] = [
   {
     name: 'Swagger 2.0 and OpenAPI 3.1 of the same API',
@@ -923,6 +926,54 @@ const FILES: readonly Pair[] = [
     breaking: false,
     ids: [],
     files: ['versions/openapi31.yaml', 'versions/swagger2.yaml'],
+  },
+  {
+    name: 'swagger-petstore c6a8b2c: summaries and descriptions reworded',
+    breaking: false,
+    ids: [],
+    files: ['real/petstore-descriptions/old.yaml', 'real/petstore-descriptions/new.yaml'],
+  },
+  {
+    name: 'swagger-petstore bdc1a82: OpenAPI 3.0.2 to 3.0.4, statuses reworked, keys reordered',
+    breaking: false,
+    ids: ['response-success-status-added', 'response-status-added', 'response-status-removed'],
+    files: ['real/petstore-oas-304/old.yaml', 'real/petstore-oas-304/new.yaml'],
+  },
+  {
+    name: 'swagger-petstore 39b7b5f: default answers become the Error schema, server moved',
+    breaking: true,
+    ids: [
+      'base-path-changed',
+      'response-type-changed',
+      'response-media-type-removed',
+      'response-header-removed',
+      'response-required-property-added',
+    ],
+    files: ['real/petstore-default-error/old.yaml', 'real/petstore-default-error/new.yaml'],
+  },
+  {
+    name: 'swagger-petstore 99f04dd: default answers lose their JSON content',
+    breaking: true,
+    ids: ['response-media-type-removed'],
+    files: ['real/petstore-default-content/old.yaml', 'real/petstore-default-content/new.yaml'],
+  },
+  {
+    name: 'Xero-OpenAPI 38d8c4d: the empty currency code removed from an enum',
+    breaking: true,
+    ids: ['request-enum-value-removed', 'response-enum-value-removed'],
+    files: ['real/xero-bankfeeds-empty-enum/old.yaml', 'real/xero-bankfeeds-empty-enum/new.yaml'],
+  },
+  {
+    name: 'Xero-OpenAPI f750320: an optional Idempotency-Key header',
+    breaking: false,
+    ids: ['request-optional-parameter-added'],
+    files: ['real/xero-bankfeeds-idempotency/old.yaml', 'real/xero-bankfeeds-idempotency/new.yaml'],
+  },
+  {
+    name: 'Xero-OpenAPI b202007: the file reformatted, examples rewritten',
+    breaking: false,
+    ids: [],
+    files: ['real/xero-bankfeeds-reformatted/old.yaml', 'real/xero-bankfeeds-reformatted/new.yaml'],
   },
 ];
 
