@@ -315,6 +315,22 @@ const NOT_BREAKING: readonly Pair[] = [
     edits: [['replace', 'petId', 'id']],
   },
   {
+    name: 'two paths of one template, both kept (as Jira has /field/{id} and /field/{fieldId})',
+    breaking: false,
+    ids: [],
+    old: [
+      [
+        'set',
+        '/paths/~1pets~1{name}',
+        {
+          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
+          put: { responses: { '204': { description: 'Renamed' } } },
+        },
+      ],
+    ],
+    edits: [],
+  },
+  {
     name: 'a security scheme renamed',
     breaking: false,
     ids: [],

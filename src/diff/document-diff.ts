@@ -84,11 +84,34 @@ function operationsOf(
   );
 }
 
+/**
+ * Each old path and its new counterpart: the same path, else the one new path of the same
+ * template that the old document does not have (a path parameter renamed).
+ */
+function matchPaths(old: OpenApiDocument, now: OpenApiDocument): Map<string, string> {
+  const oldKeys = Object.keys(old.paths ?? {});
+  const newKeys = Object.keys(now.paths ?? {});
+  const unmatched = newKeys.filter((key) => !oldKeys.includes(key));
+  const matches = new Map<string, string>();
+  for (const key of oldKeys) {
+    if (newKeys.includes(key)) {
+      matches.set(key, key);
+      continue;
+    }
+    const renamed = unmatched.filter((candidate) => templateOf(candidate) === templateOf(key));
+    const [only] = renamed;
+    if (only !== undefined && renamed.length === 1) {
+      matches.set(key, only);
+      unmatched.splice(unmatched.indexOf(only), 1);
+    }
+  }
+  return matches;
+}
+
 function diffPaths(run: DiffRun, old: OpenApiDocument, now: OpenApiDocument): void {
-  const after = new Map(Object.keys(now.paths ?? {}).map((key) => [templateOf(key), key]));
-  const before = new Set(Object.keys(old.paths ?? {}).map(templateOf));
+  const matches = matchPaths(old, now);
   for (const [key, item] of Object.entries(old.paths ?? {})) {
-    const newKey = after.get(templateOf(key));
+    const newKey = matches.get(key);
     if (newKey === undefined) {
       report(run, 'path-removed', { operation: key, path: ['paths', key] }, `path ${key} removed`);
       continue;
@@ -109,8 +132,9 @@ function diffPaths(run: DiffRun, old: OpenApiDocument, now: OpenApiDocument): vo
       },
     );
   }
-  for (const [template, key] of after)
-    if (!before.has(template))
+  const matched = new Set(matches.values());
+  for (const key of Object.keys(now.paths ?? {}))
+    if (!matched.has(key))
       report(run, 'path-added', { operation: key, path: ['paths', key] }, `path ${key} added`);
 }
 
