@@ -1,6 +1,6 @@
 // `petstore-kit diff`: a table of pairs of descriptions, each with the rule ids it must find
 // (exactly those) and whether a client written against the old one can fail against the new one.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -1035,6 +1035,14 @@ describe('petstore-kit diff: pairs of descriptions', () => {
         [...found].some((id) => id.startsWith(`${part}-`)),
         part,
       ).toBe(true);
+  });
+
+  it('documents every rule and its default levels in docs/diff.md', async () => {
+    const page = await readFile(new URL('../docs/diff.md', import.meta.url), 'utf8');
+    for (const [kind, { api, client }] of Object.entries(MESSAGE_KINDS))
+      expect(page).toMatch(new RegExp(`\\| \`${kind}\` +\\| ${api} +\\| ${client} +\\|`));
+    for (const [rule, level] of Object.entries(API_RULES))
+      expect(page).toMatch(new RegExp(`\\| \`${rule}\` +\\| ${level} +\\|`));
   });
 
   it.each(PAIRS.map((pair) => [pair.name, pair] as const))('%s', async (_name, pair) => {
