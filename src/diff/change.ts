@@ -26,6 +26,11 @@ export interface Where {
 export interface DiffRun {
   readonly changes: Change[];
   readonly levels: ReadonlyMap<string, Level>;
+  /**
+   * The (old, new) schema pairs found alike, whole, by who reads them: compared again in
+   * another message, they are skipped (a large spec shares its schemas among many operations).
+   */
+  readonly alike: Record<'api' | 'client', Map<object, Set<object>>>;
 }
 
 /** Adds a change of rule `id`, at its level in this run. */

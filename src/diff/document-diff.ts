@@ -27,6 +27,7 @@ export function diffDocuments(
   const run: DiffRun = {
     changes: [],
     levels: new Map([...defaultLevels(), ...levels]),
+    alike: { api: new Map(), client: new Map() },
   };
   diffBasePath(run, old, now);
   diffPaths(run, old, now);

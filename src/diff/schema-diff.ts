@@ -41,19 +41,26 @@ interface Walk {
   readonly seen: Map<object, Set<object>>;
 }
 
+/**
+ * Compares a pair and what it contains; true when they were found alike, whole. A pair cut
+ * short (met again below itself) is not known alike, nor is any pair above it.
+ */
 function compareSchemas(
   walk: Walk,
   where: Where,
   old: Schema | undefined,
   now: Schema | undefined,
-): void {
+): boolean {
   const { run, part } = walk;
   const before = asObject(old);
   const after = asObject(now);
+  const alike = run.alike[readerOf(part)];
+  if (alike.get(before)?.has(after)) return true;
   let pairs = walk.seen.get(before);
-  if (pairs?.has(after)) return;
+  if (pairs?.has(after)) return false;
   if (!pairs) walk.seen.set(before, (pairs = new Set()));
   pairs.add(after);
+  const found = run.changes.length;
 
   const say = (kind: MessageKind, at: Where, message: string) =>
     report(run, messageRuleId(part, kind), at, message);
@@ -62,12 +69,17 @@ function compareSchemas(
   compareEnums(say, where, before, after);
   compareBounds(say, where, before, after);
   compareStrings(say, where, before, after);
-  compareObjects(walk, say, where, before, after);
+  let whole = compareObjects(walk, say, where, before, after);
   const oldItems = firstOf(before, 'items');
   const newItems = firstOf(after, 'items');
   if (isSchema(oldItems) && isSchema(newItems))
-    compareSchemas(walk, inside(where, 'items'), oldItems, newItems);
-  compareVariants(walk, say, where, before, after);
+    whole = compareSchemas(walk, inside(where, 'items'), oldItems, newItems) && whole;
+  whole = compareVariants(walk, say, where, before, after) && whole;
+  if (!whole || run.changes.length > found) return false;
+  let known = alike.get(before);
+  if (!known) alike.set(before, (known = new Set()));
+  known.add(after);
+  return true;
 }
 
 type Say = (kind: MessageKind, where: Where, message: string) => void;
@@ -295,7 +307,7 @@ function compareObjects(
   where: Where,
   before: SchemaObject,
   after: SchemaObject,
-): void {
+): boolean {
   // The API never reads a readOnly property, and the client never a writeOnly one.
   const unread = readerOf(walk.part) === 'api' ? 'readOnly' : 'writeOnly';
   const read = (schema: SchemaObject) => {
@@ -310,6 +322,7 @@ function compareObjects(
   };
   const old = read(before);
   const now = read(after);
+  let whole = true;
   for (const name of new Set([...old.names, ...now.names])) {
     const at = inside(where, 'properties', name);
     const wasRequired = old.required.has(name);
@@ -334,7 +347,7 @@ function compareObjects(
     const oldProperty = old.properties[name];
     const newProperty = now.properties[name];
     if (oldProperty !== undefined || newProperty !== undefined)
-      compareSchemas(walk, at, oldProperty, newProperty);
+      whole = compareSchemas(walk, at, oldProperty, newProperty) && whole;
   }
 
   const oldOpen = !closed(before);
@@ -346,12 +359,14 @@ function compareObjects(
   const oldExtra = firstOf(before, 'additionalProperties');
   const newExtra = firstOf(after, 'additionalProperties');
   if (typeof oldExtra === 'object' && typeof newExtra === 'object')
-    compareSchemas(
-      walk,
-      inside(where, 'additionalProperties'),
-      oldExtra as Schema,
-      newExtra as Schema,
-    );
+    whole =
+      compareSchemas(
+        walk,
+        inside(where, 'additionalProperties'),
+        oldExtra as Schema,
+        newExtra as Schema,
+      ) && whole;
+  return whole;
 }
 
 function armsOf(schema: SchemaObject): Schema[] | undefined {
@@ -368,17 +383,15 @@ function compareVariants(
   where: Where,
   before: SchemaObject,
   after: SchemaObject,
-): void {
+): boolean {
   const old = armsOf(before);
   const now = armsOf(after);
-  if (!old || !now) return;
+  if (!old || !now) return true;
   const keyword = before.oneOf ? 'oneOf' : 'anyOf';
-  if (old.length === now.length) {
-    old.forEach((arm, index) =>
-      compareSchemas(walk, inside(where, keyword, index), arm, now[index]),
-    );
-    return;
-  }
+  if (old.length === now.length)
+    return old
+      .map((arm, index) => compareSchemas(walk, inside(where, keyword, index), arm, now[index]))
+      .every(Boolean);
   const oldPrints = old.map(fingerprint);
   const newPrints = now.map(fingerprint);
   oldPrints.forEach((print, index) => {
@@ -389,6 +402,7 @@ function compareVariants(
     if (!oldPrints.includes(print))
       say('variant-added', inside(where, keyword, index), `${keyword} arm ${index} added`);
   });
+  return true;
 }
 
 /** Words that do not constrain a value. */
