@@ -944,6 +944,18 @@ const FILES: readonly Pair[] = [
     files: ['versions/openapi31.yaml', 'versions/swagger2.yaml'],
   },
   {
+    name: 'a schema moved behind a relative-file $ref, and 3.0 to 3.1',
+    breaking: false,
+    ids: [],
+    files: ['external/old.yaml', 'external/new.yaml'],
+  },
+  {
+    name: 'a property made optional in a schema behind a relative-file $ref',
+    breaking: true,
+    ids: ['response-property-became-optional'],
+    files: ['external/new.yaml', 'external/id-optional.yaml'],
+  },
+  {
     name: 'swagger-petstore c6a8b2c: summaries and descriptions reworded',
     breaking: false,
     ids: [],
