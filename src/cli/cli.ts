@@ -9,6 +9,9 @@ import { CONTRACT_DEFAULTS, ContractExit } from './contract-defaults.js';
 import type { MockFlags } from './mock-command.js';
 import { FAULT_KINDS } from '../vocabulary/answer.js';
 import { STABILITY_LEVELS } from '../openapi/stability.js';
+import { DIFF_FORMATS } from '../diff/report.js';
+import { LEVELS } from '../diff/rules.js';
+import type { DiffCommandOptions } from './diff-command.js';
 import {
   collectBasic,
   collectList,
@@ -38,6 +41,14 @@ class ContractCommand extends Command {
       ...options,
       exitCode: ContractExit.unusable,
     });
+  }
+}
+
+/** The `diff` command: like `contract`, a bad option is a setup problem, exit code 2. */
+class DiffCommand extends Command {
+  override error(message: string, options?: { code?: string; exitCode?: number }): never {
+    const line = message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+    return super.error(`petstore-kit diff: ${line}`, { ...options, exitCode: 2 });
   }
 }
 
@@ -351,6 +362,31 @@ export function createCli(io: CliIo): Command {
         // Loaded here only: vitest would add a third to the mock's start-up.
         const { runContract } = await import('./contract-command.js');
         io.onExitCode?.(await runContract({ ...options, baseUrlSource }, io));
+      }),
+  );
+
+  program.addCommand(
+    new DiffCommand('diff')
+      .copyInheritedSettings(program)
+      .description(
+        'tell whether a client written against <old> can fail against a server implementing <new>; exit 0 if not, 1 if so, 2 if it cannot tell',
+      )
+      .argument('<old>', 'the OpenAPI document as it was (Swagger 2.0, OpenAPI 3.0, 3.1, 3.2)')
+      .argument('<new>', 'the OpenAPI document as it is to be')
+      .addOption(
+        new Option('-f, --format <format>', 'report format').choices(DIFF_FORMATS).default('text'),
+      )
+      .addOption(
+        new Option('--fail-on <level>', 'exit 1 on a change at this level or above')
+          .choices(LEVELS)
+          .default('breaking'),
+      )
+      .addOption(
+        new Option('-c, --config <file>', 'JSON or YAML file raising or lowering rule levels'),
+      )
+      .action(async (old: string, now: string, options: DiffCommandOptions) => {
+        const { runDiff } = await import('./diff-command.js');
+        io.onExitCode?.(await runDiff(old, now, options, io));
       }),
   );
 
