@@ -1,0 +1,382 @@
+// The validating proxy (`petstore-kit proxy`) in front of a real target: a small node:http
+// server in this file, correct at first, then with one fault at a time.
+import { mkdtemp } from 'node:fs/promises';
+import { createServer, get, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { request } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { LoadedSpec } from '../src/openapi/load.js';
+import { startMock } from '../src/wiring/start-mock.js';
+import { startProxy, type ProxyOptions, type RunningProxy } from '../src/wiring/start-proxy.js';
+import { editedSpec } from './helpers.js';
+
+const ADMIN_KEY = 'admin-key';
+/** The target's own credential: the proxy passes it on and never judges its value. */
+const TARGET_AUTH = { Authorization: 'Bearer staging-token' };
+
+type Fault =
+  | 'none'
+  | 'wrong-status'
+  | 'missing-field'
+  | 'wrong-type'
+  | 'wrong-content-type'
+  | 'error-shape'
+  | 'duplicate-ids';
+
+/** What the target received, for the assertions that it was forwarded as sent. */
+interface Received {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** A categories service as the spec describes it, under /api/v1, with the fault of the moment. */
+function categoriesTarget() {
+  const state = { fault: 'none' as Fault, received: [] as Received[], nextId: 4 };
+  const categories = [
+    { id: 1, name: 'Dog', description: 'Domestic dogs' },
+    { id: 2, name: 'Cat' },
+  ];
+  const json = (res: ServerResponse, status: number, body: unknown, type = 'application/json') => {
+    res.writeHead(status, {
+      'Content-Type': type,
+      'X-Trace': 'target-1',
+      'Set-Cookie': ['a=1', 'b=2'],
+    });
+    res.end(typeof body === 'string' ? body : JSON.stringify(body));
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString();
+      state.received.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body,
+      });
+      if (req.headers.authorization !== TARGET_AUTH.Authorization)
+        return json(res, 401, { code: 'missing_credential', message: 'no', status: 401 });
+      if (req.url === '/api/v1/categories' && req.method === 'GET') {
+        switch (state.fault) {
+          case 'wrong-status':
+            return json(res, 202, categories);
+          case 'missing-field':
+            return json(res, 200, [{ id: 1 }]);
+          case 'wrong-type':
+            return json(res, 200, [{ id: 'one', name: 'Dog' }]);
+          case 'wrong-content-type':
+            return json(res, 200, 'Dog, Cat', 'text/plain');
+          case 'error-shape':
+            return json(res, 401, { error: 'token expired' });
+          case 'duplicate-ids':
+            return json(res, 200, [...categories, categories[0]]);
+          case 'none':
+            return json(res, 200, categories);
+        }
+      }
+      if (req.url === '/api/v1/categories?gzip' && req.method === 'GET') {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+        return res.end(gzipSync(JSON.stringify(categories)));
+      }
+      if (req.url === '/api/v1/categories' && req.method === 'POST') {
+        const fields = JSON.parse(body || '{}') as Record<string, unknown>;
+        if (typeof fields.name !== 'string')
+          return json(res, 400, { code: 'validation_failed', message: 'name', status: 400 });
+        return json(res, 201, { id: state.nextId++, ...fields });
+      }
+      json(res, 404, { code: 'not_found', message: 'no such path', status: 404 });
+    });
+  });
+  return { server, state };
+}
+
+let spec: LoadedSpec;
+const target = categoriesTarget();
+let targetUrl: string;
+const proxies: RunningProxy[] = [];
+
+beforeAll(async () => {
+  // Without `default`, a status the list operation does not document is a status violation.
+  spec = await editedSpec((document) => {
+    delete (document.paths?.['/categories']?.get?.responses as Record<string, unknown>).default;
+  });
+  await new Promise<void>((resolve) => target.server.listen(0, '127.0.0.1', resolve));
+  targetUrl = `http://127.0.0.1:${(target.server.address() as AddressInfo).port}/api/v1`;
+});
+
+afterEach(async () => {
+  target.state.fault = 'none';
+  target.state.received = [];
+  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
+});
+
+afterAll(async () => {
+  target.server.closeAllConnections();
+  await new Promise((resolve) => target.server.close(resolve));
+});
+
+async function proxy(
+  options: Partial<ProxyOptions> = {},
+): Promise<RunningProxy & { admin: string }> {
+  const started = await startProxy({ spec, target: targetUrl, apiKeys: [ADMIN_KEY], ...options });
+  proxies.push(started);
+  return Object.assign(started, { admin: started.url.replace(/\/v1$/, '/__mock') });
+}
+
+interface ListedViolations {
+  count: number;
+  violations: {
+    method: string;
+    path: string;
+    status: number;
+    side: string;
+    rule: string;
+    message: string;
+  }[];
+}
+
+async function violationsOf(admin: string): Promise<ListedViolations> {
+  const res = await fetch(`${admin}/violations`, {
+    headers: { Authorization: `Bearer ${ADMIN_KEY}` },
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as ListedViolations;
+}
+
+/** The answer with its raw bytes (undici's request decompresses nothing) and headers. */
+async function raw(url: string, headers: Record<string, string> = TARGET_AUTH) {
+  const res = await request(url, { headers });
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    bytes: Buffer.from(await res.body.arrayBuffer()),
+  };
+}
+
+describe('petstore-kit proxy: forwarding', () => {
+  it('passes each answer through as the target gave it: status, bytes, content type, fields, compression', async () => {
+    const { url } = await proxy();
+    for (const path of ['/categories', '/categories?gzip', '/nowhere']) {
+      const direct = await raw(`${targetUrl}${path}`);
+      const through = await raw(`${url}${path}`);
+      expect(through.status, path).toBe(direct.status);
+      expect(through.bytes.equals(direct.bytes), path).toBe(true);
+      for (const name of [
+        'content-type',
+        'content-encoding',
+        'x-trace',
+        'set-cookie',
+        'content-length',
+      ])
+        expect(through.headers[name], `${path} ${name}`).toEqual(direct.headers[name]);
+    }
+    expect((await raw(`${url}/categories?gzip`)).headers['content-encoding']).toBe('gzip');
+  });
+
+  it("forwards the client's credential untouched and drops the hop-by-hop fields (RFC 9110 §7.6.1)", async () => {
+    const { url } = await proxy();
+    // node:http sends the Connection field as given (undici's client keeps it to itself).
+    await new Promise<void>((resolve, reject) => {
+      const headers = {
+        ...TARGET_AUTH,
+        Connection: 'keep-alive, X-Hop',
+        'X-Hop': 'secret',
+        'X-End': 'kept',
+      };
+      get(`${url}/categories`, { headers, agent: false }, (res) =>
+        res.resume().on('end', resolve),
+      ).on('error', reject);
+    });
+    const [received] = target.state.received;
+    expect(received?.url).toBe('/api/v1/categories');
+    expect(received?.headers.authorization).toBe(TARGET_AUTH.Authorization);
+    expect(received?.headers['x-end']).toBe('kept');
+    expect(received?.headers['x-hop']).toBeUndefined();
+  });
+
+  it('finds no violation in a correct target', async () => {
+    const { url, admin } = await proxy();
+    expect((await raw(`${url}/categories`)).status).toBe(200);
+    const created = await fetch(`${url}/categories`, {
+      method: 'POST',
+      headers: { ...TARGET_AUTH, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Ferret' }),
+    });
+    expect(created.status).toBe(201);
+    expect(await violationsOf(admin)).toEqual({ count: 0, violations: [] });
+  });
+});
+
+describe('petstore-kit proxy: violations', () => {
+  const faults: [Fault, string][] = [
+    ['wrong-status', 'status'],
+    ['missing-field', 'body'],
+    ['wrong-type', 'body'],
+    ['wrong-content-type', 'content-type'],
+    ['error-shape', 'error-shape'],
+    ['duplicate-ids', 'duplicate-ids'],
+  ];
+  it.each(faults)(
+    'lists a target answering with %s as a response violation (%s)',
+    async (fault, rule) => {
+      const { url, admin } = await proxy();
+      target.state.fault = fault;
+      const direct = await raw(`${targetUrl}/categories`);
+      const through = await raw(`${url}/categories`);
+      // Observed, never rewritten: the client gets the faulty answer as it was.
+      expect(through.status).toBe(direct.status);
+      expect(through.bytes.equals(direct.bytes)).toBe(true);
+      const { count, violations } = await violationsOf(admin);
+      expect(count).toBeGreaterThanOrEqual(1);
+      expect(violations).toContainEqual({
+        method: 'GET',
+        path: '/v1/categories',
+        status: direct.status,
+        side: 'response',
+        rule,
+        message: expect.any(String),
+        operation: 'listCategories',
+      });
+    },
+  );
+
+  it('lists a request missing a required field on the request side, and still forwards it', async () => {
+    const { url, admin } = await proxy();
+    const res = await fetch(`${url}/categories`, {
+      method: 'POST',
+      headers: { ...TARGET_AUTH, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ description: 'no name' }),
+    });
+    // The target's own answer, not the mock's.
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ code: 'validation_failed', message: 'name', status: 400 });
+    expect(target.state.received.map((r) => [r.method, r.body])).toEqual([
+      ['POST', '{"description":"no name"}'],
+    ]);
+    const { violations } = await violationsOf(admin);
+    expect(violations).toContainEqual(
+      expect.objectContaining({
+        side: 'request',
+        rule: 'body',
+        status: 400,
+        message: expect.stringMatching(/name/),
+      }),
+    );
+  });
+
+  it('lists a request without its credential, whose value it never judges', async () => {
+    const { url, admin } = await proxy();
+    await raw(`${url}/categories`, {});
+    await raw(`${url}/categories`, { Authorization: 'Bearer any-value-the-target-knows' });
+    const { violations } = await violationsOf(admin);
+    expect(violations.filter((v) => v.side === 'request').map((v) => [v.rule, v.status])).toEqual([
+      ['credentials', 401],
+    ]);
+  });
+
+  it('with enforce, answers a request that breaks the spec itself, and forwards nothing', async () => {
+    const { url, admin } = await proxy({ enforce: true });
+    const res = await fetch(`${url}/categories`, {
+      method: 'POST',
+      headers: { ...TARGET_AUTH, 'Content-Type': 'application/json' },
+      body: JSON.stringify({}),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'validation_failed', status: 400 });
+    expect(target.state.received).toEqual([]);
+    expect((await violationsOf(admin)).count).toBe(1);
+  });
+
+  it('lists them for the admin key only, and clears them', async () => {
+    const { url, admin } = await proxy();
+    target.state.fault = 'duplicate-ids';
+    await raw(`${url}/categories`);
+    for (const headers of [{}, { Authorization: 'Bearer staging-token' }] as Record<
+      string,
+      string
+    >[])
+      expect((await fetch(`${admin}/violations`, { headers })).status).toBe(401);
+    expect((await violationsOf(admin)).count).toBe(1);
+    const cleared = await fetch(`${admin}/violations`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${ADMIN_KEY}` },
+    });
+    expect(cleared.status).toBe(204);
+    expect(await violationsOf(admin)).toEqual({ count: 0, violations: [] });
+  });
+});
+
+describe('petstore-kit proxy: a failing target', () => {
+  it('answers 502 in the spec’s error shape when the target cannot be reached, and lists no violation', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const { url, admin } = await proxy({ target: `http://127.0.0.1:${port}/api/v1` });
+    const res = await fetch(`${url}/categories`, { headers: TARGET_AUTH });
+    expect(res.status).toBe(502);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual({
+      code: 'bad_gateway',
+      message: expect.any(String),
+      status: 502,
+    });
+    expect((await violationsOf(admin)).count).toBe(0);
+  });
+
+  it('answers 504 when the target is slower than the target timeout', async () => {
+    const silent = createServer(() => {}); // never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as AddressInfo).port;
+      const { url, admin } = await proxy({
+        target: `http://127.0.0.1:${port}`,
+        targetTimeoutMs: 200,
+      });
+      const res = await fetch(`${url}/categories`, { headers: TARGET_AUTH });
+      expect(res.status).toBe(504);
+      expect(await res.json()).toEqual({
+        code: 'gateway_timeout',
+        message: expect.any(String),
+        status: 504,
+      });
+      expect((await violationsOf(admin)).count).toBe(0);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+});
+
+describe('petstore-kit proxy: recording', () => {
+  it('keeps what the target created, which `mock --data` then serves', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'petstore-kit-record-')), 'staging.json');
+    const { url } = await proxy({ record: file });
+    const made = [];
+    for (const name of ['Ferret', 'Parrot']) {
+      const res = await fetch(`${url}/categories`, {
+        method: 'POST',
+        headers: { ...TARGET_AUTH, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name }),
+      });
+      made.push(await res.json());
+    }
+    // Closed first: the recording is the proxy's until it stops.
+    await Promise.all(proxies.splice(0).map((started) => started.close()));
+    const mock = await startMock({ spec, data: file, apiKeys: ['k'] });
+    try {
+      const listed = await fetch(`${mock.url}/categories`, {
+        headers: { Authorization: 'Bearer k' },
+      });
+      expect(await listed.json()).toEqual(made);
+    } finally {
+      await mock.close();
+    }
+  });
+});
