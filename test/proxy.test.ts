@@ -1,10 +1,13 @@
 // The validating proxy (`petstore-kit proxy`) in front of a real target: a small node:http
 // server in this file, correct at first, then with one fault at a time.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer, get, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -378,5 +381,58 @@ describe('petstore-kit proxy: recording', () => {
     } finally {
       await mock.close();
     }
+  });
+});
+
+describe('petstore-kit proxy: the command', () => {
+  const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
+
+  /** Runs `petstore-kit proxy`, makes one request through it, stops it with SIGTERM. */
+  async function runThrough(fault: Fault): Promise<{ code: number | null; output: string }> {
+    if (!existsSync(BIN)) throw new Error('dist/cli/bin.js is missing: run `npm run build`');
+    target.state.fault = fault;
+    const child = spawn(
+      process.execPath,
+      [BIN, 'proxy', '--port', '0', '--spec', spec.source, '--target', targetUrl].concat([
+        '--api-key',
+        ADMIN_KEY,
+        '--fail-on-violation',
+        '--log-format',
+        'json',
+      ]),
+      { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', () => {
+          const found = /listening on (http:\/\/\S+?)[",\s]/.exec(output)?.[1];
+          if (found) resolve(found);
+        });
+        void exited.then((code) => reject(new Error(`exited with ${code}: ${output}`)));
+      });
+      await raw(`${url}/categories`);
+      child.kill('SIGTERM');
+      return { code: await exited, output };
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }
+
+  it('with --fail-on-violation, exits 1 after a violation, its summary line counting each rule', async () => {
+    const { code, output } = await runThrough('duplicate-ids');
+    expect(output).toMatch(
+      /petstore-kit proxy stopped: 1 violation \(response\/duplicate-ids: 1\)/,
+    );
+    expect(code).toBe(1);
+  });
+
+  it('with --fail-on-violation, exits 0 when the target kept to the spec', async () => {
+    const { code, output } = await runThrough('none');
+    expect(output).toMatch(/petstore-kit proxy stopped: no violations/);
+    expect(code).toBe(0);
   });
 });

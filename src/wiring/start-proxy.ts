@@ -12,10 +12,10 @@ import { createMemoryStore } from '../store/memory-store.js';
 import { StartupError } from '../vocabulary/errors.js';
 import { createApp } from './create-app.js';
 import { resolveOptions, type MockOptions } from './options.js';
+import { DEFAULT_TARGET_TIMEOUT_MS } from './proxy-defaults.js';
 import { listenAt } from './start-mock.js';
 
-/** How long the target may take, by default: to connect, to answer, between bytes of its body. */
-export const DEFAULT_TARGET_TIMEOUT_MS = 30_000;
+export { DEFAULT_TARGET_TIMEOUT_MS };
 
 /**
  * The options of the proxy: the mock's (its spec, host, port, admin keys, bounds, logger; no
