@@ -39,7 +39,13 @@ interface Received {
 
 /** A categories service as the spec describes it, under /api/v1, with the fault of the moment. */
 function categoriesTarget() {
-  const state = { fault: 'none' as Fault, received: [] as Received[], nextId: 4 };
+  const state = {
+    fault: 'none' as Fault,
+    received: [] as Received[],
+    nextId: 4,
+    /** Ends the answer being streamed. */
+    release: () => {},
+  };
   const categories = [
     { id: 1, name: 'Dog', description: 'Domestic dogs' },
     { id: 2, name: 'Cat' },
@@ -82,6 +88,13 @@ function categoriesTarget() {
           case 'none':
             return json(res, 200, categories);
         }
+      }
+      if (req.url === '/api/v1/store/orders') {
+        // Half an answer now, the rest when the test says: only a proxy that streams passes it on.
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.write('[{"id":1}');
+        state.release = () => res.end(',{"id":2}]');
+        return;
       }
       if (req.url === '/api/v1/categories?gzip' && req.method === 'GET') {
         res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
@@ -152,6 +165,18 @@ async function violationsOf(admin: string): Promise<ListedViolations> {
   return (await res.json()) as ListedViolations;
 }
 
+/**
+ * The violations once at least `atLeast` are listed: an answer is checked once it has gone by,
+ * which a client may see a moment before the proxy has.
+ */
+async function violationsAfter(admin: string, atLeast: number): Promise<ListedViolations> {
+  for (let tries = 0; ; tries++) {
+    const listed = await violationsOf(admin);
+    if (listed.count >= atLeast || tries === 100) return listed;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** The answer with its raw bytes (undici's request decompresses nothing) and headers. */
 async function raw(url: string, headers: Record<string, string> = TARGET_AUTH) {
   const res = await request(url, { headers });
@@ -180,6 +205,21 @@ describe('petstore-kit proxy: forwarding', () => {
         expect(through.headers[name], `${path} ${name}`).toEqual(direct.headers[name]);
     }
     expect((await raw(`${url}/categories?gzip`)).headers['content-encoding']).toBe('gzip');
+  });
+
+  it('streams an answer: its first bytes reach the client before the target has sent the rest', async () => {
+    const { url, admin } = await proxy();
+    const res = await request(`${url}/store/orders`, { headers: TARGET_AUTH });
+    expect(res.statusCode).toBe(200);
+    const chunks = res.body[Symbol.asyncIterator]();
+    const first = await chunks.next();
+    expect(String(first.value)).toBe('[{"id":1}');
+    target.state.release();
+    let rest = '';
+    for (let next = await chunks.next(); !next.done; next = await chunks.next())
+      rest += String(next.value);
+    expect(rest).toBe(',{"id":2}]');
+    expect((await violationsOf(admin)).count).toBe(0);
   });
 
   it("forwards the client's credential untouched and drops the hop-by-hop fields (RFC 9110 §7.6.1)", async () => {
@@ -235,7 +275,7 @@ describe('petstore-kit proxy: violations', () => {
       // Observed, never rewritten: the client gets the faulty answer as it was.
       expect(through.status).toBe(direct.status);
       expect(through.bytes.equals(direct.bytes)).toBe(true);
-      const { count, violations } = await violationsOf(admin);
+      const { count, violations } = await violationsAfter(admin, 1);
       expect(count).toBeGreaterThanOrEqual(1);
       expect(violations).toContainEqual({
         method: 'GET',
@@ -262,7 +302,7 @@ describe('petstore-kit proxy: violations', () => {
     expect(target.state.received.map((r) => [r.method, r.body])).toEqual([
       ['POST', '{"description":"no name"}'],
     ]);
-    const { violations } = await violationsOf(admin);
+    const { violations } = await violationsAfter(admin, 1);
     expect(violations).toContainEqual(
       expect.objectContaining({
         side: 'request',
@@ -277,7 +317,7 @@ describe('petstore-kit proxy: violations', () => {
     const { url, admin } = await proxy();
     await raw(`${url}/categories`, {});
     await raw(`${url}/categories`, { Authorization: 'Bearer any-value-the-target-knows' });
-    const { violations } = await violationsOf(admin);
+    const { violations } = await violationsAfter(admin, 1);
     expect(violations.filter((v) => v.side === 'request').map((v) => [v.rule, v.status])).toEqual([
       ['credentials', 401],
     ]);
@@ -293,7 +333,7 @@ describe('petstore-kit proxy: violations', () => {
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 'validation_failed', status: 400 });
     expect(target.state.received).toEqual([]);
-    expect((await violationsOf(admin)).count).toBe(1);
+    expect((await violationsAfter(admin, 1)).count).toBe(1);
   });
 
   it('lists them for the admin key only, and clears them', async () => {
@@ -305,7 +345,7 @@ describe('petstore-kit proxy: violations', () => {
       string
     >[])
       expect((await fetch(`${admin}/violations`, { headers })).status).toBe(401);
-    expect((await violationsOf(admin)).count).toBe(1);
+    expect((await violationsAfter(admin, 1)).count).toBe(1);
     const cleared = await fetch(`${admin}/violations`, {
       method: 'DELETE',
       headers: { Authorization: `Bearer ${ADMIN_KEY}` },
