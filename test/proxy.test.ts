@@ -1,116 +1,22 @@
 // The validating proxy (`petstore-kit proxy`) in front of a real target: a small node:http
-// server in this file, correct at first, then with one fault at a time.
+// server (proxy-target.ts), correct at first, then with one fault at a time.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
-import { createServer, get, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, get } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadedSpec } from '../src/openapi/load.js';
 import { startMock } from '../src/wiring/start-mock.js';
 import { startProxy, type ProxyOptions, type RunningProxy } from '../src/wiring/start-proxy.js';
 import { editedSpec } from './helpers.js';
+import { categoriesTarget, TARGET_AUTH, type Fault } from './proxy-target.js';
 
 const ADMIN_KEY = 'admin-key';
-/** The target's own credential: the proxy passes it on and never judges its value. */
-const TARGET_AUTH = { Authorization: 'Bearer staging-token' };
-
-type Fault =
-  | 'none'
-  | 'wrong-status'
-  | 'missing-field'
-  | 'wrong-type'
-  | 'wrong-content-type'
-  | 'error-shape'
-  | 'duplicate-ids';
-
-/** What the target received, for the assertions that it was forwarded as sent. */
-interface Received {
-  method: string;
-  url: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
-/** A categories service as the spec describes it, under /api/v1, with the fault of the moment. */
-function categoriesTarget() {
-  const state = {
-    fault: 'none' as Fault,
-    received: [] as Received[],
-    nextId: 4,
-    /** Ends the answer being streamed. */
-    release: () => {},
-  };
-  const categories = [
-    { id: 1, name: 'Dog', description: 'Domestic dogs' },
-    { id: 2, name: 'Cat' },
-  ];
-  const json = (res: ServerResponse, status: number, body: unknown, type = 'application/json') => {
-    res.writeHead(status, {
-      'Content-Type': type,
-      'X-Trace': 'target-1',
-      'Set-Cookie': ['a=1', 'b=2'],
-    });
-    res.end(typeof body === 'string' ? body : JSON.stringify(body));
-  };
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString();
-      state.received.push({
-        method: req.method ?? '',
-        url: req.url ?? '',
-        headers: req.headers,
-        body,
-      });
-      if (req.headers.authorization !== TARGET_AUTH.Authorization)
-        return json(res, 401, { code: 'missing_credential', message: 'no', status: 401 });
-      if (req.url === '/api/v1/categories' && req.method === 'GET') {
-        switch (state.fault) {
-          case 'wrong-status':
-            return json(res, 202, categories);
-          case 'missing-field':
-            return json(res, 200, [{ id: 1 }]);
-          case 'wrong-type':
-            return json(res, 200, [{ id: 'one', name: 'Dog' }]);
-          case 'wrong-content-type':
-            return json(res, 200, 'Dog, Cat', 'text/plain');
-          case 'error-shape':
-            return json(res, 401, { error: 'token expired' });
-          case 'duplicate-ids':
-            return json(res, 200, [...categories, categories[0]]);
-          case 'none':
-            return json(res, 200, categories);
-        }
-      }
-      if (req.url === '/api/v1/store/orders') {
-        // Half an answer now, the rest when the test says: only a proxy that streams passes it on.
-        res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.write('[{"id":1}');
-        state.release = () => res.end(',{"id":2}]');
-        return;
-      }
-      if (req.url === '/api/v1/categories?gzip' && req.method === 'GET') {
-        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
-        return res.end(gzipSync(JSON.stringify(categories)));
-      }
-      if (req.url === '/api/v1/categories' && req.method === 'POST') {
-        const fields = JSON.parse(body || '{}') as Record<string, unknown>;
-        if (typeof fields.name !== 'string')
-          return json(res, 400, { code: 'validation_failed', message: 'name', status: 400 });
-        return json(res, 201, { id: state.nextId++, ...fields });
-      }
-      json(res, 404, { code: 'not_found', message: 'no such path', status: 404 });
-    });
-  });
-  return { server, state };
-}
 
 let spec: LoadedSpec;
 const target = categoriesTarget();
