@@ -92,6 +92,13 @@ export function categoriesTarget() {
           return json(res, 400, { code: 'validation_failed', message: 'name', status: 400 });
         return json(res, 201, { id: state.nextId++, ...fields });
       }
+      const item = /^\/api\/v1\/categories\/(\d+)$/.exec(req.url ?? '');
+      if (item && req.method === 'PUT')
+        return json(res, 200, { ...(JSON.parse(body) as object), id: Number(item[1]) });
+      if (item && req.method === 'DELETE') {
+        res.writeHead(204);
+        return res.end();
+      }
       json(res, 404, { code: 'not_found', message: 'no such path', status: 404 });
     });
   });

@@ -330,6 +330,56 @@ describe('petstore-kit proxy: recording', () => {
   });
 });
 
+describe('petstore-kit proxy: recording replaces and deletes', () => {
+  it('keeps a replaced record as the target answered it, and forgets a deleted one', async () => {
+    const withItems = await editedSpec((document) => {
+      const json = (ref: string) => ({
+        'application/json': { schema: { $ref: `#/components/schemas/${ref}` } },
+      });
+      (document.paths as Record<string, unknown>)['/categories/{categoryId}'] = {
+        parameters: [
+          { name: 'categoryId', in: 'path', required: true, schema: { type: 'integer' } },
+        ],
+        put: {
+          operationId: 'replaceCategory',
+          requestBody: { required: true, content: json('NewCategory') },
+          responses: { '200': { description: 'The category.', content: json('Category') } },
+        },
+        delete: {
+          operationId: 'deleteCategory',
+          responses: { '204': { description: 'Deleted.' } },
+        },
+      };
+    });
+    const file = join(await mkdtemp(join(tmpdir(), 'petstore-kit-record-')), 'staging.json');
+    const { url, admin } = await proxy({ spec: withItems, record: file });
+    const send = async (method: string, path: string, body?: object) => {
+      const res = await fetch(`${url}${path}`, {
+        method,
+        headers: { ...TARGET_AUTH, 'Content-Type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      return res.status === 204 ? undefined : ((await res.json()) as { id: number });
+    };
+    const ferret = await send('POST', '/categories', { name: 'Ferret' });
+    const parrot = await send('POST', '/categories', { name: 'Parrot' });
+    await send('PUT', `/categories/${parrot?.id}`, { name: 'Macaw' });
+    await send('DELETE', `/categories/${ferret?.id}`);
+    expect((await violationsOf(admin)).count).toBe(0);
+    await Promise.all(proxies.splice(0).map((started) => started.close()));
+
+    const mock = await startMock({ spec: withItems, data: file, apiKeys: ['k'] });
+    try {
+      const listed = await fetch(`${mock.url}/categories`, {
+        headers: { Authorization: 'Bearer k' },
+      });
+      expect(await listed.json()).toEqual([{ id: parrot?.id, name: 'Macaw' }]);
+    } finally {
+      await mock.close();
+    }
+  });
+});
+
 describe('petstore-kit proxy: the command', () => {
   const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 
