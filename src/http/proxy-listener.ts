@@ -198,39 +198,50 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
     }
     note('request', asked, req, status, operation);
     finish(status);
-    if (!operation) return;
+    if (route.kind !== 'operation') return;
+    await observe(req, route.operation, route.params, {
+      status,
+      headers,
+      kept: whole ? kept : undefined,
+    });
+  }
 
+  /**
+   * Checks an answer that has gone by against the spec, and records a write that fit it.
+   * `kept` is its bytes as sent, undefined when it was too large to keep.
+   */
+  async function observe(
+    req: IncomingMessage,
+    operation: Operation,
+    params: Readonly<Record<string, string>>,
+    answer: { status: number; headers: TargetHeaders; kept: Buffer[] | undefined },
+  ): Promise<void> {
+    const { status, headers, kept } = answer;
+    const method = req.method ?? 'GET';
     let decoded: Buffer | undefined;
-    const answerBreaches: Breach[] = [];
-    if (whole) {
+    const breaches: Breach[] = [];
+    if (kept) {
       try {
-        decoded = decodeBody(
-          Buffer.concat(kept),
-          headerText(headers['content-encoding']),
-          CHECKED_ANSWER_LIMIT,
-        );
+        const encoding = headerText(headers['content-encoding']);
+        decoded = decodeBody(Buffer.concat(kept), encoding, CHECKED_ANSWER_LIMIT);
       } catch (err) {
-        if ((err as ApiError).status !== 413)
-          answerBreaches.push({ rule: 'content-encoding', message: (err as ApiError).message });
+        // Too large decoded, or a coding the proxy cannot read (zstd): passed on unchecked.
+        if ((err as ApiError).status === 400)
+          breaches.push({ rule: 'content-encoding', message: (err as ApiError).message });
       }
     }
-    if (answerBreaches.length === 0)
-      answerBreaches.push(
-        ...options.answerRules(operation, { method, status, headers, body: decoded }),
+    if (breaches.length === 0)
+      breaches.push(...options.answerRules(operation, { method, status, headers, body: decoded }));
+    note('response', breaches, req, status, operation);
+    const succeeded = status >= 200 && status < 300 && breaches.length === 0;
+    if (!options.onWrite || !succeeded || (!decoded && method !== 'DELETE')) return;
+    try {
+      await options.onWrite({ operation, params, body: jsonOf(decoded, headers) });
+    } catch (err) {
+      logger.error(
+        { err, method, path: req.url },
+        `not recorded: ${err instanceof Error ? err.message : String(err)}`,
       );
-    note('response', answerBreaches, req, status, operation);
-    if (
-      options.onWrite &&
-      route.kind === 'operation' &&
-      status < 300 &&
-      answerBreaches.length === 0 &&
-      (decoded || method === 'DELETE')
-    ) {
-      try {
-        await options.onWrite({ operation, params: route.params, body: jsonOf(decoded, headers) });
-      } catch (err) {
-        logger.error({ err, method, path: target }, `not recorded: ${(err as Error).message}`);
-      }
     }
   }
 
@@ -246,15 +257,15 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
   );
 }
 
+/** The fields of the target's answer, as undici gives them. */
+type TargetHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
 function headerText(value: string | string[] | undefined): string | undefined {
   return value === undefined || typeof value === 'string' ? value : value.join(', ');
 }
 
 /** A JSON answer's value; undefined for any other, or none. */
-function jsonOf(
-  body: Buffer | undefined,
-  headers: Readonly<Record<string, string | string[] | undefined>>,
-): unknown {
+function jsonOf(body: Buffer | undefined, headers: TargetHeaders): unknown {
   const type = headerText(headers['content-type'])?.split(';')[0]?.trim().toLowerCase();
   if (!body || body.length === 0 || !type || !isJsonMediaType(type)) return undefined;
   return JSON.parse(body.toString('utf8')) as unknown;
