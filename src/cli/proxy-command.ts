@@ -1,7 +1,6 @@
 import type { Logger } from '../http/logger.js';
-import { describeTotals } from '../core/proxy/violations.js';
 import { DEFAULT_API_KEY } from '../wiring/options.js';
-import { startProxy, type RunningProxy } from '../wiring/start-proxy.js';
+import { describeTotals, startProxy, type RunningProxy } from '../wiring/start-proxy.js';
 
 /** The `proxy` command's flags, as commander parses them (sizes in bytes, times in ms). */
 export interface ProxyFlags {

@@ -16,6 +16,7 @@ import { DEFAULT_TARGET_TIMEOUT_MS } from './proxy-defaults.js';
 import { listenAt } from './start-mock.js';
 
 export { DEFAULT_TARGET_TIMEOUT_MS };
+export { describeTotals } from '../core/proxy/violations.js';
 
 /**
  * The options of the proxy: the mock's (its spec, host, port, admin keys, bounds, logger; no
