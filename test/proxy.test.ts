@@ -219,6 +219,18 @@ describe('petstore-kit proxy: violations', () => {
     );
   });
 
+  it("forwards a browser's CORS preflight without listing it: OPTIONS is every path's", async () => {
+    const { url, admin } = await proxy();
+    const res = await fetch(`${url}/categories`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://app.test', 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(res.status).toBe(401); // the target's own answer to a request without its credential
+    expect(target.state.received.map((r) => r.method)).toEqual(['OPTIONS']);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await violationsOf(admin)).count).toBe(0);
+  });
+
   it('lists a request without its credential, whose value it never judges', async () => {
     const { url, admin } = await proxy();
     await raw(`${url}/categories`, {});

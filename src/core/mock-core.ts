@@ -304,7 +304,9 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     if (to.kind === 'invalid') return [to.error];
     if (to.kind === 'not-found' || !to.api)
       return [errors.noOperation(request.method, to.pathname)];
-    if (to.kind === 'method-not-allowed') return [errors.methodNotAllowed(to.pathname, to.allow)];
+    if (to.kind === 'method-not-allowed')
+      // OPTIONS is allowed wherever the spec has a path (a CORS preflight, a plain OPTIONS).
+      return request.method === 'OPTIONS' ? [] : [errors.methodNotAllowed(to.pathname, to.allow)];
     const { api, operation } = to;
     const found: ApiError[] = [];
     try {
