@@ -3,7 +3,10 @@ import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { createLogger } from '../http/logger.js';
 import { DEFAULT_API_KEY, DEFAULT_BASIC_CREDENTIAL, DEFAULTS } from '../wiring/options.js';
+import { DEFAULT_TARGET_TIMEOUT_MS } from '../wiring/proxy-defaults.js';
 import type { RunningMock } from '../wiring/start-mock.js';
+import type { RunningProxy } from '../wiring/start-proxy.js';
+import type { ProxyFlags } from './proxy-command.js';
 import type { ContractCommandOptions } from './contract-command.js';
 import { CONTRACT_DEFAULTS, ContractExit } from './contract-defaults.js';
 import type { MockFlags } from './mock-command.js';
@@ -58,7 +61,9 @@ export interface CliIo {
   stderr: NodeJS.WritableStream;
   /** Called with each mock once it listens. */
   onListening?: (mock: RunningMock) => void;
-  /** Called with the exit code of a command that ends by itself (`contract`). */
+  /** Called with each proxy once it listens. */
+  onProxy?: (proxy: RunningProxy) => void;
+  /** Called with the exit code of a command that ends by itself (`contract`), or a proxy's on its stop. */
   onExitCode?: (code: number) => void;
 }
 
@@ -273,6 +278,89 @@ export function createCli(io: CliIo): Command {
         options.logFormat === 'pretty' ||
         (options.logFormat === 'auto' && (io.stdout as { isTTY?: boolean }).isTTY === true);
       await runMock(options, createLogger(io.stdout, { pretty }), io.onListening);
+    });
+
+  program
+    .command('proxy')
+    .description(
+      'forward every request to a real API and check requests and answers against the spec (docs/proxy.md)',
+    )
+    .addOption(
+      new Option('--target <url>', 'base URL of the real API, e.g. https://staging.example.com/v1')
+        .env('PROXY_TARGET')
+        .makeOptionMandatory(),
+    )
+    .addOption(
+      new Option('--spec <path>', 'OpenAPI document to check against').default(
+        DEFAULTS.spec,
+        'the bundled spec',
+      ),
+    )
+    .addOption(
+      new Option('-p, --port <port>', 'port to listen on')
+        .env('PORT')
+        .default(DEFAULTS.cliPort)
+        .argParser(parsePort),
+    )
+    .addOption(
+      new Option('-H, --host <host>', 'address to listen on')
+        .env('HOST')
+        .default(DEFAULTS.host)
+        .argParser(parseHost),
+    )
+    .addOption(
+      new Option(
+        '-k, --api-key <key>',
+        `the admin API's key (/__mock/violations); repeatable (default: ${DEFAULT_API_KEY})`,
+      )
+        .env('API_KEYS')
+        .argParser(collectList),
+    )
+    .addOption(
+      new Option(
+        '--record <file>',
+        'keep what the target creates, changes and deletes in this data file, for mock --data',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--target-timeout <seconds>',
+        'the target must answer within this (504 beyond), and send its body without such a pause',
+      )
+        .default(DEFAULT_TARGET_TIMEOUT_MS, String(DEFAULT_TARGET_TIMEOUT_MS / 1000))
+        .argParser(parseSeconds),
+    )
+    .addOption(
+      new Option(
+        '--enforce',
+        "answer a request that breaks the spec with the mock's error (400, 401, 404, 415) instead of forwarding it",
+      ),
+    )
+    .addOption(
+      new Option('--fail-on-violation', 'exit with 1 on SIGTERM/SIGINT if any violation was seen'),
+    )
+    .addOption(new Option('-q, --quiet', 'log no line per request'))
+    .addOption(
+      new Option('--body-limit <size>', 'largest request body forwarded (413 beyond)')
+        .default(DEFAULTS.bodyLimit, '1mb')
+        .argParser(parseSize),
+    )
+    .addOption(
+      new Option('--shutdown-timeout <seconds>', 'on SIGTERM, exchanges in flight get this long')
+        .default(DEFAULTS.limits.shutdownTimeout, '5')
+        .argParser(parseSeconds),
+    )
+    .addOption(
+      new Option('--log-format <format>', 'log lines: pretty for people, json for tools')
+        .choices(['auto', 'pretty', 'json'])
+        .default('auto', 'pretty on a terminal, json otherwise'),
+    )
+    .action(async (options: ProxyFlags) => {
+      const { runProxy } = await import('./proxy-command.js');
+      const pretty =
+        options.logFormat === 'pretty' ||
+        (options.logFormat === 'auto' && (io.stdout as { isTTY?: boolean }).isTTY === true);
+      await runProxy(options, createLogger(io.stdout, { pretty }), io.onProxy, io.onExitCode);
     });
 
   program.addCommand(

@@ -5,6 +5,8 @@ import { createErrorShaper } from '../core/error-shaper.js';
 import { exampleHandler } from '../core/example-answers.js';
 import type { OperationHandler } from '../core/handler.js';
 import { createMockCore, type ServedApi } from '../core/mock-core.js';
+import { createAnswerRules } from '../core/proxy/answer-rules.js';
+import type { ViolationLog } from '../core/proxy/violations.js';
 import { createRequestValidator } from '../core/request-validator.js';
 import { descriptorOf, resourceHandlers } from '../core/resources/handlers.js';
 import { seedResources } from '../core/resources/seed.js';
@@ -73,6 +75,12 @@ export interface AppOptions extends Pick<
    * base path (`/__mock`). Without it there is no admin API.
    */
   adminSpec?: LoadedSpec;
+  /**
+   * Serve as a proxy's core (`petstore-kit proxy`): credentials are checked for their presence
+   * and place only (their value is the target's to judge), and the admin API lists the
+   * violations the proxy logs here.
+   */
+  proxy?: { violations: ViolationLog };
 }
 
 /** The mock as a Node request listener, with what was inferred from its spec and its state. */
@@ -101,6 +109,8 @@ export interface MockApp extends MockListener {
    * start-up for a small document, as each operation is first called for a large one.
    */
   readonly warnings: readonly string[];
+  /** Checks an answer the proxy saw against the spec (see createAnswerRules). */
+  readonly answerRules: ReturnType<typeof createAnswerRules>;
   /** Back to the start-up state: the store's data, the scenario settings, an empty request log. */
   reset(): Promise<void>;
   /** The records that no longer fit their collection's schema (after a spec change). */
@@ -129,7 +139,9 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     basic: settings.basic,
     defaults: settings.defaultCredentials,
   });
-  const security = createSecurityCheck(document, operations, accepted);
+  const security = createSecurityCheck(document, operations, accepted, {
+    presenceOnly: options.proxy !== undefined,
+  });
 
   // A small document is checked whole at start-up, so that its defects are heard of at once;
   // a large one operation by operation, before each one's first request, and its collections
@@ -228,6 +240,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
           descriptor: descriptorOf(resource),
           path: `${basePath}${resource.collectionPath}`,
         })),
+        options.proxy?.violations,
       ),
     );
     apis.push(admin.api);
@@ -276,6 +289,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     security: summary,
     reset: () => states.reset(states.default),
     warnings,
+    answerRules: createAnswerRules(compiler, resources),
     async seed(seedOptions: { count: number; seed: number }, only?: readonly string[]) {
       nestedSeeding = { count: seedOptions.count, seed: seedOptions.seed };
       if (!only && seeding?.lazy) return seeding.lazy.defer(seedOptions);
