@@ -144,6 +144,18 @@ export function createCli(io: CliIo): Command {
     )
     .addOption(
       new Option(
+        '--redis-reseed',
+        'seed the Redis prefix again when the start-up data replicas served is gone from it',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--redis-allow-eviction',
+        'start on a Redis whose maxmemory-policy evicts keys (records may vanish, ids repeat)',
+      ),
+    )
+    .addOption(
+      new Option(
         '--max-sessions <count>',
         'most sessions (Mock-Session headers) at once; past it, a new one gets a 503',
       )

@@ -16,6 +16,8 @@ export interface MockFlags {
   data?: string;
   redis?: string;
   redisPrefix: string;
+  redisReseed?: boolean;
+  redisAllowEviction?: boolean;
   maxSessions: number;
   sessionTtl: number;
   quiet?: boolean;
@@ -54,6 +56,8 @@ export function mockOptionsOf(flags: MockFlags, logger: Logger): MockOptions {
     ...(flags.data ? { data: flags.data } : {}),
     ...(flags.redis ? { redis: flags.redis } : {}),
     redisPrefix: flags.redisPrefix,
+    ...(flags.redisReseed ? { redisReseed: true } : {}),
+    ...(flags.redisAllowEviction ? { redisAllowEviction: true } : {}),
     maxSessions: flags.maxSessions,
     sessionTtl: flags.sessionTtl,
     seedCount: flags.seedCount,

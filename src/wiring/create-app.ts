@@ -36,7 +36,7 @@ import { securitySchemesOf } from '../openapi/security-schemes.js';
 import { basePathOf } from '../openapi/servers.js';
 import { isServed, stabilityOf } from '../openapi/stability.js';
 import { createMemoryStore } from '../store/memory-store.js';
-import { isSharedStore, type RecordId, type Store } from '../store/store.js';
+import { isReseedable, isSharedStore, type RecordId, type Store } from '../store/store.js';
 import { plainAnswer } from '../vocabulary/answer.js';
 import { errors } from '../vocabulary/error-catalogue.js';
 import { resolveOptions, type CustomHandler, type MockOptions } from './options.js';
@@ -145,6 +145,20 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
       scenarios: settings.scenarios,
       seed: settings.seed,
       limits: { maxSessions: settings.maxSessions, sessionTtl: settings.sessionTtl },
+      ...(isReseedable(given)
+        ? {
+            async reseed() {
+              const seedSettings = { count: settings.seedCount, seed: settings.seed };
+              const seeded = await given.reseed(async () => {
+                for (const resource of resources) await seedOne(resource, seedSettings, given);
+              });
+              if (seeded)
+                logger.warn(
+                  'the start-up data was gone from the store (Redis restarted empty, or was flushed): a reset seeded it again',
+                );
+            },
+          }
+        : {}),
     });
   const { store } = states.default;
   const seeding = carried ? seedings.get(carried) : { inner: given, lazy };

@@ -7,6 +7,7 @@ import { silentLogger, type Logger } from '../http/logger.js';
 import type { MockListener } from '../http/listener.js';
 import { createMockServer } from '../http/server.js';
 import { ADMIN_SPEC_PATH } from '../openapi/bundled.js';
+import { specFingerprint, type SpecFingerprint } from '../openapi/fingerprint.js';
 import { loadSpec } from '../openapi/load.js';
 import type { Resource } from '../openapi/resources.js';
 import { watchFile } from '../openapi/watch.js';
@@ -129,7 +130,7 @@ export async function openMock(options: MockOptions): Promise<OpenMock> {
   const spec = typeof settings.spec === 'object' ? settings.spec : await loadSpec(settings.spec);
   const adminSpec = await loadSpec(ADMIN_SPEC_PATH);
   const logger = settings.logger ?? silentLogger();
-  const { store, hasData } = await openStore(settings, logger);
+  const { store, hasData } = await openStore(settings, logger, specFingerprint(spec));
 
   const appOptions = { ...settings, spec, adminSpec, store, logger };
   const seeding = { count: settings.seedCount, seed: settings.seed };
@@ -242,6 +243,7 @@ async function adoptData(
 async function openStore(
   options: ResolvedOptions,
   logger: Logger,
+  spec: SpecFingerprint,
 ): Promise<{ store: Store; hasData: boolean }> {
   if (options.store) return { store: options.store, hasData: options.storeHasData };
   const limits = options.storeLimits;
@@ -252,7 +254,17 @@ async function openStore(
   if (options.redis) {
     // Loaded only for Redis: the client is a fifth of a second of modules.
     const { openRedisStore } = await import('../store/redis-store.js');
-    const store = await openRedisStore(options.redis, { prefix: options.redisPrefix, limits });
+    const store = await openRedisStore(options.redis, {
+      prefix: options.redisPrefix,
+      limits,
+      reseed: options.redisReseed,
+      allowEviction: options.redisAllowEviction,
+      spec,
+    });
+    if (store.reseeded)
+      logger.warn(
+        `the start-up data under the Redis prefix "${options.redisPrefix}" was lost: seeding it again (--redis-reseed)`,
+      );
     return { store, hasData: store.loaded };
   }
   if (!options.data) return { store: createMemoryStore({ limits }), hasData: false };
