@@ -208,3 +208,40 @@ describe('two specs on one prefix', () => {
     await replica(redis.url, 'shared:');
   });
 });
+
+describe('a frozen Redis (SIGSTOP)', () => {
+  withRedis();
+
+  it('gives each request, admin calls too, its 503 within 2 s of its arrival', async () => {
+    const redis = await redisServer();
+    const mock = await replica(redis.url, 'frozen:');
+    expect((await create(mock.url, 'Before the freeze')).status).toBe(201);
+    const pid = redis.pid!;
+    process.kill(pid, 'SIGSTOP');
+    cleanups.push(() => void process.kill(pid, 'SIGCONT'));
+    const timed = async (url: string, init?: RequestInit) => {
+      const started = performance.now();
+      const answer = await call(url, init);
+      return { ...answer, ms: performance.now() - started };
+    };
+    const answers = [
+      await timed(`${mock.url}/categories`),
+      await timed(`${mock.url}/categories`, {
+        method: 'POST',
+        body: JSON.stringify({ name: 'During the freeze' }),
+      }),
+      await timed(`${mock.admin}/requests`),
+      await timed(`${mock.admin}/settings`),
+    ];
+    process.kill(pid, 'SIGCONT');
+    for (const answer of answers) {
+      expect(answer.status).toBe(503);
+      expect(String(answer.body.message)).toMatch(/did not answer within the request's 1500 ms/);
+      // The mock promises 2 s; the rest is room for a busy machine, well under the 6 s of three timeouts.
+      expect(answer.ms, JSON.stringify(answers.map(({ ms }) => Math.round(ms)))).toBeLessThan(3500);
+    }
+    await expect
+      .poll(async () => (await call(`${mock.url}/categories`)).status, { timeout: 10_000 })
+      .toBe(200);
+  });
+});

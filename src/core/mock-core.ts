@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { withStoreBudget } from '../store/store-budget.js';
 import type { Operation } from '../openapi/operations.js';
 import { CheckedJson, type Answer, type CheckedAnswer, type Reply } from '../vocabulary/answer.js';
 import { errors } from '../vocabulary/error-catalogue.js';
@@ -93,6 +94,15 @@ export interface MockCoreOptions {
   ) => CheckedAnswer | Promise<CheckedAnswer>;
   /** The states handlers work on: the default one, and one per session (`Mock-Session`). */
   states: MockStates;
+  /**
+   * How long one request may wait for its store, all its store calls together (its session,
+   * settings, records, log entry): a shared store that stops answering then gives a 503 within
+   * this of the request's arrival, not after a timeout per call. None: each call is bounded by
+   * the store alone.
+   * @default undefined
+   * @example 2000
+   */
+  storeBudgetMs?: number;
   /** Told of every error that becomes a 5xx, with the request it answered. */
   onServerError?: (err: unknown, request: { method: string; target: string }) => void;
 }
@@ -296,30 +306,37 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     route,
     errorAnswer: (err, to) =>
       errorAnswer(err, to, to?.kind === 'operation' ? to.operation : undefined),
-    async handle(request, to = route(request.method, request.target)) {
-      const started = performance.now();
-      const progress: Progress = {};
-      let reply: Reply;
-      try {
-        reply = await serve(request, to, progress);
-      } catch (err) {
-        const error = toApiError(err);
-        if (error.status >= 500) options.onServerError?.(err, request);
-        // The run-wide latency holds for errors too: a UI's slow 401 is a state to render.
-        const delay = progress.delayMs ?? (to.api?.scenarios ? await runDelay(progress) : 0);
-        if (delay > 0) await sleep(delay);
-        reply = { answer: errorAnswer(error, to, progress.operation) };
-      }
-      if (to.api?.recorded) {
-        try {
-          const recorded = record(request, reply, progress, started, to.api);
-          if (recorded) await recorded;
-        } catch (err) {
-          // The log may be a shared store's: one that fails leaves the answer as it was.
-          options.onServerError?.(err, request);
-        }
-      }
-      return reply;
+    handle(request, to = route(request.method, request.target)) {
+      const budget = options.storeBudgetMs;
+      return budget === undefined
+        ? handle(request, to)
+        : withStoreBudget(budget, () => handle(request, to));
     },
   };
+
+  async function handle(request: MockRequest, to: Route): Promise<Reply> {
+    const started = performance.now();
+    const progress: Progress = {};
+    let reply: Reply;
+    try {
+      reply = await serve(request, to, progress);
+    } catch (err) {
+      const error = toApiError(err);
+      if (error.status >= 500) options.onServerError?.(err, request);
+      // The run-wide latency holds for errors too: a UI's slow 401 is a state to render.
+      const delay = progress.delayMs ?? (to.api?.scenarios ? await runDelay(progress) : 0);
+      if (delay > 0) await sleep(delay);
+      reply = { answer: errorAnswer(error, to, progress.operation) };
+    }
+    if (to.api?.recorded) {
+      try {
+        const recorded = record(request, reply, progress, started, to.api);
+        if (recorded) await recorded;
+      } catch (err) {
+        // The log may be a shared store's: one that fails leaves the answer as it was.
+        options.onServerError?.(err, request);
+      }
+    }
+    return reply;
+  }
 }

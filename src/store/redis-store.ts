@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { StartupError } from '../vocabulary/errors.js';
 import { DEFAULT_REDIS_PREFIX } from './redis-prefix.js';
+import { currentStoreBudget, spendBudget } from './store-budget.js';
 import { deepFreeze, keyOf, withId } from './records.js';
 import {
   failureOf,
@@ -423,6 +424,20 @@ class RedisState implements Store {
     });
   }
 
+  /**
+   * Runs one call to Redis within the store time left to the request being served (when one
+   * is), so that a Redis that stops answering holds a request for that time in all, not for a
+   * timeout per call.
+   */
+  async #withinBudget<T>(kind: 'read' | 'write', call: () => Promise<T>): Promise<T> {
+    const budget = currentStoreBudget();
+    if (!budget) return call();
+    if (budget.leftMs <= 0) throw new BudgetSpent(budget.totalMs, false);
+    const outcome = await spendBudget(budget, call);
+    if (!outcome.done) throw new BudgetSpent(budget.totalMs, kind === 'write');
+    return outcome.value;
+  }
+
   /** Runs plain commands, their failures told as a script's are. */
   async command<T>(kind: 'read' | 'write', run: (client: Redis) => Promise<T>): Promise<T> {
     if (this.shared.closed)
@@ -430,7 +445,7 @@ class RedisState implements Store {
         outcome: kind === 'read' ? 'read' : 'not-stored',
       });
     try {
-      return await run(this.shared.client);
+      return await this.#withinBudget(kind, () => run(this.shared.client));
     } catch (error) {
       throw unavailable(failureOf(error, this.shared.timeoutMs), this.shared.url, kind, error);
     }
@@ -447,18 +462,30 @@ class RedisState implements Store {
         outcome: kind === 'read' ? 'read' : 'not-stored',
       });
     try {
-      return await runScript(
-        this.shared.client,
-        this.shared.scripts,
-        script,
-        [keys.state, keys.mark, keys.scopes, keys.epoch, keys.superseded, keys.lost, keys.spec],
-        [this.scopeName, ...args, this.shared.epoch],
+      return await this.#withinBudget(kind, () =>
+        runScript(
+          this.shared.client,
+          this.shared.scripts,
+          script,
+          [keys.state, keys.mark, keys.scopes, keys.epoch, keys.superseded, keys.lost, keys.spec],
+          [this.scopeName, ...args, this.shared.epoch],
+        ),
       );
     } catch (error) {
       const loss = lossOf(error);
       if (loss) throw new StoreLostError(loss, `its Redis at ${this.shared.url}`, kind);
       throw unavailable(failureOf(error, this.shared.timeoutMs), this.shared.url, kind, error);
     }
+  }
+}
+
+/** The request's store time (see store-budget.ts) ran out: the call was not sent, or its answer was not awaited. */
+class BudgetSpent extends Error {
+  constructor(
+    readonly totalMs: number,
+    readonly sent: boolean,
+  ) {
+    super('The request spent its store time');
   }
 }
 
@@ -476,6 +503,11 @@ function unavailable(
   kind: 'read' | 'write',
   error: unknown,
 ): unknown {
+  if (error instanceof BudgetSpent)
+    failure = {
+      problem: `did not answer within the request's ${error.totalMs} ms`,
+      sent: error.sent,
+    };
   if (!failure) return error;
   return new StoreUnavailableError(`its Redis at ${url} ${failure.problem}`, RETRY_AFTER_SECONDS, {
     cause: error,
@@ -534,11 +566,7 @@ export class RedisStore extends RedisState implements SharedStore {
   }
 
   async scopeNames(): Promise<string[]> {
-    try {
-      return await this.shared.client.smembers(this.keys.scopes);
-    } catch (error) {
-      throw unavailable(failureOf(error, this.shared.timeoutMs), this.shared.url, 'read', error);
-    }
+    return this.command('read', (client) => client.smembers(this.keys.scopes));
   }
 
   async dropScope(name: string): Promise<boolean> {
