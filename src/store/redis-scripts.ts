@@ -104,9 +104,10 @@ function script(name: string, body: string): Script {
 /**
  * ARGV: scope, collection, mode (`auto`: the next integer id; `int`: a given integer id;
  * `str`: a given string id), id (empty for `auto`), JSON before the id (`auto`) or the whole
- * record, JSON after the id (`auto`), maxRecords, maxBytes.
- * Returns `{'ok', id}`, `{'taken'}` or `{'full', limit}`; a refused create changes nothing,
- * not even the counter.
+ * record, JSON after the id (`auto`), the largest integer id, maxRecords, maxBytes.
+ * Returns `{'ok', id}`, `{'taken'}`, `{'exhausted'}` (the counter stands at the largest id:
+ * Lua's numbers are doubles, so one more would repeat it) or `{'full', limit}`; a refused
+ * create changes nothing, not even the counter.
  */
 export const CREATE = script(
   'create',
@@ -118,12 +119,13 @@ local records = ns .. 'r:' .. name
 local id, json = ARGV[4], ARGV[5]
 if mode == 'auto' then
   local last = tonumber(redis.call('HGET', ns .. 'last', name) or '0')
+  if last >= tonumber(ARGV[7]) then return {'exhausted'} end
   id = string.format('%d', last + 1)
   json = ARGV[5] .. id .. ARGV[6]
 elseif redis.call('HEXISTS', records, id) == 1 then
   return {'taken'}
 end
-local full = room(1, #json, tonumber(ARGV[7]), tonumber(ARGV[8]))
+local full = room(1, #json, tonumber(ARGV[8]), tonumber(ARGV[9]))
 if full then return {'full', full} end
 if mode ~= 'str' then
   local last = tonumber(redis.call('HGET', ns .. 'last', name) or '0')

@@ -34,7 +34,10 @@ import {
 } from './redis-scripts.js';
 import {
   DEFAULT_STORE_LIMITS,
+  MAX_INTEGER_ID,
   StoreFullError,
+  StoreIdsExhaustedError,
+  StoreKeyTakenError,
   StoreLostError,
   StoreUnavailableError,
   type Collection,
@@ -790,7 +793,8 @@ class RedisCollection implements Collection {
       // Redis picks the id: the record's JSON goes as the parts around it.
       const json = JSON.stringify(withId(descriptor, 0, fields));
       const tail = json.slice(this.#head.length + 1);
-      const reply = await this.#create(['auto', '', this.#head, tail]);
+      const reply = await this.#create(['auto', '', this.#head, tail, String(MAX_INTEGER_ID)]);
+      if (reply[0] === 'exhausted') throw new StoreIdsExhaustedError(descriptor.name);
       return withId(descriptor, Number(reply[1]), fields);
     }
     for (let attempt = 0; ; attempt++) {
@@ -799,10 +803,17 @@ class RedisCollection implements Collection {
         throw new TypeError(`${descriptor.name}: ${String(chosen)} is not an integer id`);
       const record = withId(descriptor, id, fields);
       const mode = typeof id === 'number' ? 'int' : 'str';
-      const reply = await this.#create([mode, String(id), JSON.stringify(record), '']);
+      const reply = await this.#create([
+        mode,
+        String(id),
+        JSON.stringify(record),
+        '',
+        String(MAX_INTEGER_ID),
+      ]);
       if (reply[0] === 'ok') return record;
+      if (reply[0] === 'exhausted') throw new StoreIdsExhaustedError(descriptor.name);
       if (chosen !== undefined)
-        throw new Error(`${descriptor.name} already has a record ${String(id)}`);
+        throw new StoreKeyTakenError(descriptor.name, descriptor.idProperty, id);
       // A UUID taken already: as likely as winning a lottery twice, but then another one.
       if (attempt > 3) throw new Error(`${descriptor.name}: no free UUID after ${attempt} tries`);
     }

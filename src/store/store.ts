@@ -204,6 +204,43 @@ export class StoreFullError extends Error {
 }
 
 /**
+ * A create with an id the caller chose that the collection already holds: nothing was stored.
+ * Two creates racing with one key meet it, whatever the store.
+ * @example if (error instanceof StoreKeyTakenError) answer409(error.collection, error.id);
+ */
+export class StoreKeyTakenError extends Error {
+  override name = 'StoreKeyTakenError';
+
+  constructor(
+    readonly collection: string,
+    readonly idProperty: string,
+    readonly id: RecordId,
+  ) {
+    super(`${collection} already has a record ${String(id)}`);
+  }
+}
+
+/**
+ * The largest integer id a store hands out: past it JSON numbers (IEEE 754 doubles) no longer
+ * tell ids apart, and two records would get one id.
+ */
+export const MAX_INTEGER_ID = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A create in a collection whose integer ids are all handed out (its counter stands at
+ * MAX_INTEGER_ID): nothing was stored, and no id is ever handed out twice.
+ */
+export class StoreIdsExhaustedError extends Error {
+  override name = 'StoreIdsExhaustedError';
+
+  constructor(readonly collection: string) {
+    super(
+      `The mock's store has handed out every integer id of ${collection} up to ${MAX_INTEGER_ID}, the largest a JSON number holds exactly: no id is left for a new record (a reset brings the counter back)`,
+    );
+  }
+}
+
+/**
  * A write that the store's disk had no room for (ENOSPC, EDQUOT). Nothing of it was stored,
  * and a later write succeeds once there is room again.
  * @example if (error instanceof StoreDiskFullError) console.error(error.message);
