@@ -230,6 +230,14 @@ export function createCli(io: CliIo): Command {
         .env('CORS_ORIGINS')
         .argParser(collectList),
     )
+    .addOption(
+      new Option(
+        '--allowed-host <host>',
+        'answer requests for this Host too, besides loopback ones and --host; repeatable; * allows any (unsafe)',
+      )
+        .env('ALLOWED_HOSTS')
+        .argParser(collectList),
+    )
     .addOption(new Option('--no-cors', 'no CORS headers: browsers refuse calls from other origins'))
     .addOption(
       new Option('--delay <ms>', 'delay every answer: milliseconds, or a range such as 100-400')

@@ -33,6 +33,7 @@ export interface MockFlags {
   /** false with --no-cors. */
   cors: boolean;
   corsOrigin?: string[];
+  allowedHost?: string[];
   delay: { min: number; max: number };
   faultRate: number;
   faultKinds: FaultKind[];
@@ -74,6 +75,7 @@ export function mockOptionsOf(flags: MockFlags, logger: Logger): MockOptions {
     },
     logger,
     logRequests: !flags.quiet,
+    ...(flags.allowedHost?.length ? { allowedHosts: flags.allowedHost } : {}),
     cors: flags.cors && (flags.corsOrigin?.length ? { origins: flags.corsOrigin } : {}),
     scenarios: { delay: flags.delay, faultRate: flags.faultRate, faultKinds: flags.faultKinds },
     faultTimeoutMs: flags.faultTimeout,

@@ -20,6 +20,7 @@ import { operationPreparer, serveApi } from '../core/served-api.js';
 import { createTurnBudget } from '../core/turn-budget.js';
 import { createBodyReader } from '../http/body.js';
 import { corsMiddleware } from '../http/cors.js';
+import type { HostStep } from '../http/host-check.js';
 import { createInspectorPage } from '../http/inspector-page.js';
 import { createListener, type MockListener } from '../http/listener.js';
 import { requestLines, silentLogger } from '../http/logger.js';
@@ -68,6 +69,8 @@ export interface AppOptions extends Pick<
 > {
   /** The spec that drives the mock: its routes, schemas, security and deprecations. */
   spec: LoadedSpec;
+  /** Which Host headers it answers (see hostCheck); none: every one, as mounted in an app. */
+  hosts?: HostStep;
   /**
    * The admin API's spec (spec/admin.yaml, `loadSpec(ADMIN_SPEC_PATH)`), served at its own
    * base path (`/__mock`). Without it there is no admin API.
@@ -278,6 +281,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     ...(adminBasePath === undefined
       ? {}
       : { page: createInspectorPage({ basePath: adminBasePath }) }),
+    ...(options.hosts ? { host: options.hosts } : {}),
     budget,
     sendTimeoutMs: settings.limits.sendTimeout,
     ...(settings.logRequests ? { onAnswered: requestLines(logger) } : {}),

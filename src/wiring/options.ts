@@ -190,6 +190,16 @@ export interface MockOptions {
    */
   redisAllowEviction?: boolean;
   /**
+   * Host names (or addresses) the mock answers besides loopback ones (`localhost`,
+   * `127.0.0.1`, `[::1]`) and the `host` it listens on: a request with any other `Host` gets
+   * a 403, so that a page whose DNS name is rebound to this machine cannot reach the mock.
+   * `'*'` allows every host, which reopens that hole: unsafe. Not checked when mounted in an
+   * app (`mockMiddleware`).
+   * @default []
+   * @example ['mock.team.internal']
+   */
+  allowedHosts?: readonly string[];
+  /**
    * Reload the spec when its file changes, keeping the data where the schemas still fit; a
    * broken edit keeps the last good spec serving and logs one line naming the problem.
    * @default false
@@ -225,6 +235,7 @@ export const DEFAULTS = {
   redisPrefix: DEFAULT_REDIS_PREFIX,
   redisReseed: false,
   redisAllowEviction: false,
+  allowedHosts: [] as readonly string[],
   stability: 'experimental' as StabilityLevel,
   watch: false,
 } as const;
@@ -287,5 +298,6 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     redisPrefix: options.redisPrefix ?? DEFAULTS.redisPrefix,
     redisReseed: options.redisReseed ?? DEFAULTS.redisReseed,
     redisAllowEviction: options.redisAllowEviction ?? DEFAULTS.redisAllowEviction,
+    allowedHosts: options.allowedHosts ?? DEFAULTS.allowedHosts,
   };
 }

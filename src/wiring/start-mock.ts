@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SchemeSummary } from '../core/security.js';
 import type { Route } from '../core/mock-core.js';
+import { hostCheck, type HostStep } from '../http/host-check.js';
 import { silentLogger, type Logger } from '../http/logger.js';
 import type { MockListener } from '../http/listener.js';
 import { createMockServer } from '../http/server.js';
@@ -63,7 +64,7 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
   const settings = resolveOptions(options);
   if (settings.host.trim() === '')
     throw new StartupError('the host to listen on is empty: give an address such as 127.0.0.1');
-  const mock = await openMock(settings);
+  const mock = await openMock(settings, { hosts: hostCheck(settings.host, settings.allowedHosts) });
 
   const { server, close } = createMockServer(mock.listener, settings.limits);
   const { host, port: wanted } = settings;
@@ -125,14 +126,27 @@ export interface OpenMock {
  * still fits), marks the start-up state, and watches the spec when asked.
  * @throws {StartupError} for a spec, a data file or data it cannot serve.
  */
-export async function openMock(options: MockOptions): Promise<OpenMock> {
+export async function openMock(
+  options: MockOptions,
+  serving: {
+    /** Which Host headers it answers; none: all (mounted in an app, which decides). */
+    hosts?: HostStep | undefined;
+  } = {},
+): Promise<OpenMock> {
   const settings = resolveOptions(options);
   const spec = typeof settings.spec === 'object' ? settings.spec : await loadSpec(settings.spec);
   const adminSpec = await loadSpec(ADMIN_SPEC_PATH);
   const logger = settings.logger ?? silentLogger();
   const { store, hasData } = await openStore(settings, logger, specFingerprint(spec));
 
-  const appOptions = { ...settings, spec, adminSpec, store, logger };
+  const appOptions = {
+    ...settings,
+    spec,
+    adminSpec,
+    store,
+    logger,
+    ...(serving.hosts ? { hosts: serving.hosts } : {}),
+  };
   const seeding = { count: settings.seedCount, seed: settings.seed };
   let app = createApp(appOptions);
   // A large spec's collections are seeded on first use (see lazySeeding), but those of a store
