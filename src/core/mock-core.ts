@@ -5,7 +5,7 @@ import { CheckedJson, type Answer, type CheckedAnswer, type Reply } from '../voc
 import { errors } from '../vocabulary/error-catalogue.js';
 import type { ApiError } from '../vocabulary/errors.js';
 import type { MockRequest } from '../vocabulary/request.js';
-import type { CredentialPlaces } from './admin/redact.js';
+import { redactTarget, type CredentialPlaces } from './admin/redact.js';
 import { keptAnswer, keptBody } from './admin/request-log.js';
 import type { ErrorAnswer } from './error-shaper.js';
 import { toApiError } from './error-mapping.js';
@@ -126,6 +126,12 @@ export interface MockCore {
    * the route's API, else the first API (what Node's HTTP parser refuses has no route).
    */
   errorAnswer(err: unknown, route?: Route): CheckedAnswer;
+  /**
+   * A request target as a log line may show it: the API keys that any served API's security
+   * schemes put in the query redacted, whether or not they were right.
+   * @example core.shownTarget('/v1/x?api_key=K-1') // '/v1/x?api_key=***'
+   */
+  shownTarget(target: string): string;
 }
 
 /** What the core learns of a request as it goes, for its log and its error answer. */
@@ -154,6 +160,7 @@ function stateOf(request: MockRequest, states: MockStates): MockState | Promise<
 export function createMockCore(options: MockCoreOptions): MockCore {
   const findApi = apiLocator(options.apis);
   const readBody = createBodyParser();
+  const everyPlace = unionOfPlaces(options.apis);
 
   function route(method: string, target: string): Route {
     let pathname: string;
@@ -304,6 +311,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
 
   return {
     route,
+    shownTarget: (target) => redactTarget(target, everyPlace),
     errorAnswer: (err, to) =>
       errorAnswer(err, to, to?.kind === 'operation' ? to.operation : undefined),
     handle(request, to = route(request.method, request.target)) {
@@ -339,4 +347,20 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     }
     return reply;
   }
+}
+
+/** Where the credentials of every API travel: a log line redacts them all, whatever its route. */
+function unionOfPlaces(apis: readonly ServedApi[]): CredentialPlaces {
+  const places = {
+    headers: new Set<string>(),
+    query: new Set<string>(),
+    cookies: new Set<string>(),
+  };
+  for (const { credentials } of apis) {
+    if (!credentials) continue;
+    for (const name of credentials.headers) places.headers.add(name);
+    for (const name of credentials.query) places.query.add(name);
+    for (const name of credentials.cookies) places.cookies.add(name);
+  }
+  return places;
 }

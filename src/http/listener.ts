@@ -85,7 +85,8 @@ export function createListener(options: ListenerOptions): MockListener {
       res.once('close', () =>
         log({
           method: req.method ?? 'GET',
-          path: req.url ?? '/',
+          // A key sent in the query is a secret of the app under test, not the log's to show.
+          path: core.shownTarget(req.url ?? '/'),
           ...(outcome.fault && outcome.fault !== 'malformed' ? {} : { status: res.statusCode }),
           ...(outcome.fault ? { fault: outcome.fault } : {}),
           ...(outcome.reason ? { reason: outcome.reason } : {}),
