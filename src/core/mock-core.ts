@@ -27,8 +27,9 @@ export interface ServedApi {
    * Throws a 401 ApiError unless the request meets the security requirements of `operation`,
    * or, for a path below the base path that the spec lacks, the document's (401 before 404).
    * `search` is the query string, without `?`.
+   * @returns whether the request is identified, and so may make a session (see SecurityCheck).
    */
-  checkCredential(request: MockRequest, search: string, operation?: Operation): void;
+  checkCredential(request: MockRequest, search: string, operation?: Operation): boolean;
   /** How each operation answers. An operation without a handler is a 501. */
   handlers: ReadonlyMap<Operation, OperationHandler>;
   /** Headers every answer of an operation carries (deprecation, stability). */
@@ -148,13 +149,21 @@ const SESSION_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
  * The state a request works on: the session its `Mock-Session` header names, else the default.
+ * Only an identified request (one with a credential the mock accepts) makes a session: an
+ * anonymous one uses the session if it exists, and the default state if not, so that clients
+ * with no credential cannot fill every session slot.
  * @throws {ApiError} 400 for a header that is not a session id, 503 when no session fits.
  */
-function stateOf(request: MockRequest, states: MockStates): MockState | Promise<MockState> {
+function stateOf(
+  request: MockRequest,
+  states: MockStates,
+  identified: boolean,
+): MockState | Promise<MockState> {
   const id = headerValue(request, 'mock-session');
   if (id === undefined) return states.default;
   if (!SESSION_ID.test(id)) throw errors.invalidSession(id);
-  return states.session(id);
+  if (identified) return states.session(id);
+  return states.existing(id).then((state) => state ?? states.default);
 }
 
 export function createMockCore(options: MockCoreOptions): MockCore {
@@ -195,8 +204,12 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       // A plain OPTIONS (not a CORS preflight, which the HTTP adapter answers) asks what is allowed.
       return { answer: { status: 204, headers: { Allow: to.allow.join(', ') }, body: undefined } };
     }
-    api.checkCredential(request, to.search, to.kind === 'operation' ? to.operation : undefined);
-    const chosen = stateOf(request, options.states);
+    const identified = api.checkCredential(
+      request,
+      to.search,
+      to.kind === 'operation' ? to.operation : undefined,
+    );
+    const chosen = stateOf(request, options.states, identified);
     const state = chosen instanceof Promise ? await chosen : chosen;
     progress.state = state;
     if (to.kind === 'not-found') throw errors.noOperation(method, to.pathname);
