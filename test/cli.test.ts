@@ -62,7 +62,7 @@ async function halfSentRequest(url: string): Promise<Socket> {
   const socket = connect(Number(new URL(url).port), '127.0.0.1');
   await new Promise((resolve) => socket.once('connect', resolve));
   socket.write(
-    'POST /v1/categories HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer petstore-kit-dev-key\r\n' +
+    'POST /v1/categories HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer petstore-kit-dev-key\r\n' +
       'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
   );
   await new Promise((resolve) => setTimeout(resolve, 100));

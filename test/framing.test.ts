@@ -18,7 +18,7 @@ beforeAll(async () => {
 
 afterAll(closeAll);
 
-const HEAD = `Host: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\n`;
+const HEAD = `Host: localhost\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\n`;
 
 function expectError(answer: Awaited<ReturnType<typeof raw>>, status: number, message: RegExp) {
   expect(answer.status).toBe(status);
@@ -186,7 +186,7 @@ describe('request bodies on the wire', () => {
       const { port } = server.address() as AddressInfo;
       const answer = await raw(
         port,
-        `POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{"a":"bcd"}`,
+        `POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{"a":"bcd"}`,
       );
       expect(answer.body).toBe('{"a":"bcd"}');
       await vi.waitFor(() => expect(events).toEqual(['end', 'close']));

@@ -33,7 +33,7 @@ function post(body: string | Buffer, headers: string[] = []): Buffer {
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
   const head = [
     'POST /v1/categories HTTP/1.1',
-    'Host: x',
+    'Host: localhost',
     'Connection: close',
     `Content-Length: ${bytes.length}`,
     ...headers,
@@ -51,7 +51,7 @@ describe("Node's HTTP layer answers in the Error shape too", () => {
     const { port } = await serve({}, { maxHeaderSize: 4096 });
     const answer = await raw(
       port,
-      `GET /v1/categories HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(5000)}\r\n\r\n`,
+      `GET /v1/categories HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(5000)}\r\n\r\n`,
     );
     expectErrorAnswer(answer, 431, 'request_header_fields_too_large');
     expect(answer.headers.connection).toBe('close');
@@ -59,7 +59,10 @@ describe("Node's HTTP layer answers in the Error shape too", () => {
 
   it('a request line over the limit -> 414 Error', async () => {
     const { port } = await serve({}, { maxHeaderSize: 4096 });
-    const answer = await raw(port, `GET /v1/${'a'.repeat(6000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const answer = await raw(
+      port,
+      `GET /v1/${'a'.repeat(6000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+    );
     expectErrorAnswer(answer, 414, 'uri_too_long');
   });
 
@@ -69,7 +72,7 @@ describe("Node's HTTP layer answers in the Error shape too", () => {
     {
       what: 'both Content-Length and chunked',
       request:
-        'POST /v1/categories HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+        'POST /v1/categories HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
     },
     {
       what: 'a bad chunk size',
@@ -86,7 +89,7 @@ describe("Node's HTTP layer answers in the Error shape too", () => {
     const { port } = await serve({}, { headersTimeout: 300, requestTimeout: 2000 });
     const socket = await open(port);
     const reading = readAll(socket, 5000);
-    socket.write('GET /v1/categories HTTP/1.1\r\nHost: x\r\n');
+    socket.write('GET /v1/categories HTTP/1.1\r\nHost: localhost\r\n');
     expectErrorAnswer(parseAnswer(await reading), 408, 'request_timeout');
   });
 
@@ -95,7 +98,7 @@ describe("Node's HTTP layer answers in the Error shape too", () => {
     const socket = await open(port);
     const reading = readAll(socket, 5000);
     socket.write(
-      `POST /v1/categories HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n${JSON_TYPE}\r\nContent-Length: 100\r\n\r\n{"na`,
+      `POST /v1/categories HTTP/1.1\r\nHost: localhost\r\n${AUTH}\r\n${JSON_TYPE}\r\nContent-Length: 100\r\n\r\n{"na`,
     );
     expectErrorAnswer(parseAnswer(await reading), 408, 'request_timeout');
   });
@@ -104,7 +107,7 @@ describe("Node's HTTP layer answers in the Error shape too", () => {
     const { port } = await serve();
     const answer = await raw(
       port,
-      `GET /v1/categories HTTP/1.1\r\nHost: x\r\n${AUTH}\r\nExpect: something\r\nConnection: close\r\n\r\n`,
+      `GET /v1/categories HTTP/1.1\r\nHost: localhost\r\n${AUTH}\r\nExpect: something\r\nConnection: close\r\n\r\n`,
     );
     expectErrorAnswer(answer, 417, 'expectation_failed');
   });
@@ -113,7 +116,7 @@ describe("Node's HTTP layer answers in the Error shape too", () => {
     const { port } = await serve();
     const answer = await raw(
       port,
-      `GET http://127.0.0.1:${port}/v1/categories HTTP/1.1\r\nHost: x\r\n${AUTH}\r\nConnection: close\r\n\r\n`,
+      `GET http://127.0.0.1:${port}/v1/categories HTTP/1.1\r\nHost: localhost\r\n${AUTH}\r\nConnection: close\r\n\r\n`,
     );
     expect(answer.status).toBe(200);
   });
@@ -126,7 +129,7 @@ describe('Expect: 100-continue', () => {
     const reading = readAll(socket, 3000);
     // The head only: a client that expects 100 waits for it before sending the body.
     socket.write(
-      `POST /v1/categories HTTP/1.1\r\nHost: x\r\n${JSON_TYPE}\r\nContent-Length: 15\r\nExpect: 100-continue\r\n\r\n`,
+      `POST /v1/categories HTTP/1.1\r\nHost: localhost\r\n${JSON_TYPE}\r\nContent-Length: 15\r\nExpect: 100-continue\r\n\r\n`,
     );
     const answer = parseAnswer(await reading);
     expect(answer.statuses).toEqual([401]);
@@ -138,7 +141,7 @@ describe('Expect: 100-continue', () => {
     const socket = await open(port);
     const reading = readAll(socket, 3000);
     socket.write(
-      `POST /v1/categories HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n${JSON_TYPE}\r\nContent-Length: 15\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+      `POST /v1/categories HTTP/1.1\r\nHost: localhost\r\n${AUTH}\r\n${JSON_TYPE}\r\nContent-Length: 15\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
     );
     socket.once('data', () => socket.write('{"name":"Yak"}\n'));
     const answer = parseAnswer(await reading);
@@ -151,7 +154,7 @@ describe('Expect: 100-continue', () => {
     const socket = await open(port);
     const reading = readAll(socket, 3000);
     socket.write(
-      `POST /v1/categories HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n${JSON_TYPE}\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n`,
+      `POST /v1/categories HTTP/1.1\r\nHost: localhost\r\n${AUTH}\r\n${JSON_TYPE}\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n`,
     );
     const answer = parseAnswer(await reading);
     expect(answer.statuses).toEqual([413]);
@@ -332,7 +335,7 @@ describe('large lists', () => {
     const { port } = await serve();
     const answer = await raw(
       port,
-      `HEAD /v1/categories HTTP/1.1\r\nHost: x\r\n${AUTH}\r\nConnection: close\r\n\r\n`,
+      `HEAD /v1/categories HTTP/1.1\r\nHost: localhost\r\n${AUTH}\r\nConnection: close\r\n\r\n`,
     );
     expect(answer.status).toBe(200);
     expect(answer.headers['content-type']).toMatch(/^application\/json/);
@@ -347,7 +350,7 @@ describe('shutdown', () => {
     const reading = readAll(socket, 5000);
     // Keep-alive request, body still to come when the shutdown starts.
     socket.write(
-      `POST /v1/categories HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n${JSON_TYPE}\r\nContent-Length: 14\r\n\r\n{"name"`,
+      `POST /v1/categories HTTP/1.1\r\nHost: localhost\r\n${AUTH}\r\n${JSON_TYPE}\r\nContent-Length: 14\r\n\r\n{"name"`,
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
     const closing = served.close();
@@ -411,7 +414,7 @@ describe('shutdown', () => {
     const served = await serve({}, { shutdownTimeout: 200 });
     const socket = await open(served.port);
     socket.write(
-      `POST /v1/categories HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n${JSON_TYPE}\r\nContent-Length: 100\r\n\r\n{`,
+      `POST /v1/categories HTTP/1.1\r\nHost: localhost\r\n${AUTH}\r\n${JSON_TYPE}\r\nContent-Length: 100\r\n\r\n{`,
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
     await served.close();

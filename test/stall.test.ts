@@ -25,7 +25,7 @@ async function stallingMock(env: Record<string, string>): Promise<string> {
   });
 }
 
-const LIST = 'GET /v1/categories HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k\r\n\r\n';
+const LIST = 'GET /v1/categories HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer k\r\n\r\n';
 
 describe('a stall of the event loop longer than the keep-alive timeout', () => {
   it('answers the request that arrived on an idle keep-alive connection meanwhile', async () => {

@@ -7,7 +7,10 @@ import { openFileStore } from '../src/store/file-store.js';
 import { createMemoryStore } from '../src/store/memory-store.js';
 import { openRedisStore } from '../src/store/redis-store.js';
 import {
+  MAX_INTEGER_ID,
   StoreFullError,
+  StoreIdsExhaustedError,
+  StoreKeyTakenError,
   type CollectionDescriptor,
   type ScopedStore,
   type Store,
@@ -63,6 +66,37 @@ const rules: Rule[] = [
       expect(after.get(2)).not.toBe(first.get(2));
       expect(after.get(2)).toEqual({ id: 2, name: 'Tommy' });
       expect(Object.isFrozen(after.get(2))).toBe(true);
+    },
+  },
+  {
+    rule: 'creates racing for one chosen id: one is stored, every other fails with StoreKeyTakenError',
+    check: async (store) => {
+      const collection = store.collection(tags);
+      const results = await Promise.allSettled(
+        Array.from({ length: 50 }, (_, i) => collection.create({ n: i }, 'cats')),
+      );
+      expect(results.filter(({ status }) => status === 'fulfilled')).toHaveLength(1);
+      for (const result of results.filter(({ status }) => status === 'rejected'))
+        expect((result as PromiseRejectedResult).reason).toEqual(
+          new StoreKeyTakenError('tags', 'slug', 'cats'),
+        );
+      expect(await collection.list()).toHaveLength(1);
+    },
+  },
+  {
+    rule: 'an integer counter at its limit refuses with StoreIdsExhaustedError: no id is handed out twice',
+    check: async (store) => {
+      const collection = store.collection(pets);
+      await collection.create({ name: 'Planted' }, MAX_INTEGER_ID - 1);
+      expect((await collection.create({ name: 'Last' })).id).toBe(MAX_INTEGER_ID);
+      await expect(collection.create({ name: 'One too many' })).rejects.toBeInstanceOf(
+        StoreIdsExhaustedError,
+      );
+      await expect(collection.create({ name: 'Again' })).rejects.toBeInstanceOf(
+        StoreIdsExhaustedError,
+      );
+      const ids = (await collection.list()).map((record) => record.id);
+      expect(ids).toEqual([MAX_INTEGER_ID - 1, MAX_INTEGER_ID]);
     },
   },
   {

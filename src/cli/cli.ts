@@ -160,6 +160,18 @@ export function createCli(io: CliIo): Command {
     )
     .addOption(
       new Option(
+        '--redis-reseed',
+        'seed the Redis prefix again when the start-up data replicas served is gone from it',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--redis-allow-eviction',
+        'start on a Redis whose maxmemory-policy evicts keys (records may vanish, ids repeat)',
+      ),
+    )
+    .addOption(
+      new Option(
         '--max-sessions <count>',
         'most sessions (Mock-Session headers) at once; past it, a new one gets a 503',
       )
@@ -232,6 +244,14 @@ export function createCli(io: CliIo): Command {
         'allow only this origin (and credentials) to call from a browser; repeatable (default: any origin)',
       )
         .env('CORS_ORIGINS')
+        .argParser(collectList),
+    )
+    .addOption(
+      new Option(
+        '--allowed-host <host>',
+        'answer requests for this Host too, besides loopback ones and --host; repeatable; * allows any (unsafe)',
+      )
+        .env('ALLOWED_HOSTS')
         .argParser(collectList),
     )
     .addOption(new Option('--no-cors', 'no CORS headers: browsers refuse calls from other origins'))

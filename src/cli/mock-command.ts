@@ -16,6 +16,8 @@ export interface MockFlags {
   data?: string;
   redis?: string;
   redisPrefix: string;
+  redisReseed?: boolean;
+  redisAllowEviction?: boolean;
   maxSessions: number;
   sessionTtl: number;
   quiet?: boolean;
@@ -31,6 +33,7 @@ export interface MockFlags {
   /** false with --no-cors. */
   cors: boolean;
   corsOrigin?: string[];
+  allowedHost?: string[];
   delay: { min: number; max: number };
   faultRate: number;
   faultKinds: FaultKind[];
@@ -54,6 +57,8 @@ export function mockOptionsOf(flags: MockFlags, logger: Logger): MockOptions {
     ...(flags.data ? { data: flags.data } : {}),
     ...(flags.redis ? { redis: flags.redis } : {}),
     redisPrefix: flags.redisPrefix,
+    ...(flags.redisReseed ? { redisReseed: true } : {}),
+    ...(flags.redisAllowEviction ? { redisAllowEviction: true } : {}),
     maxSessions: flags.maxSessions,
     sessionTtl: flags.sessionTtl,
     seedCount: flags.seedCount,
@@ -70,6 +75,7 @@ export function mockOptionsOf(flags: MockFlags, logger: Logger): MockOptions {
     },
     logger,
     logRequests: !flags.quiet,
+    ...(flags.allowedHost?.length ? { allowedHosts: flags.allowedHost } : {}),
     cors: flags.cors && (flags.corsOrigin?.length ? { origins: flags.corsOrigin } : {}),
     scenarios: { delay: flags.delay, faultRate: flags.faultRate, faultKinds: flags.faultKinds },
     faultTimeoutMs: flags.faultTimeout,

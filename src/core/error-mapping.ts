@@ -1,5 +1,11 @@
 import { SpecError } from '../openapi/load.js';
-import { StoreDiskFullError, StoreFullError, StoreUnavailableError } from '../store/store.js';
+import {
+  StoreDiskFullError,
+  StoreFullError,
+  StoreIdsExhaustedError,
+  StoreKeyTakenError,
+  StoreUnavailableError,
+} from '../store/store.js';
 import { errorForStatus, errors } from '../vocabulary/error-catalogue.js';
 import { ApiError } from '../vocabulary/errors.js';
 
@@ -20,8 +26,15 @@ interface HttpError {
  */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
-  if (err instanceof StoreFullError || err instanceof StoreDiskFullError)
+  if (
+    err instanceof StoreFullError ||
+    err instanceof StoreDiskFullError ||
+    err instanceof StoreIdsExhaustedError
+  )
     return errors.storeFull(err.message);
+  // A create that lost a race for its client-chosen key: the look-up before it found it free.
+  if (err instanceof StoreKeyTakenError)
+    return errors.recordExists(err.collection, err.idProperty, err.id);
   if (err instanceof StoreUnavailableError)
     return errors.storeUnavailable(err.message, err.retryAfterSeconds);
   // A defect of the spec met while answering (a schema ajv cannot compile, one no data fits).

@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { withStoreBudget } from '../store/store-budget.js';
 import type { Operation } from '../openapi/operations.js';
 import { CheckedJson, type Answer, type CheckedAnswer, type Reply } from '../vocabulary/answer.js';
 import { errors } from '../vocabulary/error-catalogue.js';
 import type { ApiError } from '../vocabulary/errors.js';
 import type { MockRequest } from '../vocabulary/request.js';
-import type { CredentialPlaces } from './admin/redact.js';
+import { redactTarget, type CredentialPlaces } from './admin/redact.js';
 import { keptAnswer, keptBody } from './admin/request-log.js';
 import type { ErrorAnswer } from './error-shaper.js';
 import { toApiError } from './error-mapping.js';
@@ -26,8 +27,9 @@ export interface ServedApi {
    * Throws a 401 ApiError unless the request meets the security requirements of `operation`,
    * or, for a path below the base path that the spec lacks, the document's (401 before 404).
    * `search` is the query string, without `?`.
+   * @returns whether the request is identified, and so may make a session (see SecurityCheck).
    */
-  checkCredential(request: MockRequest, search: string, operation?: Operation): void;
+  checkCredential(request: MockRequest, search: string, operation?: Operation): boolean;
   /** How each operation answers. An operation without a handler is a 501. */
   handlers: ReadonlyMap<Operation, OperationHandler>;
   /** Headers every answer of an operation carries (deprecation, stability). */
@@ -93,6 +95,15 @@ export interface MockCoreOptions {
   ) => CheckedAnswer | Promise<CheckedAnswer>;
   /** The states handlers work on: the default one, and one per session (`Mock-Session`). */
   states: MockStates;
+  /**
+   * How long one request may wait for its store, all its store calls together (its session,
+   * settings, records, log entry): a shared store that stops answering then gives a 503 within
+   * this of the request's arrival, not after a timeout per call. None: each call is bounded by
+   * the store alone.
+   * @default undefined
+   * @example 2000
+   */
+  storeBudgetMs?: number;
   /** Told of every error that becomes a 5xx, with the request it answered. */
   onServerError?: (err: unknown, request: { method: string; target: string }) => void;
 }
@@ -124,6 +135,12 @@ export interface MockCore {
    * schemas unchecked. Never throws.
    */
   inspect(request: MockRequest, route: Route): Promise<ApiError[]>;
+  /**
+   * A request target as a log line may show it: the API keys that any served API's security
+   * schemes put in the query redacted, whether or not they were right.
+   * @example core.shownTarget('/v1/x?api_key=K-1') // '/v1/x?api_key=***'
+   */
+  shownTarget(target: string): string;
 }
 
 /** What the core learns of a request as it goes, for its log and its error answer. */
@@ -140,18 +157,27 @@ const SESSION_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
  * The state a request works on: the session its `Mock-Session` header names, else the default.
+ * Only an identified request (one with a credential the mock accepts) makes a session: an
+ * anonymous one uses the session if it exists, and the default state if not, so that clients
+ * with no credential cannot fill every session slot.
  * @throws {ApiError} 400 for a header that is not a session id, 503 when no session fits.
  */
-function stateOf(request: MockRequest, states: MockStates): MockState | Promise<MockState> {
+function stateOf(
+  request: MockRequest,
+  states: MockStates,
+  identified: boolean,
+): MockState | Promise<MockState> {
   const id = headerValue(request, 'mock-session');
   if (id === undefined) return states.default;
   if (!SESSION_ID.test(id)) throw errors.invalidSession(id);
-  return states.session(id);
+  if (identified) return states.session(id);
+  return states.existing(id).then((state) => state ?? states.default);
 }
 
 export function createMockCore(options: MockCoreOptions): MockCore {
   const findApi = apiLocator(options.apis);
   const readBody = createBodyParser();
+  const everyPlace = unionOfPlaces(options.apis);
 
   function route(method: string, target: string): Route {
     let pathname: string;
@@ -186,8 +212,12 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       // A plain OPTIONS (not a CORS preflight, which the HTTP adapter answers) asks what is allowed.
       return { answer: { status: 204, headers: { Allow: to.allow.join(', ') }, body: undefined } };
     }
-    api.checkCredential(request, to.search, to.kind === 'operation' ? to.operation : undefined);
-    const chosen = stateOf(request, options.states);
+    const identified = api.checkCredential(
+      request,
+      to.search,
+      to.kind === 'operation' ? to.operation : undefined,
+    );
+    const chosen = stateOf(request, options.states, identified);
     const state = chosen instanceof Promise ? await chosen : chosen;
     progress.state = state;
     if (to.kind === 'not-found') throw errors.noOperation(method, to.pathname);
@@ -337,32 +367,56 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   return {
     route,
     inspect,
+    shownTarget: (target) => redactTarget(target, everyPlace),
     errorAnswer: (err, to) =>
       errorAnswer(err, to, to?.kind === 'operation' ? to.operation : undefined),
-    async handle(request, to = route(request.method, request.target)) {
-      const started = performance.now();
-      const progress: Progress = {};
-      let reply: Reply;
-      try {
-        reply = await serve(request, to, progress);
-      } catch (err) {
-        const error = toApiError(err);
-        if (error.status >= 500) options.onServerError?.(err, request);
-        // The run-wide latency holds for errors too: a UI's slow 401 is a state to render.
-        const delay = progress.delayMs ?? (to.api?.scenarios ? await runDelay(progress) : 0);
-        if (delay > 0) await sleep(delay);
-        reply = { answer: errorAnswer(error, to, progress.operation) };
-      }
-      if (to.api?.recorded) {
-        try {
-          const recorded = record(request, reply, progress, started, to.api);
-          if (recorded) await recorded;
-        } catch (err) {
-          // The log may be a shared store's: one that fails leaves the answer as it was.
-          options.onServerError?.(err, request);
-        }
-      }
-      return reply;
+    handle(request, to = route(request.method, request.target)) {
+      const budget = options.storeBudgetMs;
+      return budget === undefined
+        ? handle(request, to)
+        : withStoreBudget(budget, () => handle(request, to));
     },
   };
+
+  async function handle(request: MockRequest, to: Route): Promise<Reply> {
+    const started = performance.now();
+    const progress: Progress = {};
+    let reply: Reply;
+    try {
+      reply = await serve(request, to, progress);
+    } catch (err) {
+      const error = toApiError(err);
+      if (error.status >= 500) options.onServerError?.(err, request);
+      // The run-wide latency holds for errors too: a UI's slow 401 is a state to render.
+      const delay = progress.delayMs ?? (to.api?.scenarios ? await runDelay(progress) : 0);
+      if (delay > 0) await sleep(delay);
+      reply = { answer: errorAnswer(error, to, progress.operation) };
+    }
+    if (to.api?.recorded) {
+      try {
+        const recorded = record(request, reply, progress, started, to.api);
+        if (recorded) await recorded;
+      } catch (err) {
+        // The log may be a shared store's: one that fails leaves the answer as it was.
+        options.onServerError?.(err, request);
+      }
+    }
+    return reply;
+  }
+}
+
+/** Where the credentials of every API travel: a log line redacts them all, whatever its route. */
+function unionOfPlaces(apis: readonly ServedApi[]): CredentialPlaces {
+  const places = {
+    headers: new Set<string>(),
+    query: new Set<string>(),
+    cookies: new Set<string>(),
+  };
+  for (const { credentials } of apis) {
+    if (!credentials) continue;
+    for (const name of credentials.headers) places.headers.add(name);
+    for (const name of credentials.query) places.query.add(name);
+    for (const name of credentials.cookies) places.cookies.add(name);
+  }
+  return places;
 }

@@ -71,8 +71,11 @@ export interface SecurityCheck {
    * header, unless the request meets the requirements of `operation` (of the document, for a
    * path the spec lacks). `search` is the query string, without `?`. The core runs it before
    * reading the body, so a bad credential gets 401 whatever the body holds.
+   * @returns whether the request is identified: it sent a credential the mock accepts (for
+   * any scheme, on an operation open to anonymous requests too), or the spec declares no
+   * scheme to send one with. Only an identified request makes a session.
    */
-  check(request: MockRequest, search: string, operation?: Operation): void;
+  check(request: MockRequest, search: string, operation?: Operation): boolean;
   /** One line per declared scheme (and per scheme a requirement names undeclared). */
   readonly summary: readonly SchemeSummary[];
 }
@@ -113,6 +116,12 @@ export function createSecurityCheck(
     rules.set(name, ruleOf(name, scheme, isAccepted));
     summary.push(summaryOf(name, scheme, secrets, accepted));
   }
+  const declared = [...rules.values()];
+  const identifies = (request: MockRequest, search: string): boolean => {
+    if (declared.length === 0) return true;
+    const sent = new SentCredentials(request, search);
+    return declared.some((rule) => rule.check(sent).kind === 'met');
+  };
   const ruleFor = (name: string): SchemeRule => {
     let rule = rules.get(name);
     if (!rule) {
@@ -150,7 +159,7 @@ export function createSecurityCheck(
     summary,
     check(request, search, operation) {
       const set = operation ? compile(operation.security) : documentSet;
-      if (set.open) return;
+      if (set.open) return identifies(request, search);
       const sent = new SentCredentials(request, search);
       let firstRefusal: { rule: SchemeRule; problem: Problem } | undefined;
       let otherScheme = false;
@@ -164,7 +173,7 @@ export function createSecurityCheck(
           if (outcome.kind === 'refused') firstRefusal ??= { rule, problem: outcome.problem };
           else if (outcome.kind === 'other-scheme') otherScheme = true;
         }
-        if (missing.length === 0) return;
+        if (missing.length === 0) return true;
         lacking.push(missing);
       }
       const challenge = (failed?: { rule: SchemeRule; problem: Problem }) =>

@@ -4,6 +4,7 @@ import {
   type ScopeUsage,
   type SideData,
   type Store,
+  StoreLostError,
 } from '../store/store.js';
 import { errors } from '../vocabulary/error-catalogue.js';
 import { createRequestLog, createSharedRequestLog, type RequestLog } from './admin/request-log.js';
@@ -73,6 +74,11 @@ export function createStates(options: {
   scenarios: ScenarioSettings;
   seed: number;
   limits: SessionLimits;
+  /**
+   * Seeds the start-up data again when a reset of the default state finds it lost from a
+   * shared store (Redis restarted empty): a reset is the explicit act that may do so.
+   */
+  reseed?: () => Promise<void>;
 }): MockStates {
   const { store, limits } = options;
   const shared = isSharedStore(store) ? store : undefined;
@@ -165,7 +171,13 @@ export function createStates(options: {
     },
     drop,
     async reset(state) {
-      await state.store.reset();
+      try {
+        await state.store.reset();
+      } catch (error) {
+        if (!(error instanceof StoreLostError && options.reseed && state.session === undefined))
+          throw error;
+        await options.reseed();
+      }
       await state.scenarios.reset();
       await state.requestLog.clear();
     },

@@ -6,6 +6,7 @@ import { CheckedJson, type CheckedAnswer, type FaultKind } from '../vocabulary/a
 import type { MockRequest } from '../vocabulary/request.js';
 import type { CorsStep } from './cors.js';
 import { playFault } from './faults.js';
+import type { HostStep } from './host-check.js';
 import type { PageStep } from './inspector-page.js';
 import type { RequestLine } from './logger.js';
 import { createSender } from './send.js';
@@ -32,6 +33,11 @@ export interface ListenerOptions {
   readBody: (req: IncomingMessage, res: ServerResponse) => Promise<Buffer>;
   /** Sets CORS headers and answers preflights; none without CORS. */
   cors?: CorsStep;
+  /**
+   * Refuses a request whose Host the mock does not answer for (DNS rebinding); none: every
+   * host is answered (the express mount, where the host app decides).
+   */
+  host?: HostStep;
   /** Serves the inspector page and its files (see createInspectorPage); none without the admin API. */
   page?: PageStep;
   /** The CPU budget per event-loop turn that every list being sent shares. */
@@ -84,7 +90,8 @@ export function createListener(options: ListenerOptions): MockListener {
       res.once('close', () =>
         log({
           method: req.method ?? 'GET',
-          path: req.url ?? '/',
+          // A key sent in the query is a secret of the app under test, not the log's to show.
+          path: core.shownTarget(req.url ?? '/'),
           ...(outcome.fault && outcome.fault !== 'malformed' ? {} : { status: res.statusCode }),
           ...(outcome.fault ? { fault: outcome.fault } : {}),
           ...(outcome.reason ? { reason: outcome.reason } : {}),
@@ -106,6 +113,8 @@ export function createListener(options: ListenerOptions): MockListener {
   ) {
     const method = req.method ?? 'GET';
     const route = found ?? core.route(method, req.url ?? '/');
+    const foreign = options.host?.(req);
+    if (foreign) return finish(req, res, core.errorAnswer(foreign, route), outcome);
     const page = options.page?.(req, res) ?? 'continue';
     if (page === 'answered') return;
     if (page !== 'continue') return finish(req, res, core.errorAnswer(page, route), outcome);

@@ -17,6 +17,7 @@ import { MemoryStore } from './memory-store.js';
 import { checkRoom, jsonOf, keyOf, newId, StoreStates, withId, type Totals } from './records.js';
 import {
   DEFAULT_STORE_LIMITS,
+  StoreKeyTakenError,
   type Collection,
   type CollectionDescriptor,
   type RecordId,
@@ -452,7 +453,7 @@ class FileCollection implements Collection {
         ? newId(this.descriptor, this.store.lastId(name), taken)
         : keyOf(this.descriptor, chosen);
     if (chosen !== undefined && taken(id))
-      throw new Error(`${name} already has a record ${String(id)}`);
+      throw new StoreKeyTakenError(name, this.descriptor.idProperty, id);
     const record = withId(this.descriptor, id, fields);
     await this.#put(id, record);
     return record;

@@ -9,6 +9,7 @@ import {
   type CollectionState,
 } from './records.js';
 import {
+  StoreKeyTakenError,
   DEFAULT_STORE_LIMITS,
   type Collection,
   type CollectionDescriptor,
@@ -187,7 +188,7 @@ class MemoryCollection implements Collection {
         ? newId(this.descriptor, state.lastId, (taken) => state.records.has(taken))
         : keyOf(this.descriptor, chosen);
     if (chosen !== undefined && state.records.has(id))
-      throw new Error(`${this.descriptor.name} already has a record ${String(id)}`);
+      throw new StoreKeyTakenError(this.descriptor.name, this.descriptor.idProperty, id);
     const record = withId(this.descriptor, id, fields);
     const size = sizeOf(record);
     checkRoom(this.store.limits, states.totals, 1, size);

@@ -2,7 +2,9 @@
 // the limits. The stores differ only in when a write takes effect and where it is kept.
 import { randomUUID } from 'node:crypto';
 import {
+  MAX_INTEGER_ID,
   StoreFullError,
+  StoreIdsExhaustedError,
   type CollectionDescriptor,
   type RecordId,
   type StoreLimits,
@@ -125,7 +127,10 @@ export function newId(
   lastId: number,
   taken: (id: string) => boolean,
 ): RecordId {
-  if (descriptor.idKind === 'integer') return lastId + 1;
+  if (descriptor.idKind === 'integer') {
+    if (lastId >= MAX_INTEGER_ID) throw new StoreIdsExhaustedError(descriptor.name);
+    return lastId + 1;
+  }
   let id: string;
   do id = randomUUID();
   while (taken(id));

@@ -1,8 +1,13 @@
 // The Lua scripts of the Redis store: every write, and every read that must see one state, is
 // one script, which Redis runs atomically. See decisions/008-redis-store.md for the key layout.
 //
-// Every script gets the same three keys: the namespace of the state it works on (the main
-// state or a scope), the namespace of the start-up mark, and the set of scope names. A state's
+// Every script gets the same six keys: the namespace of the state it works on (the main
+// state or a scope), the namespace of the start-up mark, the set of scope names, and the
+// epoch's three: `epoch` (the generation of the start-up data, set with the mark),
+// `superseded` (the generations an explicit re-seed replaced) and `lost` (set by a replica that
+// found its generation gone). Its last ARGV is the generation the caller serves ('' for none
+// yet): a script that guards refuses to run on any other, so that a Redis restarted empty is
+// never served as if it held the data. A state's
 // keys under its namespace: `meta` (hash: `records` and `bytes`, the totals the limits are
 // checked against, and `seq`, the creation order), `last` (hash: collection → last integer id),
 // `names` (set: its collections), and per collection `r:<name>` (hash: id → record JSON) and
@@ -12,6 +17,24 @@
 
 const PREAMBLE = `
 local ns, mark, scopes = KEYS[1], KEYS[2], KEYS[3]
+local epochKey, superseded, lostKey, specKey = KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local served = ARGV[#ARGV]
+
+-- Stops the script, before it writes anything, when the start-up data the caller serves is
+-- no longer in Redis: gone (a restart without persistence, FLUSHALL, a failover to an empty
+-- replica), or replaced by another generation. A gone one is noted in 'lost', so that no
+-- replica started later seeds over the prefix unless told to.
+local function guard()
+  if served == '' then return end
+  local now = redis.call('GET', epochKey)
+  if now == served then return end
+  if now and redis.call('SISMEMBER', superseded, served) == 1 then return end
+  if not now then
+    redis.call('SET', lostKey, served)
+    return error({err = 'EPOCHGONE'})
+  end
+  return error({err = 'EPOCHOTHER'})
+end
 
 local function drop(state)
   for _, name in ipairs(redis.call('SMEMBERS', state .. 'names')) do
@@ -45,6 +68,16 @@ local function ensure()
   end
 end
 
+-- The spec a prefix serves: refused ({'other-spec', its label}) when it is another than the
+-- caller's (hash, label), noted when the prefix had none. An empty hash: no spec to compare.
+local function sameSpec(hash, label)
+  if hash == '' then return nil end
+  local held = redis.call('HGET', specKey, 'hash')
+  if held and held ~= hash then return {'other-spec', redis.call('HGET', specKey, 'label')} end
+  if not held then redis.call('HSET', specKey, 'hash', hash, 'label', label) end
+  return nil
+end
+
 -- Whether totals moved by these deltas stay within the limits (a negative limit: none).
 local function room(records, bytes, maxRecords, maxBytes)
   local totals = redis.call('HMGET', ns .. 'meta', 'records', 'bytes')
@@ -71,25 +104,28 @@ function script(name: string, body: string): Script {
 /**
  * ARGV: scope, collection, mode (`auto`: the next integer id; `int`: a given integer id;
  * `str`: a given string id), id (empty for `auto`), JSON before the id (`auto`) or the whole
- * record, JSON after the id (`auto`), maxRecords, maxBytes.
- * Returns `{'ok', id}`, `{'taken'}` or `{'full', limit}`; a refused create changes nothing,
- * not even the counter.
+ * record, JSON after the id (`auto`), the largest integer id, maxRecords, maxBytes.
+ * Returns `{'ok', id}`, `{'taken'}`, `{'exhausted'}` (the counter stands at the largest id:
+ * Lua's numbers are doubles, so one more would repeat it) or `{'full', limit}`; a refused
+ * create changes nothing, not even the counter.
  */
 export const CREATE = script(
   'create',
   `
+guard()
 ensure()
 local name, mode = ARGV[2], ARGV[3]
 local records = ns .. 'r:' .. name
 local id, json = ARGV[4], ARGV[5]
 if mode == 'auto' then
   local last = tonumber(redis.call('HGET', ns .. 'last', name) or '0')
+  if last >= tonumber(ARGV[7]) then return {'exhausted'} end
   id = string.format('%d', last + 1)
   json = ARGV[5] .. id .. ARGV[6]
 elseif redis.call('HEXISTS', records, id) == 1 then
   return {'taken'}
 end
-local full = room(1, #json, tonumber(ARGV[7]), tonumber(ARGV[8]))
+local full = room(1, #json, tonumber(ARGV[8]), tonumber(ARGV[9]))
 if full then return {'full', full} end
 if mode ~= 'str' then
   local last = tonumber(redis.call('HGET', ns .. 'last', name) or '0')
@@ -113,6 +149,7 @@ return {'ok', id}
 export const UPDATE = script(
   'update',
   `
+guard()
 ensure()
 local records = ns .. 'r:' .. ARGV[2]
 local current = redis.call('HGET', records, ARGV[3])
@@ -131,6 +168,7 @@ return {'ok'}
 export const REMOVE = script(
   'remove',
   `
+guard()
 ensure()
 local records = ns .. 'r:' .. ARGV[2]
 local current = redis.call('HGET', records, ARGV[3])
@@ -147,6 +185,7 @@ return 1
 export const GET = script(
   'get',
   `
+guard()
 ensure()
 return redis.call('HGET', ns .. 'r:' .. ARGV[2], ARGV[3])
 `,
@@ -156,6 +195,7 @@ return redis.call('HGET', ns .. 'r:' .. ARGV[2], ARGV[3])
 export const LIST = script(
   'list',
   `
+guard()
 ensure()
 local ids = redis.call('ZRANGE', ns .. 'o:' .. ARGV[2], 0, -1)
 local out = {}
@@ -172,22 +212,37 @@ return out
 export const COUNT = script(
   'count',
   `
+guard()
 ensure()
 return tonumber(redis.call('HGET', ns .. 'meta', 'records'))
 `,
 );
 
 /**
- * ARGV: scope, the seeding claim's key, this opener's token. The state becomes the mark, and
- * a claim held by this opener ends: the prefix is ready for every replica.
+ * ARGV: scope, the seeding claim's key, this opener's token, a new generation. The state
+ * becomes the mark, and a claim held by this opener ends: the prefix is ready for every
+ * replica. The generation is set if the prefix has none (its first mark, or a re-seed after a
+ * loss, whose lost generation is then superseded: the replicas serving it go on with this one).
+ * Returns the prefix's generation.
  */
 export const MARK = script(
   'mark',
   `
+guard()
 ensure()
 copy(ns, mark)
 if redis.call('GET', ARGV[2]) == ARGV[3] then redis.call('DEL', ARGV[2]) end
-return 1
+local gone = redis.call('GET', lostKey)
+if gone then
+  redis.call('SADD', superseded, gone)
+  redis.call('DEL', lostKey)
+end
+local epoch = redis.call('GET', epochKey)
+if not epoch then
+  epoch = ARGV[4]
+  redis.call('SET', epochKey, epoch)
+end
+return epoch
 `,
 );
 
@@ -195,6 +250,7 @@ return 1
 export const RESET = script(
   'reset',
   `
+guard()
 copy(mark, ns)
 if ARGV[1] ~= '' then redis.call('SADD', scopes, ARGV[1]) end
 return 1
@@ -205,6 +261,7 @@ return 1
 export const DROP = script(
   'drop',
   `
+guard()
 local had = redis.call('EXISTS', ns .. 'meta')
 drop(ns)
 redis.call('SREM', scopes, ARGV[1])
@@ -213,18 +270,66 @@ return had
 );
 
 /**
- * ARGV: scope (empty), the claim's key, this opener's token, the claim's lease in ms.
- * Returns `loaded` when the prefix holds a marked start-up state, `wait` while another opener
- * holds the claim (it is seeding), or `claimed`: this opener seeds, into a main state emptied
- * of whatever an opener that never marked left (a seeding that did not finish).
+ * ARGV: scope (empty), the claim's key, this opener's token, the claim's lease in ms, `reseed`
+ * or '', the spec's hash and label (empty: none). Returns `{'other-spec', label}` when the
+ * prefix serves another spec, else `{'loaded', generation}` when the prefix holds a marked start-up state,
+ * `{'wait'}` while another opener holds the claim (it is seeding), `{'lost', generation}` when
+ * replicas served start-up data that is gone and this opener was not told to seed again, or
+ * `{'claimed', lost generation or ''}`: this opener seeds, into a main state emptied of whatever
+ * an opener that never marked left (a seeding that did not finish).
  */
 export const CLAIM = script(
   'claim',
   `
-if redis.call('EXISTS', mark .. 'meta') == 1 then return 'loaded' end
-if not redis.call('SET', ARGV[2], ARGV[3], 'NX', 'PX', ARGV[4]) then return 'wait' end
+local other = sameSpec(ARGV[6], ARGV[7])
+if other then return other end
+if redis.call('EXISTS', mark .. 'meta') == 1 then
+  local epoch = redis.call('GET', epochKey)
+  -- Marked by a mock that kept no generation: its generation starts now.
+  if not epoch then
+    epoch = ARGV[3]
+    redis.call('SET', epochKey, epoch)
+  end
+  return {'loaded', epoch}
+end
+local gone = redis.call('GET', lostKey)
+if gone and ARGV[5] ~= 'reseed' then return {'lost', gone} end
+if not redis.call('SET', ARGV[2], ARGV[3], 'NX', 'PX', ARGV[4]) then return {'wait'} end
 drop(ns)
-return 'claimed'
+return {'claimed', gone or ''}
+`,
+);
+
+/**
+ * ARGV: scope (empty), the claim's key, this opener's token, the claim's lease in ms, the
+ * spec's hash and label (written again: the loss took them). For a
+ * reset by a replica whose start-up data is gone: `{'claimed'}` when it is to seed again (the
+ * main state emptied, its generation noted as lost so that the mark supersedes it), `{'wait'}`
+ * while another seeds, or `{'current'}` when the prefix holds a generation it may serve (one
+ * that superseded its own, which it now serves too): then a plain reset follows.
+ */
+export const RECLAIM = script(
+  'reclaim',
+  `
+local now = redis.call('GET', epochKey)
+if now then
+  if now ~= served then redis.call('SADD', superseded, served) end
+  return {'current'}
+end
+if not redis.call('SET', ARGV[2], ARGV[3], 'NX', 'PX', ARGV[4]) then return {'wait'} end
+sameSpec(ARGV[5], ARGV[6])
+redis.call('SET', lostKey, served, 'NX')
+drop(ns)
+return {'claimed'}
+`,
+);
+
+/** ARGV: scope (empty). Fails as every guarded script does when the generation served is gone. */
+export const CHECK = script(
+  'check',
+  `
+guard()
+return 1
 `,
 );
 
@@ -258,6 +363,8 @@ export const SCRIPTS = [
   RESET,
   DROP,
   CLAIM,
+  RECLAIM,
+  CHECK,
   RENEW,
   RELEASE,
 ];

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { StartupError } from '../vocabulary/errors.js';
 import { DEFAULT_REDIS_PREFIX } from './redis-prefix.js';
+import { currentStoreBudget, spendBudget } from './store-budget.js';
 import { deepFreeze, keyOf, withId } from './records.js';
 import {
   failureOf,
@@ -15,6 +16,7 @@ import {
   type LoadedScripts,
 } from './redis-connection.js';
 import {
+  CHECK,
   CLAIM,
   COUNT,
   CREATE,
@@ -22,6 +24,7 @@ import {
   GET,
   LIST,
   MARK,
+  RECLAIM,
   RELEASE,
   REMOVE,
   RENEW,
@@ -31,7 +34,11 @@ import {
 } from './redis-scripts.js';
 import {
   DEFAULT_STORE_LIMITS,
+  MAX_INTEGER_ID,
   StoreFullError,
+  StoreIdsExhaustedError,
+  StoreKeyTakenError,
+  StoreLostError,
   StoreUnavailableError,
   type Collection,
   type CollectionDescriptor,
@@ -79,6 +86,27 @@ export interface RedisStoreOptions {
    * @default 15_000
    */
   claimLeaseMs?: number;
+  /**
+   * Seed the prefix again when replicas served start-up data that is gone from it (Redis
+   * restarted empty, was flushed, or failed over to an empty replica). Without it such a
+   * prefix is refused at open: a replica that joins never seeds over data others serve.
+   * @default false
+   */
+  reseed?: boolean;
+  /**
+   * Accept a Redis whose `maxmemory-policy` may evict keys. Eviction drops records, id
+   * counters and the start-up mark silently (ids then repeat), so such a Redis is refused at
+   * open unless this is set.
+   * @default false
+   */
+  allowEviction?: boolean;
+  /**
+   * The spec the mock serves: the prefix keeps the first one's, and a store opened with
+   * another is refused, so that a replica of another API never serves (or resets) this one's data.
+   * @default none: not compared
+   * @example { hash: 'sha256 hex of the document', label: '"Categories API" 1.0.0' }
+   */
+  spec?: { readonly hash: string; readonly label: string };
 }
 
 /** The defaults of RedisStoreOptions. */
@@ -118,6 +146,12 @@ const SEED_POLL_MS = 50;
 const UPDATE_ATTEMPTS = 100;
 /** What a failed operation tells its caller to wait: Redis is back within seconds or not soon. */
 const RETRY_AFTER_SECONDS = 1;
+/**
+ * How often a replica asks whether its start-up data is still in Redis, between requests: so
+ * that a loss is noted (and a replica started later refuses to seed over it) even while no
+ * request comes.
+ */
+const EPOCH_CHECK_MS = 1000;
 
 /**
  * Connects to the Redis at `url` and opens the state kept under the prefix. Operations fail
@@ -169,6 +203,7 @@ export async function openRedisStore(
   try {
     await client.connect();
     await checkVersion(client, shown);
+    if (!options.allowEviction) await refuseEviction(client, shown);
     const scripts = await loadScripts(client);
     // Redis forgets scripts when it restarts: load them again on each reconnection.
     client.on('ready', () => void loadScripts(client, scripts).catch(() => undefined));
@@ -184,10 +219,12 @@ export async function openRedisStore(
         claimLeaseMs: options.claimLeaseMs ?? REDIS_STORE_DEFAULTS.claimLeaseMs,
         updating: new Map(),
         closed: false,
+        epoch: '',
+        spec: options.spec ?? { hash: '', label: '' },
       },
       false,
     );
-    await store.claim(options.seedWaitMs ?? REDIS_STORE_DEFAULTS.seedWaitMs);
+    await store.claim(options.seedWaitMs ?? REDIS_STORE_DEFAULTS.seedWaitMs, options.reseed);
     return store;
   } catch (error) {
     client.disconnect();
@@ -212,6 +249,22 @@ async function checkVersion(client: Redis, url: string): Promise<void> {
     );
 }
 
+/**
+ * Refuses a Redis that may evict keys when its memory is full: the store would lose records,
+ * counters and its mark without a word. `noeviction` answers a write with an OOM error instead,
+ * which the store turns into a 503.
+ * @throws {RedisError} naming the setting to change.
+ */
+async function refuseEviction(client: Redis, url: string): Promise<void> {
+  const info = await client.info('memory');
+  const policy = /maxmemory_policy:(\S+)/.exec(info)?.[1];
+  if (policy === undefined || policy === 'noeviction') return;
+  throw new RedisError(
+    url,
+    `its maxmemory-policy is ${policy}, which evicts keys (records, id counters and the start-up data vanish, and ids repeat); set maxmemory-policy noeviction, or start with --redis-allow-eviction to accept that`,
+  );
+}
+
 /** What the states of one store share: the connection and the settings. */
 interface Shared {
   readonly client: Redis;
@@ -225,8 +278,15 @@ interface Shared {
   readonly claimLeaseMs: number;
   /** Set by `close`: operations after it are refused. */
   closed: boolean;
+  /**
+   * The generation of the start-up data this store serves, as Redis named it when it was
+   * marked; empty until then (a store that seeds). Every guarded script refuses another.
+   */
+  epoch: string;
   /** The update under way for each record, so that this process's updates of one record queue. */
   readonly updating: Map<string, Promise<unknown>>;
+  /** The spec served, as the prefix keeps it (empty: none to compare). */
+  readonly spec: { readonly hash: string; readonly label: string };
 }
 
 interface StateKeys {
@@ -238,6 +298,14 @@ interface StateKeys {
   scopes: string;
   /** The seeding claim: the token of the opener that seeds, while it does. */
   claim: string;
+  /** The generation of the marked start-up data. */
+  epoch: string;
+  /** The generations an explicit re-seed replaced: their replicas serve the new one. */
+  superseded: string;
+  /** The generation a replica found gone: set until someone seeds again. */
+  lost: string;
+  /** The hash (`hash`, `label`) of the spec the prefix serves. */
+  spec: string;
 }
 
 function keysOf(prefix: string, scopeName: string): StateKeys {
@@ -246,6 +314,10 @@ function keysOf(prefix: string, scopeName: string): StateKeys {
     mark: `${prefix}mark:`,
     scopes: `${prefix}scopes`,
     claim: `${prefix}claim`,
+    epoch: `${prefix}epoch`,
+    superseded: `${prefix}superseded`,
+    lost: `${prefix}lost`,
+    spec: `${prefix}spec`,
   };
 }
 
@@ -274,7 +346,8 @@ class RedisState implements Store {
   }
 
   async markInitial(): Promise<void> {
-    await this.run(MARK, [this.keys.claim, this.shared.token], 'write');
+    const epoch = await this.run(MARK, [this.keys.claim, this.shared.token, randomUUID()], 'write');
+    this.shared.epoch = String(epoch);
   }
 
   async reset(): Promise<void> {
@@ -354,6 +427,20 @@ class RedisState implements Store {
     });
   }
 
+  /**
+   * Runs one call to Redis within the store time left to the request being served (when one
+   * is), so that a Redis that stops answering holds a request for that time in all, not for a
+   * timeout per call.
+   */
+  async #withinBudget<T>(kind: 'read' | 'write', call: () => Promise<T>): Promise<T> {
+    const budget = currentStoreBudget();
+    if (!budget) return call();
+    if (budget.leftMs <= 0) throw new BudgetSpent(budget.totalMs, false);
+    const outcome = await spendBudget(budget, call);
+    if (!outcome.done) throw new BudgetSpent(budget.totalMs, kind === 'write');
+    return outcome.value;
+  }
+
   /** Runs plain commands, their failures told as a script's are. */
   async command<T>(kind: 'read' | 'write', run: (client: Redis) => Promise<T>): Promise<T> {
     if (this.shared.closed)
@@ -361,7 +448,7 @@ class RedisState implements Store {
         outcome: kind === 'read' ? 'read' : 'not-stored',
       });
     try {
-      return await run(this.shared.client);
+      return await this.#withinBudget(kind, () => run(this.shared.client));
     } catch (error) {
       throw unavailable(failureOf(error, this.shared.timeoutMs), this.shared.url, kind, error);
     }
@@ -378,17 +465,39 @@ class RedisState implements Store {
         outcome: kind === 'read' ? 'read' : 'not-stored',
       });
     try {
-      return await runScript(
-        this.shared.client,
-        this.shared.scripts,
-        script,
-        [keys.state, keys.mark, keys.scopes],
-        [this.scopeName, ...args],
+      return await this.#withinBudget(kind, () =>
+        runScript(
+          this.shared.client,
+          this.shared.scripts,
+          script,
+          [keys.state, keys.mark, keys.scopes, keys.epoch, keys.superseded, keys.lost, keys.spec],
+          [this.scopeName, ...args, this.shared.epoch],
+        ),
       );
     } catch (error) {
+      const loss = lossOf(error);
+      if (loss) throw new StoreLostError(loss, `its Redis at ${this.shared.url}`, kind);
       throw unavailable(failureOf(error, this.shared.timeoutMs), this.shared.url, kind, error);
     }
   }
+}
+
+/** The request's store time (see store-budget.ts) ran out: the call was not sent, or its answer was not awaited. */
+class BudgetSpent extends Error {
+  constructor(
+    readonly totalMs: number,
+    readonly sent: boolean,
+  ) {
+    super('The request spent its store time');
+  }
+}
+
+/** What a guarded script's refusal says of the start-up data: gone, or replaced. */
+function lossOf(error: unknown): 'gone' | 'replaced' | undefined {
+  if (!(error instanceof Error) || error.name !== 'ReplyError') return undefined;
+  if (error.message.startsWith('EPOCHGONE')) return 'gone';
+  if (error.message.startsWith('EPOCHOTHER')) return 'replaced';
+  return undefined;
 }
 
 function unavailable(
@@ -397,6 +506,11 @@ function unavailable(
   kind: 'read' | 'write',
   error: unknown,
 ): unknown {
+  if (error instanceof BudgetSpent)
+    failure = {
+      problem: `did not answer within the request's ${error.totalMs} ms`,
+      sent: error.sent,
+    };
   if (!failure) return error;
   return new StoreUnavailableError(`its Redis at ${url} ${failure.problem}`, RETRY_AFTER_SECONDS, {
     cause: error,
@@ -419,8 +533,11 @@ export class RedisStore extends RedisState implements SharedStore {
    * it. Then this one must neither seed nor call `markInitial`.
    */
   loaded: boolean;
+  /** Whether this store seeds over start-up data that was lost (opened with `reseed`). */
+  reseeded = false;
   readonly #scopes = new Map<string, RedisState>();
   #renewal: NodeJS.Timeout | undefined;
+  #epochCheck: NodeJS.Timeout | undefined;
 
   constructor(shared: Shared, loaded: boolean) {
     super(shared, '');
@@ -452,11 +569,7 @@ export class RedisStore extends RedisState implements SharedStore {
   }
 
   async scopeNames(): Promise<string[]> {
-    try {
-      return await this.shared.client.smembers(this.keys.scopes);
-    } catch (error) {
-      throw unavailable(failureOf(error, this.shared.timeoutMs), this.shared.url, 'read', error);
-    }
+    return this.command('read', (client) => client.smembers(this.keys.scopes));
   }
 
   async dropScope(name: string): Promise<boolean> {
@@ -507,11 +620,48 @@ export class RedisStore extends RedisState implements SharedStore {
   override async markInitial(): Promise<void> {
     await super.markInitial();
     this.#stopRenewal();
+    this.#checkEpoch();
+  }
+
+  /**
+   * Seeds the main state again, with `fill`, once its start-up data is gone from Redis, and
+   * marks it as the new generation, which the replicas that served the lost one serve too.
+   * When another replica did so already, or the prefix holds a generation seeded since, this
+   * store serves that one instead and resets to it.
+   * @returns whether this store seeded.
+   * @throws {StoreUnavailableError} while another replica seeds.
+   */
+  async reseed(fill: () => Promise<void>): Promise<boolean> {
+    const { hash, label } = this.shared.spec;
+    const outcome = (await this.run(
+      RECLAIM,
+      [this.keys.claim, this.shared.token, this.shared.claimLeaseMs, hash, label],
+      'write',
+    )) as [string];
+    if (outcome[0] === 'current') {
+      await this.reset();
+      return false;
+    }
+    if (outcome[0] === 'wait')
+      throw new StoreUnavailableError(
+        'another mock is seeding its start-up data again',
+        RETRY_AFTER_SECONDS,
+      );
+    this.shared.epoch = '';
+    try {
+      await fill();
+      await this.markInitial();
+    } catch (error) {
+      await this.run(RELEASE, [this.keys.claim, this.shared.token], 'write').catch(() => undefined);
+      throw error;
+    }
+    return true;
   }
 
   /** Ends this opener's seeding claim, if it still holds one, and the connection. */
   override async close(): Promise<void> {
     this.#stopRenewal();
+    clearInterval(this.#epochCheck);
     if (this.shared.closed) return;
     await this.run(RELEASE, [this.keys.claim, this.shared.token], 'write').catch(() => undefined);
     const client = this.shared.client;
@@ -523,20 +673,41 @@ export class RedisStore extends RedisState implements SharedStore {
    * Claims the prefix for seeding, or finds it seeded; waits while another opener seeds.
    * @internal
    */
-  async claim(waitMs: number): Promise<void> {
+  async claim(waitMs: number, reseed = false): Promise<void> {
     const deadline = Date.now() + waitMs;
     for (;;) {
-      const outcome = await this.run(
+      const { hash, label } = this.shared.spec;
+      const [outcome, epoch] = (await this.run(
         CLAIM,
-        [this.keys.claim, this.shared.token, this.shared.claimLeaseMs],
+        [
+          this.keys.claim,
+          this.shared.token,
+          this.shared.claimLeaseMs,
+          reseed ? 'reseed' : '',
+          hash,
+          label,
+        ],
         'write',
-      );
+      )) as [string, string?];
+      if (outcome === 'other-spec')
+        throw new RedisError(
+          this.shared.url,
+          `the prefix "${this.prefix}" serves another spec, ${epoch ?? 'unnamed'}, and this mock's is ${label}; give this mock another --redis-prefix, or stop the mocks of the other spec and empty the prefix`,
+        );
       if (outcome === 'loaded') {
         this.loaded = true;
+        this.shared.epoch = epoch ?? '';
+        this.#checkEpoch();
         return;
       }
+      if (outcome === 'lost')
+        throw new RedisError(
+          this.shared.url,
+          `the start-up data that mocks served under the prefix "${this.prefix}" is gone (Redis restarted empty, was flushed, or failed over to an empty replica); seed it again with POST /__mock/reset on a running mock, or start this one with --redis-reseed`,
+        );
       if (outcome === 'claimed') {
         this.loaded = false;
+        this.reseeded = Boolean(epoch);
         this.#renewal = setInterval(() => {
           void this.run(
             RENEW,
@@ -554,6 +725,18 @@ export class RedisStore extends RedisState implements SharedStore {
         );
       await new Promise((resolve) => setTimeout(resolve, SEED_POLL_MS));
     }
+  }
+
+  /**
+   * Asks Redis every EPOCH_CHECK_MS whether the generation served is still there: a loss is
+   * then noted in Redis (see the scripts' guard) even while no request comes.
+   */
+  #checkEpoch(): void {
+    clearInterval(this.#epochCheck);
+    this.#epochCheck = setInterval(() => {
+      void this.run(CHECK, [], 'read').catch(() => undefined);
+    }, EPOCH_CHECK_MS);
+    this.#epochCheck.unref();
   }
 
   #stopRenewal(): void {
@@ -610,7 +793,8 @@ class RedisCollection implements Collection {
       // Redis picks the id: the record's JSON goes as the parts around it.
       const json = JSON.stringify(withId(descriptor, 0, fields));
       const tail = json.slice(this.#head.length + 1);
-      const reply = await this.#create(['auto', '', this.#head, tail]);
+      const reply = await this.#create(['auto', '', this.#head, tail, String(MAX_INTEGER_ID)]);
+      if (reply[0] === 'exhausted') throw new StoreIdsExhaustedError(descriptor.name);
       return withId(descriptor, Number(reply[1]), fields);
     }
     for (let attempt = 0; ; attempt++) {
@@ -619,10 +803,17 @@ class RedisCollection implements Collection {
         throw new TypeError(`${descriptor.name}: ${String(chosen)} is not an integer id`);
       const record = withId(descriptor, id, fields);
       const mode = typeof id === 'number' ? 'int' : 'str';
-      const reply = await this.#create([mode, String(id), JSON.stringify(record), '']);
+      const reply = await this.#create([
+        mode,
+        String(id),
+        JSON.stringify(record),
+        '',
+        String(MAX_INTEGER_ID),
+      ]);
       if (reply[0] === 'ok') return record;
+      if (reply[0] === 'exhausted') throw new StoreIdsExhaustedError(descriptor.name);
       if (chosen !== undefined)
-        throw new Error(`${descriptor.name} already has a record ${String(id)}`);
+        throw new StoreKeyTakenError(descriptor.name, descriptor.idProperty, id);
       // A UUID taken already: as likely as winning a lottery twice, but then another one.
       if (attempt > 3) throw new Error(`${descriptor.name}: no free UUID after ${attempt} tries`);
     }

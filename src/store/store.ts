@@ -167,6 +167,21 @@ export function isSharedStore(store: Store): store is SharedStore {
   return typeof (store as Partial<SharedStore>).sideData === 'function';
 }
 
+/** A shared store that can seed its start-up data again once it is lost (Redis). */
+export interface ReseedableStore extends Store {
+  /**
+   * Seeds the main state again with `fill` when its start-up data is gone, and marks it; when
+   * another did so first, resets to that instead.
+   * @returns whether this store seeded.
+   */
+  reseed(fill: () => Promise<void>): Promise<boolean>;
+}
+
+/** @example isReseedable(await openRedisStore(url)) // true */
+export function isReseedable(store: Store): store is ReseedableStore {
+  return typeof (store as Partial<ReseedableStore>).reseed === 'function';
+}
+
 /** @example isScopedStore(createMemoryStore()) // true */
 export function isScopedStore(store: Store): store is ScopedStore {
   return typeof (store as Partial<ScopedStore>).scope === 'function';
@@ -184,6 +199,43 @@ export class StoreFullError extends Error {
       limit === 'maxRecords'
         ? `The mock's store is full: it holds its limit of ${value} records`
         : `The mock's store is full: this write would take it past its limit of ${value} bytes`,
+    );
+  }
+}
+
+/**
+ * A create with an id the caller chose that the collection already holds: nothing was stored.
+ * Two creates racing with one key meet it, whatever the store.
+ * @example if (error instanceof StoreKeyTakenError) answer409(error.collection, error.id);
+ */
+export class StoreKeyTakenError extends Error {
+  override name = 'StoreKeyTakenError';
+
+  constructor(
+    readonly collection: string,
+    readonly idProperty: string,
+    readonly id: RecordId,
+  ) {
+    super(`${collection} already has a record ${String(id)}`);
+  }
+}
+
+/**
+ * The largest integer id a store hands out: past it JSON numbers (IEEE 754 doubles) no longer
+ * tell ids apart, and two records would get one id.
+ */
+export const MAX_INTEGER_ID = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A create in a collection whose integer ids are all handed out (its counter stands at
+ * MAX_INTEGER_ID): nothing was stored, and no id is ever handed out twice.
+ */
+export class StoreIdsExhaustedError extends Error {
+  override name = 'StoreIdsExhaustedError';
+
+  constructor(readonly collection: string) {
+    super(
+      `The mock's store has handed out every integer id of ${collection} up to ${MAX_INTEGER_ID}, the largest a JSON number holds exactly: no id is left for a new record (a reset brings the counter back)`,
     );
   }
 }
@@ -234,6 +286,35 @@ export class StoreUnavailableError extends Error {
     this.outcome = outcome;
   }
 }
+
+/**
+ * The start-up data a shared store served is no longer in it: its Redis restarted empty, was
+ * flushed, or failed over to an empty replica (`gone`), or the prefix now holds data seeded
+ * after that (`replaced`). Nothing is read or written until the data is seeded again, by an
+ * explicit act: a reset, or a mock started to re-seed.
+ * @example if (error instanceof StoreLostError) console.error(error.message);
+ */
+export class StoreLostError extends StoreUnavailableError {
+  override name = 'StoreLostError';
+
+  constructor(
+    readonly loss: 'gone' | 'replaced',
+    /** The store, e.g. `its Redis at redis://cache:6379/`. */
+    where: string,
+    kind: 'read' | 'write',
+  ) {
+    super(
+      loss === 'gone'
+        ? `the start-up data it served is gone from ${where} (Redis restarted empty, was flushed, or failed over to an empty replica); nothing is served until it is seeded again: POST /__mock/reset, or start a mock with --redis-reseed`
+        : `${where} holds start-up data seeded after the data this mock served was lost; restart this mock, or POST /__mock/reset to serve it`,
+      RETRY_AFTER_LOST_SECONDS,
+      { outcome: kind === 'read' ? 'read' : 'not-stored' },
+    );
+  }
+}
+
+/** Data that was lost comes back only when someone seeds it again: not within a second. */
+const RETRY_AFTER_LOST_SECONDS = 5;
 
 /**
  * What became of an operation the store could not complete: a write of which nothing was

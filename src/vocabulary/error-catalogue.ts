@@ -216,6 +216,12 @@ export const errors = {
       headers: { 'Retry-After': String(retryAfterSeconds) },
     }),
   ),
+  hostNotAllowed: define(
+    403,
+    'host_not_allowed',
+    (host: string) =>
+      `The mock does not answer for the host "${host}": only loopback names, the host it listens on, and hosts allowed with --allowed-host (or ALLOWED_HOSTS)`,
+  ),
   noSessions: define(
     501,
     'not_implemented',

@@ -22,6 +22,7 @@ import { operationPreparer, serveApi } from '../core/served-api.js';
 import { createTurnBudget } from '../core/turn-budget.js';
 import { createBodyReader } from '../http/body.js';
 import { corsMiddleware } from '../http/cors.js';
+import type { HostStep } from '../http/host-check.js';
 import { createInspectorPage } from '../http/inspector-page.js';
 import { createListener, type MockListener } from '../http/listener.js';
 import { requestLines, silentLogger } from '../http/logger.js';
@@ -38,7 +39,7 @@ import { securitySchemesOf } from '../openapi/security-schemes.js';
 import { basePathOf } from '../openapi/servers.js';
 import { isServed, stabilityOf } from '../openapi/stability.js';
 import { createMemoryStore } from '../store/memory-store.js';
-import { isSharedStore, type RecordId, type Store } from '../store/store.js';
+import { isReseedable, isSharedStore, type RecordId, type Store } from '../store/store.js';
 import { plainAnswer } from '../vocabulary/answer.js';
 import { errors } from '../vocabulary/error-catalogue.js';
 import { resolveOptions, type CustomHandler, type MockOptions } from './options.js';
@@ -70,6 +71,8 @@ export interface AppOptions extends Pick<
 > {
   /** The spec that drives the mock: its routes, schemas, security and deprecations. */
   spec: LoadedSpec;
+  /** Which Host headers it answers (see hostCheck); none: every one, as mounted in an app. */
+  hosts?: HostStep;
   /**
    * The admin API's spec (spec/admin.yaml, `loadSpec(ADMIN_SPEC_PATH)`), served at its own
    * base path (`/__mock`). Without it there is no admin API.
@@ -157,6 +160,20 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
       scenarios: settings.scenarios,
       seed: settings.seed,
       limits: { maxSessions: settings.maxSessions, sessionTtl: settings.sessionTtl },
+      ...(isReseedable(given)
+        ? {
+            async reseed() {
+              const seedSettings = { count: settings.seedCount, seed: settings.seed };
+              const seeded = await given.reseed(async () => {
+                for (const resource of resources) await seedOne(resource, seedSettings, given);
+              });
+              if (seeded)
+                logger.warn(
+                  'the start-up data was gone from the store (Redis restarted empty, or was flushed): a reset seeded it again',
+                );
+            },
+          }
+        : {}),
     });
   const { store } = states.default;
   const seeding = carried ? seedings.get(carried) : { inner: given, lazy };
@@ -263,6 +280,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
         },
     checkAnswer: createAnswerChecker(compiler, budget),
     states,
+    ...(isSharedStore(given) ? { storeBudgetMs: SHARED_STORE_BUDGET_MS } : {}),
     onServerError: (err, request) =>
       logger.error(
         { err, method: request.method, path: request.target },
@@ -276,6 +294,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     ...(adminBasePath === undefined
       ? {}
       : { page: createInspectorPage({ basePath: adminBasePath }) }),
+    ...(options.hosts ? { host: options.hosts } : {}),
     budget,
     sendTimeoutMs: settings.limits.sendTimeout,
     ...(settings.logRequests ? { onAnswered: requestLines(logger) } : {}),
@@ -303,6 +322,13 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
   nestedSeedingsOf.set(app, () => nestedSeeding);
   return app;
 }
+
+/**
+ * How long a request may wait for a shared store (Redis), all its calls together. The README
+ * promises a 503 within 2 s of a request's arrival when Redis stops answering: the rest is
+ * for the answer (the first 503 of an operation shapes its error body, measured at 0.4 s).
+ */
+const SHARED_STORE_BUDGET_MS = 1500;
 
 /** Each app's store as given and, for a large spec, its seeding on first use: a reloaded app takes both over. */
 const seedings = new WeakMap<MockApp, { inner: Store; lazy: LazySeeding | undefined }>();

@@ -176,6 +176,30 @@ export interface MockOptions {
    */
   redisPrefix?: string;
   /**
+   * Seed the Redis prefix again when the start-up data replicas served is gone from it (Redis
+   * restarted empty, was flushed, or failed over to an empty replica). Without it, a mock
+   * refuses to start on such a prefix, so that a replica that joins never seeds over data
+   * others serve; `POST /__mock/reset` on a running replica seeds it again too.
+   * @default false
+   */
+  redisReseed?: boolean;
+  /**
+   * Start on a Redis whose `maxmemory-policy` may evict keys, though eviction loses records
+   * and makes ids repeat without a word. Without it such a Redis is refused at start-up.
+   * @default false
+   */
+  redisAllowEviction?: boolean;
+  /**
+   * Host names (or addresses) the mock answers besides loopback ones (`localhost`,
+   * `127.0.0.1`, `[::1]`) and the `host` it listens on: a request with any other `Host` gets
+   * a 403, so that a page whose DNS name is rebound to this machine cannot reach the mock.
+   * `'*'` allows every host, which reopens that hole: unsafe. Not checked when mounted in an
+   * app (`mockMiddleware`).
+   * @default []
+   * @example ['mock.team.internal']
+   */
+  allowedHosts?: readonly string[];
+  /**
    * Reload the spec when its file changes, keeping the data where the schemas still fit; a
    * broken edit keeps the last good spec serving and logs one line naming the problem.
    * @default false
@@ -209,6 +233,9 @@ export const DEFAULTS = {
   maxSessions: 100,
   sessionTtl: 3_600_000,
   redisPrefix: DEFAULT_REDIS_PREFIX,
+  redisReseed: false,
+  redisAllowEviction: false,
+  allowedHosts: [] as readonly string[],
   stability: 'experimental' as StabilityLevel,
   watch: false,
 } as const;
@@ -269,5 +296,8 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     sessionTtl: options.sessionTtl ?? DEFAULTS.sessionTtl,
     redis: options.redis,
     redisPrefix: options.redisPrefix ?? DEFAULTS.redisPrefix,
+    redisReseed: options.redisReseed ?? DEFAULTS.redisReseed,
+    redisAllowEviction: options.redisAllowEviction ?? DEFAULTS.redisAllowEviction,
+    allowedHosts: options.allowedHosts ?? DEFAULTS.allowedHosts,
   };
 }

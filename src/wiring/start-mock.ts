@@ -3,10 +3,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SchemeSummary } from '../core/security.js';
 import type { Route } from '../core/mock-core.js';
+import { hostCheck, type HostStep } from '../http/host-check.js';
 import { silentLogger, type Logger } from '../http/logger.js';
 import type { MockListener } from '../http/listener.js';
 import { createMockServer } from '../http/server.js';
 import { ADMIN_SPEC_PATH } from '../openapi/bundled.js';
+import { specFingerprint, type SpecFingerprint } from '../openapi/fingerprint.js';
 import { loadSpec } from '../openapi/load.js';
 import type { Resource } from '../openapi/resources.js';
 import { watchFile } from '../openapi/watch.js';
@@ -63,7 +65,7 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
   const settings = resolveOptions(options);
   if (settings.host.trim() === '')
     throw new StartupError('the host to listen on is empty: give an address such as 127.0.0.1');
-  const mock = await openMock(settings);
+  const mock = await openMock(settings, { hosts: hostCheck(settings.host, settings.allowedHosts) });
 
   const { server, close } = createMockServer(mock.listener, settings.limits);
   const origin = await listenAt(server, settings.host, settings.port).catch(
@@ -117,14 +119,27 @@ export interface OpenMock {
  * still fits), marks the start-up state, and watches the spec when asked.
  * @throws {StartupError} for a spec, a data file or data it cannot serve.
  */
-export async function openMock(options: MockOptions): Promise<OpenMock> {
+export async function openMock(
+  options: MockOptions,
+  serving: {
+    /** Which Host headers it answers; none: all (mounted in an app, which decides). */
+    hosts?: HostStep | undefined;
+  } = {},
+): Promise<OpenMock> {
   const settings = resolveOptions(options);
   const spec = typeof settings.spec === 'object' ? settings.spec : await loadSpec(settings.spec);
   const adminSpec = await loadSpec(ADMIN_SPEC_PATH);
   const logger = settings.logger ?? silentLogger();
-  const { store, hasData } = await openStore(settings, logger);
+  const { store, hasData } = await openStore(settings, logger, specFingerprint(spec));
 
-  const appOptions = { ...settings, spec, adminSpec, store, logger };
+  const appOptions = {
+    ...settings,
+    spec,
+    adminSpec,
+    store,
+    logger,
+    ...(serving.hosts ? { hosts: serving.hosts } : {}),
+  };
   const seeding = { count: settings.seedCount, seed: settings.seed };
   let app = createApp(appOptions);
   // A large spec's collections are seeded on first use (see lazySeeding), but those of a store
@@ -236,6 +251,7 @@ async function adoptData(
 async function openStore(
   options: ResolvedOptions,
   logger: Logger,
+  spec: SpecFingerprint,
 ): Promise<{ store: Store; hasData: boolean }> {
   if (options.store) return { store: options.store, hasData: options.storeHasData };
   const limits = options.storeLimits;
@@ -246,7 +262,17 @@ async function openStore(
   if (options.redis) {
     // Loaded only for Redis: the client is a fifth of a second of modules.
     const { openRedisStore } = await import('../store/redis-store.js');
-    const store = await openRedisStore(options.redis, { prefix: options.redisPrefix, limits });
+    const store = await openRedisStore(options.redis, {
+      prefix: options.redisPrefix,
+      limits,
+      reseed: options.redisReseed,
+      allowEviction: options.redisAllowEviction,
+      spec,
+    });
+    if (store.reseeded)
+      logger.warn(
+        `the start-up data under the Redis prefix "${options.redisPrefix}" was lost: seeding it again (--redis-reseed)`,
+      );
     return { store, hasData: store.loaded };
   }
   if (!options.data) return { store: createMemoryStore({ limits }), hasData: false };
