@@ -105,5 +105,9 @@ describe('the large corpus harness', () => {
     expect(
       judge([run], listed({ ...failing, 'GET /slow': 'closed' }), bounds).changed,
     ).toHaveLength(1);
+    // A document listed as a whole: any failure of its operations is known.
+    const wholesale = listed({});
+    wholesale.documents.misbehaving = { document: { operations: 'nearly all fail, for now' } };
+    expect(judge([run], wholesale, bounds)).toMatchObject({ unexpected: [], stale: [], known: 6 });
   });
 });
