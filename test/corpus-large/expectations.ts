@@ -21,8 +21,11 @@ export interface KnownFailures {
     string,
     {
       document?: Partial<Record<DocumentFailure, string>>;
-      /** By `METHOD /path`: what was seen (`5xx`, `hung`, ...) and why. */
-      operations?: Record<string, { failure: string; reason: string }>;
+      /**
+       * By `METHOD /path`: what was seen (`5xx`, `hung`, ...) and why; `flaky` when it failed in
+       * some runs only (then a pass is noted, not a stale entry).
+       */
+      operations?: Record<string, { failure: string; reason: string; flaky?: boolean }>;
     }
   >;
 }
@@ -99,7 +102,10 @@ export function judge(runs: readonly DocumentRun[], known: KnownFailures, bounds
       const failure = failureOf(call, allowed);
       const entry = listed.operations?.[call.operation];
       if (failure === undefined) {
-        if (entry) verdict.stale.push(`${run.slug}: ${call.operation} now answers ${call.status}`);
+        if (entry?.flaky)
+          verdict.changed.push(`${run.slug}: ${call.operation} (flaky) answered ${call.status}`);
+        else if (entry)
+          verdict.stale.push(`${run.slug}: ${call.operation} now answers ${call.status}`);
         continue;
       }
       const line = `${run.slug}: ${call.operation}: ${failure} ${call.status ?? ''} ${call.detail ?? ''}`;
@@ -147,16 +153,17 @@ export function knownFromRuns(
       failures.push('operations');
     for (const failure of failures)
       documentFailures[failure] = before.document?.[failure] ?? documentDetail(run, failure);
-    const operations: Record<string, { failure: string; reason: string }> = {};
+    const operations: Record<string, { failure: string; reason: string; flaky?: boolean }> = {};
     for (const call of run.calls) {
       const kept = before.operations?.[call.operation];
       // Not called this time: what was known of it stays.
-      if (call.outcome === 'unsent' && kept) operations[call.operation] = kept;
+      if ((call.outcome === 'unsent' || kept?.flaky) && kept) operations[call.operation] = kept;
       const failure = call.outcome === 'unsent' ? undefined : failureOf(call, allowed);
       if (failure === undefined) continue;
       operations[call.operation] = {
         failure,
         reason: kept?.reason ?? `${call.status ? `${call.status}: ` : ''}${call.detail ?? failure}`,
+        ...(kept?.flaky ? { flaky: true } : {}),
       };
     }
     const entry = {
