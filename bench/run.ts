@@ -2,10 +2,12 @@
 // paired alternating rounds (bench/paired.ts), plus the rows of issues 8 and 10: a list of
 // 100,000 records of 1 KB and what waits behind it, item reads and writes, creates with
 // --data, the Redis store against the memory store (issue 17), start-up with a spec of 50
-// operations, and start-up on the largest documents of the corpus (issue 15).
+// operations, start-up on the largest documents of the corpus (issue 15), and start-up and
+// every operation's first call on the largest public descriptions (issue 28).
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { bigList } from './big-list.js';
+import { corpusLarge, printCorpusLarge } from './corpus-large.js';
 import { dataStore } from './data-store.js';
 import { items } from './items.js';
 import { largeSpecStartups } from './large-spec.js';
@@ -34,6 +36,7 @@ const SECTIONS = [
   'scaling',
   'startup',
   'large',
+  'corpus',
   'memory',
   'items',
   'data',
@@ -91,6 +94,7 @@ const startups = await section('startup', async () => ({
   spec50: await startup50(),
 }));
 const large = await section('large', () => largeSpecStartups());
+const corpus = await section('corpus', corpusLarge);
 const pinning = pinLoadGenerator();
 console.error(
   `petstore-kit bench: ${ROUNDS} paired rounds of ${SECONDS}s per scenario; ${pinning}`,
@@ -112,6 +116,7 @@ const results = {
   scaling: await section('scaling', () => scaling(SIZES)),
   startup: startups,
   large,
+  corpus,
   memory: await section('memory', () => memory(100_000)),
   items: await section('items', items),
   dataStore: await section('data', dataStore),
@@ -171,6 +176,7 @@ if (results.startup) {
   );
 }
 if (results.large) report.printLargeStartups(results.large);
+if (results.corpus) printCorpusLarge(results.corpus);
 if (results.memory) report.printMemory(results.memory);
 
 const dir = `${ROOT}bench/results`;

@@ -501,40 +501,55 @@ function problemOf(json: Json | undefined): string {
   return typeof text === 'string' ? `: ${text.split('\n')[0]?.slice(0, 120)}` : '';
 }
 
-interface Body {
+export interface Body {
   mediaType: string;
   value: Json;
   schema: JsonObject;
 }
 
 function bodyFor(context: Context, operation: ApiOperation): Body | undefined {
+  return requestBodyOf(context.values, operation);
+}
+
+/** One request as `fetch` takes it. */
+export interface PreparedRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string | FormData | Uint8Array;
+}
+
+/** A request body made from the operation's preferred media type, when it takes one. */
+export function requestBodyOf(values: ValueMaker, operation: ApiOperation): Body | undefined {
   const chosen = preferredBody(operation);
   if (!chosen) return undefined;
   return {
     mediaType: chosen.mediaType,
-    value: context.values.request(chosen.schema),
+    value: values.request(chosen.schema),
     schema: chosen.schema,
   };
 }
 
-/** Sends one operation, its required parameters filled; `given` names path parameter values. */
-async function send(
-  context: Context,
+/**
+ * One operation's request, its required parameters filled; `given` names path parameter
+ * values (and is filled with those made here).
+ */
+export function prepareRequest(
+  baseUrl: string,
+  credentials: Credentials,
+  values: ValueMaker,
   operation: ApiOperation,
-  given: Record<string, Json>,
+  given: Record<string, Json> = {},
   body?: Body,
   /** Values for required query parameters, by name (the created record's, for a list's filters). */
   queryGiven: Readonly<Record<string, Json>> = {},
-): Promise<Exchange> {
-  if (Date.now() > context.deadline) return record(context, { error: UNSENT });
-  const { credentials } = context.options;
+): PreparedRequest {
   const valueOf = (parameter: ApiParameter): Json => {
-    if (parameter.in === 'path')
-      return (given[parameter.name] ??= context.values.parameter(parameter));
+    if (parameter.in === 'path') return (given[parameter.name] ??= values.parameter(parameter));
     const chosen = parameter.in === 'query' ? queryGiven[parameter.name] : undefined;
     const scalar =
       typeof chosen === 'string' || typeof chosen === 'number' || typeof chosen === 'boolean';
-    return scalar ? chosen : context.values.parameter(parameter);
+    return scalar ? chosen : values.parameter(parameter);
   };
   const path = operation.path.replace(/\{([^{}]+)\}/g, (_, name: string) => {
     const parameter = operation.parameters.find((p) => p.in === 'path' && p.name === name);
@@ -551,7 +566,7 @@ async function send(
   const accept = operation.parameters.find(
     (parameter) => parameter.in === 'header' && /^accept$/i.test(parameter.name),
   );
-  if (accept) headers.Accept = plainText(context.values.parameter(accept));
+  if (accept) headers.Accept = plainText(values.parameter(accept));
   const cookies: Record<string, string> = { ...credentials.cookies };
   for (const parameter of operation.parameters.filter((p) => p.required && p.in !== 'path')) {
     const value = valueOf(parameter);
@@ -568,14 +583,39 @@ async function send(
   const encoded = body ? encodeBody(body.mediaType, body.value, body.schema) : undefined;
   if (encoded?.contentType) headers['Content-Type'] = encoded.contentType;
   const search = query.toString();
-  const url = `${context.options.baseUrl.replace(/\/+$/, '')}${path}${search ? `?${search}` : ''}`;
+  return {
+    url: `${baseUrl.replace(/\/+$/, '')}${path}${search ? `?${search}` : ''}`,
+    method: operation.method.toUpperCase(),
+    headers,
+    ...(encoded ? { body: encoded.body } : {}),
+  };
+}
+
+/** Sends one operation, its required parameters filled; `given` names path parameter values. */
+async function send(
+  context: Context,
+  operation: ApiOperation,
+  given: Record<string, Json>,
+  body?: Body,
+  /** Values for required query parameters, by name (the created record's, for a list's filters). */
+  queryGiven: Readonly<Record<string, Json>> = {},
+): Promise<Exchange> {
+  if (Date.now() > context.deadline) return record(context, { error: UNSENT });
+  const { credentials, baseUrl, requestTimeoutMs } = context.options;
+  const { url, ...request } = prepareRequest(
+    baseUrl,
+    credentials,
+    context.values,
+    operation,
+    given,
+    body,
+    queryGiven,
+  );
   try {
     const response = await fetch(url, {
-      method: operation.method.toUpperCase(),
-      headers,
+      ...request,
       redirect: 'manual',
-      signal: AbortSignal.timeout(context.options.requestTimeoutMs),
-      ...(encoded ? { body: encoded.body } : {}),
+      signal: AbortSignal.timeout(requestTimeoutMs),
     });
     const text = await response.text();
     const location = response.headers.get('location');

@@ -16,6 +16,12 @@ addFormats.default(ajv);
 /** How deep a request value goes: recursive schemas stop there. */
 const MAX_DEPTH = 6;
 
+/**
+ * The longest string a request value is made with: a generator that picks a length up to
+ * `maxLength` makes 70 MB strings of OpenAI's `maxLength: 70254592` (a minute of CPU each).
+ */
+const MAX_STRING_LENGTH = 256;
+
 /** Keywords of OpenAPI (not JSON Schema) that a generator should not see. */
 const DROPPED_KEYWORDS = new Set([
   'discriminator',
@@ -124,6 +130,9 @@ export function forRequest(schema: JsonObject, depth: number): JsonObject {
     ) {
       const bound = key === 'exclusiveMinimum' ? 'minimum' : 'maximum';
       if (value && typeof schema[bound] === 'number') out[key] = schema[bound];
+    } else if (key === 'maxLength' && typeof value === 'number' && value > MAX_STRING_LENGTH) {
+      const least = typeof schema.minLength === 'number' ? schema.minLength : 0;
+      out.maxLength = Math.max(MAX_STRING_LENGTH, least);
     } else if (key === 'type' && value === 'file') {
       out.type = 'string';
       out.format = 'binary';
