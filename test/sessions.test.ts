@@ -153,7 +153,8 @@ describe('Mock-Session', () => {
   });
 
   it('is bounded: past --max-sessions a new session gets a 503 that says why, until one expires', async () => {
-    const m = await mock({ maxSessions: 2, sessionTtl: 300 });
+    // A TTL long enough that a busy machine does not let w0 expire before w2 asks.
+    const m = await mock({ maxSessions: 2, sessionTtl: 3_000 });
     await m.list('w0');
     await m.list('w1');
     const refused = await fetch(`${m.running.url}/categories`, { headers: m.headers('w2') });
@@ -165,7 +166,7 @@ describe('Mock-Session', () => {
     });
     // Sessions in use are never dropped to make room; idle past the TTL, they are.
     expect((await m.list('w0')).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    await new Promise((resolve) => setTimeout(resolve, 3_100));
     expect((await m.list('w2')).status).toBe(200);
   });
 
