@@ -13,7 +13,7 @@ import { specOf } from './spec.js';
 import type { ContractTarget } from './target.js';
 
 export type { Rule, RuleContext } from './rule.js';
-export { ContractViolation, RuleSkipped, TargetUnavailable } from './verdicts.js';
+export { BudgetReached, ContractViolation, RuleSkipped, TargetUnavailable } from './verdicts.js';
 
 /**
  * The rules of an interface, derived from its plan, as a table in the order they run. Each
@@ -26,7 +26,7 @@ export function contractRules(
   plan: ContractPlan,
   target: Pick<
     ContractTarget,
-    'namePrefix' | 'credentials' | 'refusedSchemes' | 'seed' | 'budget' | 'replay'
+    'namePrefix' | 'credentials' | 'refusedSchemes' | 'seed' | 'budget' | 'replay' | 'ruleTimeMs'
   >,
 ): Rule[] {
   const kit = createKit(specOf(plan), target.namePrefix);

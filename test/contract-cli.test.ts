@@ -84,6 +84,7 @@ beforeAll(async () => {
     seed: 1,
     budget: Number(BUDGET),
     replay: '',
+    ruleTimeMs: 60_000,
   });
   ruleCount = rules.length;
   creatingRuleCount = rules.filter((rule) => rule.createsData).length;

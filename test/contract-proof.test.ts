@@ -655,6 +655,7 @@ async function runRules(plan: ContractPlan, baseUrl: string, without?: RegExp): 
     readOnly: false,
     namePrefix: 'contract-proof',
     timeoutMs: 5_000,
+    ruleTimeMs: 120_000,
     replay: REPLAY,
     ...GENERATED,
   };
