@@ -14,6 +14,8 @@ import { loadSpec } from '../src/openapi/load.js';
 import { animalKinds, seededFaker } from '../src/openapi/realistic.js';
 import { startMock } from '../src/wiring/start-mock.js';
 import { categoriesServer, type ServerBehaviour } from './fixtures/categories-server.js';
+import { bookshopServer, type BookshopBehaviour } from './fixtures/bookshop-server.js';
+import { helpdeskServer, type HelpdeskBehaviour } from './fixtures/helpdesk-server.js';
 import { KEYS, withKeySchemes } from './fixtures/library-keys.js';
 import { libraryServer, type LibraryBehaviour } from './fixtures/library-server.js';
 import { CATEGORIES, categoryStore } from './helpers.js';
@@ -600,13 +602,120 @@ const MUTATIONS: { check: string; disabled: RegExp; faults: string[]; stores?: t
   },
 ];
 
-type SpecName = 'categories' | 'library' | 'keys' | 'wrapped';
+/** Two interfaces written for the proof alone: neither the categories nor the library. */
+const BOOKSHOP = fileURLToPath(new URL('./fixtures/specs/bookshop.yaml', import.meta.url));
+const HELPDESK = fileURLToPath(new URL('./fixtures/specs/helpdesk.yaml', import.meta.url));
+const HELPDESK_BASIC = KEYS.basic;
+
+/** The bookshop's deployments, each with one realistic defect, and the rule that must catch it. */
+const BOOKSHOP_FAULTY: {
+  fault: string;
+  behaviour: Partial<BookshopBehaviour>;
+  caughtBy: RegExp;
+}[] = [
+  {
+    fault: 'bookshop: 500 on an emoji in a title',
+    behaviour: { crashOnTitle: (title) => /\p{Extended_Pictographic}/u.test(title) },
+    caughtBy: /createBook: a `title` with characters outside the Basic Multilingual Plane/,
+  },
+  {
+    fault: 'bookshop: title maxLength not checked',
+    behaviour: { titleUnbounded: true },
+    caughtBy: /createBook: `title` longer than its maxLength \(10000\)/,
+  },
+  {
+    fault: 'bookshop: a label repeated accepted (uniqueItems)',
+    behaviour: { labelsRepeat: true },
+    caughtBy: /createBook: `labels` with an item repeated/,
+  },
+  {
+    fault: 'bookshop: a published date not checked',
+    behaviour: { dateUnchecked: true },
+    caughtBy: /createBook: `published` given a string that is not a date/,
+  },
+  {
+    fault: 'bookshop: a delete answered but not stored',
+    behaviour: { deleteNotStored: true },
+    caughtBy: /deleteBook: a deleted record is gone/,
+  },
+];
+
+/** Correct deployments of the bookshop. */
+const BOOKSHOP_CORRECT: { difference: string; behaviour: Partial<BookshopBehaviour> }[] = [
+  { difference: 'bookshop: a plain reference implementation', behaviour: {} },
+  { difference: 'bookshop: newest first', behaviour: { newestFirst: true, preload: 5 } },
+];
+
+/** The helpdesk's deployments, each with one realistic defect, and the rule that must catch it. */
+const HELPDESK_FAULTY: {
+  fault: string;
+  behaviour: Partial<HelpdeskBehaviour>;
+  caughtBy: RegExp;
+}[] = [
+  {
+    fault: 'helpdesk: title maxLength not checked',
+    behaviour: { titleUnbounded: true },
+    caughtBy: /createTicket: `title` longer than its maxLength \(120\)/,
+  },
+  {
+    fault: 'helpdesk: a label repeated accepted (uniqueItems)',
+    behaviour: { labelsRepeat: true },
+    caughtBy: /createTicket: `labels` with an item repeated/,
+  },
+  {
+    fault: 'helpdesk: a due date not checked',
+    behaviour: { dueUnchecked: true },
+    caughtBy: /createTicket: `due` given a string that is not a date/,
+  },
+  {
+    fault: 'helpdesk: the required status missing from answers',
+    behaviour: { statusMissing: true },
+    caughtBy: /createTicket: a valid body gets 201 and a Ticket/,
+  },
+  {
+    fault: 'helpdesk: each page starts one record late (a record skipped)',
+    behaviour: { pageSkips: true, pageSize: 5, preload: 12 },
+    caughtBy: /all in the next list|the list holds every record/,
+  },
+  {
+    fault: 'helpdesk: a delete answered but not stored',
+    behaviour: { deleteNotStored: true },
+    caughtBy: /deleteTicket: a deleted record is gone/,
+  },
+];
+
+/** Correct deployments of the helpdesk: the order and page size are the server's. */
+const HELPDESK_CORRECT: { difference: string; behaviour: Partial<HelpdeskBehaviour> }[] = [
+  { difference: 'helpdesk: a plain reference implementation', behaviour: {} },
+  {
+    difference: 'helpdesk: oldest first, pages of 20, 30 preloaded',
+    behaviour: { preload: 30 },
+  },
+  { difference: 'helpdesk: pages of 5 by default', behaviour: { pageSize: 5, preload: 12 } },
+  {
+    difference: 'helpdesk: newest first, pages of 5',
+    behaviour: { newestFirst: true, pageSize: 5, preload: 7 },
+  },
+];
+
+type SpecName = 'categories' | 'library' | 'keys' | 'wrapped' | 'bookshop' | 'helpdesk';
 const plans: Partial<Record<SpecName, ContractPlan>> = {};
 const score = { caught: 0, falseAlarms: 0 };
-const FAULTY_COUNT = FAULTY.length + LIBRARY_FAULTY.length + KEYS_FAULTY.length;
+const FAULTY_COUNT =
+  FAULTY.length +
+  LIBRARY_FAULTY.length +
+  KEYS_FAULTY.length +
+  BOOKSHOP_FAULTY.length +
+  HELPDESK_FAULTY.length;
 /** The correct servers, and our mock on the two specs it serves. */
 const CORRECT_COUNT =
-  CORRECT.length + LIBRARY_CORRECT.length + KEYS_CORRECT.length + WRAPPED_CORRECT.length + 2;
+  CORRECT.length +
+  LIBRARY_CORRECT.length +
+  KEYS_CORRECT.length +
+  WRAPPED_CORRECT.length +
+  BOOKSHOP_CORRECT.length +
+  HELPDESK_CORRECT.length +
+  2;
 
 beforeAll(async () => {
   plans.categories = buildContractPlan((await loadSpec()).resolved);
@@ -615,6 +724,8 @@ beforeAll(async () => {
   // The same interface behind other schemes: the rules follow the spec's security.
   plans.keys = buildContractPlan(withKeySchemes(library));
   plans.wrapped = wrappedLists(plans.library);
+  plans.bookshop = buildContractPlan((await loadSpec(BOOKSHOP)).resolved);
+  plans.helpdesk = buildContractPlan((await loadSpec(HELPDESK)).resolved);
 });
 
 afterAll(() => {
@@ -650,6 +761,7 @@ async function serve(
 async function runRules(plan: ContractPlan, baseUrl: string, without?: RegExp): Promise<SuiteRun> {
   const target: ContractTarget = {
     baseUrl,
+    // One user and password for every spec that asks for HTTP basic.
     credentials: { token: KEY, basic: KEYS.basic },
     refusedSchemes: {},
     readOnly: false,
@@ -721,6 +833,18 @@ const ALL_FAULTY: AnyFault[] = [
     spec: 'keys' as const,
     app: () => libraryServer({ apiKey: KEY, ...KEYS, ...behaviour }),
   })),
+  ...BOOKSHOP_FAULTY.map(({ fault, behaviour, caughtBy }) => ({
+    fault,
+    caughtBy,
+    spec: 'bookshop' as const,
+    app: () => bookshopServer({ apiKey: KEY, ...behaviour }),
+  })),
+  ...HELPDESK_FAULTY.map(({ fault, behaviour, caughtBy }) => ({
+    fault,
+    caughtBy,
+    spec: 'helpdesk' as const,
+    app: () => helpdeskServer({ apiKey: KEY, basic: HELPDESK_BASIC, ...behaviour }),
+  })),
 ];
 const ALL_CORRECT: { difference: string; spec: SpecName; app: () => Express }[] = [
   ...CORRECT.map(({ difference, behaviour }) => ({
@@ -742,6 +866,16 @@ const ALL_CORRECT: { difference: string; spec: SpecName; app: () => Express }[] 
     difference,
     spec: 'wrapped' as const,
     app: () => libraryServer({ apiKey: KEY, ...behaviour }),
+  })),
+  ...BOOKSHOP_CORRECT.map(({ difference, behaviour }) => ({
+    difference,
+    spec: 'bookshop' as const,
+    app: () => bookshopServer({ apiKey: KEY, ...behaviour }),
+  })),
+  ...HELPDESK_CORRECT.map(({ difference, behaviour }) => ({
+    difference,
+    spec: 'helpdesk' as const,
+    app: () => helpdeskServer({ apiKey: KEY, basic: HELPDESK_BASIC, ...behaviour }),
   })),
 ];
 
