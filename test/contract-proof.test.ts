@@ -634,6 +634,21 @@ const BOOKSHOP_FAULTY: {
     caughtBy: /createBook: `published` given a string that is not a date/,
   },
   {
+    fault: 'bookshop: the key also taken as HTTP Basic base64(key:), Stripe-style',
+    behaviour: { keyAsBasicUser: true },
+    caughtBy: /listBooks: the valid key as HTTP Basic credentials gets 401/,
+  },
+  {
+    fault: 'bookshop: the key also taken as HTTP Basic base64(:key)',
+    behaviour: { keyAsBasicPassword: true },
+    caughtBy: /getBook: the valid key as HTTP Basic credentials gets 401/,
+  },
+  {
+    fault: 'bookshop: the key also taken raw after Basic',
+    behaviour: { keyAsRawBasic: true },
+    caughtBy: /createBook: the valid key as HTTP Basic credentials gets 401/,
+  },
+  {
     fault: 'bookshop: a delete answered but not stored',
     behaviour: { deleteNotStored: true },
     caughtBy: /deleteBook: a deleted record is gone/,
@@ -676,6 +691,11 @@ const HELPDESK_FAULTY: {
     fault: 'helpdesk: each page starts one record late (a record skipped)',
     behaviour: { pageSkips: true, pageSize: 5, preload: 12 },
     caughtBy: /all in the next list|the list holds every record/,
+  },
+  {
+    fault: 'helpdesk: deletes, behind HTTP basic, also take the global API key',
+    behaviour: { deleteTakesKey: true },
+    caughtBy: /deleteTicket: the valid credential of apiKey, which other operations take/,
   },
   {
     fault: 'helpdesk: a delete answered but not stored',
