@@ -6,6 +6,7 @@ import { credentialRules } from './rules/credentials.js';
 import { generatedRules } from './rules/generated.js';
 import { invalidBodyRules } from './rules/invalid-bodies.js';
 import { linkRules } from './rules/links.js';
+import { parameterRules } from './rules/parameters.js';
 import { stateRules } from './rules/state.js';
 import { realisticValueRules } from './rules/values.js';
 import { writeRules } from './rules/writes.js';
@@ -37,6 +38,8 @@ export function contractRules(
     ...writeRules(kit),
     // Bodies that lack or break a field.
     ...invalidBodyRules(kit),
+    // Path, query and header parameters that break their schema.
+    ...parameterRules(kit),
     // Missing, wrong, near-miss and misplaced credentials, on every operation.
     ...credentialRules(kit, target),
     // Creates with the values real clients send.
