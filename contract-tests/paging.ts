@@ -6,7 +6,10 @@ import type { PlanOperation, Schema } from './plan.js';
  * or nothing (the last page, or a list that does not page).
  */
 export type NextPage =
-  { kind: 'link'; url: string } | { kind: 'params'; params: Record<string, unknown> } | undefined;
+  | { kind: 'link'; url: string }
+  /** `counted`: the suite counted the page or offset itself, and records may shift under it. */
+  | { kind: 'params'; params: Record<string, unknown>; counted?: true }
+  | undefined;
 
 /** How many pages the suite reads of one list at the most: a bound on a list that never ends. */
 export const MAX_PAGES = 50;
@@ -51,12 +54,16 @@ export function nextPage(
     const first =
       numberKeyword(page.schema, 'minimum') ?? numberKeyword(page.schema, 'default') ?? 1;
     const current = typeof sent[page.name] === 'number' ? (sent[page.name] as number) : first;
-    return { kind: 'params', params: { ...sent, [page.name]: current + 1 } };
+    return { kind: 'params', params: { ...sent, [page.name]: current + 1 }, counted: true };
   }
   const offset = query.find((parameter) => OFFSET_PARAMETER.test(parameter.name));
   if (offset) {
     const current = typeof sent[offset.name] === 'number' ? (sent[offset.name] as number) : 0;
-    return { kind: 'params', params: { ...sent, [offset.name]: current + items.length } };
+    return {
+      kind: 'params',
+      params: { ...sent, [offset.name]: current + items.length },
+      counted: true,
+    };
   }
   return undefined;
 }

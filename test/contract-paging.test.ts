@@ -68,16 +68,19 @@ describe('the next page', () => {
     expect(nextPage(paged, answer([{}]), {}, [{}])).toEqual({
       kind: 'params',
       params: { page: 2 },
+      counted: true,
     });
     expect(nextPage(paged, answer([{}]), { page: 2 }, [{}])).toEqual({
       kind: 'params',
       params: { page: 3 },
+      counted: true,
     });
     expect(nextPage(paged, answer([]), { page: 3 }, [])).toBe(undefined);
     const offset = list(query('offset', 'integer'));
     expect(nextPage(offset, answer([{}, {}]), { offset: 4 }, [{}, {}])).toEqual({
       kind: 'params',
       params: { offset: 6 },
+      counted: true,
     });
     expect(nextPage(list(), answer([{}]), {}, [{}])).toBe(undefined);
   });

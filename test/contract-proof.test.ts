@@ -724,6 +724,11 @@ const HELPDESK_FAULTY: {
     caughtBy: /getTicket: `ticketId` in the path breaking its schema .* gets 4xx, never 5xx/,
   },
   {
+    fault: 'helpdesk: each page starts with the last record of the page before',
+    behaviour: { pageRepeats: true, pageSize: 5, preload: 12 },
+    caughtBy: /listTickets: the list holds every record/,
+  },
+  {
     fault: 'helpdesk: a delete answered but not stored',
     behaviour: { deleteNotStored: true },
     caughtBy: /deleteTicket: a deleted record is gone/,
