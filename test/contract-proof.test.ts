@@ -665,6 +665,11 @@ const BOOKSHOP_FAULTY: {
       /getBook: `bookRef` in the path breaking its schema \(not a UUID\) gets 4xx, never 5xx/,
   },
   {
+    fault: 'bookshop: a merge-patch null ignored',
+    behaviour: { patchNullIgnored: true },
+    caughtBy: /updateBook: a merge patch setting an optional field to null/,
+  },
+  {
     fault: 'bookshop: a delete answered but not stored',
     behaviour: { deleteNotStored: true },
     caughtBy: /deleteBook: a deleted record is gone/,
