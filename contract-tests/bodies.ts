@@ -129,6 +129,18 @@ function brokenValues(property: Schema, label: string): { what: string; value: u
           what: `given ${type === 'number' && allowed.includes('integer') ? 'a fractional number' : article(type)}`,
           value: SAMPLES[type],
         });
+    // What a lenient parser coerces: the number or boolean the schema wants, as a string.
+    if (!allowed.includes('string')) {
+      if (allowed.includes('integer') || allowed.includes('number')) {
+        const number = sampleValue(property, label);
+        broken.push({
+          what: 'given a number as a string',
+          value: String(typeof number === 'number' ? number : 1999),
+        });
+      }
+      if (allowed.includes('boolean'))
+        broken.push({ what: 'given a boolean as a string ("true")', value: 'true' });
+    }
   }
   const format = textKeyword<string>(property, 'format');
   if (format !== undefined && allowed.includes('string') && BROKEN_FORMATS[format])

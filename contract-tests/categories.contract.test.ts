@@ -6,6 +6,7 @@ import { ADVISORY, SKIP_NOTE } from './reporter.js';
 import { contractRules } from './rules.js';
 import type { RuleContext } from './rule.js';
 import { targetFromSettings } from './target.js';
+import { withinTime } from './time-bound.js';
 import { RuleSkipped } from './verdicts.js';
 
 const run = inject('contractRun');
@@ -23,7 +24,11 @@ describe(run.plan.title, () => {
     it.skipIf(target.readOnly && rule.createsData)(rule.name, async ({ annotate, skip }) => {
       const advice = new Set<string>();
       try {
-        await rule.check({ target, advise: (text) => advice.add(text), ...shared });
+        // A little past the generated rules' own bound, which ends them with their findings.
+        await withinTime(
+          () => rule.check({ target, advise: (text) => advice.add(text), ...shared }),
+          target.ruleTimeMs + target.timeoutMs,
+        );
       } catch (err) {
         if (!(err instanceof RuleSkipped)) throw err;
         await annotate(err.message, SKIP_NOTE);

@@ -210,10 +210,13 @@ export function badCredentials(
       return carrier;
     };
     bad.push(
-      one('the valid key under the Basic scheme', header(`Basic ${secret}`)),
+      { what: 'the valid key under the Basic scheme', probes: basicEncodings(secret) },
       one('the valid key without the Bearer scheme', header(secret)),
     );
   }
+  // Stripe-style HTTP basic: the key as the user name, or as the password, or raw.
+  if (kind === 'api-key' && !options.taken.has('header:authorization'))
+    bad.push({ what: 'the valid key as HTTP Basic credentials', probes: basicEncodings(secret) });
   for (const miss of nearMisses(secret, { noun, subject: 'the key' }))
     bad.push({
       what: miss.what,
@@ -249,6 +252,23 @@ export function badCredentials(
     if (probes.length > 0) bad.push({ what, probes });
   }
   return bad;
+}
+
+/**
+ * The key in an Authorization header under the Basic scheme, in every way a server may read
+ * it: raw, as the user with no password (`base64(key:)`, as Stripe takes it), and as the
+ * password with no user (`base64(:key)`).
+ */
+function basicEncodings(secret: string): { carrier: Carrier; shape: string }[] {
+  return [
+    ['Basic <key>', secret],
+    ['Basic base64(<key>:)', Buffer.from(`${secret}:`).toString('base64')],
+    ['Basic base64(:<key>)', Buffer.from(`:${secret}`).toString('base64')],
+  ].map(([shape, value]) => {
+    const carrier = emptyCarrier();
+    put(carrier, 'header', 'Authorization', `Basic ${value!}`);
+    return { carrier, shape: shape! };
+  });
 }
 
 function put(carrier: Carrier, where: string, name: string, value: string): void {

@@ -11,6 +11,7 @@ import {
   type Carrier,
 } from './credentials.js';
 import { formatExchange, send, type Exchange } from './http.js';
+import { MAX_PAGES, nextPage } from './paging.js';
 import {
   documented4xx,
   isOpen,
@@ -50,6 +51,17 @@ export interface CallOptions {
   body?: string | undefined;
   /** The Content-Type of the body: the operation's JSON media type unless given. */
   contentType?: string;
+  /**
+   * A URL under the base URL to send to instead of the operation's path and parameters: a
+   * next page's link, which holds its own query.
+   */
+  url?: string;
+}
+
+/** The records of a list, page after page, and the answers that held them. */
+export interface Listing {
+  records: Record<string, unknown>[];
+  pages: Exchange[];
 }
 
 /** A collection as the rules use it: its operations, found in the plan. */
@@ -166,6 +178,16 @@ export interface Kit {
   someRecordId(ctx: RuleContext, collection: CollectionKit): Promise<unknown>;
   /** A record the suite created in this run, shared by rules that do not change it. */
   ownRecord(ctx: RuleContext, collection: CollectionKit): Promise<Creation>;
+  /**
+   * The records of a collection's list, following its pages (a Link header, a next link or
+   * cursor in the body, the page or offset parameters the spec declares) until `enough` holds
+   * of the records read, the last page, or MAX_PAGES. No order or page size is assumed.
+   */
+  listPages(
+    ctx: RuleContext,
+    collection: CollectionKit,
+    enough?: (records: Record<string, unknown>[]) => boolean,
+  ): Promise<Listing>;
   /** The next list holds each creation, each sent property exactly as sent. */
   listedAsSent(ctx: RuleContext, collection: CollectionKit, creations: Creation[]): Promise<void>;
   /** The next read of each creation answers it with its id and each sent property as sent. */
@@ -265,9 +287,16 @@ export function createKit(spec: ContractSpec, label: string): Kit {
       const params = options.params ?? {};
       let path = operation.path;
       const query: [string, string][] = [];
+      const link =
+        options.url === undefined ? undefined : underBase(ctx.target.baseUrl, options.url);
+      if (link) {
+        path = link.path;
+        query.push(...link.query);
+      }
       const headers: Record<string, string> = {};
       const cookies: [string, string][] = [];
       for (const parameter of operation.parameters) {
+        if (link && (parameter.in === 'path' || parameter.in === 'query')) continue;
         const given = parameter.name in params;
         if (!given && !parameter.required) continue;
         const value = given
@@ -465,21 +494,69 @@ export function createKit(spec: ContractSpec, label: string): Kit {
       );
     },
 
+    async listPages(ctx, collection, enough = () => false) {
+      const list = collection.list!;
+      const { idProperty } = collection.plan;
+      const records: Record<string, unknown>[] = [];
+      const pages: Exchange[] = [];
+      const seen = new Set<string>();
+      let ask: { params?: Record<string, unknown>; url?: string } = { params: {} };
+      let serverPaged = false;
+      while (pages.length < MAX_PAGES) {
+        const page = await kit.call(ctx, list, ask);
+        kit.conforms(ctx, page, list, kit.success(list));
+        pages.push(page);
+        const items = kit.itemsOf(list, page);
+        const fresh = items.filter((record) => !seen.has(key(record[idProperty])));
+        // Some records new, some from a page before: the pages overlap at their boundary (a
+        // page all of old ones is a server ignoring what asks for the next, and ends it).
+        // Only where the server said where the next page starts: a page or offset the suite
+        // counts shifts rightly when another client writes between two reads.
+        if (serverPaged && fresh.length > 0 && fresh.length < items.length && pages.length > 1)
+          kit.fail(
+            'pages that repeat a record at their boundary',
+            [
+              `page ${pages.length} holds ${idProperty} ${items
+                .filter((record) => !fresh.includes(record))
+                .map((record) => JSON.stringify(record[idProperty]))
+                .join(', ')} again, which a page before held`,
+            ],
+            pages.at(-2)!,
+            page,
+          );
+        for (const record of fresh) seen.add(key(record[idProperty]));
+        records.push(...items);
+        // A page of nothing new: the last, or a server that ignores what asks for the next.
+        if (enough(records) || (pages.length > 1 && fresh.length === 0)) break;
+        const next = nextPage(list, page, ask.params ?? {}, items);
+        if (!next) break;
+        serverPaged = next.kind === 'link' || next.counted !== true;
+        if (next.kind === 'params') ask = { params: next.params };
+        else if (underBase(ctx.target.baseUrl, next.url)) ask = { url: next.url };
+        // A next link elsewhere: the credentials are not sent there.
+        else break;
+      }
+      return { records, pages };
+    },
+
     async listedAsSent(ctx, collection, creations) {
       const list = collection.list;
       if (creations.length === 0 || !list) return;
-      const listed = await kit.call(ctx, list);
-      kit.conforms(ctx, listed, list, kit.success(list));
       const { idProperty } = collection.plan;
-      const byId = new Map(
-        kit.itemsOf(list, listed).map((record) => [key(record[idProperty]), record]),
+      const wanted = new Set(creations.map(({ id }) => key(id)));
+      const { records, pages } = await kit.listPages(ctx, collection, (read) =>
+        [...wanted].every((id) => read.some((record) => key(record[idProperty]) === id)),
       );
+      const listed = pages.at(-1)!;
+      const pagesRead =
+        pages.length === 1 ? 'the next list' : `the next list (${pages.length} pages read)`;
+      const byId = new Map(records.map((record) => [key(record[idProperty]), record]));
       for (const { exchange, sent, id } of creations) {
         const found = byId.get(key(id));
         if (!found)
           kit.fail(
             'created records missing from the next list',
-            [`the created record (${idProperty} ${JSON.stringify(id)}) is not in the next list`],
+            [`the created record (${idProperty} ${JSON.stringify(id)}) is not in ${pagesRead}`],
             exchange,
             listed,
           );
@@ -552,6 +629,22 @@ export function createKit(spec: ContractSpec, label: string): Kit {
   }
 
   return kit;
+}
+
+/**
+ * A URL under the base URL as the path (relative to it) and the query it holds; `undefined`
+ * for a URL elsewhere, where the suite sends no credential.
+ */
+function underBase(
+  baseUrl: string,
+  url: string,
+): { path: string; query: [string, string][] } | undefined {
+  const parsed = new URL(url, `${baseUrl}/`);
+  const base = new URL(baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  if (parsed.origin !== base.origin || !parsed.pathname.startsWith(`${basePath}/`))
+    return undefined;
+  return { path: parsed.pathname.slice(basePath.length), query: [...parsed.searchParams] };
 }
 
 /** A value memoised for the run: rules share it instead of asking again. */

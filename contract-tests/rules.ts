@@ -6,6 +6,7 @@ import { credentialRules } from './rules/credentials.js';
 import { generatedRules } from './rules/generated.js';
 import { invalidBodyRules } from './rules/invalid-bodies.js';
 import { linkRules } from './rules/links.js';
+import { parameterRules } from './rules/parameters.js';
 import { stateRules } from './rules/state.js';
 import { realisticValueRules } from './rules/values.js';
 import { writeRules } from './rules/writes.js';
@@ -13,7 +14,7 @@ import { specOf } from './spec.js';
 import type { ContractTarget } from './target.js';
 
 export type { Rule, RuleContext } from './rule.js';
-export { ContractViolation, RuleSkipped, TargetUnavailable } from './verdicts.js';
+export { BudgetReached, ContractViolation, RuleSkipped, TargetUnavailable } from './verdicts.js';
 
 /**
  * The rules of an interface, derived from its plan, as a table in the order they run. Each
@@ -26,7 +27,7 @@ export function contractRules(
   plan: ContractPlan,
   target: Pick<
     ContractTarget,
-    'namePrefix' | 'credentials' | 'refusedSchemes' | 'seed' | 'budget' | 'replay'
+    'namePrefix' | 'credentials' | 'refusedSchemes' | 'seed' | 'budget' | 'replay' | 'ruleTimeMs'
   >,
 ): Rule[] {
   const kit = createKit(specOf(plan), target.namePrefix);
@@ -37,6 +38,8 @@ export function contractRules(
     ...writeRules(kit),
     // Bodies that lack or break a field.
     ...invalidBodyRules(kit),
+    // Path, query and header parameters that break their schema.
+    ...parameterRules(kit),
     // Missing, wrong, near-miss and misplaced credentials, on every operation.
     ...credentialRules(kit, target),
     // Creates with the values real clients send.

@@ -19,6 +19,11 @@ export interface ContractTarget {
   budget: number;
   /** How long one request may take, answer body included, in milliseconds. */
   timeoutMs: number;
+  /**
+   * How long one rule may take, its generated cases and their shrinking included, in
+   * milliseconds: a rule that reaches it is reported not judged (exit 2), never runs on.
+   */
+  ruleTimeMs: number;
   /** The command that runs this run again, the same cases included. */
   replay: string;
 }
@@ -43,6 +48,8 @@ export interface ContractSettings {
   seed: number;
   budget: number;
   timeoutMs: number;
+  /** @default TARGET_DEFAULTS.ruleTimeMs */
+  ruleTimeMs?: number | undefined;
   replay: string;
 }
 
@@ -58,6 +65,8 @@ export const TARGET_DEFAULTS = {
   budget: 100,
   /** @default 10 s per request */
   timeoutMs: 10_000,
+  /** @default 60 s per rule, its generated cases and their shrinking included */
+  ruleTimeMs: 60_000,
 } as const;
 
 /** A configuration the suite cannot run with; its message is one line. */
@@ -94,6 +103,7 @@ export function targetFromSettings(settings: ContractSettings): ContractTarget {
     seed: settings.seed,
     budget: settings.budget,
     timeoutMs: settings.timeoutMs,
+    ruleTimeMs: settings.ruleTimeMs ?? TARGET_DEFAULTS.ruleTimeMs,
     replay: settings.replay,
   };
 }

@@ -40,3 +40,17 @@ export class RuleSkipped extends Error {
     this.stack = `${this.name}: ${message}`;
   }
 }
+
+/**
+ * A rule reached its bound (its time, or the cases it may generate) before it could judge
+ * all it set out to: what it checked held, but the rest was not checked. `petstore-kit
+ * contract` reports it as not judged, with the bound, and exits 2 unless another rule failed.
+ */
+export class BudgetReached extends Error {
+  override name = 'BudgetReached';
+
+  constructor(message: string) {
+    super(message);
+    this.stack = `${this.name}: ${message}`;
+  }
+}

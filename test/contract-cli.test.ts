@@ -84,6 +84,7 @@ beforeAll(async () => {
     seed: 1,
     budget: Number(BUDGET),
     replay: '',
+    ruleTimeMs: 60_000,
   });
   ruleCount = rules.length;
   creatingRuleCount = rules.filter((rule) => rule.createsData).length;
@@ -228,7 +229,8 @@ describe('petstore-kit contract', () => {
     expect(failed.stdout).toContain(
       `Replay: petstore-kit contract --spec ${LIBRARY} --base-url ${faulty} --seed 3 --budget 100`,
     );
-  });
+    // Two whole runs of the CLI, each starting vitest: on a busy machine, well over 20 s.
+  }, 180_000);
 
   it('exits 2 with one line when the key is refused for every operation: a rotated key is not a violation', async () => {
     const baseUrl = await serve(categoriesServer({ apiKey: KEY }));

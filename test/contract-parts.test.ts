@@ -135,7 +135,12 @@ describe('the bad credentials of each kind of scheme', () => {
     const bad = shapes(
       badCredentials({ type: 'http', scheme: 'bearer' }, 'k3y', { label: 'x', taken: none }),
     );
-    expect(bad['the valid key under the Basic scheme']).toEqual([{ Authorization: 'Basic k3y' }]);
+    // Raw, as the user name (Stripe's `base64(key:)`), and as the password (`base64(:key)`).
+    expect(bad['the valid key under the Basic scheme']).toEqual([
+      { Authorization: 'Basic k3y' },
+      { Authorization: `Basic ${Buffer.from('k3y:').toString('base64')}` },
+      { Authorization: `Basic ${Buffer.from(':k3y').toString('base64')}` },
+    ]);
     expect(bad['the valid key without the Bearer scheme']).toEqual([{ Authorization: 'k3y' }]);
     expect(bad['the valid key in a query parameter']).toContainEqual({ '?api_key': 'k3y' });
     expect(bad['the valid key in another header']).toContainEqual({ 'X-API-Key': 'k3y' });
@@ -153,6 +158,11 @@ describe('the bad credentials of each kind of scheme', () => {
     expect(bad['an unknown API key']).toEqual([{ 'X-API-Key': 'x-not-a-key' }]);
     expect(bad['the key with characters added before']).toEqual([{ 'X-API-Key': '0k3y' }]);
     expect(bad['the valid key as a bearer token']).toEqual([{ Authorization: 'Bearer k3y' }]);
+    expect(bad['the valid key as HTTP Basic credentials']).toEqual([
+      { Authorization: 'Basic k3y' },
+      { Authorization: `Basic ${Buffer.from('k3y:').toString('base64')}` },
+      { Authorization: `Basic ${Buffer.from(':k3y').toString('base64')}` },
+    ]);
     expect(bad['the valid key in a query parameter']).toContainEqual({ '?X-API-Key': 'k3y' });
     expect(bad['the valid key in another header']).not.toContainEqual({ 'X-API-Key': 'k3y' });
   });
@@ -166,6 +176,7 @@ describe('the bad credentials of each kind of scheme', () => {
       }),
     );
     expect(bad['the valid key as a bearer token']).toBeUndefined();
+    expect(bad['the valid key as HTTP Basic credentials']).toBeUndefined();
     expect(bad['the valid key in a query parameter']).not.toContainEqual({
       '?access_token': 'k3y',
     });

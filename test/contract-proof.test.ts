@@ -14,11 +14,18 @@ import { loadSpec } from '../src/openapi/load.js';
 import { animalKinds, seededFaker } from '../src/openapi/realistic.js';
 import { startMock } from '../src/wiring/start-mock.js';
 import { categoriesServer, type ServerBehaviour } from './fixtures/categories-server.js';
+import { bookshopServer, type BookshopBehaviour } from './fixtures/bookshop-server.js';
+import { helpdeskServer, type HelpdeskBehaviour } from './fixtures/helpdesk-server.js';
 import { KEYS, withKeySchemes } from './fixtures/library-keys.js';
 import { libraryServer, type LibraryBehaviour } from './fixtures/library-server.js';
 import { CATEGORIES, categoryStore } from './helpers.js';
 
 const KEY = 'proof-key';
+/**
+ * Each proof waits on a whole run of the suite, a few runs at once: on a busy machine that is
+ * minutes, not the 20 s of a unit test. Generous, as a bound only.
+ */
+const PROOF_TIMEOUT = 300_000;
 const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
 /** Generated bodies: few, from a fixed seed, so that the proof is fast and repeatable. */
 const GENERATED = { seed: 20261122, budget: 30 };
@@ -600,13 +607,171 @@ const MUTATIONS: { check: string; disabled: RegExp; faults: string[]; stores?: t
   },
 ];
 
-type SpecName = 'categories' | 'library' | 'keys' | 'wrapped';
+/** Two interfaces written for the proof alone: neither the categories nor the library. */
+const BOOKSHOP = fileURLToPath(new URL('./fixtures/specs/bookshop.yaml', import.meta.url));
+const HELPDESK = fileURLToPath(new URL('./fixtures/specs/helpdesk.yaml', import.meta.url));
+const HELPDESK_BASIC = KEYS.basic;
+
+/** The bookshop's deployments, each with one realistic defect, and the rule that must catch it. */
+const BOOKSHOP_FAULTY: {
+  fault: string;
+  behaviour: Partial<BookshopBehaviour>;
+  caughtBy: RegExp;
+}[] = [
+  {
+    fault: 'bookshop: 500 on an emoji in a title',
+    behaviour: { crashOnTitle: (title) => /\p{Extended_Pictographic}/u.test(title) },
+    caughtBy: /createBook: a `title` with characters outside the Basic Multilingual Plane/,
+  },
+  {
+    fault: 'bookshop: title maxLength not checked',
+    behaviour: { titleUnbounded: true },
+    caughtBy: /createBook: `title` longer than its maxLength \(10000\)/,
+  },
+  {
+    fault: 'bookshop: a label repeated accepted (uniqueItems)',
+    behaviour: { labelsRepeat: true },
+    caughtBy: /createBook: `labels` with an item repeated/,
+  },
+  {
+    fault: 'bookshop: a published date not checked',
+    behaviour: { dateUnchecked: true },
+    caughtBy: /createBook: `published` given a string that is not a date/,
+  },
+  {
+    fault: 'bookshop: the key also taken as HTTP Basic base64(key:), Stripe-style',
+    behaviour: { keyAsBasicUser: true },
+    caughtBy: /listBooks: the valid key as HTTP Basic credentials gets 401/,
+  },
+  {
+    fault: 'bookshop: the key also taken as HTTP Basic base64(:key)',
+    behaviour: { keyAsBasicPassword: true },
+    caughtBy: /getBook: the valid key as HTTP Basic credentials gets 401/,
+  },
+  {
+    fault: 'bookshop: the key also taken raw after Basic',
+    behaviour: { keyAsRawBasic: true },
+    caughtBy: /createBook: the valid key as HTTP Basic credentials gets 401/,
+  },
+  {
+    fault: 'bookshop: a year sent as "1999" coerced to a number',
+    behaviour: { coerceYear: true },
+    caughtBy: /createBook: `year` given a number as a string gets 400/,
+  },
+  {
+    fault: 'bookshop: 500 on a bookRef that is not a UUID',
+    behaviour: { crashOnBadRef: true },
+    caughtBy:
+      /getBook: `bookRef` in the path breaking its schema \(not a UUID\) gets 4xx, never 5xx/,
+  },
+  {
+    fault: 'bookshop: a merge-patch null ignored',
+    behaviour: { patchNullIgnored: true },
+    caughtBy: /updateBook: a merge patch setting an optional field to null/,
+  },
+  {
+    fault: 'bookshop: a delete answered but not stored',
+    behaviour: { deleteNotStored: true },
+    caughtBy: /deleteBook: a deleted record is gone/,
+  },
+];
+
+/** Correct deployments of the bookshop. */
+const BOOKSHOP_CORRECT: { difference: string; behaviour: Partial<BookshopBehaviour> }[] = [
+  { difference: 'bookshop: a plain reference implementation', behaviour: {} },
+  { difference: 'bookshop: newest first', behaviour: { newestFirst: true, preload: 5 } },
+];
+
+/** The helpdesk's deployments, each with one realistic defect, and the rule that must catch it. */
+const HELPDESK_FAULTY: {
+  fault: string;
+  behaviour: Partial<HelpdeskBehaviour>;
+  caughtBy: RegExp;
+}[] = [
+  {
+    fault: 'helpdesk: title maxLength not checked',
+    behaviour: { titleUnbounded: true },
+    caughtBy: /createTicket: `title` longer than its maxLength \(120\)/,
+  },
+  {
+    fault: 'helpdesk: a label repeated accepted (uniqueItems)',
+    behaviour: { labelsRepeat: true },
+    caughtBy: /createTicket: `labels` with an item repeated/,
+  },
+  {
+    fault: 'helpdesk: a due date not checked',
+    behaviour: { dueUnchecked: true },
+    caughtBy: /createTicket: `due` given a string that is not a date/,
+  },
+  {
+    fault: 'helpdesk: the required status missing from answers',
+    behaviour: { statusMissing: true },
+    caughtBy: /createTicket: a valid body gets 201 and a Ticket/,
+  },
+  {
+    fault: 'helpdesk: each page starts one record late (a record skipped)',
+    behaviour: { pageSkips: true, pageSize: 5, preload: 12 },
+    caughtBy: /all in the next list|the list holds every record/,
+  },
+  {
+    fault: 'helpdesk: deletes, behind HTTP basic, also take the global API key',
+    behaviour: { deleteTakesKey: true },
+    caughtBy: /deleteTicket: the valid credential of apiKey, which other operations take/,
+  },
+  {
+    fault: 'helpdesk: 500 on a limit outside its bounds',
+    behaviour: { crashOnBadLimit: true },
+    caughtBy: /listTickets: `limit` in the query breaking its schema .* gets 4xx, never 5xx/,
+  },
+  {
+    fault: 'helpdesk: 500 on a ticketId that is not a number',
+    behaviour: { crashOnBadId: true },
+    caughtBy: /getTicket: `ticketId` in the path breaking its schema .* gets 4xx, never 5xx/,
+  },
+  {
+    fault: 'helpdesk: each page starts with the last record of the page before',
+    behaviour: { pageRepeats: true, pageSize: 5, preload: 12 },
+    caughtBy: /listTickets: the list holds every record/,
+  },
+  {
+    fault: 'helpdesk: a delete answered but not stored',
+    behaviour: { deleteNotStored: true },
+    caughtBy: /deleteTicket: a deleted record is gone/,
+  },
+];
+
+/** Correct deployments of the helpdesk: the order and page size are the server's. */
+const HELPDESK_CORRECT: { difference: string; behaviour: Partial<HelpdeskBehaviour> }[] = [
+  { difference: 'helpdesk: a plain reference implementation', behaviour: {} },
+  {
+    difference: 'helpdesk: oldest first, pages of 20, 30 preloaded',
+    behaviour: { preload: 30 },
+  },
+  { difference: 'helpdesk: pages of 5 by default', behaviour: { pageSize: 5, preload: 12 } },
+  {
+    difference: 'helpdesk: newest first, pages of 5',
+    behaviour: { newestFirst: true, pageSize: 5, preload: 7 },
+  },
+];
+
+type SpecName = 'categories' | 'library' | 'keys' | 'wrapped' | 'bookshop' | 'helpdesk';
 const plans: Partial<Record<SpecName, ContractPlan>> = {};
 const score = { caught: 0, falseAlarms: 0 };
-const FAULTY_COUNT = FAULTY.length + LIBRARY_FAULTY.length + KEYS_FAULTY.length;
+const FAULTY_COUNT =
+  FAULTY.length +
+  LIBRARY_FAULTY.length +
+  KEYS_FAULTY.length +
+  BOOKSHOP_FAULTY.length +
+  HELPDESK_FAULTY.length;
 /** The correct servers, and our mock on the two specs it serves. */
 const CORRECT_COUNT =
-  CORRECT.length + LIBRARY_CORRECT.length + KEYS_CORRECT.length + WRAPPED_CORRECT.length + 2;
+  CORRECT.length +
+  LIBRARY_CORRECT.length +
+  KEYS_CORRECT.length +
+  WRAPPED_CORRECT.length +
+  BOOKSHOP_CORRECT.length +
+  HELPDESK_CORRECT.length +
+  2;
 
 beforeAll(async () => {
   plans.categories = buildContractPlan((await loadSpec()).resolved);
@@ -615,6 +780,8 @@ beforeAll(async () => {
   // The same interface behind other schemes: the rules follow the spec's security.
   plans.keys = buildContractPlan(withKeySchemes(library));
   plans.wrapped = wrappedLists(plans.library);
+  plans.bookshop = buildContractPlan((await loadSpec(BOOKSHOP)).resolved);
+  plans.helpdesk = buildContractPlan((await loadSpec(HELPDESK)).resolved);
 });
 
 afterAll(() => {
@@ -650,11 +817,13 @@ async function serve(
 async function runRules(plan: ContractPlan, baseUrl: string, without?: RegExp): Promise<SuiteRun> {
   const target: ContractTarget = {
     baseUrl,
+    // One user and password for every spec that asks for HTTP basic.
     credentials: { token: KEY, basic: KEYS.basic },
     refusedSchemes: {},
     readOnly: false,
     namePrefix: 'contract-proof',
     timeoutMs: 5_000,
+    ruleTimeMs: 120_000,
     replay: REPLAY,
     ...GENERATED,
   };
@@ -720,6 +889,18 @@ const ALL_FAULTY: AnyFault[] = [
     spec: 'keys' as const,
     app: () => libraryServer({ apiKey: KEY, ...KEYS, ...behaviour }),
   })),
+  ...BOOKSHOP_FAULTY.map(({ fault, behaviour, caughtBy }) => ({
+    fault,
+    caughtBy,
+    spec: 'bookshop' as const,
+    app: () => bookshopServer({ apiKey: KEY, ...behaviour }),
+  })),
+  ...HELPDESK_FAULTY.map(({ fault, behaviour, caughtBy }) => ({
+    fault,
+    caughtBy,
+    spec: 'helpdesk' as const,
+    app: () => helpdeskServer({ apiKey: KEY, basic: HELPDESK_BASIC, ...behaviour }),
+  })),
 ];
 const ALL_CORRECT: { difference: string; spec: SpecName; app: () => Express }[] = [
   ...CORRECT.map(({ difference, behaviour }) => ({
@@ -741,6 +922,16 @@ const ALL_CORRECT: { difference: string; spec: SpecName; app: () => Express }[] 
     difference,
     spec: 'wrapped' as const,
     app: () => libraryServer({ apiKey: KEY, ...behaviour }),
+  })),
+  ...BOOKSHOP_CORRECT.map(({ difference, behaviour }) => ({
+    difference,
+    spec: 'bookshop' as const,
+    app: () => bookshopServer({ apiKey: KEY, ...behaviour }),
+  })),
+  ...HELPDESK_CORRECT.map(({ difference, behaviour }) => ({
+    difference,
+    spec: 'helpdesk' as const,
+    app: () => helpdeskServer({ apiKey: KEY, basic: HELPDESK_BASIC, ...behaviour }),
   })),
 ];
 
@@ -782,7 +973,7 @@ function runOnce(entry: { spec: SpecName; app: () => Express }, name: string): P
 }
 const runFault = (fault: string) => runOnce(faultyServer(fault), fault);
 
-describe('the contract suite passes our own mock', () => {
+describe('the contract suite passes our own mock', { timeout: PROOF_TIMEOUT }, () => {
   it('violates no rule against the mock, seeded as `npm start` seeds it', async () => {
     const store = categoryStore();
     for (const category of animalKinds(10, seededFaker(1)))
@@ -818,7 +1009,7 @@ describe('the contract suite passes our own mock', () => {
 
 // Servers are proven a few at a time: some make the suite wait seconds (Retry-After), and
 // every run waits on its server.
-describe('the contract suite catches every faulty server', () => {
+describe('the contract suite catches every faulty server', { timeout: PROOF_TIMEOUT }, () => {
   it.concurrent.each(ALL_FAULTY)('$fault', async ({ fault, caughtBy }) => {
     const { violations } = await runFault(fault);
     if (violations.length > 0) score.caught += 1;
@@ -875,40 +1066,50 @@ describe('the contract suite catches every faulty server', () => {
   });
 });
 
-describe('the contract suite raises no false alarm on correct servers that differ', () => {
-  it.concurrent.each(ALL_CORRECT)('$difference', async (entry) => {
-    const { violations, skipped } = await runOnce(entry, entry.difference);
-    if (violations.length > 0) score.falseAlarms += 1;
-    expect(violations).toEqual([]);
-    expect(skipped).toEqual([]);
-  });
+describe(
+  'the contract suite raises no false alarm on correct servers that differ',
+  { timeout: PROOF_TIMEOUT },
+  () => {
+    it.concurrent.each(ALL_CORRECT)('$difference', async (entry) => {
+      const { violations, skipped } = await runOnce(entry, entry.difference);
+      if (violations.length > 0) score.falseAlarms += 1;
+      expect(violations).toEqual([]);
+      expect(skipped).toEqual([]);
+    });
 
-  it('reports what HTTP recommends as an advisory, never as a failure', async () => {
-    const noChallenge = ALL_CORRECT.find((entry) => /no WWW-Authenticate/.test(entry.difference))!;
-    const run = await runOnce(noChallenge, noChallenge.difference);
-    expect(run.violations).toEqual([]);
-    expect([...run.advisories]).toEqual([expect.stringMatching(/no WWW-Authenticate header/)]);
-  });
-});
+    it('reports what HTTP recommends as an advisory, never as a failure', async () => {
+      const noChallenge = ALL_CORRECT.find((entry) =>
+        /no WWW-Authenticate/.test(entry.difference),
+      )!;
+      const run = await runOnce(noChallenge, noChallenge.difference);
+      expect(run.violations).toEqual([]);
+      expect([...run.advisories]).toEqual([expect.stringMatching(/no WWW-Authenticate header/)]);
+    });
+  },
+);
 
-describe('the mutation check: disable a check and its faults slip through', () => {
-  it.concurrent.each(MUTATIONS)('without $check', async ({ disabled, faults, stores }) => {
-    // A fault that stores what it should refuse fails later rules too, which then meet the
-    // record: for those, the runs without the family below are the proof.
-    for (const fault of stores ? [] : faults) {
-      // Every rule that caught it belongs to the family: without the family, nothing does.
-      const { violations } = await runFault(fault);
-      expect(
-        violations.map((v) => v.rule).filter((rule) => !disabled.test(rule)),
-        fault,
-      ).toEqual([]);
-    }
-    // And so it goes, run for real without the family, for the first of them (for each of
-    // them when they store what they let through).
-    for (const fault of stores ? faults : faults.slice(0, 1)) {
-      const server = faultyServer(fault);
-      const { violations } = await runSuite(server.app(), server.spec, { without: disabled });
-      expect(violations, fault).toEqual([]);
-    }
-  });
-});
+describe(
+  'the mutation check: disable a check and its faults slip through',
+  { timeout: PROOF_TIMEOUT },
+  () => {
+    it.concurrent.each(MUTATIONS)('without $check', async ({ disabled, faults, stores }) => {
+      // A fault that stores what it should refuse fails later rules too, which then meet the
+      // record: for those, the runs without the family below are the proof.
+      for (const fault of stores ? [] : faults) {
+        // Every rule that caught it belongs to the family: without the family, nothing does.
+        const { violations } = await runFault(fault);
+        expect(
+          violations.map((v) => v.rule).filter((rule) => !disabled.test(rule)),
+          fault,
+        ).toEqual([]);
+      }
+      // And so it goes, run for real without the family, for the first of them (for each of
+      // them when they store what they let through).
+      for (const fault of stores ? faults : faults.slice(0, 1)) {
+        const server = faultyServer(fault);
+        const { violations } = await runSuite(server.app(), server.spec, { without: disabled });
+        expect(violations, fault).toEqual([]);
+      }
+    });
+  },
+);

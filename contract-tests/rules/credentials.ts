@@ -114,6 +114,7 @@ export function credentialRules(
       }
     }
 
+    rules.push(...otherSchemeRules(kit, operation, target, taken, probe));
     if (takesBody) rules.push(...precedenceRules(kit, operation, probe));
   }
 
@@ -131,6 +132,40 @@ export function credentialRules(
       name: `${name}: wrong and near-miss credentials get 401`,
       createsData: false,
       check: () => Promise.reject(new RuleSkipped(why)),
+    });
+  }
+  return rules;
+}
+
+/**
+ * An operation that declares its own security takes no other: the valid credential of each
+ * scheme the spec uses elsewhere but not here (the global API key on an operation behind
+ * HTTP basic, say) gets 401. Schemes sent where the operation takes a credential are left
+ * out: that is the near misses' part.
+ */
+function otherSchemeRules(
+  kit: Kit,
+  operation: PlanOperation,
+  target: Pick<ContractTarget, 'credentials' | 'refusedSchemes'>,
+  taken: ReadonlySet<string>,
+  probe: (ctx: RuleContext, auth: Carrier | null, shape: string) => Promise<void>,
+): Rule[] {
+  const own = new Set(operation.security.flatMap(Object.keys));
+  const elsewhere = new Set(kit.plan.operations.flatMap((op) => op.security.flatMap(Object.keys)));
+  const rules: Rule[] = [];
+  for (const name of elsewhere) {
+    const scheme = kit.plan.securitySchemes[name];
+    if (own.has(name) || !scheme || taken.has(placeOf(scheme) ?? '')) continue;
+    if (kit.secret(target, name) === undefined) continue;
+    rules.push({
+      name: kit.name(
+        operation,
+        'credentials',
+        `the valid credential of ${name}, which other operations take and this one does not, gets 401`,
+      ),
+      createsData: operation.method !== 'get' && operation.method !== 'head',
+      check: (ctx) =>
+        probe(ctx, place(scheme, kit.secret(ctx.target, name)!), `the valid ${name} credential`),
     });
   }
   return rules;

@@ -4,7 +4,7 @@ import type { Kit } from '../kit.js';
 import { jsonRequestOf } from '../plan.js';
 import type { Rule } from '../rule.js';
 import type { ContractTarget } from '../target.js';
-import { ContractViolation, RuleSkipped, TargetUnavailable } from '../verdicts.js';
+import { BudgetReached, ContractViolation, RuleSkipped, TargetUnavailable } from '../verdicts.js';
 
 /**
  * Creates with bodies fast-check generates from the spec's request schema: valid ones get a
@@ -14,7 +14,7 @@ import { ContractViolation, RuleSkipped, TargetUnavailable } from '../verdicts.j
  */
 export function generatedRules(
   kit: Kit,
-  options: Pick<ContractTarget, 'seed' | 'budget' | 'replay'>,
+  options: Pick<ContractTarget, 'seed' | 'budget' | 'replay' | 'ruleTimeMs'>,
 ): Rule[] {
   const creates = kit.collections.flatMap((collection) =>
     collection.create && jsonRequestOf(collection.create) ? [collection.create] : [],
@@ -24,7 +24,13 @@ export function generatedRules(
   const validRuns = Math.ceil(budget / 2);
   const invalidRuns = Math.floor(budget / 2);
   const shrinkRequests = Math.max(MIN_SHRINK_REQUESTS, budget);
-  const run = { seed: options.seed, replay: options.replay, shrinkRequests };
+  const run = {
+    seed: options.seed,
+    replay: options.replay,
+    shrinkRequests,
+    // The time of the whole rule, the shrinking's included: a verdict comes within it.
+    timeMs: options.ruleTimeMs,
+  };
 
   return creates.flatMap((create) => {
     const schema = kit.requestSchema(create);
@@ -73,42 +79,55 @@ export function generatedRules(
  * Runs `check` on `runs` generated values. On a violation, fast-check shrinks the value, one
  * request per try and at most `shrinkRequests` of them; the violation of the smallest failing
  * value is thrown, headed by that value and how to replay the run.
+ *
+ * It always ends: once the shrink requests are spent, or the rule's time is up, the run is
+ * interrupted (a try that passes without a request would let fast-check walk the rest of the
+ * shrink tree, which for a long text is millions of values, and no request is ever sent).
+ * Time up before any failure is no verdict: `BudgetReached`, with what was checked.
  */
 async function holdsFor<T>(
   arbitrary: Arbitrary<T>,
-  run: { runs: number; seed: number; replay: string; shrinkRequests: number },
+  run: { runs: number; seed: number; replay: string; shrinkRequests: number; timeMs: number },
   check: (value: T) => Promise<void>,
 ): Promise<void> {
   let unavailable: TargetUnavailable | RuleSkipped | undefined;
   let failed = false;
   let shrinkRequests = 0;
+  let checked = 0;
   const result = await fc.check(
     fc.asyncProperty(arbitrary, async (value) => {
-      // Passing without a request ends the run (or the shrinking) without touching the target.
-      if (unavailable) return;
-      if (failed && ++shrinkRequests > run.shrinkRequests) return;
+      if (unavailable || (failed && ++shrinkRequests > run.shrinkRequests))
+        throw new fc.PreconditionFailure(true);
       try {
         await check(value);
+        checked += 1;
       } catch (err) {
         if (err instanceof TargetUnavailable || err instanceof RuleSkipped) {
           unavailable = err;
-          return;
+          throw new fc.PreconditionFailure(true);
         }
         failed = true;
         throw err;
       }
     }),
-    { seed: run.seed, numRuns: run.runs },
+    { seed: run.seed, numRuns: run.runs, interruptAfterTimeLimit: run.timeMs },
   );
   if (unavailable) throw unavailable;
-  if (!result.failed) return;
+  if (!result.failed) {
+    if (result.interrupted && checked < run.runs)
+      throw new BudgetReached(
+        `generated bodies reached the rule's time bound (${run.timeMs / 1000} s) after ${checked} of ${run.runs}, all of them kept`,
+      );
+    return;
+  }
   const cause = result.errorInstance;
   if (!(cause instanceof ContractViolation)) throw cause;
   const [summary, ...rest] = cause.message.split('\n');
+  const cut = result.interrupted ? ' (shrinking stopped at its bound)' : '';
   throw new ContractViolation(
     [
       summary,
-      `generated body ${result.numRuns} of ${run.runs} broke the rule (seed ${result.seed}); shrunk in ${result.numShrinks} steps to:`,
+      `generated body ${result.numRuns} of ${run.runs} broke the rule (seed ${result.seed}); shrunk in ${result.numShrinks} steps${cut} to:`,
       `  ${JSON.stringify(result.counterexample?.[0])}`,
       `Replay: ${run.replay}`,
       '',

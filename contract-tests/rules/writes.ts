@@ -2,7 +2,7 @@ import type { CollectionKit, Kit } from '../kit.js';
 import { jsonRequestOf, type PlanOperation } from '../plan.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { schemaName } from '../spec.js';
-import { propertiesOf, writableProperties } from '../schema-parts.js';
+import { propertiesOf, requiredOf, writableProperties } from '../schema-parts.js';
 import { sampleValue } from '../samples.js';
 import { RuleSkipped } from '../verdicts.js';
 
@@ -19,6 +19,7 @@ export function writeRules(kit: Kit): Rule[] {
     if (create) rules.push(...createRules(kit, collection, create));
     if (replace) rules.push(replaceRule(kit, collection, replace));
     if (update) rules.push(updateRule(kit, collection, update));
+    if (update && isMergePatch(update)) rules.push(mergeNullRule(kit, collection, update));
     if (collection.delete) rules.push(deleteRule(kit, collection, collection.delete));
     for (const operation of [create, replace, update])
       if (operation && jsonRequestOf(operation))
@@ -127,6 +128,63 @@ function updateRule(kit: Kit, collection: CollectionKit, update: PlanOperation):
   };
 }
 
+function isMergePatch(operation: PlanOperation): boolean {
+  return /^application\/merge-patch\+json$/.test(jsonRequestOf(operation)?.mediaType ?? '');
+}
+
+/**
+ * A merge patch's `null` removes the member (RFC 7396, section 2): an optional property
+ * patched to null is gone (or null) in the answer and in the next read, not kept as it was.
+ */
+function mergeNullRule(kit: Kit, collection: CollectionKit, update: PlanOperation): Rule {
+  const success = kit.success(update);
+  const required = new Set(requiredOf(collection.plan.schema));
+  return {
+    name: kit.name(
+      update,
+      undefined,
+      `a merge patch setting an optional field to null gets ${success.label} with it removed, and the next read shows it`,
+    ),
+    createsData: true,
+    async check(ctx) {
+      const created = await kit.create(ctx, collection, 'to clear');
+      const name = Object.keys(created.sent).find(
+        (field) => !required.has(field) && valid(kit, update, { [field]: null }),
+      );
+      if (name === undefined)
+        throw new RuleSkipped(`no optional property of ${collection.plan.name} a patch may clear`);
+      const params = kit.itemParams(collection, created.id);
+      const exchange = await kit.call(ctx, update, {
+        params,
+        body: JSON.stringify({ [name]: null }),
+      });
+      kit.conforms(ctx, exchange, update, success);
+      const cleared = (record: Record<string, unknown>) =>
+        record[name] === undefined || record[name] === null;
+      if (!cleared(kit.recordOf(update, exchange)))
+        kit.fail(
+          'merge patches whose null does not remove the field',
+          [
+            `\`${name}\` was patched to null, answered as ${JSON.stringify(kit.recordOf(update, exchange)[name])}`,
+          ],
+          exchange,
+        );
+      if (!collection.read) return;
+      const read = await kit.call(ctx, collection.read, { params });
+      kit.conforms(ctx, read, collection.read, kit.success(collection.read));
+      if (!cleared(kit.recordOf(collection.read, read)))
+        kit.fail(
+          'merge patches whose null does not remove the field',
+          [
+            `\`${name}\` was patched to null, read back as ${JSON.stringify(kit.recordOf(collection.read, read)[name])}`,
+          ],
+          exchange,
+          read,
+        );
+    },
+  };
+}
+
 /** One writable property of the record, given another valid value. */
 function oneChange(
   kit: Kit,
@@ -185,20 +243,17 @@ async function notListed(
   id: unknown,
   deleted: Awaited<ReturnType<Kit['call']>>,
 ): Promise<void> {
-  const list = collection.list!;
-  const listed = await kit.call(ctx, list);
-  kit.conforms(ctx, listed, list, kit.success(list));
   const { idProperty } = collection.plan;
-  if (
-    kit
-      .itemsOf(list, listed)
-      .some((record) => JSON.stringify(record[idProperty]) === JSON.stringify(id))
-  )
+  const isIt = (record: Record<string, unknown>) =>
+    JSON.stringify(record[idProperty]) === JSON.stringify(id);
+  // Every page until it turns up: a record left on page 3 is still listed.
+  const { records, pages } = await kit.listPages(ctx, collection, (read) => read.some(isIt));
+  if (records.some(isIt))
     kit.fail(
       'deleted records still listed',
       [`the deleted record (${idProperty} ${JSON.stringify(id)}) is still in the next list`],
       deleted,
-      listed,
+      pages.at(-1)!,
     );
 }
 

@@ -465,6 +465,15 @@ export function createCli(io: CliIo): Command {
           .default(CONTRACT_DEFAULTS.timeoutMs)
           .argParser(parsePositive),
       )
+      .addOption(
+        new Option(
+          '--rule-timeout <ms>',
+          'milliseconds one rule may take, its generated cases included; past it the rule is not judged',
+        )
+          .env('CONTRACT_RULE_TIMEOUT')
+          .default(CONTRACT_DEFAULTS.ruleTimeMs)
+          .argParser(parsePositive),
+      )
       .action(async (options: ContractCommandOptions, command: Command) => {
         const baseUrlSource = command.getOptionValueSource('baseUrl');
         // Loaded here only: vitest would add a third to the mock's start-up.

@@ -38,6 +38,11 @@ export interface ContractCommandOptions {
   budget?: number;
   /** Milliseconds one request may take. @default 10000 */
   timeout?: number;
+  /**
+   * Milliseconds one rule may take, generated cases and shrinking included; a rule that
+   * reaches it is not judged (exit 2 unless another fails). @default 60000
+   */
+  ruleTimeout?: number;
 }
 
 /** A configuration the suite cannot run with; its message is one line. */
@@ -45,8 +50,8 @@ export class ContractConfigError extends Error {
   override name = 'ContractConfigError';
 }
 
-/** The name the suite gives a rule it could not judge (see contract-tests/verdicts.ts). */
-const UNJUDGED = 'TargetUnavailable';
+/** The names the suite gives a rule it could not judge (see contract-tests/verdicts.ts). */
+const UNJUDGED = new Set(['TargetUnavailable', 'BudgetReached']);
 /** The annotation types of the suite (see contract-tests/reporter.ts). */
 const ADVISORY = 'warning';
 const SKIP_NOTE = 'skipped';
@@ -96,6 +101,7 @@ export async function runContract(
       seed,
       budget,
       timeoutMs,
+      ruleTimeMs: options.ruleTimeout ?? CONTRACT_DEFAULTS.ruleTimeMs,
       replay,
     },
   };
@@ -163,7 +169,7 @@ function outcomeOf(test: TestCase, readOnly: boolean): RuleOutcome {
   if (result.state === 'passed') return { ...base, state: 'passed' };
   if (result.state === 'failed') {
     const message = result.errors[0]?.message ?? 'failed';
-    const unjudged = result.errors.every((error) => error.name === UNJUDGED);
+    const unjudged = result.errors.every((error) => UNJUDGED.has(error.name ?? ''));
     return { ...base, state: unjudged ? 'unjudged' : 'failed', message };
   }
   const note =

@@ -17,4 +17,6 @@ export const CONTRACT_DEFAULTS = {
   budget: 100,
   /** @default 10 s per request */
   timeoutMs: 10_000,
+  /** @default 60 s per rule, its generated cases and their shrinking included */
+  ruleTimeMs: 60_000,
 } as const;
