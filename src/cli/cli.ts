@@ -5,6 +5,8 @@ import { createLogger } from '../http/logger.js';
 import { DEFAULT_API_KEY, DEFAULT_BASIC_CREDENTIAL, DEFAULTS } from '../wiring/options.js';
 import type { RunningMock } from '../wiring/start-mock.js';
 import type { ContractCommandOptions } from './contract-command.js';
+import type { CoverageFlags } from './coverage-command.js';
+import { COVERAGE_FORMATS } from './coverage-report.js';
 import { CONTRACT_DEFAULTS, ContractExit } from './contract-defaults.js';
 import type { MockFlags } from './mock-command.js';
 import { FAULT_KINDS } from '../vocabulary/answer.js';
@@ -19,6 +21,7 @@ import {
   parseRate,
   parseCount,
   parseInteger,
+  parsePercent,
   parsePort,
   parsePositive,
   parseSeconds,
@@ -353,6 +356,39 @@ export function createCli(io: CliIo): Command {
         io.onExitCode?.(await runContract({ ...options, baseUrlSource }, io));
       }),
   );
+
+  program
+    .command('coverage')
+    .description(
+      'print which documented statuses of each operation a running mock answered (its requests since the last reset); exit 1 below --min, 2 if the mock cannot tell',
+    )
+    .requiredOption('-u, --url <url>', 'the running mock, e.g. http://127.0.0.1:4010')
+    .addOption(
+      new Option(
+        '--session <id>',
+        'the coverage of this Mock-Session (default: the default state)',
+      ),
+    )
+    .addOption(
+      new Option('--format <format>', 'how to print the table')
+        .choices([...COVERAGE_FORMATS])
+        .default('text'),
+    )
+    .addOption(
+      new Option(
+        '--min <percent>',
+        'exit 1 when fewer documented statuses were exercised',
+      ).argParser(parsePercent),
+    )
+    .addOption(
+      new Option('-k, --api-key <key>', 'a key the mock accepts (its admin API asks for one)')
+        .env('API_KEY')
+        .default(DEFAULT_API_KEY),
+    )
+    .action(async (options: CoverageFlags) => {
+      const { runCoverage } = await import('./coverage-command.js');
+      io.onExitCode?.(await runCoverage(options, io));
+    });
 
   return program;
 }

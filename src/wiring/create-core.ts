@@ -235,6 +235,7 @@ export function createCoreApp(options: AppOptions, carried?: CarriedState): Mock
           descriptor: descriptorOf(resource),
           path: `${basePath}${resource.collectionPath}`,
         })),
+        { operations, basePath },
       ),
     );
     apis.push(admin.api);

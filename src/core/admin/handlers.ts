@@ -1,8 +1,10 @@
+import type { Operation } from '../../openapi/operations.js';
 import type { CollectionDescriptor } from '../../store/store.js';
 import { errors } from '../../vocabulary/error-catalogue.js';
 import type { OperationHandler } from '../handler.js';
 import type { ScenarioSettings } from '../scenarios/settings.js';
 import type { MockState, MockStates } from '../state.js';
+import { coverageOf } from './coverage.js';
 import { LOG_CAPACITY, type RequestFilter } from './request-log.js';
 
 /** A collection of the mocked API, as the admin API shows it. */
@@ -12,6 +14,12 @@ export interface AdminCollection {
   path: string;
 }
 
+/** The mocked API whose coverage `GET /coverage` tells: its operations, under its base path. */
+export interface CoveredApi {
+  operations: readonly Operation[];
+  basePath: string;
+}
+
 /** How many records `GET /collections/{name}` shows when no limit is asked for. */
 const DEFAULT_RECORDS_SHOWN = 100;
 
@@ -19,11 +27,13 @@ const DEFAULT_RECORDS_SHOWN = 100;
  * The handlers of the admin API (spec/admin.yaml), keyed by its operationIds. Each acts on the
  * state of the request's session (its `Mock-Session` header), else on the default state.
  * @param collections the collections inferred from the spec, in its order.
+ * @param covered the mocked API's operations, for `GET /coverage`.
  * @example adminHandlers(states, collections).resetMock
  */
 export function adminHandlers(
   states: MockStates,
   collections: readonly AdminCollection[] = [],
+  covered: CoveredApi = { operations: [], basePath: '' },
 ): Record<string, OperationHandler> {
   /** `session` reads that session's own log; without it, the log of the request's state. */
   const logOf = async (session: unknown, state: MockState) =>
@@ -60,6 +70,12 @@ export function adminHandlers(
       return {
         status: 200,
         body: await state.scenarios.update(body as Partial<ScenarioSettings>),
+      };
+    },
+    getCoverage(_request, { state }) {
+      return {
+        status: 200,
+        body: coverageOf(covered.operations, covered.basePath, state.coverage),
       };
     },
     async listSessions() {
