@@ -192,7 +192,7 @@ export function createCoreApp(options: AppOptions, carried?: CarriedState): Mock
     seeding: () => nestedSeeding,
   });
   const inferred = (operation: Operation) =>
-    stateful.get(operation) ?? exampleHandler(operation, examples);
+    stateful.get(operation) ?? exampleHandler(operation, examples, compiler);
   const handlerOf = customHandlers(operations, settings.handlers, inferred);
   const shapeError = createErrorShaper(compiler, generator, documentErrorResponses(operations));
   const minimum = settings.stability;
