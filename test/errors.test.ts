@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { toApiError } from '../src/core/error-mapping.js';
+import { createErrorShaper } from '../src/core/error-shaper.js';
+import type { OpenApiDocument, SchemaObject } from '../src/openapi/load.js';
+import { createDataGenerator } from '../src/openapi/sample.js';
+import { createSchemaCompiler } from '../src/openapi/schemas.js';
 import { errorForStatus as byStatus } from '../src/vocabulary/error-catalogue.js';
 import { ApiError } from '../src/vocabulary/errors.js';
 import { StoreDiskFullError, StoreFullError, StoreUnavailableError } from '../src/store/store.js';
@@ -77,5 +81,55 @@ describe('byStatus', () => {
 
   it('turns a status HTTP does not know into 500', () => {
     expect(byStatus(799, 'x').status).toBe(500);
+  });
+});
+
+describe('createErrorShaper', () => {
+  it('fills another error shape with only what it requires (Stripe’s 404s were 100 KB of optional payment intents)', () => {
+    // Stripe's `error`: `{ error: api_errors }`, where api_errors holds optional charges,
+    // payment intents and sources, each a large expandable object.
+    const charge: SchemaObject = {
+      type: 'object',
+      required: ['id', 'amount'],
+      properties: {
+        id: { type: 'string' },
+        amount: { type: 'integer' },
+        refunds: {
+          type: 'array',
+          items: { type: 'object', properties: { id: { type: 'string' } } },
+        },
+      },
+    };
+    const apiErrors: SchemaObject = {
+      type: 'object',
+      required: ['type'],
+      properties: {
+        type: { type: 'string', enum: ['api_error', 'card_error', 'invalid_request_error'] },
+        message: { type: 'string' },
+        charge,
+        payment_intent: { anyOf: [charge, { type: 'string' }] },
+      },
+    };
+    const error: SchemaObject = {
+      type: 'object',
+      required: ['error'],
+      properties: { error: apiErrors },
+    };
+    const compiler = createSchemaCompiler({
+      openapi: '3.1.0',
+      components: { schemas: { error, api_errors: apiErrors, charge } },
+    } as unknown as OpenApiDocument);
+    const shape = createErrorShaper(compiler, createDataGenerator({ seed: 3, compiler }), () => ({
+      description: 'error',
+      content: { 'application/json': { schema: error } },
+    }));
+    for (let i = 0; i < 5; i++) {
+      const { body } = shape(new ApiError(404, 'not_found', 'no such thing'), undefined);
+      expect(compiler.response(error)(body)).toEqual([]);
+      expect((body as { error: object }).error).toEqual({
+        type: expect.any(String),
+        message: 'no such thing',
+      });
+    }
   });
 });

@@ -90,9 +90,135 @@ describe('generated data', () => {
       /cannot generate data valid against the 200 answer of getOrder: .*placedAt/,
     );
   });
+
+  it('fills a wide bound only a little (a 70 MB maxLength made values of megabytes, for ever)', () => {
+    // OpenAI's description: an inline skill's base64 payload, `maxLength: 70254592`, in an
+    // array of a create's body; a secret's value of up to 10 MiB beside it.
+    const skill: SchemaObject = {
+      type: 'object',
+      required: ['data', 'chunks'],
+      properties: {
+        data: { type: 'string', minLength: 1, maxLength: 70_254_592 },
+        chunks: { type: 'array', minItems: 2, maxItems: 1_000_000, items: { type: 'integer' } },
+        labels: {
+          type: 'object',
+          maxProperties: 500_000,
+          additionalProperties: { type: 'string' },
+        },
+      },
+    };
+    const body: SchemaObject = { type: 'array', minItems: 1, maxItems: 2 ** 31, items: skill };
+    const { generator, compiler } = generatorFor({ Skill: skill });
+    for (let i = 0; i < 5; i++) {
+      const value = generator.value(body) as { data: string; chunks: unknown[] }[];
+      expect(compiler.response(body)(value)).toEqual([]);
+      expect(value.length).toBeLessThanOrEqual(21);
+      for (const item of value) {
+        expect(item.data.length).toBeLessThanOrEqual(1 + 1_024);
+        expect(item.chunks.length).toBeLessThanOrEqual(2 + 20);
+      }
+      expect(JSON.stringify(value).length).toBeLessThan(1_000_000);
+    }
+  });
+
+  it('makes an id where a union allows an id or the object it names (Stripe’s lists of two charges were 1.7 MB)', () => {
+    const customer: SchemaObject = {
+      type: 'object',
+      required: ['id', 'email'],
+      properties: { id: { type: 'string' }, email: { type: 'string', format: 'email' } },
+    };
+    const charge: SchemaObject = {
+      type: 'object',
+      required: ['id', 'customer', 'source'],
+      properties: {
+        id: { type: 'string' },
+        customer: { anyOf: [{ type: 'string', maxLength: 5000 }, customer] },
+        source: { oneOf: [{ type: 'string' }, customer, { type: 'null' }] },
+        refund: { anyOf: [customer, { type: 'integer' }] },
+      },
+    };
+    const { generator, compiler } = generatorFor({ Customer: customer, Charge: charge });
+    for (let i = 0; i < 10; i++) {
+      const value = generator.value(charge) as Record<string, unknown>;
+      expect(compiler.response(charge)(value)).toEqual([]);
+      expect(typeof value.customer).toBe('string');
+      expect(value.source === null || typeof value.source === 'string').toBe(true);
+    }
+  });
+
+  it('makes numbers unbounded below positive, as ids and counts of real services are (was "id": -982)', () => {
+    const record: SchemaObject = {
+      type: 'object',
+      required: ['id', 'sequence', 'ratio', 'offset', 'depth'],
+      properties: {
+        id: { type: 'integer' },
+        sequence: { type: ['integer', 'null'], format: 'int64' },
+        ratio: { type: 'number' },
+        offset: { type: 'integer', maximum: -1 },
+        depth: { type: 'integer', minimum: -5, maximum: 5 },
+      },
+    };
+    const { generator, compiler } = generatorFor({ Record: record });
+    for (let i = 0; i < 20; i++) {
+      const value = generator.value(record) as Record<string, number | null>;
+      expect(compiler.response(record)(value)).toEqual([]);
+      expect(value.id).toBeGreaterThanOrEqual(1);
+      if (value.sequence !== null) expect(value.sequence).toBeGreaterThanOrEqual(1);
+      expect(value.ratio).toBeGreaterThanOrEqual(0);
+      expect(value.offset).toBeLessThanOrEqual(-1);
+    }
+  });
+
+  it('leaves out an optional property whose minimum is beyond what it makes, and names a required one', () => {
+    const huge = { type: 'string', minLength: 10_000_000 } as const;
+    const optional: SchemaObject = {
+      type: 'object',
+      required: ['id'],
+      properties: { id: { type: 'integer' }, blob: huge },
+    };
+    const required: SchemaObject = { ...optional, required: ['id', 'blob'] };
+    const { generator } = generatorFor({});
+    expect(generator.value(optional)).toEqual({ id: expect.any(Number) });
+    expect(() => generator.value(required, 'the 200 answer of getBlob')).toThrow(
+      'cannot generate data valid against the 200 answer of getBlob: a minLength of 10000000 characters, beyond the 65536 the mock generates',
+    );
+  });
 });
 
 describe('compiled checks', () => {
+  it('read examples and extensions as data: a $id inside them is no schema id (Box’s schemas could not be compiled)', () => {
+    // Box's File--Full and Folder--Full: an example of metadata whose instances carry `$id`.
+    const metadata = { marketing: { $id: '01234500-12f1-1234-aa12-b1d234cb567e', $type: 'm' } };
+    const user: SchemaObject = { type: 'object', properties: { id: { type: 'string' } } };
+    const named = (name: string): SchemaObject =>
+      ({
+        type: 'object',
+        required: ['name'],
+        'x-box-tag': { $id: 'x' },
+        properties: {
+          name: { type: 'string', examples: [{ $id: 'y' }] },
+          owner: user,
+          metadata: {
+            allOf: [{ type: 'object', example: metadata }],
+            additionalProperties: { type: 'object', example: metadata },
+          },
+          related: { $id: `not-a-uri-${name}`, type: 'array', items: user },
+        },
+      }) as SchemaObject;
+    const file = named('file');
+    const folder = named('folder');
+    const list: SchemaObject = { type: 'array', items: { anyOf: [file, folder] } };
+    const compiler = createSchemaCompiler({
+      openapi: '3.1.0',
+      components: { schemas: { User: user, File: file, Folder: folder } },
+    } as unknown as OpenApiDocument);
+    expect(compiler.response(list)([{ name: 'a', owner: { id: '1' } }, { name: 'b' }])).toEqual([]);
+    expect(compiler.response(file)({ owner: { id: 1 } })).toEqual([
+      " must have required property 'name'",
+      '/owner/id must be a string',
+    ]);
+  });
+
   it('check a recursive schema at any depth, and name the place', () => {
     const folder: SchemaObject = { type: 'object', required: ['name'], properties: {} };
     folder.properties = {

@@ -2,7 +2,7 @@
 // them, small), served with no code: routes by specificity, item paths by username, slug, uuid
 // and sid, records made of everything the spec says of them, wrapped lists with their counts,
 // nested collections, paging and filters.
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -582,5 +582,84 @@ describe('nested collections', () => {
     expect((await call(mock, 'GET', path)).body).toEqual([...before, extra]);
     await mock.reset();
     expect((await call(mock, 'GET', path)).body).toEqual(before);
+  });
+});
+
+describe('references to the path a record is listed under', () => {
+  it('are only properties that can hold the path’s value (GitHub’s events have repo and owner objects)', async () => {
+    const repository = {
+      type: 'object',
+      required: ['id', 'name'],
+      properties: { id: { type: 'integer' }, name: { type: 'string' } },
+    };
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'events', version: '1' },
+      paths: {
+        '/repos/{owner}/{repo}/events': {
+          parameters: [
+            { name: 'owner', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'repo', in: 'path', required: true, schema: { type: 'string' } },
+          ],
+          get: {
+            operationId: 'listRepoEvents',
+            responses: {
+              '200': {
+                description: 'events',
+                content: {
+                  'application/json': {
+                    schema: { type: 'array', items: { $ref: '#/components/schemas/Event' } },
+                  },
+                },
+              },
+            },
+          },
+          post: {
+            operationId: 'createRepoEvent',
+            requestBody: {
+              content: {
+                'application/json': {
+                  schema: { type: 'object', properties: { type: { type: 'string' } } },
+                },
+              },
+            },
+            responses: {
+              '201': {
+                description: 'created',
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Event' } } },
+              },
+            },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          Event: {
+            type: 'object',
+            required: ['id', 'type', 'repo', 'owner'],
+            properties: {
+              id: { type: 'string' },
+              type: { type: 'string' },
+              repo: repository,
+              owner: { anyOf: [{ type: 'null' }, repository] },
+            },
+          },
+        },
+      },
+    };
+    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-events-'));
+    await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
+    const mock = await startMock({
+      spec: join(folder, 'openapi.json'),
+      apiKeys: [KEY],
+      seedCount: 2,
+    });
+    mocks.push(mock);
+    const created = await call(mock, 'POST', '/repos/octo/hello/events', { type: 'PushEvent' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.repo).toEqual({ id: expect.any(Number), name: expect.any(String) });
+    const listed = await call(mock, 'GET', '/repos/octo/hello/events');
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body).toContainEqual(created.body);
   });
 });

@@ -21,10 +21,9 @@ beforeAll(async () => {
   app = createApp({
     spec: await loadSpec(PARAMETERS),
     handlers: Object.fromEntries(
-      ['search', 'simplePath', 'labelPath', 'matrixPath', 'headers', 'cookies'].map((id) => [
-        id,
-        echo,
-      ]),
+      ['search', 'simplePath', 'labelPath', 'matrixPath', 'headers', 'cookies', 'readOnlyPath'].map(
+        (id) => [id, echo],
+      ),
     ),
   });
 });
@@ -171,6 +170,18 @@ describe('path parameters, each style', () => {
     const res = await request(app).get(`/api${path}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.params).toEqual(read);
+  });
+
+  it('takes a parameter whose schema is readOnly: the service sets it, a client names it (Cloudflare’s account ids were refused)', async () => {
+    const id = '023e105f4ecef8ad9ca31a8372d0c353';
+    const res = await request(app).get(`/api/accounts/${id}/zones?zone=${id}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.params).toEqual({ account_id: id });
+    expect(res.body.query).toEqual({ zone: id });
+    expectRefused(
+      await request(app).get(`/api/accounts/${id}${id}/zones`),
+      /\/path\/account_id must NOT have more than 32 characters/,
+    );
   });
 
   it.each([

@@ -54,6 +54,101 @@ describe('loadSpec', () => {
     await failure.catch((err: Error) => expect(err.message).not.toContain('\n'));
   });
 
+  it('reads a $ref inside an example, a default or an enum as data, never fetching it (GitHub’s description was refused)', async () => {
+    // GitHub's SCIM examples carry `"$ref": "https://api.github.com/scim/v2/..."`: a URL this
+    // machine cannot reach, so a try to fetch it fails the load.
+    const member = { value: 'u1', $ref: 'https://api.github.invalid/scim/v2/Users/u1' };
+    const text = JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/groups': {
+          get: {
+            responses: {
+              '200': {
+                description: 'ok',
+                content: {
+                  'application/json': {
+                    schema: { $ref: '#/components/schemas/Group' },
+                    examples: {
+                      one: { value: { members: [member] } },
+                      named: { $ref: '#/components/examples/Named' },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+      components: {
+        examples: { Named: { value: { members: [member] } } },
+        schemas: {
+          Group: {
+            type: 'object',
+            example: { members: [member] },
+            properties: {
+              members: { type: 'array', items: { $ref: '#/components/schemas/Member' } },
+              // A property named like a keyword is a schema: its $ref is a reference.
+              example: { $ref: '#/components/schemas/Member' },
+              default: { type: 'object', default: { $ref: '#/not/a/pointer' } },
+            },
+          },
+          Member: { type: 'object', properties: { value: { type: 'string' } } },
+        },
+      },
+    });
+    const spec = await loadSpec(await specFile(text), { checkCache: false });
+    const media = spec.resolved.paths?.['/groups']?.get?.responses?.['200'] as {
+      content: Record<string, { examples: Record<string, { value: unknown }>; schema: object }>;
+    };
+    const json = media.content['application/json'];
+    expect(json?.examples.one?.value).toEqual({ members: [member] });
+    expect(json?.examples.named?.value).toEqual({ members: [member] });
+    const group = spec.resolved.components?.schemas?.Group as Record<string, unknown>;
+    expect(group.example).toEqual({ members: [member] });
+    const properties = group.properties as Record<string, Record<string, unknown>>;
+    expect(properties.example).toBe(spec.resolved.components?.schemas?.Member);
+    expect(properties.default?.default).toEqual({ $ref: '#/not/a/pointer' });
+  });
+
+  it('reads items written as a list, a name repeated in required and an unknown format, each with one warning', async () => {
+    const text = JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: {},
+      components: {
+        schemas: {
+          Tags: { type: 'array', items: [{ type: 'string' }] },
+          Pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }] },
+          Container: {
+            type: 'object',
+            required: ['id', 'name', 'id', 'name'],
+            properties: {
+              id: { type: 'string' },
+              name: { type: 'string' },
+              created_at: { type: 'integer', format: 'unixtime' },
+              expires_at: { type: 'integer', format: 'unixtime' },
+            },
+          },
+        },
+      },
+    });
+    const spec = await loadSpec(await specFile(text), { checkCache: false });
+    const schemas = spec.resolved.components?.schemas as Record<string, Record<string, unknown>>;
+    expect(schemas.Tags?.items).toEqual({ type: 'string' });
+    expect(schemas.Pair?.prefixItems).toEqual([{ type: 'string' }, { type: 'integer' }]);
+    expect(schemas.Pair?.items).toBeUndefined();
+    expect(schemas.Container?.required).toEqual(['id', 'name']);
+    expect(spec.warnings).toEqual(
+      expect.arrayContaining([
+        'items written as a list, 2 times (first at #/components/schemas/Tags): a list of one schema is read as the schema of every item, a longer one as a tuple (prefixItems)',
+        'a name repeated in required, once (first at #/components/schemas/Container): each name is read once',
+        'a format the mock does not check: unixtime (2): their values are checked by their type alone',
+      ]),
+    );
+  });
+
   it('serves a document the official check refuses for a small defect, with a warning', async () => {
     const spec = await loadSpec(await specFile('openapi: 3.1.0\ninfo: {title: t}\npaths: {}\n'), {
       checkCache: false,

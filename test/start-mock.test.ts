@@ -55,6 +55,7 @@ describe('the library entry', () => {
       'openFileStore',
       'openRedisStore',
       'startMock',
+      'startProxy',
     ]);
   });
 

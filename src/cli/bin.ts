@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The one place that touches the process: argv, env (through commander), signals, exit codes.
 import { createCli } from './cli.js';
-import type { RunningMock } from '../wiring/start-mock.js';
 
-const running: RunningMock[] = [];
+/** What is serving: a mock or a proxy, each stopped cleanly on the first signal. */
+const running: { close(): Promise<void> }[] = [];
 let stopping = false;
 
 /** The first signal stops gracefully; a second one, while that runs, stops at once. */
@@ -18,19 +18,23 @@ function onSignal(): void {
       );
     }),
   );
-  void Promise.all(closing).then(() => process.exit(0));
+  // The exit code a stop may have set (a proxy's --fail-on-violation), else 0.
+  void Promise.all(closing).then(() => process.exit());
+}
+
+/** Only what serves turns a signal into a clean stop; anything else dies of it as usual. */
+function serving(server: { close(): Promise<void> }): void {
+  if (running.push(server) === 1) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
 }
 
 createCli({
   stdout: process.stdout,
   stderr: process.stderr,
-  onListening: (mock) => {
-    // Only a running mock turns a signal into a clean stop; anything else dies of it as usual.
-    if (running.push(mock) === 1) {
-      process.on('SIGINT', onSignal);
-      process.on('SIGTERM', onSignal);
-    }
-  },
+  onListening: serving,
+  onProxy: serving,
   onExitCode: (code) => {
     process.exitCode = code;
     // Let output drain, but do not wait on a handle a test runner may have left open.

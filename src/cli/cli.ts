@@ -3,7 +3,10 @@ import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { createLogger } from '../http/logger.js';
 import { DEFAULT_API_KEY, DEFAULT_BASIC_CREDENTIAL, DEFAULTS } from '../wiring/options.js';
+import { DEFAULT_TARGET_TIMEOUT_MS } from '../wiring/proxy-defaults.js';
 import type { RunningMock } from '../wiring/start-mock.js';
+import type { RunningProxy } from '../wiring/start-proxy.js';
+import type { ProxyFlags } from './proxy-command.js';
 import type { ContractCommandOptions } from './contract-command.js';
 import type { CoverageFlags } from './coverage-command.js';
 import { COVERAGE_FORMATS } from './coverage-report.js';
@@ -11,6 +14,9 @@ import { CONTRACT_DEFAULTS, ContractExit } from './contract-defaults.js';
 import type { MockFlags } from './mock-command.js';
 import { FAULT_KINDS } from '../vocabulary/answer.js';
 import { STABILITY_LEVELS } from '../openapi/stability.js';
+import { DIFF_FORMATS } from '../diff/report.js';
+import { LEVELS } from '../diff/rules.js';
+import type { DiffCommandOptions } from './diff-command.js';
 import {
   collectBasic,
   collectList,
@@ -44,13 +50,23 @@ class ContractCommand extends Command {
   }
 }
 
+/** The `diff` command: like `contract`, a bad option is a setup problem, exit code 2. */
+class DiffCommand extends Command {
+  override error(message: string, options?: { code?: string; exitCode?: number }): never {
+    const line = message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+    return super.error(`petstore-kit diff: ${line}`, { ...options, exitCode: 2 });
+  }
+}
+
 /** Where the CLI writes: the process's streams in production, buffers in tests. */
 export interface CliIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   /** Called with each mock once it listens. */
   onListening?: (mock: RunningMock) => void;
-  /** Called with the exit code of a command that ends by itself (`contract`). */
+  /** Called with each proxy once it listens. */
+  onProxy?: (proxy: RunningProxy) => void;
+  /** Called with the exit code of a command that ends by itself (`contract`), or a proxy's on its stop. */
   onExitCode?: (code: number) => void;
 }
 
@@ -267,6 +283,89 @@ export function createCli(io: CliIo): Command {
       await runMock(options, createLogger(io.stdout, { pretty }), io.onListening);
     });
 
+  program
+    .command('proxy')
+    .description(
+      'forward every request to a real API and check requests and answers against the spec (docs/proxy.md)',
+    )
+    .addOption(
+      new Option('--target <url>', 'base URL of the real API, e.g. https://staging.example.com/v1')
+        .env('PROXY_TARGET')
+        .makeOptionMandatory(),
+    )
+    .addOption(
+      new Option('--spec <path>', 'OpenAPI document to check against').default(
+        DEFAULTS.spec,
+        'the bundled spec',
+      ),
+    )
+    .addOption(
+      new Option('-p, --port <port>', 'port to listen on')
+        .env('PORT')
+        .default(DEFAULTS.cliPort)
+        .argParser(parsePort),
+    )
+    .addOption(
+      new Option('-H, --host <host>', 'address to listen on')
+        .env('HOST')
+        .default(DEFAULTS.host)
+        .argParser(parseHost),
+    )
+    .addOption(
+      new Option(
+        '-k, --api-key <key>',
+        `the admin API's key (/__mock/violations); repeatable (default: ${DEFAULT_API_KEY})`,
+      )
+        .env('API_KEYS')
+        .argParser(collectList),
+    )
+    .addOption(
+      new Option(
+        '--record <file>',
+        'keep what the target creates, changes and deletes in this data file, for mock --data',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--target-timeout <seconds>',
+        'the target must answer within this (504 beyond), and send its body without such a pause',
+      )
+        .default(DEFAULT_TARGET_TIMEOUT_MS, String(DEFAULT_TARGET_TIMEOUT_MS / 1000))
+        .argParser(parseSeconds),
+    )
+    .addOption(
+      new Option(
+        '--enforce',
+        "answer a request that breaks the spec with the mock's error (400, 401, 404, 415) instead of forwarding it",
+      ),
+    )
+    .addOption(
+      new Option('--fail-on-violation', 'exit with 1 on SIGTERM/SIGINT if any violation was seen'),
+    )
+    .addOption(new Option('-q, --quiet', 'log no line per request'))
+    .addOption(
+      new Option('--body-limit <size>', 'largest request body forwarded (413 beyond)')
+        .default(DEFAULTS.bodyLimit, '1mb')
+        .argParser(parseSize),
+    )
+    .addOption(
+      new Option('--shutdown-timeout <seconds>', 'on SIGTERM, exchanges in flight get this long')
+        .default(DEFAULTS.limits.shutdownTimeout, '5')
+        .argParser(parseSeconds),
+    )
+    .addOption(
+      new Option('--log-format <format>', 'log lines: pretty for people, json for tools')
+        .choices(['auto', 'pretty', 'json'])
+        .default('auto', 'pretty on a terminal, json otherwise'),
+    )
+    .action(async (options: ProxyFlags) => {
+      const { runProxy } = await import('./proxy-command.js');
+      const pretty =
+        options.logFormat === 'pretty' ||
+        (options.logFormat === 'auto' && (io.stdout as { isTTY?: boolean }).isTTY === true);
+      await runProxy(options, createLogger(io.stdout, { pretty }), io.onProxy, io.onExitCode);
+    });
+
   program.addCommand(
     new ContractCommand('contract')
       .copyInheritedSettings(program)
@@ -389,6 +488,30 @@ export function createCli(io: CliIo): Command {
       const { runCoverage } = await import('./coverage-command.js');
       io.onExitCode?.(await runCoverage(options, io));
     });
+  program.addCommand(
+    new DiffCommand('diff')
+      .copyInheritedSettings(program)
+      .description(
+        'tell whether a client written against <old> can fail against a server implementing <new>; exit 0 if not, 1 if so, 2 if it cannot tell',
+      )
+      .argument('<old>', 'the OpenAPI document as it was (Swagger 2.0, OpenAPI 3.0, 3.1, 3.2)')
+      .argument('<new>', 'the OpenAPI document as it is to be')
+      .addOption(
+        new Option('-f, --format <format>', 'report format').choices(DIFF_FORMATS).default('text'),
+      )
+      .addOption(
+        new Option('--fail-on <level>', 'exit 1 on a change at this level or above')
+          .choices(LEVELS)
+          .default('breaking'),
+      )
+      .addOption(
+        new Option('-c, --config <file>', 'JSON or YAML file raising or lowering rule levels'),
+      )
+      .action(async (old: string, now: string, options: DiffCommandOptions) => {
+        const { runDiff } = await import('./diff-command.js');
+        io.onExitCode?.(await runDiff(old, now, options, io));
+      }),
+  );
 
   return program;
 }

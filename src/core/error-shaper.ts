@@ -43,11 +43,14 @@ export function createErrorShaper(
     const mapped = mapOnto(
       schema,
       error,
-      () => generator.value(schema, 'an error schema'),
+      () => generator.value(schema, 'an error schema', { minimal: true }),
       (property, value) => compiler.response(property)(value).length === 0,
     );
     if (check(mapped).length === 0) return { body: mapped, contentType: type };
-    return { body: generator.value(schema, 'an error schema'), contentType: type };
+    return {
+      body: generator.value(schema, 'an error schema', { minimal: true }),
+      contentType: type,
+    };
   };
 }
 
@@ -66,6 +69,7 @@ function mapOnto(
   error: ApiError,
   sample: () => unknown,
   fits: (schema: SchemaObject, value: unknown) => boolean,
+  depth = 0,
 ): unknown {
   const properties = propertiesOf(schema);
   const base = sample();
@@ -79,6 +83,10 @@ function mapOnto(
     if (MESSAGE_NAMES.test(name)) candidates.push(error.message);
     if (/^title$/i.test(name))
       candidates.push(hasMessage ? (reasonPhrase(error.status) ?? error.code) : error.message);
+    // An error wrapped in an object of its own (Stripe's and Google's `{ error: { ... } }`):
+    // the same names, one level down.
+    if (depth === 0 && /^error$/i.test(name) && Object.keys(propertiesOf(property)).length > 0)
+      candidates.push(mapOnto(property, error, () => body[name], fits, depth + 1));
     const value = candidates.find((candidate) => fits(property, candidate));
     if (value !== undefined) body[name] = value;
   }

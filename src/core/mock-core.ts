@@ -116,6 +116,14 @@ export interface MockCore {
    * the route's API, else the first API (what Node's HTTP parser refuses has no route).
    */
   errorAnswer(err: unknown, route?: Route): CheckedAnswer;
+  /**
+   * What a request breaks of the spec, without answering it: no operation at its path or for
+   * its method, its credential (as its API checks it), its body's media type and bytes, its
+   * parameters and body against their schemas, each as the error the mock would answer. The
+   * proxy's check of a request it forwards anyway. A body that cannot be read leaves the
+   * schemas unchecked. Never throws.
+   */
+  inspect(request: MockRequest, route: Route): Promise<ApiError[]>;
 }
 
 /** What the core learns of a request as it goes, for its log and its error answer. */
@@ -318,8 +326,43 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     }
   }
 
+  async function inspect(request: MockRequest, to: Route): Promise<ApiError[]> {
+    if (to.kind === 'invalid') return [to.error];
+    if (to.kind === 'not-found' || !to.api)
+      return [errors.noOperation(request.method, to.pathname)];
+    if (to.kind === 'method-not-allowed')
+      // OPTIONS is allowed wherever the spec has a path (a CORS preflight, a plain OPTIONS).
+      return request.method === 'OPTIONS' ? [] : [errors.methodNotAllowed(to.pathname, to.allow)];
+    const { api, operation } = to;
+    const found: ApiError[] = [];
+    try {
+      api.checkCredential(request, to.search, operation);
+    } catch (err) {
+      found.push(toApiError(err));
+    }
+    let body: ReadBody | undefined;
+    try {
+      if (operation.requestBody) body = await readBody(request, operation.requestBody);
+    } catch (err) {
+      found.push(toApiError(err));
+      return found;
+    }
+    try {
+      options.validate(operation, {
+        params: to.params,
+        search: to.search,
+        headers: request.headers,
+        body,
+      });
+    } catch (err) {
+      found.push(toApiError(err));
+    }
+    return found;
+  }
+
   return {
     route,
+    inspect,
     errorAnswer: (err, to) =>
       errorAnswer(err, to, to?.kind === 'operation' ? to.operation : undefined),
     async handle(request, to = route(request.method, request.target)) {

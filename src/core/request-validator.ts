@@ -120,11 +120,11 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
           break;
         case 'form':
           // A form is an object; a schema that is not one cannot describe it, so it is not held against it.
-          if (describesObject(schema)) problems.push(...compiler.parameters(schema)(body, '/body'));
+          if (describesObject(schema)) problems.push(...compiler.form(schema)(body, '/body'));
           break;
         case 'text': {
           const wrapped = { body };
-          problems.push(...compiler.parameters(wrapperOf(schema))(wrapped, ''));
+          problems.push(...compiler.form(wrapperOf(schema))(wrapped, ''));
           body = wrapped.body;
           break;
         }
@@ -182,8 +182,8 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
       compile(operation);
       for (const [mediaType, schema] of operation.requestBody?.content ?? []) {
         if (isJsonMediaType(mediaType)) compiler.request(schema);
-        else if (mediaType.startsWith('text/')) compiler.parameters(wrapperOf(schema));
-        else if (describesObject(schema)) compiler.parameters(schema);
+        else if (mediaType.startsWith('text/')) compiler.form(wrapperOf(schema));
+        else if (describesObject(schema)) compiler.form(schema);
       }
     },
   };

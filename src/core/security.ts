@@ -80,6 +80,12 @@ export interface SecurityCheck {
 export interface SecurityCheckOptions {
   /** @default 'petstore-kit' */
   realm?: string;
+  /**
+   * Check only that a credential is sent, in the place and form its scheme says, whatever its
+   * value: what the proxy checks of requests whose credentials the target judges.
+   * @default false
+   */
+  presenceOnly?: boolean;
 }
 
 /**
@@ -99,7 +105,12 @@ export function createSecurityCheck(
   for (const [name, scheme] of schemes) {
     const secrets =
       accepted.byScheme.get(name) ?? (isBasic(scheme) ? accepted.basic : accepted.keys);
-    rules.set(name, ruleOf(name, scheme, secrets));
+    const isAccepted = options.presenceOnly
+      ? () => true
+      : secrets.length > 0
+        ? createKeyChecker(secrets)
+        : () => false;
+    rules.set(name, ruleOf(name, scheme, isAccepted));
     summary.push(summaryOf(name, scheme, secrets, accepted));
   }
   const ruleFor = (name: string): SchemeRule => {
@@ -236,8 +247,11 @@ function isBasic(scheme: SecurityScheme): boolean {
 
 const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
-function ruleOf(name: string, scheme: SecurityScheme, secrets: readonly string[]): SchemeRule {
-  const isAccepted = secrets.length > 0 ? createKeyChecker(secrets) : () => false;
+function ruleOf(
+  name: string,
+  scheme: SecurityScheme,
+  isAccepted: (secret: string) => boolean,
+): SchemeRule {
   switch (scheme.type) {
     case 'apiKey':
       return apiKeyRule(name, scheme, isAccepted);

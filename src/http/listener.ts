@@ -48,8 +48,13 @@ export interface ListenerOptions {
 /** A Node request listener, with the way its core shapes errors for Node's own refusals. */
 export interface MockListener {
   (req: IncomingMessage, res: ServerResponse): void;
-  /** Any error as the spec's error answer (what Node's HTTP parser refuses has no request). */
-  errorAnswer(err: unknown): CheckedAnswer;
+  /**
+   * Any error as the spec's error answer: for the route's operation when one is given (what
+   * Node's HTTP parser refuses has no request, nor route).
+   */
+  errorAnswer(err: unknown, route?: Route): CheckedAnswer;
+  /** What a request breaks of the spec, without answering it (see MockCore.inspect). */
+  inspect: MockCore['inspect'];
   /** Where a request would go: its API, operation and parameters, or why there is none. */
   route(method: string, target: string): Route;
   /** Answers a request whose route the caller has found already (with `route`), not finding it again. */
@@ -157,7 +162,8 @@ export function createListener(options: ListenerOptions): MockListener {
   }
 
   return Object.assign(listener, {
-    errorAnswer: (err: unknown) => core.errorAnswer(err),
+    errorAnswer: (err: unknown, route?: Route) => core.errorAnswer(err, route),
+    inspect: core.inspect,
     route: core.route,
     routed,
   });

@@ -1,3 +1,4 @@
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { SchemaObject } from './load.js';
 import { closedParts, selfClosedOverParts } from './schema-trees.js';
 import { eachSchema, pointerOf, type Where } from './schema-walk.js';
@@ -11,7 +12,35 @@ import { eachSchema, pointerOf, type Where } from './schema-walk.js';
  * @example lenientReadings(spec.resolved) // ['additionalProperties: false closes a schema over properties declared in another part of its allOf, 3 times (first at #/components/schemas/Pet): ...']
  */
 export function lenientReadings(resolved: object): string[] {
-  return [...closedOverParts(resolved), ...unservedOperations(resolved)];
+  return [
+    ...closedOverParts(resolved),
+    ...unservedOperations(resolved),
+    ...uncheckedFormats(resolved),
+  ];
+}
+
+/** The formats the mock checks (ajv-formats' and OpenAPI's own, as schemas.ts adds them). */
+const CHECKED_FORMATS = new Set([...Object.keys(fullFormats), 'int32', 'int64', 'float', 'double']);
+
+/**
+ * Formats no check knows (OpenAI's `unixtime`, vendors' own, `int32` on a string): one line
+ * naming them, with how often each is used; values of them are checked by their type alone.
+ */
+function uncheckedFormats(resolved: object): string[] {
+  const counts = new Map<string, number>();
+  eachSchema(resolved, (schema) => {
+    const { format } = schema as { format?: unknown };
+    if (typeof format === 'string' && !CHECKED_FORMATS.has(format))
+      counts.set(format, (counts.get(format) ?? 0) + 1);
+  });
+  if (counts.size === 0) return [];
+  const named = [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([format, count]) => `${format} (${count})`);
+  return [
+    `${counts.size === 1 ? 'a format' : `${counts.size} formats`} the mock does not check: ${named.join(', ')}${counts.size > 5 ? ', ...' : ''}: their values are checked by their type alone`,
+  ];
 }
 
 function closedOverParts(resolved: object): string[] {

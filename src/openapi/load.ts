@@ -8,6 +8,7 @@ import { deserialize, serialize } from 'node:v8';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { StartupError } from '../vocabulary/errors.js';
 import { BUNDLED_SPEC_PATH } from './bundled.js';
+import { hideDataRefs } from './data-refs.js';
 import { lenientReadings } from './defects.js';
 import { specDefects } from './spec-check.js';
 import {
@@ -58,15 +59,31 @@ export const DEFAULT_CHECK_CACHE = fileURLToPath(
   new URL('../../node_modules/.cache/petstore-kit/', import.meta.url),
 );
 
-/** The versions of the libraries that make what is remembered: a new one reads again. */
+/**
+ * The versions of the mock and of the libraries that make what is remembered: a new one
+ * reads again, so an upgrade is never served a reading its predecessor made.
+ */
 const READERS = [
-  '@seriousme/openapi-schema-validator',
-  '@scalar/openapi-upgrader',
-  '@apidevtools/json-schema-ref-parser',
-  'yaml',
-]
-  .map((name) => `${name}@${versionOfPackage(name)}`)
-  .join(' ');
+  `petstore-kit@${ownVersion()}`,
+  ...[
+    '@seriousme/openapi-schema-validator',
+    '@scalar/openapi-upgrader',
+    '@apidevtools/json-schema-ref-parser',
+    'yaml',
+  ].map((name) => `${name}@${versionOfPackage(name)}`),
+].join(' ');
+
+/** The mock's own version, from the package.json two folders up (of src/ and of dist/ alike). */
+function ownVersion(): string {
+  try {
+    const manifest = JSON.parse(
+      readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+    ) as { version?: string };
+    return manifest.version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
 
 /** A package's version, from the package.json above its entry point (some do not export it). */
 function versionOfPackage(name: string): string {
@@ -101,7 +118,7 @@ export interface LoadSpecOptions {
 }
 
 /** Bumped when what loadSpec makes of a document changes: remembered loads then expire. */
-const LOAD_FORMAT = 4;
+const LOAD_FORMAT = 5;
 
 /** How long a `$ref` to a URL may take to answer. */
 const URL_TIMEOUT_MS = 10_000;
@@ -236,6 +253,8 @@ async function resolveRefs(
   const { $RefParser } = await import('@apidevtools/json-schema-ref-parser');
   const parser = new $RefParser();
   const root = resolve(path);
+  // A `$ref` inside an example or a default is part of the value, never fetched.
+  const restore = hideDataRefs(document);
   let resolved: Record<string, unknown>;
   try {
     // A recursive schema becomes a cycle of objects: one object per target, as for every $ref.
@@ -246,6 +265,7 @@ async function resolveRefs(
   } catch (err) {
     throw new SpecError(`${path} has a $ref that cannot be resolved: ${refFailure(err, root)}`);
   }
+  restore();
   const others = parser.$refs.paths().filter((file) => resolve(file) !== root);
   if (others.some((file) => /^https?:/i.test(file))) return { resolved, files: undefined };
   const files = await Promise.all(

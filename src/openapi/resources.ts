@@ -292,7 +292,10 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   const references = new Map<string, number>();
   scope.forEach((parameter, index) => {
     const property = Object.keys(properties).find(
-      (name) => name !== idProperty && wordKey(name) === wordKey(parameter),
+      (name) =>
+        name !== idProperty &&
+        wordKey(name) === wordKey(parameter) &&
+        holdsText(properties[name] as SchemaObject),
     );
     if (property !== undefined) references.set(property, index);
   });
@@ -321,6 +324,22 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     references,
   };
 }
+
+/**
+ * Whether a property can hold what a path segment holds (a string or a number): GitHub's
+ * events under `/repos/{owner}/{repo}` have `repo` and `owner` objects, which are no
+ * references to the path's values.
+ */
+function holdsText(schema: SchemaObject, depth = 0): boolean {
+  if (typeof schema !== 'object' || schema === null || depth > 4) return false;
+  const types = typesOf(schema);
+  if (types.length > 0) return types.some((type) => SCALAR_TYPES.has(type));
+  const arms = [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])] as SchemaObject[];
+  if (arms.length > 0) return arms.some((arm) => holdsText(arm, depth + 1));
+  return schema.properties === undefined && !('items' in schema);
+}
+
+const SCALAR_TYPES = new Set(['string', 'integer', 'number']);
 
 /** The resource whose item path this collection path extends by one segment. */
 function parentOf(

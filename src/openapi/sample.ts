@@ -11,9 +11,12 @@ export interface DataGenerator {
   /**
    * A value valid against `schema` (every keyword: formats, patterns, ranges, enums,
    * `allOf`), with realistic strings where a property's name says what it holds.
+   * With `minimal`, only what the schema requires is made (no optional property, the fewest
+   * items): the filler of an error body, where Stripe's `error` holds optional payment
+   * intents, sources and charges that made every 404 a 100 KB answer taking seconds.
    * @throws {SpecError} when no valid value could be made for the schema.
    */
-  value(schema: SchemaObject, where?: string): unknown;
+  value(schema: SchemaObject, where?: string, options?: { minimal?: boolean }): unknown;
   /** What its values are checked with. */
   readonly compiler: SchemaCompiler;
 }
@@ -56,6 +59,8 @@ const FAKER_BY_NAME: readonly [RegExp, string][] = [
 const EARLIEST = Date.UTC(2020, 0, 1);
 const LATEST = Date.UTC(2026, 0, 1);
 
+type Generator = ReturnType<typeof createGeneratorSync>;
+
 /** The part of json-schema-faker's seeded random source that formats use. */
 interface Random {
   next(): number;
@@ -89,6 +94,88 @@ const ATTEMPTS = 20;
 const WHOLE_ATTEMPTS = 3;
 /** How many rounds of leaving out a value may take (each goes one level up, at most). */
 const PRUNING_ROUNDS = 8;
+/**
+ * How long the attempts at one value may take together, in milliseconds: each is bounded in
+ * size (BOUNDS), so this is checked between attempts, and a schema that keeps failing gives up
+ * in about this long instead of blocking every other request.
+ */
+const VALUE_BUDGET_MS = 1_000;
+
+/**
+ * What the generator fills of a bound a schema leaves wide, and the most a schema may ask for.
+ * A real description declares a base64 payload of `maxLength: 70254592`: filled at random, one
+ * value is tens of megabytes, and every attempt makes another. A wide bound is narrowed to its
+ * minimum plus `room` (the value still meets the schema); a minimum beyond `largest` is not
+ * generated at all, and a SpecError names it.
+ */
+const BOUNDS = [
+  { min: 'minLength', max: 'maxLength', room: 1_024, largest: 65_536, what: 'characters' },
+  { min: 'minItems', max: 'maxItems', room: 20, largest: 1_000, what: 'items' },
+  { min: 'minProperties', max: 'maxProperties', room: 20, largest: 1_000, what: 'properties' },
+] as const;
+
+/**
+ * Narrows, in place, the bounds of a tree's copy the generator would otherwise fill (BOUNDS);
+ * a copy that asks for more than the generator makes is left out where its schema allows
+ * (CUT), and the first such reason is told to `tooLarge`.
+ */
+function narrowBounds(tooLarge: (reason: string) => void) {
+  return (copy: Record<string, unknown>): typeof CUT | undefined => {
+    for (const { min, max, room, largest, what } of BOUNDS) {
+      const low = typeof copy[min] === 'number' ? copy[min] : 0;
+      if (low > largest) {
+        tooLarge(`a ${min} of ${low} ${what}, beyond the ${largest} the mock generates`);
+        return CUT;
+      }
+      const high = copy[max];
+      if (typeof high === 'number' && high > low + room) copy[max] = low + room;
+    }
+    positive(copy);
+    unexpanded(copy);
+    return undefined;
+  };
+}
+
+/**
+ * A union of a string and objects is made as the string: it is an id or the object it names
+ * (Stripe's expandable fields: `customer` is `cus_...` unless the client asks to expand it),
+ * and a real service sends the id. Made as objects, each holding more such unions, a list of
+ * two charges was 1.7 MB and took seconds to make.
+ */
+function unexpanded(copy: Record<string, unknown>): void {
+  const arms = copy.anyOf;
+  if (!Array.isArray(arms) || arms.length < 2) return;
+  const scalar = arms.filter(
+    (arm) =>
+      typeof arm === 'object' &&
+      arm !== null &&
+      ((arm as { type?: unknown }).type === 'string' ||
+        (arm as { type?: unknown }).type === 'null'),
+  );
+  if (
+    scalar.length < arms.length &&
+    scalar.some((arm) => (arm as { type?: unknown }).type === 'string')
+  )
+    copy.anyOf = scalar;
+}
+
+/**
+ * A number the schema leaves unbounded below is made positive (an integer from 1): ids,
+ * counts, indexes and amounts of real services are, and `"id": -982` reads as a broken
+ * service to the developer looking at it. A schema bounded below, or only above below zero,
+ * is left as it is.
+ */
+function positive(copy: Record<string, unknown>): void {
+  const types = Array.isArray(copy.type) ? copy.type : [copy.type];
+  const integer = types.includes('integer');
+  if (!integer && !types.includes('number')) return;
+  if (copy.minimum !== undefined || copy.exclusiveMinimum !== undefined) return;
+  const floor = integer ? 1 : 0;
+  const { maximum, exclusiveMaximum } = copy;
+  if (typeof maximum === 'number' && maximum < floor) return;
+  if (typeof exclusiveMaximum === 'number' && exclusiveMaximum <= floor) return;
+  copy.minimum = floor;
+}
 
 /**
  * A seeded generator built on json-schema-faker, with faker for realistic strings. Every
@@ -98,12 +185,13 @@ const PRUNING_ROUNDS = 8;
  */
 export function createDataGenerator({ seed, compiler }: DataGeneratorOptions): DataGenerator {
   // Made on first use: most mocks answer from examples and seed realistic categories.
-  let generator: ReturnType<typeof createGeneratorSync> | undefined;
-  const made = () =>
-    (generator ??= createGeneratorSync({
+  const generators: { full?: Generator; minimal?: Generator } = {};
+  const made = (minimal: boolean): Generator => {
+    const kind = minimal ? 'minimal' : 'full';
+    return (generators[kind] ??= createGeneratorSync({
       seed,
-      optionalsProbability: 0.8,
-      maxDefaultItems: 3,
+      optionalsProbability: minimal ? 0 : 0.8,
+      maxDefaultItems: minimal ? 1 : 3,
       // Deep enough for any document: the tree it is given is finite (see finiteTree).
       maxDepth: 64,
       formats: FORMATS,
@@ -114,29 +202,46 @@ export function createDataGenerator({ seed, compiler }: DataGeneratorOptions): D
         }),
       },
     } as never));
-  const hinted = new WeakMap<object, SchemaObject>();
-  const trees = {
-    hinted: new WeakMap<object, JsonSchema>(),
-    plain: new WeakMap<object, JsonSchema>(),
   };
-  const treeOf = (schema: SchemaObject, hints: boolean): JsonSchema => {
+  const hinted = new WeakMap<object, SchemaObject>();
+  // A schema no tree can be made of is remembered as the reason, said again on each use.
+  const trees = {
+    hinted: new WeakMap<object, JsonSchema | string>(),
+    plain: new WeakMap<object, JsonSchema | string>(),
+  };
+  const treeOf = (schema: SchemaObject, hints: boolean, where: string): JsonSchema => {
     const memo = hints ? trees.hinted : trees.plain;
     let tree = memo.get(schema);
-    if (!tree) memo.set(schema, (tree = finiteTree(hints ? withHints(schema, hinted) : schema)));
+    if (tree === undefined) {
+      let tooLarge: string | undefined;
+      const made = finiteTree(hints ? withHints(schema, hinted) : schema, (reason) => {
+        tooLarge ??= reason;
+      });
+      tree = made === false ? (tooLarge ?? 'it cannot leave its own recursion out') : made;
+      memo.set(schema, tree);
+    }
+    if (typeof tree === 'string')
+      throw new SpecError(`cannot generate data valid against ${where}: ${tree}`);
     return tree;
   };
 
   return {
     compiler,
-    value(schema, where = 'a schema') {
+    value(schema, where = 'a schema', { minimal = false } = {}) {
       // A schema that cannot be compiled fails now, by its name, not after every attempt.
       compiler.prepare('response', schema);
       const check = compiler.response(schema);
+      const trees = [treeOf(schema, true, where), treeOf(schema, false, where)] as const;
+      const started = performance.now();
       let problems: string[] = [];
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+        if (attempt > 0 && performance.now() - started > VALUE_BUDGET_MS) {
+          problems.unshift(`no valid value was made within ${VALUE_BUDGET_MS} ms`);
+          break;
+        }
         try {
           // Hints first; if they keep breaking a constraint (a maxLength, say), plain data.
-          const value = made().generate(treeOf(schema, attempt < ATTEMPTS / 2));
+          const value = made(minimal).generate(trees[attempt < ATTEMPTS / 2 ? 0 : 1]);
           problems = check(value);
           if (problems.length === 0) return value;
           // After a few tries, what keeps breaking its schema is left out where it may be.
@@ -168,7 +273,7 @@ const RECURSION = 3;
  * tree grows with the number of such schemas times RECURSION, where copying every path would
  * grow exponentially (a document tree whose nodes are a union of thirty kinds of node).
  */
-function finiteTree(schema: SchemaObject): JsonSchema {
+function finiteTree(schema: SchemaObject, tooLarge: (reason: string) => void): JsonSchema {
   const graph = schemaGraph(schema);
   const ids = new Map<object, number>();
   const defs: Record<string, unknown> = {};
@@ -192,13 +297,20 @@ function finiteTree(schema: SchemaObject): JsonSchema {
     };
   // Generated values are answers and records: never a write-only property.
   const hide = { marker: 'writeOnly' as const };
-  const tree = schemaTree(schema, { refer: referAt(0), hide, oneOfAsAnyOf: true });
+  const adjust = narrowBounds(tooLarge);
+  let tree: Record<string, unknown>;
+  try {
+    tree = schemaTree(schema, { refer: referAt(0), hide, oneOfAsAnyOf: true, adjust });
+  } catch {
+    return false;
+  }
   for (let next = pending.shift(); next; next = pending.shift()) {
     try {
       defs[next.name] = schemaTree(next.sub as SchemaObject, {
         refer: referAt(next.level),
         hide,
         oneOfAsAnyOf: true,
+        adjust,
       });
     } catch {
       // It cannot leave its own recursion out: what refers to it fails to generate, and says so.

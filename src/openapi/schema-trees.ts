@@ -36,10 +36,35 @@ export interface TreeOptions {
    * arms are `$ref`s: its values are checked against the real schema anyway.
    */
   oneOfAsAnyOf?: boolean;
+  /**
+   * Called on every copy once it is made, to change it in place (a generator narrows the
+   * bounds it would otherwise fill, see sample.ts), or to leave it out where the schema allows
+   * (CUT), as a recursion is. The original schema is never changed.
+   */
+  adjust?: (copy: Record<string, unknown>) => typeof CUT | undefined;
 }
 
-/** Keywords dropped from copies: identifiers (every `$ref` is resolved already) and definitions only `$ref`s used. */
-const DROPPED = new Set(['$id', '$schema', '$anchor', '$dynamicAnchor', '$defs', 'definitions']);
+/**
+ * Keywords dropped from copies: identifiers (every `$ref` is resolved already), definitions
+ * only `$ref`s used, and examples, which neither checks nor generation read. Extensions
+ * (`x-...`) are dropped too (see isDropped). Examples and extensions are data that may hold
+ * anything: ajv reads every key of a schema for `$id`s, so Box's example of its metadata,
+ * whose instances carry a `$id`, made two schemas claim one id and moved the base of every
+ * reference below it.
+ */
+const DROPPED = new Set([
+  '$id',
+  '$schema',
+  '$anchor',
+  '$dynamicAnchor',
+  '$defs',
+  'definitions',
+  'example',
+  'examples',
+]);
+
+/** Whether a key of a schema is left out of its copies (DROPPED, and every extension). */
+const isDropped = (key: string): boolean => DROPPED.has(key) || key.startsWith('x-');
 /** Subschemas that may be left out (loosening the copy, which only a generator asks for). */
 const OPTIONAL_SCHEMA = new Set(['not', 'if', 'then', 'else', 'contains', 'propertyNames']);
 /** Subschemas of what an object may have beyond its properties: left out, it has none. */
@@ -114,7 +139,7 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
     const closedOverParts = selfClosedOverParts(schema);
     if (closedOverParts) out.unevaluatedProperties = false;
     for (const [key, value] of Object.entries(schema)) {
-      if (DROPPED.has(key)) continue;
+      if (isDropped(key)) continue;
       if (key === 'additionalProperties' && (reopen || closedOverParts)) continue;
       if (key === 'properties' && isJsonObject(value)) {
         const properties: Record<string, unknown> = {};
@@ -183,7 +208,7 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
       }
     }
     if (unions.length > 0) out.allOf = [...((out.allOf as unknown[] | undefined) ?? []), ...unions];
-    return out;
+    return options.adjust?.(out) ?? out;
   };
 
   if (!isJsonObject(root)) return root as Record<string, unknown>;
@@ -248,7 +273,7 @@ export function schemaGraph(root: SchemaObject): SchemaGraph {
 /** The schemas directly inside a schema, at every keyword that holds schemas. */
 function* subschemasOf(schema: object): Generator<object> {
   for (const [key, value] of Object.entries(schema)) {
-    if (DROPPED.has(key)) continue;
+    if (isDropped(key)) continue;
     if (key === 'properties' || SCHEMA_MAPS.has(key)) {
       if (isJsonObject(value)) yield* Object.values(value).filter(isJsonObject);
     } else if (Array.isArray(value)) {

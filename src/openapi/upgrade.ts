@@ -59,6 +59,9 @@ export function readSchemasAs31(
   const older = version === '2.0' || version === '3.0';
   eachSchema(document, (schema, where) => {
     const found = readAs30(schema, where, { swagger: version === '2.0', refSiblings: older });
+    // Defects of every version, read as their authors meant them.
+    for (const defect of readLeniently(schema))
+      leftovers.set(defect, [...(leftovers.get(defect) ?? []), where]);
     if (older) return;
     for (const keyword of found) leftovers.set(keyword, [...(leftovers.get(keyword) ?? []), where]);
   });
@@ -73,8 +76,45 @@ export function readSchemasAs31(
 export function leftoverWarnings(leftovers: Leftovers, version: SpecVersion): string[] {
   return [...leftovers].map(([keyword, places]) => {
     const count = places.length === 1 ? 'once' : `${places.length} times`;
-    return `${keyword} is an OpenAPI 3.0 keyword, found ${count} in this ${version} document (first at ${pointerOf(places[0] ?? [])}): read as OpenAPI 3.0 means it, ${MEANING[keyword] ?? ''}`;
+    const first = pointerOf(places[0] ?? []);
+    const lenient = LENIENT[keyword];
+    if (lenient) return `${keyword}, ${count} (first at ${first}): ${lenient}`;
+    return `${keyword} is an OpenAPI 3.0 keyword, found ${count} in this ${version} document (first at ${first}): read as OpenAPI 3.0 means it, ${MEANING[keyword] ?? ''}`;
   });
+}
+
+/** Defects of any version the mock reads as their authors meant them, and how. */
+const LENIENT: Readonly<Record<string, string>> = {
+  'items written as a list':
+    'a list of one schema is read as the schema of every item, a longer one as a tuple (prefixItems)',
+  'a name repeated in required': 'each name is read once',
+};
+
+/**
+ * Rewrites, in place, what no version allows but real descriptions write, as their authors
+ * meant it; returns which of LENIENT's defects it found. `items: [S]` (JSON Schema's old
+ * tuple form, which OpenAPI never allowed, and which ajv's 2020-12 refuses) is read as
+ * `items: S` when it holds one schema, and as `prefixItems` otherwise; a name repeated in
+ * `required` once.
+ */
+function readLeniently(schema: Record<string, unknown>): string[] {
+  const found: string[] = [];
+  const { items, required } = schema;
+  if (Array.isArray(items)) {
+    found.push('items written as a list');
+    if (items.length === 1) schema.items = items[0];
+    else {
+      schema.prefixItems = items;
+      if ('additionalItems' in schema) schema.items = schema.additionalItems;
+      else delete schema.items;
+    }
+    delete schema.additionalItems;
+  }
+  if (Array.isArray(required) && new Set(required).size < required.length) {
+    found.push('a name repeated in required');
+    schema.required = [...new Set(required)];
+  }
+  return found;
 }
 
 const MEANING: Readonly<Record<string, string>> = {

@@ -270,6 +270,19 @@ export const errors = {
     }),
   ),
 
+  // The proxy's target
+  targetUnreachable: define(
+    502,
+    'bad_gateway',
+    (target: string, reason: string) => `The target ${target} did not answer: ${reason}`,
+  ),
+  targetTimeout: define(
+    504,
+    'gateway_timeout',
+    (target: string, seconds: number) =>
+      `The target ${target} did not answer within ${seconds} s (--target-timeout)`,
+  ),
+
   // What Node's HTTP layer refuses before a request reaches the mock
   expectationFailed: define(
     417,

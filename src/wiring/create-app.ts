@@ -3,6 +3,7 @@ import { corsMiddleware } from '../http/cors.js';
 import { createInspectorPage } from '../http/inspector-page.js';
 import { createListener, type MockListener } from '../http/listener.js';
 import { requestLines, silentLogger } from '../http/logger.js';
+import type { createAnswerRules } from '../core/proxy/answer-rules.js';
 import type { MockStates } from '../core/state.js';
 import type { SchemeSummary } from '../core/security.js';
 import type { Resource } from '../openapi/resources.js';
@@ -48,6 +49,8 @@ export interface MockApp extends MockListener {
    * start-up for a small document, as each operation is first called for a large one.
    */
   readonly warnings: readonly string[];
+  /** Checks an answer the proxy saw against the spec (see createAnswerRules). */
+  readonly answerRules: ReturnType<typeof createAnswerRules>;
   /** Back to the start-up state: the store's data, the scenario settings, an empty request log. */
   reset(): Promise<void>;
   /** The records that no longer fit their collection's schema (after a spec change). */
@@ -91,6 +94,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     warnings: parts.warnings,
     seed: parts.seed,
     unfitRecords: parts.unfitRecords,
+    answerRules: parts.answerRules,
   });
   carriedBy.set(app, parts.carried);
   return app;

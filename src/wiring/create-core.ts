@@ -6,6 +6,8 @@ import { createErrorShaper } from '../core/error-shaper.js';
 import { exampleHandler } from '../core/example-answers.js';
 import type { OperationHandler } from '../core/handler.js';
 import { createMockCore, type MockCore, type ServedApi } from '../core/mock-core.js';
+import { createAnswerRules } from '../core/proxy/answer-rules.js';
+import type { ViolationLog } from '../core/proxy/violations.js';
 import { createRequestValidator } from '../core/request-validator.js';
 import { descriptorOf, resourceHandlers } from '../core/resources/handlers.js';
 import { seedResources } from '../core/resources/seed.js';
@@ -69,6 +71,12 @@ export interface AppOptions extends Pick<
    * base path (`/__mock`). Without it there is no admin API.
    */
   adminSpec?: LoadedSpec;
+  /**
+   * Serve as a proxy's core (`petstore-kit proxy`): credentials are checked for their presence
+   * and place only (their value is the target's to judge), and the admin API lists the
+   * violations the proxy logs here.
+   */
+  proxy?: { violations: ViolationLog };
 }
 
 /** What the core logs: the spec's defects it lives with, and the errors that become a 5xx. */
@@ -115,6 +123,8 @@ export interface MockCoreApp {
   reset(): Promise<void>;
   /** The records that no longer fit their collection's schema (after a spec change). */
   unfitRecords(): Promise<UnfitRecords[]>;
+  /** Checks an answer the proxy saw against the spec (see createAnswerRules). */
+  readonly answerRules: ReturnType<typeof createAnswerRules>;
   /** What the next app of this mock takes over. */
   readonly carried: CarriedState;
 }
@@ -136,7 +146,9 @@ export function createCoreApp(options: AppOptions, carried?: CarriedState): Mock
     basic: settings.basic,
     defaults: settings.defaultCredentials,
   });
-  const security = createSecurityCheck(document, operations, accepted);
+  const security = createSecurityCheck(document, operations, accepted, {
+    presenceOnly: options.proxy !== undefined,
+  });
 
   // A small document is checked whole at start-up, so that its defects are heard of at once;
   // a large one operation by operation, before each one's first request, and its collections
@@ -236,6 +248,7 @@ export function createCoreApp(options: AppOptions, carried?: CarriedState): Mock
           path: `${basePath}${resource.collectionPath}`,
         })),
         { operations, basePath },
+        options.proxy?.violations,
       ),
     );
     apis.push(admin.api);
@@ -284,6 +297,7 @@ export function createCoreApp(options: AppOptions, carried?: CarriedState): Mock
           await seedOne(resource, seedOptions, seeding.inner);
     },
     unfitRecords: () => unfitRecords(resources, store, compiler),
+    answerRules: createAnswerRules(compiler, resources),
     carried: { states, seeding, nestedSeeding: () => nestedSeeding },
   };
 }

@@ -14,6 +14,7 @@ import { openFileStore } from '../store/file-store.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import { isSharedStore, type Store } from '../store/store.js';
 import { StartupError } from '../vocabulary/errors.js';
+import type { MockRequest } from '../vocabulary/request.js';
 import { createApp, describeUnfit, type MockApp } from './create-app.js';
 import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
 
@@ -65,22 +66,14 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
   const mock = await openMock(settings);
 
   const { server, close } = createMockServer(mock.listener, settings.limits);
-  const { host, port: wanted } = settings;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(wanted, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  }).catch(async (err: NodeJS.ErrnoException) => {
-    await mock.close();
-    throw new StartupError(listenFailure(err, host, wanted));
-  });
-
-  const { port } = server.address() as AddressInfo;
-  const shownHost = host.includes(':') ? `[${host}]` : host;
+  const origin = await listenAt(server, settings.host, settings.port).catch(
+    async (err: unknown) => {
+      await mock.close();
+      throw err;
+    },
+  );
   return {
-    url: `http://${shownHost}:${port}${mock.basePath()}`,
+    url: `${origin}${mock.basePath()}`,
     apiKeys: mock.apiKeys,
     basic: mock.basic,
     security: mock.security,
@@ -169,7 +162,8 @@ export async function openMock(options: MockOptions): Promise<OpenMock> {
 
   // Whichever app is current answers.
   const listener = Object.assign((req: IncomingMessage, res: ServerResponse) => app(req, res), {
-    errorAnswer: (error: unknown) => app.errorAnswer(error),
+    errorAnswer: (error: unknown, route?: Route) => app.errorAnswer(error, route),
+    inspect: (request: MockRequest, route: Route) => app.inspect(request, route),
     route: (method: string, target: string) => app.route(method, target),
     routed: (req: IncomingMessage, res: ServerResponse, route: Route) =>
       app.routed(req, res, route),
@@ -261,6 +255,24 @@ async function openStore(
     onWarning: (line) => logger.warn(line),
   });
   return { store, hasData: store.loaded };
+}
+
+/**
+ * Starts a server listening, and gives its origin (`http://127.0.0.1:4010`).
+ * @throws {StartupError} saying why it cannot listen there (the port in use, no such address).
+ */
+export async function listenAt(server: Server, host: string, wanted: number): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(wanted, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch((err: NodeJS.ErrnoException) => {
+    throw new StartupError(listenFailure(err, host, wanted));
+  });
+  const { port } = server.address() as AddressInfo;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 function listenFailure(err: NodeJS.ErrnoException, host: string, port: number): string {

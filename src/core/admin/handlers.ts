@@ -2,6 +2,7 @@ import type { Operation } from '../../openapi/operations.js';
 import type { CollectionDescriptor } from '../../store/store.js';
 import { errors } from '../../vocabulary/error-catalogue.js';
 import type { OperationHandler } from '../handler.js';
+import type { ViolationLog } from '../proxy/violations.js';
 import type { ScenarioSettings } from '../scenarios/settings.js';
 import type { MockState, MockStates } from '../state.js';
 import { coverageOf } from './coverage.js';
@@ -34,6 +35,8 @@ export function adminHandlers(
   states: MockStates,
   collections: readonly AdminCollection[] = [],
   covered: CoveredApi = { operations: [], basePath: '' },
+  /** What a proxy saw break the spec; a mock has none to list. */
+  violations?: ViolationLog,
 ): Record<string, OperationHandler> {
   /** `session` reads that session's own log; without it, the log of the request's state. */
   const logOf = async (session: unknown, state: MockState) =>
@@ -95,6 +98,13 @@ export function adminHandlers(
         })),
       );
       return { status: 200, body: { collections: counted } };
+    },
+    listViolations() {
+      return { status: 200, body: violations?.list() ?? { count: 0, violations: [] } };
+    },
+    clearViolations() {
+      violations?.clear();
+      return { status: 204 };
     },
     async getCollection({ params, query }, { store }) {
       const { descriptor, path } = collectionNamed(params.name as string);

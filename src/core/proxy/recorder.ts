@@ -1,0 +1,69 @@
+import type { Operation } from '../../openapi/operations.js';
+import { parametersOf, type Resource, type ResourceAction } from '../../openapi/resources.js';
+import type { Store } from '../../store/store.js';
+import type { RecordId } from '../../vocabulary/record.js';
+import { descriptorOf } from '../resources/descriptor.js';
+
+/** A write the target answered with success, as the recorder needs it. */
+export interface RecordedWrite {
+  operation: Operation;
+  /** The path parameters of the request, decoded, as strings. */
+  params: Readonly<Record<string, string>>;
+  /** The parsed JSON body of the answer (undefined without one). */
+  body: unknown;
+}
+
+/** The writes a recording keeps: the records the target made or changed, or removed. */
+const RECORDED: ReadonlySet<ResourceAction> = new Set(['create', 'replace', 'update', 'delete']);
+
+/**
+ * Keeps in `store` what the target creates, replaces, updates and deletes through the proxy,
+ * in the collections the mock infers from the spec: a created or changed record as the
+ * target's answer holds it (unwrapped from its envelope), under the id the target gave it;
+ * a deleted one removed. Only answers' records are written, never a request's headers or
+ * query, so no credential reaches the store. The caller records only answers that fit the
+ * spec, which the mock serving the store later checks them against.
+ * @returns whether the write was one of a collection's (and so kept).
+ * @example await record({ operation: createCategory, params: {}, body: { id: 7, name: 'Ferret' } })
+ */
+export function createRecorder(
+  resources: readonly Resource[],
+  store: Store,
+): (write: RecordedWrite) => Promise<boolean> {
+  const byOperation = new Map<Operation, { resource: Resource; action: ResourceAction }>();
+  for (const resource of resources)
+    for (const [operation, action] of resource.actions)
+      if (RECORDED.has(action)) byOperation.set(operation, { resource, action });
+
+  return async ({ operation, params, body }) => {
+    const found = byOperation.get(operation);
+    if (!found) return false;
+    const { resource, action } = found;
+    const names = parametersOf(operation.path);
+    const scope = names.slice(0, resource.scope.length).map((name) => params[name] ?? '');
+    const collection = store.collection(descriptorOf(resource, scope));
+    if (action === 'delete') {
+      const key = params[names[resource.scope.length] ?? names.at(-1) ?? ''];
+      if (key === undefined) return false;
+      await collection.remove(idOf(resource, key));
+      return true;
+    }
+    const envelope = resource.envelopes.get(operation);
+    const record =
+      envelope?.kind === 'wrapped'
+        ? (body as Record<string, unknown> | null)?.[envelope.property]
+        : body;
+    if (typeof record !== 'object' || record === null || Array.isArray(record)) return false;
+    const fields = record as Record<string, unknown>;
+    const id = fields[resource.idProperty];
+    if (typeof id !== 'string' && typeof id !== 'number') return false;
+    const replaced = await collection.update(id, () => fields);
+    if (!replaced) await collection.create(fields, id);
+    return true;
+  };
+}
+
+/** An id from a path, typed as the collection keys its records. */
+function idOf(resource: Resource, key: string): RecordId {
+  return resource.idKind === 'integer' && /^-?\d+$/.test(key) ? Number(key) : key;
+}

@@ -1,0 +1,152 @@
+import { Agent, request, type Dispatcher } from 'undici';
+import { errors } from '../vocabulary/error-catalogue.js';
+import type { ApiError } from '../vocabulary/errors.js';
+
+/**
+ * The hop-by-hop fields of RFC 9110 §7.6.1, which a proxy never passes on (with those the
+ * Connection field names), and those the forwarding sets itself: the target's Host, the
+ * framing of the body as it is sent on, and `Expect`, which the proxy has met already.
+ */
+const NOT_FORWARDED = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'expect',
+]);
+
+/** Of an answer, only the hop-by-hop fields stay behind: its length and encoding pass as they are. */
+const NOT_RETURNED = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+export interface ForwarderOptions {
+  /** Where requests go: the base URL of the real API, e.g. `https://staging.example.com/v1`. */
+  target: URL;
+  /** How long the target may take to connect, to send its answer's head, and between body bytes. */
+  timeoutMs: number;
+}
+
+/** A request as the proxy passes it on, its path already taken off the proxy's base path. */
+export interface ForwardedRequest {
+  method: string;
+  /** The rest of the path after the base path, with the query: `/categories?limit=2`. */
+  path: string;
+  /** Header names and values in pairs, as they arrived. */
+  rawHeaders: readonly string[];
+  /** The body's bytes as they arrived (compressed, if they were); none without a body. */
+  body: Buffer | undefined;
+  signal: AbortSignal;
+}
+
+/**
+ * Sends requests on to the target over a pool of its own, as they arrived but for the
+ * hop-by-hop fields, and hands back its answer unread (undici decompresses nothing: the body
+ * goes back as the target encoded it).
+ * @example const forwarder = createForwarder({ target: new URL('https://staging.example.com/v1'), timeoutMs: 30000 });
+ */
+export interface Forwarder {
+  send(forwarded: ForwardedRequest): Promise<Dispatcher.ResponseData>;
+  /** Closes the pool, once what is in flight is done. */
+  close(): Promise<void>;
+}
+
+export function createForwarder(options: ForwarderOptions): Forwarder {
+  const { target, timeoutMs } = options;
+  const agent = new Agent({
+    connect: { timeout: timeoutMs },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+  const prefix = target.pathname.replace(/\/$/, '');
+  return {
+    send: ({ method, path, rawHeaders, body, signal }) =>
+      request(`${target.origin}${prefix}${path}`, {
+        dispatcher: agent,
+        method: method as Dispatcher.HttpMethod,
+        headers: endToEnd(rawHeaders, NOT_FORWARDED),
+        ...(body ? { body } : {}),
+        signal,
+      }),
+    close: () => agent.close(),
+  };
+}
+
+/**
+ * The fields of a message a proxy passes on: all but those in `dropped` and those its
+ * Connection field names (RFC 9110 §7.6.1), in pairs.
+ */
+export function endToEnd(rawHeaders: readonly string[], dropped: ReadonlySet<string>): string[] {
+  const named = new Set<string>();
+  for (let i = 0; i < rawHeaders.length; i += 2)
+    if (rawHeaders[i]?.toLowerCase() === 'connection')
+      for (const name of (rawHeaders[i + 1] ?? '').split(',')) named.add(name.trim().toLowerCase());
+  const kept: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] ?? '';
+    const lower = name.toLowerCase();
+    if (!dropped.has(lower) && !named.has(lower)) kept.push(name, rawHeaders[i + 1] ?? '');
+  }
+  return kept;
+}
+
+/**
+ * The target's answer fields a client gets, hop-by-hop ones aside, as Node's `writeHead` takes
+ * them (a repeated field, `Set-Cookie`, stays a list).
+ */
+export function returnedHeaders(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): Record<string, string | string[]> {
+  const flat: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) flat.push(name, one);
+  }
+  const kept = endToEnd(flat, NOT_RETURNED);
+  const out: Record<string, string | string[]> = {};
+  for (let i = 0; i < kept.length; i += 2) {
+    const name = kept[i] ?? '';
+    const value = kept[i + 1] ?? '';
+    const before = out[name];
+    out[name] =
+      before === undefined ? value : [...(Array.isArray(before) ? before : [before]), value];
+  }
+  return out;
+}
+
+/** undici's codes for a target that took too long: to connect, to send its head, between body bytes. */
+const TIMEOUTS = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+/**
+ * What a failed forward is to the client: 504 for a target slower than the timeout, 502 for
+ * one that cannot be reached or broke the connection.
+ * @example targetError(err, 'http://127.0.0.1:9', 30000).status // 502
+ */
+export function targetError(err: unknown, target: string, timeoutMs: number): ApiError {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && TIMEOUTS.has(code))
+    return errors.targetTimeout(target, timeoutMs / 1000);
+  const cause = (err as { cause?: { code?: unknown } }).cause;
+  const reason =
+    typeof code === 'string' && code.startsWith('E')
+      ? code
+      : typeof cause?.code === 'string'
+        ? cause.code
+        : err instanceof Error
+          ? err.message
+          : String(err);
+  return errors.targetUnreachable(target, reason);
+}

@@ -1,0 +1,272 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import getRawBody from 'raw-body';
+import { hasBody } from '../core/headers.js';
+import type { ObservedAnswer } from '../core/proxy/answer-rules.js';
+import type { RecordedWrite } from '../core/proxy/recorder.js';
+import { requestBreaches, type Breach } from '../core/proxy/request-rules.js';
+import type { ViolationLog, ViolationSide } from '../core/proxy/violations.js';
+import type { Operation } from '../openapi/operations.js';
+import { isJsonMediaType } from '../openapi/operations.js';
+import { CheckedJson, type CheckedAnswer } from '../vocabulary/answer.js';
+import type { ApiError } from '../vocabulary/errors.js';
+import type { MockRequest } from '../vocabulary/request.js';
+import { decodeBody } from './decode.js';
+import { returnedHeaders, targetError, type Forwarder } from './forward.js';
+import type { MockListener } from './listener.js';
+import { requestLines, type Logger } from './logger.js';
+
+/** An answer larger than this (decoded) is passed on unchecked: the proxy keeps no more of one. */
+export const CHECKED_ANSWER_LIMIT = 8 * 1024 * 1024;
+
+export interface ProxyListenerOptions {
+  /**
+   * The mock's listener: it routes, inspects requests against the spec, shapes the proxy's
+   * own errors, and answers what is not forwarded (the admin API, the inspector page, paths
+   * outside the base path).
+   */
+  app: MockListener;
+  /** The mocked API's base path (`/v1`): every request under it is forwarded. */
+  basePath: string;
+  /** Checks the target's answers against the spec (see createAnswerRules). */
+  answerRules: (operation: Operation, answer: ObservedAnswer) => Breach[];
+  forwarder: Forwarder;
+  /** The target's URL, for messages. */
+  target: string;
+  /** The target's timeout, for messages. */
+  timeoutMs: number;
+  violations: ViolationLog;
+  /** Answer a request that breaks the spec with the mock's own error instead of forwarding it. */
+  enforce: boolean;
+  /** The largest request body forwarded (it is read whole, to be checked, before it is sent on). */
+  bodyLimit: number;
+  /** Told of each success answer of an operation that fit the spec, for `--record`. */
+  onWrite?: (write: RecordedWrite) => Promise<unknown>;
+  logger: Logger;
+  /** One log line per request, as the mock writes them. */
+  logRequests: boolean;
+}
+
+/** A Node request listener, and how the spec shapes what Node's HTTP layer refuses. */
+export interface ProxyListener {
+  (req: IncomingMessage, res: ServerResponse): void;
+  errorAnswer(err: ApiError): CheckedAnswer;
+}
+
+/**
+ * The proxy mode of the HTTP adapter: each request under the base path is checked against the
+ * spec by the mock's core, forwarded to the target as it arrived (but for the hop-by-hop
+ * fields), and the target's answer streamed back unchanged (status, fields, bytes, encoding)
+ * while a copy is checked against the spec once it has gone by. What breaks the spec is logged
+ * at warn and listed in `violations`; it never changes what is forwarded, unless `enforce`
+ * asks. A target that fails gives 502 (unreachable, reset) or 504 (too slow) in the spec's
+ * error shape, which is no violation.
+ * @example createMockServer(createProxyListener({ app, basePath: '/v1', forwarder, ... }))
+ */
+export function createProxyListener(options: ProxyListenerOptions): ProxyListener {
+  const { app, basePath, logger, violations } = options;
+  const line = options.logRequests ? requestLines(logger) : undefined;
+
+  function note(
+    side: ViolationSide,
+    breaches: readonly Breach[],
+    req: IncomingMessage,
+    status: number,
+    operation: Operation | undefined,
+  ): void {
+    for (const { rule, message } of breaches) {
+      const violation = {
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        status,
+        side,
+        rule,
+        message,
+        ...(operation ? { operation: operation.operationId } : {}),
+      };
+      violations.add(violation);
+      const what = operation?.operationId ?? `${violation.method} ${violation.path}`;
+      logger.warn({ violation }, `${side} of ${what} breaks the spec (${rule}): ${message}`);
+    }
+  }
+
+  /** Sends an answer of the proxy's own (an error), closing the connection if the body was not read. */
+  function own(res: ServerResponse, { status, headers, body }: CheckedAnswer): void {
+    const bytes = body instanceof CheckedJson ? body.bytes : Buffer.alloc(0);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.writeHead(status, { ...headers, 'Content-Length': bytes.length });
+    res.end(bytes);
+  }
+
+  async function exchange(req: IncomingMessage, res: ServerResponse, started: number) {
+    const method = req.method ?? 'GET';
+    const target = req.url ?? '/';
+    const route = app.route(method, target);
+    if (route.api?.basePath !== basePath) return app.routed(req, res, route);
+    const operation = route.kind === 'operation' ? route.operation : undefined;
+    const finish = (status: number) =>
+      line?.({
+        method,
+        path: target,
+        status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      });
+
+    let body: Buffer | undefined;
+    if (hasBody({ headers: req.headers })) {
+      if (req.headers.expect !== undefined) res.writeContinue();
+      try {
+        body = await getRawBody(req, {
+          length: req.headers['content-length'],
+          limit: options.bodyLimit,
+        });
+      } catch (err) {
+        res.setHeader('Connection', 'close');
+        const answer = app.errorAnswer(err, route);
+        own(res, answer);
+        return finish(answer.status);
+      }
+    }
+    const request: MockRequest = {
+      method,
+      target,
+      headers: req.headers,
+      rawHeaders: req.rawHeaders,
+      readBody: async () =>
+        decodeBody(body ?? Buffer.alloc(0), req.headers['content-encoding'], options.bodyLimit),
+    };
+    const found = await app.inspect(request, route);
+    const asked = requestBreaches(found);
+    const [refusal] = found;
+    if (options.enforce && refusal) {
+      const answer = app.errorAnswer(refusal, route);
+      note('request', asked, req, answer.status, operation);
+      own(res, answer);
+      return finish(answer.status);
+    }
+
+    const abort = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    let answered;
+    try {
+      answered = await options.forwarder.send({
+        method,
+        path: target.startsWith(basePath) ? target.slice(basePath.length) : target,
+        rawHeaders: req.rawHeaders,
+        body,
+        signal: abort.signal,
+      });
+    } catch (err) {
+      if (abort.signal.aborted) return; // the client left: nobody to answer
+      const error = targetError(err, options.target, options.timeoutMs);
+      logger.error({ method, path: target, status: error.status }, error.message);
+      const answer = app.errorAnswer(error, route);
+      note('request', asked, req, answer.status, operation);
+      own(res, answer);
+      return finish(answer.status);
+    }
+
+    const { statusCode: status, headers } = answered;
+    res.writeHead(status, returnedHeaders(headers));
+    const kept: Buffer[] = [];
+    let size = 0;
+    let whole = true;
+    answered.body.on('data', (chunk: Buffer) => {
+      if (!whole) return;
+      size += chunk.length;
+      kept.push(chunk);
+      if (size > CHECKED_ANSWER_LIMIT) {
+        whole = false;
+        kept.length = 0;
+      }
+    });
+    try {
+      await pipeline(answered.body, res);
+    } catch (err) {
+      res.destroy();
+      if (abort.signal.aborted) return; // the client left
+      // The target broke off its answer: the client sees the connection cut, as it was.
+      const error = targetError(err, options.target, options.timeoutMs);
+      logger.error({ method, path: target, status }, `${error.message} (while sending its answer)`);
+      note('request', asked, req, status, operation);
+      return finish(status);
+    }
+    note('request', asked, req, status, operation);
+    finish(status);
+    if (route.kind !== 'operation') return;
+    await observe(req, route.operation, route.params, {
+      status,
+      headers,
+      kept: whole ? kept : undefined,
+    });
+  }
+
+  /**
+   * Checks an answer that has gone by against the spec, and records a write that fit it.
+   * `kept` is its bytes as sent, undefined when it was too large to keep.
+   */
+  async function observe(
+    req: IncomingMessage,
+    operation: Operation,
+    params: Readonly<Record<string, string>>,
+    answer: { status: number; headers: TargetHeaders; kept: Buffer[] | undefined },
+  ): Promise<void> {
+    const { status, headers, kept } = answer;
+    const method = req.method ?? 'GET';
+    let decoded: Buffer | undefined;
+    const breaches: Breach[] = [];
+    if (kept) {
+      try {
+        const encoding = headerText(headers['content-encoding']);
+        decoded = decodeBody(Buffer.concat(kept), encoding, CHECKED_ANSWER_LIMIT);
+      } catch (err) {
+        // Too large decoded, or a coding the proxy cannot read (zstd): passed on unchecked.
+        if ((err as ApiError).status === 400)
+          breaches.push({ rule: 'content-encoding', message: (err as ApiError).message });
+      }
+    }
+    if (breaches.length === 0)
+      breaches.push(...options.answerRules(operation, { method, status, headers, body: decoded }));
+    note('response', breaches, req, status, operation);
+    const succeeded = status >= 200 && status < 300 && breaches.length === 0;
+    if (!options.onWrite || !succeeded || (!decoded && method !== 'DELETE')) return;
+    try {
+      await options.onWrite({ operation, params, body: jsonOf(decoded, headers) });
+    } catch (err) {
+      logger.error(
+        { err, method, path: req.url },
+        `not recorded: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+  }
+
+  return Object.assign(
+    (req: IncomingMessage, res: ServerResponse) => {
+      const started = performance.now();
+      exchange(req, res, started).catch((err: unknown) => {
+        logger.error({ err }, `proxy failed: ${err instanceof Error ? err.message : String(err)}`);
+        res.destroy();
+      });
+    },
+    { errorAnswer: (err: ApiError) => app.errorAnswer(err) },
+  );
+}
+
+/** The fields of the target's answer, as undici gives them. */
+type TargetHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return value === undefined || typeof value === 'string' ? value : value.join(', ');
+}
+
+/** A JSON answer's value; undefined for any other, or none. */
+function jsonOf(body: Buffer | undefined, headers: TargetHeaders): unknown {
+  const type = headerText(headers['content-type'])?.split(';')[0]?.trim().toLowerCase();
+  if (!body || body.length === 0 || !type || !isJsonMediaType(type)) return undefined;
+  return JSON.parse(body.toString('utf8')) as unknown;
+}

@@ -1,0 +1,146 @@
+import type { Server } from 'node:http';
+import { createRecorder } from '../core/proxy/recorder.js';
+import { createViolationLog, type ViolationLog } from '../core/proxy/violations.js';
+import { createForwarder } from '../http/forward.js';
+import { silentLogger } from '../http/logger.js';
+import { createProxyListener } from '../http/proxy-listener.js';
+import { createMockServer } from '../http/server.js';
+import { ADMIN_SPEC_PATH } from '../openapi/bundled.js';
+import { loadSpec } from '../openapi/load.js';
+import { openFileStore } from '../store/file-store.js';
+import { createMemoryStore } from '../store/memory-store.js';
+import { StartupError } from '../vocabulary/errors.js';
+import { createApp } from './create-app.js';
+import { resolveOptions, type MockOptions } from './options.js';
+import { DEFAULT_TARGET_TIMEOUT_MS } from './proxy-defaults.js';
+import { listenAt } from './start-mock.js';
+
+export { DEFAULT_TARGET_TIMEOUT_MS };
+export { describeTotals } from '../core/proxy/violations.js';
+
+/**
+ * The options of the proxy: the mock's (its spec, host, port, admin keys, bounds, logger; no
+ * store, seed or scenarios, since the target answers), and where the target is.
+ */
+export interface ProxyOptions extends Omit<
+  MockOptions,
+  'data' | 'redis' | 'store' | 'watch' | 'handlers' | 'scenarios'
+> {
+  /**
+   * The base URL of the real API: each request under the spec's base path goes to it plus the
+   * rest of the path.
+   * @example 'https://staging.example.com/v1'
+   */
+  target: string;
+  /**
+   * Milliseconds the target may take to connect, to send its answer's head, and between bytes
+   * of its body: past it, the client gets a 504.
+   * @default 30000
+   */
+  targetTimeoutMs?: number;
+  /**
+   * A data file (the `--data` format) to keep what the target creates, replaces, updates and
+   * deletes, for `petstore-kit mock --data FILE` to serve afterwards.
+   * @example 'staging.json'
+   */
+  record?: string;
+  /**
+   * Answer a request that breaks the spec with the mock's own error (400, 401, 404, 415)
+   * instead of forwarding it.
+   * @default false
+   */
+  enforce?: boolean;
+}
+
+/** A running proxy. */
+export interface RunningProxy {
+  /** Its base URL, e.g. `http://127.0.0.1:4010/v1`. */
+  url: string;
+  server: Server;
+  /** What it saw break the spec (also at `GET /__mock/violations`). */
+  violations: ViolationLog;
+  /** Stops it: in-flight exchanges finish (bounded), the recording is closed. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the validating proxy: the mock's core and HTTP adapter in proxy mode, in front of
+ * `target` (see createProxyListener).
+ * @throws {StartupError} for a target that is not an http(s) URL, a spec or a recording file
+ * it cannot use, or an address it cannot listen on.
+ * @example
+ * const proxy = await startProxy({ target: 'https://staging.example.com/v1', apiKeys: ['admin-key'] });
+ * await fetch(`${proxy.url}/categories`, { headers: { Authorization: 'Bearer staging-token' } });
+ * proxy.violations.list(); // { count: 0, violations: [] }
+ */
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const target = targetOf(options.target);
+  const settings = resolveOptions(options);
+  const timeoutMs = options.targetTimeoutMs ?? DEFAULT_TARGET_TIMEOUT_MS;
+  const spec = typeof settings.spec === 'object' ? settings.spec : await loadSpec(settings.spec);
+  const adminSpec = await loadSpec(ADMIN_SPEC_PATH);
+  const logger = settings.logger ?? silentLogger();
+  const violations = createViolationLog();
+  const app = createApp({
+    ...settings,
+    spec,
+    adminSpec,
+    store: createMemoryStore({ limits: settings.storeLimits }),
+    proxy: { violations },
+  });
+  const recording = options.record
+    ? await openFileStore(options.record, {
+        limits: settings.storeLimits,
+        onWarning: (line) => logger.warn(line),
+      })
+    : undefined;
+  const forwarder = createForwarder({ target, timeoutMs });
+  const listener = createProxyListener({
+    app,
+    basePath: app.basePath,
+    answerRules: app.answerRules,
+    forwarder,
+    target: target.href,
+    timeoutMs,
+    violations,
+    enforce: options.enforce ?? false,
+    bodyLimit: settings.bodyLimit,
+    ...(recording ? { onWrite: createRecorder(app.resources, recording) } : {}),
+    logger,
+    logRequests: settings.logRequests,
+  });
+  const { server, close } = createMockServer(listener, settings.limits);
+  const stop = async () => {
+    await forwarder.close();
+    await recording?.close();
+  };
+  const origin = await listenAt(server, settings.host, settings.port).catch(
+    async (err: unknown) => {
+      await stop();
+      throw err;
+    },
+  );
+  return {
+    url: `${origin}${app.basePath}`,
+    server,
+    violations,
+    async close() {
+      await close();
+      await stop();
+    },
+  };
+}
+
+function targetOf(given: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(given);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:')
+    throw new StartupError(
+      `the target must be an http or https URL, such as https://staging.example.com/v1, not "${given}"`,
+    );
+  return url;
+}
