@@ -8,6 +8,8 @@ import type { RunningMock } from '../wiring/start-mock.js';
 import type { RunningProxy } from '../wiring/start-proxy.js';
 import type { ProxyFlags } from './proxy-command.js';
 import type { ContractCommandOptions } from './contract-command.js';
+import type { CoverageFlags } from './coverage-command.js';
+import { COVERAGE_FORMATS } from './coverage-report.js';
 import { CONTRACT_DEFAULTS, ContractExit } from './contract-defaults.js';
 import type { MockFlags } from './mock-command.js';
 import { FAULT_KINDS } from '../vocabulary/answer.js';
@@ -25,6 +27,7 @@ import {
   parseRate,
   parseCount,
   parseInteger,
+  parsePercent,
   parsePort,
   parsePositive,
   parseSeconds,
@@ -482,6 +485,38 @@ export function createCli(io: CliIo): Command {
       }),
   );
 
+  program
+    .command('coverage')
+    .description(
+      'print which documented statuses of each operation a running mock answered (its requests since the last reset); exit 1 below --min, 2 if the mock cannot tell',
+    )
+    .requiredOption('-u, --url <url>', 'the running mock, e.g. http://127.0.0.1:4010')
+    .addOption(
+      new Option(
+        '--session <id>',
+        'the coverage of this Mock-Session (default: the default state)',
+      ),
+    )
+    .addOption(
+      new Option('--format <format>', 'how to print the table')
+        .choices([...COVERAGE_FORMATS])
+        .default('text'),
+    )
+    .addOption(
+      new Option(
+        '--min <percent>',
+        'exit 1 when fewer documented statuses were exercised',
+      ).argParser(parsePercent),
+    )
+    .addOption(
+      new Option('-k, --api-key <key>', 'a key the mock accepts (its admin API asks for one)')
+        .env('API_KEY')
+        .default(DEFAULT_API_KEY),
+    )
+    .action(async (options: CoverageFlags) => {
+      const { runCoverage } = await import('./coverage-command.js');
+      io.onExitCode?.(await runCoverage(options, io));
+    });
   program.addCommand(
     new DiffCommand('diff')
       .copyInheritedSettings(program)

@@ -78,6 +78,14 @@ export function parseRate(value: string): number {
   return rate;
 }
 
+/** A percentage, from 0 to 100, such as 80 or 62.5. */
+export function parsePercent(value: string): number {
+  const percent = Number(value.trim().replace(/%$/, ''));
+  if (value.trim() === '' || !(percent >= 0 && percent <= 100))
+    throw new InvalidArgumentError('it must be a percentage from 0 to 100, such as 80.');
+  return percent;
+}
+
 /** Fault kinds, comma-separated. */
 export function parseFaultKinds(value: string): FaultKind[] {
   const kinds = value

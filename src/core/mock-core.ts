@@ -320,6 +320,32 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     });
   }
 
+  /**
+   * Counts the request for the coverage of its operation, in its session's state: one refused
+   * before its session was read (a 401) still counts there, if the session exists. A promise
+   * only then: an await per request is worth saving.
+   */
+  function tally(
+    request: MockRequest,
+    reply: Reply,
+    progress: Progress,
+    operation: Operation,
+  ): void | Promise<void> {
+    const outcome = {
+      status: reply.answer?.status ?? reply.fault?.status,
+      fault: reply.fault?.kind,
+      delayed: (progress.delayMs ?? 0) > 0,
+    };
+    if (progress.state) return progress.state.coverage.hit(operation, outcome);
+    const id = headerValue(request, 'mock-session');
+    if (id === undefined || !SESSION_ID.test(id))
+      return options.states.default.coverage.hit(operation, outcome);
+    return options.states.existing(id).then(
+      (state) => (state ?? options.states.default).coverage.hit(operation, outcome),
+      () => options.states.default.coverage.hit(operation, outcome),
+    );
+  }
+
   /** The run-wide delay of the request's state (the default one when its session is not known). */
   async function runDelay(progress: Progress): Promise<number> {
     const { scenarios } = progress.state ?? options.states.default;
@@ -389,10 +415,15 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       if (error.status >= 500) options.onServerError?.(err, request);
       // The run-wide latency holds for errors too: a UI's slow 401 is a state to render.
       const delay = progress.delayMs ?? (to.api?.scenarios ? await runDelay(progress) : 0);
+      progress.delayMs = delay;
       if (delay > 0) await sleep(delay);
       reply = { answer: errorAnswer(error, to, progress.operation) };
     }
     if (to.api?.recorded) {
+      if (to.kind === 'operation') {
+        const counted = tally(request, reply, progress, to.operation);
+        if (counted) await counted;
+      }
       try {
         const recorded = record(request, reply, progress, started, to.api);
         if (recorded) await recorded;

@@ -7,6 +7,7 @@ import {
   StoreLostError,
 } from '../store/store.js';
 import { errors } from '../vocabulary/error-catalogue.js';
+import { createCoverageTally, type CoverageTally } from './admin/coverage.js';
 import { createRequestLog, createSharedRequestLog, type RequestLog } from './admin/request-log.js';
 import {
   localSettings,
@@ -20,6 +21,11 @@ export interface MockState {
   store: Store;
   scenarios: Scenarios;
   requestLog: RequestLog;
+  /**
+   * How many requests each operation answered with each status since the last reset. Kept by
+   * this process: on a store replicas share, each replica counts the requests it answered.
+   */
+  coverage: CoverageTally;
   /** The session it belongs to; undefined for the default state. */
   session?: string;
 }
@@ -89,6 +95,7 @@ export function createStates(options: {
       options.seed,
     ),
     requestLog: side ? createSharedRequestLog(side) : createRequestLog(),
+    coverage: createCoverageTally(),
     ...(session === undefined ? {} : { session }),
   });
   const fallback: MockState = stateOf(store, undefined, shared?.sideData());
@@ -135,6 +142,7 @@ export function createStates(options: {
       await state.scenarios.reset();
       await state.requestLog.clear();
     }
+    state?.coverage.clear();
     return held;
   }
 
@@ -180,6 +188,7 @@ export function createStates(options: {
       }
       await state.scenarios.reset();
       await state.requestLog.clear();
+      state.coverage.clear();
     },
   };
 }

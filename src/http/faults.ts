@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Fault } from '../vocabulary/answer.js';
+import { malformedText, type Fault } from '../vocabulary/answer.js';
 
 /**
  * Plays a network fault instead of an answer:
@@ -20,8 +20,7 @@ export function playFault(fault: Fault, req: IncomingMessage, res: ServerRespons
       return;
     }
     case 'malformed': {
-      const whole = JSON.stringify(fault.body ?? { malformed: true }) ?? '{}';
-      const cut = whole.slice(0, Math.max(1, Math.floor(whole.length / 2)));
+      const cut = malformedText(fault);
       res.statusCode = fault.status;
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
       res.setHeader('Content-Length', Buffer.byteLength(cut));

@@ -10,42 +10,9 @@ import type { Duplex } from 'node:stream';
 import { CheckedJson, type CheckedAnswer } from '../vocabulary/answer.js';
 import { errors } from '../vocabulary/error-catalogue.js';
 import type { ApiError } from '../vocabulary/errors.js';
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js';
 
-/** The bounds of the HTTP layer, each with an option of the CLI. */
-export interface ServerLimits {
-  /**
-   * The largest request head (request line and headers) in bytes; a larger one gets 431,
-   * or 414 when the request line alone is too long.
-   * @default 16384
-   */
-  maxHeaderSize: number;
-  /**
-   * A request must have arrived whole, body included, within this many milliseconds, else 408.
-   * @default 30000
-   */
-  requestTimeout: number;
-  /**
-   * Its head must have arrived within this many milliseconds, else 408.
-   * @default 10000
-   */
-  headersTimeout: number;
-  /**
-   * An idle keep-alive connection is closed after this many milliseconds.
-   * @default 5000
-   */
-  keepAliveTimeout: number;
-  /**
-   * On shutdown, requests still being answered get this many milliseconds to finish.
-   * @default 5000
-   */
-  shutdownTimeout: number;
-  /**
-   * A client that reads nothing of an answer for this many milliseconds is dropped, and what
-   * was held for it freed.
-   * @default 30000
-   */
-  sendTimeout: number;
-}
+export { DEFAULT_SERVER_LIMITS, type ServerLimits };
 
 /** On shutdown, a keep-alive connection idle this long is closed: its client sends nothing more. */
 const SHUTDOWN_IDLE_MS = 200;
@@ -70,15 +37,6 @@ function idleFor(socket: Socket, now: number): number {
   markActive(socket, now);
   return 0;
 }
-
-export const DEFAULT_SERVER_LIMITS: ServerLimits = {
-  maxHeaderSize: 16 * 1024,
-  requestTimeout: 30_000,
-  headersTimeout: 10_000,
-  keepAliveTimeout: 5_000,
-  shutdownTimeout: 5_000,
-  sendTimeout: 30_000,
-};
 
 /** An HTTP server for the mock, and its graceful stop. */
 export interface MockServer {

@@ -111,6 +111,16 @@ export interface Fault {
   body: unknown;
 }
 
+/**
+ * What a `malformed` fault sends: the JSON the request would have had, cut in half, so that
+ * every adapter (a socket, MSW) breaks it alike.
+ * @example malformedText({ kind: 'malformed', holdMs: 0, status: 200, body: { id: 1 } }) // '{"id'
+ */
+export function malformedText(fault: Fault): string {
+  const whole = JSON.stringify(fault.body ?? { malformed: true }) ?? '{}';
+  return whole.slice(0, Math.max(1, Math.floor(whole.length / 2)));
+}
+
 /** What the core makes of a request: an answer to send, or a fault to play. */
 export type Reply =
   { answer: CheckedAnswer; fault?: undefined } | { fault: Fault; answer?: undefined };

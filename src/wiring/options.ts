@@ -2,7 +2,7 @@
 // one place. This module loads only small modules: the CLI reads it to print its help.
 import { DEFAULT_SCENARIO_SETTINGS, type ScenarioSettings } from '../core/scenarios/settings.js';
 import type { Logger } from '../http/logger.js';
-import { DEFAULT_SERVER_LIMITS, type ServerLimits } from '../http/server.js';
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from '../http/server-limits.js';
 import { BUNDLED_SPEC_PATH } from '../openapi/bundled.js';
 import type { LoadedSpec } from '../openapi/load.js';
 import type { StabilityLevel } from '../openapi/stability.js';

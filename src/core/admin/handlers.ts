@@ -1,9 +1,11 @@
+import type { Operation } from '../../openapi/operations.js';
 import type { CollectionDescriptor } from '../../store/store.js';
 import { errors } from '../../vocabulary/error-catalogue.js';
 import type { OperationHandler } from '../handler.js';
 import type { ViolationLog } from '../proxy/violations.js';
 import type { ScenarioSettings } from '../scenarios/settings.js';
 import type { MockState, MockStates } from '../state.js';
+import { coverageOf } from './coverage.js';
 import { LOG_CAPACITY, type RequestFilter } from './request-log.js';
 
 /** A collection of the mocked API, as the admin API shows it. */
@@ -13,6 +15,12 @@ export interface AdminCollection {
   path: string;
 }
 
+/** The mocked API whose coverage `GET /coverage` tells: its operations, under its base path. */
+export interface CoveredApi {
+  operations: readonly Operation[];
+  basePath: string;
+}
+
 /** How many records `GET /collections/{name}` shows when no limit is asked for. */
 const DEFAULT_RECORDS_SHOWN = 100;
 
@@ -20,11 +28,13 @@ const DEFAULT_RECORDS_SHOWN = 100;
  * The handlers of the admin API (spec/admin.yaml), keyed by its operationIds. Each acts on the
  * state of the request's session (its `Mock-Session` header), else on the default state.
  * @param collections the collections inferred from the spec, in its order.
+ * @param covered the mocked API's operations, for `GET /coverage`.
  * @example adminHandlers(states, collections).resetMock
  */
 export function adminHandlers(
   states: MockStates,
   collections: readonly AdminCollection[] = [],
+  covered: CoveredApi = { operations: [], basePath: '' },
   /** What a proxy saw break the spec; a mock has none to list. */
   violations?: ViolationLog,
 ): Record<string, OperationHandler> {
@@ -63,6 +73,12 @@ export function adminHandlers(
       return {
         status: 200,
         body: await state.scenarios.update(body as Partial<ScenarioSettings>),
+      };
+    },
+    getCoverage(_request, { state }) {
+      return {
+        status: 200,
+        body: coverageOf(covered.operations, covered.basePath, state.coverage),
       };
     },
     async listSessions() {

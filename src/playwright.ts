@@ -1,0 +1,9 @@
+// petstore-kit/playwright: Playwright's test with the mock, a session per worker.
+export {
+  expect,
+  test,
+  type LoggedRequest,
+  type MockFixtureOptions,
+  type RequestQuery,
+  type TestMock,
+} from './wiring/playwright-fixture.js';

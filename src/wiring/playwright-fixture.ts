@@ -1,0 +1,200 @@
+import { test as base } from '@playwright/test';
+import type { Coverage } from '../core/admin/coverage.js';
+import { DEFAULT_API_KEY, type MockOptions } from './options.js';
+import { startMock } from './start-mock.js';
+
+/** A request the page made, as the mock's request log keeps it (spec/admin.yaml's RecordedRequest). */
+export interface LoggedRequest {
+  id: number;
+  method: string;
+  /** The target as sent, query included. */
+  path: string;
+  /** None for a fault that sent no answer. */
+  status?: number;
+  durationMs: number;
+  time: string;
+  session?: string;
+  fault?: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  response?: { headers: Record<string, string>; body?: unknown };
+}
+
+/** Which logged requests `mock.requests()` returns; every field given must match. */
+export interface RequestQuery {
+  /** The path without its query (`/v1/categories`); ending in `*`, a prefix. */
+  path?: string;
+  method?: string;
+  /** A status (`201`) or a class (`4xx`). */
+  status?: string;
+}
+
+/** The mock as a test sees it: its own session, reset before the test. */
+export interface TestMock {
+  /** The mocked API's base URL: `http://127.0.0.1:4010/v1`. */
+  readonly url: string;
+  /** The `Mock-Session` every request of this worker's pages carries. */
+  readonly session: string;
+  /** Back to the start-up data in this session (done before each test already). */
+  reset(): Promise<void>;
+  /**
+   * Forces a scenario on the page's next calls to the mocked API by their `Prefer` header:
+   * `code=500`, `code=401`, `example=empty`, `fault=reset`, `delay=2000`.
+   * @param options.times how many calls it holds for. @default 1
+   * @example await mock.force('code=500'); await page.goto('/'); // the error state
+   */
+  force(prefer: string, options?: { times?: number }): Promise<void>;
+  /**
+   * Holds every answer of this session back for `ms` (or a time drawn from `{ min, max }`),
+   * until the next test's reset.
+   * @example await mock.latency(1500); // the loading state
+   */
+  latency(ms: number | { min: number; max: number }): Promise<void>;
+  /**
+   * The requests this worker's session sent the mocked API, oldest first.
+   * @example expect(await mock.requests({ path: '/v1/categories', method: 'POST' })).toHaveLength(1);
+   */
+  requests(query?: RequestQuery): Promise<LoggedRequest[]>;
+  /** The coverage of this session's requests since the test's reset (see `petstore-kit coverage`). */
+  coverage(): Promise<Coverage>;
+}
+
+/** The fixture's options: set them in the config's `use`, or with `test.use`. */
+export interface MockFixtureOptions {
+  /**
+   * The base URL of a mock already running, e.g. one the config's `webServer` starts. Without
+   * it, each worker starts its own (with `mockOptions`) on a free port of 127.0.0.1.
+   * @default process.env.PETSTORE_KIT_URL
+   * @example 'http://127.0.0.1:4010/v1'
+   */
+  mockUrl: string | undefined;
+  /**
+   * A key the mock accepts, for its admin API (reset, settings, the request log).
+   * @default DEFAULT_API_KEY, the key a mock started without keys accepts
+   */
+  mockKey: string;
+  /**
+   * The options of a mock the fixture starts (when there is no `mockUrl`).
+   * @default {} (the bundled spec, seeded)
+   */
+  mockOptions: MockOptions;
+}
+
+interface WorkerFixtures extends MockFixtureOptions {
+  /** The mock this worker uses: its base URL. */
+  mockBase: string;
+  /** This worker's session: `petstore-kit-worker-<parallel index>`. */
+  mockSession: string;
+}
+
+interface TestFixtures {
+  /** Resets the worker's session before each test, whether the test names `mock` or not. */
+  mockReset: undefined;
+  mock: TestMock;
+}
+
+/**
+ * Playwright's `test` with the mock: each worker its own `Mock-Session` (every request its
+ * pages make carries it), each test a reset of that session, and `mock` to force a scenario,
+ * set latency and read the requests the page made. Against the mock at `mockUrl` (the
+ * config's `webServer`), else one each worker starts.
+ * @example
+ * import { expect, test } from 'petstore-kit/playwright';
+ *
+ * test('shows the error state', async ({ page, mock }) => {
+ *   await mock.force('code=500');
+ *   await page.goto('/');
+ *   await expect(page.getByRole('alert')).toBeVisible();
+ *   expect(await mock.requests({ path: '/v1/categories', method: 'GET' })).toHaveLength(1);
+ * });
+ */
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  mockUrl: [process.env.PETSTORE_KIT_URL, { option: true, scope: 'worker' }],
+  mockKey: [DEFAULT_API_KEY, { option: true, scope: 'worker' }],
+  mockOptions: [{}, { option: true, scope: 'worker' }],
+  mockBase: [
+    async ({ mockUrl, mockOptions }, use) => {
+      if (mockUrl !== undefined) return use(mockUrl.replace(/\/+$/, ''));
+      const running = await startMock({ ...mockOptions, port: 0, host: '127.0.0.1' });
+      try {
+        await use(running.url);
+      } finally {
+        await running.close();
+      }
+    },
+    { scope: 'worker' },
+  ],
+  mockSession: [
+    // Playwright reads a fixture's dependencies from its first parameter's pattern: none here.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use, workerInfo) => use(`petstore-kit-worker-${workerInfo.parallelIndex}`),
+    { scope: 'worker' },
+  ],
+  extraHTTPHeaders: async ({ extraHTTPHeaders, mockSession }, use) =>
+    use({ ...extraHTTPHeaders, 'Mock-Session': mockSession }),
+  mockReset: [
+    async ({ mockBase, mockKey, mockSession }, use) => {
+      await admin(mockBase, mockKey, mockSession, 'POST', '/reset');
+      await use(undefined);
+    },
+    { auto: true },
+  ],
+  mock: async ({ page, mockBase, mockKey, mockSession }, use) => {
+    const call = (method: string, path: string, body?: unknown) =>
+      admin(mockBase, mockKey, mockSession, method, path, body);
+    await use({
+      url: mockBase,
+      session: mockSession,
+      reset: async () => void (await call('POST', '/reset')),
+      async force(prefer, { times = 1 } = {}) {
+        await page.route(
+          (url) => url.href.startsWith(`${mockBase}/`),
+          (route) => route.continue({ headers: { ...route.request().headers(), prefer } }),
+          { times },
+        );
+      },
+      async latency(ms) {
+        const delay = typeof ms === 'number' ? { min: ms, max: ms } : ms;
+        await call('PATCH', '/settings', { delay });
+      },
+      async requests(query = {}) {
+        const search = new URLSearchParams({ limit: '1000' });
+        for (const [name, value] of Object.entries(query))
+          if (value !== undefined) search.set(name, value);
+        const list = (await call('GET', `/requests?${search}`)) as { requests: LoggedRequest[] };
+        return list.requests.reverse();
+      },
+      coverage: async () => (await call('GET', '/coverage')) as Coverage,
+    });
+  },
+});
+
+export { expect } from '@playwright/test';
+
+/**
+ * One call to the mock's admin API (`/__mock`, at the origin of `base`) in the session.
+ * @throws {Error} naming the call and the answer, when it is not a success.
+ */
+async function admin(
+  base: string,
+  key: string,
+  session: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
+  const url = `${new URL(base).origin}/__mock${path}`;
+  const response = await fetch(url, {
+    method,
+    headers: {
+      Authorization: `Bearer ${key}`,
+      'Mock-Session': session,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok)
+    throw new Error(`petstore-kit: ${method} ${url} answered ${response.status}: ${text}`);
+  return text === '' ? undefined : (JSON.parse(text) as unknown);
+}
