@@ -98,18 +98,8 @@ export function createCli(io: CliIo): Command {
   program
     .command('mock')
     .description('run the stateful mock server')
-    .addOption(
-      new Option('-p, --port <port>', 'port to listen on')
-        .env('PORT')
-        .default(DEFAULTS.cliPort)
-        .argParser(parsePort),
-    )
-    .addOption(
-      new Option('-H, --host <host>', 'address to listen on')
-        .env('HOST')
-        .default(DEFAULTS.host)
-        .argParser(parseHost),
-    )
+    .addOption(portOption())
+    .addOption(hostOption())
     .addOption(
       new Option(
         '-k, --api-key <key>',
@@ -319,18 +309,8 @@ export function createCli(io: CliIo): Command {
         'the bundled spec',
       ),
     )
-    .addOption(
-      new Option('-p, --port <port>', 'port to listen on')
-        .env('PORT')
-        .default(DEFAULTS.cliPort)
-        .argParser(parsePort),
-    )
-    .addOption(
-      new Option('-H, --host <host>', 'address to listen on')
-        .env('HOST')
-        .default(DEFAULTS.host)
-        .argParser(parseHost),
-    )
+    .addOption(portOption())
+    .addOption(hostOption())
     .addOption(
       new Option(
         '-k, --api-key <key>',
@@ -549,4 +529,20 @@ export function createCli(io: CliIo): Command {
 function packageVersion(): string {
   const manifest: unknown = createRequire(import.meta.url)('../../package.json');
   return (manifest as { version: string }).version;
+}
+
+/** `--port`, as the mock and the proxy both take it. */
+function portOption(): Option {
+  return new Option('-p, --port <port>', 'port to listen on')
+    .env('PORT')
+    .default(DEFAULTS.cliPort)
+    .argParser(parsePort);
+}
+
+/** `--host`, as the mock and the proxy both take it. */
+function hostOption(): Option {
+  return new Option('-H, --host <host>', 'address to listen on')
+    .env('HOST')
+    .default(DEFAULTS.host)
+    .argParser(parseHost);
 }
