@@ -197,6 +197,58 @@ describe('petstore-kit mock', () => {
     socket.destroy();
   });
 
+  it('stops on SIGTERM within its shutdown timeout while a request asks for a value a schema makes huge, and answered it meanwhile', async () => {
+    // OpenAI's description: a 70 MB maxLength filled at random blocked the event loop for
+    // ever (SIGTERM did nothing; only SIGKILL stopped it). Every value is bounded now.
+    const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-huge-'));
+    const spec = join(dir, 'openapi.json');
+    const payload = {
+      type: 'object',
+      required: ['id', 'data'],
+      properties: {
+        id: { type: 'string' },
+        data: { type: 'string', minLength: 1, maxLength: 70_254_592 },
+        chunks: {
+          type: 'array',
+          maxItems: 10_000_000,
+          items: { type: 'string', maxLength: 10_485_760 },
+        },
+      },
+    };
+    await writeFile(
+      spec,
+      JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: 'huge', version: '1' },
+        paths: {
+          '/skills/{id}': {
+            get: {
+              operationId: 'getSkill',
+              parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+              responses: {
+                '200': { description: 'ok', content: { 'application/json': { schema: payload } } },
+              },
+            },
+          },
+        },
+      }),
+    );
+    const { child, url } = await start(['--spec', spec, '--quiet', '--shutdown-timeout', '5']);
+    // Answered, and small: it never was, before.
+    const first = await fetch(`${url}/skills/s1`);
+    expect(first.status).toBe(200);
+    expect((await first.arrayBuffer()).byteLength).toBeLessThan(1_000_000);
+    // Another such request in flight (or not yet arrived: either way) when the signal comes.
+    const second = fetch(`${url}/skills/s2`).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const signalled = performance.now();
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+    // The shutdown timeout, and as much again for a busy machine.
+    expect(performance.now() - signalled).toBeLessThan(10_000);
+    await second;
+  });
+
   it('--data keeps every acknowledged write across kill -9', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-data-'));
     const data = join(dir, 'mock.jsonl');

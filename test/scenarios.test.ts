@@ -119,7 +119,7 @@ describe('several preferences', () => {
     for (const prefer of ['Prefer: code=503, example=x', 'Prefer: code=503\r\nPrefer: example=x']) {
       const answer = await raw(
         Number(port),
-        `GET /v1/categories HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\n${prefer}\r\nConnection: close\r\n\r\n`,
+        `GET /v1/categories HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\n${prefer}\r\nConnection: close\r\n\r\n`,
       );
       // Both read: 503 is the default answer, which has no example named x.
       expect(answer.status).toBe(400);

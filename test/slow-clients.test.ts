@@ -32,7 +32,9 @@ describe('a client that stops reading', () => {
     started.push(mock);
     const socket = await open(Number(new URL(mock.url).port));
     socket.pause(); // reads nothing of the answer
-    socket.write(`GET /v1/pets/1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\n\r\n`);
+    socket.write(
+      `GET /v1/pets/1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\n\r\n`,
+    );
     await expect.poll(() => connections(mock.server)).toBe(1);
     await expect.poll(() => connections(mock.server), { timeout: 5000 }).toBe(0);
     socket.destroy();
@@ -57,7 +59,9 @@ describe('a client that stops reading', () => {
         if (received > 4 << 20) resolve();
       });
     });
-    socket.write(`GET /v1/pets/1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\n\r\n`);
+    socket.write(
+      `GET /v1/pets/1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\n\r\n`,
+    );
     await done;
     expect(received).toBeGreaterThan(4 << 20);
     socket.destroy();
