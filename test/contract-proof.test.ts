@@ -749,6 +749,10 @@ const HELPDESK_CORRECT: { difference: string; behaviour: Partial<HelpdeskBehavio
   },
   { difference: 'helpdesk: pages of 5 by default', behaviour: { pageSize: 5, preload: 12 } },
   {
+    difference: 'helpdesk: a limit outside its bounds clamped to them, not refused',
+    behaviour: { clampsLimit: true },
+  },
+  {
     difference: 'helpdesk: newest first, pages of 5',
     behaviour: { newestFirst: true, pageSize: 5, preload: 7 },
   },
