@@ -663,3 +663,65 @@ describe('references to the path a record is listed under', () => {
     expect(listed.body).toContainEqual(created.body);
   });
 });
+
+describe('seeded records', () => {
+  it('leave the ids the spec’s examples use to the documented requests (the Pet Store’s create of id 10 was a 409)', async () => {
+    const pet = {
+      type: 'object',
+      required: ['name'],
+      properties: {
+        id: { type: 'integer', format: 'int64', example: 10 },
+        name: { type: 'string', example: 'doggie' },
+      },
+    };
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'pets', version: '1' },
+      paths: {
+        '/pet': {
+          get: {
+            operationId: 'listPets',
+            responses: {
+              '200': {
+                description: 'pets',
+                content: {
+                  'application/json': {
+                    schema: { type: 'array', items: { $ref: '#/components/schemas/Pet' } },
+                  },
+                },
+              },
+            },
+          },
+          post: {
+            operationId: 'addPet',
+            requestBody: {
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } },
+            },
+            responses: {
+              '200': {
+                description: 'added',
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } },
+              },
+            },
+          },
+        },
+      },
+      components: { schemas: { Pet: pet } },
+    };
+    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-pets-'));
+    await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
+    const mock = await startMock({
+      spec: join(folder, 'openapi.json'),
+      apiKeys: [KEY],
+      seedCount: 12,
+    });
+    mocks.push(mock);
+    const seeded = (await call(mock, 'GET', '/pet')).body as { id: number }[];
+    expect(seeded.map((record) => record.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13]);
+    const documented = await call(mock, 'POST', '/pet', { id: 10, name: 'doggie' });
+    expect(documented.status, JSON.stringify(documented.body)).toBe(200);
+    expect(documented.body).toEqual({ id: 10, name: 'doggie' });
+    const next = await call(mock, 'POST', '/pet', { name: 'rex' });
+    expect(next.body.id).toBe(14);
+  });
+});

@@ -70,6 +70,9 @@ export async function seedCollection(
   const placeholderId = resource.idKind === 'integer' ? 1 : '00000000-0000-4000-8000-000000000000';
   const made: { fields: Record<string, unknown>; id: RecordId | undefined }[] = [];
   const keys = new Set<RecordId>();
+  // Integer ids the spec's examples use are left to the documented requests that send them.
+  const reserved = resource.idKind === 'integer' ? documentedIds(resource) : new Set<number>();
+  let nextId = 0;
 
   for (let i = 0; i < options.count; i++) {
     const overlay = pick(realistic?.[i], known);
@@ -105,10 +108,31 @@ export async function seedCollection(
     if (id !== undefined && !(await free(id))) id = undefined;
     // A key that says what it holds and has no free value left (a short enum): no more records.
     if (id === undefined && hasMeaningfulKey(resource)) break;
+    if (id === undefined && reserved.size > 0) {
+      do nextId++;
+      while (reserved.has(nextId) || !(await free(nextId)));
+      id = nextId;
+    }
     if (id !== undefined) keys.add(id);
     made.push({ fields: inOrder(withoutId(fields, resource.idProperty)), id });
   }
   for (const { fields, id } of made) await collection.create(fields, id);
+}
+
+/**
+ * The integer ids the spec's examples give a record (`id: { example: 10 }`, in its answers' or
+ * its request bodies' schemas): the Pet Store's documented create sends `"id": 10`, which a
+ * seeded record with id 10 turned into a 409 on a fresh mock.
+ */
+function documentedIds(resource: Resource): Set<number> {
+  const schemas = [resource.schema, ...[...resource.bodies.values()].map((body) => body.record)];
+  const ids = new Set<number>();
+  for (const schema of schemas) {
+    const property = propertiesOf(schema)[resource.idProperty] as SchemaObject | undefined;
+    for (const value of property ? examplesOf(property) : [])
+      if (Number.isSafeInteger(value) && (value as number) > 0) ids.add(value as number);
+  }
+  return ids;
 }
 
 /** What the realistic tables read of a resource: its name, its properties and their examples. */
