@@ -70,8 +70,12 @@ export async function seedCollection(
   const placeholderId = resource.idKind === 'integer' ? 1 : '00000000-0000-4000-8000-000000000000';
   const made: { fields: Record<string, unknown>; id: RecordId | undefined }[] = [];
   const keys = new Set<RecordId>();
-  // Integer ids the spec's examples use are left to the documented requests that send them.
-  const reserved = resource.idKind === 'integer' ? documentedIds(resource) : new Set<number>();
+  // Integer ids the spec's examples use are left to the documented requests that send them
+  // (only where a client may choose the id: a read-only one is never sent).
+  const reserved =
+    resource.idKind === 'integer' && resource.clientChosenId
+      ? documentedIds(resource)
+      : new Set<number>();
   let nextId = 0;
 
   for (let i = 0; i < options.count; i++) {
