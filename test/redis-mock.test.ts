@@ -1,55 +1,22 @@
 // One mock for a whole team (issue 17): real replicas (processes of the built CLI) started with
 // the same --redis URL and spec serve one state, behind any load balancer.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runMock, startCliReplica, type CliReplica } from './redis/cli-replica.js';
 import { startRedisServer, type RedisServer } from './redis/redis-server.js';
 import { redisLookup, withRedis } from './redis/with-redis.js';
 
-const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 const KEY = 'team-key';
 const AUTH = { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' };
 
-interface Replica {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
+type Replica = CliReplica;
 
 const children: ChildProcess[] = [];
 
-function run(args: string[]): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, [BIN, 'mock', '--port', '0', '--quiet', ...args], {
-    env: { PATH: process.env.PATH ?? '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let text = '';
-  child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  return { child, output: () => text };
-}
+const run = (args: string[]) => runMock(args, (child) => children.push(child));
 
-function replica(redisUrl: string, prefix: string, args: string[] = []): Promise<Replica> {
-  const { child, output } = run([
-    '--redis',
-    redisUrl,
-    '--redis-prefix',
-    prefix,
-    '--api-key',
-    KEY,
-    '--seed-count',
-    '3',
-    ...args,
-  ]);
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', () => {
-      const url = /listening on (http:\/\/\S+?)["\s)]/.exec(output())?.[1];
-      if (url) resolve({ child, url, output });
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output()}`)));
-  });
-}
+const replica = (redisUrl: string, prefix: string, args: string[] = []): Promise<Replica> =>
+  startCliReplica(redisUrl, prefix, KEY, args, (child) => children.push(child));
 
 async function list(url: string, session?: string): Promise<{ id: number; name: string }[]> {
   const res = await fetch(`${url}/categories`, {

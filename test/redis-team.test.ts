@@ -1,23 +1,20 @@
 // A team's mock on Redis that cannot quietly lose data (issue 30): real replicas (processes of
 // the built CLI) on a real redis-server, which is restarted empty, frozen, set to evict, or
 // shared with a mock of another spec.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runMock, startCliReplica, type CliReplica } from './redis/cli-replica.js';
 import { startRedisServer, type RedisServer } from './redis/redis-server.js';
 import { withRedis } from './redis/with-redis.js';
 
-const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
 const KEY = 'team-key';
 const AUTH = { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' };
 
-interface Replica {
-  child: ChildProcess;
-  url: string;
+interface Replica extends CliReplica {
   admin: string;
-  output: () => string;
 }
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -31,40 +28,13 @@ async function redisServer(): Promise<RedisServer> {
   return redis;
 }
 
-function run(args: string[]): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, [BIN, 'mock', '--port', '0', '--quiet', ...args], {
-    env: { PATH: process.env.PATH ?? '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  cleanups.push(() => {
-    // A stopped Redis is continued first, or the replica's close would wait on it.
-    child.kill('SIGKILL');
-  });
-  let text = '';
-  child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  return { child, output: () => text };
-}
+// A stopped Redis is continued first (cleanups run in reverse), or a replica's close would wait on it.
+const killLater = (child: ChildProcess) => cleanups.push(() => void child.kill('SIGKILL'));
+const run = (args: string[]) => runMock(args, killLater);
 
-function replica(redisUrl: string, prefix: string, args: string[] = []): Promise<Replica> {
-  const { child, output } = run([
-    '--redis',
-    redisUrl,
-    '--redis-prefix',
-    prefix,
-    '--api-key',
-    KEY,
-    '--seed-count',
-    '3',
-    ...args,
-  ]);
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', () => {
-      const url = /listening on (http:\/\/\S+?)["\s)]/.exec(output())?.[1];
-      if (url) resolve({ child, url, admin: url.replace(/\/v1$/, '/__mock'), output });
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output()}`)));
-  });
+async function replica(redisUrl: string, prefix: string, args: string[] = []): Promise<Replica> {
+  const started = await startCliReplica(redisUrl, prefix, KEY, args, killLater);
+  return { ...started, admin: started.url.replace(/\/v1$/, '/__mock') };
 }
 
 /** Starts a mock that must refuse to start: its exit code and what it printed. */
