@@ -1,7 +1,7 @@
-// The curl commands of the README and of docs/mock.md, sent as written to the mock of
-// `npm start` (the bundled spec, the default key), and their answers held to what the pages
-// say: the status and body in a command's `# 200 ...` comment, the status and error code of
-// each row of docs/mock.md's table of errors.
+// The curl commands of the README and of the docs pages that call the bundled spec, sent as
+// written to the mock of `npm start` (the bundled spec, the default key), and their answers
+// held to what the pages say: the status and body in a command's `# 200 ...` comment, the
+// status, error code and message of each row of docs/mock.md's table of errors.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,7 +42,8 @@ interface Answer {
 async function curl(command: string): Promise<Answer> {
   // The pages call the mock of `npm start`, on port 4010.
   const origin = new URL(mock.url).origin;
-  const words = wordsOf(command.replaceAll('http://127.0.0.1:4010', origin), variables);
+  const at = command.replace(/(?:http:\/\/)?(?:localhost|127\.0\.0\.1):4010/g, origin);
+  const words = wordsOf(at, variables);
   expect(words[0], command).toBe('curl');
   let url = '';
   let method: string | undefined;
@@ -83,16 +84,21 @@ function commentedCommands(markdown: string): { command: string; status: number;
   return found;
 }
 
-describe('the README’s curl commands', () => {
+/** The pages whose curl commands call the mock of `npm start`, in the order they are sent. */
+const PAGES = ['README.md', 'docs/mock.md', 'docs/scenarios.md', 'docs/sessions.md'];
+
+describe('the curl commands of the pages', () => {
   const commands = commentedCommands(page('README.md'));
 
-  it('are found (the check is not vacuous)', () => {
+  it('are found in the README (the check is not vacuous)', () => {
     expect(commands.map(({ status }) => status)).toEqual(
-      expect.arrayContaining([200, 201, 400, 401]),
+      expect.arrayContaining([200, 201, 204, 400, 401, 500]),
     );
   });
 
-  it('get the status and body their comment says, in order', async () => {
+  it.each(PAGES)('%s: get the status and body their comment says, in order', async (path) => {
+    const commands = commentedCommands(page(path));
+    expect(commands.length, `${path} has no curl command with its status`).toBeGreaterThan(0);
     for (const { command, status, body } of commands) {
       const answer = await curl(command);
       expect(answer.status, `${command}\n${answer.text}`).toBe(status);
