@@ -38,10 +38,10 @@ interface Answer {
   text: string;
 }
 
-/** Sends a `curl` command's request (its -X, -H and -d) and reads the answer. */
-async function curl(command: string): Promise<Answer> {
+/** Sends a `curl` command's request (its -X, -H and -d) to `to` and reads the answer. */
+async function curl(command: string, to = mock): Promise<Answer> {
   // The pages call the mock of `npm start`, on port 4010.
-  const origin = new URL(mock.url).origin;
+  const origin = new URL(to.url).origin;
   const at = command.replace(/(?:http:\/\/)?(?:localhost|127\.0\.0\.1):4010/g, origin);
   const words = wordsOf(at, variables);
   expect(words[0], command).toBe('curl');
@@ -71,14 +71,32 @@ async function curl(command: string): Promise<Answer> {
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
-/** The `curl` commands of a page's `sh` blocks that say what they get (`# 201 {...}`). */
-function commentedCommands(markdown: string): { command: string; status: number; body: string }[] {
-  const found: { command: string; status: number; body: string }[] = [];
+interface Commented {
+  command: string;
+  status: number;
+  body: string;
+  /** The path of the `Location` a `# Location: /path/<key>...` line below the command gives. */
+  location?: string;
+}
+
+/**
+ * The `curl` commands of a page's `sh` blocks that say what they get: `# 201 {...}` after the
+ * command, or on the lines below it with a `# Location: ...` line.
+ */
+function commentedCommands(markdown: string): Commented[] {
+  const found: Commented[] = [];
   for (const [, block] of markdown.matchAll(/^```sh\n([\s\S]*?)^```/gm)) {
-    const lines = block!.replace(/\\\n\s*/g, '').split('\n');
-    for (const line of lines) {
-      const match = /^(curl .+?)\s+# (\d{3}) ?(.*)$/.exec(line);
-      if (match) found.push({ command: match[1]!, status: Number(match[2]), body: match[3]! });
+    let last: { command: string } | undefined;
+    for (const line of block!.replace(/\\\n\s*/g, '').split('\n')) {
+      const command = /^(curl .+?)(?:\s+# (\d{3}) ?(.*))?$/.exec(line);
+      const below = /^# (\d{3}) ?(.*)$/.exec(line);
+      const location = /^# Location: (.*\/)[^/]*$/.exec(line);
+      if (command?.[2])
+        found.push({ command: command[1]!, status: Number(command[2]), body: command[3]! });
+      if (command) last = { command: command[1]! };
+      else if (below && last) found.push({ ...last, status: Number(below[1]), body: below[2]! });
+      else if (location && found.at(-1)?.command === last?.command)
+        found.at(-1)!.location = location[1];
     }
   }
   return found;
@@ -113,6 +131,35 @@ describe('the curl commands of the pages', () => {
     const answer = await curl(create!.command);
     expect(answer.status).toBe(201);
     expect(answer.headers.get('location')).toBeNull();
+  });
+});
+
+describe('docs/state.md’s library example', () => {
+  const markdown = page('docs/state.md');
+  const commands = commentedCommands(markdown);
+  let library: RunningMock;
+
+  beforeAll(async () => {
+    // The spec the page starts its mock with.
+    const spec = /^npx petstore-kit mock --spec (\S+)$/m.exec(markdown)?.[1];
+    library = await startMock({ port: 0, spec: join(ROOT, spec!) });
+  }, 60_000);
+
+  afterAll(() => library?.close());
+
+  it('creates an author with a Location, and reads no book 999, as the page says', async () => {
+    expect(commands.map(({ status }) => status)).toEqual([201, 404]);
+    expect(commands[0]!.location).toBe('/api/authors/');
+    for (const { command, status, body, location } of commands) {
+      const answer = await curl(command, library);
+      expect(answer.status, `${command}\n${answer.text}`).toBe(status);
+      if (!body.includes('...')) expect(JSON.parse(answer.text), command).toEqual(JSON.parse(body));
+      // The record's own key, below the path the page gives.
+      if (location) {
+        const { id } = JSON.parse(answer.text) as { id: string };
+        expect(answer.headers.get('location'), command).toBe(`${location}${id}`);
+      }
+    }
   });
 });
 
