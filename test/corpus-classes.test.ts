@@ -12,8 +12,8 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((mock) => mock.close()));
 });
 
-async function mock(name: string): Promise<RunningMock> {
-  const running = await startMock({ spec: fixture(name), seedCount: 0 });
+async function mock(name: string, seedCount = 0): Promise<RunningMock> {
+  const running = await startMock({ spec: fixture(name), seedCount });
   started.push(running);
   return running;
 }
@@ -34,5 +34,37 @@ describe('an error schema no value satisfies (Cloudflare: 181 operations)', () =
         status: 404,
       });
     }
+  });
+});
+
+describe('a record holding a list of another kind, below its collection (GitHub: releases/latest)', () => {
+  // `GET /releases/latest` answers one release, whose only array is its `assets`: it was
+  // taken for a view of the releases (its items have an `id`), and the releases were sent as
+  // assets, a 500 for the answer breaking its own schema.
+  it('answers one record of its own, valid against its schema', async () => {
+    const api = await mock('record-with-sub-list.yaml', 2);
+    const res = await fetch(`${api.url}/releases/latest`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toEqual(
+      expect.objectContaining({ id: expect.any(Number), tag_name: expect.any(String) }),
+    );
+    for (const asset of body.assets as Record<string, unknown>[])
+      expect(asset).toEqual(
+        expect.objectContaining({ content_type: expect.any(String), size: expect.any(Number) }),
+      );
+  });
+});
+
+describe('a record holding a bounded list, on a path of its own (Box: the classification template)', () => {
+  // The template's `fields` (at most 1 item) was taken for a list of records, and the two
+  // seeded records were answered in it: a 500 for `fields` having more than 1 item.
+  it('answers the record, valid against its schema, however many records are seeded', async () => {
+    const api = await mock('record-with-one-entry.yaml', 2);
+    const res = await fetch(`${api.url}/templates/classification/schema`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { id: unknown; fields: unknown[] };
+    expect(typeof body.id).toBe('string');
+    expect(body.fields).toEqual([{ id: expect.any(String), key: 'Classification' }]);
   });
 });

@@ -144,7 +144,7 @@ function candidateAt(
   if (last === '' || last.includes('{')) return undefined;
   const word = collectionWord(path);
   const get = operations.find((operation) => operation.method === 'get');
-  const listEnvelope = get && listEnvelopeOf(successSchema(get), word);
+  const listEnvelope = get && listOf(get, word);
   const post = operations.find((operation) => operation.method === 'post');
   const create = post && takesObject(post) && !answersList(post, word) ? post : undefined;
   if (!listEnvelope && !create) return undefined;
@@ -375,7 +375,7 @@ function attachViews(
       if (path.slice(path.lastIndexOf('/')).includes('{')) continue;
       const get = operations.find((operation) => operation.method === 'get');
       if (!get || served.has(get)) continue;
-      const envelope = listEnvelopeOf(successSchema(get), word);
+      const envelope = listOf(get, word, resource.idProperty);
       if (!envelope || !(resource.idProperty in propertiesOf(envelope.record))) continue;
       if (honoursEveryQuery(get, listParametersOf(get, propertiesOf(resource.schema)))) {
         attach(resource, get, 'list');
@@ -514,6 +514,23 @@ function idKindOf(schema: SchemaObject): IdKind {
   if ([schema, ...((schema.allOf ?? []) as SchemaObject[])].some((part) => part.format === 'uuid'))
     return 'uuid';
   return 'string';
+}
+
+/**
+ * How a `get` answers a list of records, unless its answer is one record holding a list of
+ * another kind: GitHub's `GET /releases/latest` answers a release, whose `assets` are no
+ * releases, and Box's classification template holds its one `fields` entry. Such a wrapper
+ * carries a key of its own, as its items do (`id`), or the collection's key; a list's wrapper
+ * (`{data: [...], has_more}`, `{result: [...], result_info}`) carries none.
+ */
+function listOf(get: Operation, word: string, key?: string): Envelope | undefined {
+  const envelope = listEnvelopeOf(successSchema(get), word);
+  if (envelope?.kind !== 'wrapped') return envelope;
+  const items = propertiesOf(envelope.record);
+  const keyed = (name: string) =>
+    name === key ||
+    (name in items && wordsOf(name).length === 1 && ID_WORDS.has(wordsOf(name)[0] ?? ''));
+  return Object.keys(propertiesOf(envelope.wrapper)).some(keyed) ? undefined : envelope;
 }
 
 function successSchema(operation: Operation): SchemaObject | undefined {
