@@ -68,3 +68,18 @@ describe('a record holding a bounded list, on a path of its own (Box: the classi
     expect(body.fields).toEqual([{ id: expect.any(String), key: 'Classification' }]);
   });
 });
+
+describe('a list envelope described in allOf parts that repeat a property (Cloudflare: queues)', () => {
+  // `errors` is an array of messages in one part and `{}` in another, and the last part
+  // requires names no part describes: the fields beside the records were made from the last
+  // description alone, and the list answered 500 for breaking its own schema.
+  it('lists the records, the envelope valid against every part', async () => {
+    const api = await mock('envelope-parts.yaml', 2);
+    const res = await fetch(`${api.url}/queues`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(Array.isArray(body.errors)).toBe(true);
+    expect(body).toHaveProperty('queue_id');
+    expect(body.result).toHaveLength(2);
+  });
+});
