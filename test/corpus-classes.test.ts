@@ -83,3 +83,28 @@ describe('a list envelope described in allOf parts that repeat a property (Cloud
     expect(body.result).toHaveLength(2);
   });
 });
+
+describe('a create whose answer requires fields the request has not (the issue: balance)', () => {
+  // The service sets them: they are generated when the record is made, valid against the
+  // schema, and kept for the reads that follow.
+  it('answers them made, and reads them back the same', async () => {
+    const api = await mock('server-set-required.yaml');
+    const made = await fetch(`${api.url}/accounts`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Ada' }),
+    });
+    expect(made.status).toBe(201);
+    const account = (await made.json()) as { id: number; balance: number; status: string };
+    expect(account).toEqual({
+      id: expect.any(Number),
+      name: 'Ada',
+      balance: expect.any(Number),
+      status: expect.stringMatching(/^(open|frozen)$/),
+    });
+    expect(account.balance).toBeGreaterThanOrEqual(0);
+    const read = await fetch(`${api.url}/accounts/${account.id}`);
+    expect(read.status).toBe(200);
+    expect(await read.json()).toEqual(account);
+  });
+});
