@@ -15,6 +15,7 @@ import {
   type Failure,
   type LoadedScripts,
 } from './redis-connection.js';
+import { LIST_CLEAR, LIST_PUSH } from './redis-log-scripts.js';
 import {
   CHECK,
   CLAIM,
@@ -306,6 +307,14 @@ interface StateKeys {
   lost: string;
   /** The hash (`hash`, `label`) of the spec the prefix serves. */
   spec: string;
+  /** The namespace of the main state's keys. */
+  main: string;
+  /** What the scopes hold beyond the mark, all together (see redis-scripts.ts). */
+  room: string;
+  /** Every entry of every state's lists, oldest first (see redis-log-scripts.ts). */
+  logOrder: string;
+  /** How many entries, and bytes, every state's lists hold together. */
+  logTotals: string;
 }
 
 function keysOf(prefix: string, scopeName: string): StateKeys {
@@ -318,6 +327,10 @@ function keysOf(prefix: string, scopeName: string): StateKeys {
     superseded: `${prefix}superseded`,
     lost: `${prefix}lost`,
     spec: `${prefix}spec`,
+    main: `${prefix}main:`,
+    room: `${prefix}room`,
+    logOrder: `${prefix}log:order`,
+    logTotals: `${prefix}log:totals`,
   };
 }
 
@@ -386,19 +399,17 @@ class RedisState implements Store {
       deleteDocument: async (name) => {
         await this.command('write', (client) => client.del(key('doc', name)));
       },
-      pushEntry: async (list, json, capacity) => {
+      pushEntry: async (list, json, capacity, whole) => {
         const at = key('list', list);
         const pushed = key('pushed', list);
-        // One transaction: the counter and the list move together, so that an entry's number
-        // is its position from the counter (see readEntries).
         await this.command('write', (client) =>
-          client
-            .multi()
-            .lpush(at, json)
-            .ltrim(at, 0, capacity - 1)
-            .incr(pushed)
-            .sadd(index, at, pushed)
-            .exec(),
+          runScript(
+            client,
+            this.shared.scripts,
+            LIST_PUSH,
+            [at, pushed, this.keys.logOrder, this.keys.logTotals, index],
+            [json, capacity, whole.entries, whole.bytes],
+          ),
         );
       },
       readEntries: (list) =>
@@ -413,18 +424,31 @@ class RedisState implements Store {
           return { entries: (entries as string[] | undefined) ?? [], pushed: Number(pushed ?? 0) };
         }),
       clearEntries: async (list) => {
-        await this.command('write', (client) => client.del(key('list', list)));
+        await this.command('write', (client) => this.#clearList(client, key('list', list)));
       },
     };
   }
 
-  /** Drops the documents and lists of this state. */
+  /** Drops the documents and lists of this state; its lists' entries leave the count of all lists. */
   async dropSideData(): Promise<void> {
     const index = `${this.keys.state}side`;
     await this.command('write', async (client) => {
       const keys = await client.smembers(index);
+      for (const list of keys.filter((name) => name.startsWith(`${this.keys.state}list:`)))
+        await this.#clearList(client, list);
       await client.del(index, ...keys);
     });
+  }
+
+  /** Empties a list of this state's side data, uncounting its entries from all lists' bounds. */
+  async #clearList(client: Redis, list: string): Promise<void> {
+    await runScript(
+      client,
+      this.shared.scripts,
+      LIST_CLEAR,
+      [list, '', this.keys.logOrder, this.keys.logTotals],
+      [],
+    );
   }
 
   /**
@@ -470,7 +494,17 @@ class RedisState implements Store {
           this.shared.client,
           this.shared.scripts,
           script,
-          [keys.state, keys.mark, keys.scopes, keys.epoch, keys.superseded, keys.lost, keys.spec],
+          [
+            keys.state,
+            keys.mark,
+            keys.scopes,
+            keys.epoch,
+            keys.superseded,
+            keys.lost,
+            keys.spec,
+            keys.main,
+            keys.room,
+          ],
           [this.scopeName, ...args, this.shared.epoch],
         ),
       );
