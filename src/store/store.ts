@@ -61,12 +61,14 @@ export interface Collection {
 /** Bounds that keep a long-running mock from eating the machine. */
 export interface StoreLimits {
   /**
-   * The most records, all collections together.
+   * The most records, all collections and all states (scopes) together: a scope's copy of the
+   * mark counts once, as the mark's (see MemoryStore.whole).
    * @default DEFAULT_STORE_LIMITS.maxRecords
    */
   maxRecords: number;
   /**
-   * The most bytes of stored records, counted as their UTF-8 JSON, all collections together.
+   * The most bytes of stored records, counted as their UTF-8 JSON, all collections and all
+   * states (scopes) together, as `maxRecords`.
    * @default DEFAULT_STORE_LIMITS.maxBytes
    */
   maxBytes: number;
