@@ -322,7 +322,7 @@ export function createKit(spec: ContractSpec, label: string): Kit {
       if (options.body !== undefined || options.contentType)
         headers['Content-Type'] =
           options.contentType ?? jsonRequestOf(operation)?.mediaType ?? 'application/json';
-      return send(ctx, {
+      const exchange = await send(ctx, {
         method: operation.method,
         path,
         query: [...query, ...auth.query],
@@ -330,6 +330,8 @@ export function createKit(spec: ContractSpec, label: string): Kit {
         body: options.body,
         secrets: auth.secrets,
       });
+      ctx.heard?.(operation.operationId, exchange.status);
+      return exchange;
     },
 
     conforms(ctx, exchange, operation, expected) {
