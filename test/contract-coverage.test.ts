@@ -14,10 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Coverage } from '../src/core/admin/coverage.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
+import { startMock } from '../src/wiring/start-mock.js';
 import { categoryStore } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 const KEY = 'coverage-key';
+const PROJECTS = fileURLToPath(new URL('./fixtures/specs/projects.yaml', import.meta.url));
 /** Two whole runs of the CLI, each starting vitest: minutes on a busy machine, as a bound only. */
 const RUNS_TIMEOUT = 240_000;
 let server: Server;
@@ -25,10 +27,11 @@ let baseUrl: string;
 
 function contract(
   args: string[],
+  target = baseUrl,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(
     process.execPath,
-    [BIN, 'contract', '--base-url', baseUrl, '--seed', '5', '--budget', '0', ...args],
+    [BIN, 'contract', '--base-url', target, '--seed', '5', '--budget', '0', ...args],
     {
       env: { PATH: process.env.PATH ?? '', API_KEY: KEY },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -114,6 +117,65 @@ describe('petstore-kit contract coverage', () => {
       expect(xml).toMatch(/<testsuite name="coverage" tests="\d+" failures="0"/);
       expect(xml).toContain('<testcase classname="GET /v1/categories" name="200"/>');
       expect(xml.trim().endsWith('</testsuites>')).toBe(true);
+    },
+    RUNS_TIMEOUT,
+  );
+});
+
+describe('petstore-kit contract flows', () => {
+  it(
+    'follows a nested collection under a record of its parent and the links, and names what it could not reach',
+    async () => {
+      const mock = await startMock({
+        spec: PROJECTS,
+        apiKeys: [KEY],
+        seedCount: 3,
+        port: 0,
+        logRequests: false,
+      });
+      try {
+        const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-flows-'));
+        const run = await contract(
+          ['--spec', PROJECTS, '--reporter', 'json', '--output', join(dir, 'run.json')],
+          mock.url,
+        );
+        expect(run.code, run.stdout + run.stderr).toBe(0);
+        const json = JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')) as {
+          rules: { name: string; state: string }[];
+          coverage: Coverage;
+          unreached: { operation: string; why: string }[];
+        };
+        const passed = json.rules.filter((rule) => rule.state === 'passed').map((r) => r.name);
+        // Tickets are created, listed and read under a project, and under that one only.
+        expect(passed).toContain(
+          'listTickets: the list holds every record, one just created included',
+        );
+        expect(passed).toContain(
+          'getTicket: a record created under one projects record is not found under another (404)',
+        );
+        // The links of the creates are followed, the nested one's too.
+        expect(passed).toContain(
+          'createProject: its link ListTickets leads to listTickets, which answers 200',
+        );
+        expect(passed).toContain(
+          'createTicket: its link GetTicket leads to getTicket, which answers 200',
+        );
+        const hits = (operationId: string, status: string) =>
+          json.coverage.operations
+            .find((row) => row.operationId === operationId)
+            ?.statuses.find((row) => row.status === status)?.hits;
+        expect(hits('createTicket', '201')).toBeGreaterThan(0);
+        expect(hits('getTicket', '200')).toBeGreaterThan(0);
+        // Audit entries take HTTP basic, which this run was not given.
+        expect(json.unreached).toEqual([
+          {
+            operation: 'getAuditEntry (GET /api/audit/{entryId})',
+            why: expect.stringMatching(/needs HTTP basic .*give --basic user:password/),
+          },
+        ]);
+      } finally {
+        await mock.close();
+      }
     },
     RUNS_TIMEOUT,
   );

@@ -177,6 +177,7 @@ export async function runContract(
   await vitest.close();
 
   const coverage = contractCoverage(spec, hits);
+  const unreached = unreachedOperations(plan, coverage, outcomes, options.readOnly === true);
   const report = contractReport(outcomes, {
     baseUrl,
     replay,
@@ -185,7 +186,7 @@ export async function runContract(
     broken,
     coverage,
     minCoverage: options.minCoverage,
-    unreached: unreachedOperations(plan, coverage, outcomes, options.readOnly === true),
+    unreached,
   });
   if (junit && options.output)
     await addJunitParts(options.output, {
@@ -203,6 +204,7 @@ export async function runContract(
             replay,
             rules: outcomes,
             coverage,
+            unreached,
           },
           null,
           2,
