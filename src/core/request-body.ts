@@ -70,7 +70,7 @@ export function createBodyParser(): (
 
   // Not an async function: the read's own promise, continued once, not wrapped in another.
   return function readBody(request, body) {
-    if (!hasBody(request)) return Promise.resolve(undefined);
+    if (!carriesBody(request)) return Promise.resolve(undefined);
     let type: AcceptedType;
     try {
       // Settled before a byte of the body is read: a wrong Content-Type is refused at once.
@@ -78,8 +78,26 @@ export function createBodyParser(): (
     } catch (err) {
       return Promise.reject(err as Error);
     }
-    return request.readBody().then((bytes) => readAs(bytes, body, type));
+    return bytesOf(request).then((bytes) => readAs(bytes, body, type));
   };
+}
+
+/**
+ * Whether a request has a body: by its headers (RFC 9112: a length or a transfer coding), or,
+ * given as plain data, by its bytes (a caller need not set Content-Length).
+ */
+function carriesBody(request: MockRequest): boolean {
+  const { body } = request;
+  if (body === undefined || typeof body === 'function') return hasBody(request);
+  return body.length > 0 || hasBody(request);
+}
+
+/** The body's bytes: read through the request's source (once), or the ones it was given. */
+function bytesOf({ body }: MockRequest): Promise<Buffer> {
+  if (typeof body === 'function') return body();
+  if (body === undefined) return Promise.resolve(Buffer.alloc(0));
+  if (typeof body === 'string') return Promise.resolve(Buffer.from(body));
+  return Promise.resolve(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
 }
 
 /** The bytes of a body read as the media type they were accepted as; a promise only for multipart. */

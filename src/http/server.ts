@@ -49,11 +49,17 @@ export interface MockServer {
 }
 
 /** A request listener, and how the spec shapes the errors Node's HTTP layer refuses requests with. */
-export interface ServedApp {
-  (req: IncomingMessage, res: ServerResponse): void;
-  /** The spec's error answer for an error no request reached the app with. */
-  errorAnswer?(error: ApiError): CheckedAnswer;
-}
+export type ServedApp =
+  | {
+      (req: IncomingMessage, res: ServerResponse): void;
+      /** The spec's error answer for an error no request reached the app with. */
+      errorAnswer?(error: ApiError): CheckedAnswer;
+    }
+  | {
+      listener(req: IncomingMessage, res: ServerResponse): void;
+      /** The spec's error answer for an error no request reached the app with. */
+      errorAnswer?(error: ApiError): CheckedAnswer;
+    };
 
 /**
  * An HTTP server whose every answer is the spec's error shape, those of Node's own HTTP
@@ -64,6 +70,7 @@ export interface ServedApp {
  */
 export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> = {}): MockServer {
   const bounds = { ...DEFAULT_SERVER_LIMITS, ...limits };
+  const listener = typeof app === 'function' ? app : app.listener;
   const errorAnswer = (error: ApiError): CheckedAnswer =>
     app.errorAnswer?.(error) ?? {
       status: error.status,
@@ -78,7 +85,7 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
     // no body, so the check is made here, where the answer can be the spec's error.
     if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined)
       return sendAnswer(res, errorAnswer(errors.missingHost()));
-    app(req, res);
+    listener(req, res);
   };
 
   const server = createServer(
