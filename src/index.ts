@@ -5,6 +5,7 @@ export { startMock, type RunningMock, type StartMockOptions } from './wiring/sta
 export { startProxy, type ProxyOptions, type RunningProxy } from './wiring/start-proxy.js';
 export type { Violation, ViolationList, ViolationLog } from './core/proxy/violations.js';
 export { createApp, type AppOptions, type MockApp } from './wiring/create-app.js';
+export type { Mock } from './core/create-mock.js';
 export {
   DEFAULT_API_KEY,
   DEFAULT_BASIC_CREDENTIAL,
@@ -38,14 +39,11 @@ export {
   type MemoryStore,
   type MemoryStoreOptions,
 } from './store/memory-store.js';
-export {
-  DEFAULT_REDIS_PREFIX,
-  openRedisStore,
-  REDIS_STORE_DEFAULTS,
-  RedisError,
-  type RedisStore,
-  type RedisStoreOptions,
-} from './store/redis-store.js';
+// Redis's client is loaded by the first openRedisStore (or startMock with `redis`), never here.
+export { openRedisStore } from './store/open-redis.js';
+export { DEFAULT_REDIS_PREFIX } from './store/redis-prefix.js';
+export { REDIS_STORE_DEFAULTS, RedisError } from './store/redis-defaults.js';
+export type { RedisStore, RedisStoreOptions } from './store/redis-store.js';
 export {
   DEFAULT_STORE_LIMITS,
   StoreDiskFullError,

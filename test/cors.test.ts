@@ -308,7 +308,7 @@ function rulesOf(loaded: LoadedSpec): {
   methodsAt(path: string): readonly string[] | undefined;
   exposedHeadersFor(method: string, path: string): readonly string[];
 } {
-  const core = createApp({ spec: loaded, apiKeys: [KEY] });
+  const { mock: core } = createApp({ spec: loaded, apiKeys: [KEY] });
   const rules = specCorsRules();
   return {
     methodsAt: (path) => rules.methodsOf(core.route('OPTIONS', `${core.basePath}${path}`)),

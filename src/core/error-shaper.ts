@@ -9,7 +9,7 @@ import { reasonPhrase, type ApiError } from '../vocabulary/errors.js';
 type ResponseObject = OpenAPIV3_1.ResponseObject;
 
 /** An error as it is sent: its body and the media type the spec gives it. */
-export interface ErrorAnswer {
+export interface ShapedError {
   body: unknown;
   contentType: string;
 }
@@ -28,7 +28,7 @@ export function createErrorShaper(
   generator: DataGenerator,
   /** The document's own error response for a status, for errors of no operation. */
   fallback: (status: number) => ResponseObject | undefined,
-): (error: ApiError, operation: Operation | undefined) => ErrorAnswer {
+): (error: ApiError, operation: Operation | undefined) => ShapedError {
   // Error schemas no value satisfies (Cloudflare's `allOf` of a success envelope, whose
   // `success` is `enum: [true]`, and a failure one, `enum: [false]`): remembered, so that each
   // error of theirs does not pay for the generator's every attempt again.

@@ -37,3 +37,20 @@ export type OperationHandler = (
   request: HandlerRequest,
   context: HandlerContext,
 ) => Answer | Promise<Answer>;
+
+/** What a custom handler may use besides its request. */
+export interface CustomHandlerContext extends HandlerContext {
+  /** The answer the mock would give without this handler: the inferred state, or the spec's example. */
+  next(): Promise<Answer>;
+}
+
+/**
+ * Replaces the behaviour of one operation in code; its answer is still checked against the
+ * spec (one that breaks it is a 500 naming the problem).
+ * @example
+ * { getHealth: () => ({ status: 200, body: { status: 'degraded' } }) }
+ */
+export type CustomHandler = (
+  request: HandlerRequest,
+  context: CustomHandlerContext,
+) => Answer | Promise<Answer>;

@@ -6,6 +6,7 @@ import type { MockRequest } from '../vocabulary/request.js';
  */
 export function repeated(request: Pick<MockRequest, 'rawHeaders'>, name: string): boolean {
   const raw = request.rawHeaders;
+  if (raw === undefined) return false;
   let seen = 0;
   for (let i = 0; i < raw.length; i += 2) {
     if (raw[i]?.length === name.length && raw[i]?.toLowerCase() === name && ++seen > 1) return true;

@@ -7,11 +7,11 @@ import type { ApiError } from '../vocabulary/errors.js';
 import type { MockRequest } from '../vocabulary/request.js';
 import { redactTarget, type CredentialPlaces } from './admin/redact.js';
 import { keptAnswer, keptBody } from './admin/request-log.js';
-import type { ErrorAnswer } from './error-shaper.js';
+import type { ShapedError } from './error-shaper.js';
 import { toApiError } from './error-mapping.js';
 import type { OperationHandler } from './handler.js';
 import { headerValue } from './headers.js';
-import { createBodyParser, type ReadBody } from './request-body.js';
+import { createBodyDecoder, type ReadBody } from './request-body.js';
 import { apiLocator, splitTarget } from './request-target.js';
 import type { RequestInput, ValidRequest } from './request-validator.js';
 import type { Router } from './router.js';
@@ -39,7 +39,7 @@ export interface ServedApi {
   /** Where its API keys travel: the request log keeps them redacted. */
   credentials?: CredentialPlaces;
   /** Shapes an error as this API's spec declares it for the operation (if known) and status. */
-  shapeError(error: ApiError, operation: Operation | undefined): ErrorAnswer;
+  shapeError(error: ApiError, operation: Operation | undefined): ShapedError;
   /** The scenarios (Prefer, latency, faults) its requests may ask for; none for the admin API. */
   scenarios?: ScenarioHooks;
   /** An ApiError for an operation this run does not serve (its stability), checked after the credential. */
@@ -176,7 +176,7 @@ function stateOf(
 
 export function createMockCore(options: MockCoreOptions): MockCore {
   const findApi = apiLocator(options.apis);
-  const readBody = createBodyParser();
+  const decodeBody = createBodyDecoder();
   const everyPlace = unionOfPlaces(options.apis);
 
   function route(method: string, target: string): Route {
@@ -227,7 +227,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     progress.operation = operation;
     const refused = api.refuse?.(operation);
     if (refused) throw refused;
-    const body = operation.requestBody ? await readBody(request, operation.requestBody) : undefined;
+    const body = operation.requestBody ? await decodeBody(request, operation.requestBody) : undefined;
     if (body) progress.body = body;
     const valid = options.validate(operation, {
       params: to.params,
@@ -373,7 +373,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     }
     let body: ReadBody | undefined;
     try {
-      if (operation.requestBody) body = await readBody(request, operation.requestBody);
+      if (operation.requestBody) body = await decodeBody(request, operation.requestBody);
     } catch (err) {
       found.push(toApiError(err));
       return found;

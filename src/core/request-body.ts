@@ -39,17 +39,18 @@ const KEPT_TYPES = 16;
 const BOM = [0xef, 0xbb, 0xbf];
 
 /**
- * Reads the body of a request the way the operation's `requestBody` asks, refusing what is
+ * Decodes the body of a request the way the operation's `requestBody` asks (its bytes read
+ * once, from the request, after its media type is settled), refusing what is
  * ambiguous or undecodable with a clear Error: a repeated or unknown Content-Type (415), a
  * charset other than UTF-8 (415), bytes that are not UTF-8 or not JSON (400), a multipart body
  * that is not (400). JSON (`application/json`, `+json`), form-urlencoded, multipart and text
  * bodies are read into values, by the media type sent; any other is kept as bytes. The media
  * type is settled before a byte of the body is read. The Content-Type headers each body
  * accepted are kept (a few per body), each read once.
- * @returns the reader; what it reads is undefined for a request without a body.
- * @example const body = await createBodyParser()(request, operation.requestBody); body?.value // { name: 'Dog' }
+ * @returns the decoder; what it decodes is undefined for a request without a body.
+ * @example const body = await createBodyDecoder()(request, operation.requestBody); body?.value // { name: 'Dog' }
  */
-export function createBodyParser(): (
+export function createBodyDecoder(): (
   request: MockRequest,
   body: RequestBody,
 ) => Promise<ReadBody | undefined> {
@@ -69,8 +70,8 @@ export function createBodyParser(): (
   }
 
   // Not an async function: the read's own promise, continued once, not wrapped in another.
-  return function readBody(request, body) {
-    if (!hasBody(request)) return Promise.resolve(undefined);
+  return function decodeBody(request, body) {
+    if (!carriesBody(request)) return Promise.resolve(undefined);
     let type: AcceptedType;
     try {
       // Settled before a byte of the body is read: a wrong Content-Type is refused at once.
@@ -78,8 +79,26 @@ export function createBodyParser(): (
     } catch (err) {
       return Promise.reject(err as Error);
     }
-    return request.readBody().then((bytes) => readAs(bytes, body, type));
+    return bytesOf(request).then((bytes) => readAs(bytes, body, type));
   };
+}
+
+/**
+ * Whether a request has a body: by its headers (RFC 9112: a length or a transfer coding), or,
+ * given as plain data, by its bytes (a caller need not set Content-Length).
+ */
+function carriesBody(request: MockRequest): boolean {
+  const { body } = request;
+  if (body === undefined || typeof body === 'function') return hasBody(request);
+  return body.length > 0 || hasBody(request);
+}
+
+/** The body's bytes: read through the request's source (once), or the ones it was given. */
+function bytesOf({ body }: MockRequest): Promise<Buffer> {
+  if (typeof body === 'function') return body();
+  if (body === undefined) return Promise.resolve(Buffer.alloc(0));
+  if (typeof body === 'string') return Promise.resolve(Buffer.from(body));
+  return Promise.resolve(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
 }
 
 /** The bytes of a body read as the media type they were accepted as; a promise only for multipart. */

@@ -28,9 +28,10 @@ interface Outcome {
 }
 
 export interface ListenerOptions {
-  core: MockCore;
+  /** The mock that answers (see createMock). */
+  mock: MockCore;
   /** Reads a request's body off the socket (see createBodyReader). */
-  readBody: (req: IncomingMessage, res: ServerResponse) => Promise<Buffer>;
+  bodyReader: (req: IncomingMessage, res: ServerResponse) => Promise<Buffer>;
   /** Sets CORS headers and answers preflights; none without CORS. */
   cors?: CorsStep;
   /**
@@ -51,19 +52,11 @@ export interface ListenerOptions {
   onAnswered?: (line: RequestLine) => void;
 }
 
-/** A Node request listener, with the way its core shapes errors for Node's own refusals. */
+/** The mock's Node adapter: a request listener, and the same for a request already routed. */
 export interface MockListener {
-  (req: IncomingMessage, res: ServerResponse): void;
-  /**
-   * Any error as the spec's error answer: for the route's operation when one is given (what
-   * Node's HTTP parser refuses has no request, nor route).
-   */
-  errorAnswer(err: unknown, route?: Route): CheckedAnswer;
-  /** What a request breaks of the spec, without answering it (see MockCore.inspect). */
-  inspect: MockCore['inspect'];
-  /** Where a request would go: its API, operation and parameters, or why there is none. */
-  route(method: string, target: string): Route;
-  /** Answers a request whose route the caller has found already (with `route`), not finding it again. */
+  /** Answers a request (give it to `http.createServer`). */
+  listener(req: IncomingMessage, res: ServerResponse): void;
+  /** Answers a request whose route the caller has found already (with `mock.route`), not finding it again. */
   routed(req: IncomingMessage, res: ServerResponse, route: Route): void;
 }
 
@@ -72,10 +65,10 @@ export interface MockListener {
  * preflight ends there), hands the request to the core as plain data, with a function that
  * reads its body off the socket when the core asks, and sends the core's reply, or plays the
  * fault it asks for.
- * @example createServer(createListener({ core, readBody, budget })).listen(4010);
+ * @example createServer(createListener({ mock, bodyReader, budget, sendTimeoutMs }).listener).listen(4010);
  */
 export function createListener(options: ListenerOptions): MockListener {
-  const { core } = options;
+  const { mock: core } = options;
   const send = createSender(options.budget);
 
   function listener(req: IncomingMessage, res: ServerResponse): void {
@@ -131,8 +124,8 @@ export function createListener(options: ListenerOptions): MockListener {
       target: req.url ?? '/',
       headers: req.headers,
       rawHeaders: req.rawHeaders,
-      readBody: () => {
-        const reading = options.readBody(req, res);
+      body: () => {
+        const reading = options.bodyReader(req, res);
         reading.then(
           () => (outcome.bodyRead = true),
           () => undefined, // the core answers the error
@@ -170,10 +163,5 @@ export function createListener(options: ListenerOptions): MockListener {
     return send(req, res, answer);
   }
 
-  return Object.assign(listener, {
-    errorAnswer: (err: unknown, route?: Route) => core.errorAnswer(err, route),
-    inspect: core.inspect,
-    route: core.route,
-    routed,
-  });
+  return { listener, routed };
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import getRawBody from 'raw-body';
 import { hasBody } from '../core/headers.js';
+import type { MockCore } from '../core/mock-core.js';
 import type { ObservedAnswer } from '../core/proxy/answer-rules.js';
 import type { RecordedWrite } from '../core/proxy/recorder.js';
 import { requestBreaches, type Breach } from '../core/proxy/request-rules.js';
@@ -21,11 +22,11 @@ export const CHECKED_ANSWER_LIMIT = 8 * 1024 * 1024;
 
 export interface ProxyListenerOptions {
   /**
-   * The mock's listener: it routes, inspects requests against the spec, shapes the proxy's
-   * own errors, and answers what is not forwarded (the admin API, the inspector page, paths
-   * outside the base path).
+   * The mock, which routes, inspects requests against the spec and shapes the proxy's own
+   * errors, and its listener, which answers what is not forwarded (the admin API, the
+   * inspector page, paths outside the base path).
    */
-  app: MockListener;
+  app: { readonly mock: MockCore; routed: MockListener['routed'] };
   /** The mocked API's base path (`/v1`): every request under it is forwarded. */
   basePath: string;
   /** Checks the target's answers against the spec (see createAnswerRules). */
@@ -104,7 +105,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
   async function exchange(req: IncomingMessage, res: ServerResponse, started: number) {
     const method = req.method ?? 'GET';
     const target = req.url ?? '/';
-    const route = app.route(method, target);
+    const route = app.mock.route(method, target);
     if (route.api?.basePath !== basePath) return app.routed(req, res, route);
     const operation = route.kind === 'operation' ? route.operation : undefined;
     const finish = (status: number) =>
@@ -125,7 +126,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
         });
       } catch (err) {
         res.setHeader('Connection', 'close');
-        const answer = app.errorAnswer(err, route);
+        const answer = app.mock.errorAnswer(err, route);
         own(res, answer);
         return finish(answer.status);
       }
@@ -135,14 +136,14 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
       target,
       headers: req.headers,
       rawHeaders: req.rawHeaders,
-      readBody: async () =>
+      body: async () =>
         decodeBody(body ?? Buffer.alloc(0), req.headers['content-encoding'], options.bodyLimit),
     };
-    const found = await app.inspect(request, route);
+    const found = await app.mock.inspect(request, route);
     const asked = requestBreaches(found);
     const [refusal] = found;
     if (options.enforce && refusal) {
-      const answer = app.errorAnswer(refusal, route);
+      const answer = app.mock.errorAnswer(refusal, route);
       note('request', asked, req, answer.status, operation);
       own(res, answer);
       return finish(answer.status);
@@ -165,7 +166,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
       if (abort.signal.aborted) return; // the client left: nobody to answer
       const error = targetError(err, options.target, options.timeoutMs);
       logger.error({ method, path: target, status: error.status }, error.message);
-      const answer = app.errorAnswer(error, route);
+      const answer = app.mock.errorAnswer(error, route);
       note('request', asked, req, answer.status, operation);
       own(res, answer);
       return finish(answer.status);
@@ -253,7 +254,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
         res.destroy();
       });
     },
-    { errorAnswer: (err: ApiError) => app.errorAnswer(err) },
+    { errorAnswer: (err: ApiError) => app.mock.errorAnswer(err) },
   );
 }
 

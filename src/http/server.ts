@@ -19,23 +19,33 @@ const SHUTDOWN_IDLE_MS = 200;
 /** How often shutdown looks for such connections. */
 const SHUTDOWN_SWEEP_MS = 50;
 
-/**
- * What each connection had read when it was last seen active (it finished an answer, or had
- * read more than before), and when. Judged from `bytesRead` rather than a `data` listener: a
- * listener on the socket would take it off Node's native parsing path, for every request.
- */
-const lastSeen = new WeakMap<Socket, { bytesRead: number; at: number }>();
-
-function markActive(socket: Socket, now = performance.now()): void {
-  lastSeen.set(socket, { bytesRead: socket.bytesRead, at: now });
+/** When a server's connections were last seen active (see connectionActivity). */
+interface Activity {
+  markActive(socket: Socket, now?: number): void;
+  /** How long a connection has read nothing and finished nothing, as far as has been seen. */
+  idleFor(socket: Socket, now: number): number;
 }
 
-/** How long a connection has read nothing and finished nothing, as far as has been seen. */
-function idleFor(socket: Socket, now: number): number {
-  const seen = lastSeen.get(socket);
-  if (seen?.bytesRead === socket.bytesRead) return now - seen.at;
-  markActive(socket, now);
-  return 0;
+/**
+ * What each connection of one server had read when it was last seen active (it finished an
+ * answer, or had read more than before), and when. Judged from `bytesRead` rather than a
+ * `data` listener: a listener on the socket would take it off Node's native parsing path, for
+ * every request.
+ */
+function connectionActivity(): Activity {
+  const lastSeen = new WeakMap<Socket, { bytesRead: number; at: number }>();
+  const markActive = (socket: Socket, now = performance.now()): void => {
+    lastSeen.set(socket, { bytesRead: socket.bytesRead, at: now });
+  };
+  return {
+    markActive,
+    idleFor(socket, now) {
+      const seen = lastSeen.get(socket);
+      if (seen?.bytesRead === socket.bytesRead) return now - seen.at;
+      markActive(socket, now);
+      return 0;
+    },
+  };
 }
 
 /** An HTTP server for the mock, and its graceful stop. */
@@ -49,11 +59,17 @@ export interface MockServer {
 }
 
 /** A request listener, and how the spec shapes the errors Node's HTTP layer refuses requests with. */
-export interface ServedApp {
-  (req: IncomingMessage, res: ServerResponse): void;
-  /** The spec's error answer for an error no request reached the app with. */
-  errorAnswer?(error: ApiError): CheckedAnswer;
-}
+export type ServedApp =
+  | {
+      (req: IncomingMessage, res: ServerResponse): void;
+      /** The spec's error answer for an error no request reached the app with. */
+      errorAnswer?(error: ApiError): CheckedAnswer;
+    }
+  | {
+      listener(req: IncomingMessage, res: ServerResponse): void;
+      /** The spec's error answer for an error no request reached the app with. */
+      errorAnswer?(error: ApiError): CheckedAnswer;
+    };
 
 /**
  * An HTTP server whose every answer is the spec's error shape, those of Node's own HTTP
@@ -64,6 +80,7 @@ export interface ServedApp {
  */
 export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> = {}): MockServer {
   const bounds = { ...DEFAULT_SERVER_LIMITS, ...limits };
+  const listener = typeof app === 'function' ? app : app.listener;
   const errorAnswer = (error: ApiError): CheckedAnswer =>
     app.errorAnswer?.(error) ?? {
       status: error.status,
@@ -71,14 +88,15 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
       body: new CheckedJson(Buffer.from(JSON.stringify(error.toBody()))),
     };
   let closing = false;
+  const activity = connectionActivity();
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    if (closing) lastAnswer(res, req.socket);
+    if (closing) lastAnswer(res, req.socket, activity);
     // RFC 9112 §3.2: an HTTP/1.1 request without Host is a 400; Node's own answer to it has
     // no body, so the check is made here, where the answer can be the spec's error.
     if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined)
       return sendAnswer(res, errorAnswer(errors.missingHost()));
-    app(req, res);
+    listener(req, res);
   };
 
   const server = createServer(
@@ -98,11 +116,11 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) =>
     sendAnswer(res, errorAnswer(errors.expectationFailed())),
   );
-  server.on('timeout', dropTimedOut);
+  server.on('timeout', (socket: Socket) => dropTimedOut(socket, activity));
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
-    markActive(socket);
+    activity.markActive(socket);
     socket.once('close', () => sockets.delete(socket));
   });
   // A proxy's method: the mock is an origin server, and answers it rather than dropping it.
@@ -124,7 +142,7 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
         // The answers being written: Node keeps each connection's on it (no listener per request).
         for (const socket of sockets) {
           const answering = (socket as { _httpMessage?: ServerResponse })._httpMessage;
-          if (answering) lastAnswer(answering, socket);
+          if (answering) lastAnswer(answering, socket, activity);
         }
         // Stop accepting, but not through http.Server#close, which also drops every idle
         // keep-alive connection at once: a client whose next request is already on its way
@@ -136,7 +154,7 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
         });
         // Then, until every connection is gone, those idle long enough that no request of
         // their client can be on its way are closed.
-        const sweep = (): void => closeIdle(sockets, SHUTDOWN_IDLE_MS);
+        const sweep = (): void => closeIdle(sockets, activity, SHUTDOWN_IDLE_MS);
         const sweeping = setInterval(sweep, SHUTDOWN_SWEEP_MS);
         const hardStop = setTimeout(() => server.closeAllConnections(), bounds.shutdownTimeout);
         server.once('close', () => clearInterval(sweeping));
@@ -183,8 +201,8 @@ function answerClientError(
  * than the keep-alive timeout, a request sent during the stall met a reset. An idle connection
  * is closed only after this turn's I/O, and only if nothing arrived on it.
  */
-function dropTimedOut(socket: Socket): void {
-  if (isIdle(socket)) closeIdle(new Set([socket]));
+function dropTimedOut(socket: Socket, activity: Activity): void {
+  if (isIdle(socket)) closeIdle(new Set([socket]), activity);
   else socket.destroy();
 }
 
@@ -193,9 +211,9 @@ function dropTimedOut(socket: Socket): void {
  * out already), and the connection counts as active once it is sent: its client's next request
  * may be on its way, and is answered rather than reset.
  */
-function lastAnswer(res: ServerResponse, socket: Socket): void {
+function lastAnswer(res: ServerResponse, socket: Socket, activity: Activity): void {
   if (!res.headersSent) res.shouldKeepAlive = false;
-  res.once('close', () => markActive(socket));
+  res.once('close', () => activity.markActive(socket));
 }
 
 /** Whether a connection has no request in progress. */
@@ -209,10 +227,10 @@ function isIdle(socket: Socket): boolean {
  * already on its way (a loaded machine delays reading it, a client sends its next request as
  * soon as it has the last answer) is answered, with `Connection: close`, rather than reset.
  */
-function closeIdle(sockets: ReadonlySet<Socket>, minIdleMs = 0): void {
+function closeIdle(sockets: ReadonlySet<Socket>, activity: Activity, minIdleMs = 0): void {
   const now = performance.now();
   const idle = [...sockets]
-    .filter((socket) => isIdle(socket) && idleFor(socket, now) >= minIdleMs)
+    .filter((socket) => isIdle(socket) && activity.idleFor(socket, now) >= minIdleMs)
     .map((socket) => [socket, socket.bytesRead] as const);
   if (idle.length === 0) return;
   // Two turns: what a client in this process wrote during this turn's I/O is read in the next.

@@ -6,7 +6,7 @@
 // redis-scripts.ts and redis-log-scripts.ts the scripts.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { StartupError } from '../vocabulary/errors.js';
+import { REDIS_STORE_DEFAULTS, RedisError } from './redis-defaults.js';
 import { DEFAULT_REDIS_PREFIX } from './redis-prefix.js';
 import { loadScripts, safeUrl } from './redis-connection.js';
 import { CHECK, CLAIM, DROP, RECLAIM, RELEASE, RENEW } from './redis-scripts.js';
@@ -23,6 +23,8 @@ import {
 } from './store.js';
 
 export { DEFAULT_REDIS_PREFIX };
+// Defined beside the store, without its client: the library entry exports them at no cost.
+export { REDIS_STORE_DEFAULTS, RedisError } from './redis-defaults.js';
 
 export interface RedisStoreOptions {
   /**
@@ -78,35 +80,6 @@ export interface RedisStoreOptions {
    * @example { hash: 'sha256 hex of the document', label: '"Categories API" 1.0.0' }
    */
   spec?: { readonly hash: string; readonly label: string };
-}
-
-/** The defaults of RedisStoreOptions. */
-export const REDIS_STORE_DEFAULTS = {
-  prefix: DEFAULT_REDIS_PREFIX,
-  timeoutMs: 2000,
-  seedWaitMs: 60_000,
-  claimLeaseMs: 15_000,
-} as const;
-
-/**
- * Redis that the store cannot start with: a bad URL, no server at it (or one that refuses
- * the connection or the password), or a server too old for the store. Its message is one
- * line that names the server (never its password), fit for the CLI to print as it is.
- * @example
- * try { await openRedisStore('redis://127.0.0.1:6379'); }
- * catch (error) { if (error instanceof RedisError) console.error(error.message); }
- */
-export class RedisError extends StartupError {
-  override name = 'RedisError';
-
-  constructor(
-    /** The server's URL, without its password. */
-    readonly url: string,
-    problem: string,
-    options?: ErrorOptions,
-  ) {
-    super(`Redis at ${url}: ${problem.replace(/\s*\n\s*/g, ' ')}`, options);
-  }
 }
 
 /** COPY, which makes a scope from the mark inside Redis, came in 6.2. */

@@ -1,7 +1,10 @@
 /**
- * A request as the mock core receives it: plain data and one function to pull the body, with
- * nothing of `node:http`. The HTTP adapter makes one from each incoming request; a test or
- * another server can make one too.
+ * A request as the mock core receives it: plain data, with nothing of `node:http`. A test or
+ * another runtime gives the body as bytes or text; the Node adapter gives a function that
+ * reads it off the socket, so that a request refused before its body (a bad credential, a
+ * Content-Type the operation does not take) never has it read, and `100 Continue` is sent
+ * only when the body is wanted. The core reads it once, either way.
+ * @example { method: 'POST', target: '/v1/categories', headers: { 'content-type': 'application/json' }, body: '{"name":"Dog"}' }
  */
 export interface MockRequest {
   /** In upper case, e.g. `POST`. */
@@ -10,11 +13,17 @@ export interface MockRequest {
   target: string;
   /** Header values by lower-case name, as Node gives them (repeated ones joined or listed). */
   headers: Readonly<Record<string, string | readonly string[] | undefined>>;
-  /** Header names and values as they arrived, in pairs: shows a header sent twice. */
-  rawHeaders: readonly string[];
   /**
-   * The body's bytes, decompressed. The core calls it at most once, and only after the
-   * credential and the Content-Type are accepted: a refused request's body is never read.
+   * Header names and values as they arrived, in pairs: shows a header sent twice.
+   * @default none: each header of `headers` counts as sent once
    */
-  readBody(): Promise<Buffer>;
+  rawHeaders?: readonly string[];
+  /**
+   * The body: its bytes or text, or a function that reads its bytes (decompressed) when the
+   * core asks, at most once. None: no body.
+   */
+  body?: Uint8Array | string | BodySource;
 }
+
+/** Reads a body's bytes when the core first asks for them (see MockRequest.body). */
+export type BodySource = () => Promise<Buffer>;

@@ -1,105 +1,74 @@
+import type { Mock } from '../core/create-mock.js';
 import { createBodyReader } from '../http/body.js';
 import { corsMiddleware } from '../http/cors.js';
 import { createInspectorPage } from '../http/inspector-page.js';
 import { createListener, type MockListener } from '../http/listener.js';
 import { requestLines, silentLogger } from '../http/logger.js';
-import type { createAnswerRules } from '../core/proxy/answer-rules.js';
-import type { MockStates } from '../core/state.js';
-import type { SchemeSummary } from '../core/security.js';
-import type { Resource } from '../openapi/resources.js';
-import type { Store } from '../store/store.js';
-import {
-  createCoreApp,
-  type AppOptions,
-  type CarriedState,
-  type UnfitRecords,
-} from './create-core.js';
+import type { CheckedAnswer } from '../vocabulary/answer.js';
+import { buildMock, type AppOptions } from './create-core.js';
 import { resolveOptions } from './options.js';
 
-export {
-  describeUnfit,
-  EAGER_CHECK_BYTES,
-  type AppOptions,
-  type UnfitRecords,
-} from './create-core.js';
+export { describeUnfit, EAGER_CHECK_BYTES, type UnfitRecords } from '../core/create-mock.js';
+export type { AppOptions } from './create-core.js';
 
-/** The mock as a Node request listener, with what was inferred from its spec and its state. */
-export interface MockApp extends MockListener {
-  /** The collections inferred from the spec, served from the store. */
-  readonly resources: readonly Resource[];
-  readonly basePath: string;
-  /** Where the records live. */
-  readonly store: Store;
-  /** The default state and the sessions' (a `Mock-Session` header selects one). */
-  readonly states: MockStates;
-  /**
-   * What each security scheme of the spec accepts, one line per scheme (never a secret the
-   * user gave), and what to warn of (a scheme nothing can meet, a key that names no scheme).
-   */
-  readonly security: readonly SchemeSummary[];
-  /**
-   * Fills the collections (all, or those named) with `count` records generated from
-   * their schemas (see seedResources).
-   * @example await app.seed({ count: 10, seed: 1 });
-   */
-  seed(options: { count: number; seed: number }, only?: readonly string[]): Promise<void>;
-  /**
-   * The defects of the spec the mock lives with, one line each, as the logger was told of
-   * them: the document's (see LoadedSpec), then those found by checking its operations, at
-   * start-up for a small document, as each operation is first called for a large one.
-   */
-  readonly warnings: readonly string[];
-  /** Checks an answer the proxy saw against the spec (see createAnswerRules). */
-  readonly answerRules: ReturnType<typeof createAnswerRules>;
-  /** Back to the start-up state: the store's data, the scenario settings, an empty request log. */
-  reset(): Promise<void>;
-  /** The records that no longer fit their collection's schema (after a spec change). */
-  unfitRecords(): Promise<UnfitRecords[]>;
+/**
+ * The mock as a Node request listener: a function, so that `http.createServer(app)` takes it,
+ * with the mock it serves (`app.mock`) and what a user reads of it most.
+ */
+export interface MockApp extends Pick<
+  Mock,
+  'basePath' | 'resources' | 'store' | 'security' | 'warnings' | 'seed' | 'reset'
+> {
+  (
+    req: Parameters<MockListener['listener']>[0],
+    res: Parameters<MockListener['listener']>[1],
+  ): void;
+  /** The mock this listener serves: plain requests (`handle`), Fetch requests (`fetch`), its state. */
+  readonly mock: Mock;
+  /** Answers a request already routed with `mock.route` (the express mount, the proxy). */
+  readonly routed: MockListener['routed'];
+  /** The spec's error answer for what Node's HTTP layer refuses (see createMockServer). */
+  errorAnswer(error: unknown): CheckedAnswer;
 }
 
 /**
  * The mock server as a request listener, not yet listening: give it to
  * `http.createServer`, or to `createMockServer` for the HTTP layer's bounds. Every request is
  * checked against the spec, and so is every response: one that breaks the spec becomes a 500.
- * @param carried an app of the same mock whose state (store, request log, scenario settings)
- * the new one takes over: `--watch` makes one per version of the spec.
+ * @param from.carriedFrom the mock of the previous version of the same spec, whose state
+ * (store, request log, scenario settings) the new one takes over: `--watch` makes one per version.
  * @throws {SpecError} when the spec asks for something the mock cannot serve.
  * @example
  * const app = createApp({ spec: await loadSpec(), apiKeys: ['secret'] });
  * http.createServer(app).listen(0);
  */
-export function createApp(options: AppOptions, carried?: MockApp): MockApp {
+export function createApp(options: AppOptions, from: { carriedFrom?: Mock } = {}): MockApp {
   const settings = resolveOptions(options);
   const logger = settings.logger ?? silentLogger();
-  const parts = createCoreApp({ ...options, logger }, carried && carriedBy.get(carried));
-  const listener = createListener({
-    core: parts.core,
-    readBody: createBodyReader({ limit: settings.bodyLimit }),
+  const mock = buildMock({ ...options, logger }, from.carriedFrom);
+  const node = createListener({
+    mock,
+    bodyReader: createBodyReader({ limit: settings.bodyLimit }),
     ...(settings.cors === false ? {} : { cors: corsMiddleware(settings.cors) }),
-    ...(parts.adminBasePath === undefined
+    ...(mock.adminBasePath === undefined
       ? {}
-      : { page: createInspectorPage({ basePath: parts.adminBasePath }) }),
+      : { page: createInspectorPage({ basePath: mock.adminBasePath }) }),
     ...(options.hosts ? { host: options.hosts } : {}),
-    budget: parts.budget,
+    budget: mock.budget,
     sendTimeoutMs: settings.limits.sendTimeout,
     ...(settings.logRequests ? { onAnswered: requestLines(logger) } : {}),
   });
-
-  const app = Object.assign(listener, {
-    resources: parts.resources,
-    basePath: parts.basePath,
-    store: parts.store,
-    states: parts.states,
-    security: parts.security,
-    reset: parts.reset,
-    warnings: parts.warnings,
-    seed: parts.seed,
-    unfitRecords: parts.unfitRecords,
-    answerRules: parts.answerRules,
+  // A function with fields: Node's server takes a function, a user reads the fields.
+  return Object.assign(node.listener, {
+    mock,
+    routed: node.routed,
+    errorAnswer: (error: unknown) => mock.errorAnswer(error),
+    basePath: mock.basePath,
+    resources: mock.resources,
+    store: mock.store,
+    security: mock.security,
+    warnings: mock.warnings,
+    seed: mock.seed,
+    reset: mock.reset,
   });
-  carriedBy.set(app, parts.carried);
-  return app;
 }
-
-/** What each app hands the app of the next version of its spec (`--watch`). */
-const carriedBy = new WeakMap<MockApp, CarriedState>();

@@ -1,61 +1,10 @@
-// The mock without its HTTP adapter: what createApp and petstore-kit/msw share.
-import { adminHandlers } from '../core/admin/handlers.js';
-import { credentialPlaces } from '../core/admin/redact.js';
-import { createAnswerChecker } from '../core/answer-check.js';
-import { createErrorShaper } from '../core/error-shaper.js';
-import { exampleHandler } from '../core/example-answers.js';
-import type { OperationHandler } from '../core/handler.js';
-import { createMockCore, type MockCore, type ServedApi } from '../core/mock-core.js';
-import type { HostStep } from '../http/host-check.js';
-import { createAnswerRules } from '../core/proxy/answer-rules.js';
+// The mock's options, resolved, as the core's settings: the one place wiring/ hands the core
+// what it builds the mock from.
+import { createMock, type CoreLogger, type Mock, type MockSettings } from '../core/create-mock.js';
 import type { ViolationLog } from '../core/proxy/violations.js';
-import { createRequestValidator } from '../core/request-validator.js';
-import { descriptorOf, resourceHandlers } from '../core/resources/handlers.js';
-import { seedResources } from '../core/resources/seed.js';
-import { forcedAnswer } from '../core/scenarios/forced-answer.js';
-import { createStates, type MockStates } from '../core/state.js';
-import {
-  everyKey,
-  settleCredentials,
-  type AcceptedCredentials,
-} from '../core/accepted-credentials.js';
-import { createSecurityCheck, type SchemeSummary } from '../core/security.js';
-import { operationPreparer, serveApi } from '../core/served-api.js';
-import { createTurnBudget, type TurnBudget } from '../core/turn-budget.js';
-import { documentErrorResponses } from '../openapi/error-responses.js';
-import { createExampleSource } from '../openapi/examples.js';
+import type { HostStep } from '../http/host-check.js';
 import type { LoadedSpec } from '../openapi/load.js';
-import { SpecError } from '../openapi/load.js';
-import { listOperations, type Operation } from '../openapi/operations.js';
-import type { Resource } from '../openapi/resources.js';
-import { inferResources } from '../openapi/resources.js';
-import { createDataGenerator, type DataGenerator } from '../openapi/sample.js';
-import { createSchemaCompiler, type SchemaCompiler } from '../openapi/schemas.js';
-import { securitySchemesOf } from '../openapi/security-schemes.js';
-import { basePathOf } from '../openapi/servers.js';
-import { isServed, stabilityOf } from '../openapi/stability.js';
-import { createMemoryStore } from '../store/memory-store.js';
-import { isReseedable, isSharedStore, type RecordId, type Store } from '../store/store.js';
-import { plainAnswer } from '../vocabulary/answer.js';
-import { errors } from '../vocabulary/error-catalogue.js';
-import { resolveOptions, type CustomHandler, type MockOptions } from './options.js';
-import { lazySeeding, type LazySeeding, type SeedSettings } from './seeding.js';
-
-/**
- * Documents up to this size are checked whole at start-up (every schema compiled, every example
- * checked: a fifth of a second at most); larger ones operation by operation, on first call.
- */
-export const EAGER_CHECK_BYTES = 128 * 1024;
-
-/** The CPU all lists being checked and sent may take in one turn of the event loop, together. */
-const TURN_BUDGET_MS = 4;
-
-/**
- * How long a request may wait for a shared store (Redis), all its calls together. The README
- * promises a 503 within 2 s of a request's arrival when Redis stops answering: the rest is
- * for the answer (the first 503 of an operation shapes its error body, measured at 0.4 s).
- */
-const SHARED_STORE_BUDGET_MS = 1500;
+import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
 
 /** The options of createApp: the mock's options, with a spec already loaded. */
 export interface AppOptions extends Pick<
@@ -89,336 +38,44 @@ export interface AppOptions extends Pick<
   proxy?: { violations: ViolationLog };
 }
 
-/** What the core logs: the spec's defects it lives with, and the errors that become a 5xx. */
-export interface CoreLogger {
-  warn(message: string): void;
-  error(details: object, message: string): void;
-}
-
-/** Embedded without a logger (MSW in a test, a page), the mock says nothing. */
-const QUIET: CoreLogger = { warn: () => undefined, error: () => undefined };
-
-/** What a new app of the same mock takes over from the last one (`--watch`): its state and seeding. */
-export interface CarriedState {
-  readonly states: MockStates;
-  readonly seeding: { inner: Store; lazy: LazySeeding | undefined };
-  nestedSeeding(): { count: number; seed: number } | undefined;
-}
-
 /**
- * The mock without an HTTP adapter: the core that takes plain requests and gives plain
- * replies, built from a loaded spec, with what was inferred from it and its state. createApp
- * puts a Node listener in front of it; petstore-kit/msw puts MSW's request handlers.
+ * The core's settings from the mock's resolved options (units converted here, once).
+ * @example mockSettings(resolveOptions({ seed: 7 }), { adminSpec }).seed // 7
  */
-export interface MockCoreApp {
-  readonly core: MockCore;
-  /** The CPU budget per event-loop turn that the lists being checked and sent share. */
-  readonly budget: TurnBudget;
-  /** Where the admin API is served (`/__mock`), when there is one. */
-  readonly adminBasePath: string | undefined;
-  /** The collections inferred from the spec, served from the store. */
-  readonly resources: readonly Resource[];
-  readonly basePath: string;
-  /** Where the records live. */
-  readonly store: Store;
-  /** The default state and the sessions' (a `Mock-Session` header selects one). */
-  readonly states: MockStates;
-  /** What each security scheme of the spec accepts, one line per scheme (see MockApp.security). */
-  readonly security: readonly SchemeSummary[];
-  /** The defects of the spec the mock lives with, one line each (see MockApp.warnings). */
-  readonly warnings: readonly string[];
-  /** Fills the collections (all, or those named) with generated records (see MockApp.seed). */
-  seed(options: { count: number; seed: number }, only?: readonly string[]): Promise<void>;
-  /** Back to the start-up state: the store's data, the scenario settings, an empty request log. */
-  reset(): Promise<void>;
-  /** The records that no longer fit their collection's schema (after a spec change). */
-  unfitRecords(): Promise<UnfitRecords[]>;
-  /** Checks an answer the proxy saw against the spec (see createAnswerRules). */
-  readonly answerRules: ReturnType<typeof createAnswerRules>;
-  /** What the next app of this mock takes over. */
-  readonly carried: CarriedState;
-}
-
-/**
- * Builds the mock core and its state from a loaded spec, with no HTTP adapter in front.
- * @param carried the state of a previous app of the same mock (`--watch` makes one per version of the spec).
- * @throws {SpecError} when the spec asks for something the mock cannot serve.
- * @example const { core } = createCoreApp({ spec: await loadSpec() }); await core.handle(request);
- */
-export function createCoreApp(options: AppOptions, carried?: CarriedState): MockCoreApp {
-  const settings = resolveOptions(options);
-  const document = options.spec.resolved;
-  const operations = listOperations(document);
-  const logger: CoreLogger = settings.logger ?? QUIET;
-  const schemes = securitySchemesOf(document);
-  const { accepted, warnings: credentialWarnings } = settleCredentials(schemes, {
+export function mockSettings(
+  settings: ResolvedOptions,
+  extra: Pick<MockSettings, 'adminSpec' | 'proxy' | 'logger'> = {},
+): MockSettings {
+  const logger: CoreLogger | undefined = extra.logger ?? settings.logger;
+  return {
     apiKeys: settings.apiKeys,
     basic: settings.basic,
-    defaults: settings.defaultCredentials,
-  });
-  const security = createSecurityCheck(document, operations, accepted, {
-    presenceOnly: options.proxy !== undefined,
-  });
-
-  // A small document is checked whole at start-up, so that its defects are heard of at once;
-  // a large one operation by operation, before each one's first request, and its collections
-  // are seeded on first use (decisions/009).
-  const eager = options.spec.bytes <= EAGER_CHECK_BYTES;
-  const given = options.store ?? createMemoryStore();
-  // A store replicas share keeps its sessions' state itself: it is seeded at start-up.
-  const lazy = eager || isSharedStore(given) ? undefined : lazySeeding(given);
-  const states =
-    carried?.states ??
-    createStates({
-      store: lazy?.store ?? given,
-      scenarios: settings.scenarios,
-      seed: settings.seed,
-      limits: { maxSessions: settings.maxSessions, sessionTtl: settings.sessionTtl },
-      ...(isReseedable(given)
-        ? {
-            async reseed() {
-              const seedSettings = { count: settings.seedCount, seed: settings.seed };
-              const seeded = await given.reseed(async () => {
-                for (const resource of resources) await seedOne(resource, seedSettings, given);
-              });
-              if (seeded)
-                logger.warn(
-                  'the start-up data was gone from the store (Redis restarted empty, or was flushed): a reset seeded it again',
-                );
-            },
-          }
-        : {}),
-    });
-  const { store } = states.default;
-  const seeding = carried ? carried.seeding : { inner: given, lazy };
-
-  const warnings: string[] = [];
-  const warn = (line: string): void => {
-    warnings.push(line);
-    logger.warn(`${options.spec.source}: ${line}`);
-  };
-  for (const line of options.spec.warnings) warn(line);
-  const basePath = basePathOf(document, warn);
-  const compiler = createSchemaCompiler(document, { warn });
-  const generator = createDataGenerator({ seed: settings.seed, compiler });
-  const examples = createExampleSource({ compiler, generator, warn });
-  const validator = createRequestValidator(compiler);
-  const prepare = operationPreparer({ compiler, examples, warn });
-  if (eager) operations.forEach(prepare);
-  const resources = inferResources(operations);
-  /** Fills one collection of a state; one whose records cannot be made stays empty. */
-  const seedOne = (resource: Resource, seedSettings: SeedSettings, into: Store) =>
-    seedResources([resource], into, {
-      ...seedSettings,
-      compiler,
-      onWarning: (line) => warn(`the ${line}`),
-    }).catch((err) => {
-      if (!(err instanceof SpecError)) throw err;
-      warn(`the ${resource.name} collection is not seeded: ${err.message}`);
-    });
-  seeding?.lazy?.plan({ resources, descriptorOf, seedOne });
-  // The seeding in force, which nested collections are seeded with when first asked for.
-  let nestedSeeding = carried?.nestedSeeding();
-  const stateful = resourceHandlers({
-    resources,
-    compiler,
-    generator,
-    examples,
-    basePath,
-    seeding: () => nestedSeeding,
-  });
-  const inferred = (operation: Operation) =>
-    stateful.get(operation) ?? exampleHandler(operation, examples, compiler);
-  const handlerOf = customHandlers(operations, settings.handlers, inferred);
-  const shapeError = createErrorShaper(compiler, generator, documentErrorResponses(operations));
-  const minimum = settings.stability;
-
-  const apis: ServedApi[] = [
-    serveApi(document, operations, {
-      basePath,
-      recorded: true,
-      credentials: credentialPlaces(schemes),
-      checkCredential: security.check,
-      handler: handlerOf,
-      shapeError,
-      scenarios: {
-        forced: (operation, preferences) =>
-          forcedAnswer(operation, preferences, { examples, shapeError }),
-        sample: (operation) => examples.body(operation, String(operation.successStatus))?.body,
-        faultTimeoutMs: settings.faultTimeoutMs,
-      },
-      refuse(operation) {
-        const level = stabilityOf(operation.definition);
-        return isServed(level, minimum)
-          ? undefined
-          : errors.notServed(operation.operationId, level, minimum);
-      },
-    }),
-  ];
-  const summary: SchemeSummary[] = [
-    ...security.summary,
-    ...credentialWarnings.map((line) => ({ line, warning: true })),
-  ];
-  let adminBasePath: string | undefined;
-  if (options.adminSpec) {
-    const admin = adminApi(
-      options.adminSpec,
-      settings.seed,
-      { ...accepted, keys: everyKey(accepted, schemes), basic: [], byScheme: new Map() },
-      adminHandlers(
-        states,
-        resources.map((resource) => ({
-          descriptor: descriptorOf(resource),
-          path: `${basePath}${resource.collectionPath}`,
-        })),
-        { operations, basePath },
-        options.proxy?.violations,
-      ),
-    );
-    apis.push(admin.api);
-    adminBasePath = admin.api.basePath;
-    if (admin.locked)
-      summary.push({
-        line: `the admin API (${admin.api.basePath}) takes an API key, and none was given: it refuses every request`,
-        warning: true,
-      });
-  }
-
-  const budget = createTurnBudget(TURN_BUDGET_MS);
-  const core = createMockCore({
-    apis,
-    validate: eager
-      ? validator.check
-      : (operation, input) => {
-          prepare(operation);
-          return validator.check(operation, input);
-        },
-    checkAnswer: createAnswerChecker(compiler, budget),
-    states,
-    ...(isSharedStore(given) ? { storeBudgetMs: SHARED_STORE_BUDGET_MS } : {}),
-    onServerError: (err, request) =>
-      logger.error(
-        { err, method: request.method, path: request.target },
-        err instanceof Error ? err.message : String(err),
-      ),
-  });
-
-  return {
-    core,
-    budget,
-    adminBasePath,
-    resources,
-    basePath,
-    store,
-    states,
-    security: summary,
-    reset: () => states.reset(states.default),
-    warnings,
-    async seed(seedOptions: { count: number; seed: number }, only?: readonly string[]) {
-      nestedSeeding = { count: seedOptions.count, seed: seedOptions.seed };
-      if (!only && seeding.lazy) return seeding.lazy.defer(seedOptions);
-      for (const resource of resources)
-        if (!only || only.includes(resource.name))
-          await seedOne(resource, seedOptions, seeding.inner);
-    },
-    unfitRecords: () => unfitRecords(resources, store, compiler),
-    answerRules: createAnswerRules(compiler, resources),
-    carried: { states, seeding, nestedSeeding: () => nestedSeeding },
+    defaultCredentials: settings.defaultCredentials,
+    seed: settings.seed,
+    seedCount: settings.seedCount,
+    scenarios: settings.scenarios,
+    faultTimeoutMs: settings.faultTimeoutMs,
+    maxSessions: settings.maxSessions,
+    sessionTtlMs: settings.sessionTtl,
+    stability: settings.stability,
+    handlers: settings.handlers,
+    ...(settings.store ? { store: settings.store } : {}),
+    ...(logger ? { logger } : {}),
+    ...(extra.adminSpec ? { adminSpec: extra.adminSpec } : {}),
+    ...(extra.proxy ? { proxy: extra.proxy } : {}),
   };
 }
 
 /**
- * The admin API (`/__mock`), served beside the mocked one from its own spec, with every key
- * the mocked API accepts; `locked` when no key was given (only basic credentials).
+ * The mock of a loaded spec, from the mock's options (see createMock).
+ * @param carriedFrom the mock of the previous version of the spec (`--watch`).
+ * @throws {SpecError} when the spec asks for something the mock cannot serve.
+ * @example const mock = buildMock({ spec: await loadSpec() }); await mock.fetch(request);
  */
-function adminApi(
-  spec: LoadedSpec,
-  seed: number,
-  accepted: AcceptedCredentials,
-  handlers: ReturnType<typeof adminHandlers>,
-): { api: ServedApi; locked: boolean } {
-  const document = spec.resolved;
-  const operations = listOperations(document);
-  const compiler = createSchemaCompiler(document);
-  const generator: DataGenerator = createDataGenerator({ seed, compiler });
-  const api = serveApi(document, operations, {
-    basePath: basePathOf(document),
-    recorded: false,
-    checkCredential: createSecurityCheck(document, operations, accepted).check,
-    handler: (operation) => handlers[operation.operationId],
-    shapeError: createErrorShaper(compiler, generator, documentErrorResponses(operations)),
+export function buildMock(options: AppOptions, carriedFrom?: Mock): Mock {
+  const settings = mockSettings(resolveOptions(options), {
+    ...(options.adminSpec ? { adminSpec: options.adminSpec } : {}),
+    ...(options.proxy ? { proxy: options.proxy } : {}),
   });
-  return { api, locked: accepted.keys.length === 0 };
-}
-
-/**
- * The handler of each operation: the user's, by operationId, where one is given (with the
- * inferred one as its `next`), else the inferred one.
- * @throws {SpecError} for a handler whose operationId the spec does not have.
- */
-function customHandlers(
-  operations: readonly Operation[],
-  custom: Readonly<Record<string, CustomHandler>>,
-  inferred: (operation: Operation) => OperationHandler,
-): (operation: Operation) => OperationHandler {
-  const known = new Set(operations.map((operation) => operation.operationId));
-  for (const operationId of Object.keys(custom)) {
-    if (!known.has(operationId))
-      throw new SpecError(
-        `handlers: the spec has no operation "${operationId}" (it has: ${[...known].join(', ')})`,
-      );
-  }
-  return (operation) => {
-    const own = custom[operation.operationId];
-    const fallback = inferred(operation);
-    if (!own) return fallback;
-    return (request, context) =>
-      own(request, {
-        ...context,
-        next: async () => plainAnswer(await fallback(request, context)),
-      });
-  };
-}
-
-/** The records of one collection that no longer fit its schema. */
-export interface UnfitRecords {
-  collection: string;
-  ids: RecordId[];
-  /** Why the first of them does not fit. */
-  problem: string;
-}
-
-async function unfitRecords(
-  resources: readonly Resource[],
-  store: Store,
-  compiler: SchemaCompiler,
-): Promise<UnfitRecords[]> {
-  const unfit: UnfitRecords[] = [];
-  for (const resource of resources) {
-    const check = compiler.response(resource.schema);
-    const ids: RecordId[] = [];
-    let problem = '';
-    for (const record of await store.collection(descriptorOf(resource)).list()) {
-      const problems = check(record);
-      if (problems.length === 0) continue;
-      ids.push(record[resource.idProperty] as RecordId);
-      problem ||= problems[0] ?? '';
-    }
-    if (ids.length > 0) unfit.push({ collection: resource.name, ids, problem });
-  }
-  return unfit;
-}
-
-/**
- * Unfit records in one line: how many, where, which ids (the first few) and why.
- * @example describeUnfit(unfit) // '2 records of categories (ids 11, 12: /name must NOT have more than 20 characters)'
- */
-export function describeUnfit(unfit: readonly UnfitRecords[]): string {
-  return unfit
-    .map(({ collection, ids, problem }) => {
-      const shown = ids.slice(0, 5).map((id) => JSON.stringify(id));
-      const more = ids.length > shown.length ? `, and ${ids.length - shown.length} more` : '';
-      return `${ids.length} record${ids.length === 1 ? '' : 's'} of ${collection} (${ids.length === 1 ? 'id' : 'ids'} ${shown.join(', ')}${more}: ${problem})`;
-    })
-    .join('; ');
+  return createMock(options.spec, settings, { carriedFrom });
 }

@@ -54,9 +54,9 @@ export async function mockMiddleware(options: MockMiddlewareOptions = {}): Promi
   function petstoreKitMock(req: IncomingMessage, res: ServerResponse, next: NextFunction): void {
     // Mounted under a path (`app.use('/mock', ...)`), express and connect take it off `url`:
     // the mock then serves its paths below that one, as any mounted middleware does.
-    const route = mock.listener.route(req.method ?? 'GET', req.url ?? '/');
+    const route = mock.mock.route(req.method ?? 'GET', req.url ?? '/');
     if (route.api === undefined) return next();
-    mock.listener.routed(req, res, route);
+    mock.routed(req, res, route);
   }
   return Object.assign(petstoreKitMock, {
     basePath: mock.basePath(),

@@ -5,15 +5,7 @@ import { loadSpec } from '../openapi/load.js';
 import type { Resource } from '../openapi/resources.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import type { Store } from '../store/store.js';
-import {
-  CheckedJson,
-  malformedText,
-  type CheckedAnswer,
-  type Fault,
-  type Reply,
-} from '../vocabulary/answer.js';
-import type { MockRequest } from '../vocabulary/request.js';
-import { createCoreApp } from './create-core.js';
+import { buildMock } from './create-core.js';
 import { resolveOptions, type MockOptions } from './options.js';
 
 /**
@@ -99,7 +91,7 @@ export async function mockHandlers(options: MswMockOptions = {}): Promise<MswMoc
   const spec = typeof settings.spec === 'object' ? settings.spec : await loadSpec(settings.spec);
   const adminSpec = await loadSpec(ADMIN_SPEC_PATH);
   const store = settings.store ?? createMemoryStore({ limits: settings.storeLimits });
-  const app = createCoreApp({ ...options, spec, adminSpec, store });
+  const app = buildMock({ ...options, spec, adminSpec, store });
   await app.seed({ count: settings.seedCount, seed: settings.seed });
   await store.markInitial();
 
@@ -108,13 +100,9 @@ export async function mockHandlers(options: MswMockOptions = {}): Promise<MswMoc
     ({ request }) => {
       const url = new URL(request.url);
       if (origin !== undefined && url.origin !== origin) return false;
-      return app.core.route(request.method, url.pathname + url.search).api !== undefined;
+      return app.route(request.method, url.pathname + url.search).api !== undefined;
     },
-    async ({ request }) => {
-      const url = new URL(request.url);
-      const reply = await app.core.handle(await mockRequest(request, url.pathname + url.search));
-      return responseOf(reply, request.method);
-    },
+    ({ request }) => app.fetch(request),
   );
   return {
     handlers: [handler],
@@ -128,58 +116,4 @@ export async function mockHandlers(options: MswMockOptions = {}): Promise<MswMoc
     seed: app.seed,
     close: () => store.close(),
   };
-}
-
-/**
- * A Fetch request (what MSW hands a resolver) as the core receives one. Fetch keeps
- * Content-Length off a request's headers (the network layer adds it as it sends): the body,
- * already in memory, is read first, and its length is the one a server would have been told.
- */
-async function mockRequest(request: Request, target: string): Promise<MockRequest> {
-  const body = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
-  const headers: Record<string, string> = {};
-  const rawHeaders: string[] = [];
-  // Fetch joins a repeated header into one value: the core sees it sent once.
-  request.headers.forEach((value, name) => {
-    headers[name] = value;
-    rawHeaders.push(name, value);
-  });
-  if (body !== undefined && headers['content-length'] === undefined) {
-    headers['content-length'] = String(body.length);
-    rawHeaders.push('content-length', String(body.length));
-  }
-  return {
-    method: request.method,
-    target,
-    headers,
-    rawHeaders,
-    readBody: () => Promise.resolve(body ?? Buffer.alloc(0)),
-  };
-}
-
-/** The core's reply as the Response MSW sends back. */
-function responseOf(reply: Reply, method: string): Response | Promise<Response> {
-  if (reply.fault) return faultResponse(reply.fault);
-  const { answer } = reply;
-  const bodiless = method === 'HEAD' || answer.status === 204 || answer.status === 304;
-  return new Response(bodiless ? null : bytesOf(answer), {
-    status: answer.status,
-    headers: answer.headers,
-  });
-}
-
-function bytesOf({ body }: CheckedAnswer): Uint8Array | null {
-  if (body === undefined) return null;
-  return body instanceof CheckedJson ? body.bytes : body.joined();
-}
-
-/** A network fault as MSW plays one: a network error (after holding it, for a timeout), or a cut body. */
-async function faultResponse(fault: Fault): Promise<Response> {
-  if (fault.kind === 'malformed')
-    return new Response(malformedText(fault), {
-      status: fault.status,
-      headers: { 'Content-Type': 'application/json; charset=utf-8' },
-    });
-  if (fault.kind === 'timeout') await new Promise((resolve) => setTimeout(resolve, fault.holdMs));
-  return Response.error();
 }

@@ -1,5 +1,6 @@
 // The mock's options: one shape for startMock, createApp and the CLI, and every default in
 // one place. This module loads only small modules: the CLI reads it to print its help.
+import type { CustomHandler } from '../core/handler.js';
 import { DEFAULT_SCENARIO_SETTINGS, type ScenarioSettings } from '../core/scenarios/settings.js';
 import type { Logger } from '../http/logger.js';
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from '../http/server-limits.js';
@@ -8,8 +9,6 @@ import type { LoadedSpec } from '../openapi/load.js';
 import type { StabilityLevel } from '../openapi/stability.js';
 import { DEFAULT_REDIS_PREFIX } from '../store/redis-prefix.js';
 import { DEFAULT_STORE_LIMITS, type Store, type StoreLimits } from '../store/store.js';
-import type { Answer } from '../vocabulary/answer.js';
-import type { HandlerContext, HandlerRequest } from '../core/handler.js';
 
 /** Accepted when no credential is configured, so that `npm start` works out of the box. */
 export const DEFAULT_API_KEY = 'petstore-kit-dev-key';
@@ -20,22 +19,8 @@ export const DEFAULT_BASIC_CREDENTIAL = `petstore-kit:${DEFAULT_API_KEY}`;
 /** 1 MiB: the largest request body the mock reads; a larger one gets 413. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-/** What a custom handler may use besides its request. */
-export interface CustomHandlerContext extends HandlerContext {
-  /** The answer the mock would give without this handler: the inferred state, or the spec's example. */
-  next(): Promise<Answer>;
-}
-
-/**
- * Replaces the behaviour of one operation in code; its answer is still checked against the
- * spec (one that breaks it is a 500 naming the problem).
- * @example
- * { getHealth: () => ({ status: 200, body: { status: 'degraded' } }) }
- */
-export type CustomHandler = (
-  request: HandlerRequest,
-  context: CustomHandlerContext,
-) => Answer | Promise<Answer>;
+// Defined by the core, which calls them; an option of the mock's.
+export type { CustomHandler, CustomHandlerContext } from '../core/handler.js';
 
 /** CORS for pages on other origins. */
 export interface CorsSetting {

@@ -1,8 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Mock } from '../core/create-mock.js';
 import type { SchemeSummary } from '../core/security.js';
-import type { Route } from '../core/mock-core.js';
 import { hostCheck, type HostStep } from '../http/host-check.js';
 import { silentLogger, type Logger } from '../http/logger.js';
 import type { MockListener } from '../http/listener.js';
@@ -15,9 +14,9 @@ import { watchFile } from '../openapi/watch.js';
 import { openFileStore } from '../store/file-store.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import { isSharedStore, type Store } from '../store/store.js';
+import type { CheckedAnswer } from '../vocabulary/answer.js';
 import { StartupError } from '../vocabulary/errors.js';
-import type { MockRequest } from '../vocabulary/request.js';
-import { createApp, describeUnfit, type MockApp } from './create-app.js';
+import { createApp, describeUnfit } from './create-app.js';
 import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
 
 /** The options of startMock: the mock's options (see MockOptions). */
@@ -67,7 +66,7 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
     throw new StartupError('the host to listen on is empty: give an address such as 127.0.0.1');
   const mock = await openMock(settings, { hosts: hostCheck(settings.host, settings.allowedHosts) });
 
-  const { server, close } = createMockServer(mock.listener, settings.limits);
+  const { server, close } = createMockServer(mock, settings.limits);
   const origin = await listenAt(server, settings.host, settings.port).catch(
     async (err: unknown) => {
       await mock.close();
@@ -96,9 +95,11 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
 }
 
 /** A mock ready to serve but not listening: what startMock and mockMiddleware share. */
-export interface OpenMock {
-  /** The request listener of the current app (`watch` swaps the app for one of the new spec). */
-  listener: MockListener;
+export interface OpenMock extends MockListener {
+  /** The mock serving now: `watch` swaps it for the mock of the new spec, which takes over its state. */
+  readonly mock: Mock;
+  /** The spec's error answer for what Node's HTTP layer refuses (see createMockServer). */
+  errorAnswer(error: unknown): CheckedAnswer;
   /** The base path of the mocked API, from the spec's servers (`/v1`). */
   basePath(): string;
   apiKeys: readonly string[];
@@ -150,7 +151,7 @@ export async function openMock(
       ? app.resources.map((resource) => resource.name)
       : undefined;
   if (!hasData) await app.seed(seeding, seedNow);
-  else await refuseUnfitData(app, store, settings.data ?? settings.redis ?? 'the store');
+  else await refuseUnfitData(app.mock, store, settings.data ?? settings.redis ?? 'the store');
   // A shared store that held data was seeded and marked by the replica that opened it first:
   // marking it again would move the state every replica resets to.
   if (!(hasData && isSharedStore(store))) await store.markInitial();
@@ -162,8 +163,11 @@ export async function openMock(
     stopWatching = watchFile(path, () => {
       reloading = reloading.then(async () => {
         try {
-          const next = createApp({ ...appOptions, spec: await loadSpec(path) }, app);
-          const summary = await adoptData(app, next, store, seeding);
+          const next = createApp(
+            { ...appOptions, spec: await loadSpec(path) },
+            { carriedFrom: app.mock },
+          );
+          const summary = await adoptData(app.mock, next.mock, store, seeding);
           app = next;
           logger.info(`spec reloaded from ${path}: ${summary}`);
         } catch (err) {
@@ -176,15 +180,13 @@ export async function openMock(
   }
 
   // Whichever app is current answers.
-  const listener = Object.assign((req: IncomingMessage, res: ServerResponse) => app(req, res), {
-    errorAnswer: (error: unknown, route?: Route) => app.errorAnswer(error, route),
-    inspect: (request: MockRequest, route: Route) => app.inspect(request, route),
-    route: (method: string, target: string) => app.route(method, target),
-    routed: (req: IncomingMessage, res: ServerResponse, route: Route) =>
-      app.routed(req, res, route),
-  });
   return {
-    listener,
+    get mock() {
+      return app.mock;
+    },
+    listener: (req, res) => app(req, res),
+    routed: (req, res, route) => app.routed(req, res, route),
+    errorAnswer: (error) => app.errorAnswer(error),
     basePath: () => app.basePath,
     apiKeys: settings.apiKeys,
     basic: settings.basic,
@@ -210,7 +212,7 @@ export async function openMock(
  * to them (drop them, reseed) would leave the user's data as it was.
  * @throws {StartupError} naming the records and why they no longer fit.
  */
-async function refuseUnfitData(app: MockApp, store: Store, where: string): Promise<void> {
+async function refuseUnfitData(app: Mock, store: Store, where: string): Promise<void> {
   const unfit = await app.unfitRecords();
   if (unfit.length === 0) return;
   await store.close();
@@ -228,8 +230,8 @@ async function refuseUnfitData(app: MockApp, store: Store, where: string): Promi
  * @throws {Error} naming the records when the reload is held.
  */
 async function adoptData(
-  previous: MockApp,
-  next: MockApp,
+  previous: Mock,
+  next: Mock,
   store: Store,
   seeding: { count: number; seed: number },
 ): Promise<string> {

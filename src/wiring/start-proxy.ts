@@ -98,7 +98,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const listener = createProxyListener({
     app,
     basePath: app.basePath,
-    answerRules: app.answerRules,
+    answerRules: app.mock.answerRules,
     forwarder,
     target: target.href,
     timeoutMs,

@@ -1,14 +1,14 @@
 import type { Answer } from '../../vocabulary/answer.js';
 import { askedForStatus, errors } from '../../vocabulary/error-catalogue.js';
 import type { ApiError } from '../../vocabulary/errors.js';
-import type { ErrorAnswer } from '../error-shaper.js';
+import type { ShapedError } from '../error-shaper.js';
 import { exampleNames, type ExampleSource } from '../../openapi/examples.js';
 import { responseFor, type Operation } from '../../openapi/operations.js';
 import type { Preferences } from './prefer.js';
 
 export interface ForcedAnswerOptions {
   examples: ExampleSource;
-  shapeError: (error: ApiError, operation: Operation) => ErrorAnswer;
+  shapeError: (error: ApiError, operation: Operation) => ShapedError;
 }
 
 /**

@@ -1,0 +1,472 @@
+// The mock, composed from a read spec: the one object every adapter (the Node listener, the
+// express mount, startMock, MSW, a Fetch caller) takes.
+import type { LoadedSpec } from '../openapi/load.js';
+import { SpecError } from '../openapi/load.js';
+import { documentErrorResponses } from '../openapi/error-responses.js';
+import { createExampleSource } from '../openapi/examples.js';
+import { listOperations, type Operation } from '../openapi/operations.js';
+import { inferResources, type Resource } from '../openapi/resources.js';
+import { createDataGenerator, type DataGenerator } from '../openapi/sample.js';
+import { createSchemaCompiler, type SchemaCompiler } from '../openapi/schemas.js';
+import { securitySchemesOf } from '../openapi/security-schemes.js';
+import { basePathOf } from '../openapi/servers.js';
+import { isServed, stabilityOf, type StabilityLevel } from '../openapi/stability.js';
+import { createMemoryStore } from '../store/memory-store.js';
+import { isReseedable, isSharedStore, type RecordId, type Store } from '../store/store.js';
+import { plainAnswer } from '../vocabulary/answer.js';
+import { errors } from '../vocabulary/error-catalogue.js';
+import { adminHandlers } from './admin/handlers.js';
+import { credentialPlaces } from './admin/redact.js';
+import { everyKey, settleCredentials, type AcceptedCredentials } from './accepted-credentials.js';
+import { createAnswerChecker } from './answer-check.js';
+import { createErrorShaper } from './error-shaper.js';
+import { exampleHandler } from './example-answers.js';
+import { requestOf, responseOf } from './fetch-adapter.js';
+import type { CustomHandler, OperationHandler } from './handler.js';
+import { createMockCore, type MockCore, type ServedApi } from './mock-core.js';
+import { createAnswerRules } from './proxy/answer-rules.js';
+import type { ViolationLog } from './proxy/violations.js';
+import { createRequestValidator } from './request-validator.js';
+import { descriptorOf, resourceHandlers } from './resources/handlers.js';
+import { seedResources } from './resources/seed.js';
+import { forcedAnswer } from './scenarios/forced-answer.js';
+import type { ScenarioSettings } from './scenarios/settings.js';
+import { lazySeeding, type LazySeeding, type SeedSettings } from './seeding.js';
+import { createSecurityCheck, type SchemeSummary } from './security.js';
+import { operationPreparer, serveApi } from './served-api.js';
+import { createStates, type MockStates } from './state.js';
+import { createTurnBudget, type TurnBudget } from './turn-budget.js';
+
+/**
+ * Documents up to this size are checked whole at start-up (every schema compiled, every example
+ * checked: a fifth of a second at most); larger ones operation by operation, on first call.
+ */
+export const EAGER_CHECK_BYTES = 128 * 1024;
+
+/** The CPU all lists being checked and sent may take in one turn of the event loop, together. */
+const TURN_BUDGET_MS = 4;
+
+/**
+ * How long a request may wait for a shared store (Redis), all its calls together. The README
+ * promises a 503 within 2 s of a request's arrival when Redis stops answering: the rest is
+ * for the answer (the first 503 of an operation shapes its error body, measured at 0.4 s).
+ */
+const SHARED_STORE_BUDGET_MS = 1500;
+
+/** What the core logs: the spec's defects it lives with, and the errors that become a 5xx. */
+export interface CoreLogger {
+  warn(message: string): void;
+  error(details: object, message: string): void;
+}
+
+/** Embedded without a logger (MSW in a test, a page), the mock says nothing. */
+const QUIET: CoreLogger = { warn: () => undefined, error: () => undefined };
+
+/**
+ * What the mock is built with, every value already resolved (wiring/ resolves the user's
+ * options into these; the core takes no defaults of its own but a memory store and silence).
+ * Durations are in milliseconds, and say so in their names.
+ */
+export interface MockSettings {
+  /** The accepted keys, as given (`scheme=key` for one scheme's). */
+  apiKeys: readonly string[];
+  /** The accepted basic credentials, `user:password` (or `scheme=user:password`). */
+  basic: readonly string[];
+  /** Whether the credentials are the defaults (none was given): the summary says so. */
+  defaultCredentials: boolean;
+  /** The seed of generated records and of generated answers. */
+  seed: number;
+  /** The scenario settings a state starts with (and a reset returns to). */
+  scenarios: ScenarioSettings;
+  /** How long a `timeout` fault holds the connection, in milliseconds. */
+  faultTimeoutMs: number;
+  /** The most sessions at once. */
+  maxSessions: number;
+  /** A session unused this long (milliseconds) is dropped to make room for a new one. */
+  sessionTtlMs: number;
+  /** The least stability served; an operation below it is refused. */
+  stability: StabilityLevel;
+  /** The user's handlers, by operationId (each gets the inferred one as `next()`). */
+  handlers: Readonly<Record<string, CustomHandler>>;
+  /**
+   * The records generated for a collection when the store is reseeded (a shared store that
+   * lost its start-up data).
+   */
+  seedCount: number;
+  /** @default a new memory store */
+  store?: Store;
+  /** @default silence */
+  logger?: CoreLogger;
+  /**
+   * The admin API's spec (spec/admin.yaml), served at its own base path (`/__mock`).
+   * @default none: no admin API
+   */
+  adminSpec?: LoadedSpec;
+  /**
+   * Serve as a proxy's core (`petstore-kit proxy`): credentials are checked for their presence
+   * and place only (their value is the target's to judge), and the admin API lists the
+   * violations the proxy logs here.
+   */
+  proxy?: { violations: ViolationLog };
+}
+
+/** What a mock of the next version of a spec takes over from this one (`--watch`). */
+export interface CarriedState {
+  readonly states: MockStates;
+  readonly seeding: { inner: Store; lazy: LazySeeding | undefined };
+  nestedSeeding(): SeedSettings | undefined;
+}
+
+/**
+ * The mock: one object, built from a read spec, that answers requests given as plain data
+ * (`handle`) or as Fetch requests (`fetch`), and holds what was inferred from the spec and the
+ * state it serves. Every adapter takes this object: the Node listener, the express mount,
+ * startMock, MSW's handlers.
+ * @example
+ * const mock = createMock(await loadSpec(), settings);
+ * const reply = await mock.handle({ method: 'GET', target: '/v1/categories', headers: { authorization: 'Bearer k' } });
+ * const response = await mock.fetch(new Request('http://mock.test/v1/categories'));
+ */
+export interface Mock extends MockCore {
+  /**
+   * The answer to a Fetch request, with no socket: CORS and the Host check, which are the
+   * HTTP adapter's, do not apply. A network fault is a network error (`Response.error()`).
+   * @example await mock.fetch(new Request('http://mock.test/v1/categories', { headers: { authorization: 'Bearer k' } }))
+   */
+  fetch(request: Request): Promise<Response>;
+  /** The CPU budget per event-loop turn that the lists being checked and sent share. */
+  readonly budget: TurnBudget;
+  /** Where the admin API is served (`/__mock`), when there is one. */
+  readonly adminBasePath: string | undefined;
+  /** The collections inferred from the spec, served from the store. */
+  readonly resources: readonly Resource[];
+  /** The mocked API's base path, from the spec's servers (`/v1`). */
+  readonly basePath: string;
+  /** Where the records live. */
+  readonly store: Store;
+  /** The default state and the sessions' (a `Mock-Session` header selects one). */
+  readonly states: MockStates;
+  /**
+   * What each security scheme of the spec accepts, one line per scheme (never a secret the
+   * user gave), and what to warn of (a scheme nothing can meet, a key that names no scheme).
+   */
+  readonly security: readonly SchemeSummary[];
+  /**
+   * The defects of the spec the mock lives with, one line each, as the logger was told of
+   * them: the document's (see LoadedSpec), then those found by checking its operations, at
+   * start-up for a small document, as each operation is first called for a large one.
+   */
+  readonly warnings: readonly string[];
+  /**
+   * Fills the collections (all, or those named) with `count` records generated from their
+   * schemas (see seedResources).
+   * @example await mock.seed({ count: 10, seed: 1 });
+   */
+  seed(options: SeedSettings, only?: readonly string[]): Promise<void>;
+  /** Back to the start-up state: the store's data, the scenario settings, an empty request log. */
+  reset(): Promise<void>;
+  /** The records that no longer fit their collection's schema (after a spec change). */
+  unfitRecords(): Promise<UnfitRecords[]>;
+  /** Checks an answer the proxy saw against the spec (see createAnswerRules). */
+  readonly answerRules: ReturnType<typeof createAnswerRules>;
+  /** What the next mock of this one's spec takes over: give this mock as its `carriedFrom`. */
+  readonly carried: CarriedState;
+}
+
+/**
+ * Builds the mock from a read spec: its router, security check, request validator, scenarios,
+ * handlers, error shaper, admin API and state.
+ * @param from.carriedFrom the mock of the previous version of the same spec (`--watch`), whose
+ * state (store, sessions, request log, scenario settings, seeding) the new one takes over.
+ * @throws {SpecError} when the spec asks for something the mock cannot serve.
+ * @example const mock = createMock(await loadSpec(), settings); await mock.handle(request);
+ */
+export function createMock(
+  spec: LoadedSpec,
+  settings: MockSettings,
+  from: { carriedFrom?: Mock | undefined } = {},
+): Mock {
+  const carried = from.carriedFrom?.carried;
+  const document = spec.resolved;
+  const operations = listOperations(document);
+  const logger: CoreLogger = settings.logger ?? QUIET;
+  const schemes = securitySchemesOf(document);
+  const { accepted, warnings: credentialWarnings } = settleCredentials(schemes, {
+    apiKeys: settings.apiKeys,
+    basic: settings.basic,
+    defaults: settings.defaultCredentials,
+  });
+  const security = createSecurityCheck(document, operations, accepted, {
+    presenceOnly: settings.proxy !== undefined,
+  });
+
+  // A small document is checked whole at start-up, so that its defects are heard of at once;
+  // a large one operation by operation, before each one's first request, and its collections
+  // are seeded on first use (decisions/009).
+  const eager = spec.bytes <= EAGER_CHECK_BYTES;
+  const given = settings.store ?? createMemoryStore();
+  // A store replicas share keeps its sessions' state itself: it is seeded at start-up.
+  const lazy = eager || isSharedStore(given) ? undefined : lazySeeding(given);
+  const states =
+    carried?.states ??
+    createStates({
+      store: lazy?.store ?? given,
+      scenarios: settings.scenarios,
+      seed: settings.seed,
+      limits: { maxSessions: settings.maxSessions, sessionTtl: settings.sessionTtlMs },
+      ...(isReseedable(given)
+        ? {
+            async reseed() {
+              const seedSettings = { count: settings.seedCount, seed: settings.seed };
+              const seeded = await given.reseed(async () => {
+                for (const resource of resources) await seedOne(resource, seedSettings, given);
+              });
+              if (seeded)
+                logger.warn(
+                  'the start-up data was gone from the store (Redis restarted empty, or was flushed): a reset seeded it again',
+                );
+            },
+          }
+        : {}),
+    });
+  const { store } = states.default;
+  const seeding = carried ? carried.seeding : { inner: given, lazy };
+
+  const warnings: string[] = [];
+  const warn = (line: string): void => {
+    warnings.push(line);
+    logger.warn(`${spec.source}: ${line}`);
+  };
+  for (const line of spec.warnings) warn(line);
+  const basePath = basePathOf(document, warn);
+  const compiler = createSchemaCompiler(document, { warn });
+  const generator = createDataGenerator({ seed: settings.seed, compiler });
+  const examples = createExampleSource({ compiler, generator, warn });
+  const validator = createRequestValidator(compiler);
+  const prepare = operationPreparer({ compiler, examples, warn });
+  if (eager) operations.forEach(prepare);
+  const resources = inferResources(operations);
+  /** Fills one collection of a state; one whose records cannot be made stays empty. */
+  const seedOne = (resource: Resource, seedSettings: SeedSettings, into: Store) =>
+    seedResources([resource], into, {
+      ...seedSettings,
+      compiler,
+      onWarning: (line) => warn(`the ${line}`),
+    }).catch((err) => {
+      if (!(err instanceof SpecError)) throw err;
+      warn(`the ${resource.name} collection is not seeded: ${err.message}`);
+    });
+  seeding.lazy?.plan({ resources, descriptorOf, seedOne });
+  // The seeding in force, which nested collections are seeded with when first asked for.
+  let nestedSeeding = carried?.nestedSeeding();
+  const stateful = resourceHandlers({
+    resources,
+    compiler,
+    generator,
+    examples,
+    basePath,
+    seeding: () => nestedSeeding,
+  });
+  const inferred = (operation: Operation) =>
+    stateful.get(operation) ?? exampleHandler(operation, examples, compiler);
+  const handlerOf = customHandlers(operations, settings.handlers, inferred);
+  const shapeError = createErrorShaper(compiler, generator, documentErrorResponses(operations));
+  const minimum = settings.stability;
+
+  const apis: ServedApi[] = [
+    serveApi(document, operations, {
+      basePath,
+      recorded: true,
+      credentials: credentialPlaces(schemes),
+      checkCredential: security.check,
+      handler: handlerOf,
+      shapeError,
+      scenarios: {
+        forced: (operation, preferences) =>
+          forcedAnswer(operation, preferences, { examples, shapeError }),
+        sample: (operation) => examples.body(operation, String(operation.successStatus))?.body,
+        faultTimeoutMs: settings.faultTimeoutMs,
+      },
+      refuse(operation) {
+        const level = stabilityOf(operation.definition);
+        return isServed(level, minimum)
+          ? undefined
+          : errors.notServed(operation.operationId, level, minimum);
+      },
+    }),
+  ];
+  const summary: SchemeSummary[] = [
+    ...security.summary,
+    ...credentialWarnings.map((line) => ({ line, warning: true })),
+  ];
+  let adminBasePath: string | undefined;
+  if (settings.adminSpec) {
+    const admin = adminApi(
+      settings.adminSpec,
+      settings.seed,
+      { ...accepted, keys: everyKey(accepted, schemes), basic: [], byScheme: new Map() },
+      adminHandlers(
+        states,
+        resources.map((resource) => ({
+          descriptor: descriptorOf(resource),
+          path: `${basePath}${resource.collectionPath}`,
+        })),
+        { operations, basePath },
+        settings.proxy?.violations,
+      ),
+    );
+    apis.push(admin.api);
+    adminBasePath = admin.api.basePath;
+    if (admin.locked)
+      summary.push({
+        line: `the admin API (${admin.api.basePath}) takes an API key, and none was given: it refuses every request`,
+        warning: true,
+      });
+  }
+
+  const budget = createTurnBudget(TURN_BUDGET_MS);
+  const core = createMockCore({
+    apis,
+    validate: eager
+      ? validator.check
+      : (operation, input) => {
+          prepare(operation);
+          return validator.check(operation, input);
+        },
+    checkAnswer: createAnswerChecker(compiler, budget),
+    states,
+    ...(isSharedStore(given) ? { storeBudgetMs: SHARED_STORE_BUDGET_MS } : {}),
+    onServerError: (err, request) =>
+      logger.error(
+        { err, method: request.method, path: request.target },
+        err instanceof Error ? err.message : String(err),
+      ),
+  });
+
+  return {
+    route: core.route,
+    handle: core.handle,
+    errorAnswer: core.errorAnswer,
+    inspect: core.inspect,
+    shownTarget: core.shownTarget,
+    async fetch(request) {
+      const reply = await core.handle(await requestOf(request));
+      return responseOf(reply, request.method);
+    },
+    budget,
+    adminBasePath,
+    resources,
+    basePath,
+    store,
+    states,
+    security: summary,
+    reset: () => states.reset(states.default),
+    warnings,
+    async seed(seedOptions, only) {
+      nestedSeeding = { count: seedOptions.count, seed: seedOptions.seed };
+      if (!only && seeding.lazy) return seeding.lazy.defer(seedOptions);
+      for (const resource of resources)
+        if (!only || only.includes(resource.name))
+          await seedOne(resource, seedOptions, seeding.inner);
+    },
+    unfitRecords: () => unfitRecords(resources, store, compiler),
+    answerRules: createAnswerRules(compiler, resources),
+    carried: { states, seeding, nestedSeeding: () => nestedSeeding },
+  };
+}
+
+/**
+ * The admin API (`/__mock`), served beside the mocked one from its own spec, with every key
+ * the mocked API accepts; `locked` when no key was given (only basic credentials).
+ */
+function adminApi(
+  spec: LoadedSpec,
+  seed: number,
+  accepted: AcceptedCredentials,
+  handlers: ReturnType<typeof adminHandlers>,
+): { api: ServedApi; locked: boolean } {
+  const document = spec.resolved;
+  const operations = listOperations(document);
+  const compiler = createSchemaCompiler(document);
+  const generator: DataGenerator = createDataGenerator({ seed, compiler });
+  const api = serveApi(document, operations, {
+    basePath: basePathOf(document),
+    recorded: false,
+    checkCredential: createSecurityCheck(document, operations, accepted).check,
+    handler: (operation) => handlers[operation.operationId],
+    shapeError: createErrorShaper(compiler, generator, documentErrorResponses(operations)),
+  });
+  return { api, locked: accepted.keys.length === 0 };
+}
+
+/**
+ * The handler of each operation: the user's, by operationId, where one is given (with the
+ * inferred one as its `next`), else the inferred one.
+ * @throws {SpecError} for a handler whose operationId the spec does not have.
+ */
+function customHandlers(
+  operations: readonly Operation[],
+  custom: Readonly<Record<string, CustomHandler>>,
+  inferred: (operation: Operation) => OperationHandler,
+): (operation: Operation) => OperationHandler {
+  const known = new Set(operations.map((operation) => operation.operationId));
+  for (const operationId of Object.keys(custom)) {
+    if (!known.has(operationId))
+      throw new SpecError(
+        `handlers: the spec has no operation "${operationId}" (it has: ${[...known].join(', ')})`,
+      );
+  }
+  return (operation) => {
+    const own = custom[operation.operationId];
+    const fallback = inferred(operation);
+    if (!own) return fallback;
+    return (request, context) =>
+      own(request, {
+        ...context,
+        next: async () => plainAnswer(await fallback(request, context)),
+      });
+  };
+}
+
+/** The records of one collection that no longer fit its schema. */
+export interface UnfitRecords {
+  collection: string;
+  ids: RecordId[];
+  /** Why the first of them does not fit. */
+  problem: string;
+}
+
+async function unfitRecords(
+  resources: readonly Resource[],
+  store: Store,
+  compiler: SchemaCompiler,
+): Promise<UnfitRecords[]> {
+  const unfit: UnfitRecords[] = [];
+  for (const resource of resources) {
+    const check = compiler.response(resource.schema);
+    const ids: RecordId[] = [];
+    let problem = '';
+    for (const record of await store.collection(descriptorOf(resource)).list()) {
+      const problems = check(record);
+      if (problems.length === 0) continue;
+      ids.push(record[resource.idProperty] as RecordId);
+      problem ||= problems[0] ?? '';
+    }
+    if (ids.length > 0) unfit.push({ collection: resource.name, ids, problem });
+  }
+  return unfit;
+}
+
+/**
+ * Unfit records in one line: how many, where, which ids (the first few) and why.
+ * @example describeUnfit(unfit) // '2 records of categories (ids 11, 12: /name must NOT have more than 20 characters)'
+ */
+export function describeUnfit(unfit: readonly UnfitRecords[]): string {
+  return unfit
+    .map(({ collection, ids, problem }) => {
+      const shown = ids.slice(0, 5).map((id) => JSON.stringify(id));
+      const more = ids.length > shown.length ? `, and ${ids.length - shown.length} more` : '';
+      return `${ids.length} record${ids.length === 1 ? '' : 's'} of ${collection} (${ids.length === 1 ? 'id' : 'ids'} ${shown.join(', ')}${more}: ${problem})`;
+    })
+    .join('; ');
+}
