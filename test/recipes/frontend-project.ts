@@ -78,6 +78,16 @@ export function readmeCommand(markdown: string, command: string): string[] {
   throw new Error(`the README has no \`npx ${command} ...\` line`);
 }
 
+/** Whether a `sh` block of the README runs `npx <command> ...`. */
+function hasReadmeCommand(markdown: string, command: string): boolean {
+  try {
+    readmeCommand(markdown, command);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export interface RunResult {
   code: number | null;
   output: string;
@@ -120,12 +130,13 @@ export async function frontendProject(): Promise<FrontendProject> {
     },
     remove: () => rm(dir, { recursive: true, force: true }),
   };
-  // The README's own command, as a reader runs it.
-  const generated = await project.run(
-    join(dir, 'node_modules/.bin/openapi-typescript'),
-    readmeCommand(readme, 'openapi-typescript'),
-  );
-  if (generated.code !== 0) throw new Error(`openapi-typescript failed:\n${generated.output}`);
+  // The README's own type step, as a reader runs it: `petstore-kit types` (docs/frontend.md), or
+  // openapi-typescript where the README still names it.
+  const [command, args] = hasReadmeCommand(readme, 'petstore-kit types')
+    ? ['petstore-kit', ['types', ...readmeCommand(readme, 'petstore-kit types')]]
+    : ['openapi-typescript', readmeCommand(readme, 'openapi-typescript')];
+  const generated = await project.run(join(dir, 'node_modules/.bin', command), args);
+  if (generated.code !== 0) throw new Error(`${command} failed:\n${generated.output}`);
   return project;
 }
 
