@@ -21,10 +21,10 @@ function isFresh(outputs, inputs) {
   return inputs.every((file) => statSync(file).mtimeMs <= built);
 }
 
-// The server: tsc over src/. `npm run build` starts from an empty dist/, so that the output
+// The server: tsc over src/, and the browser bundle of petstore-kit/msw. `npm run build` starts from an empty dist/, so that the output
 // of a deleted source never lingers, and builds the inspector too.
 const server = isFresh(
-  ['dist/cli/bin.js', 'dist/index.js'],
+  ['dist/cli/bin.js', 'dist/index.js', 'dist/bundles/msw.browser.js'],
   ['package.json', 'tsconfig.json', 'tsconfig.build.json', ...filesOf('src')],
 );
 // The inspector page: its sources, and the types generated from the admin API's spec.

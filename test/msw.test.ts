@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadSpec } from '../src/openapi/load.js';
+import { loadSpec, type LoadedSpec } from '../src/openapi/load.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { mockHandlers, type MswMock, type MswMockOptions } from '../src/msw.js';
 import { KEYS, withKeySchemes } from './fixtures/library-keys.js';
@@ -20,7 +20,9 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
 afterAll(() => server.close());
 
 /** The same mock twice: as MSW handlers, and as a server, to compare their answers. */
-async function both(options: MswMockOptions): Promise<{ msw: MswMock; served: RunningMock }> {
+async function both(
+  options: MswMockOptions & { spec?: string | LoadedSpec },
+): Promise<{ msw: MswMock; served: RunningMock }> {
   const msw = await mockHandlers({ ...options, origin: ORIGIN });
   const served = await startMock(options);
   return { msw, served };

@@ -10,6 +10,7 @@ export type CollectionList = Schemas['CollectionList'];
 export type CollectionRecords = Schemas['CollectionRecords'];
 export type Settings = Schemas['Settings'];
 export type ErrorBody = Schemas['Error'];
+export type ViolationList = Schemas['ViolationList'];
 export type FaultKind = NonNullable<Settings['faultKinds']>[number];
 
 /**
@@ -50,6 +51,10 @@ export class AdminClient {
 
   async post(path: string): Promise<void> {
     await this.call<unknown>('POST', path);
+  }
+
+  async delete(path: string): Promise<void> {
+    await this.call<unknown>('DELETE', path);
   }
 
   /** The answer's status only, for an endpoint that may not exist yet. */

@@ -11,12 +11,14 @@ import {
   type RequestList,
   type SessionList,
   type Settings,
+  type ViolationList,
 } from './api.js';
 import { collectionDetail, Dialog, requestDetail } from './detail.js';
 import { byId, h } from './dom.js';
 import { RequestTable } from './requests.js';
 import { CollectionPanel, describeSettings, SettingsForm } from './side.js';
 import { setUpTheme } from './theme.js';
+import { ViolationPanel } from './violations.js';
 
 const KEY_STORAGE = 'petstore-kit-inspector-key';
 const POLL_MS = 1000;
@@ -41,6 +43,7 @@ const settingsForm = new SettingsForm((change) => guard(() => applySettings(chan
 const collections = new CollectionPanel(
   (name, button) => void guard(() => openCollection(name, button)),
 );
+const violations = new ViolationPanel(() => void guard(() => clearViolations()));
 const filters = byId<HTMLFormElement>('filters');
 
 setUpTheme();
@@ -131,7 +134,7 @@ function schedule(): void {
         await guard(async () => {
           await refreshRequests();
           if (polls % SLOW_POLLS === 0)
-            await Promise.all([refreshCollections(), refreshSessions()]);
+            await Promise.all([refreshCollections(), refreshSessions(), refreshViolations()]);
         });
       }
       if (client) schedule();
@@ -167,6 +170,7 @@ async function refreshAll(): Promise<void> {
     refreshCollections(),
     refreshSessions(),
     refreshSettings(),
+    refreshViolations(),
   ]);
 }
 
@@ -200,8 +204,19 @@ async function refreshRequests(): Promise<void> {
   byId('request-count').textContent =
     `${list.count} request${list.count === 1 ? '' : 's'}` +
     (shown < list.count ? `, the newest ${shown} shown` : '');
-  // New requests may have changed what the collections hold.
-  if (before !== '') await refreshCollections();
+  // New requests may have changed what the collections hold, and broken the spec.
+  if (before !== '') await Promise.all([refreshCollections(), refreshViolations()]);
+}
+
+/** The violations a proxy saw (a mock has none): the proxy keeps them for every session alike. */
+async function refreshViolations(): Promise<void> {
+  if (client) violations.render(await client.get<ViolationList>('violations'));
+}
+
+async function clearViolations(): Promise<void> {
+  if (!client) return;
+  await client.delete('violations');
+  await refreshViolations();
 }
 
 async function refreshCollections(): Promise<void> {

@@ -17,6 +17,7 @@ import { STABILITY_LEVELS } from '../openapi/stability.js';
 import { DIFF_FORMATS } from '../diff/report.js';
 import { LEVELS } from '../diff/rules.js';
 import type { DiffCommandOptions } from './diff-command.js';
+import type { TypesFlags } from './types-command.js';
 import {
   collectBasic,
   collectList,
@@ -505,6 +506,22 @@ export function createCli(io: CliIo): Command {
     .action(async (options: CoverageFlags) => {
       const { runCoverage } = await import('./coverage-command.js');
       io.onExitCode?.(await runCoverage(options, io));
+    });
+  program
+    .command('types')
+    .description(
+      "write the spec's TypeScript types (openapi-typescript, with a compiler of its own: any TypeScript project reads them)",
+    )
+    .addOption(
+      new Option('--spec <path>', 'OpenAPI document to read').default(
+        DEFAULTS.spec,
+        'the bundled spec',
+      ),
+    )
+    .addOption(new Option('-o, --output <file>', 'the file to write (default: stdout)'))
+    .action(async (options: TypesFlags) => {
+      const { runTypes } = await import('./types-command.js');
+      io.onExitCode?.(await runTypes(options, io));
     });
   program.addCommand(
     new DiffCommand('diff')

@@ -10,6 +10,7 @@ import {
 } from '../openapi/operations.js';
 import { propertiesOf, typesOf } from '../openapi/schema-parts.js';
 import { errors } from '../vocabulary/error-catalogue.js';
+import { ApiError } from '../vocabulary/errors.js';
 import { readQuery, type ReadValues } from './parameter-styles.js';
 
 /**
@@ -114,7 +115,9 @@ function splitParts(bytes: Buffer, contentType: string): Promise<Part[]> {
         defParamCharset: 'utf8',
       });
     } catch (err) {
-      malformed(err);
+      // The browser bundle's stand-in for busboy refuses with its own answer (a 415).
+      if (err instanceof ApiError) reject(err);
+      else malformed(err);
       return;
     }
     const parts: Part[] = [];

@@ -1,6 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import getRawBody from 'raw-body';
+import {
+  keptAnswer,
+  LOGGED_BODY_LIMIT,
+  type AnsweredRequest,
+  type KeptAnswer,
+  type RequestLog,
+} from '../core/admin/request-log.js';
 import { hasBody } from '../core/headers.js';
 import type { MockCore } from '../core/mock-core.js';
 import type { ObservedAnswer } from '../core/proxy/answer-rules.js';
@@ -46,6 +53,11 @@ export interface ProxyListenerOptions {
   logger: Logger;
   /** One log line per request, as the mock writes them. */
   logRequests: boolean;
+  /**
+   * The request log the admin API and the inspector read (`GET /__mock/requests`): each
+   * forwarded request goes in, with the target's answer, as the mock's own requests do.
+   */
+  requestLog?: RequestLog;
 }
 
 /** A Node request listener, and how the spec shapes what Node's HTTP layer refuses. */
@@ -108,15 +120,24 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
     const route = app.mock.route(method, target);
     if (route.api?.basePath !== basePath) return app.routed(req, res, route);
     const operation = route.kind === 'operation' ? route.operation : undefined;
-    const finish = (status: number) =>
-      line?.({
-        method,
-        path: target,
-        status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-      });
-
     let body: Buffer | undefined;
+    const finish = (status: number, response?: KeptAnswer) => {
+      const ms = performance.now() - started;
+      line?.({ method, path: target, status, ms: Math.round(ms * 10) / 10 });
+      return options.requestLog?.add({
+        method,
+        // As sent: the log redacts the credentials when it shows them.
+        path: target,
+        headers: req.headers,
+        ...(route.api?.credentials ? { credentials: route.api.credentials } : {}),
+        status,
+        response,
+        durationMs: Math.round(ms * 100) / 100,
+        at: Date.now(),
+        ...keptRequestBody(body, req.headers['content-type']),
+      });
+    };
+
     if (hasBody({ headers: req.headers })) {
       if (req.headers.expect !== undefined) res.writeContinue();
       try {
@@ -128,7 +149,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
         res.setHeader('Connection', 'close');
         const answer = app.mock.errorAnswer(err, route);
         own(res, answer);
-        return finish(answer.status);
+        return finish(answer.status, keptAnswer(answer, method));
       }
     }
     const request: MockRequest = {
@@ -146,7 +167,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
       const answer = app.mock.errorAnswer(refusal, route);
       note('request', asked, req, answer.status, operation);
       own(res, answer);
-      return finish(answer.status);
+      return finish(answer.status, keptAnswer(answer, method));
     }
 
     const abort = new AbortController();
@@ -169,7 +190,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
       const answer = app.mock.errorAnswer(error, route);
       note('request', asked, req, answer.status, operation);
       own(res, answer);
-      return finish(answer.status);
+      return finish(answer.status, keptAnswer(answer, method));
     }
 
     const { statusCode: status, headers } = answered;
@@ -195,28 +216,29 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
       const error = targetError(err, options.target, options.timeoutMs);
       logger.error({ method, path: target, status }, `${error.message} (while sending its answer)`);
       note('request', asked, req, status, operation);
-      return finish(status);
+      return finish(status, { headers: loggedHeaders(headers) });
     }
     note('request', asked, req, status, operation);
-    finish(status);
-    if (route.kind !== 'operation') return;
-    await observe(req, route.operation, route.params, {
+    if (route.kind !== 'operation') return finish(status, { headers: loggedHeaders(headers) });
+    const decoded = await observe(req, route.operation, route.params, {
       status,
       headers,
       kept: whole ? kept : undefined,
     });
+    await finish(status, keptTargetAnswer(headers, decoded));
   }
 
   /**
    * Checks an answer that has gone by against the spec, and records a write that fit it.
    * `kept` is its bytes as sent, undefined when it was too large to keep.
+   * @returns the answer's body decoded, when it was kept and could be.
    */
   async function observe(
     req: IncomingMessage,
     operation: Operation,
     params: Readonly<Record<string, string>>,
     answer: { status: number; headers: TargetHeaders; kept: Buffer[] | undefined },
-  ): Promise<void> {
+  ): Promise<Buffer | undefined> {
     const { status, headers, kept } = answer;
     const method = req.method ?? 'GET';
     let decoded: Buffer | undefined;
@@ -235,7 +257,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
       breaches.push(...options.answerRules(operation, { method, status, headers, body: decoded }));
     note('response', breaches, req, status, operation);
     const succeeded = status >= 200 && status < 300 && breaches.length === 0;
-    if (!options.onWrite || !succeeded || (!decoded && method !== 'DELETE')) return;
+    if (!options.onWrite || !succeeded || (!decoded && method !== 'DELETE')) return decoded;
     try {
       await options.onWrite({ operation, params, body: jsonOf(decoded, headers) });
     } catch (err) {
@@ -244,6 +266,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
         `not recorded: ${err instanceof Error ? err.message : String(err)}`,
       );
     }
+    return decoded;
   }
 
   return Object.assign(
@@ -270,4 +293,52 @@ function jsonOf(body: Buffer | undefined, headers: TargetHeaders): unknown {
   const type = headerText(headers['content-type'])?.split(';')[0]?.trim().toLowerCase();
   if (!body || body.length === 0 || !type || !isJsonMediaType(type)) return undefined;
   return JSON.parse(body.toString('utf8')) as unknown;
+}
+
+/** The target's answer fields as the log shows them: one text each, no cookie it set. */
+function loggedHeaders(headers: TargetHeaders): Record<string, string> {
+  const shown: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    shown[name] = name.toLowerCase() === 'set-cookie' ? '[not kept]' : (headerText(value) ?? '');
+  }
+  return shown;
+}
+
+/**
+ * What the log keeps of the target's answer: its JSON whole when it parses and is at most
+ * 16 KiB (as the mock's own answers are kept), else the start of its text and its size.
+ */
+function keptTargetAnswer(headers: TargetHeaders, decoded: Buffer | undefined): KeptAnswer {
+  const shown = loggedHeaders(headers);
+  if (!decoded || decoded.length === 0) return { headers: shown };
+  if (decoded.length <= LOGGED_BODY_LIMIT) {
+    try {
+      if (jsonOf(decoded, headers) !== undefined)
+        return { headers: shown, body: new CheckedJson(Buffer.from(decoded)) };
+    } catch {
+      // Not JSON after all: kept as text below.
+    }
+  }
+  const start = Buffer.from(decoded.subarray(0, LOGGED_BODY_LIMIT));
+  return { headers: shown, start, bytes: decoded.length };
+}
+
+/** What the log keeps of the body the client sent: its JSON, or why it is not kept. */
+function keptRequestBody(
+  body: Buffer | undefined,
+  contentType: string | undefined,
+): Pick<AnsweredRequest, 'body' | 'bodyNote'> {
+  if (!body || body.length === 0) return {};
+  const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? 'no media type';
+  if (body.length > LOGGED_BODY_LIMIT)
+    return { bodyNote: `The body was ${body.length} bytes: more than the 16 KiB kept` };
+  if (isJsonMediaType(type)) {
+    try {
+      return { body: JSON.parse(body.toString('utf8')) as unknown };
+    } catch {
+      return { bodyNote: `A body of ${body.length} bytes that is not JSON, not kept` };
+    }
+  }
+  return { bodyNote: `A body of ${body.length} bytes of ${type}, not kept` };
 }

@@ -6,10 +6,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { StartupError } from '../vocabulary/errors.js';
 import { BUNDLED_SPEC_PATH } from './bundled.js';
 import { hideDataRefs } from './data-refs.js';
 import { lenientReadings } from './defects.js';
+import { SpecError } from './spec-error.js';
 import { specDefects } from './spec-check.js';
 import {
   leftoverWarnings,
@@ -24,10 +24,8 @@ export type OperationObject = OpenAPIV3_1.OperationObject;
 export type SchemaObject = OpenAPIV3_1.SchemaObject;
 export type { SpecVersion } from './upgrade.js';
 
-/** A spec that cannot drive the mock; its message is one line, fit for a CLI. */
-export class SpecError extends StartupError {
-  override name = 'SpecError';
-}
+// Its own module, so that a browser bundle has it without this file's file reading.
+export { SpecError } from './spec-error.js';
 
 export interface LoadedSpec {
   /** Where the spec was read from, for messages. */

@@ -121,6 +121,13 @@ export const errors = {
     'unsupported_media_type',
     (accepted: string, sent: string) => `This operation accepts ${accepted}, not ${sent}`,
   ),
+  multipartNotInBrowser: define(
+    415,
+    'unsupported_media_type',
+    () =>
+      'The mock in a browser (MSW setupWorker) does not read multipart/form-data: ' +
+      'test this operation against the mock server or MSW in Node',
+  ),
   unsupportedEncoding: define(
     415,
     'unsupported_encoding',

@@ -108,6 +108,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     ...(recording ? { onWrite: createRecorder(app.resources, recording) } : {}),
     logger,
     logRequests: settings.logRequests,
+    requestLog: app.states.default.requestLog,
   });
   const { server, close } = createMockServer(listener, settings.limits);
   const stop = async () => {

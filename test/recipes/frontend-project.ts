@@ -83,6 +83,16 @@ export function readmeCommand(markdown: string, command: string): string[] {
   throw new Error(`the page has no \`npx ${command} ...\` line`);
 }
 
+/** Whether a `sh` block of the README runs `npx <command> ...`. */
+function hasReadmeCommand(markdown: string, command: string): boolean {
+  try {
+    readmeCommand(markdown, command);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export interface RunResult {
   code: number | null;
   output: string;
@@ -136,13 +146,17 @@ export async function frontendProject(page = RECIPES_PAGE): Promise<FrontendProj
     },
     remove: () => rm(dir, { recursive: true, force: true }),
   };
-  // The page's own command, as a reader runs it (the recipes' types come from it).
-  if (page === RECIPES_PAGE || readme.includes('npx openapi-typescript ')) {
-    const generated = await project.run(
-      join(dir, 'node_modules/.bin/openapi-typescript'),
-      readmeCommand(readme, 'openapi-typescript'),
-    );
-    if (generated.code !== 0) throw new Error(`openapi-typescript failed:\n${generated.output}`);
+  // The page's own type step, as a reader runs it: `petstore-kit types`, or openapi-typescript
+  // where a page still names it.
+  const typeStep = hasReadmeCommand(readme, 'petstore-kit types')
+    ? (['petstore-kit', ['types', ...readmeCommand(readme, 'petstore-kit types')]] as const)
+    : hasReadmeCommand(readme, 'openapi-typescript')
+      ? (['openapi-typescript', readmeCommand(readme, 'openapi-typescript')] as const)
+      : undefined;
+  if (typeStep) {
+    const [command, args] = typeStep;
+    const generated = await project.run(join(dir, 'node_modules/.bin', command), [...args]);
+    if (generated.code !== 0) throw new Error(`${command} failed:\n${generated.output}`);
   }
   return project;
 }

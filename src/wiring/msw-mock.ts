@@ -1,0 +1,126 @@
+// What the MSW handlers are on every platform: the core behind one MSW handler.
+import { http, type HttpHandler } from 'msw';
+import type { SchemeSummary } from '../core/security.js';
+import type { LoadedSpec } from '../openapi/load.js';
+import type { Resource } from '../openapi/resources.js';
+import { createMemoryStore } from '../store/memory-store.js';
+import type { Store } from '../store/store.js';
+import { buildMock } from './create-core.js';
+import { resolveOptions, type MockOptions } from './options.js';
+
+/**
+ * The options of mockHandlers: the mock's, but those of a server (where it listens, its HTTP
+ * bounds, CORS, a data file, Redis, watching the spec's file), which MSW has no use for.
+ */
+export interface MswMockOptions extends Omit<
+  MockOptions,
+  | 'spec'
+  | 'port'
+  | 'host'
+  | 'limits'
+  | 'cors'
+  | 'data'
+  | 'redis'
+  | 'redisPrefix'
+  | 'watch'
+  | 'logRequests'
+  | 'storeHasData'
+> {
+  /**
+   * The spec to serve: a path (in Node), a spec already loaded (`loadSpec`), or the OpenAPI
+   * document itself, already parsed (an imported JSON file, or YAML through the bundler's
+   * plugin): the only form a browser can give, its `$ref`s within the document.
+   * @default the bundled spec/openapi.yaml (the categories interface)
+   * @example import document from './openapi.json'; await mockHandlers({ spec: document });
+   */
+  spec?: string | LoadedSpec | Readonly<Record<string, unknown>>;
+  /**
+   * The origin the handlers answer for: requests to other origins are left to MSW (and to its
+   * `onUnhandledRequest`). A page's own relative URLs (`fetch('/v1/pets')`) are of its origin.
+   * @default any origin: every request under the spec's base path (`/v1`) or the admin API's
+   * @example 'http://localhost:5173'
+   */
+  origin?: string;
+}
+
+/** The mock as MSW request handlers, and what a test setup needs of it. */
+export interface MswMock {
+  /**
+   * One handler for every path of the mocked API (`/v1/...`) and of its admin API
+   * (`/__mock/...`): give them to `setupServer` or `setupWorker`.
+   */
+  readonly handlers: readonly HttpHandler[];
+  /** The mocked API's base path, from the spec's servers: `/v1`. */
+  readonly basePath: string;
+  /** The keys it accepts (or the default one), as given. */
+  readonly apiKeys: readonly string[];
+  /** The basic credentials it accepts (or the default one), `user:password`. */
+  readonly basic: readonly string[];
+  /** What each security scheme of the spec accepts, one line per scheme. */
+  readonly security: readonly SchemeSummary[];
+  /** The collections inferred from the spec. */
+  readonly resources: readonly Resource[];
+  readonly store: Store;
+  /**
+   * Back to the start-up data (as `POST /__mock/reset` does): the default state's records,
+   * scenario settings and request log. A session is reset by `POST /__mock/reset` with its
+   * `Mock-Session` header, or dropped by `DELETE /__mock/sessions/{id}`.
+   */
+  reset(): Promise<void>;
+  /**
+   * Fills the collections (all, or those named) with generated records, over what they hold:
+   * reset first for exactly these.
+   * @example await mock.reset(); await mock.seed({ count: 3, seed: 7 }, ['categories']);
+   */
+  seed(settings: { count: number; seed: number }, only?: readonly string[]): Promise<void>;
+  /** Closes the store. */
+  close(): Promise<void>;
+}
+
+/** The specs of an MSW mock, read as the platform reads them (from files, or given objects). */
+export interface MswSpecs {
+  spec: LoadedSpec;
+  admin: LoadedSpec;
+}
+
+/**
+ * The mock's core as MSW request handlers, from specs already read: what mockHandlers does on
+ * Node and in the browser alike, once each has read its specs its own way.
+ */
+export async function createMswMock(
+  options: Omit<MswMockOptions, 'spec'>,
+  { spec, admin }: MswSpecs,
+): Promise<MswMock> {
+  const settings = resolveOptions(options);
+  const store = settings.store ?? createMemoryStore({ limits: settings.storeLimits });
+  const mock = buildMock({ ...options, spec, adminSpec: admin, store });
+  await mock.seed({ count: settings.seedCount, seed: settings.seed });
+  await store.markInitial();
+
+  const origin = options.origin === undefined ? undefined : new URL(options.origin).origin;
+  const handler = http.all(
+    ({ request }) => {
+      const url = new URL(request.url);
+      if (origin !== undefined && url.origin !== origin) return false;
+      return mock.route(request.method, url.pathname + url.search).api !== undefined;
+    },
+    ({ request }) => mock.fetch(request),
+  );
+  return {
+    handlers: [handler],
+    basePath: mock.basePath,
+    apiKeys: settings.apiKeys,
+    basic: settings.basic,
+    security: mock.security,
+    resources: mock.resources,
+    store,
+    reset: mock.reset,
+    seed: mock.seed,
+    close: () => store.close(),
+  };
+}
+
+/** Whether an object is a spec loadSpec made, rather than an OpenAPI document. */
+export function isLoaded(spec: object): spec is LoadedSpec {
+  return 'resolved' in spec && 'document' in spec && 'warnings' in spec;
+}

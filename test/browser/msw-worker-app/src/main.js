@@ -1,0 +1,11 @@
+// A dev app's entry as docs/frontend.md shows it: the mock in the page's service worker.
+import { setupWorker } from 'msw/browser';
+import { mockHandlers } from 'petstore-kit/msw';
+
+const mock = await mockHandlers({ apiKeys: ['page-key'], seedCount: 3 });
+const worker = setupWorker(...mock.handlers);
+await worker.start({ onUnhandledRequest: 'bypass', quiet: true });
+
+// For the test: the mock's reset, and a sign that the worker is in place.
+window.mock = mock;
+document.body.dataset.mock = 'ready';
