@@ -108,7 +108,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     ...(recording ? { onWrite: createRecorder(app.resources, recording) } : {}),
     logger,
     logRequests: settings.logRequests,
-    requestLog: app.states.default.requestLog,
+    requestLog: app.mock.states.default.requestLog,
   });
   const { server, close } = createMockServer(listener, settings.limits);
   const stop = async () => {
