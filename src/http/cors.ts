@@ -223,7 +223,7 @@ function checkOrigins(origins: readonly string[] | undefined): string[] | undefi
 }
 
 /** Browsers send an origin serialized as the URL standard does; anything else never matches. */
-function isOrigin(value: string): boolean {
+export function isOrigin(value: string): boolean {
   try {
     const url = new URL(value);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;

@@ -11,15 +11,20 @@ import type { Store } from '../store/store.js';
 import {
   createCoreApp,
   type AppOptions,
+  type AppSettings,
   type CarriedState,
   type UnfitRecords,
 } from './create-core.js';
 import { resolveOptions } from './options.js';
 
+/** What createApp takes besides the mock's options. */
+const APP_ONLY: readonly (keyof AppOptions)[] = ['adminSpec', 'hosts', 'proxy'];
+
 export {
   describeUnfit,
   EAGER_CHECK_BYTES,
   type AppOptions,
+  type AppSettings,
   type UnfitRecords,
 } from './create-core.js';
 
@@ -69,9 +74,28 @@ export interface MockApp extends MockListener {
  * http.createServer(app).listen(0);
  */
 export function createApp(options: AppOptions, carried?: MockApp): MockApp {
-  const settings = resolveOptions(options);
+  const { storage, ...settings } = resolveOptions(options, APP_ONLY);
+  return appOf(
+    {
+      ...settings,
+      storage,
+      spec: options.spec,
+      ...(storage.kind === 'custom' ? { store: storage.store } : {}),
+      ...(options.adminSpec ? { adminSpec: options.adminSpec } : {}),
+      ...(options.hosts ? { hosts: options.hosts } : {}),
+      ...(options.proxy ? { proxy: options.proxy } : {}),
+    },
+    carried,
+  );
+}
+
+/**
+ * createApp from options already resolved (by startMock, the proxy): they are not read again.
+ * @param carried see createApp.
+ */
+export function appOf(settings: AppSettings, carried?: MockApp): MockApp {
   const logger = settings.logger ?? silentLogger();
-  const parts = createCoreApp({ ...options, logger }, carried && carriedBy.get(carried));
+  const parts = createCoreApp({ ...settings, logger }, carried && carriedBy.get(carried));
   const listener = createListener({
     core: parts.core,
     readBody: createBodyReader({ limit: settings.bodyLimit }),
@@ -79,7 +103,7 @@ export function createApp(options: AppOptions, carried?: MockApp): MockApp {
     ...(parts.adminBasePath === undefined
       ? {}
       : { page: createInspectorPage({ basePath: parts.adminBasePath }) }),
-    ...(options.hosts ? { host: options.hosts } : {}),
+    ...(settings.hosts ? { host: settings.hosts } : {}),
     budget: parts.budget,
     sendTimeoutMs: settings.limits.sendTimeout,
     ...(settings.logRequests ? { onAnswered: requestLines(logger) } : {}),

@@ -37,8 +37,8 @@ import { isServed, stabilityOf } from '../openapi/stability.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import { isReseedable, isSharedStore, type RecordId, type Store } from '../store/store.js';
 import { plainAnswer } from '../vocabulary/answer.js';
-import { errors } from '../vocabulary/error-catalogue.js';
-import { resolveOptions, type CustomHandler, type MockOptions } from './options.js';
+import { errors, startupErrors } from '../vocabulary/error-catalogue.js';
+import type { CustomHandler, MockOptions, ResolvedOptions } from './options.js';
 import { lazySeeding, type LazySeeding, type SeedSettings } from './seeding.js';
 
 /**
@@ -87,6 +87,14 @@ export interface AppOptions extends Pick<
    * violations the proxy logs here.
    */
   proxy?: { violations: ViolationLog };
+}
+
+/** What createCoreApp is built from: the options resolved (once, by its caller), the spec loaded. */
+export interface AppSettings
+  extends Omit<ResolvedOptions, 'spec'>, Pick<AppOptions, 'hosts' | 'adminSpec' | 'proxy'> {
+  spec: LoadedSpec;
+  /** The store opened for the records; none: a new in-memory one. */
+  store?: Store | undefined;
 }
 
 /** What the core logs: the spec's defects it lives with, and the errors that become a 5xx. */
@@ -143,10 +151,10 @@ export interface MockCoreApp {
  * Builds the mock core and its state from a loaded spec, with no HTTP adapter in front.
  * @param carried the state of a previous app of the same mock (`--watch` makes one per version of the spec).
  * @throws {SpecError} when the spec asks for something the mock cannot serve.
- * @example const { core } = createCoreApp({ spec: await loadSpec() }); await core.handle(request);
+ * @example const { core } = createCoreApp({ ...resolveOptions(), spec: await loadSpec() }); await core.handle(request);
  */
-export function createCoreApp(options: AppOptions, carried?: CarriedState): MockCoreApp {
-  const settings = resolveOptions(options);
+export function createCoreApp(options: AppSettings, carried?: CarriedState): MockCoreApp {
+  const settings = options;
   const document = options.spec.resolved;
   const operations = listOperations(document);
   const logger: CoreLogger = settings.logger ?? QUIET;
@@ -354,7 +362,7 @@ function adminApi(
 /**
  * The handler of each operation: the user's, by operationId, where one is given (with the
  * inferred one as its `next`), else the inferred one.
- * @throws {SpecError} for a handler whose operationId the spec does not have.
+ * @throws {StartupError} `invalid_option` for a handler whose operationId the spec does not have.
  */
 function customHandlers(
   operations: readonly Operation[],
@@ -364,8 +372,9 @@ function customHandlers(
   const known = new Set(operations.map((operation) => operation.operationId));
   for (const operationId of Object.keys(custom)) {
     if (!known.has(operationId))
-      throw new SpecError(
-        `handlers: the spec has no operation "${operationId}" (it has: ${[...known].join(', ')})`,
+      throw startupErrors.invalidOption(
+        'handlers',
+        `the spec has no operation "${operationId}" (it has: ${[...known].join(', ')})`,
       );
   }
   return (operation) => {

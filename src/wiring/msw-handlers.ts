@@ -95,11 +95,14 @@ export interface MswMock {
  * afterAll(() => server.close());
  */
 export async function mockHandlers(options: MswMockOptions = {}): Promise<MswMock> {
-  const settings = resolveOptions(options);
+  const settings = resolveOptions(options, ['origin']);
   const spec = typeof settings.spec === 'object' ? settings.spec : await loadSpec(settings.spec);
   const adminSpec = await loadSpec(ADMIN_SPEC_PATH);
-  const store = settings.store ?? createMemoryStore({ limits: settings.storeLimits });
-  const app = createCoreApp({ ...options, spec, adminSpec, store });
+  const store =
+    settings.storage.kind === 'custom'
+      ? settings.storage.store
+      : createMemoryStore({ limits: settings.storeLimits });
+  const app = createCoreApp({ ...settings, spec, adminSpec, store });
   await app.seed({ count: settings.seedCount, seed: settings.seed });
   await store.markInitial();
 
