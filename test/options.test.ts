@@ -145,6 +145,9 @@ describe('storage', () => {
     expect((await refusal({ storage: { kind: 'memory' }, data: 'x.jsonl' })).code).toBe(
       'conflicting_options',
     );
+    expect(
+      (await refusal({ storage: { kind: 'redis', url: 'redis://x' }, redisPrefix: 'a:' })).code,
+    ).toBe('conflicting_options');
     const missing = await refusal({ storage: { kind: 'redis' } });
     expect(missing.code).toBe('invalid_option');
     expect(missing.message).toMatch(/^option storage: url: it must be text/);

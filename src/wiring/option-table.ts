@@ -1,7 +1,7 @@
 // The mock's options, one row each: its kind, unit, default, flags, variable and one line of
 // doc. The CLI's flags, the check of every caller's options, docs/options.md and the defaults
 // are all read from here; MockOptions (options.ts) is held to it by the compiler.
-import { isOrigin } from '../http/cors.js';
+import { isOrigin } from '../http/origin.js';
 import type { Logger } from '../http/logger.js';
 import { DEFAULT_SERVER_LIMITS } from '../http/server-limits.js';
 import { BUNDLED_SPEC_PATH } from '../openapi/bundled.js';

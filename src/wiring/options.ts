@@ -326,18 +326,18 @@ function storageOf(options: { [K in OptionName]?: OptionValue<K> }): StorageOpti
   const chosen = (['storage', 'data', 'redis', 'store'] as const).filter(
     (name) => options[name] !== undefined,
   );
-  const redisOnly = (['redisReseed', 'redisAllowEviction'] as const).filter(
-    (name) => options[name] !== undefined,
-  );
+  const settingsOfShorthand = (
+    ['redisPrefix', 'redisReseed', 'redisAllowEviction', 'storeHasData'] as const
+  ).filter((name) => options[name] !== undefined);
   if (chosen.length > 1)
     throw startupErrors.conflictingOptions(
       chosen.map(optionLabel),
       'the data lives in one place: give one of them',
     );
-  if (options.storage && redisOnly.length > 0)
+  if (options.storage && settingsOfShorthand.length > 0)
     throw startupErrors.conflictingOptions(
-      ['storage', ...redisOnly.map(optionLabel)],
-      "give the Redis settings inside storage: { kind: 'redis', url, reseed, allowEviction }",
+      ['storage', ...settingsOfShorthand.map(optionLabel)],
+      "give them inside storage: { kind: 'redis', url, prefix, reseed, allowEviction } or { kind: 'custom', store, hasData }",
     );
   if (options.storage) return options.storage;
   if (options.data !== undefined) return { kind: 'file', path: options.data };
