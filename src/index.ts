@@ -11,10 +11,12 @@ export {
   DEFAULT_BASIC_CREDENTIAL,
   DEFAULT_BODY_LIMIT,
   DEFAULTS,
+  validateOptions,
   type CorsSetting,
   type CustomHandler,
   type CustomHandlerContext,
   type MockOptions,
+  type StorageOption,
 } from './wiring/options.js';
 export { createMockServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from './http/server.js';
 export type { Logger } from './http/logger.js';
@@ -59,4 +61,5 @@ export {
 } from './store/store.js';
 export type { Answer, FaultKind } from './vocabulary/answer.js';
 export { ApiError, StartupError, type ErrorBody } from './vocabulary/errors.js';
+export { startupErrors } from './vocabulary/error-catalogue.js';
 export type { IdKind, RecordId } from './vocabulary/record.js';

@@ -56,6 +56,8 @@ describe('the library entry', () => {
       'openRedisStore',
       'startMock',
       'startProxy',
+      'startupErrors',
+      'validateOptions',
     ]);
   });
 
@@ -120,9 +122,11 @@ describe('startMock', () => {
   });
 
   it('refuses, as the CLI does, an empty host and a key no request could send', async () => {
-    await expect(startMock({ host: '' })).rejects.toThrow(
-      new library.StartupError('the host to listen on is empty: give an address such as 127.0.0.1'),
-    );
+    await expect(startMock({ host: '' })).rejects.toMatchObject({
+      name: 'StartupError',
+      code: 'invalid_option',
+      message: expect.stringMatching(/^option host \(--host, HOST\): it is empty/),
+    });
     await expect(startMock({ apiKeys: ['one two'] })).rejects.toThrow(
       /^an API key cannot hold whitespace/,
     );

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The one place that touches the process: argv, env (through commander), signals, exit codes.
+import { StartupError } from '../vocabulary/errors.js';
 import { createCli } from './cli.js';
 
 /** What is serving: a mock or a proxy, each stopped cleanly on the first signal. */
@@ -43,6 +44,15 @@ createCli({
 })
   .parseAsync(process.argv)
   .catch((err: unknown) => {
-    process.stderr.write(`petstore-kit: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`petstore-kit: ${failureLine(err)}\n`);
     process.exit(1);
   });
+
+/** One line for a failure, ending in its code when the catalogue gives it one: what a script can match. */
+function failureLine(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const { code } = err as { code?: unknown };
+  return err instanceof StartupError && typeof code === 'string'
+    ? `${err.message} [${code}]`
+    : err.message;
+}

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { createLogger } from '../http/logger.js';
-import { DEFAULT_API_KEY, DEFAULT_BASIC_CREDENTIAL, DEFAULTS } from '../wiring/options.js';
+import { DEFAULT_API_KEY, DEFAULTS, validateOptions } from '../wiring/options.js';
 import { DEFAULT_TARGET_TIMEOUT_MS } from '../wiring/proxy-defaults.js';
 import type { RunningMock } from '../wiring/start-mock.js';
 import type { RunningProxy } from '../wiring/start-proxy.js';
@@ -11,29 +11,12 @@ import type { ContractCommandOptions } from './contract-command.js';
 import type { CoverageFlags } from './coverage-command.js';
 import { COVERAGE_FORMATS } from './coverage-report.js';
 import { CONTRACT_DEFAULTS, ContractExit } from './contract-defaults.js';
-import type { MockFlags } from './mock-command.js';
-import { FAULT_KINDS } from '../vocabulary/answer.js';
-import { STABILITY_LEVELS } from '../openapi/stability.js';
 import { DIFF_FORMATS } from '../diff/report.js';
 import { LEVELS } from '../diff/rules.js';
 import type { DiffCommandOptions } from './diff-command.js';
 import type { TypesFlags } from './types-command.js';
-import {
-  collectBasic,
-  collectList,
-  parseDelay,
-  parseFaultKinds,
-  parseGiven,
-  parseHost,
-  parseRate,
-  parseCount,
-  parseInteger,
-  parsePercent,
-  parsePort,
-  parsePositive,
-  parseSeconds,
-  parseSize,
-} from './parse.js';
+import { addOptionFlags, givenOptions } from './option-flags.js';
+import { collectList, parseCount, parsePercent, parsePositive, parseSeconds } from './parse.js';
 
 export { DEFAULT_API_KEY };
 
@@ -72,8 +55,8 @@ export interface CliIo {
 }
 
 /**
- * The `petstore-kit` command line. Options fall back to environment variables
- * (`PORT`, `HOST`, `API_KEYS`, `BASIC_AUTH`), which commander reads.
+ * The `petstore-kit` command line. The mock's flags, and the variables they fall back to
+ * (`PORT`, `HOST`, `API_KEYS`...), come from the table of options (wiring/option-table.ts).
  * @example await createCli({ stdout: process.stdout, stderr: process.stderr }).parseAsync(process.argv);
  */
 export function createCli(io: CliIo): Command {
@@ -96,222 +79,37 @@ export function createCli(io: CliIo): Command {
       program.outputHelp();
     });
 
-  program
-    .command('mock')
-    .description('run the stateful mock server')
-    .addOption(portOption())
-    .addOption(hostOption())
-    .addOption(
-      new Option(
-        '-k, --api-key <key>',
-        `an accepted key (API key, bearer or OAuth token), or scheme=key for one scheme; repeatable (default: ${DEFAULT_API_KEY})`,
-      )
-        .env('API_KEYS')
-        .argParser(collectList),
-    )
-    .addOption(
-      new Option(
-        '--basic <user:password>',
-        `accepted HTTP basic credentials, or scheme=user:password for one scheme; repeatable (default: ${DEFAULT_BASIC_CREDENTIAL})`,
-      )
-        .env('BASIC_AUTH')
-        .argParser(collectBasic),
-    )
-    .addOption(
-      new Option('--seed-count <count>', 'records generated per collection at start-up (0: none)')
-        .default(DEFAULTS.seedCount)
-        .argParser(parseCount),
-    )
-    .addOption(
-      new Option('--seed <seed>', 'seed of the generated data')
-        .default(DEFAULTS.seed)
-        .argParser(parseInteger),
-    )
-    .addOption(
-      new Option('--spec <path>', 'OpenAPI document to serve').default(
-        DEFAULTS.spec,
-        'the bundled spec',
-      ),
-    )
-    .addOption(
-      new Option(
-        '--data <file>',
-        'keep the data in this file, across restarts (default: memory only)',
-      ),
-    )
-    .addOption(
-      new Option(
-        '--redis <url>',
-        'keep every state in this Redis, shared by every replica started with it (default: this process)',
-      )
-        .env('REDIS_URL')
-        .argParser(parseGiven),
-    )
-    .addOption(
-      new Option('--redis-prefix <prefix>', 'the start of every key the mock writes in Redis')
-        .env('REDIS_PREFIX')
-        .default(DEFAULTS.redisPrefix),
-    )
-    .addOption(
-      new Option(
-        '--redis-reseed',
-        'seed the Redis prefix again when the start-up data replicas served is gone from it',
-      ),
-    )
-    .addOption(
-      new Option(
-        '--redis-allow-eviction',
-        'start on a Redis whose maxmemory-policy evicts keys (records may vanish, ids repeat)',
-      ),
-    )
-    .addOption(
-      new Option(
-        '--max-sessions <count>',
-        'most sessions (Mock-Session headers) at once; past it, a new one gets a 503',
-      )
-        .default(DEFAULTS.maxSessions)
-        .argParser(parsePositive),
-    )
-    .addOption(
-      new Option(
-        '--session-ttl <seconds>',
-        'a session unused this long may be dropped to make room for a new one',
-      )
-        .default(DEFAULTS.sessionTtl, String(DEFAULTS.sessionTtl / 1000))
-        .argParser(parseSeconds),
-    )
-    .addOption(new Option('-q, --quiet', 'log no line per request'))
-    .addOption(
-      new Option('--body-limit <size>', 'largest request body')
-        .default(DEFAULTS.bodyLimit, '1mb')
-        .argParser(parseSize),
-    )
-    .addOption(
-      new Option('--max-header-size <size>', 'largest request head (431 beyond)')
-        .default(DEFAULTS.limits.maxHeaderSize, '16kb')
-        .argParser(parseSize),
-    )
-    .addOption(
-      new Option(
-        '--request-timeout <seconds>',
-        'a request must arrive whole within this (408 beyond)',
-      )
-        .default(DEFAULTS.limits.requestTimeout, '30')
-        .argParser(parseSeconds),
-    )
-    .addOption(
-      new Option('--headers-timeout <seconds>', 'its headers within this (408 beyond)')
-        .default(DEFAULTS.limits.headersTimeout, '10')
-        .argParser(parseSeconds),
-    )
-    .addOption(
-      new Option('--keep-alive-timeout <seconds>', 'idle keep-alive connections close after this')
-        .default(DEFAULTS.limits.keepAliveTimeout, '5')
-        .argParser(parseSeconds),
-    )
-    .addOption(
-      new Option('--shutdown-timeout <seconds>', 'on SIGTERM, in-flight requests get this long')
-        .default(DEFAULTS.limits.shutdownTimeout, '5')
-        .argParser(parseSeconds),
-    )
-    .addOption(
-      new Option(
-        '--send-timeout <seconds>',
-        'a client that reads nothing of an answer for this long is dropped',
-      )
-        .default(DEFAULTS.limits.sendTimeout, String(DEFAULTS.limits.sendTimeout / 1000))
-        .argParser(parseSeconds),
-    )
-    .addOption(
-      new Option('--max-records <count>', 'most records the store holds (507 beyond)')
-        .default(DEFAULTS.storeLimits.maxRecords)
-        .argParser(parsePositive),
-    )
-    .addOption(
-      new Option('--max-store-size <size>', 'most bytes of records, as JSON (507 beyond)')
-        .default(DEFAULTS.storeLimits.maxBytes, '256mb')
-        .argParser(parseSize),
-    )
-    .addOption(
-      new Option(
-        '--cors-origin <origin>',
-        'allow only this origin (and credentials) to call from a browser; repeatable (default: any origin)',
-      )
-        .env('CORS_ORIGINS')
-        .argParser(collectList),
-    )
-    .addOption(
-      new Option(
-        '--allowed-host <host>',
-        'answer requests for this Host too, besides loopback ones and --host; repeatable; * allows any (unsafe)',
-      )
-        .env('ALLOWED_HOSTS')
-        .argParser(collectList),
-    )
-    .addOption(new Option('--no-cors', 'no CORS headers: browsers refuse calls from other origins'))
-    .addOption(
-      new Option('--delay <ms>', 'delay every answer: milliseconds, or a range such as 100-400')
-        .default(DEFAULTS.scenarios.delay, '0')
-        .argParser(parseDelay),
-    )
-    .addOption(
-      new Option(
-        '--fault-rate <rate>',
-        'share of requests, 0 to 1, that get a random fault (seeded)',
-      )
-        .default(DEFAULTS.scenarios.faultRate)
-        .argParser(parseRate),
-    )
-    .addOption(
-      new Option(
-        '--fault-kinds <kinds>',
-        `faults drawn from (comma-separated: ${FAULT_KINDS.join(', ')})`,
-      )
-        .default(DEFAULTS.scenarios.faultKinds, DEFAULTS.scenarios.faultKinds.join(','))
-        .argParser(parseFaultKinds),
-    )
-    .addOption(
-      new Option('--fault-timeout <seconds>', 'how long a timeout fault holds its connection')
-        .default(DEFAULTS.faultTimeoutMs, String(DEFAULTS.faultTimeoutMs / 1000))
-        .argParser(parseSeconds),
-    )
-    .addOption(
-      new Option('--stability <level>', 'serve only operations this stable or more (x-stability)')
-        .choices([...STABILITY_LEVELS])
-        .default(DEFAULTS.stability),
-    )
-    .addOption(new Option('--watch', 'reload the spec when its file changes, keeping the data'))
+  addOptionFlags(
+    program.command('mock').description('run the stateful mock server (docs/options.md)'),
+    'mock',
+  )
     .addOption(
       new Option('--log-format <format>', 'request log lines: pretty for people, json for tools')
         .choices(['auto', 'pretty', 'json'])
         .default('auto', 'pretty on a terminal, json otherwise'),
     )
-    .action(async (options: MockFlags) => {
+    .action(async (flags: { logFormat: LogFormat }, command: Command) => {
       const { runMock } = await import('./mock-command.js');
-      const pretty =
-        options.logFormat === 'pretty' ||
-        (options.logFormat === 'auto' && (io.stdout as { isTTY?: boolean }).isTTY === true);
-      await runMock(options, createLogger(io.stdout, { pretty }), io.onListening);
+      const options = validateOptions(givenOptions(command, 'mock'));
+      await runMock(options, loggerOf(flags.logFormat, io), io.onListening);
     });
 
-  program
-    .command('proxy')
-    .description(
-      'forward every request to a real API and check requests and answers against the spec (docs/proxy.md)',
-    )
+  addOptionFlags(
+    program
+      .command('proxy')
+      .description(
+        'forward every request to a real API and check requests and answers against the spec (docs/proxy.md)',
+      ),
+    'proxy',
+  )
     .addOption(
       new Option('--target <url>', 'base URL of the real API, e.g. https://staging.example.com/v1')
         .env('PROXY_TARGET')
         .makeOptionMandatory(),
     )
     .addOption(
-      new Option('--spec <path>', 'OpenAPI document to check against').default(
-        DEFAULTS.spec,
-        'the bundled spec',
-      ),
+      new Option('--spec <path>', 'OpenAPI document to check against (default: the bundled spec)'),
     )
-    .addOption(portOption())
-    .addOption(hostOption())
     .addOption(
       new Option(
         '-k, --api-key <key>',
@@ -343,28 +141,15 @@ export function createCli(io: CliIo): Command {
     .addOption(
       new Option('--fail-on-violation', 'exit with 1 on SIGTERM/SIGINT if any violation was seen'),
     )
-    .addOption(new Option('-q, --quiet', 'log no line per request'))
-    .addOption(
-      new Option('--body-limit <size>', 'largest request body forwarded (413 beyond)')
-        .default(DEFAULTS.bodyLimit, '1mb')
-        .argParser(parseSize),
-    )
-    .addOption(
-      new Option('--shutdown-timeout <seconds>', 'on SIGTERM, exchanges in flight get this long')
-        .default(DEFAULTS.limits.shutdownTimeout, '5')
-        .argParser(parseSeconds),
-    )
     .addOption(
       new Option('--log-format <format>', 'log lines: pretty for people, json for tools')
         .choices(['auto', 'pretty', 'json'])
         .default('auto', 'pretty on a terminal, json otherwise'),
     )
-    .action(async (options: ProxyFlags) => {
+    .action(async (flags: ProxyFlags, command: Command) => {
       const { runProxy } = await import('./proxy-command.js');
-      const pretty =
-        options.logFormat === 'pretty' ||
-        (options.logFormat === 'auto' && (io.stdout as { isTTY?: boolean }).isTTY === true);
-      await runProxy(options, createLogger(io.stdout, { pretty }), io.onProxy, io.onExitCode);
+      const shared = validateOptions(givenOptions(command, 'proxy'));
+      await runProxy(flags, shared, loggerOf(flags.logFormat, io), io.onProxy, io.onExitCode);
     });
 
   program.addCommand(
@@ -557,18 +342,11 @@ function packageVersion(): string {
   return (manifest as { version: string }).version;
 }
 
-/** `--port`, as the mock and the proxy both take it. */
-function portOption(): Option {
-  return new Option('-p, --port <port>', 'port to listen on')
-    .env('PORT')
-    .default(DEFAULTS.cliPort)
-    .argParser(parsePort);
-}
+/** Request log lines: pretty for people on a terminal, JSON for tools. */
+type LogFormat = 'auto' | 'pretty' | 'json';
 
-/** `--host`, as the mock and the proxy both take it. */
-function hostOption(): Option {
-  return new Option('-H, --host <host>', 'address to listen on')
-    .env('HOST')
-    .default(DEFAULTS.host)
-    .argParser(parseHost);
+function loggerOf(format: LogFormat, io: CliIo) {
+  const pretty =
+    format === 'pretty' || (format === 'auto' && (io.stdout as { isTTY?: boolean }).isTTY === true);
+  return createLogger(io.stdout, { pretty });
 }

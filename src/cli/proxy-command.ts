@@ -1,21 +1,16 @@
 import type { Logger } from '../http/logger.js';
-import { DEFAULT_API_KEY } from '../wiring/options.js';
+import { DEFAULT_API_KEY, type MockOptions } from '../wiring/options.js';
 import { describeTotals, startProxy, type RunningProxy } from '../wiring/start-proxy.js';
 
-/** The `proxy` command's flags, as commander parses them (sizes in bytes, times in ms). */
+/** The `proxy` command's own flags, as commander parses them (times in ms). */
 export interface ProxyFlags {
-  spec: string;
+  spec?: string;
   target: string;
-  port: number;
-  host: string;
   apiKey?: string[];
   record?: string;
   targetTimeout: number;
   enforce?: boolean;
   failOnViolation?: boolean;
-  quiet?: boolean;
-  bodyLimit: number;
-  shutdownTimeout: number;
   logFormat: 'auto' | 'pretty' | 'json';
 }
 
@@ -23,27 +18,27 @@ export interface ProxyFlags {
  * Starts the proxy as the CLI asks and announces it in one log line. Its `close` (a signal)
  * logs the summary of the violations seen, one count per side and rule, and with
  * `--fail-on-violation` tells `onExitCode` of a 1 when there was any.
- * @example await runProxy(flags, createLogger()); // {"msg":"petstore-kit proxy listening on http://127.0.0.1:4010/v1, forwarding to https://staging.example.com/v1"}
+ * @example await runProxy(flags, { port: 4010 }, createLogger()); // {"msg":"petstore-kit proxy listening on http://127.0.0.1:4010/v1, forwarding to https://staging.example.com/v1"}
  */
 export async function runProxy(
   flags: ProxyFlags,
+  shared: Pick<
+    MockOptions,
+    'port' | 'host' | 'bodyLimit' | 'shutdownTimeoutSeconds' | 'logRequests'
+  >,
   logger: Logger,
   onListening: (proxy: RunningProxy) => void = () => {},
   onExitCode: (code: number) => void = () => {},
 ): Promise<RunningProxy> {
   const started = await startProxy({
-    spec: flags.spec,
+    ...(flags.spec ? { spec: flags.spec } : {}),
     target: flags.target,
-    port: flags.port,
-    host: flags.host,
+    ...shared,
     ...(flags.apiKey?.length ? { apiKeys: flags.apiKey } : {}),
     ...(flags.record ? { record: flags.record } : {}),
     targetTimeoutMs: flags.targetTimeout,
     enforce: flags.enforce ?? false,
-    bodyLimit: flags.bodyLimit,
-    limits: { shutdownTimeout: flags.shutdownTimeout },
     logger,
-    logRequests: !flags.quiet,
   });
   const proxy: RunningProxy = {
     ...started,

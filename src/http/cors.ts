@@ -3,6 +3,7 @@ import cors, { type CorsOptions as LibraryCorsOptions } from 'cors';
 import type { Route } from '../core/mock-core.js';
 import type { Operation } from '../openapi/operations.js';
 import { errors } from '../vocabulary/error-catalogue.js';
+import { isOrigin } from './origin.js';
 import type { ApiError } from '../vocabulary/errors.js';
 
 /**
@@ -220,16 +221,6 @@ function checkOrigins(origins: readonly string[] | undefined): string[] | undefi
     }
     return origin;
   });
-}
-
-/** Browsers send an origin serialized as the URL standard does; anything else never matches. */
-function isOrigin(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
-  } catch {
-    return false;
-  }
 }
 
 function checkMaxAge(seconds: number): number {

@@ -1,6 +1,6 @@
 // Every error the mock answers with, in one place: its status, its code and its message.
 // A reader learns the mock's failure modes here; tests assert codes, not message strings.
-import { ApiError, codeOf, reasonPhrase } from './errors.js';
+import { ApiError, codeOf, reasonPhrase, StartupError } from './errors.js';
 
 type Message = string | { message: string; headers: Readonly<Record<string, string>> };
 
@@ -382,3 +382,37 @@ export function askedForStatus(status: number): ApiError {
     `The mock answers ${status} because the request asked for it (Prefer: code=${status})`,
   );
 }
+
+/** Makes the StartupError of one entry; its code is readable without making one. */
+export interface StartupErrorFactory<Args extends unknown[]> {
+  (...args: Args): StartupError;
+  readonly code: string;
+}
+
+function startup<Args extends unknown[]>(
+  code: string,
+  message: (...args: Args) => string,
+): StartupErrorFactory<Args> {
+  return Object.assign((...args: Args) => new StartupError(message(...args), { code }), { code });
+}
+
+/**
+ * The problems that stop the mock before it serves, for which the options are to blame: the
+ * CLI and a library call (`startMock`, `createApp`, `mockHandlers`...) get the same one line.
+ * `option` names the option as both know it: `port (--port, PORT)`.
+ */
+export const startupErrors = {
+  invalidOption: startup(
+    'invalid_option',
+    (option: string, problem: string) => `option ${option}: ${problem}`,
+  ),
+  unknownOption: startup(
+    'unknown_option',
+    (name: string, known: readonly string[]) =>
+      `unknown option ${name}: the options are ${known.join(', ')}`,
+  ),
+  conflictingOptions: startup(
+    'conflicting_options',
+    (options: readonly string[], why: string) => `options ${options.join(' and ')}: ${why}`,
+  ),
+} as const;

@@ -38,6 +38,17 @@ export class ApiError extends Error {
  */
 export class StartupError extends Error {
   override name = 'StartupError';
+
+  /**
+   * What went wrong, as `startupErrors` (error-catalogue.ts) names it; none for the problems of
+   * a spec, a data file or a store, whose classes (SpecError, ...) say it.
+   */
+  readonly code: string | undefined;
+
+  constructor(message: string, options?: ErrorOptions & { code?: string }) {
+    super(message, options);
+    this.code = options?.code;
+  }
 }
 
 /**

@@ -5,11 +5,14 @@ import { createInspectorPage } from '../http/inspector-page.js';
 import { createListener, type MockListener } from '../http/listener.js';
 import { requestLines, silentLogger } from '../http/logger.js';
 import type { CheckedAnswer } from '../vocabulary/answer.js';
-import { buildMock, type AppOptions } from './create-core.js';
+import { buildMock, type AppOptions, type AppSettings } from './create-core.js';
 import { resolveOptions } from './options.js';
 
 export { describeUnfit, EAGER_CHECK_BYTES, type UnfitRecords } from '../core/create-mock.js';
-export type { AppOptions } from './create-core.js';
+export type { AppOptions, AppSettings } from './create-core.js';
+
+/** What createApp takes besides the mock's options. */
+const APP_ONLY: readonly (keyof AppOptions)[] = ['adminSpec', 'hosts', 'proxy'];
 
 /**
  * The mock as a Node request listener: a function, so that `http.createServer(app)` takes it,
@@ -43,9 +46,28 @@ export interface MockApp extends Pick<
  * http.createServer(app).listen(0);
  */
 export function createApp(options: AppOptions, from: { carriedFrom?: Mock } = {}): MockApp {
-  const settings = resolveOptions(options);
+  const { storage, ...settings } = resolveOptions(options, APP_ONLY);
+  return appOf(
+    {
+      ...settings,
+      storage,
+      spec: options.spec,
+      ...(storage.kind === 'custom' ? { store: storage.store } : {}),
+      ...(options.adminSpec ? { adminSpec: options.adminSpec } : {}),
+      ...(options.hosts ? { hosts: options.hosts } : {}),
+      ...(options.proxy ? { proxy: options.proxy } : {}),
+    },
+    from,
+  );
+}
+
+/**
+ * createApp from options already resolved (by startMock, the proxy): they are not read again.
+ * @param from see createApp.
+ */
+export function appOf(settings: AppSettings, from: { carriedFrom?: Mock } = {}): MockApp {
   const logger = settings.logger ?? silentLogger();
-  const mock = buildMock({ ...options, logger }, from.carriedFrom);
+  const mock = buildMock({ ...settings, logger }, from.carriedFrom);
   const node = createListener({
     mock,
     bodyReader: createBodyReader({ limit: settings.bodyLimit }),
@@ -53,7 +75,7 @@ export function createApp(options: AppOptions, from: { carriedFrom?: Mock } = {}
     ...(mock.adminBasePath === undefined
       ? {}
       : { page: createInspectorPage({ basePath: mock.adminBasePath }) }),
-    ...(options.hosts ? { host: options.hosts } : {}),
+    ...(settings.hosts ? { host: settings.hosts } : {}),
     budget: mock.budget,
     sendTimeoutMs: settings.limits.sendTimeout,
     ...(settings.logRequests ? { onAnswered: requestLines(logger) } : {}),

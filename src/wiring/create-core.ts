@@ -4,7 +4,8 @@ import { createMock, type CoreLogger, type Mock, type MockSettings } from '../co
 import type { ViolationLog } from '../core/proxy/violations.js';
 import type { HostStep } from '../http/host-check.js';
 import type { LoadedSpec } from '../openapi/load.js';
-import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
+import type { Store } from '../store/store.js';
+import type { MockOptions, ResolvedOptions } from './options.js';
 
 /** The options of createApp: the mock's options, with a spec already loaded. */
 export interface AppOptions extends Pick<
@@ -38,15 +39,19 @@ export interface AppOptions extends Pick<
   proxy?: { violations: ViolationLog };
 }
 
+/** What a mock is built from: the options resolved (once, by its caller), the spec loaded. */
+export interface AppSettings
+  extends Omit<ResolvedOptions, 'spec'>, Pick<AppOptions, 'hosts' | 'adminSpec' | 'proxy'> {
+  spec: LoadedSpec;
+  /** The store opened for the records; none: a new in-memory one. */
+  store?: Store | undefined;
+}
+
 /**
  * The core's settings from the mock's resolved options (units converted here, once).
- * @example mockSettings(resolveOptions({ seed: 7 }), { adminSpec }).seed // 7
+ * @example mockSettings({ ...resolveOptions({ seed: 7 }), spec }).seed // 7
  */
-export function mockSettings(
-  settings: ResolvedOptions,
-  extra: Pick<MockSettings, 'adminSpec' | 'proxy' | 'logger'> = {},
-): MockSettings {
-  const logger: CoreLogger | undefined = extra.logger ?? settings.logger;
+export function mockSettings(settings: AppSettings): MockSettings {
   return {
     apiKeys: settings.apiKeys,
     basic: settings.basic,
@@ -60,22 +65,18 @@ export function mockSettings(
     stability: settings.stability,
     handlers: settings.handlers,
     ...(settings.store ? { store: settings.store } : {}),
-    ...(logger ? { logger } : {}),
-    ...(extra.adminSpec ? { adminSpec: extra.adminSpec } : {}),
-    ...(extra.proxy ? { proxy: extra.proxy } : {}),
+    ...(settings.logger ? { logger: settings.logger as CoreLogger } : {}),
+    ...(settings.adminSpec ? { adminSpec: settings.adminSpec } : {}),
+    ...(settings.proxy ? { proxy: settings.proxy } : {}),
   };
 }
 
 /**
- * The mock of a loaded spec, from the mock's options (see createMock).
+ * The mock of a loaded spec, from the mock's resolved options (see createMock).
  * @param carriedFrom the mock of the previous version of the spec (`--watch`).
  * @throws {SpecError} when the spec asks for something the mock cannot serve.
- * @example const mock = buildMock({ spec: await loadSpec() }); await mock.fetch(request);
+ * @example const mock = buildMock({ ...resolveOptions(), spec: await loadSpec() }); await mock.fetch(request);
  */
-export function buildMock(options: AppOptions, carriedFrom?: Mock): Mock {
-  const settings = mockSettings(resolveOptions(options), {
-    ...(options.adminSpec ? { adminSpec: options.adminSpec } : {}),
-    ...(options.proxy ? { proxy: options.proxy } : {}),
-  });
-  return createMock(options.spec, settings, { carriedFrom });
+export function buildMock(settings: AppSettings, carriedFrom?: Mock): Mock {
+  return createMock(settings.spec, mockSettings(settings), { carriedFrom });
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SchemeSummary } from '../core/security.js';
 import type { Store } from '../store/store.js';
-import type { MockOptions } from './options.js';
+import { resolveOptions, type MockOptions } from './options.js';
 import { openMock } from './start-mock.js';
 
 /** How express (4 and 5), connect and Vite's `server.middlewares` hand a request on. */
@@ -50,7 +50,7 @@ export interface MockMiddleware {
  * app.listen(3000);
  */
 export async function mockMiddleware(options: MockMiddlewareOptions = {}): Promise<MockMiddleware> {
-  const mock = await openMock(options);
+  const mock = await openMock(resolveOptions(options));
   function petstoreKitMock(req: IncomingMessage, res: ServerResponse, next: NextFunction): void {
     // Mounted under a path (`app.use('/mock', ...)`), express and connect take it off `url`:
     // the mock then serves its paths below that one, as any mounted middleware does.

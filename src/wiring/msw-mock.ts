@@ -91,9 +91,12 @@ export async function createMswMock(
   options: Omit<MswMockOptions, 'spec'>,
   { spec, admin }: MswSpecs,
 ): Promise<MswMock> {
-  const settings = resolveOptions(options);
-  const store = settings.store ?? createMemoryStore({ limits: settings.storeLimits });
-  const mock = buildMock({ ...options, spec, adminSpec: admin, store });
+  const settings = resolveOptions(options, ['origin']);
+  const store =
+    settings.storage.kind === 'custom'
+      ? settings.storage.store
+      : createMemoryStore({ limits: settings.storeLimits });
+  const mock = buildMock({ ...settings, spec, adminSpec: admin, store });
   await mock.seed({ count: settings.seedCount, seed: settings.seed });
   await store.markInitial();
 

@@ -1,38 +1,43 @@
-// The mock's options: one shape for startMock, createApp and the CLI, and every default in
-// one place. This module loads only small modules: the CLI reads it to print its help.
-import type { CustomHandler } from '../core/handler.js';
-import { DEFAULT_SCENARIO_SETTINGS, type ScenarioSettings } from '../core/scenarios/settings.js';
+// The mock's options as library callers write them (MockOptions, held to the table of
+// option-table.ts), the one check every caller's options go through, CLI's included, and
+// their resolution, once, into the plain settings the rest of the mock reads.
+import type { ScenarioSettings } from '../core/scenarios/settings.js';
 import type { Logger } from '../http/logger.js';
-import { DEFAULT_SERVER_LIMITS, type ServerLimits } from '../http/server-limits.js';
-import { BUNDLED_SPEC_PATH } from '../openapi/bundled.js';
+import type { ServerLimits } from '../http/server-limits.js';
 import type { LoadedSpec } from '../openapi/load.js';
 import type { StabilityLevel } from '../openapi/stability.js';
-import { DEFAULT_REDIS_PREFIX } from '../store/redis-prefix.js';
-import { DEFAULT_STORE_LIMITS, type Store, type StoreLimits } from '../store/store.js';
+import type { Store, StoreLimits } from '../store/store.js';
+import type { FaultKind } from '../vocabulary/answer.js';
+import { startupErrors } from '../vocabulary/error-catalogue.js';
+import { OptionProblem } from './option-kinds.js';
+import {
+  DEFAULT_API_KEY,
+  DEFAULT_BASIC_CREDENTIAL,
+  MOCK_OPTIONS,
+  type CorsSetting,
+  type CustomHandler,
+  type OptionName,
+  type OptionRow,
+  type OptionValue,
+  type StorageOption,
+} from './option-table.js';
 
-/** Accepted when no credential is configured, so that `npm start` works out of the box. */
-export const DEFAULT_API_KEY = 'petstore-kit-dev-key';
+export {
+  DEFAULT_API_KEY,
+  DEFAULT_BASIC_CREDENTIAL,
+  DEFAULT_BODY_LIMIT,
+  type CorsSetting,
+  type CustomHandler,
+  type CustomHandlerContext,
+  type StorageOption,
+} from './option-table.js';
 
-/** The `user:password` HTTP basic schemes accept when no credential is configured. */
-export const DEFAULT_BASIC_CREDENTIAL = `petstore-kit:${DEFAULT_API_KEY}`;
-
-/** 1 MiB: the largest request body the mock reads; a larger one gets 413. */
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-
-// Defined by the core, which calls them; an option of the mock's.
-export type { CustomHandler, CustomHandlerContext } from '../core/handler.js';
-
-/** CORS for pages on other origins. */
-export interface CorsSetting {
-  /**
-   * The only origins allowed, each as scheme, host and port; credentials are then allowed
-   * too. Without it, any origin is allowed (echoed back), without credentials.
-   * @example ['http://localhost:5173']
-   */
-  origins?: readonly string[];
-}
-
-/** The options of the mock, for `startMock`, `createApp` (which ignores where it listens) and the CLI. */
+/**
+ * The options of the mock, for `startMock`, `createApp` (which ignores where it listens),
+ * `mockMiddleware`, `mockHandlers` and the CLI (docs/options.md has them as a table, with
+ * their flags and variables). A duration's name ends in its unit: `sessionTtlSeconds`, `delayMs`.
+ * A bad value is refused with a StartupError whose `code` is `invalid_option`.
+ */
 export interface MockOptions {
   /**
    * The spec to serve: a path, or a spec already loaded.
@@ -70,41 +75,75 @@ export interface MockOptions {
    */
   seed?: number;
   /**
-   * Records generated for each collection at start-up (not when the store holds data).
+   * Records generated for each collection at start-up (not when the storage holds data).
    * @default 10
    */
   seedCount?: number;
   /**
-   * A file that keeps the data across restarts: every write answered 2xx is on disk before
-   * its answer. Seeded only when new. Ignored when `store` is given.
-   * @default none: the data lives in memory
+   * Where the records live: in memory, in a file across restarts, in Redis shared by
+   * replicas, or in a store of yours. Cannot be given with its shorthands (`data`, `redis`...).
+   * @default { kind: 'memory' }
+   * @example { kind: 'file', path: 'mock-data.jsonl' }
+   * @example { kind: 'redis', url: 'redis://127.0.0.1:6379', prefix: 'team-a:' }
+   */
+  storage?: StorageOption;
+  /**
+   * Short for `storage: { kind: 'file', path: data }`: every write answered 2xx is on disk
+   * before its answer; seeded only when new.
    * @example 'mock-data.jsonl'
    */
   data?: string;
   /**
-   * Where records live.
-   * @default a new in-memory store, or the file store of `data`
+   * Short for `storage: { kind: 'redis', url: redis }`: several mocks started with the same
+   * URL, prefix and spec (replicas) serve one state.
+   * @example 'redis://127.0.0.1:6379'
    */
+  redis?: string;
+  /** With `redis`: short for its `storage.prefix`. @default 'petstore-kit:' */
+  redisPrefix?: string;
+  /** With `redis`: short for its `storage.reseed`. @default false */
+  redisReseed?: boolean;
+  /** With `redis`: short for its `storage.allowEviction`. @default false */
+  redisAllowEviction?: boolean;
+  /** Short for `storage: { kind: 'custom', store }`. */
   store?: Store;
-  /**
-   * Whether `store` came with data of its own, which seeding must leave alone.
-   * @default false
-   */
+  /** With `store`: short for its `storage.hasData`. @default false */
   storeHasData?: boolean;
-  /** @default DEFAULT_STORE_LIMITS: a million records or 256 MiB of JSON */
-  storeLimits?: Partial<StoreLimits>;
-  /** Bounds of the HTTP layer. @default DEFAULT_SERVER_LIMITS */
-  limits?: Partial<ServerLimits>;
+  /** The most records the storage holds; a write beyond gets 507. @default 1000000 */
+  maxRecords?: number;
+  /** The most bytes of records, as JSON; a write beyond gets 507. @default 268435456 (256 MiB) */
+  maxStoreSize?: number;
   /**
-   * The largest request body in bytes.
-   * @default DEFAULT_BODY_LIMIT (1 MiB)
+   * The most sessions (`Mock-Session` headers) at once: past it, a new session is refused with a
+   * 503 until one is dropped (`DELETE /__mock/sessions/{id}`) or has been unused for
+   * `sessionTtlSeconds`. A session used within that time is never dropped to make room.
+   * @default 100
    */
+  maxSessions?: number;
+  /**
+   * How long a session may sit unused before it can be dropped to make room for a new one.
+   * @default 3600 (an hour)
+   */
+  sessionTtlSeconds?: number;
+  /** The largest request body in bytes; a larger one gets 413. @default DEFAULT_BODY_LIMIT (1 MiB) */
   bodyLimit?: number;
+  /** The largest request head in bytes; a larger one gets 431. @default 16384 */
+  maxHeaderSize?: number;
+  /** A request must arrive whole within this, else 408. @default 30 */
+  requestTimeoutSeconds?: number;
+  /** Its head must arrive within this, else 408. @default 10 */
+  headersTimeoutSeconds?: number;
+  /** An idle keep-alive connection is closed after this. @default 5 */
+  keepAliveTimeoutSeconds?: number;
+  /** On a stop, requests in flight get this long to finish. @default 5 */
+  shutdownTimeoutSeconds?: number;
+  /** A client that reads nothing of an answer for this long is dropped. @default 30 */
+  sendTimeoutSeconds?: number;
   /** @default a logger that writes nothing */
   logger?: Logger;
   /**
    * One log line per request.
-   * @default false
+   * @default false (the CLI: true, and --quiet turns it off)
    */
   logRequests?: boolean;
   /**
@@ -115,66 +154,6 @@ export interface MockOptions {
    */
   cors?: CorsSetting | false;
   /**
-   * Latency and random faults for every answer of the mocked API; the admin API changes
-   * them for a run, and its reset restores these.
-   * @default DEFAULT_SCENARIO_SETTINGS: no delay, no faults
-   * @example { delay: { min: 100, max: 400 }, faultRate: 0.05, faultKinds: ['reset'] }
-   */
-  scenarios?: Partial<ScenarioSettings>;
-  /**
-   * How long a `timeout` fault holds its connection, in milliseconds.
-   * @default 30000
-   */
-  faultTimeoutMs?: number;
-  /**
-   * The least stable operations served: `stable` refuses those marked `x-stability:
-   * experimental` or `beta` with a 404 that says why.
-   * @default 'experimental' (everything is served)
-   */
-  stability?: StabilityLevel;
-  /**
-   * The most sessions (`Mock-Session` headers) at once: past it, a new session is refused with a
-   * 503 until one is dropped (`DELETE /__mock/sessions/{id}`) or has been unused for
-   * `sessionTtl`. A session used within `sessionTtl` is never dropped to make room.
-   * @default 100
-   */
-  maxSessions?: number;
-  /**
-   * How long, in milliseconds, a session may sit unused before it can be dropped to make room
-   * for a new one.
-   * @default 3600000 (an hour)
-   */
-  sessionTtl?: number;
-  /**
-   * Keep every state in Redis, at this URL, so that several mocks started with the same URL,
-   * prefix and spec (replicas behind a load balancer) serve one state: records, id counters,
-   * the start-up mark, sessions, scenario settings and the request log. Ignored when `store`
-   * is given.
-   * @default none: the state lives in this process (or in `data`)
-   * @example 'redis://127.0.0.1:6379'
-   */
-  redis?: string;
-  /**
-   * The prefix of every key the mock writes in Redis: mocks with other prefixes share one
-   * Redis without seeing each other.
-   * @default 'petstore-kit:'
-   */
-  redisPrefix?: string;
-  /**
-   * Seed the Redis prefix again when the start-up data replicas served is gone from it (Redis
-   * restarted empty, was flushed, or failed over to an empty replica). Without it, a mock
-   * refuses to start on such a prefix, so that a replica that joins never seeds over data
-   * others serve; `POST /__mock/reset` on a running replica seeds it again too.
-   * @default false
-   */
-  redisReseed?: boolean;
-  /**
-   * Start on a Redis whose `maxmemory-policy` may evict keys, though eviction loses records
-   * and makes ids repeat without a word. Without it such a Redis is refused at start-up.
-   * @default false
-   */
-  redisAllowEviction?: boolean;
-  /**
    * Host names (or addresses) the mock answers besides loopback ones (`localhost`,
    * `127.0.0.1`, `[::1]`) and the `host` it listens on: a request with any other `Host` gets
    * a 403, so that a page whose DNS name is rebound to this machine cannot reach the mock.
@@ -184,6 +163,25 @@ export interface MockOptions {
    * @example ['mock.team.internal']
    */
   allowedHosts?: readonly string[];
+  /**
+   * Delay every answer of the mocked API by this many milliseconds, or by a time drawn from a
+   * range; the admin API changes it for a run, and its reset restores this.
+   * @default 0
+   * @example { min: 100, max: 400 }
+   */
+  delayMs?: number | { min: number; max: number };
+  /** The share of requests, 0 to 1, that get a random fault (seeded). @default 0 */
+  faultRate?: number;
+  /** The faults drawn from when `faultRate` strikes. @default ['reset', 'timeout', 'malformed'] */
+  faultKinds?: readonly FaultKind[];
+  /** How long a `timeout` fault holds its connection. @default 30 */
+  faultTimeoutSeconds?: number;
+  /**
+   * The least stable operations served: `stable` refuses those marked `x-stability:
+   * experimental` or `beta` with a 404 that says why.
+   * @default 'experimental' (everything is served)
+   */
+  stability?: StabilityLevel;
   /**
    * Reload the spec when its file changes, keeping the data where the schemas still fit; a
    * broken edit keeps the last good spec serving and logs one line naming the problem.
@@ -196,93 +194,288 @@ export interface MockOptions {
    * @example { listCategories: async (request, { next }) => ({ ...(await next()), headers: { 'X-Total': '10' } }) }
    */
   handlers?: Readonly<Record<string, CustomHandler>>;
+
+  /** @deprecated milliseconds: use `sessionTtlSeconds`. */
+  sessionTtl?: number;
+  /** @deprecated milliseconds: use `faultTimeoutSeconds`. */
+  faultTimeoutMs?: number;
+  /** @deprecated milliseconds: use `requestTimeoutSeconds`, `maxHeaderSize`... */
+  limits?: Partial<ServerLimits>;
+  /** @deprecated use `maxRecords` and `maxStoreSize`. */
+  storeLimits?: Partial<StoreLimits>;
+  /** @deprecated use `delayMs`, `faultRate` and `faultKinds`. */
+  scenarios?: Partial<ScenarioSettings>;
 }
 
-/** Every default of MockOptions, in one place. */
-export const DEFAULTS = {
-  spec: BUNDLED_SPEC_PATH,
-  apiKeys: [DEFAULT_API_KEY] as readonly string[],
-  basic: [DEFAULT_BASIC_CREDENTIAL] as readonly string[],
-  port: 0,
-  /** The CLI's port, as `npm start` documents it. */
-  cliPort: 4010,
-  host: '127.0.0.1',
-  seed: 1,
-  seedCount: 10,
-  storeLimits: DEFAULT_STORE_LIMITS,
-  limits: DEFAULT_SERVER_LIMITS,
-  bodyLimit: DEFAULT_BODY_LIMIT,
-  logRequests: false,
-  scenarios: DEFAULT_SCENARIO_SETTINGS,
-  faultTimeoutMs: 30_000,
-  maxSessions: 100,
-  sessionTtl: 3_600_000,
-  redisPrefix: DEFAULT_REDIS_PREFIX,
-  redisReseed: false,
-  redisAllowEviction: false,
-  allowedHosts: [] as readonly string[],
-  stability: 'experimental' as StabilityLevel,
-  watch: false,
+/** The names older versions took, each still read (see `fromOldNames`), and what it is read as. */
+export const OLD_NAMES = {
+  sessionTtl: '`sessionTtlSeconds` (it took milliseconds)',
+  faultTimeoutMs: '`faultTimeoutSeconds`',
+  limits:
+    '`maxHeaderSize`, `requestTimeoutSeconds`, `headersTimeoutSeconds`, `keepAliveTimeoutSeconds`, `shutdownTimeoutSeconds`, `sendTimeoutSeconds` (it took milliseconds)',
+  storeLimits: '`maxRecords` and `maxStoreSize` (its `maxBytes`)',
+  scenarios: '`delayMs` (its `delay`), `faultRate` and `faultKinds`',
 } as const;
 
-/** MockOptions with every default filled in. */
-export interface ResolvedOptions extends Required<
-  Omit<
-    MockOptions,
-    'data' | 'store' | 'logger' | 'storeLimits' | 'limits' | 'scenarios' | 'cors' | 'redis'
-  >
-> {
+// The compiler holds MockOptions to the table: every option of the table, of the value its
+// row reads, and nothing else but the old names. A row changed without the type fails the build.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Mismatched = {
+  [K in OptionName]: Same<OptionValue<K> | undefined, MockOptions[K]> extends true ? never : K;
+}[OptionName];
+type Untabled = Exclude<keyof MockOptions, OptionName | keyof typeof OLD_NAMES>;
+type Holds<T extends true> = T;
+/** True, or the build fails: see above. */
+export type MockOptionsFollowTheTable = Holds<
+  Same<[Mismatched, Untabled], [never, never]> extends true ? true : false
+>;
+
+/** Where the records live, with every default filled in. */
+export type ResolvedStorage =
+  | { kind: 'memory' }
+  | { kind: 'file'; path: string }
+  | { kind: 'redis'; url: string; prefix: string; reseed: boolean; allowEviction: boolean }
+  | { kind: 'custom'; store: Store; hasData: boolean };
+
+/** The options, checked and with every default filled in: plain settings, read once. */
+export interface ResolvedOptions {
+  spec: string | LoadedSpec;
+  apiKeys: readonly string[];
+  basic: readonly string[];
   /** Whether the credentials are the defaults (none was given). */
   defaultCredentials: boolean;
-  data: string | undefined;
-  store: Store | undefined;
-  logger: Logger | undefined;
+  port: number;
+  host: string;
+  seed: number;
+  seedCount: number;
+  storage: ResolvedStorage;
   storeLimits: StoreLimits;
+  /** In milliseconds, as Node's server takes them. */
   limits: ServerLimits;
-  scenarios: ScenarioSettings;
+  bodyLimit: number;
+  logger: Logger | undefined;
+  logRequests: boolean;
   cors: CorsSetting | false;
-  redis: string | undefined;
+  scenarios: ScenarioSettings;
+  faultTimeoutMs: number;
+  stability: StabilityLevel;
+  maxSessions: number;
+  /** Milliseconds. */
+  sessionTtl: number;
+  allowedHosts: readonly string[];
+  watch: boolean;
+  handlers: Readonly<Record<string, CustomHandler>>;
 }
 
 /**
- * The options with every default filled in.
+ * The options, each checked, the old names read as the new ones, `storage` made of its
+ * shorthands (which are gone): MockOptions a second check leaves as they are.
+ */
+export type CheckedOptions = { [K in OptionName]?: OptionValue<K> } & {
+  storage: StorageOption;
+};
+
+/**
+ * How an option is named in a message, for the CLI and a library caller alike.
+ * @example optionLabel('port') // 'port (--port, PORT)'
+ */
+export function optionLabel(name: OptionName): string {
+  const row: OptionRow<unknown> = MOCK_OPTIONS[name];
+  const flags = (row.flags ?? []).flatMap((flag) => [
+    flag.flag.replace(/^-\w, /, '').replace(/ <.*>$/, ''),
+    ...(flag.env ? [flag.env] : []),
+  ]);
+  return flags.length > 0 ? `${name} (${flags.join(', ')})` : name;
+}
+
+/**
+ * Checks every option a caller gives, the CLI's as any other: each value by the kind of its
+ * row (text as a flag or a variable writes it is read too), the old names as the new ones,
+ * `storage` against its shorthands. The one check of the mock's options.
+ * @param also names the caller takes besides the mock's (the proxy's `target`).
+ * @throws {StartupError} `invalid_option`, `unknown_option` or `conflicting_options`, in one line.
+ * @example validateOptions({ port: '4010' }).port // 4010
+ */
+export function validateOptions(options: object, also: readonly string[] = []): CheckedOptions {
+  const given = fromOldNames(options as Readonly<Record<string, unknown>>);
+  const checked: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(given)) {
+    if (value === undefined) continue;
+    if (!Object.hasOwn(MOCK_OPTIONS, name)) {
+      if (also.includes(name) || Object.hasOwn(OLD_NAMES, name)) continue;
+      throw startupErrors.unknownOption(name, Object.keys(MOCK_OPTIONS));
+    }
+    const row: OptionRow<unknown> = MOCK_OPTIONS[name as OptionName];
+    try {
+      checked[name] = row.kind.read(value);
+    } catch (err) {
+      if (!(err instanceof OptionProblem)) throw err;
+      throw startupErrors.invalidOption(optionLabel(name as OptionName), err.message);
+    }
+  }
+  const values = checked as { [K in OptionName]?: OptionValue<K> };
+  // Folded into storage, which a second check (startMock after the CLI) must find alone.
+  const rest = Object.entries(values).filter(
+    ([name]) => (MOCK_OPTIONS[name as OptionName] as OptionRow<unknown>).shorthandFor === undefined,
+  );
+  return { ...(Object.fromEntries(rest) as typeof values), storage: storageOf(values) };
+}
+
+/** The shorthands of `storage`, and the one storage they make (or `storage` itself). */
+function storageOf(options: { [K in OptionName]?: OptionValue<K> }): StorageOption {
+  const chosen = (['storage', 'data', 'redis', 'store'] as const).filter(
+    (name) => options[name] !== undefined,
+  );
+  const settingsOfShorthand = (
+    ['redisPrefix', 'redisReseed', 'redisAllowEviction', 'storeHasData'] as const
+  ).filter((name) => options[name] !== undefined);
+  if (chosen.length > 1)
+    throw startupErrors.conflictingOptions(
+      chosen.map(optionLabel),
+      'the data lives in one place: give one of them',
+    );
+  if (options.storage && settingsOfShorthand.length > 0)
+    throw startupErrors.conflictingOptions(
+      ['storage', ...settingsOfShorthand.map(optionLabel)],
+      "give them inside storage: { kind: 'redis', url, prefix, reseed, allowEviction } or { kind: 'custom', store, hasData }",
+    );
+  if (options.storage) return options.storage;
+  if (options.data !== undefined) return { kind: 'file', path: options.data };
+  if (options.store !== undefined)
+    return {
+      kind: 'custom',
+      store: options.store,
+      ...(options.storeHasData !== undefined ? { hasData: options.storeHasData } : {}),
+    };
+  if (options.redis === undefined) return { kind: 'memory' };
+  return {
+    kind: 'redis',
+    url: options.redis,
+    ...(options.redisPrefix !== undefined ? { prefix: options.redisPrefix } : {}),
+    ...(options.redisReseed !== undefined ? { reseed: options.redisReseed } : {}),
+    ...(options.redisAllowEviction !== undefined
+      ? { allowEviction: options.redisAllowEviction }
+      : {}),
+  };
+}
+
+/**
+ * The options with the old names read as the new ones (milliseconds made seconds); a new
+ * name given too wins.
+ */
+function fromOldNames(options: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const old = options as MockOptions;
+  const seconds = (ms: unknown) => (typeof ms === 'number' ? ms / 1000 : ms);
+  const renamed: Record<string, unknown> = {
+    sessionTtlSeconds: seconds(old.sessionTtl),
+    faultTimeoutSeconds: seconds(old.faultTimeoutMs),
+    maxHeaderSize: old.limits?.maxHeaderSize,
+    requestTimeoutSeconds: seconds(old.limits?.requestTimeout),
+    headersTimeoutSeconds: seconds(old.limits?.headersTimeout),
+    keepAliveTimeoutSeconds: seconds(old.limits?.keepAliveTimeout),
+    shutdownTimeoutSeconds: seconds(old.limits?.shutdownTimeout),
+    sendTimeoutSeconds: seconds(old.limits?.sendTimeout),
+    maxRecords: old.storeLimits?.maxRecords,
+    maxStoreSize: old.storeLimits?.maxBytes,
+    delayMs: old.scenarios?.delay,
+    faultRate: old.scenarios?.faultRate,
+    faultKinds: old.scenarios?.faultKinds,
+  };
+  const result: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(renamed))
+    if (value !== undefined) result[name] = value;
+  for (const [name, value] of Object.entries(options))
+    if (value !== undefined) result[name] = value;
+  return result;
+}
+
+/** The default of an option whose row has one. */
+function defaultOf<K extends OptionName>(name: K): OptionValue<K> {
+  const row: OptionRow<unknown> = MOCK_OPTIONS[name];
+  return row.default as OptionValue<K>;
+}
+
+/**
+ * Every default of the options, by name, as the table gives them.
+ * @example DEFAULTS.sessionTtlSeconds // 3600
+ */
+export const DEFAULTS: Readonly<{ [K in OptionName]?: OptionValue<K> }> = Object.fromEntries(
+  Object.entries(MOCK_OPTIONS).flatMap(([name, row]: [string, OptionRow<unknown>]) =>
+    row.default === undefined ? [] : [[name, row.default]],
+  ),
+);
+
+/**
+ * The options checked (see validateOptions) and with every default filled in, once per
+ * mock: what is made of them is handed plain settings, never the options again.
+ * @param also names the caller takes besides the mock's (the proxy's `target`).
+ * @throws {StartupError} for an option it cannot take (see validateOptions).
  * @example resolveOptions({ seed: 7 }).seedCount // 10
  */
-export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
-  // The defaults themselves, as a resolved copy of the options passes them on, count as none.
-  const given = (values: readonly string[] | undefined, defaults: readonly string[]) =>
-    values !== defaults && (values?.length ?? 0) > 0;
-  const defaultCredentials =
-    !given(options.apiKeys, DEFAULTS.apiKeys) && !given(options.basic, DEFAULTS.basic);
+export function resolveOptions(
+  options: MockOptions = {},
+  also: readonly string[] = [],
+): ResolvedOptions {
+  const given = validateOptions(options, also);
+  const pick = <K extends OptionName>(name: K): OptionValue<K> =>
+    (given[name] as OptionValue<K> | undefined) ?? defaultOf(name);
+  // An empty list counts as none given, as it did before the table.
+  const listed = (values: readonly string[] | undefined) => (values?.length ?? 0) > 0;
+  const defaultCredentials = !listed(given.apiKeys) && !listed(given.basic);
+  const delay = pick('delayMs');
+  const ms = (name: OptionName & `${string}Seconds`) => Math.round((pick(name) as number) * 1000);
   return {
-    spec: options.spec ?? DEFAULTS.spec,
-    apiKeys: defaultCredentials ? DEFAULTS.apiKeys : (options.apiKeys ?? []),
-    basic: defaultCredentials ? DEFAULTS.basic : (options.basic ?? []),
+    spec: pick('spec'),
+    apiKeys: defaultCredentials ? [DEFAULT_API_KEY] : (given.apiKeys ?? []),
+    basic: defaultCredentials ? [DEFAULT_BASIC_CREDENTIAL] : (given.basic ?? []),
     defaultCredentials,
-    port: options.port ?? DEFAULTS.port,
-    host: options.host ?? DEFAULTS.host,
-    seed: options.seed ?? DEFAULTS.seed,
-    seedCount: options.seedCount ?? DEFAULTS.seedCount,
-    data: options.data,
-    store: options.store,
-    storeHasData: options.storeHasData ?? false,
-    storeLimits: { ...DEFAULTS.storeLimits, ...options.storeLimits },
-    limits: { ...DEFAULTS.limits, ...options.limits },
-    bodyLimit: options.bodyLimit ?? DEFAULTS.bodyLimit,
-    logger: options.logger,
-    logRequests: options.logRequests ?? DEFAULTS.logRequests,
-    cors: options.cors ?? {},
-    scenarios: { ...DEFAULTS.scenarios, ...options.scenarios },
-    faultTimeoutMs: options.faultTimeoutMs ?? DEFAULTS.faultTimeoutMs,
-    stability: options.stability ?? DEFAULTS.stability,
-    watch: options.watch ?? DEFAULTS.watch,
-    handlers: options.handlers ?? {},
-    maxSessions: options.maxSessions ?? DEFAULTS.maxSessions,
-    sessionTtl: options.sessionTtl ?? DEFAULTS.sessionTtl,
-    redis: options.redis,
-    redisPrefix: options.redisPrefix ?? DEFAULTS.redisPrefix,
-    redisReseed: options.redisReseed ?? DEFAULTS.redisReseed,
-    redisAllowEviction: options.redisAllowEviction ?? DEFAULTS.redisAllowEviction,
-    allowedHosts: options.allowedHosts ?? DEFAULTS.allowedHosts,
+    port: pick('port'),
+    host: pick('host'),
+    seed: pick('seed'),
+    seedCount: pick('seedCount'),
+    storage: resolveStorage(given.storage),
+    storeLimits: { maxRecords: pick('maxRecords'), maxBytes: pick('maxStoreSize') },
+    limits: {
+      maxHeaderSize: pick('maxHeaderSize'),
+      requestTimeout: ms('requestTimeoutSeconds'),
+      headersTimeout: ms('headersTimeoutSeconds'),
+      keepAliveTimeout: ms('keepAliveTimeoutSeconds'),
+      shutdownTimeout: ms('shutdownTimeoutSeconds'),
+      sendTimeout: ms('sendTimeoutSeconds'),
+    },
+    bodyLimit: pick('bodyLimit'),
+    logger: given.logger,
+    logRequests: pick('logRequests'),
+    cors: pick('cors'),
+    scenarios: {
+      delay: typeof delay === 'number' ? { min: delay, max: delay } : delay,
+      faultRate: pick('faultRate'),
+      faultKinds: [...pick('faultKinds')],
+    },
+    faultTimeoutMs: ms('faultTimeoutSeconds'),
+    stability: pick('stability'),
+    maxSessions: pick('maxSessions'),
+    sessionTtl: ms('sessionTtlSeconds'),
+    allowedHosts: pick('allowedHosts'),
+    watch: pick('watch'),
+    handlers: given.handlers ?? {},
   };
+}
+
+function resolveStorage(storage: StorageOption): ResolvedStorage {
+  switch (storage.kind) {
+    case 'memory':
+    case 'file':
+      return storage;
+    case 'redis':
+      return {
+        kind: 'redis',
+        url: storage.url,
+        prefix: storage.prefix ?? defaultOf('redisPrefix'),
+        reseed: storage.reseed ?? false,
+        allowEviction: storage.allowEviction ?? false,
+      };
+    case 'custom':
+      return { kind: 'custom', store: storage.store, hasData: storage.hasData ?? false };
+  }
 }

@@ -16,7 +16,7 @@ import { createMemoryStore } from '../store/memory-store.js';
 import { isSharedStore, type Store } from '../store/store.js';
 import type { CheckedAnswer } from '../vocabulary/answer.js';
 import { StartupError } from '../vocabulary/errors.js';
-import { createApp, describeUnfit } from './create-app.js';
+import { appOf, describeUnfit } from './create-app.js';
 import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
 
 /** The options of startMock: the mock's options (see MockOptions). */
@@ -121,19 +121,18 @@ export interface OpenMock extends MockListener {
  * @throws {StartupError} for a spec, a data file or data it cannot serve.
  */
 export async function openMock(
-  options: MockOptions,
+  settings: ResolvedOptions,
   serving: {
     /** Which Host headers it answers; none: all (mounted in an app, which decides). */
     hosts?: HostStep | undefined;
   } = {},
 ): Promise<OpenMock> {
-  const settings = resolveOptions(options);
   const spec = typeof settings.spec === 'object' ? settings.spec : await loadSpec(settings.spec);
   const adminSpec = await loadSpec(ADMIN_SPEC_PATH);
   const logger = settings.logger ?? silentLogger();
   const { store, hasData } = await openStore(settings, logger, specFingerprint(spec));
 
-  const appOptions = {
+  const appSettings = {
     ...settings,
     spec,
     adminSpec,
@@ -142,16 +141,20 @@ export async function openMock(
     ...(serving.hosts ? { hosts: serving.hosts } : {}),
   };
   const seeding = { count: settings.seedCount, seed: settings.seed };
-  let app = createApp(appOptions);
+  let app = appOf(appSettings);
   // A large spec's collections are seeded on first use (see lazySeeding), but those of a store
   // that outlives the process (a data file, Redis, a store of the caller's) now: a file is
   // seeded once, when new, and every replica must see the records the first one made.
+  const { storage } = settings;
   const seedNow =
-    settings.store || settings.data || settings.redis
-      ? app.resources.map((resource) => resource.name)
-      : undefined;
+    storage.kind === 'memory' ? undefined : app.resources.map((resource) => resource.name);
   if (!hasData) await app.seed(seeding, seedNow);
-  else await refuseUnfitData(app.mock, store, settings.data ?? settings.redis ?? 'the store');
+  else
+    await refuseUnfitData(
+      app.mock,
+      store,
+      storage.kind === 'file' ? storage.path : storage.kind === 'redis' ? storage.url : 'the store',
+    );
   // A shared store that held data was seeded and marked by the replica that opened it first:
   // marking it again would move the state every replica resets to.
   if (!(hasData && isSharedStore(store))) await store.markInitial();
@@ -163,8 +166,8 @@ export async function openMock(
     stopWatching = watchFile(path, () => {
       reloading = reloading.then(async () => {
         try {
-          const next = createApp(
-            { ...appOptions, spec: await loadSpec(path) },
+          const next = appOf(
+            { ...appSettings, spec: await loadSpec(path) },
             { carriedFrom: app.mock },
           );
           const summary = await adoptData(app.mock, next.mock, store, seeding);
@@ -255,30 +258,26 @@ async function openStore(
   logger: Logger,
   spec: SpecFingerprint,
 ): Promise<{ store: Store; hasData: boolean }> {
-  if (options.store) return { store: options.store, hasData: options.storeHasData };
-  const limits = options.storeLimits;
-  if (options.redis && options.data)
-    throw new StartupError(
-      'the data can live in a file (--data) or in Redis (--redis), not both: give one',
-    );
-  if (options.redis) {
+  const { storage, storeLimits: limits } = options;
+  if (storage.kind === 'custom') return { store: storage.store, hasData: storage.hasData };
+  if (storage.kind === 'redis') {
     // Loaded only for Redis: the client is a fifth of a second of modules.
     const { openRedisStore } = await import('../store/redis-store.js');
-    const store = await openRedisStore(options.redis, {
-      prefix: options.redisPrefix,
+    const store = await openRedisStore(storage.url, {
+      prefix: storage.prefix,
       limits,
-      reseed: options.redisReseed,
-      allowEviction: options.redisAllowEviction,
+      reseed: storage.reseed,
+      allowEviction: storage.allowEviction,
       spec,
     });
     if (store.reseeded)
       logger.warn(
-        `the start-up data under the Redis prefix "${options.redisPrefix}" was lost: seeding it again (--redis-reseed)`,
+        `the start-up data under the Redis prefix "${storage.prefix}" was lost: seeding it again (--redis-reseed)`,
       );
     return { store, hasData: store.loaded };
   }
-  if (!options.data) return { store: createMemoryStore({ limits }), hasData: false };
-  const store = await openFileStore(options.data, {
+  if (storage.kind === 'memory') return { store: createMemoryStore({ limits }), hasData: false };
+  const store = await openFileStore(storage.path, {
     limits,
     onWarning: (line) => logger.warn(line),
   });

@@ -10,7 +10,7 @@ import { loadSpec } from '../openapi/load.js';
 import { openFileStore } from '../store/file-store.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import { StartupError } from '../vocabulary/errors.js';
-import { createApp } from './create-app.js';
+import { appOf } from './create-app.js';
 import { resolveOptions, type MockOptions } from './options.js';
 import { DEFAULT_TARGET_TIMEOUT_MS } from './proxy-defaults.js';
 import { listenAt } from './start-mock.js';
@@ -75,13 +75,13 @@ export interface RunningProxy {
  */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const target = targetOf(options.target);
-  const settings = resolveOptions(options);
+  const settings = resolveOptions(options, ['target', 'targetTimeoutMs', 'record', 'enforce']);
   const timeoutMs = options.targetTimeoutMs ?? DEFAULT_TARGET_TIMEOUT_MS;
   const spec = typeof settings.spec === 'object' ? settings.spec : await loadSpec(settings.spec);
   const adminSpec = await loadSpec(ADMIN_SPEC_PATH);
   const logger = settings.logger ?? silentLogger();
   const violations = createViolationLog();
-  const app = createApp({
+  const app = appOf({
     ...settings,
     spec,
     adminSpec,

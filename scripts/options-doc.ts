@@ -1,0 +1,93 @@
+// docs/options.md, written from the table of options (src/wiring/option-table.ts):
+// `npm run docs:options` writes it, and test/options.test.ts holds the page equal to it.
+import { writeFile } from 'node:fs/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { format } from 'prettier';
+import { defaultText, MOCK_OPTIONS, type OptionRow } from '../src/wiring/option-table.js';
+import { OLD_NAMES } from '../src/wiring/options.js';
+import { startupErrors } from '../src/vocabulary/error-catalogue.js';
+
+/** Where the page lives. */
+export const OPTIONS_DOC_PATH = fileURLToPath(new URL('../docs/options.md', import.meta.url));
+
+/** A table cell: one line, its pipes escaped. */
+function cell(text: string | undefined): string {
+  return (text ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+function code(text: string | undefined): string {
+  return text === undefined || text === '' ? '' : `\`${text}\``;
+}
+
+/** A value in code; words (`none`, `4010 (CLI), 0 (library)`) as they are. */
+function shownDefault(row: OptionRow<unknown>): string {
+  const text = defaultText(row);
+  return text === undefined || /\s/.test(text) ? (text ?? '') : code(text);
+}
+
+function rowLine(name: string, row: OptionRow<unknown>): string {
+  const flags = (row.flags ?? []).map((flag) => code(flag.flag)).join(', ');
+  const variables = (row.flags ?? []).flatMap((flag) => (flag.env ? [code(flag.env)] : []));
+  const type = row.unit && row.unit !== 'bytes' ? row.unit : row.kind.type;
+  const doc = row.shorthandFor ? `${row.doc} Short for \`${row.shorthandFor}\`.` : row.doc;
+  return `| ${[
+    code(name),
+    flags || (row.libraryOnly ? 'library only' : ''),
+    variables.join(', '),
+    cell(type),
+    cell(shownDefault(row)),
+    cell(doc),
+  ].join(' | ')} |`;
+}
+
+/**
+ * The page, as prettier writes it (the repository's format check reads docs/ too).
+ * @example await renderOptionsDoc() // '# Options of the mock\n...'
+ */
+export async function renderOptionsDoc(): Promise<string> {
+  const rows = Object.entries(MOCK_OPTIONS) as [string, OptionRow<unknown>][];
+  const codes = Object.values(startupErrors).map((factory) => code(factory.code));
+  const page = [
+    '# Options of the mock',
+    '',
+    '<!-- Written by `npm run docs:options` from src/wiring/option-table.ts: change the table, not this page. -->',
+    '',
+    "Every option of `petstore-kit mock`, and of the library's `startMock`, `createApp`, `mockMiddleware` (`petstore-kit/express`) and `mockHandlers` (`petstore-kit/msw`), comes from one table: its flag, the variable the flag falls back to, its type, unit and default. The proxy (`petstore-kit proxy`) takes `--port`, `--host`, `--body-limit`, `--shutdown-timeout` and `--quiet` from it too.",
+    '',
+    '```ts',
+    "import { startMock } from 'petstore-kit';",
+    '',
+    "const mock = await startMock({ port: 4010, sessionTtlSeconds: 600, storage: { kind: 'file', path: 'mock-data.jsonl' } });",
+    '// the same as: npx petstore-kit mock --port 4010 --session-ttl 600 --data mock-data.jsonl',
+    '```',
+    '',
+    '## Rules',
+    '',
+    '- **Units.** A duration is given in the unit its option name ends in, and its flag takes the same unit: `sessionTtlSeconds` and `--session-ttl 60` are seconds, `delayMs` and `--delay 200` milliseconds. Sizes are bytes; their flags (and the library) also take `512kb`, `1mb`, `2gb`.',
+    '- **Variables.** A flag with a variable falls back to it; a repeatable flag\'s variable takes its values comma-separated (`API_KEYS=a,b`). An empty value is refused rather than read as "none given", which would leave the default (the public key, any origin) in force.',
+    `- **Errors.** A bad option stops the mock before it serves, with one line that names the option as both the CLI and the library know it, the same for both: a \`StartupError\` whose \`code\` is one of ${codes.join(', ')}. The CLI prints it as \`petstore-kit: <message> [<code>]\` and exits 1, e.g. \`petstore-kit: option port (--port, PORT): it must be from 0 to 65535, not 70000 [invalid_option]\`.`,
+    "- **Storage.** `storage` is one of `{ kind: 'memory' }`, `{ kind: 'file', path }`, `{ kind: 'redis', url, prefix?, reseed?, allowEviction? }` and `{ kind: 'custom', store, hasData? }`. The flags `--data` and `--redis` (and the library's `data`, `redis`, `store`) are short for it; two of them, or one with `storage`, are refused (`conflicting_options`).",
+    "- **The CLI's own defaults.** The CLI listens on 4010 (the library: a free port) and logs a line per request (`--quiet` turns it off). It also takes `--log-format auto|pretty|json`.",
+    '',
+    '## The table',
+    '',
+    '| Option | Flag | Variable | Type | Default | What it does |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...rows.map(([name, row]) => rowLine(name, row)),
+    '',
+    '## Old names',
+    '',
+    'Still read, as the option named beside them; a new name given too wins.',
+    '',
+    '| Old name | Read as |',
+    '| --- | --- |',
+    ...Object.entries(OLD_NAMES).map(([old, now]) => `| ${code(old)} | ${cell(now)} |`),
+    '',
+  ].join('\n');
+  return format(page, { parser: 'markdown', singleQuote: true, printWidth: 100 });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await writeFile(OPTIONS_DOC_PATH, await renderOptionsDoc());
+  console.log(`wrote ${OPTIONS_DOC_PATH}`);
+}

@@ -1,0 +1,529 @@
+// The mock's options, one row each: its kind, unit, default, flags, variable and one line of
+// doc. The CLI's flags, the check of every caller's options, docs/options.md and the defaults
+// are all read from here; MockOptions (options.ts) is held to it by the compiler.
+import { isOrigin } from '../http/origin.js';
+import type { Logger } from '../http/logger.js';
+import { DEFAULT_SERVER_LIMITS } from '../http/server-limits.js';
+import { BUNDLED_SPEC_PATH } from '../openapi/bundled.js';
+import type { LoadedSpec } from '../openapi/load.js';
+import { STABILITY_LEVELS, type StabilityLevel } from '../openapi/stability.js';
+import { DEFAULT_REDIS_PREFIX } from '../store/redis-prefix.js';
+import { DEFAULT_STORE_LIMITS, type Store } from '../store/store.js';
+import { FAULT_KINDS, type FaultKind } from '../vocabulary/answer.js';
+import {
+  delayRange,
+  flag,
+  integer,
+  isObject,
+  listOf,
+  oneOf,
+  OptionProblem,
+  rate,
+  seconds,
+  shaped,
+  size,
+  text,
+  wholeNumber,
+  type OptionKind,
+} from './option-kinds.js';
+import type { CustomHandler } from '../core/handler.js';
+
+/** Accepted when no credential is configured, so that `npm start` works out of the box. */
+export const DEFAULT_API_KEY = 'petstore-kit-dev-key';
+
+/** The `user:password` HTTP basic schemes accept when no credential is configured. */
+export const DEFAULT_BASIC_CREDENTIAL = `petstore-kit:${DEFAULT_API_KEY}`;
+
+/** 1 MiB: the largest request body the mock reads; a larger one gets 413. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+// Defined by the core, which calls them; an option of the mock's.
+export type { CustomHandler, CustomHandlerContext } from '../core/handler.js';
+
+/** CORS for pages on other origins. */
+export interface CorsSetting {
+  /**
+   * The only origins allowed, each as scheme, host and port; credentials are then allowed
+   * too. Without it, any origin is allowed (echoed back), without credentials.
+   * @example ['http://localhost:5173']
+   */
+  origins?: readonly string[];
+}
+
+/**
+ * Where the records (and, with Redis, every other state) live.
+ * @example { kind: 'file', path: 'mock-data.jsonl' }
+ * @example { kind: 'redis', url: 'redis://127.0.0.1:6379', prefix: 'team-a:' }
+ */
+export type StorageOption =
+  /** In this process, seeded at every start. */
+  | { kind: 'memory' }
+  /** In a file, across restarts: every write answered 2xx is on disk before its answer; seeded when new. */
+  | { kind: 'file'; path: string }
+  /**
+   * In Redis, shared by every mock started with the same URL, prefix and spec (replicas):
+   * records, id counters, the start-up mark, sessions, scenario settings and the request log.
+   */
+  | {
+      kind: 'redis';
+      url: string;
+      /** The start of every key the mock writes. @default 'petstore-kit:' */
+      prefix?: string;
+      /** Seed the prefix again when the start-up data replicas served is gone from it. @default false */
+      reseed?: boolean;
+      /** Start on a Redis whose maxmemory-policy may evict keys. @default false */
+      allowEviction?: boolean;
+    }
+  /** A store of yours; `hasData`: it holds data of its own, which seeding must leave alone. */
+  | { kind: 'custom'; store: Store; hasData?: boolean };
+
+/** A command that takes a flag. */
+export type CommandName = 'mock' | 'proxy';
+
+/** One flag of an option (an option may have two: `--cors-origin` and `--no-cors`). */
+export interface FlagRow {
+  /** As commander takes it: `-p, --port <port>`; without `<...>`, a flag that takes no value. */
+  readonly flag: string;
+  /** The variable the flag falls back to. */
+  readonly env?: string;
+  /** The commands that take it. @default ['mock'] */
+  readonly commands?: readonly CommandName[];
+  /** The value of a flag that takes none, when given. @default true */
+  readonly sets?: unknown;
+  /** Whether it may be given more than once (and its variable comma-separated). */
+  readonly repeatable?: boolean;
+  /** The option's value from the flag's (`--cors-origin a` is `{ origins: ['a'] }`). */
+  readonly into?: (given: string | readonly string[]) => unknown;
+  /** The flag's own default, where the CLI's differs from the library's. */
+  readonly cliDefault?: unknown;
+  /** Its help line, where it is not the option's. */
+  readonly doc?: string;
+}
+
+/** One option of the mock. */
+export interface OptionRow<V> {
+  readonly kind: OptionKind<V>;
+  /** One line: what it does. */
+  readonly doc: string;
+  /** The unit of a number, which its name ends in for a duration. */
+  readonly unit?: 'seconds' | 'milliseconds' | 'bytes';
+  /** The value when none is given; none: unset (the doc says what that means). */
+  readonly default?: V;
+  /** The default as the docs and the help print it, where the value does not say it. */
+  readonly defaultText?: string;
+  readonly flags?: readonly FlagRow[];
+  /** The `storage` it is short for: such options cannot be given with `storage`. */
+  readonly shorthandFor?: string;
+  /** Read only by library callers (an object, a function). */
+  readonly libraryOnly?: true;
+}
+
+/**
+ * The default as the docs and the help print it: the CLI's own where it has one.
+ * @example defaultText(MOCK_OPTIONS.sessionTtlSeconds) // '3600'
+ */
+export function defaultText(row: OptionRow<unknown>): string | undefined {
+  if (row.defaultText !== undefined) return row.defaultText;
+  const value = row.default;
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) return value.length ? value.join(',') : undefined;
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+function row<V>(option: OptionRow<V>): OptionRow<V> {
+  return option;
+}
+
+const storageKinds = ['memory', 'file', 'redis', 'custom'] as const;
+
+function isStore(value: unknown): value is Store {
+  return isObject(value) && typeof value.collection === 'function';
+}
+
+const redisUrl = text({ example: 'redis://127.0.0.1:6379', word: true });
+const filePath = text({ example: 'mock-data.jsonl' });
+const prefix = text({ example: DEFAULT_REDIS_PREFIX, word: true });
+
+/** Where the records live, as a union on `kind`. */
+const storage: OptionKind<StorageOption> = {
+  type: storageKinds.map((kind) => `{ kind: '${kind}', ... }`).join(' | '),
+  read(value) {
+    const kind = isObject(value) ? value.kind : undefined;
+    if (!isObject(value) || !(storageKinds as readonly unknown[]).includes(kind))
+      throw new OptionProblem(
+        `it must be an object whose kind is one of ${storageKinds.join(', ')}, such as { kind: 'file', path: 'mock-data.jsonl' }`,
+      );
+    const field = <T>(name: string, of: OptionKind<T>): T => {
+      try {
+        return of.read(value[name]);
+      } catch (err) {
+        if (err instanceof OptionProblem) throw new OptionProblem(`${name}: ${err.message}`);
+        throw err;
+      }
+    };
+    const optional = <T>(name: string, of: OptionKind<T>): { [key: string]: T } =>
+      value[name] === undefined ? {} : { [name]: field(name, of) };
+    switch (kind as StorageOption['kind']) {
+      case 'memory':
+        return { kind: 'memory' };
+      case 'file':
+        return { kind: 'file', path: field('path', filePath) };
+      case 'redis':
+        return {
+          kind: 'redis',
+          url: field('url', redisUrl),
+          ...optional('prefix', prefix),
+          ...optional('reseed', flag),
+          ...optional('allowEviction', flag),
+        };
+      case 'custom':
+        return {
+          kind: 'custom',
+          store: field('store', shaped<Store>('a Store', isStore)),
+          ...optional('hasData', flag),
+        };
+    }
+  },
+};
+
+const cors: OptionKind<CorsSetting | false> = {
+  type: '{ origins?: string[] } | false',
+  read(value) {
+    if (value === false) return false;
+    if (!isObject(value))
+      throw new OptionProblem(
+        "it must be false, or an object such as { origins: ['http://localhost:5173'] }",
+      );
+    if (value.origins === undefined) return {};
+    const origins = listOf(text({ example: 'http://localhost:5173' })).read(value.origins);
+    if (origins.length === 0)
+      throw new OptionProblem(
+        'its origins are none: give at least one origin, such as http://localhost:5173, or none at all to allow any origin',
+      );
+    for (const origin of origins) {
+      if (!isOrigin(origin))
+        throw new OptionProblem(
+          `CORS origin "${origin}" is not an origin: give a scheme, a host and an optional port, nothing after them, such as http://localhost:5173 or https://app.example.com`,
+        );
+    }
+    return { origins };
+  },
+};
+
+const credentialPair: OptionKind<string> = {
+  type: 'user:password',
+  read(value) {
+    const pair = text({ example: 'alice:wonderland' }).read(value);
+    if (pair.includes(':')) return pair;
+    const scheme = /^([^=]+)=/.exec(pair)?.[1];
+    throw new OptionProblem(
+      scheme === undefined
+        ? 'it must be user:password, or scheme=user:password'
+        : `it must be user:password (for scheme ${scheme})`,
+    );
+  },
+};
+
+const key = text({ example: 'secret' });
+
+const spec: OptionKind<string | LoadedSpec> = {
+  type: 'path | LoadedSpec',
+  read(value) {
+    if (isObject(value) && isObject(value.resolved)) return value as unknown as LoadedSpec;
+    return text({ example: './openapi.yaml' }).read(value);
+  },
+};
+
+const handlers = shaped<Readonly<Record<string, CustomHandler>>>(
+  'an object of functions, by operationId',
+  (value) => isObject(value) && Object.values(value).every((one) => typeof one === 'function'),
+);
+
+const logger = shaped<Logger>(
+  'a logger (info, warn and error functions)',
+  (value) =>
+    isObject(value) &&
+    ['info', 'warn', 'error'].every((method) => typeof value[method] === 'function'),
+);
+
+const both: readonly CommandName[] = ['mock', 'proxy'];
+
+/**
+ * Every option of the mock, in the order the docs and the help list them. A duration's name
+ * ends in its unit (`sessionTtlSeconds`, `delayMs`), and its flag takes that unit too.
+ */
+export const MOCK_OPTIONS = {
+  spec: row({
+    kind: spec,
+    doc: 'The OpenAPI document to serve (3.0, 3.1, 3.2 or Swagger 2.0): a path, or a spec already loaded.',
+    default: BUNDLED_SPEC_PATH,
+    defaultText: 'the bundled spec/openapi.yaml',
+    flags: [{ flag: '--spec <path>' }],
+  }),
+  apiKeys: row({
+    kind: listOf(key, { secret: true }),
+    doc: 'Accepted keys: API keys, bearer, OAuth 2 and OpenID Connect tokens; `scheme=key` for one security scheme only. Any credential given turns the defaults off.',
+    defaultText: DEFAULT_API_KEY,
+    flags: [{ flag: '-k, --api-key <key>', env: 'API_KEYS', repeatable: true }],
+  }),
+  basic: row({
+    kind: listOf(credentialPair, { secret: true }),
+    doc: 'Accepted HTTP basic credentials, `user:password`, or `scheme=user:password` for one scheme.',
+    defaultText: DEFAULT_BASIC_CREDENTIAL,
+    flags: [{ flag: '--basic <user:password>', env: 'BASIC_AUTH', repeatable: true }],
+  }),
+  port: row({
+    kind: wholeNumber(0, 65535),
+    doc: 'The port to listen on; 0 picks a free one.',
+    default: 0,
+    defaultText: '4010 (CLI), 0 (library)',
+    flags: [{ flag: '-p, --port <port>', env: 'PORT', commands: both, cliDefault: 4010 }],
+  }),
+  host: row({
+    kind: text({ example: '127.0.0.1, 0.0.0.0 or ::1', word: true }),
+    doc: 'The address to listen on.',
+    default: '127.0.0.1',
+    flags: [{ flag: '-H, --host <host>', env: 'HOST', commands: both }],
+  }),
+  seed: row({
+    kind: integer,
+    doc: 'The same seed gives the same generated data and the same faults.',
+    default: 1,
+    flags: [{ flag: '--seed <seed>' }],
+  }),
+  seedCount: row({
+    kind: wholeNumber(0),
+    doc: 'Records generated per collection at start-up (not when the storage holds data).',
+    default: 10,
+    flags: [{ flag: '--seed-count <count>' }],
+  }),
+  storage: row({
+    kind: storage,
+    doc: "Where the records live: `{ kind: 'memory' }`, `{ kind: 'file', path }`, `{ kind: 'redis', url, prefix?, reseed?, allowEviction? }` or `{ kind: 'custom', store, hasData? }`.",
+    defaultText: "{ kind: 'memory' }",
+    libraryOnly: true,
+  }),
+  data: row({
+    kind: filePath,
+    doc: 'Keep the data in this file, across restarts; seeded only when new.',
+    shorthandFor: "storage: { kind: 'file', path }",
+    flags: [{ flag: '--data <file>' }],
+  }),
+  redis: row({
+    kind: redisUrl,
+    doc: 'Keep every state in this Redis, shared by every replica started with the same URL, prefix and spec.',
+    shorthandFor: "storage: { kind: 'redis', url }",
+    flags: [{ flag: '--redis <url>', env: 'REDIS_URL' }],
+  }),
+  redisPrefix: row({
+    kind: prefix,
+    doc: 'The start of every key the mock writes in Redis (with `redis`).',
+    default: DEFAULT_REDIS_PREFIX,
+    shorthandFor: "storage: { kind: 'redis', prefix }",
+    flags: [{ flag: '--redis-prefix <prefix>', env: 'REDIS_PREFIX' }],
+  }),
+  redisReseed: row({
+    kind: flag,
+    doc: 'Seed the Redis prefix again when the start-up data replicas served is gone from it.',
+    default: false,
+    shorthandFor: "storage: { kind: 'redis', reseed }",
+    flags: [{ flag: '--redis-reseed' }],
+  }),
+  redisAllowEviction: row({
+    kind: flag,
+    doc: 'Start on a Redis whose maxmemory-policy may evict keys (records may vanish, ids repeat).',
+    default: false,
+    shorthandFor: "storage: { kind: 'redis', allowEviction }",
+    flags: [{ flag: '--redis-allow-eviction' }],
+  }),
+  store: row({
+    kind: shaped<Store>('a Store', isStore),
+    doc: 'A store of yours to keep the records in.',
+    shorthandFor: "storage: { kind: 'custom', store }",
+    libraryOnly: true,
+  }),
+  storeHasData: row({
+    kind: flag,
+    doc: 'Whether `store` came with data of its own, which seeding must leave alone.',
+    default: false,
+    shorthandFor: "storage: { kind: 'custom', hasData }",
+    libraryOnly: true,
+  }),
+  maxRecords: row({
+    kind: wholeNumber(1),
+    doc: 'The most records the storage holds; a write beyond gets 507.',
+    default: DEFAULT_STORE_LIMITS.maxRecords,
+    flags: [{ flag: '--max-records <count>' }],
+  }),
+  maxStoreSize: row({
+    kind: size,
+    unit: 'bytes',
+    doc: 'The most bytes of records, as JSON; a write beyond gets 507.',
+    default: DEFAULT_STORE_LIMITS.maxBytes,
+    defaultText: '256mb',
+    flags: [{ flag: '--max-store-size <size>' }],
+  }),
+  maxSessions: row({
+    kind: wholeNumber(1),
+    doc: 'The most sessions (`Mock-Session` headers) at once; past it, a new one gets a 503.',
+    default: 100,
+    flags: [{ flag: '--max-sessions <count>' }],
+  }),
+  sessionTtlSeconds: row({
+    kind: seconds,
+    unit: 'seconds',
+    doc: 'A session unused this long may be dropped to make room for a new one.',
+    default: 3600,
+    flags: [{ flag: '--session-ttl <seconds>' }],
+  }),
+  bodyLimit: row({
+    kind: size,
+    unit: 'bytes',
+    doc: 'The largest request body; a larger one gets 413.',
+    default: DEFAULT_BODY_LIMIT,
+    defaultText: '1mb',
+    flags: [{ flag: '--body-limit <size>', commands: both }],
+  }),
+  maxHeaderSize: row({
+    kind: size,
+    unit: 'bytes',
+    doc: 'The largest request head; a larger one gets 431.',
+    default: DEFAULT_SERVER_LIMITS.maxHeaderSize,
+    defaultText: '16kb',
+    flags: [{ flag: '--max-header-size <size>' }],
+  }),
+  requestTimeoutSeconds: row({
+    kind: seconds,
+    unit: 'seconds',
+    doc: 'A request must arrive whole within this; 408 beyond.',
+    default: DEFAULT_SERVER_LIMITS.requestTimeout / 1000,
+    flags: [{ flag: '--request-timeout <seconds>' }],
+  }),
+  headersTimeoutSeconds: row({
+    kind: seconds,
+    unit: 'seconds',
+    doc: 'Its headers must arrive within this; 408 beyond.',
+    default: DEFAULT_SERVER_LIMITS.headersTimeout / 1000,
+    flags: [{ flag: '--headers-timeout <seconds>' }],
+  }),
+  keepAliveTimeoutSeconds: row({
+    kind: seconds,
+    unit: 'seconds',
+    doc: 'An idle keep-alive connection is closed after this.',
+    default: DEFAULT_SERVER_LIMITS.keepAliveTimeout / 1000,
+    flags: [{ flag: '--keep-alive-timeout <seconds>' }],
+  }),
+  shutdownTimeoutSeconds: row({
+    kind: seconds,
+    unit: 'seconds',
+    doc: 'On a stop (SIGTERM), requests in flight get this long to finish.',
+    default: DEFAULT_SERVER_LIMITS.shutdownTimeout / 1000,
+    flags: [{ flag: '--shutdown-timeout <seconds>', commands: both }],
+  }),
+  sendTimeoutSeconds: row({
+    kind: seconds,
+    unit: 'seconds',
+    doc: 'A client that reads nothing of an answer for this long is dropped.',
+    default: DEFAULT_SERVER_LIMITS.sendTimeout / 1000,
+    flags: [{ flag: '--send-timeout <seconds>' }],
+  }),
+  logger: row({
+    kind: logger,
+    doc: 'Where log lines go (pino-like: info, warn, error).',
+    defaultText: 'none: nothing is logged (the CLI: stdout)',
+    libraryOnly: true,
+  }),
+  logRequests: row({
+    kind: flag,
+    doc: 'One log line per request.',
+    default: false,
+    defaultText: 'true (CLI), false (library)',
+    flags: [
+      {
+        flag: '-q, --quiet',
+        sets: false,
+        cliDefault: true,
+        commands: both,
+        doc: 'log no line per request',
+      },
+    ],
+  }),
+  cors: row({
+    kind: cors,
+    doc: 'CORS for pages on other origins: any origin without credentials; `origins` narrows it to those (with credentials); `false` turns it off.',
+    default: {},
+    defaultText: 'any origin',
+    flags: [
+      {
+        flag: '--cors-origin <origin>',
+        env: 'CORS_ORIGINS',
+        repeatable: true,
+        into: (origins) => ({ origins }),
+        doc: 'allow only this origin (and credentials) to call from a browser; repeatable',
+      },
+      {
+        flag: '--no-cors',
+        sets: false,
+        doc: 'no CORS headers: browsers refuse calls from other origins',
+      },
+    ],
+  }),
+  allowedHosts: row({
+    kind: listOf(text({ example: 'mock.team.internal', word: true })),
+    doc: 'Host names answered besides loopback ones and `host`; any other `Host` gets a 403; `*` allows any (unsafe).',
+    default: [],
+    defaultText: 'none',
+    flags: [{ flag: '--allowed-host <host>', env: 'ALLOWED_HOSTS', repeatable: true }],
+  }),
+  delayMs: row({
+    kind: delayRange,
+    unit: 'milliseconds',
+    doc: 'Delay every answer: milliseconds, or a range `{ min, max }` (`100-400` on the command line).',
+    default: 0,
+    flags: [{ flag: '--delay <ms>' }],
+  }),
+  faultRate: row({
+    kind: rate,
+    doc: 'The share of requests, 0 to 1, that get a random fault (seeded).',
+    default: 0,
+    flags: [{ flag: '--fault-rate <rate>' }],
+  }),
+  faultKinds: row({
+    kind: listOf(oneOf<FaultKind>(FAULT_KINDS), { unique: true }),
+    doc: `The faults drawn from (${FAULT_KINDS.join(', ')}).`,
+    default: [...FAULT_KINDS],
+    flags: [{ flag: '--fault-kinds <kinds>' }],
+  }),
+  faultTimeoutSeconds: row({
+    kind: seconds,
+    unit: 'seconds',
+    doc: 'How long a `timeout` fault holds its connection.',
+    default: 30,
+    flags: [{ flag: '--fault-timeout <seconds>' }],
+  }),
+  stability: row<StabilityLevel>({
+    kind: oneOf<StabilityLevel>(STABILITY_LEVELS),
+    doc: 'Serve only operations this stable or more (`x-stability`); others get a 404 that says why.',
+    default: 'experimental',
+    flags: [{ flag: '--stability <level>' }],
+  }),
+  watch: row({
+    kind: flag,
+    doc: 'Reload the spec when its file changes, keeping the data; a broken edit keeps the last good spec.',
+    default: false,
+    flags: [{ flag: '--watch' }],
+  }),
+  handlers: row({
+    kind: handlers,
+    doc: 'Operations answered by code of yours, by operationId; every answer is still checked against the spec.',
+    defaultText: 'none',
+    libraryOnly: true,
+  }),
+} as const;
+
+/** The name of an option of the table. */
+export type OptionName = keyof typeof MOCK_OPTIONS;
+
+/** The value an option of the table takes. */
+export type OptionValue<K extends OptionName> =
+  (typeof MOCK_OPTIONS)[K] extends OptionRow<infer V> ? V : never;
