@@ -2,6 +2,7 @@
 // base URL. Run it with `petstore-kit contract` (or `npm run contract`), which reads the spec
 // and hands the suite its plan.
 import { describe, inject, it } from 'vitest';
+import { hitCounter } from './coverage-hits.js';
 import { ADVISORY, SKIP_NOTE } from './reporter.js';
 import { contractRules } from './rules.js';
 import type { RuleContext } from './rule.js';
@@ -21,12 +22,19 @@ const shared: Pick<RuleContext, 'circuit' | 'memo'> = { circuit: {}, memo: new M
 
 describe(run.plan.title, () => {
   for (const rule of rules) {
-    it.skipIf(target.readOnly && rule.createsData)(rule.name, async ({ annotate, skip }) => {
+    it.skipIf(target.readOnly && rule.createsData)(rule.name, async ({ annotate, skip, task }) => {
       const advice = new Set<string>();
+      const hits = hitCounter();
       try {
         // A little past the generated rules' own bound, which ends them with their findings.
         await withinTime(
-          () => rule.check({ target, advise: (text) => advice.add(text), ...shared }),
+          () =>
+            rule.check({
+              target,
+              advise: (text) => advice.add(text),
+              heard: hits.heard,
+              ...shared,
+            }),
           target.ruleTimeMs + target.timeoutMs,
         );
       } catch (err) {
@@ -34,6 +42,8 @@ describe(run.plan.title, () => {
         await annotate(err.message, SKIP_NOTE);
         skip(err.message);
       } finally {
+        // What the rule exercised, for the run's coverage table.
+        task.meta.contractHits = hits.counts;
         // A warning in the report, passed or failed: never a failure of its own.
         for (const text of advice) await annotate(text, ADVISORY);
       }

@@ -73,6 +73,8 @@ export interface CollectionKit {
   replace?: PlanOperation;
   update?: PlanOperation;
   delete?: PlanOperation;
+  /** The collection whose record this one's paths name first (`projects` of `/projects/{projectId}/tickets`). */
+  parent?: CollectionKit;
 }
 
 /** A body the suite sent to create a record, and the answer. */
@@ -179,6 +181,12 @@ export interface Kit {
   /** A record the suite created in this run, shared by rules that do not change it. */
   ownRecord(ctx: RuleContext, collection: CollectionKit): Promise<Creation>;
   /**
+   * The record of a parent collection that a nested one's requests go under, the same for a
+   * whole run: one it lists, else one it creates.
+   * @throws {RuleSkipped} when there is none (an empty list in a read-only run).
+   */
+  parentId(ctx: RuleContext, parent: CollectionKit): Promise<unknown>;
+  /**
    * The records of a collection's list, following its pages (a Link header, a next link or
    * cursor in the body, the page or offset parameters the spec declares) until `enough` holds
    * of the records read, the last page, or MAX_PAGES. No order or page size is assumed.
@@ -214,6 +222,17 @@ export function createKit(spec: ContractSpec, label: string): Kit {
     }
     return found;
   });
+
+  // A collection below a record of another: its operations take that record's id.
+  const scopes = new Map<string, { parent: CollectionKit; parameter: string }>();
+  for (const collection of collections) {
+    const { parent: above } = collection.plan;
+    const parent = above && collections.find((other) => other.plan.name === above.collection);
+    if (!above || !parent) continue;
+    collection.parent = parent;
+    for (const operationId of Object.values(collection.plan.operations))
+      scopes.set(operationId, { parent, parameter: above.parameter });
+  }
 
   const secret: Kit['secret'] = (target, name) => {
     const scheme = plan.securitySchemes[name];
@@ -284,7 +303,10 @@ export function createKit(spec: ContractSpec, label: string): Kit {
               throw new RuleSkipped(kit.cannotCall(ctx.target, operation)!);
             })())
           : (options.auth ?? emptyCarrier());
-      const params = options.params ?? {};
+      let params = options.params ?? {};
+      const scope = scopes.get(operation.operationId);
+      if (scope && options.url === undefined && !(scope.parameter in params))
+        params = { ...params, [scope.parameter]: await kit.parentId(ctx, scope.parent) };
       let path = operation.path;
       const query: [string, string][] = [];
       const link =
@@ -322,7 +344,7 @@ export function createKit(spec: ContractSpec, label: string): Kit {
       if (options.body !== undefined || options.contentType)
         headers['Content-Type'] =
           options.contentType ?? jsonRequestOf(operation)?.mediaType ?? 'application/json';
-      return send(ctx, {
+      const exchange = await send(ctx, {
         method: operation.method,
         path,
         query: [...query, ...auth.query],
@@ -330,6 +352,8 @@ export function createKit(spec: ContractSpec, label: string): Kit {
         body: options.body,
         secrets: auth.secrets,
       });
+      ctx.heard?.(operation.operationId, exchange.status);
+      return exchange;
     },
 
     conforms(ctx, exchange, operation, expected) {
@@ -486,6 +510,15 @@ export function createKit(spec: ContractSpec, label: string): Kit {
         if (ctx.target.readOnly || !collection.create) return undefined;
         return (await kit.ownRecord(ctx, collection)).id;
       });
+    },
+
+    async parentId(ctx, parent) {
+      const id = await kit.someRecordId(ctx, parent);
+      if (id === undefined)
+        throw new RuleSkipped(
+          `no ${parent.plan.name} record to go under: its list is empty, and ${ctx.target.readOnly ? 'read-only runs create none' : 'the suite cannot create one'}`,
+        );
+      return id;
     },
 
     ownRecord(ctx, collection) {

@@ -112,6 +112,11 @@ export interface PlanCollection {
    * (`{data: [...], total}` → `data`); an action not named here answers the record itself.
    */
   envelopes: Partial<Record<CollectionAction, string>>;
+  /**
+   * For a collection below a record of another (`/projects/{projectId}/tickets`): that
+   * collection's name, and the path parameter that names its record (`projectId`).
+   */
+  parent?: { collection: string; parameter: string };
 }
 
 /** Families of rules the interface document may number (see `x-contract-rules`). */

@@ -6,6 +6,8 @@ export interface RuleContext extends HttpContext {
   target: ContractTarget;
   /** What rules of one run share (a record to read, a listed id), by what it is. */
   memo: Map<string, Promise<unknown>>;
+  /** Told of every answer an operation gave: the run's coverage table counts them. */
+  heard?: (operationId: string, status: number) => void;
 }
 
 /** One rule of the interface, checked over HTTP. */

@@ -8,6 +8,7 @@ import { invalidBodyRules } from './rules/invalid-bodies.js';
 import { linkRules } from './rules/links.js';
 import { parameterRules } from './rules/parameters.js';
 import { stateRules } from './rules/state.js';
+import { scopingRules } from './rules/scoping.js';
 import { realisticValueRules } from './rules/values.js';
 import { writeRules } from './rules/writes.js';
 import { specOf } from './spec.js';
@@ -46,6 +47,8 @@ export function contractRules(
     ...realisticValueRules(kit),
     // Ids are the service's, and what is created is read and listed at once.
     ...stateRules(kit),
+    // A nested collection's records are found under their own parent only.
+    ...scopingRules(kit),
     // Links lead where they say.
     ...linkRules(kit),
     // Bodies generated from the spec.

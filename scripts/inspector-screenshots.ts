@@ -1,4 +1,4 @@
-// Screenshots of the inspector page at 1280×720, light and dark, for the README and the
+// Screenshots of the inspector page at 1280×720, light and dark, for docs/scenarios.md and the
 // closing note of issue 19: a mock with the seed data, the requests of a small app (lists,
 // creates, a 400, a 401, a 404, a forced 500, a reset fault), a session, a delay set.
 //

@@ -4,7 +4,7 @@
 // tarball installed into an empty project, and everything run from there with no build
 // step: `npx petstore-kit mock`, `npx petstore-kit contract`, the library's startMock and
 // its types, petstore-kit/express, the spec files through `exports`, and types generated from
-// the installed spec as the README says. It checks the package is publishable and that its
+// the installed spec as docs/recipes.md says. It checks the package is publishable and that its
 // dependencies are what its shipped code imports, and prints what the install weighs. Plain
 // Node, so that it needs nothing the package does not ship. Exits 1, naming the step, on the
 // first failure, and keeps the temporary folder to look into.
@@ -136,7 +136,7 @@ async function expectInspectorPage(url) {
   }
 }
 
-/** A module of the frontend project that uses the library as its README shows. */
+/** A module of the frontend project that uses the library as docs/recipes.md shows. */
 const CONSUMER_MJS = `import { startMock } from 'petstore-kit';
 const mock = await startMock({ apiKeys: ['k'] });
 const headers = { Authorization: 'Bearer k', 'Content-Type': 'application/json' };
@@ -198,7 +198,7 @@ await mock.close();
 const middleware: MockMiddleware = await mockMiddleware({ apiKeys: ['k'] });
 const basePath: string = middleware.basePath;
 await middleware.close();
-// Types generated from the installed spec, as the README says.
+// Types generated from the installed spec, as docs/recipes.md says.
 const category: components['schemas']['Category'] = { id: 1, name: 'Dog' };
 // @ts-expect-error: name is required
 const nameless: components['schemas']['NewCategory'] = { description: 'x' };

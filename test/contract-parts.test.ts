@@ -443,7 +443,7 @@ describe('the report', () => {
   });
   const passed = (name: string) => ({ name, state: 'passed' as const });
 
-  it('says first what is wrong in one sentence, groups alike failures, and ends with how to replay', () => {
+  it('opens with the verdict saying what is wrong in one sentence, groups alike failures, then how to replay', () => {
     const outcomes = [
       ...Array.from({ length: 12 }, (_, i) =>
         failure(`rule ${i}`, '401 answers that do not fit the Error schema'),
@@ -452,7 +452,11 @@ describe('the report', () => {
     ];
     const report = contractReport(outcomes, facts);
     expect(report.lines[0]).toBe(
-      'petstore-kit contract: 12 of 61 rules fail; all of them: 401 answers that do not fit the Error schema',
+      'petstore-kit contract: does NOT conform: 12 of 61 rules fail; all of them: 401 answers that do not fit the Error schema',
+    );
+    expect(report.verdict).toBe(report.lines[0]);
+    expect(report.lines[1]).toBe(
+      '49 rules passed, 12 failed, 0 skipped against http://h/v1 (start-up 1.0 s, rules 1.0 s)',
     );
     expect(report.lines.filter((line) => line.startsWith('FAIL'))).toEqual([
       'FAIL  12 rules: 401 answers that do not fit the Error schema',
@@ -461,9 +465,6 @@ describe('the report', () => {
     expect(report.lines).toContain('      The first of them, rule 0:');
     expect(report.lines.at(-1)).toBe(
       `Replay: ${facts.replay}   (credentials from API_KEY, as in this run)`,
-    );
-    expect(report.verdict).toBe(
-      'petstore-kit contract: does NOT conform: 49 rules passed, 12 failed, 0 skipped against http://h/v1 (start-up 1.0 s, rules 1.0 s)',
     );
     expect(report.exitCode).toBe(1);
   });
@@ -474,10 +475,10 @@ describe('the report', () => {
       facts,
     );
     expect(several.lines[0]).toBe(
-      'petstore-kit contract: 3 of 4 rules fail, in 2 ways; the commonest (2 rules): y',
+      'petstore-kit contract: does NOT conform: 3 of 4 rules fail, in 2 ways; the commonest (2 rules): y',
     );
     const one = contractReport([failure('a', 'x'), passed('d')], facts);
-    expect(one.lines[0]).toBe('petstore-kit contract: 1 of 2 rules fails: x');
+    expect(one.lines[0]).toBe('petstore-kit contract: does NOT conform: 1 of 2 rules fails: x');
   });
 
   it('exits 2 when rules could not be judged and none failed, 0 when all that ran passed', () => {
@@ -499,6 +500,68 @@ describe('the report', () => {
     expect(skipped.exitCode).toBe(0);
     expect(skipped.lines).toContain('SKIPPED  1 rule: needs --basic');
     expect(contractReport([], facts).exitCode).toBe(2);
+  });
+
+  const coverage = {
+    covered: 1,
+    total: 2,
+    percent: 50,
+    operations: [
+      {
+        method: 'GET',
+        path: '/v1/x',
+        operationId: 'getX',
+        statuses: [
+          { status: '200', documented: true, hits: 3 },
+          { status: '404', documented: true, hits: 0 },
+        ],
+      },
+    ],
+  };
+
+  it('ends with the advisories, once each, after the coverage table and the replay command', () => {
+    const report = contractReport(
+      [
+        { ...failure('a', 'x'), advisories: ['no WWW-Authenticate'] },
+        { ...passed('b'), advisories: ['no WWW-Authenticate'] },
+      ],
+      { ...facts, coverage },
+    );
+    const at = (start: string) => report.lines.findIndex((line) => line.startsWith(start));
+    expect(at('coverage: 50% (1 of 2 documented statuses)')).toBeGreaterThan(at('FAIL'));
+    expect(report.lines).toContain('  GET /v1/x  404  missed');
+    expect(at('Replay:')).toBeGreaterThan(at('coverage:'));
+    expect(report.lines.slice(-2)).toEqual([
+      'Advisories: what HTTP recommends and the interface does not promise (not failures)',
+      '  warning: no WWW-Authenticate (2 rules)',
+    ]);
+  });
+
+  it('does not conform below --min-coverage, and conforms at or above it', () => {
+    const below = contractReport([passed('a')], { ...facts, coverage, minCoverage: 75 });
+    expect(below.exitCode).toBe(1);
+    expect(below.lines[0]).toBe(
+      'petstore-kit contract: does NOT conform: 50% of the documented statuses exercised (1 of 2), below --min-coverage 75%',
+    );
+    expect(below.lines).toContain('  GET /v1/x  404  missed');
+    const above = contractReport([passed('a')], { ...facts, coverage, minCoverage: 50 });
+    expect(above.exitCode).toBe(0);
+    expect(above.lines[0]).toMatch(/^petstore-kit contract: conforms: 1 rules passed/);
+  });
+
+  it('lists the operations no valid request reached, with why', () => {
+    const report = contractReport([passed('a')], {
+      ...facts,
+      unreached: [
+        { operation: 'createTicket (POST /v1/projects/{projectId}/tickets)', why: 'no producer' },
+      ],
+    });
+    expect(report.lines).toContain(
+      'NOT REACHED  1 operation: no valid request of the run got a 2xx from them',
+    );
+    expect(report.lines).toContain(
+      '      createTicket (POST /v1/projects/{projectId}/tickets): no producer',
+    );
   });
 });
 

@@ -506,6 +506,11 @@ const KEYS_CORRECT = [
  */
 const MUTATIONS: { check: string; disabled: RegExp; faults: string[]; stores?: true }[] = [
   {
+    check: 'the scoping of nested collections',
+    disabled: /is not found under another/,
+    faults: ['projects: tickets read under any project (not scoped to their parent)'],
+  },
+  {
     check: 'rule 3 (missing and invalid credentials)',
     disabled: /rule 3/,
     faults: [
@@ -740,6 +745,67 @@ const HELPDESK_FAULTY: {
   },
 ];
 
+const PROJECTS = fileURLToPath(new URL('./fixtures/specs/projects.yaml', import.meta.url));
+/** The projects spec, loaded once: the mock serving it is its reference deployment. */
+let projectsSpec: Awaited<ReturnType<typeof loadSpec>>;
+
+/** The mock serving the projects spec (a nested collection, links), with the proof's credentials. */
+function projectsMock(): Express {
+  return express().use(
+    createApp({
+      spec: projectsSpec,
+      apiKeys: [KEY],
+      basic: [`${KEYS.basic.user}:${KEYS.basic.password}`],
+    }),
+  );
+}
+
+/**
+ * The mock serving the projects spec behind a defect of scoping: a ticket is read by its id
+ * under any project, as a server that forgets the parent in its lookup does.
+ */
+function unscopedTickets(): Express {
+  const owners = new Map<string, string>();
+  const item = /^\/api\/projects\/([^/]+)\/tickets\/([^/]+)$/;
+  return express()
+    .use((req, res, next) => {
+      const created = /^\/api\/projects\/([^/]+)\/tickets$/.exec(req.path);
+      if (req.method === 'POST' && created) {
+        // Learns each ticket's project from the answer to its create.
+        const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
+        res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+          try {
+            const id = (JSON.parse(String(chunk)) as { id?: unknown }).id;
+            if (id !== undefined) owners.set(String(id), created[1]!);
+          } catch {
+            // Not a record: nothing to learn.
+          }
+          return end(chunk, ...rest);
+        }) as typeof res.end;
+      }
+      const read = item.exec(req.path);
+      const owner = read && req.method === 'GET' ? owners.get(read[2]!) : undefined;
+      if (read && owner !== undefined)
+        req.url = req.url.replace(`/projects/${read[1]}/`, `/projects/${owner}/`);
+      next();
+    })
+    .use(projectsMock());
+}
+
+/** The projects spec's deployments with a defect, and the rule that must catch it. */
+const PROJECTS_FAULTY: { fault: string; app: () => Express; caughtBy: RegExp }[] = [
+  {
+    fault: 'projects: tickets read under any project (not scoped to their parent)',
+    app: unscopedTickets,
+    caughtBy: /getTicket: a record created under one projects record is not found under another/,
+  },
+];
+
+/** Correct deployments of the projects spec: the mock is its reference. */
+const PROJECTS_CORRECT: { difference: string; app: () => Express }[] = [
+  { difference: 'projects: the mock, tickets nested under projects', app: projectsMock },
+];
+
 /** Correct deployments of the helpdesk: the order and page size are the server's. */
 const HELPDESK_CORRECT: { difference: string; behaviour: Partial<HelpdeskBehaviour> }[] = [
   { difference: 'helpdesk: a plain reference implementation', behaviour: {} },
@@ -758,7 +824,8 @@ const HELPDESK_CORRECT: { difference: string; behaviour: Partial<HelpdeskBehavio
   },
 ];
 
-type SpecName = 'categories' | 'library' | 'keys' | 'wrapped' | 'bookshop' | 'helpdesk';
+type SpecName =
+  'categories' | 'library' | 'keys' | 'wrapped' | 'bookshop' | 'helpdesk' | 'projects';
 const plans: Partial<Record<SpecName, ContractPlan>> = {};
 const score = { caught: 0, falseAlarms: 0 };
 const FAULTY_COUNT =
@@ -766,7 +833,8 @@ const FAULTY_COUNT =
   LIBRARY_FAULTY.length +
   KEYS_FAULTY.length +
   BOOKSHOP_FAULTY.length +
-  HELPDESK_FAULTY.length;
+  HELPDESK_FAULTY.length +
+  PROJECTS_FAULTY.length;
 /** The correct servers, and our mock on the two specs it serves. */
 const CORRECT_COUNT =
   CORRECT.length +
@@ -775,6 +843,7 @@ const CORRECT_COUNT =
   WRAPPED_CORRECT.length +
   BOOKSHOP_CORRECT.length +
   HELPDESK_CORRECT.length +
+  PROJECTS_CORRECT.length +
   2;
 
 beforeAll(async () => {
@@ -786,6 +855,8 @@ beforeAll(async () => {
   plans.wrapped = wrappedLists(plans.library);
   plans.bookshop = buildContractPlan((await loadSpec(BOOKSHOP)).resolved);
   plans.helpdesk = buildContractPlan((await loadSpec(HELPDESK)).resolved);
+  projectsSpec = await loadSpec(PROJECTS);
+  plans.projects = buildContractPlan(projectsSpec.resolved);
 });
 
 afterAll(() => {
@@ -905,6 +976,12 @@ const ALL_FAULTY: AnyFault[] = [
     spec: 'helpdesk' as const,
     app: () => helpdeskServer({ apiKey: KEY, basic: HELPDESK_BASIC, ...behaviour }),
   })),
+  ...PROJECTS_FAULTY.map(({ fault, app, caughtBy }) => ({
+    fault,
+    caughtBy,
+    spec: 'projects' as const,
+    app,
+  })),
 ];
 const ALL_CORRECT: { difference: string; spec: SpecName; app: () => Express }[] = [
   ...CORRECT.map(({ difference, behaviour }) => ({
@@ -936,6 +1013,11 @@ const ALL_CORRECT: { difference: string; spec: SpecName; app: () => Express }[] 
     difference,
     spec: 'helpdesk' as const,
     app: () => helpdeskServer({ apiKey: KEY, basic: HELPDESK_BASIC, ...behaviour }),
+  })),
+  ...PROJECTS_CORRECT.map(({ difference, app }) => ({
+    difference,
+    spec: 'projects' as const,
+    app,
   })),
 ];
 

@@ -1,18 +1,36 @@
-// Every TypeScript snippet of the README, type-checked where a reader pastes it: a Vite
-// react-ts project (the template's compiler settings, `tsc -b` as its build runs it), with the
-// packages the snippets import installed and types generated from the installed spec.
-import { existsSync } from 'node:fs';
+// Every TypeScript snippet of the README and of docs/*.md, type-checked where a reader pastes
+// it: a Vite react-ts project per page (the template's compiler settings, `tsc -b` as its build
+// runs it), with the packages the snippets import installed and, for the recipes, types
+// generated from the installed spec.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   frontendProject,
   readmeSnippets,
+  RECIPES_PAGE,
   ROOT,
   type FrontendProject,
 } from './recipes/frontend-project.js';
 
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+
+/** The README and every docs page, from the repository's root. */
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
+
+/** The pages other than the recipes that hold TypeScript, each type-checked on its own. */
+const OTHER_PAGES_WITH_TYPESCRIPT = PAGES.filter(
+  (page) =>
+    page !== RECIPES_PAGE &&
+    /^\s*```(ts|tsx|typescript)\s*$/m.test(readFileSync(join(ROOT, page), 'utf8')),
+);
 
 let project: FrontendProject;
 
@@ -24,14 +42,14 @@ beforeAll(async () => {
 
 afterAll(() => project?.remove());
 
-/** tsc's errors, each pointed at the README line (or template file) it is about. */
-function located(output: string): string[] {
+/** tsc's errors, each pointed at the page line (or template file) it is about. */
+function located(output: string, of = project): string[] {
   return [...output.matchAll(/^(.+?)\((\d+),(\d+)\): (error TS\d+: .*)$/gm)].map(
-    ([, path, line, , message]) => `${project.origin(path!, Number(line))}: ${message}`,
+    ([, path, line, , message]) => `${of.origin(path!, Number(line))}: ${message}`,
   );
 }
 
-describe('the README’s TypeScript snippets', () => {
+describe('the recipes’ TypeScript snippets (docs/recipes.md)', () => {
   it('name the file each goes to, and cover the app, its Vitest and Playwright tests and the express mount', () => {
     expect(project.snippets.map((snippet) => snippet.path)).toEqual(
       expect.arrayContaining([
@@ -83,6 +101,82 @@ describe('the README’s TypeScript snippets', () => {
   }, 120_000);
 });
 
+describe('every other page’s TypeScript snippets', () => {
+  it('are found on the pages that hold them (the list is not empty by mistake)', () => {
+    expect(OTHER_PAGES_WITH_TYPESCRIPT).toContain('docs/frontend.md');
+  });
+
+  it.each(OTHER_PAGES_WITH_TYPESCRIPT)(
+    '%s: name their files and type-check in a Vite react-ts project',
+    async (page) => {
+      const own = await frontendProject(page);
+      try {
+        const { code, output } = await own.run(process.execPath, [TSC, '-b', '--pretty', 'false']);
+        expect(located(output, own), output).toEqual([]);
+        expect(code, output).toBe(0);
+      } finally {
+        await own.remove();
+      }
+    },
+    180_000,
+  );
+});
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+/** The relative links of a page outside its code, with the line each is on. */
+function linksOf(markdown: string): { target: string; line: number }[] {
+  const links: { target: string; line: number }[] = [];
+  let fenced = false;
+  markdown.split('\n').forEach((text, index) => {
+    if (/^\s*```/.test(text)) fenced = !fenced;
+    if (fenced) return;
+    for (const [, target] of text.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g))
+      if (!/^[a-z]+:/.test(target!)) links.push({ target: target!, line: index + 1 });
+  });
+  return links;
+}
+
+function anchorsOf(markdown: string): string[] {
+  return [...markdown.replace(/^\s*```[\s\S]*?^\s*```/gm, '').matchAll(/^#+ (.+)$/gm)].map(
+    ([, heading]) => anchorOf(heading!),
+  );
+}
+
+describe('the links between the README and the docs pages', () => {
+  it('lead to a file that exists, and to a heading it has', () => {
+    const broken: string[] = [];
+    for (const page of PAGES) {
+      for (const { target, line } of linksOf(readFileSync(join(ROOT, page), 'utf8'))) {
+        const [file, anchor] = target.split('#');
+        const path = file ? normalize(join(dirname(page), file)) : page;
+        // The options helper generates this page from the one table of options (issue 29).
+        if (path === 'docs/options.md' && !existsSync(join(ROOT, path))) continue;
+        if (!existsSync(join(ROOT, path))) broken.push(`${page}:${line}: ${target}: no ${path}`);
+        else if (anchor && !anchorsOf(readFileSync(join(ROOT, path), 'utf8')).includes(anchor))
+          broken.push(`${page}:${line}: ${target}: ${path} has no heading #${anchor}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('would see a link to a heading that moved (the check is not vacuous)', () => {
+    expect(linksOf('See [it](docs/a.md#b-c) and `[not](this)`.\n```\n[nor](this)\n```\n')).toEqual([
+      { target: 'docs/a.md#b-c', line: 1 },
+    ]);
+    expect(anchorsOf('## Sessions: isolated state, for workers\n')).toEqual([
+      'sessions-isolated-state-for-workers',
+    ]);
+  });
+});
+
 describe('readmeSnippets', () => {
   it('refuses a TypeScript block that names no file, and a file named twice', () => {
     expect(() => readmeSnippets('text\n\n```ts\nconst x = 1;\n```\n')).toThrow(
@@ -91,6 +185,9 @@ describe('readmeSnippets', () => {
     expect(() =>
       readmeSnippets('```ts\n// a.ts\nexport {};\n```\n\n```tsx\n// a.ts\nexport {};\n```\n'),
     ).toThrow('README line 7: a.ts is named twice (first at line 2)');
+    expect(() => readmeSnippets('```ts\nconst x = 1;\n```\n', 'docs/proxy.md')).toThrow(
+      'docs/proxy.md line 2: a TypeScript block must start with a comment naming its file',
+    );
     expect(readmeSnippets('```sh\nnpm test\n```\n```tsx\n// src/A.tsx: a comment\n```\n')).toEqual([
       { path: 'src/A.tsx', line: 5, code: '// src/A.tsx: a comment\n' },
     ]);

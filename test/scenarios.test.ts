@@ -105,7 +105,7 @@ describe('Prefer: code=<status>', () => {
     const { url } = await mock();
     const answer = await call(`${url}/categories`, `code=${code}`);
     expect(answer).toMatchObject({ status: 400, body: { code: 'invalid_preference' } });
-    // As the README promises: the statuses the operation can answer (issue 18).
+    // As docs/scenarios.md promises: the statuses the operation can answer (issue 18).
     expect((answer.body as { message: string }).message).toMatch(
       /not an HTTP status: listCategories documents 200, 401, default/,
     );

@@ -11,6 +11,7 @@ import {
   StoreFullError,
   StoreIdsExhaustedError,
   StoreKeyTakenError,
+  type Collection,
   type CollectionDescriptor,
   type ScopedStore,
   type Store,
@@ -520,16 +521,82 @@ const scopeRules: ScopeRule[] = [
     },
   },
   {
-    rule: 'each scope has its own totals against the limits',
-    limits: { maxRecords: 2 },
+    rule: 'maxRecords holds for the whole store: the main state and every scope together, the mark counted once',
+    limits: { maxRecords: 5 },
     check: async (store) => {
       await store.collection(pets).create({ name: 'Rex' });
       await store.markInitial();
-      const alice = store.scope('alice').collection(pets);
+      // Each scope starts with its copy of Rex: the mark's record, counted once.
+      const [alice, bob, carol] = ['alice', 'bob', 'carol'].map((name) =>
+        store.scope(name).collection(pets),
+      ) as [Collection, Collection, Collection];
       await alice.create({ name: 'Ann' });
-      await expect(alice.create({ name: 'Amy' })).rejects.toBeInstanceOf(StoreFullError);
-      expect((await store.collection(pets).create({ name: 'Tom' })).id).toBe(2);
-      expect(await store.scope('bob').count()).toBe(1);
+      await bob.create({ name: 'Bo' });
+      await store.collection(pets).create({ name: 'Tom' });
+      await carol.create({ name: 'Cy' });
+      for (const collection of [alice, bob, carol, store.collection(pets)])
+        await expect(collection.create({ name: 'One too many' })).rejects.toEqual(
+          new StoreFullError('maxRecords', 5),
+        );
+      // A scope's share is what it holds beyond the mark's count: one that removes the mark's
+      // record as well as its own frees its own, and gives the others no more.
+      await alice.remove(1);
+      await alice.remove(2);
+      expect((await bob.create({ name: 'Bea' })).id).toBe(3);
+      await expect(bob.create({ name: 'Full again' })).rejects.toBeInstanceOf(StoreFullError);
+      // A dropped scope, or one reset, frees what it held beyond the mark.
+      await store.dropScope('bob');
+      await store.scope('carol').reset();
+      await store.collection(pets).create({ name: 'Kit' });
+      expect((await carol.create({ name: 'Cat' })).id).toBe(2);
+      expect((await carol.create({ name: 'Cub' })).id).toBe(3);
+      await expect(carol.create({ name: 'Full again' })).rejects.toBeInstanceOf(StoreFullError);
+    },
+  },
+  {
+    rule: 'a mark made again counts each scope against the new mark, whatever its name',
+    limits: { maxRecords: 4 },
+    check: async (store) => {
+      await store.collection(pets).create({ name: 'Rex' });
+      await store.markInitial();
+      const odd = store.scope('ä/b c:*').collection(pets);
+      await odd.create({ name: 'Ann' });
+      await odd.create({ name: 'Amy' });
+      await store.collection(pets).create({ name: 'Tom' });
+      // The mark now holds two records: the scope's three are one beyond it.
+      await store.markInitial();
+      await store.collection(pets).create({ name: 'Kit' });
+      await expect(odd.create({ name: 'Ace' })).rejects.toEqual(
+        new StoreFullError('maxRecords', 4),
+      );
+    },
+  },
+  {
+    rule: "maxBytes holds for the whole store: every scope's records beyond the mark count",
+    limits: { maxBytes: 400 },
+    check: async (store) => {
+      await store.collection(pets).create({ name: 'x'.repeat(80) });
+      await store.markInitial();
+      const fill = { name: 'y'.repeat(80) }; // 100 bytes as stored, with its id
+      await store.scope('alice').collection(pets).create(fill);
+      await store.scope('bob').collection(pets).create(fill);
+      await store.scope('carol').collection(pets).create(fill);
+      for (const state of [store, store.scope('alice'), store.scope('dave')])
+        await expect(state.collection(pets).create(fill)).rejects.toEqual(
+          new StoreFullError('maxBytes', 400),
+        );
+      // A change that grows a record takes room too; one that shrinks it always fits.
+      await expect(
+        store
+          .scope('bob')
+          .collection(pets)
+          .update(2, (pet) => ({ ...pet, more: 'z' })),
+      ).rejects.toBeInstanceOf(StoreFullError);
+      await store
+        .scope('bob')
+        .collection(pets)
+        .update(2, () => ({ name: 'b' }));
+      expect((await store.scope('dave').collection(pets).create({ name: 'd' })).id).toBe(2);
     },
   },
 ];

@@ -410,14 +410,15 @@ export function createCli(io: CliIo): Command {
       )
       .addOption(
         new Option('-r, --reporter <name>', 'report format')
-          .choices(['default', 'junit'])
+          .choices(['default', 'junit', 'json'])
           .default('default'),
       )
       .addOption(
         // Resolved here, from where the user stands: vitest would resolve it from its own root.
-        new Option('-o, --output <file>', 'where --reporter junit writes its XML').argParser(
-          (file: string) => resolve(file),
-        ),
+        new Option(
+          '-o, --output <file>',
+          'where --reporter junit writes its XML (json: its JSON, else to stdout)',
+        ).argParser((file: string) => resolve(file)),
       )
       .addOption(
         new Option(
@@ -456,6 +457,14 @@ export function createCli(io: CliIo): Command {
           .env('CONTRACT_RULE_TIMEOUT')
           .default(CONTRACT_DEFAULTS.ruleTimeMs)
           .argParser(parsePositive),
+      )
+      .addOption(
+        new Option(
+          '--min-coverage <percent>',
+          'fail the run (exit 1) when it exercises less of the documented operation statuses',
+        )
+          .env('CONTRACT_MIN_COVERAGE')
+          .argParser(parsePercent),
       )
       .action(async (options: ContractCommandOptions, command: Command) => {
         const baseUrlSource = command.getOptionValueSource('baseUrl');

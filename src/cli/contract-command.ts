@@ -1,11 +1,15 @@
 import { readFile, writeFile } from 'node:fs/promises';
+import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { TestCase } from 'vitest/node';
 import { loadSpec, type OpenApiDocument } from '../openapi/load.js';
 import { basePathOf, findServer, resolveServerUrl } from '../openapi/servers.js';
 import { buildContractPlan, type ContractPlan } from './contract-plan.js';
+import { contractCoverage, unreachedOperations, type HitCounts } from './contract-coverage.js';
 import { preflight } from './contract-preflight.js';
 import { contractReport, githubAnnotations, type RuleOutcome } from './contract-report.js';
+import { coverageReport } from './coverage-report.js';
+import type { Coverage } from '../core/admin/coverage.js';
 import { CONTRACT_DEFAULTS, ContractExit } from './contract-defaults.js';
 
 /** The contract suite's vitest config, beside its rules in contract-tests/. */
@@ -29,8 +33,20 @@ export interface ContractCommandOptions {
   basic?: string;
   server?: string;
   serverVariable?: string[];
-  reporter: 'default' | 'junit';
+  /**
+   * `default` prints the text report; `junit` writes JUnit XML to `output`, the coverage
+   * table as a test suite of its own; `json` writes the verdict, the rules and the coverage
+   * table as JSON to `output`, else to stdout instead of the text report.
+   * @default 'default'
+   */
+  reporter: 'default' | 'junit' | 'json';
   output?: string;
+  /**
+   * The least share, in percent, of documented (operation, status) pairs the run must
+   * exercise: below it the run does not conform (exit 1), the table saying what was missed.
+   * @example 60
+   */
+  minCoverage?: number;
   readOnly?: boolean;
   /** Seed of the generated cases. @default a random one, shown in the replay command */
   seed?: number;
@@ -55,6 +71,8 @@ const UNJUDGED = new Set(['TargetUnavailable', 'BudgetReached']);
 /** The annotation types of the suite (see contract-tests/reporter.ts). */
 const ADVISORY = 'warning';
 const SKIP_NOTE = 'skipped';
+/** The metadata in which each rule's test hands over its answers heard (contract-tests/coverage-hits.ts). */
+const HITS_META = 'contractHits';
 
 /**
  * Runs the contract suite against a deployment and tells whether it conforms.
@@ -69,12 +87,13 @@ export async function runContract(
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const budget = options.budget ?? CONTRACT_DEFAULTS.budget;
   let plan: ContractPlan;
+  let spec: OpenApiDocument;
   let baseUrl: string;
   let refusedSchemes: Record<string, string>;
   try {
     checkOptions(options);
     // A start after the first reads the spec from loadSpec's remembered loads, without YAML.
-    const spec = (await loadSpec(options.spec)).resolved;
+    spec = (await loadSpec(options.spec)).resolved;
     plan = buildContractPlan(spec);
     baseUrl = resolveBaseUrl(options, spec);
     checkCredentials(plan, options);
@@ -111,6 +130,14 @@ export async function runContract(
   const junit = options.reporter === 'junit';
   // Loaded once the target is known to be there: a run that stops earlier stops sooner.
   const { createVitest } = await import('vitest/node');
+  // What vitest prints (`JUNIT report written to ...`) follows the report, whose first line is the verdict.
+  const vitestOutput: Buffer[] = [];
+  const held = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      vitestOutput.push(Buffer.from(chunk));
+      done();
+    },
+  });
   const vitest = await createVitest(
     'test',
     {
@@ -120,13 +147,14 @@ export async function runContract(
       ...(junit && options.output ? { outputFile: { junit: options.output } } : {}),
     },
     {},
-    { stdout: io.stdout as never, stderr: io.stderr as never },
+    { stdout: held as never, stderr: io.stderr as never },
   );
   // The key is declared by the suite (contract-tests/target.ts), which the build does not see.
   (vitest.provide as (key: string, value: unknown) => void)('contractRun', run);
   try {
     await vitest.start();
   } catch (err) {
+    io.stderr.write(Buffer.concat(vitestOutput));
     io.stderr.write(`petstore-kit contract: ${err instanceof Error ? err.message : String(err)}\n`);
     await vitest.close();
     return ContractExit.unusable;
@@ -134,6 +162,7 @@ export async function runContract(
 
   const outcomes: RuleOutcome[] = [];
   const tests: TestCase[] = [];
+  const hits: HitCounts[] = [];
   let broken =
     vitest.state.getUnhandledErrors().length > 0 ? 'an error outside the rules' : undefined;
   for (const module of vitest.state.getTestModules()) {
@@ -141,23 +170,58 @@ export async function runContract(
     for (const test of module.children.allTests()) {
       tests.push(test);
       outcomes.push(outcomeOf(test, options.readOnly === true));
+      const counted = (test.meta() as Record<string, unknown>)[HITS_META];
+      if (counted && typeof counted === 'object') hits.push(counted as HitCounts);
     }
   }
   await vitest.close();
-  if (junit && options.output)
-    await addJunitProperties(options.output, { seed, budget, baseUrl, replay });
 
+  const coverage = contractCoverage(spec, hits);
+  const unreached = unreachedOperations(plan, coverage, outcomes, options.readOnly === true);
   const report = contractReport(outcomes, {
     baseUrl,
     replay,
     credentialsFrom: credentialSources(options),
     timing: timing(tests),
     broken,
+    coverage,
+    minCoverage: options.minCoverage,
+    unreached,
   });
-  if (report.lines.length > 0) io.stdout.write(`${report.lines.join('\n')}\n`);
+  if (junit && options.output)
+    await addJunitParts(options.output, {
+      properties: { seed: String(seed), budget: String(budget), base_url: baseUrl, replay },
+      coverage,
+      minCoverage: options.minCoverage,
+    });
+  const json =
+    options.reporter === 'json'
+      ? `${JSON.stringify(
+          {
+            verdict: report.verdict,
+            exitCode: report.exitCode,
+            seed,
+            replay,
+            rules: outcomes,
+            coverage,
+            unreached,
+          },
+          null,
+          2,
+        )}\n`
+      : undefined;
+  if (json !== undefined && options.output) await writeFile(options.output, json);
+  if (json !== undefined && !options.output) io.stdout.write(json);
+  else io.stdout.write(`${report.lines.join('\n')}\n`);
+  // Standard output holds the JSON alone when it is written there.
+  if (vitestOutput.length > 0)
+    (json !== undefined && !options.output ? io.stderr : io.stdout).write(
+      Buffer.concat(vitestOutput),
+    );
   if (process.env.GITHUB_ACTIONS === 'true')
     for (const line of githubAnnotations(outcomes)) io.stdout.write(`${line}\n`);
-  (report.exitCode === 0 ? io.stdout : io.stderr).write(`${report.verdict}\n`);
+  // The report opens with the verdict; a log that keeps stderr apart gets it there too.
+  if (report.exitCode !== 0) io.stderr.write(`${report.verdict}\n`);
   return report.exitCode;
 }
 
@@ -233,27 +297,45 @@ function credentialSources(options: ContractCommandOptions): string {
 
 /**
  * JUnit readers (Jenkins, GitLab) show a test suite's properties: the seed, the base URL and
- * the replay command go there, so that a report alone tells how to run it again.
+ * the replay command go there, so that a report alone tells how to run it again. The
+ * coverage table follows as a test suite of its own, a missed status a skipped case; below
+ * `--min-coverage` it holds a failing case that says by how much.
  */
-async function addJunitProperties(
+async function addJunitParts(
   file: string,
-  facts: { seed: number; budget: number; baseUrl: string; replay: string },
+  facts: {
+    properties: Record<string, string>;
+    coverage: Coverage;
+    minCoverage?: number | undefined;
+  },
 ): Promise<void> {
   const xml = await readFile(file, 'utf8').catch(() => undefined);
   if (xml === undefined) return;
   const escape = (text: string) =>
     text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const properties = Object.entries({
-    seed: String(facts.seed),
-    budget: String(facts.budget),
-    base_url: facts.baseUrl,
-    replay: facts.replay,
-  })
+  const properties = Object.entries(facts.properties)
     .map(([name, value]) => `<property name="${name}" value="${escape(value)}"/>`)
     .join('');
+  const { coverage, minCoverage } = facts;
+  let suite = coverageReport(coverage, 'junit').replace(/^<\?xml[^>]*>\n/, '');
+  if (minCoverage !== undefined && coverage.percent < minCoverage) {
+    const message = `${coverage.percent}% of the documented statuses exercised (${coverage.covered} of ${coverage.total}), below --min-coverage ${minCoverage}%`;
+    suite = suite
+      .replace(/ failures="0"/, ' failures="1"')
+      .replace(
+        '</testsuite>',
+        `  <testcase classname="coverage" name="--min-coverage ${minCoverage}%">\n    <failure message="${escape(message)}"/>\n  </testcase>\n</testsuite>`,
+      );
+  }
+  const withProperties = xml.replace(
+    /(<testsuite [^>]*>)/g,
+    `$1\n<properties>${properties}</properties>`,
+  );
   await writeFile(
     file,
-    xml.replace(/(<testsuite [^>]*>)/g, `$1\n<properties>${properties}</properties>`),
+    withProperties.includes('</testsuites>')
+      ? withProperties.replace('</testsuites>', `${suite}</testsuites>`)
+      : `${withProperties}${suite}`,
   );
 }
 

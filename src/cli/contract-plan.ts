@@ -85,6 +85,7 @@ export interface PlanCollection {
   schema: Schema;
   operations: Partial<Record<CollectionAction, string>>;
   envelopes: Partial<Record<CollectionAction, string>>;
+  parent?: { collection: string; parameter: string };
 }
 
 export type RuleFamily = 'required' | 'invalid' | 'credentials' | 'create';
@@ -121,9 +122,16 @@ export function buildContractPlan(document: OpenApiDocument): ContractPlan {
     securitySchemes: planSecuritySchemes(document),
     operations: operations.map((operation) => planOperation(operation, toSchema, byLocation)),
     collections: inferResources(operations)
-      // A nested collection (`/users/{userId}/posts`) needs its parent created first, which
-      // the suite does not do yet: its operations are checked as operations.
-      .filter((resource) => !resource.collectionPath.includes('{'))
+      // A collection one level below another (`/projects/{projectId}/tickets`) is checked
+      // under a record of its parent; deeper ones are checked as operations only.
+      .filter(
+        (resource, _index, all) =>
+          !resource.collectionPath.includes('{') ||
+          (resource.scope.length === 1 &&
+            all.some(
+              (parent) => parent.name === resource.parent && !parent.collectionPath.includes('{'),
+            )),
+      )
       .map((resource) => {
         const actions: Partial<Record<CollectionAction, string>> = {};
         const envelopes: Partial<Record<CollectionAction, string>> = {};
@@ -145,6 +153,9 @@ export function buildContractPlan(document: OpenApiDocument): ContractPlan {
           schema: toSchema(resource.schema),
           operations: actions,
           envelopes,
+          ...(resource.parent !== undefined && resource.scope[0] !== undefined
+            ? { parent: { collection: resource.parent, parameter: resource.scope[0] } }
+            : {}),
         };
       }),
   };

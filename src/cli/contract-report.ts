@@ -1,3 +1,6 @@
+import type { Coverage } from '../core/admin/coverage.js';
+import { coverageReport } from './coverage-report.js';
+
 /** How one rule of a contract run ended, as the report reads it. */
 export interface RuleOutcome {
   name: string;
@@ -21,13 +24,23 @@ export interface ReportFacts {
   timing: string;
   /** A reason the run broke before or beside its rules (a file that failed to load). */
   broken?: string | undefined;
+  /** What the run exercised: every operation by documented status. */
+  coverage?: Coverage | undefined;
+  /** The floor of `coverage.percent`: below it the run does not conform. */
+  minCoverage?: number | undefined;
+  /** The operations no request of the run got to, and why. */
+  unreached?: readonly { operation: string; why: string }[] | undefined;
 }
 
 /** The report of a run, and the exit code it ends with. */
 export interface ContractReport {
-  /** For stdout: the diagnosis first, then the groups, advisories and the replay command. */
+  /**
+   * For stdout: the verdict first, then (unless the target conforms) the counts, the groups
+   * of failures with their evidence, rules not judged or skipped, the coverage table, how to
+   * replay the run, and last the advisories, each once.
+   */
   lines: string[];
-  /** The last line, for stdout when the target conforms, stderr otherwise. */
+  /** The verdict, the report's first line: stderr repeats it when the target does not conform. */
   verdict: string;
   exitCode: 0 | 1 | 2;
 }
@@ -36,10 +49,11 @@ export interface ContractReport {
 const NAMES_SHOWN = 8;
 
 /**
- * The report of a contract run: its first line says what is wrong in one sentence; alike
- * failures (the same first line) are grouped, each group with its rules and the evidence of
- * its first; then rules not judged or skipped, advisories, and how to replay the run.
- * @example contractReport(outcomes, facts).lines[0] // 'petstore-kit contract: 12 of 61 rules fail; all of them: 401 answers that do not fit the Error schema'
+ * The report of a contract run. Its first line is the verdict, and says what is wrong in one
+ * sentence; alike failures (the same first line) are grouped, each group with its rules and
+ * the evidence of its first; then rules not judged or skipped, the coverage table, how to
+ * replay the run, and the advisories, grouped once at the end: they are not failures.
+ * @example contractReport(outcomes, facts).lines[0] // 'petstore-kit contract: does NOT conform: 12 of 61 rules fail; all of them: 401 answers that do not fit the Error schema'
  */
 export function contractReport(
   outcomes: readonly RuleOutcome[],
@@ -53,33 +67,56 @@ export function contractReport(
   const ran = passed.length + failed.length + unjudged.length;
   const failures = groups(failed, (outcome) => firstLine(outcome.message));
   const notJudged = groups(unjudged, (outcome) => firstLine(outcome.message));
-  const lines: string[] = [];
+  const { coverage, minCoverage } = facts;
+  const belowFloor =
+    coverage !== undefined && minCoverage !== undefined && coverage.percent < minCoverage;
 
+  const counts = `${passed.length} rules passed, ${failed.length} failed, ${skipped.length} skipped`;
+  const notJudgedCount = unjudged.length > 0 ? `, ${unjudged.length} could not be judged` : '';
+  const summary = `${counts}${notJudgedCount} against ${facts.baseUrl} (${facts.timing})`;
+  const floor = belowFloor
+    ? `${coverage.percent}% of the documented statuses exercised (${coverage.covered} of ${coverage.total}), below --min-coverage ${minCoverage}%`
+    : '';
+
+  let verdict: string;
+  let exitCode: ContractReport['exitCode'];
   const [commonest] = failures;
   const [firstReason] = notJudged;
   if (commonest) {
-    const [summary, rules] = commonest;
+    const [what, rules] = commonest;
     const head = `${failed.length} of ${ran} rules fail`;
-    lines.push(
-      `petstore-kit contract: ${
-        failed.length === 1
-          ? `1 of ${ran} rules fails: ${summary}`
-          : failures.length === 1
-            ? `${head}; all of them: ${summary}`
-            : `${head}, in ${failures.length} ways; the commonest (${rules.length} rules): ${summary}`
-      }`,
-    );
+    verdict = `petstore-kit contract: does NOT conform: ${
+      failed.length === 1
+        ? `1 of ${ran} rules fails: ${what}`
+        : failures.length === 1
+          ? `${head}; all of them: ${what}`
+          : `${head}, in ${failures.length} ways; the commonest (${rules.length} rules): ${what}`
+    }`;
+    exitCode = 1;
+  } else if (belowFloor) {
+    verdict = `petstore-kit contract: does NOT conform: ${floor}`;
+    exitCode = 1;
   } else if (firstReason) {
-    lines.push(
-      `petstore-kit contract: could not judge ${unjudged.length} of ${ran} rules: ${firstReason[0]}`,
-    );
+    verdict = `petstore-kit contract: could not judge ${unjudged.length} of ${ran} rules: ${firstReason[0]}`;
+    exitCode = 2;
   } else if (facts.broken) {
-    lines.push(`petstore-kit contract: could not run the suite: ${facts.broken}`);
+    verdict = `petstore-kit contract: could not run the suite: ${facts.broken}`;
+    exitCode = 2;
+  } else if (passed.length === 0) {
+    verdict = `petstore-kit contract: no contract rule ran against ${facts.baseUrl}`;
+    exitCode = 2;
+  } else {
+    verdict = `petstore-kit contract: conforms: ${summary}`;
+    exitCode = 0;
   }
 
-  for (const [summary, [first, ...others]] of failures) {
+  const lines: string[] = [verdict];
+  if (exitCode !== 0) lines.push(summary);
+  if (belowFloor && commonest) lines.push(`and ${floor}`);
+
+  for (const [what, [first, ...others]] of failures) {
     if (!first) continue;
-    lines.push('', `FAIL  ${count(others.length + 1)}: ${summary}`, ...names([first, ...others]));
+    lines.push('', `FAIL  ${count(others.length + 1)}: ${what}`, ...names([first, ...others]));
     lines.push(`      The first of them, ${first.name}:`);
     lines.push(...rest(first.message).map((line) => (line === '' ? '' : `      ${line}`)));
   }
@@ -87,6 +124,22 @@ export function contractReport(
     lines.push('', `NOT JUDGED  ${count(rules.length)}: ${reason}`, ...names(rules));
   for (const [note, rules] of groups(skipped, (outcome) => outcome.note ?? 'skipped'))
     lines.push('', `SKIPPED  ${count(rules.length)}: ${note}`, ...names(rules, 3));
+
+  if (facts.unreached && facts.unreached.length > 0) {
+    lines.push(
+      '',
+      `NOT REACHED  ${facts.unreached.length} operation${facts.unreached.length === 1 ? '' : 's'}: no valid request of the run got a 2xx from them`,
+    );
+    for (const { operation, why } of facts.unreached) lines.push(`      ${operation}: ${why}`);
+  }
+  if (coverage !== undefined)
+    lines.push('', ...coverageReport(coverage, 'text').trimEnd().split('\n'));
+
+  if (failed.length > 0 || unjudged.length > 0)
+    lines.push(
+      '',
+      `Replay: ${facts.replay}   (credentials from ${facts.credentialsFrom}, as in this run)`,
+    );
 
   const advisories = new Map<string, number>();
   for (const outcome of outcomes)
@@ -99,34 +152,7 @@ export function contractReport(
     );
     for (const [text, rules] of advisories) lines.push(`  warning: ${text} (${count(rules)})`);
   }
-  if (failed.length > 0 || unjudged.length > 0)
-    lines.push(
-      '',
-      `Replay: ${facts.replay}   (credentials from ${facts.credentialsFrom}, as in this run)`,
-    );
-
-  // A run without a diagnosis line opens with its first group, not with a blank line.
-  if (lines[0] === '') lines.shift();
-  const counts = `${passed.length} rules passed, ${failed.length} failed, ${skipped.length} skipped`;
-  const notJudgedCount = unjudged.length > 0 ? `, ${unjudged.length} could not be judged` : '';
-  const summary = `${counts}${notJudgedCount} against ${facts.baseUrl} (${facts.timing})`;
-  if (failed.length > 0)
-    return { lines, verdict: `petstore-kit contract: does NOT conform: ${summary}`, exitCode: 1 };
-  if (unjudged.length > 0 || facts.broken) {
-    const reason = notJudged[0]?.[0] ?? facts.broken;
-    return {
-      lines,
-      verdict: `petstore-kit contract: could not judge: ${summary}${reason ? `: ${reason}` : ''}`,
-      exitCode: 2,
-    };
-  }
-  if (passed.length === 0)
-    return {
-      lines,
-      verdict: `petstore-kit contract: no contract rule ran against ${facts.baseUrl}`,
-      exitCode: 2,
-    };
-  return { lines, verdict: `petstore-kit contract: conforms: ${summary}`, exitCode: 0 };
+  return { lines, verdict, exitCode };
 }
 
 /** Outcomes grouped by a key, the largest group first (then the first met). */

@@ -29,6 +29,10 @@ export function createErrorShaper(
   /** The document's own error response for a status, for errors of no operation. */
   fallback: (status: number) => ResponseObject | undefined,
 ): (error: ApiError, operation: Operation | undefined) => ShapedError {
+  // Error schemas no value satisfies (Cloudflare's `allOf` of a success envelope, whose
+  // `success` is `enum: [true]`, and a failure one, `enum: [false]`): remembered, so that each
+  // error of theirs does not pay for the generator's every attempt again.
+  const unsatisfiable = new WeakSet<object>();
   return (error, operation) => {
     const ours = error.toBody();
     const documented = operation
@@ -37,21 +41,29 @@ export function createErrorShaper(
     const json = jsonMediaOf(documented);
     if (!json) return { body: ours, contentType: 'application/json' };
     const { type, schema } = json;
-    const check = compiler.response(schema);
-    if (check(ours).length === 0) return { body: ours, contentType: type };
-
-    const mapped = mapOnto(
-      schema,
-      error,
-      () => generator.value(schema, 'an error schema', { minimal: true }),
-      (property, value) => compiler.response(property)(value).length === 0,
-    );
-    if (check(mapped).length === 0) return { body: mapped, contentType: type };
-    return {
-      body: generator.value(schema, 'an error schema', { minimal: true }),
-      contentType: type,
-    };
+    // An error is always answered: when the documented shape cannot be made, our own body
+    // says what went wrong, rather than a connection closed with nothing (a client cannot
+    // tell that from a crash).
+    if (unsatisfiable.has(schema)) return { body: ours, contentType: type };
+    try {
+      return { body: shaped(schema, error, ours), contentType: type };
+    } catch {
+      // A SpecError naming the schema; a compiler's own failure is answered the same way.
+      unsatisfiable.add(schema);
+      return { body: ours, contentType: type };
+    }
   };
+
+  /** Ours when it fits, else ours mapped onto a sample of the schema, else a sample. */
+  function shaped(schema: SchemaObject, error: ApiError, ours: object): unknown {
+    const check = compiler.response(schema);
+    if (check(ours).length === 0) return ours;
+    const sample = () => generator.value(schema, 'an error schema', { minimal: true });
+    const mapped = mapOnto(schema, error, sample, (property, value) => {
+      return compiler.response(property)(value).length === 0;
+    });
+    return check(mapped).length === 0 ? mapped : sample();
+  }
 }
 
 /** Property names that say where the status, the code and the message go. */

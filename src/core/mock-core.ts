@@ -317,6 +317,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       at: Date.now(),
       body: kept?.body,
       bodyNote: kept?.bodyNote,
+      bodyBytes: kept?.bodyBytes,
     });
   }
 

@@ -8,6 +8,7 @@ import {
 } from '../store/store.js';
 import { errors } from '../vocabulary/error-catalogue.js';
 import { createCoverageTally, type CoverageTally } from './admin/coverage.js';
+import { DEFAULT_LOG_BOUNDS, LogBudget, type LogBounds } from './admin/log-budget.js';
 import { createRequestLog, createSharedRequestLog, type RequestLog } from './admin/request-log.js';
 import {
   localSettings,
@@ -85,16 +86,26 @@ export function createStates(options: {
    * shared store (Redis restarted empty): a reset is the explicit act that may do so.
    */
   reseed?: () => Promise<void>;
+  /**
+   * The most the request logs of every state hold together.
+   * @default DEFAULT_LOG_BOUNDS
+   */
+  logBounds?: LogBounds;
 }): MockStates {
   const { store, limits } = options;
   const shared = isSharedStore(store) ? store : undefined;
+  const logBounds = options.logBounds ?? DEFAULT_LOG_BOUNDS;
+  /** One bound for the logs of every state together (a shared store counts in the store). */
+  const logBudget = new LogBudget(logBounds);
   const stateOf = (scope: Store, session: string | undefined, side: SideData | undefined) => ({
     store: scope,
     scenarios: new Scenarios(
       side ? sharedSettings(side, options.scenarios) : localSettings(options.scenarios),
       options.seed,
     ),
-    requestLog: side ? createSharedRequestLog(side) : createRequestLog(),
+    requestLog: side
+      ? createSharedRequestLog(side, undefined, logBounds)
+      : createRequestLog(undefined, logBudget),
     coverage: createCoverageTally(),
     ...(session === undefined ? {} : { session }),
   });

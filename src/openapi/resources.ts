@@ -144,7 +144,7 @@ function candidateAt(
   if (last === '' || last.includes('{')) return undefined;
   const word = collectionWord(path);
   const get = operations.find((operation) => operation.method === 'get');
-  const listEnvelope = get && listEnvelopeOf(successSchema(get), word);
+  const listEnvelope = get && listOf(get, word);
   const post = operations.find((operation) => operation.method === 'post');
   const create = post && takesObject(post) && !answersList(post, word) ? post : undefined;
   if (!listEnvelope && !create) return undefined;
@@ -180,115 +180,237 @@ function itemOf(
   return undefined;
 }
 
+/** A schema test: whether it describes the collection's record. */
+type RecordTest = (schema: SchemaObject) => boolean;
+
+/** What the operations of a collection say of its records, gathered by servedOperations. */
+interface Served {
+  actions: Map<Operation, ResourceAction>;
+  envelopes: Map<Operation, Envelope>;
+  bodies: Map<Operation, Envelope>;
+  /** The record schemas the answers give (and the list's items), before they are merged. */
+  records: SchemaObject[];
+}
+
+/**
+ * The collection a candidate makes, if its records can be told apart and keyed: its operations
+ * and what each does, its record schema, its key and the scope its path gives it.
+ */
 function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined {
   const { list, item } = candidate;
   const word = collectionWord(candidate.path);
   const listed = candidate.listEnvelope?.record;
-  const explicitKey = [list, candidate.create, ...(item?.operations ?? [])]
-    .map((operation) => operation && extensionOf(operation).key)
-    .find((key): key is string => typeof key === 'string');
-  const likelyKeys = (names: Iterable<string>) =>
-    new Set(
-      [explicitKey, item && keyPropertyFor(item.parameter, [...names]), 'id'].filter(
-        (name): name is string => name !== undefined,
-      ),
-    );
-  /**
-   * Whether a schema describes the record, judged against a reference (the list's items, or the
-   * create body): it has the likely key, or shares enough fields with it, compared by words
-   * (requests in `FriendlyName`, answers in `friendly_name`, as Twilio's). An answer must share
-   * two (where the reference has two), or its half: a wrapper `{endpoint: {...}}` around a record
-   * that has an `endpoint` of its own is no record. A request body may share one: summaries in
-   * lists show few fields.
-   */
-  const isRecordLike = (reference: SchemaObject | undefined, least: number) => {
-    const referenceNames = Object.keys(reference ? propertiesOf(reference) : {});
-    const referenceWords = new Set(referenceNames.map(wordKey));
-    const keys = likelyKeys(referenceNames);
-    return (schema: SchemaObject): boolean => {
-      const names = Object.keys(propertiesOf(schema));
-      if (names.some((name) => keys.has(name))) return true;
-      const shared = names.filter((name) => referenceWords.has(wordKey(name))).length;
-      if (shared === 0 || shared < Math.min(least, referenceWords.size)) return false;
-      return least === 1 || shared * 2 >= Math.min(names.length, referenceWords.size);
-    };
-  };
+  const explicitKey = explicitKeyOf(candidate);
+  const likely = (names: Iterable<string>) => likelyKeys(names, explicitKey, item);
 
   // What a client sends: the create body, maybe wrapped (`{data: {...}}`); one that holds no
   // record (a batch of them, a command) is no create of this collection.
-  const isBody = isRecordLike(listed, 1);
-  const bodyOf = (operation: Operation | undefined): Envelope | undefined => {
-    const schema = operation && bodySchemaOf(operation);
-    if (!schema) return undefined;
-    const envelope = recordEnvelopeOf(schema, word, listed ? isBody : () => true);
-    return envelope && (!listed || isBody(envelope.record)) ? envelope : undefined;
-  };
+  const isBody = recordTest(listed, 1, likely);
+  const bodyOf = (operation: Operation | undefined) =>
+    operation && requestEnvelopeOf(operation, word, listed ? isBody : undefined);
   const createBody = bodyOf(candidate.create);
   const create = createBody ? candidate.create : undefined;
   if (!listed && !create) return undefined;
-  const answersRecord = isRecordLike(listed ?? createBody?.record, 2);
 
-  const actions = new Map<Operation, ResourceAction>();
-  const envelopes = new Map<Operation, Envelope>();
-  const bodies = new Map<Operation, Envelope>();
+  const answersRecord = recordTest(listed ?? createBody?.record, 2, likely);
+  const served = servedOperations(candidate, create, createBody, bodyOf, answersRecord);
+  const schema = mergeRecordSchemas(withBodyOnlyFields(served.records, createBody));
+  const properties = propertiesOf(schema);
+  const idProperty = idPropertyOf(candidate, explicitKey, schema);
+  if (idProperty === undefined) return undefined;
+
   const listing = new Map<Operation, ListParameters>();
-  const records: SchemaObject[] = [];
-  if (list && candidate.listEnvelope) {
-    actions.set(list, 'list');
-    envelopes.set(list, candidate.listEnvelope);
-    records.push(candidate.listEnvelope.record);
+  for (const [operation, action] of served.actions)
+    if (action === 'list') listing.set(operation, listParametersOf(operation, properties));
+  const written = writtenProperties(served.bodies.values(), properties);
+  const created = createBody ? propertiesOf(createBody.record) : {};
+  const scope = parametersOf(candidate.path);
+  const idSchema = properties[idProperty] ?? {};
+
+  return {
+    name: explicitNameOf(list, create) ?? candidate.path.replace(/^\/+|\/+$/g, ''),
+    collectionPath: candidate.path,
+    itemPath: item?.path,
+    schema,
+    idProperty,
+    idKind: idKindOf(idSchema),
+    actions: served.actions,
+    itemParameter: item?.parameter,
+    keySchema: keySchemaOf(idSchema, item),
+    clientChosenId: idProperty in created && !isReadOnly(created[idProperty] ?? {}),
+    writable: written.length > 0 ? new Set(written) : undefined,
+    envelopes: served.envelopes,
+    bodies: served.bodies,
+    listing,
+    scope,
+    references: referencesOf(scope, properties, idProperty),
+  };
+}
+
+/** The key `x-mock` names on any of the collection's operations. */
+function explicitKeyOf({ list, create, item }: Candidate): string | undefined {
+  return [list, create, ...(item?.operations ?? [])]
+    .map((operation) => operation && extensionOf(operation).key)
+    .find((key): key is string => typeof key === 'string');
+}
+
+/** The names a record's key may have, among its property names: `x-mock`'s, the item parameter's, `id`. */
+function likelyKeys(
+  names: Iterable<string>,
+  explicitKey: string | undefined,
+  item: Candidate['item'],
+): Set<string> {
+  return new Set(
+    [explicitKey, item && keyPropertyFor(item.parameter, [...names]), 'id'].filter(
+      (name): name is string => name !== undefined,
+    ),
+  );
+}
+
+/**
+ * Whether a schema describes the record, judged against a reference (the list's items, or the
+ * create body): it has the likely key, or shares enough fields with it, compared by words
+ * (requests in `FriendlyName`, answers in `friendly_name`, as Twilio's). An answer must share
+ * two (where the reference has two), or its half: a wrapper `{endpoint: {...}}` around a record
+ * that has an `endpoint` of its own is no record. A request body may share one: summaries in
+ * lists show few fields.
+ */
+function recordTest(
+  reference: SchemaObject | undefined,
+  least: number,
+  likely: (names: Iterable<string>) => Set<string>,
+): RecordTest {
+  const referenceNames = Object.keys(reference ? propertiesOf(reference) : {});
+  const referenceWords = new Set(referenceNames.map(wordKey));
+  const keys = likely(referenceNames);
+  return (schema) => {
+    const names = Object.keys(propertiesOf(schema));
+    if (names.some((name) => keys.has(name))) return true;
+    const shared = names.filter((name) => referenceWords.has(wordKey(name))).length;
+    if (shared === 0 || shared < Math.min(least, referenceWords.size)) return false;
+    return least === 1 || shared * 2 >= Math.min(names.length, referenceWords.size);
+  };
+}
+
+/**
+ * Where a write's request body holds the record (`isBody`: the record test, none when any
+ * object is one); undefined when it holds none.
+ */
+function requestEnvelopeOf(
+  operation: Operation,
+  word: string,
+  isBody: RecordTest | undefined,
+): Envelope | undefined {
+  const schema = bodySchemaOf(operation);
+  if (!schema) return undefined;
+  const envelope = recordEnvelopeOf(schema, word, isBody ?? (() => true));
+  return envelope && (!isBody || isBody(envelope.record)) ? envelope : undefined;
+}
+
+/**
+ * What each operation of the collection does, where its answer holds the record and its
+ * request body the client's fields, and the record schemas its answers give.
+ */
+function servedOperations(
+  candidate: Candidate,
+  create: Operation | undefined,
+  createBody: Envelope | undefined,
+  bodyOf: (operation: Operation) => Envelope | undefined,
+  answersRecord: RecordTest,
+): Served {
+  const word = collectionWord(candidate.path);
+  const served: Served = {
+    actions: new Map(),
+    envelopes: new Map(),
+    bodies: new Map(),
+    records: [],
+  };
+  const { list, listEnvelope, item } = candidate;
+  if (list && listEnvelope) {
+    served.actions.set(list, 'list');
+    served.envelopes.set(list, listEnvelope);
+    served.records.push(listEnvelope.record);
   }
   for (const operation of [create, ...(item?.operations ?? [])]) {
     if (!operation) continue;
-    actions.set(
+    served.actions.set(
       operation,
       operation === create ? 'create' : (ITEM_ACTIONS[operation.method] ?? 'read'),
     );
     const body = operation === create ? createBody : bodyOf(operation);
-    if (body) bodies.set(operation, body);
+    if (body) served.bodies.set(operation, body);
     const envelope = recordEnvelopeOf(successSchema(operation), word, answersRecord);
     if (!envelope || !answersRecord(envelope.record)) continue;
-    envelopes.set(operation, envelope);
+    served.envelopes.set(operation, envelope);
     // A delete's answer is often a summary or a status: it says less of the record.
-    if (operation.method !== 'delete') records.push(envelope.record);
+    if (operation.method !== 'delete') served.records.push(envelope.record);
   }
-  if (records.length === 0 && createBody) records.push(createBody.record);
-  else if (createBody) {
-    // What the create body says and no answer does (a `notes` the answers leave out) is the
-    // record's too, never required; `writeOnly` fields (a password) are never kept.
-    const answered = new Set(
-      records.flatMap((record) => Object.keys(propertiesOf(record)).map(wordKey)),
-    );
-    const bodyOnly = Object.entries(propertiesOf(createBody.record)).filter(
-      ([name, property]) => !answered.has(wordKey(name)) && !carries(property, 'writeOnly'),
-    );
-    if (bodyOnly.length > 0)
-      records.push({ type: 'object', properties: Object.fromEntries(bodyOnly) } as SchemaObject);
-  }
-  const schema = mergeRecordSchemas(records);
-  const properties = propertiesOf(schema);
+  return served;
+}
 
-  // A key is a scalar: `floating_ip` naming an object (a wrapper's field) is no key.
-  const scalars = Object.keys(properties).filter((name) => isScalarKey(properties[name] ?? {}));
-  const idProperty =
-    explicitKey ?? (item && keyPropertyFor(item.parameter, scalars)) ?? idOf(schema);
+/**
+ * The record schemas to merge: the answers', and what the create body says and no answer does
+ * (a `notes` the answers leave out), never required; `writeOnly` fields (a password) are never
+ * kept. The create body alone when no answer describes the record.
+ */
+function withBodyOnlyFields(
+  records: readonly SchemaObject[],
+  createBody: Envelope | undefined,
+): SchemaObject[] {
+  if (!createBody) return [...records];
+  if (records.length === 0) return [createBody.record];
+  const answered = new Set(
+    records.flatMap((record) => Object.keys(propertiesOf(record)).map(wordKey)),
+  );
+  const bodyOnly = Object.entries(propertiesOf(createBody.record)).filter(
+    ([name, property]) => !answered.has(wordKey(name)) && !carries(property, 'writeOnly'),
+  );
+  if (bodyOnly.length === 0) return [...records];
+  return [...records, { type: 'object', properties: Object.fromEntries(bodyOnly) } as SchemaObject];
+}
+
+/**
+ * The property that keys the records: `x-mock`'s, else the one the item parameter names, else
+ * the id (see idOf); undefined when the records have none. A key is a scalar: `floating_ip`
+ * naming an object (a wrapper's field) is no key.
+ * @throws {SpecError} when `x-mock` names a key the records do not have.
+ */
+function idPropertyOf(
+  candidate: Candidate,
+  explicitKey: string | undefined,
+  schema: SchemaObject,
+): string | undefined {
+  const properties = propertiesOf(schema);
   if (explicitKey !== undefined && !(explicitKey in properties))
     throw new SpecError(
       `x-mock of ${candidate.path} names the key "${explicitKey}", which its records do not have (they have: ${Object.keys(properties).join(', ')})`,
     );
-  if (idProperty === undefined || !(idProperty in properties)) return undefined;
-  for (const [operation, action] of actions)
-    if (action === 'list') listing.set(operation, listParametersOf(operation, properties));
+  const scalars = Object.keys(properties).filter((name) => isScalarKey(properties[name] ?? {}));
+  const { item } = candidate;
+  const idProperty =
+    explicitKey ?? (item && keyPropertyFor(item.parameter, scalars)) ?? idOf(schema);
+  return idProperty !== undefined && idProperty in properties ? idProperty : undefined;
+}
 
-  // Each written property under the record's name for it (`FriendlyName` is `friendly_name`).
+/** Each property the request bodies write, under the record's name for it (`FriendlyName` is `friendly_name`). */
+function writtenProperties(
+  bodies: Iterable<Envelope>,
+  properties: Readonly<Record<string, SchemaObject>>,
+): string[] {
   const byWords = new Map(Object.keys(properties).map((name) => [wordKey(name), name]));
-  const written = [...bodies.values()].flatMap((body) =>
+  return [...bodies].flatMap((body) =>
     Object.entries(propertiesOf(body.record))
       .filter(([, property]) => !isReadOnly(property) && !carries(property, 'writeOnly'))
       .map(([name]) => (name in properties ? name : (byWords.get(wordKey(name)) ?? name))),
   );
-  const created = createBody ? propertiesOf(createBody.record) : {};
-  const scope = parametersOf(candidate.path);
+}
+
+/** The properties that repeat a scope parameter (`userId` of a post), with its position. */
+function referencesOf(
+  scope: readonly string[],
+  properties: Readonly<Record<string, SchemaObject>>,
+  idProperty: string,
+): Map<string, number> {
   const references = new Map<string, number>();
   scope.forEach((parameter, index) => {
     const property = Object.keys(properties).find(
@@ -299,30 +421,17 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     );
     if (property !== undefined) references.set(property, index);
   });
-  const explicitName = [list, create]
+  return references;
+}
+
+/** The collection's name `x-mock` gives on its list or create. */
+function explicitNameOf(
+  list: Operation | undefined,
+  create: Operation | undefined,
+): string | undefined {
+  return [list, create]
     .map((operation) => operation && extensionOf(operation).resource)
     .find((name): name is string => typeof name === 'string');
-
-  const keySchema = keySchemaOf(properties[idProperty] ?? {}, item);
-
-  return {
-    name: explicitName ?? candidate.path.replace(/^\/+|\/+$/g, ''),
-    collectionPath: candidate.path,
-    itemPath: item?.path,
-    schema,
-    idProperty,
-    idKind: idKindOf(properties[idProperty] ?? {}),
-    actions,
-    itemParameter: item?.parameter,
-    keySchema,
-    clientChosenId: idProperty in created && !isReadOnly(created[idProperty] ?? {}),
-    writable: written.length > 0 ? new Set(written) : undefined,
-    envelopes,
-    bodies,
-    listing,
-    scope,
-    references,
-  };
 }
 
 /**
@@ -375,7 +484,7 @@ function attachViews(
       if (path.slice(path.lastIndexOf('/')).includes('{')) continue;
       const get = operations.find((operation) => operation.method === 'get');
       if (!get || served.has(get)) continue;
-      const envelope = listEnvelopeOf(successSchema(get), word);
+      const envelope = listOf(get, word, resource.idProperty);
       if (!envelope || !(resource.idProperty in propertiesOf(envelope.record))) continue;
       if (honoursEveryQuery(get, listParametersOf(get, propertiesOf(resource.schema)))) {
         attach(resource, get, 'list');
@@ -514,6 +623,23 @@ function idKindOf(schema: SchemaObject): IdKind {
   if ([schema, ...((schema.allOf ?? []) as SchemaObject[])].some((part) => part.format === 'uuid'))
     return 'uuid';
   return 'string';
+}
+
+/**
+ * How a `get` answers a list of records, unless its answer is one record holding a list of
+ * another kind: GitHub's `GET /releases/latest` answers a release, whose `assets` are no
+ * releases, and Box's classification template holds its one `fields` entry. Such a wrapper
+ * carries a key of its own, as its items do (`id`), or the collection's key; a list's wrapper
+ * (`{data: [...], has_more}`, `{result: [...], result_info}`) carries none.
+ */
+function listOf(get: Operation, word: string, key?: string): Envelope | undefined {
+  const envelope = listEnvelopeOf(successSchema(get), word);
+  if (envelope?.kind !== 'wrapped') return envelope;
+  const items = propertiesOf(envelope.record);
+  const keyed = (name: string) =>
+    name === key ||
+    (name in items && wordsOf(name).length === 1 && ID_WORDS.has(wordsOf(name)[0] ?? ''));
+  return Object.keys(propertiesOf(envelope.wrapper)).some(keyed) ? undefined : envelope;
 }
 
 function successSchema(operation: Operation): SchemaObject | undefined {

@@ -229,6 +229,7 @@ export class FileStore implements ScopedStore {
         },
         scopes: new Map(),
         used: new Set(),
+        main: () => store.#latest,
       },
     );
     this.loaded = parts.loaded;
@@ -329,7 +330,8 @@ export class FileStore implements ScopedStore {
     const before = this.#latestOf(collection, id);
     const records = (record ? 1 : 0) - (before.record ? 1 : 0);
     const bytes = size - before.size;
-    checkRoom(this.limits, this.#latest, records, bytes);
+    // The whole store's: the scopes' records beyond the mark count with the file's.
+    checkRoom(this.limits, this.#scopes.whole(), records, bytes);
     const seq = ++this.#seq;
     const durable = this.#journal.append(line, { seq, collection, id, record, size });
     let pending = this.#pending.get(collection);

@@ -1,5 +1,7 @@
 import {
+  beyondMark,
   checkRoom,
+  checkScopeRoom,
   deepFreeze,
   keyOf,
   newId,
@@ -7,6 +9,7 @@ import {
   StoreStates,
   withId,
   type CollectionState,
+  type Totals,
 } from './records.js';
 import {
   StoreKeyTakenError,
@@ -51,6 +54,11 @@ export interface ScopeFamily {
   readonly scopes: Map<string, MemoryStore>;
   /** The scopes used since they were made or dropped: those that hold a state. */
   readonly used: Set<string>;
+  /**
+   * The main state's totals (a file store's, its pending writes counted): the base of the
+   * store's whole, to which each scope adds what it holds beyond the mark.
+   */
+  readonly main: () => Totals;
 }
 
 export class MemoryStore implements ScopedStore {
@@ -66,7 +74,12 @@ export class MemoryStore implements ScopedStore {
   constructor(options: MemoryStoreOptions = {}, family?: ScopeFamily, scopeName?: string) {
     this.limits = { ...DEFAULT_STORE_LIMITS, ...options.limits };
     this.#options = options;
-    this.#family = family ?? { marked: undefined, scopes: new Map(), used: new Set() };
+    this.#family = family ?? {
+      marked: undefined,
+      scopes: new Map(),
+      used: new Set(),
+      main: () => this.states.totals,
+    };
     this.#scopeName = scopeName;
     this.#states = scopeName === undefined ? new StoreStates() : undefined;
   }
@@ -124,6 +137,46 @@ export class MemoryStore implements ScopedStore {
     if (scope) scope.#states = undefined;
     this.#family.used.delete(name);
     return true;
+  }
+
+  /**
+   * What the store holds against its limits, all states together: the main state's records,
+   * and each scope's beyond the mark (its copy of the start-up data counts once, as the
+   * mark's). So `maxRecords: 20` holds 20 records for the whole mock, however many sessions.
+   */
+  whole(): Totals {
+    const main = this.#family.main();
+    // The mock without sessions: nothing to add, nothing made on the path of a create.
+    if (this.#family.used.size === 0) return main;
+    const mark = this.#family.marked?.totals;
+    const whole = { ...main };
+    for (const name of this.#family.used) {
+      const scope = this.#family.scopes.get(name);
+      const states = scope && scope.#states;
+      if (!states) continue;
+      const beyond = beyondMark(states.totals, mark);
+      whole.records += beyond.records;
+      whole.bytes += beyond.bytes;
+    }
+    return whole;
+  }
+
+  /**
+   * Refuses a write that moves this state's totals by these deltas past the store's limits,
+   * counted for the whole store (see `whole`).
+   * @throws {StoreFullError}
+   */
+  checkRoom(records: number, bytes: number): void {
+    if (this.#scopeName === undefined) checkRoom(this.limits, this.whole(), records, bytes);
+    else
+      checkScopeRoom(
+        this.limits,
+        this.whole(),
+        this.states.totals,
+        this.#family.marked?.totals,
+        records,
+        bytes,
+      );
   }
 
   /** The states of the collections, for their own methods. */
@@ -191,7 +244,7 @@ class MemoryCollection implements Collection {
       throw new StoreKeyTakenError(this.descriptor.name, this.descriptor.idProperty, id);
     const record = withId(this.descriptor, id, fields);
     const size = sizeOf(record);
-    checkRoom(this.store.limits, states.totals, 1, size);
+    this.store.checkRoom(1, size);
     if (typeof id === 'number') state.lastId = Math.max(state.lastId, id);
     states.put(this.descriptor.name, id, record, size);
     return record;
@@ -208,7 +261,7 @@ class MemoryCollection implements Collection {
     if (!current) return undefined;
     const record = withId(this.descriptor, key, change(current));
     const size = sizeOf(record);
-    checkRoom(this.store.limits, states.totals, 0, size - (state.sizes.get(key) ?? 0));
+    this.store.checkRoom(0, size - (state.sizes.get(key) ?? 0));
     states.put(this.descriptor.name, key, record, size);
     return record;
   }

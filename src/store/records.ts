@@ -199,6 +199,38 @@ export function checkRoom(
     throw new StoreFullError('maxBytes', limits.maxBytes);
 }
 
+/**
+ * What a scope holding `totals` adds to its store's whole: what it holds beyond the mark it
+ * started as a copy of. Its copy of the mark is the mark's records, counted once for the whole
+ * store; a scope that removed some of them makes no room for the others.
+ * @example beyondMark({ records: 12, bytes: 900 }, { records: 10, bytes: 700 }) // { records: 2, bytes: 200 }
+ */
+export function beyondMark(totals: Totals, mark: Totals | undefined): Totals {
+  return {
+    records: Math.max(0, totals.records - (mark?.records ?? 0)),
+    bytes: Math.max(0, totals.bytes - (mark?.bytes ?? 0)),
+  };
+}
+
+/**
+ * Refuses a write to a scope that moves its totals by these deltas when it would take the
+ * whole store past the limits: only what moves the scope's share beyond the mark counts.
+ * @throws {StoreFullError}
+ * @example checkScopeRoom(limits, whole, scope.totals, mark.totals, 1, sizeOf(record));
+ */
+export function checkScopeRoom(
+  limits: StoreLimits,
+  whole: Totals,
+  own: Totals,
+  mark: Totals | undefined,
+  records: number,
+  bytes: number,
+): void {
+  const before = beyondMark(own, mark);
+  const after = beyondMark({ records: own.records + records, bytes: own.bytes + bytes }, mark);
+  checkRoom(limits, whole, after.records - before.records, after.bytes - before.bytes);
+}
+
 /** @example deepFreeze({ tags: ['a'] }) // the object and its array, both frozen */
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {

@@ -1,11 +1,13 @@
 // The Lua scripts of the Redis store: every write, and every read that must see one state, is
 // one script, which Redis runs atomically. See decisions/008-redis-store.md for the key layout.
 //
-// Every script gets the same six keys: the namespace of the state it works on (the main
+// Every script gets the same nine keys: the namespace of the state it works on (the main
 // state or a scope), the namespace of the start-up mark, the set of scope names, and the
 // epoch's three: `epoch` (the generation of the start-up data, set with the mark),
 // `superseded` (the generations an explicit re-seed replaced) and `lost` (set by a replica that
-// found its generation gone). Its last ARGV is the generation the caller serves ('' for none
+// found its generation gone), the spec's, the main state's namespace and `room` (hash:
+// `records` and `bytes` that the scopes hold beyond the mark, all together: with the main
+// state's totals, what the limits are checked against). Its last ARGV is the generation the caller serves ('' for none
 // yet): a script that guards refuses to run on any other, so that a Redis restarted empty is
 // never served as if it held the data. A state's
 // keys under its namespace: `meta` (hash: `records` and `bytes`, the totals the limits are
@@ -15,9 +17,12 @@
 // namespaces, so the store runs on one Redis server (standalone, or a primary with its
 // replicas), not on Redis Cluster.
 
+import { LIST_CLEAR, LIST_PUSH } from './redis-log-scripts.js';
+
 const PREAMBLE = `
 local ns, mark, scopes = KEYS[1], KEYS[2], KEYS[3]
 local epochKey, superseded, lostKey, specKey = KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local mainNs, roomKey = KEYS[8], KEYS[9]
 local served = ARGV[#ARGV]
 
 -- Stops the script, before it writes anything, when the start-up data the caller serves is
@@ -78,16 +83,74 @@ local function sameSpec(hash, label)
   return nil
 end
 
--- Whether totals moved by these deltas stay within the limits (a negative limit: none).
+-- A state's totals: its own, or the mark's for one not made yet (it would start as a copy).
+local function totalsOf(state)
+  local totals = redis.call('HMGET', state .. 'meta', 'records', 'bytes')
+  if not totals[1] then totals = redis.call('HMGET', mark .. 'meta', 'records', 'bytes') end
+  return tonumber(totals[1]) or 0, tonumber(totals[2]) or 0
+end
+
+-- What a scope of these totals adds to the whole: what it holds beyond the mark's count (its
+-- copy of the start-up data counts once, as the mark's).
+local function beyond(records, bytes)
+  local markRecords, markBytes = totalsOf(mark)
+  return math.max(0, records - markRecords), math.max(0, bytes - markBytes)
+end
+
+-- Moves the scopes' share in 'room' by what a scope's share moves by.
+local function moveRoom(records, bytes)
+  if records ~= 0 then redis.call('HINCRBY', roomKey, 'records', records) end
+  if bytes ~= 0 then redis.call('HINCRBY', roomKey, 'bytes', bytes) end
+end
+
+-- Checks that this state's totals moved by these deltas keep the whole store (the main state,
+-- and every scope beyond the mark) within the limits (a negative limit: none), and counts the
+-- move when they do; returns the limit that would be passed, or nil. The caller then writes.
 local function room(records, bytes, maxRecords, maxBytes)
-  local totals = redis.call('HMGET', ns .. 'meta', 'records', 'bytes')
-  if records > 0 and maxRecords >= 0 and tonumber(totals[1]) + records > maxRecords then
+  local moveRecords, moveBytes = records, bytes
+  if ns ~= mainNs then
+    local ownRecords, ownBytes = totalsOf(ns)
+    local beforeRecords, beforeBytes = beyond(ownRecords, ownBytes)
+    local afterRecords, afterBytes = beyond(ownRecords + records, ownBytes + bytes)
+    moveRecords, moveBytes = afterRecords - beforeRecords, afterBytes - beforeBytes
+  end
+  local mainRecords, mainBytes = totalsOf(mainNs)
+  local shared = redis.call('HMGET', roomKey, 'records', 'bytes')
+  local wholeRecords = mainRecords + (tonumber(shared[1]) or 0)
+  local wholeBytes = mainBytes + (tonumber(shared[2]) or 0)
+  if moveRecords > 0 and maxRecords >= 0 and wholeRecords + moveRecords > maxRecords then
     return 'maxRecords'
   end
-  if bytes > 0 and maxBytes >= 0 and tonumber(totals[2]) + bytes > maxBytes then
+  if moveBytes > 0 and maxBytes >= 0 and wholeBytes + moveBytes > maxBytes then
     return 'maxBytes'
   end
+  if ns ~= mainNs then moveRoom(moveRecords, moveBytes) end
   return nil
+end
+
+-- Before a scope's state is dropped or replaced: its share leaves the whole.
+local function leaveRoom(state)
+  if state == mainNs or redis.call('EXISTS', state .. 'meta') == 0 then return end
+  local records, bytes = beyond(totalsOf(state))
+  moveRoom(-records, -bytes)
+end
+
+-- The namespace of a scope's keys, as the store names it (encodeURIComponent of its name).
+local function scopeNs(name)
+  local prefix = string.sub(mainNs, 1, #mainNs - #'main:')
+  local encoded = string.gsub(name, "[^%w%-_%.!~%*'%(%)]", function(c)
+    return string.format('%%%02X', string.byte(c))
+  end)
+  return prefix .. 'scope:' .. encoded .. ':'
+end
+
+-- After the mark changed: every scope's share counted again against the new mark.
+local function recountRoom()
+  redis.call('DEL', roomKey)
+  for _, name in ipairs(redis.call('SMEMBERS', scopes)) do
+    local records, bytes = beyond(totalsOf(scopeNs(name)))
+    moveRoom(records, bytes)
+  end
 end
 `;
 
@@ -173,6 +236,7 @@ ensure()
 local records = ns .. 'r:' .. ARGV[2]
 local current = redis.call('HGET', records, ARGV[3])
 if not current then return 0 end
+room(-1, -#current, -1, -1)
 redis.call('HDEL', records, ARGV[3])
 redis.call('ZREM', ns .. 'o:' .. ARGV[2], ARGV[3])
 redis.call('HINCRBY', ns .. 'meta', 'records', -1)
@@ -231,6 +295,7 @@ export const MARK = script(
 guard()
 ensure()
 copy(ns, mark)
+recountRoom()
 if redis.call('GET', ARGV[2]) == ARGV[3] then redis.call('DEL', ARGV[2]) end
 local gone = redis.call('GET', lostKey)
 if gone then
@@ -251,6 +316,7 @@ export const RESET = script(
   'reset',
   `
 guard()
+leaveRoom(ns)
 copy(mark, ns)
 if ARGV[1] ~= '' then redis.call('SADD', scopes, ARGV[1]) end
 return 1
@@ -263,6 +329,7 @@ export const DROP = script(
   `
 guard()
 local had = redis.call('EXISTS', ns .. 'meta')
+leaveRoom(ns)
 drop(ns)
 redis.call('SREM', scopes, ARGV[1])
 return had
@@ -352,7 +419,7 @@ return 1
 `,
 );
 
-export const SCRIPTS = [
+export const SCRIPTS: readonly Script[] = [
   CREATE,
   UPDATE,
   REMOVE,
@@ -367,4 +434,6 @@ export const SCRIPTS = [
   CHECK,
   RENEW,
   RELEASE,
+  LIST_PUSH,
+  LIST_CLEAR,
 ];

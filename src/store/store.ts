@@ -61,12 +61,14 @@ export interface Collection {
 /** Bounds that keep a long-running mock from eating the machine. */
 export interface StoreLimits {
   /**
-   * The most records, all collections together.
+   * The most records, all collections and all states (scopes) together: a scope's copy of the
+   * mark counts once, as the mark's (see MemoryStore.whole).
    * @default DEFAULT_STORE_LIMITS.maxRecords
    */
   maxRecords: number;
   /**
-   * The most bytes of stored records, counted as their UTF-8 JSON, all collections together.
+   * The most bytes of stored records, counted as their UTF-8 JSON, all collections and all
+   * states (scopes) together, as `maxRecords`.
    * @default DEFAULT_STORE_LIMITS.maxBytes
    */
   maxBytes: number;
@@ -131,10 +133,12 @@ export interface SideData {
   writeDocument(name: string, json: string): Promise<void>;
   deleteDocument(name: string): Promise<void>;
   /**
-   * Adds an entry to the front of a list, dropping its oldest past `capacity`. Entries are
-   * numbered 1, 2, 3... in the order they are pushed, and a clear does not restart the numbers.
+   * Adds an entry to the front of a list, dropping its oldest past `capacity`, and past
+   * `whole` (the most entries and bytes of every list of every state of the store together)
+   * the oldest entry of any list. Entries are numbered 1, 2, 3... in the order they are
+   * pushed, and a clear does not restart the numbers.
    */
-  pushEntry(list: string, json: string, capacity: number): Promise<void>;
+  pushEntry(list: string, json: string, capacity: number, whole: ListBounds): Promise<void>;
   /**
    * The entries of a list, newest first, and how many were ever pushed to it: the number of
    * the entry at index `i` is `pushed - i`.
@@ -142,6 +146,12 @@ export interface SideData {
   readEntries(list: string): Promise<{ entries: string[]; pushed: number }>;
   /** Empties a list; its numbers go on from where they were. */
   clearEntries(list: string): Promise<void>;
+}
+
+/** The most entries, and bytes of their JSON, that a store's lists hold all together. */
+export interface ListBounds {
+  entries: number;
+  bytes: number;
 }
 
 /** When a scope was made and last used, as a shared store keeps it for every replica. */

@@ -1,6 +1,6 @@
-// The README's Playwright recipe, run as written in a frontend project with headless Chromium:
+// docs/recipes.md's Playwright recipe, run as written in a frontend project with headless Chromium:
 // Playwright starts the mock and the Vite dev server, two workers run fully parallel, each in
-// a session of its own. Besides the README's tests, two of ours add a category on two workers
+// a session of its own. Besides the page's tests, two of ours add a category on two workers
 // at the same moment: each must see only its own, and the mock's default state neither.
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';

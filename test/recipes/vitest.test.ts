@@ -1,6 +1,6 @@
-// The README's Vitest recipe, run as written in a frontend project: a global setup starts one
+// docs/recipes.md's Vitest recipe, run as written in a frontend project: a global setup starts one
 // mock and provides its URL, each test file works in a session of its own, reset before each
-// test. Two of the project's files (ours, not the README's) create at the same moment in two
+// test. Two of the project's files (ours, not the page's) create at the same moment in two
 // workers and must each see only their own record.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

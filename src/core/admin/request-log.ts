@@ -7,6 +7,7 @@ import {
 } from '../../vocabulary/answer.js';
 import type { MockRequest } from '../../vocabulary/request.js';
 import type { ReadBody } from '../request-body.js';
+import { DEFAULT_LOG_BOUNDS, LogBudget, type BudgetedLog, type LogBounds } from './log-budget.js';
 import { redactHeaders, redactTarget, type CredentialPlaces } from './redact.js';
 import { RequestRing } from './request-ring.js';
 
@@ -31,6 +32,8 @@ export interface AnsweredRequest {
   body?: unknown;
   /** Why the body the client sent is not kept, when it is not. */
   bodyNote?: string;
+  /** The size in bytes of the body the client sent, kept or not: what the log's bounds count. */
+  bodyBytes?: number;
   /** What is kept of the answer sent (see keptAnswer); none for a fault. */
   response?: KeptAnswer;
   /** The fault played instead of an answer, if one was. */
@@ -84,8 +87,11 @@ export interface RequestLog {
   clear(): void | Promise<void>;
 }
 
-/** How many requests a log keeps. */
+/** How many requests a log keeps (each state's; all of them together are bounded by a LogBudget). */
 export const LOG_CAPACITY = 1000;
+
+/** What an entry costs besides its path, headers and bodies: its numbers, times and slots. */
+const ENTRY_OVERHEAD = 200;
 
 /** The CPU a listing may take in one turn of the event loop before it lets others run. */
 const LIST_SLICE_MS = 4;
@@ -98,18 +104,43 @@ const LIST_SLICE_MS = 4;
  * listing serializes in slices that let other requests run, and a body the client sent that
  * cannot be serialized (one nested too deep) is shown as a note instead, so reading the log
  * never blocks the mock and never fails. Entries are numbered from 1, and a `clear` does not
- * restart the numbers: a number names one request for as long as the mock runs.
+ * restart the numbers: a number names one request for as long as the mock runs. The logs of
+ * one mock share a budget: past its bounds, the oldest entry of any of them goes.
+ * @param budget the bounds of every log of the mock together; a log of its own by default.
  * @example const log = createRequestLog(1000); log.add(request); await log.list({ method: 'POST' });
  */
-export function createRequestLog(capacity = LOG_CAPACITY): RequestLog {
+export function createRequestLog(
+  capacity = LOG_CAPACITY,
+  budget: LogBudget = new LogBudget(),
+): RequestLog {
   // The requests are kept field by field (see RequestRing), and beside them the JSON each is
   // shown as once listed. Numbers are consecutive, the newest (`lastId`) at `next - 1`.
   const ring = new RequestRing(capacity);
   const rows: (Buffer | undefined)[] = new Array<Buffer | undefined>(capacity);
   const wholes: (Buffer | undefined)[] = new Array<Buffer | undefined>(capacity);
+  /** What each entry counts for in the budget. */
+  const costs = new Float64Array(capacity);
   let next = 0;
   let size = 0;
   let lastId = 0;
+  /** The costs of the entries held, together. */
+  let held = 0;
+
+  /** How the budget sees this log: entries `lastId - size + 1` to `lastId`, oldest dropped first. */
+  const budgeted: BudgetedLog = {
+    holds: (id) => id > lastId - size && id <= lastId,
+    dropOldest(id) {
+      if (size === 0 || id !== lastId - size + 1) return 0;
+      const slot = slotOf(size - 1);
+      const cost = costs[slot] ?? 0;
+      ring.empty(slot);
+      rows[slot] = undefined;
+      wholes[slot] = undefined;
+      size -= 1;
+      held -= cost;
+      return cost;
+    },
+  };
 
   /** The ring index of the `back`-th newest entry (0: the newest). */
   const slotOf = (back: number) => (next - 1 - back + capacity) % capacity;
@@ -148,12 +179,22 @@ export function createRequestLog(capacity = LOG_CAPACITY): RequestLog {
 
   return {
     add(request) {
+      if (size === capacity) {
+        // The oldest entry's slot is taken over: it leaves the budget.
+        const cost = costs[next] ?? 0;
+        budget.release(1, cost);
+        held -= cost;
+      }
       lastId++;
+      const cost = costOf(request);
       ring.put(next, lastId, request);
       rows[next] = undefined;
       wholes[next] = undefined;
+      costs[next] = cost;
+      held += cost;
       next = (next + 1) % capacity;
       size = Math.min(size + 1, capacity);
+      budget.admit(budgeted, lastId, cost);
     },
     async list(filter = {}) {
       const chosen: Listed[] = [];
@@ -179,11 +220,13 @@ export function createRequestLog(capacity = LOG_CAPACITY): RequestLog {
       return request && new CheckedJson(shown({ slot, id, request }, 'full'));
     },
     clear() {
+      budget.release(size, held);
       ring.clear();
       rows.fill(undefined);
       wholes.fill(undefined);
       next = 0;
       size = 0;
+      held = 0;
     },
   };
 }
@@ -191,14 +234,19 @@ export function createRequestLog(capacity = LOG_CAPACITY): RequestLog {
 /**
  * A log kept in a store several replicas share: every replica appends to it and reads it, so a
  * test sees what its app sent whichever replica answered. Entries are serialized (credentials
- * redacted) when added, and numbered by the store.
+ * redacted) when added, and numbered by the store, which bounds every state's log together.
  */
-export function createSharedRequestLog(side: SideData, capacity = LOG_CAPACITY): RequestLog {
+export function createSharedRequestLog(
+  side: SideData,
+  capacity = LOG_CAPACITY,
+  /** The bounds of every state's log together, kept by the store. */
+  whole: LogBounds = DEFAULT_LOG_BOUNDS,
+): RequestLog {
   /** An entry as stored (without its number) with its number, whole. */
   const numbered = (json: string, id: number) => Buffer.from(`{"id":${id},${json.slice(1)}`);
   return {
     add: (request) =>
-      side.pushEntry('requests', wholeOf(request, undefined).toString('utf8'), capacity),
+      side.pushEntry('requests', wholeOf(request, undefined).toString('utf8'), capacity, whole),
     async list(filter = {}) {
       const matches = matcher(filter);
       const parts: Buffer[] = [];
@@ -229,17 +277,48 @@ export function createSharedRequestLog(side: SideData, capacity = LOG_CAPACITY):
 }
 
 /**
+ * What an entry counts for in the log's bounds: what it keeps alive (its path, headers, the
+ * body sent and the answer's body, each body at most 16 KiB) and a little besides. Made on the
+ * path of every request: sizes only, nothing serialized.
+ */
+function costOf(request: AnsweredRequest): number {
+  let cost = ENTRY_OVERHEAD + request.path.length;
+  const { headers, response } = request;
+  if (headers)
+    for (const name in headers) {
+      const value = headers[name];
+      cost += name.length + (typeof value === 'string' ? value.length : headerLength(value));
+    }
+  if (request.body !== undefined) cost += Math.min(request.bodyBytes ?? 0, LOGGED_BODY_LIMIT);
+  if (response) {
+    const { body, start } = response;
+    if (body) cost += body instanceof CheckedJson ? body.bytes.length : body.length;
+    else if (start) cost += start.length;
+  }
+  return cost;
+}
+
+function headerLength(value: readonly string[] | undefined): number {
+  let length = 0;
+  for (const part of value ?? []) length += part.length;
+  return length;
+}
+
+/**
  * What the log keeps of a body the client sent: its value as read (JSON, a form as an
  * object, text), or a note saying why not (bytes of another media type, more than 16 KiB).
  * @example keptBody(await readBody(request, operation.requestBody)) // { body: { name: 'Rex' } }
  */
-export function keptBody(body: ReadBody | undefined): Pick<AnsweredRequest, 'body' | 'bodyNote'> {
+export function keptBody(
+  body: ReadBody | undefined,
+): Pick<AnsweredRequest, 'body' | 'bodyNote' | 'bodyBytes'> {
   if (!body) return {};
+  const bodyBytes = body.bytes;
   if (body.bytes > LOGGED_BODY_LIMIT)
-    return { bodyNote: `The body was ${body.bytes} bytes: more than the 16 KiB kept` };
+    return { bodyNote: `The body was ${body.bytes} bytes: more than the 16 KiB kept`, bodyBytes };
   if (Buffer.isBuffer(body.value))
-    return { bodyNote: `A body of ${body.bytes} bytes of ${body.mediaType}, not kept` };
-  return { body: body.value };
+    return { bodyNote: `A body of ${body.bytes} bytes of ${body.mediaType}, not kept`, bodyBytes };
+  return { body: body.value, bodyBytes };
 }
 
 /**

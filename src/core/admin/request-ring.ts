@@ -118,6 +118,25 @@ export class RequestRing {
     return response;
   }
 
+  /** Empties one slot, letting go of what it held. */
+  empty(slot: number): void {
+    this.#ids[slot] = 0;
+    for (const slots of [
+      this.#headers,
+      this.#credentials,
+      this.#bodies,
+      this.#bodyNotes,
+      this.#faults,
+      this.#sessions,
+      this.#answerHeaders,
+      this.#answerBodies,
+      this.#answerStarts,
+    ])
+      slots[slot] = undefined;
+    this.#methods[slot] = '';
+    this.#paths[slot] = '';
+  }
+
   /** Empties every slot, letting go of what they held. */
   clear(): void {
     this.#ids.fill(0);

@@ -78,16 +78,7 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
   const restOf = (envelope: Extract<Envelope, { kind: 'wrapped' }>): Record<string, unknown> => {
     let rest = rests.get(envelope);
     if (!rest) {
-      const properties = Object.fromEntries(
-        Object.entries(propertiesOf(envelope.wrapper)).filter(
-          ([name]) => name !== envelope.property,
-        ),
-      );
-      const schema = {
-        type: 'object',
-        properties,
-        required: [...requiredOf(envelope.wrapper)].filter((name) => name in properties),
-      } as SchemaObject;
+      const schema = restSchemaOf(envelope.wrapper, envelope.property);
       rest = generator.value(schema, `the fields beside ${envelope.property}`) as Record<
         string,
         unknown
@@ -172,4 +163,29 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
       return tellPage(body, envelope.wrapper, page, 0);
     },
   };
+}
+
+/**
+ * The wrapper's schema without the records' property, every constraint it holds kept: a
+ * property described in several `allOf` parts is all of them (Cloudflare's envelopes say
+ * `errors: <array of messages>` in one part and `errors: {}` in a later one, and the later alone
+ * let a string through that the whole answer refused), and a required name no part describes is still
+ * required.
+ */
+function restSchemaOf(wrapper: SchemaObject, records: string): SchemaObject {
+  const described = new Map<string, SchemaObject[]>();
+  const collect = (schema: SchemaObject): void => {
+    for (const [name, property] of Object.entries(schema.properties ?? {}))
+      described.set(name, [...(described.get(name) ?? []), property as SchemaObject]);
+    for (const part of (schema.allOf ?? []) as SchemaObject[]) collect(part);
+  };
+  collect(wrapper);
+  const required = [...requiredOf(wrapper)].filter((name) => name !== records);
+  const properties: Record<string, SchemaObject> = {};
+  for (const name of new Set([...described.keys(), ...required])) {
+    if (name === records) continue;
+    const parts = described.get(name) ?? [];
+    properties[name] = parts.length > 1 ? ({ allOf: parts } as SchemaObject) : (parts[0] ?? {});
+  }
+  return { type: 'object', properties, required } as SchemaObject;
 }

@@ -1,4 +1,4 @@
-// Not in the README: our proof that workers run at the same time. Each caller waits until
+// Not in docs/recipes.md: our proof that workers run at the same time. Each caller waits until
 // `parties` callers have reached the barrier named `name` (files in BARRIER_DIR, which the
 // test that runs this project gives), so what follows runs while all of them are mid-test.
 import { mkdir, readdir, writeFile } from 'node:fs/promises';

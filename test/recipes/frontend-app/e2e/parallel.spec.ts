@@ -1,4 +1,4 @@
-// Not in the README: the proof that its recipe isolates workers. Two tests, on two workers at
+// Not in docs/recipes.md: the proof that its recipe isolates workers. Two tests, on two workers at
 // once, each add a category; each then sees its own, with the same id, and not the other's;
 // the mock's default state (a developer's browser) sees neither.
 import { barrier } from './barrier.ts';

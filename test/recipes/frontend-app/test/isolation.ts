@@ -1,4 +1,4 @@
-// Not in the README: the proof that its Vitest recipe isolates test files running at once.
+// Not in docs/recipes.md: the proof that its Vitest recipe isolates test files running at once.
 import { expect, test } from 'vitest';
 import { barrier } from '../e2e/barrier.ts';
 import { createApi } from '../src/api.ts';

@@ -1,0 +1,182 @@
+// What a contract run covered: the built CLI runs the suite against our mock and reports
+// every operation by documented status (text, JSON, JUnit); `--min-coverage` fails a run
+// below its floor and passes one at or above it.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Coverage } from '../src/core/admin/coverage.js';
+import { loadSpec } from '../src/openapi/load.js';
+import { createApp } from '../src/wiring/create-app.js';
+import { startMock } from '../src/wiring/start-mock.js';
+import { categoryStore } from './helpers.js';
+
+const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
+const KEY = 'coverage-key';
+const PROJECTS = fileURLToPath(new URL('./fixtures/specs/projects.yaml', import.meta.url));
+/** Two whole runs of the CLI, each starting vitest: minutes on a busy machine, as a bound only. */
+const RUNS_TIMEOUT = 240_000;
+let server: Server;
+let baseUrl: string;
+
+function contract(
+  args: string[],
+  target = baseUrl,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(
+    process.execPath,
+    [BIN, 'contract', '--base-url', target, '--seed', '5', '--budget', '0', ...args],
+    {
+      env: { PATH: process.env.PATH ?? '', API_KEY: KEY },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+beforeAll(async () => {
+  if (!existsSync(BIN))
+    throw new Error('dist/cli/bin.js is missing: run `npm run build` (npm test does)');
+  const app = express().use(
+    createApp({ spec: await loadSpec(), apiKeys: [KEY], store: categoryStore() }),
+  );
+  server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('petstore-kit contract coverage', () => {
+  it(
+    'fails below --min-coverage with the table of what was missed, and passes at its floor',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-coverage-'));
+      // Every documented status is more than any run exercises (a 500 the mock never answers).
+      const below = await contract([
+        '--reporter',
+        'json',
+        '--output',
+        join(dir, 'run.json'),
+        '--min-coverage',
+        '100',
+      ]);
+      expect(below.code, below.stderr).toBe(1);
+      const json = JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')) as {
+        verdict: string;
+        exitCode: number;
+        rules: { name: string; state: string }[];
+        coverage: Coverage;
+      };
+      const { coverage } = json;
+      expect(coverage.percent).toBeLessThan(100);
+      expect(coverage.percent).toBeGreaterThan(0);
+      expect(json.exitCode).toBe(1);
+      expect(json.verdict).toBe(
+        `petstore-kit contract: does NOT conform: ${coverage.percent}% of the documented statuses exercised (${coverage.covered} of ${coverage.total}), below --min-coverage 100%`,
+      );
+      expect(json.rules.every((rule) => rule.state === 'passed')).toBe(true);
+      expect(below.stderr.trim()).toBe(json.verdict);
+      // Each operation of the spec is a row, each documented status in it, with its hits.
+      const listed = coverage.operations.find((row) => row.operationId === 'listCategories');
+      expect(listed?.path).toBe('/v1/categories');
+      expect(listed?.statuses.find((row) => row.status === '200')?.hits).toBeGreaterThan(0);
+      expect(listed?.statuses.find((row) => row.status === '401')?.hits).toBeGreaterThan(0);
+
+      // The same run at its own floor conforms; the text report opens with the verdict and
+      // holds the table, the JUnit file the table as a suite of its own.
+      const floor = String(Math.floor(coverage.percent) - 5);
+      const at = await contract([
+        '--reporter',
+        'junit',
+        '--output',
+        join(dir, 'run.xml'),
+        '--min-coverage',
+        floor,
+      ]);
+      expect(at.code, at.stdout + at.stderr).toBe(0);
+      const lines = at.stdout.split('\n');
+      expect(lines[0]).toMatch(/^petstore-kit contract: conforms: \d+ rules passed, 0 failed/);
+      expect(at.stdout).toMatch(/\ncoverage: [\d.]+% \(\d+ of \d+ documented statuses\)\n/);
+      expect(at.stdout).toMatch(/\n {2}GET \/v1\/categories {2}200 {2}\d+\n/);
+      expect(at.stdout).toMatch(/ {2}missed\n/);
+      const xml = await readFile(join(dir, 'run.xml'), 'utf8');
+      expect(xml).toMatch(/<testsuite name="coverage" tests="\d+" failures="0"/);
+      expect(xml).toContain('<testcase classname="GET /v1/categories" name="200"/>');
+      expect(xml.trim().endsWith('</testsuites>')).toBe(true);
+    },
+    RUNS_TIMEOUT,
+  );
+});
+
+describe('petstore-kit contract flows', () => {
+  it(
+    'follows a nested collection under a record of its parent and the links, and names what it could not reach',
+    async () => {
+      const mock = await startMock({
+        spec: PROJECTS,
+        apiKeys: [KEY],
+        seedCount: 3,
+        port: 0,
+        logRequests: false,
+      });
+      try {
+        const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-flows-'));
+        const run = await contract(
+          ['--spec', PROJECTS, '--reporter', 'json', '--output', join(dir, 'run.json')],
+          mock.url,
+        );
+        expect(run.code, run.stdout + run.stderr).toBe(0);
+        const json = JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')) as {
+          rules: { name: string; state: string }[];
+          coverage: Coverage;
+          unreached: { operation: string; why: string }[];
+        };
+        const passed = json.rules.filter((rule) => rule.state === 'passed').map((r) => r.name);
+        // Tickets are created, listed and read under a project, and under that one only.
+        expect(passed).toContain(
+          'listTickets: the list holds every record, one just created included',
+        );
+        expect(passed).toContain(
+          'getTicket: a record created under one projects record is not found under another (404)',
+        );
+        // The links of the creates are followed, the nested one's too.
+        expect(passed).toContain(
+          'createProject: its link ListTickets leads to listTickets, which answers 200',
+        );
+        expect(passed).toContain(
+          'createTicket: its link GetTicket leads to getTicket, which answers 200',
+        );
+        const hits = (operationId: string, status: string) =>
+          json.coverage.operations
+            .find((row) => row.operationId === operationId)
+            ?.statuses.find((row) => row.status === status)?.hits;
+        expect(hits('createTicket', '201')).toBeGreaterThan(0);
+        expect(hits('getTicket', '200')).toBeGreaterThan(0);
+        // Audit entries take HTTP basic, which this run was not given.
+        expect(json.unreached).toEqual([
+          {
+            operation: 'getAuditEntry (GET /api/audit/{entryId})',
+            why: expect.stringMatching(/needs HTTP basic .*give --basic user:password/),
+          },
+        ]);
+      } finally {
+        await mock.close();
+      }
+    },
+    RUNS_TIMEOUT,
+  );
+});

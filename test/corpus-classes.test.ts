@@ -1,0 +1,110 @@
+// Classes of problem the largest public descriptions showed (issue 28's corpus run), each
+// reproduced on a small document of the same shape under test/fixtures/corpus-classes/.
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startMock, type RunningMock } from '../src/index.js';
+
+const fixture = (name: string) =>
+  fileURLToPath(new URL(`fixtures/corpus-classes/${name}`, import.meta.url));
+
+const started: RunningMock[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((mock) => mock.close()));
+});
+
+async function mock(name: string, seedCount = 0): Promise<RunningMock> {
+  const running = await startMock({ spec: fixture(name), seedCount });
+  started.push(running);
+  return running;
+}
+
+describe('an error schema no value satisfies (Cloudflare: 181 operations)', () => {
+  // Its 4XX is the allOf of the success envelope (`success: enum [true]`) and the failure
+  // one (`success: enum [false]`): the error could not be shaped, and the connection was
+  // closed with nothing sent, the log saying 200.
+  it('still answers the error, with our own body, and keeps the connection', async () => {
+    const api = await mock('contradictory-error.yaml');
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${api.url}/things/nope`);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await res.json()).toEqual({
+        code: 'not_found',
+        message: expect.stringContaining('nope'),
+        status: 404,
+      });
+    }
+  });
+});
+
+describe('a record holding a list of another kind, below its collection (GitHub: releases/latest)', () => {
+  // `GET /releases/latest` answers one release, whose only array is its `assets`: it was
+  // taken for a view of the releases (its items have an `id`), and the releases were sent as
+  // assets, a 500 for the answer breaking its own schema.
+  it('answers one record of its own, valid against its schema', async () => {
+    const api = await mock('record-with-sub-list.yaml', 2);
+    const res = await fetch(`${api.url}/releases/latest`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toEqual(
+      expect.objectContaining({ id: expect.any(Number), tag_name: expect.any(String) }),
+    );
+    for (const asset of body.assets as Record<string, unknown>[])
+      expect(asset).toEqual(
+        expect.objectContaining({ content_type: expect.any(String), size: expect.any(Number) }),
+      );
+  });
+});
+
+describe('a record holding a bounded list, on a path of its own (Box: the classification template)', () => {
+  // The template's `fields` (at most 1 item) was taken for a list of records, and the two
+  // seeded records were answered in it: a 500 for `fields` having more than 1 item.
+  it('answers the record, valid against its schema, however many records are seeded', async () => {
+    const api = await mock('record-with-one-entry.yaml', 2);
+    const res = await fetch(`${api.url}/templates/classification/schema`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { id: unknown; fields: unknown[] };
+    expect(typeof body.id).toBe('string');
+    expect(body.fields).toEqual([{ id: expect.any(String), key: 'Classification' }]);
+  });
+});
+
+describe('a list envelope described in allOf parts that repeat a property (Cloudflare: queues)', () => {
+  // `errors` is an array of messages in one part and `{}` in another, and the last part
+  // requires names no part describes: the fields beside the records were made from the last
+  // description alone, and the list answered 500 for breaking its own schema.
+  it('lists the records, the envelope valid against every part', async () => {
+    const api = await mock('envelope-parts.yaml', 2);
+    const res = await fetch(`${api.url}/queues`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(Array.isArray(body.errors)).toBe(true);
+    expect(body).toHaveProperty('queue_id');
+    expect(body.result).toHaveLength(2);
+  });
+});
+
+describe('a create whose answer requires fields the request has not (the issue: balance)', () => {
+  // The service sets them: they are generated when the record is made, valid against the
+  // schema, and kept for the reads that follow.
+  it('answers them made, and reads them back the same', async () => {
+    const api = await mock('server-set-required.yaml');
+    const made = await fetch(`${api.url}/accounts`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Ada' }),
+    });
+    expect(made.status).toBe(201);
+    const account = (await made.json()) as { id: number; balance: number; status: string };
+    expect(account).toEqual({
+      id: expect.any(Number),
+      name: 'Ada',
+      balance: expect.any(Number),
+      status: expect.stringMatching(/^(open|frozen)$/),
+    });
+    expect(account.balance).toBeGreaterThanOrEqual(0);
+    const read = await fetch(`${api.url}/accounts/${account.id}`);
+    expect(read.status).toBe(200);
+    expect(await read.json()).toEqual(account);
+  });
+});

@@ -1,0 +1,148 @@
+// The mock's bounds hold for the whole mock, the default state and every session together
+// (issue 30, case 5): `--max-records 20` with four sessions held 100 records, `--max-store-size
+// 200kb` 5 × 200 KB, and each session's request log grew on its own. On every store.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { MockOptions } from '../src/wiring/options.js';
+import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { KEY } from './helpers.js';
+import { startRedisServer, type RedisServer } from './redis/redis-server.js';
+import { redisLookup, withRedis } from './redis/with-redis.js';
+
+const started: RunningMock[] = [];
+const folders: string[] = [];
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((mock) => mock.close()));
+  await Promise.all(
+    folders.splice(0).map((folder) => rm(folder, { recursive: true, force: true })),
+  );
+});
+
+const headers = (session?: string): Record<string, string> => ({
+  Authorization: `Bearer ${KEY}`,
+  'Content-Type': 'application/json',
+  ...(session === undefined ? {} : { 'Mock-Session': session }),
+});
+
+/** The default state (undefined) and four sessions. */
+const STATES = [undefined, 'w1', 'w2', 'w3', 'w4'];
+
+interface Where {
+  name: string;
+  options: () => Promise<MockOptions>;
+}
+
+const memory: Where = { name: 'memory store', options: async () => ({}) };
+
+const file: Where = {
+  name: 'file store (--data)',
+  options: async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'petstore-bounds-'));
+    folders.push(folder);
+    return { data: join(folder, 'data.jsonl') };
+  },
+};
+
+async function mock(where: Where, options: MockOptions): Promise<RunningMock> {
+  const running = await startMock({ apiKeys: [KEY], ...(await where.options()), ...options });
+  started.push(running);
+  return running;
+}
+
+async function create(mock: RunningMock, body: unknown, session?: string) {
+  const res = await fetch(`${mock.url}/categories`, {
+    method: 'POST',
+    headers: headers(session),
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as { code?: string } };
+}
+
+async function listed(mock: RunningMock, session?: string): Promise<unknown[]> {
+  const res = await fetch(`${mock.url}/categories`, { headers: headers(session) });
+  expect(res.status).toBe(200);
+  return (await res.json()) as unknown[];
+}
+
+function boundsRules(where: Where) {
+  it('--max-records 20 with four sessions holds 20 records in all; past it, 507 insufficient_storage', async () => {
+    const running = await mock(where, { seedCount: 0, storeLimits: { maxRecords: 20 } });
+    const answers = [];
+    for (let i = 0; i < 10; i++)
+      for (const session of STATES) answers.push(await create(running, { name: `n${i}` }, session));
+    const created = answers.filter(({ status }) => status === 201);
+    expect(created).toHaveLength(20);
+    for (const refused of answers.filter(({ status }) => status !== 201)) {
+      expect(refused.status).toBe(507);
+      expect(refused.body.code).toBe('insufficient_storage');
+    }
+    let held = 0;
+    for (const session of STATES) held += (await listed(running, session)).length;
+    expect(held).toBe(20);
+  });
+
+  it("the start-up data counts once, not once per session: each session's copy of it is free", async () => {
+    const running = await mock(where, { seedCount: 3, storeLimits: { maxRecords: 100 } });
+    const startup = await heldRecords(running);
+    expect(startup).toBeGreaterThan(0);
+    let created = 0;
+    for (let i = 0; i < 30; i++)
+      for (const session of STATES)
+        if ((await create(running, { name: `n${i}` }, session)).status === 201) created++;
+    expect(created).toBe(100 - startup);
+    let held = 0;
+    for (const session of STATES) held += await heldRecords(running, session);
+    expect(held - startup * (STATES.length - 1)).toBe(100);
+  });
+
+  it('--max-store-size 200kb across five states stores 200 KB in all, not 5 × 200 KB', async () => {
+    const maxBytes = 200 * 1024;
+    const running = await mock(where, { seedCount: 0, storeLimits: { maxBytes } });
+    const name = 'x'.repeat(10_000);
+    let stored = 0;
+    for (let i = 0; i < 10; i++)
+      for (const session of STATES) {
+        const { status } = await create(running, { name }, session);
+        expect([201, 507]).toContain(status);
+        if (status === 201) stored++;
+      }
+    // A record is its name and about 20 bytes of JSON around it.
+    expect(stored).toBe(Math.floor(maxBytes / (name.length + 20)));
+    let bytes = 0;
+    for (const session of STATES) bytes += JSON.stringify(await listed(running, session)).length;
+    expect(bytes).toBeLessThanOrEqual(maxBytes);
+  });
+}
+
+/** How many records a state holds, every collection together. */
+async function heldRecords(running: RunningMock, session?: string): Promise<number> {
+  const res = await fetch(`${running.url.replace(/\/v1$/, '/__mock')}/collections`, {
+    headers: headers(session),
+  });
+  expect(res.status).toBe(200);
+  const { collections } = (await res.json()) as { collections: { count: number }[] };
+  return collections.reduce((sum, { count }) => sum + count, 0);
+}
+
+describe.each([memory, file])('bounds for the whole mock, $name', (where) => {
+  boundsRules(where);
+});
+
+describe('bounds for the whole mock, Redis store', () => {
+  withRedis();
+  let redis: RedisServer | undefined;
+  let prefixes = 0;
+  beforeAll(async () => {
+    if (redisLookup.found) redis = await startRedisServer();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  boundsRules({
+    name: 'Redis store',
+    options: async () => ({ redis: redis?.url, redisPrefix: `bounds-${++prefixes}:` }),
+  });
+});
