@@ -1,8 +1,11 @@
 // The mock as one object, called with no port: plain requests in and plain answers out
 // (`handle`), and Fetch requests in and Responses out (`fetch`), for the bundled spec and
 // for the library fixture (another base path, UUID ids, Problem Details errors).
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMock, type Mock, type MockSettings } from '../src/core/create-mock.js';
 import { DEFAULT_SCENARIO_SETTINGS } from '../src/core/scenarios/settings.js';
 import { loadSpec } from '../src/openapi/load.js';
@@ -226,5 +229,28 @@ describe('the library fixture through createApp(...).mock', () => {
     expect(missing.status).toBe(404);
     expect(missing.headers.get('content-type')).toMatch(problem);
     expect(await missing.json()).toMatchObject({ status: 404 });
+  });
+});
+
+describe('docs/in-process.md', () => {
+  it('runs as written, against the library entry, and prints what it says', async () => {
+    const page = await readFile(new URL('../docs/in-process.md', import.meta.url), 'utf8');
+    const snippet = /```ts\n([\s\S]*?)```/.exec(page)?.[1];
+    expect(snippet).toBeDefined();
+    const entry = fileURLToPath(new URL('../src/index.ts', import.meta.url));
+    const file = join(await mkdtemp(join(tmpdir(), 'in-process-')), 'snippet.ts');
+    await writeFile(file, (snippet ?? '').replace(`from 'petstore-kit'`, `from '${entry}'`));
+    const printed: unknown[][] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+      printed.push(args);
+    });
+    try {
+      await import(file);
+    } finally {
+      log.mockRestore();
+    }
+    expect(printed[0]?.[0]).toBe(201);
+    expect(printed[0]?.[1]).toMatchObject({ name: 'Birds' });
+    expect(printed[1]?.[0]).toBe(200);
   });
 });
