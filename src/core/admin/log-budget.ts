@@ -53,6 +53,11 @@ export class LogBudget {
 
   constructor(readonly bounds: LogBounds = DEFAULT_LOG_BOUNDS) {}
 
+  /** How many entries the queue tracks, held or gone: about twice the bound at most. */
+  get queued(): number {
+    return this.#queue.length - this.#head;
+  }
+
   /** What every log holds together now. */
   get held(): { entries: number; bytes: number } {
     return { entries: this.#entries, bytes: this.#bytes };
