@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LogBudget } from '../src/core/admin/log-budget.js';
 import { createRequestLog, type AnsweredRequest } from '../src/core/admin/request-log.js';
 import { RequestRing } from '../src/core/admin/request-ring.js';
 import { CheckedJson, type CheckedList } from '../src/vocabulary/answer.js';
@@ -72,6 +73,33 @@ describe('the request log', () => {
     } finally {
       clearInterval(pushing);
     }
+  });
+});
+
+describe('the budget the logs of one mock share', () => {
+  it('tracks about twice its bound at most, however many entries the logs drop or clear themselves', () => {
+    const budget = new LogBudget({ entries: 50, bytes: 1 << 30 });
+    const small = createRequestLog(3, budget);
+    const cleared = createRequestLog(100, budget);
+    for (let i = 0; i < 20_000; i++) {
+      small.add(logged(`/s/${i}`));
+      cleared.add(logged(`/c/${i}`));
+      if (i % 7 === 0) cleared.clear();
+    }
+    expect(budget.held.entries).toBeLessThanOrEqual(50);
+    expect(budget.queued).toBeLessThanOrEqual(2 * 50 + 64 + 2);
+  });
+
+  it('counts what a log keeps: a 10 KB body sent counts, one of more than 16 KiB (not kept) does not', () => {
+    const budget = new LogBudget({ entries: 1000, bytes: 1 << 30 });
+    const log = createRequestLog(10, budget);
+    log.add(logged('/kept', { body: { text: 'x'.repeat(10_000) }, bodyBytes: 10_015 }));
+    const kept = budget.held.bytes;
+    expect(kept).toBeGreaterThan(10_000);
+    log.add(logged('/noted', { bodyNote: 'The body was 50000 bytes', bodyBytes: 50_000 }));
+    expect(budget.held.bytes - kept).toBeLessThan(1000);
+    log.clear();
+    expect(budget.held).toEqual({ entries: 0, bytes: 0 });
   });
 });
 

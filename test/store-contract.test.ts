@@ -521,6 +521,33 @@ const scopeRules: ScopeRule[] = [
     },
   },
   {
+    rule: 'a touched scope holds a state and keeps when it was made and last used; a drop forgets it',
+    check: async (store) => {
+      await store.collection(pets).create({ name: 'Rex' });
+      await store.markInitial();
+      const before = Date.now();
+      await store.touchScope('alice');
+      // A scope used without a touch holds a state too, with no times of its own.
+      await store.scope('bob').count();
+      const usage = await store.scopeUsage();
+      expect(usage.map(({ name }) => name).sort()).toEqual(['alice', 'bob']);
+      const alice = usage.find(({ name }) => name === 'alice');
+      expect(alice?.createdAt).toBeGreaterThanOrEqual(before);
+      expect(alice?.lastUsedAt).toBeGreaterThanOrEqual(alice?.createdAt ?? Infinity);
+      expect(usage.find(({ name }) => name === 'bob')?.createdAt).toBe(0);
+      // Touched again later: made then, used now.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await store.touchScope('alice');
+      const again = (await store.scopeUsage()).find(({ name }) => name === 'alice');
+      expect(again?.createdAt).toBe(alice?.createdAt);
+      expect(again?.lastUsedAt).toBeGreaterThan(alice?.lastUsedAt ?? Infinity);
+      // Its state is the mark's, as any scope's first use.
+      expect(await store.scope('alice').collection(pets).list()).toEqual([{ id: 1, name: 'Rex' }]);
+      expect(await store.dropScope('alice')).toBe(true);
+      expect((await store.scopeUsage()).map(({ name }) => name)).toEqual(['bob']);
+    },
+  },
+  {
     rule: 'maxRecords holds for the whole store: the main state and every scope together, the mark counted once',
     limits: { maxRecords: 5 },
     check: async (store) => {

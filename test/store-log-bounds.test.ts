@@ -5,6 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LogBounds } from '../src/core/admin/log-budget.js';
 import type { AnsweredRequest } from '../src/core/admin/request-log.js';
@@ -137,12 +138,33 @@ describe('the request logs of every state, bounded together: Redis store', () =>
   afterAll(async () => {
     await redis?.stop();
   });
-  rules(async () => {
+  const open = async () => {
     const store = await openRedisStore(redis?.url ?? 'redis://redis-not-started', {
       prefix: `log-bounds-${++prefixes}:`,
     });
     cleanups.push(() => store.close());
     await store.markInitial();
     return store;
+  };
+  rules(open);
+
+  it('keeps the order of every entry in about twice the bound at most, however often logs are cleared', async () => {
+    const store = await open();
+    // Never past the bound: nothing is dropped for it, only cleared.
+    const { all } = await statesOn(store, { entries: 1000, bytes: 1 << 30 });
+    for (let round = 0; round < 60; round++) {
+      for (const state of all)
+        await state.requestLog.add(rejected(`/r/${round}`, 50, state.session));
+      if (round % 3 === 2) for (const state of all) await state.requestLog.clear();
+    }
+    const client = new Redis(redis?.url ?? '');
+    try {
+      const order = await client.llen(`${store.prefix}log:order`);
+      const totals = await client.hgetall(`${store.prefix}log:totals`);
+      expect(order).toBeLessThanOrEqual(2 * 15 + 64 + 1);
+      expect(Number(totals.entries)).toBe(await heldByAll(all));
+    } finally {
+      client.disconnect();
+    }
   });
 });

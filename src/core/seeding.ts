@@ -100,6 +100,8 @@ export function lazySeeding(store: Store): LazySeeding {
         scopes.delete(name);
         return inner.dropScope(name);
       },
+      touchScope: (name) => inner.touchScope(name),
+      scopeUsage: () => inner.scopeUsage(),
     };
     return scoped;
   }

@@ -69,7 +69,7 @@ export interface MockStates {
   reset(state: MockState): Promise<void>;
 }
 
-/** The sessions' usage is written to a shared store at most this often per session. */
+/** The sessions' usage is written to the store at most this often per session. */
 const TOUCH_EVERY_MS = 1000;
 
 /**
@@ -111,12 +111,12 @@ export function createStates(options: {
   });
   const fallback: MockState = stateOf(store, undefined, shared?.sideData());
   const sessions = new Map<string, MockState>();
-  /** This process's view of when each session was made and last used (all of them, when local). */
+  /** The sessions this process used, and when it last told the store so (at most every TOUCH_EVERY_MS). */
   const usage = new Map<string, { createdAt: number; lastUsedAt: number; touched: number }>();
 
+  /** When each session was made and last used, as the store keeps it (every replica's, on Redis). */
   async function usageOf(): Promise<ScopeUsage[]> {
-    if (shared) return shared.scopeUsage();
-    return [...usage].map(([name, { createdAt, lastUsedAt }]) => ({ name, createdAt, lastUsedAt }));
+    return isScopedStore(store) ? store.scopeUsage() : [];
   }
 
   /** Makes room for a new session: expired ones are dropped; if none is, the new one is refused. */
@@ -140,7 +140,7 @@ export function createStates(options: {
       return;
     }
     usage.set(id, { createdAt: seen?.createdAt ?? now, lastUsedAt: now, touched: now });
-    await shared?.touchScope(id);
+    if (isScopedStore(store)) await store.touchScope(id);
   }
 
   async function drop(id: string): Promise<boolean> {

@@ -21,6 +21,7 @@ import {
   type Collection,
   type CollectionDescriptor,
   type RecordId,
+  type ScopeUsage,
   type ScopedStore,
   type Store,
   type StoreLimits,
@@ -229,6 +230,7 @@ export class FileStore implements ScopedStore {
         },
         scopes: new Map(),
         used: new Set(),
+        usage: new Map(),
         main: () => store.#latest,
       },
     );
@@ -283,6 +285,14 @@ export class FileStore implements ScopedStore {
 
   dropScope(name: string): Promise<boolean> {
     return this.#scopes.dropScope(name);
+  }
+
+  touchScope(name: string): Promise<void> {
+    return this.#scopes.touchScope(name);
+  }
+
+  scopeUsage(): Promise<ScopeUsage[]> {
+    return this.#scopes.scopeUsage();
   }
 
   /** Durable like any write: the file is replaced by a snapshot of the marked state. */

@@ -17,6 +17,7 @@ import {
   type Collection,
   type CollectionDescriptor,
   type RecordId,
+  type ScopeUsage,
   type ScopedStore,
   type Store,
   type StoreLimits,
@@ -54,6 +55,8 @@ export interface ScopeFamily {
   readonly scopes: Map<string, MemoryStore>;
   /** The scopes used since they were made or dropped: those that hold a state. */
   readonly used: Set<string>;
+  /** When each scope was made and last used (touchScope), in milliseconds since the epoch. */
+  readonly usage: Map<string, { createdAt: number; lastUsedAt: number }>;
   /**
    * The main state's totals (a file store's, its pending writes counted): the base of the
    * store's whole, to which each scope adds what it holds beyond the mark.
@@ -78,6 +81,7 @@ export class MemoryStore implements ScopedStore {
       marked: undefined,
       scopes: new Map(),
       used: new Set(),
+      usage: new Map(),
       main: () => this.states.totals,
     };
     this.#scopeName = scopeName;
@@ -136,7 +140,24 @@ export class MemoryStore implements ScopedStore {
     const scope = this.#family.scopes.get(name);
     if (scope) scope.#states = undefined;
     this.#family.used.delete(name);
+    this.#family.usage.delete(name);
     return true;
+  }
+
+  async touchScope(name: string): Promise<void> {
+    const now = Date.now();
+    const { usage, used } = this.#family;
+    usage.set(name, { createdAt: usage.get(name)?.createdAt ?? now, lastUsedAt: now });
+    used.add(name);
+  }
+
+  async scopeUsage(): Promise<ScopeUsage[]> {
+    const { usage, used } = this.#family;
+    return [...used].map((name) => ({
+      name,
+      createdAt: usage.get(name)?.createdAt ?? 0,
+      lastUsedAt: usage.get(name)?.lastUsedAt ?? 0,
+    }));
   }
 
   /**

@@ -331,8 +331,8 @@ guard()
 local had = redis.call('EXISTS', ns .. 'meta')
 leaveRoom(ns)
 drop(ns)
-redis.call('SREM', scopes, ARGV[1])
-return had
+-- A scope touched but not used yet holds a state too (made from the mark when first used).
+return math.max(had, redis.call('SREM', scopes, ARGV[1]))
 `,
 );
 

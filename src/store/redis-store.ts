@@ -280,6 +280,8 @@ export class RedisStore extends RedisState implements SharedStore {
         .multi()
         .hsetnx(this.#usage('created'), name, String(now))
         .hset(this.#usage('used'), name, String(now))
+        // It holds a state from now on, made from the mark when first used (see ensure()).
+        .sadd(this.keys.scopes, name)
         .exec(),
     );
   }

@@ -119,6 +119,13 @@ export interface ScopedStore extends Store {
    * @returns whether the scope held a state.
    */
   dropScope(name: string): Promise<boolean>;
+  /**
+   * Notes that a scope was used now; the first time, that it was made now (it then holds a
+   * state, made from the mark when first read or written).
+   */
+  touchScope(name: string): Promise<void>;
+  /** When each scope that holds a state was made and last used (0 for one never touched). */
+  scopeUsage(): Promise<ScopeUsage[]>;
 }
 
 /**
@@ -154,7 +161,7 @@ export interface ListBounds {
   bytes: number;
 }
 
-/** When a scope was made and last used, as a shared store keeps it for every replica. */
+/** When a scope was made and last used, as a store keeps it (a shared one, for every replica). */
 export interface ScopeUsage {
   name: string;
   /** Milliseconds since the epoch. */
@@ -166,10 +173,6 @@ export interface ScopeUsage {
 export interface SharedStore extends ScopedStore {
   /** The side data of the main state, or of the scope of that name. */
   sideData(scope?: string): SideData;
-  /** Notes that a scope was used now; the first time, that it was made now. */
-  touchScope(name: string): Promise<void>;
-  /** When each scope that holds a state was made and last used. */
-  scopeUsage(): Promise<ScopeUsage[]>;
 }
 
 /** @example isSharedStore(await openRedisStore(url)) // true */

@@ -31,12 +31,6 @@ export interface BudgetedLog {
   dropOldest(id: number): number;
 }
 
-/** An entry as the budget queues it: in which log, under which number. */
-interface Queued {
-  log: BudgetedLog;
-  id: number;
-}
-
 /**
  * The shared count of every log of a mock, and the order their entries came in: past a
  * bound, the oldest entry of the whole mock goes, whichever log holds it. The oldest queued
@@ -48,10 +42,18 @@ interface Queued {
 export class LogBudget {
   #entries = 0;
   #bytes = 0;
-  #queue: Queued[] = [];
+  // The queue, oldest first, as two arrays in step (the log of each entry, its number there):
+  // an object per entry would be one more for the collector on the path of every request.
+  #logs: BudgetedLog[] = [];
+  #ids: number[] = [];
   #head = 0;
 
   constructor(readonly bounds: LogBounds = DEFAULT_LOG_BOUNDS) {}
+
+  /** How many entries the queue tracks, held or gone: about twice the bound at most. */
+  get queued(): number {
+    return this.#ids.length - this.#head;
+  }
 
   /** What every log holds together now. */
   get held(): { entries: number; bytes: number } {
@@ -62,13 +64,14 @@ export class LogBudget {
   admit(log: BudgetedLog, id: number, cost: number): void {
     this.#entries += 1;
     this.#bytes += cost;
-    this.#queue.push({ log, id });
+    this.#logs.push(log);
+    this.#ids.push(id);
     while (
       (this.#entries > this.bounds.entries || this.#bytes > this.bounds.bytes) &&
-      this.#head < this.#queue.length
+      this.#head < this.#ids.length
     ) {
-      const oldest = this.#queue[this.#head++] as Queued;
-      const freed = oldest.log.dropOldest(oldest.id);
+      const oldest = this.#head++;
+      const freed = (this.#logs[oldest] as BudgetedLog).dropOldest(this.#ids[oldest] as number);
       if (freed > 0) this.release(1, freed);
     }
     this.#compact();
@@ -85,12 +88,23 @@ export class LogBudget {
    * any more once they outnumber the held ones: the queue stays within about twice the bound.
    */
   #compact(): void {
-    const queued = this.#queue.length - this.#head;
+    const queued = this.#ids.length - this.#head;
     if (queued > 2 * this.#entries + 64) {
-      this.#queue = this.#queue.slice(this.#head).filter(({ log, id }) => log.holds(id));
+      const logs: BudgetedLog[] = [];
+      const ids: number[] = [];
+      for (let i = this.#head; i < this.#ids.length; i++) {
+        const log = this.#logs[i] as BudgetedLog;
+        const id = this.#ids[i] as number;
+        if (!log.holds(id)) continue;
+        logs.push(log);
+        ids.push(id);
+      }
+      this.#logs = logs;
+      this.#ids = ids;
       this.#head = 0;
-    } else if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
-      this.#queue = this.#queue.slice(this.#head);
+    } else if (this.#head > 1024 && this.#head * 2 > this.#ids.length) {
+      this.#logs = this.#logs.slice(this.#head);
+      this.#ids = this.#ids.slice(this.#head);
       this.#head = 0;
     }
   }
