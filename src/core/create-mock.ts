@@ -14,7 +14,7 @@ import { isServed, stabilityOf, type StabilityLevel } from '../openapi/stability
 import { createMemoryStore } from '../store/memory-store.js';
 import { isReseedable, isSharedStore, type RecordId, type Store } from '../store/store.js';
 import { plainAnswer } from '../vocabulary/answer.js';
-import { errors } from '../vocabulary/error-catalogue.js';
+import { errors, startupErrors } from '../vocabulary/error-catalogue.js';
 import { adminHandlers } from './admin/handlers.js';
 import { credentialPlaces } from './admin/redact.js';
 import { everyKey, settleCredentials, type AcceptedCredentials } from './accepted-credentials.js';
@@ -402,7 +402,7 @@ function adminApi(
 /**
  * The handler of each operation: the user's, by operationId, where one is given (with the
  * inferred one as its `next`), else the inferred one.
- * @throws {SpecError} for a handler whose operationId the spec does not have.
+ * @throws {StartupError} `invalid_option` for a handler whose operationId the spec does not have.
  */
 function customHandlers(
   operations: readonly Operation[],
@@ -412,8 +412,9 @@ function customHandlers(
   const known = new Set(operations.map((operation) => operation.operationId));
   for (const operationId of Object.keys(custom)) {
     if (!known.has(operationId))
-      throw new SpecError(
-        `handlers: the spec has no operation "${operationId}" (it has: ${[...known].join(', ')})`,
+      throw startupErrors.invalidOption(
+        'handlers',
+        `the spec has no operation "${operationId}" (it has: ${[...known].join(', ')})`,
       );
   }
   return (operation) => {
