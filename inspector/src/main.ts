@@ -78,6 +78,7 @@ const sessionSelect = byId<HTMLSelectElement>('session');
 sessionSelect.addEventListener('change', () => {
   if (!client) return;
   client.session = sessionSelect.value || undefined;
+  resetLabel();
   void guard(() => refreshAll());
 });
 
@@ -163,6 +164,13 @@ async function guard(action: () => Promise<void>): Promise<void> {
   }
 }
 
+/** The reset button names what it resets: the default state, or the session picked. */
+function resetLabel(): void {
+  byId('reset').textContent = client?.session
+    ? `Reset session ${client.session}`
+    : 'Reset the mock';
+}
+
 async function refreshAll(): Promise<void> {
   shownList = '';
   await Promise.all([
@@ -189,9 +197,10 @@ async function refreshRequests(): Promise<void> {
     list = await client.get<RequestList>(`requests?${query}`);
   } catch (err) {
     if (!(err instanceof AdminError && err.status === 400)) throw err;
-    error.textContent = `That filter is not one the log takes: ${err.message}`;
+    error.textContent = filterProblem(err.message);
     shownList = '';
     table.render([]);
+    byId('request-count').textContent = '';
     return;
   }
   error.textContent = '';
@@ -217,6 +226,19 @@ async function clearViolations(): Promise<void> {
   if (!client) return;
   await client.delete('violations');
   await refreshViolations();
+}
+
+/**
+ * A filter the log refused, in words: the field the admin API named, and what it takes (the
+ * field's `data-accepts`), else the API's own message.
+ */
+function filterProblem(message: string): string {
+  for (const field of filters.querySelectorAll<HTMLInputElement>('input[data-accepts]')) {
+    if (!new RegExp(`\\b${field.name}\\b`).test(message)) continue;
+    const label = field.closest('label')?.firstChild?.textContent?.trim() ?? field.name;
+    return `${label} takes ${field.dataset.accepts}: “${field.value.trim()}” is not one.`;
+  }
+  return `That filter is not one the log takes: ${message}`;
 }
 
 async function refreshCollections(): Promise<void> {
@@ -253,6 +275,7 @@ async function refreshSessions(): Promise<void> {
     sessionSelect.replaceChildren(...options);
   sessionSelect.value = picked ?? '';
   picker.hidden = false;
+  resetLabel();
 }
 
 async function openRequest(
@@ -298,6 +321,9 @@ async function applySettings(change: Settings): Promise<void> {
 
 async function reset(): Promise<void> {
   if (!client) return;
+  const which = client.session ? `session “${client.session}”` : 'the default state';
+  const asked = `Reset ${which}? Its records, scenario settings and request log go back to the start-up state.`;
+  if (!window.confirm(asked)) return;
   await client.post('reset');
   settingsForm.say(
     `Back to the start-up state${client.session ? ` (session ${client.session})` : ''}: data, settings and log.`,

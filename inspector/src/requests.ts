@@ -19,12 +19,26 @@ export class RequestTable {
     this.#rows.addEventListener('keydown', (event) => this.#key(event));
   }
 
-  /** Draws these rows, keeping the focused row focused if it is still there. */
+  /**
+   * Draws these rows, keeping the focused row focused if it is still there. While the table
+   * has no focus, its tab stop is the newest row: Tab lands where the reader looks first.
+   */
   render(requests: readonly RecordedRequest[]): void {
     const focused = this.#rows.contains(document.activeElement);
-    if (!requests.some((request) => request.id === this.#current)) this.#current = requests[0]?.id;
+    if (!focused || !requests.some((request) => request.id === this.#current))
+      this.#current = requests[0]?.id;
     this.#rows.replaceChildren(...requests.map((request) => this.#row(request)));
     this.#empty.hidden = requests.length > 0;
+    // Columns no row fills are hidden (inspector.css), leaving their room to the path.
+    const table = this.#rows.closest('table');
+    table?.classList.toggle(
+      'with-sessions',
+      requests.some((request) => request.session),
+    );
+    table?.classList.toggle(
+      'with-faults',
+      requests.some((request) => request.fault),
+    );
     if (focused) this.#rowOf(this.#current)?.focus();
   }
 

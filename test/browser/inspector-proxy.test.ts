@@ -34,7 +34,8 @@ beforeAll(async () => {
   await page.getByLabel('API key').fill(KEY);
   await page.getByLabel('API key').press('Enter');
   await page.locator('#app').waitFor();
-});
+  // Chromium starts slowly on a busy machine.
+}, 60_000);
 
 afterAll(async () => {
   await browser?.close();

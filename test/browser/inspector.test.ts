@@ -156,7 +156,8 @@ describe('the inspector page', () => {
     // From the filters, Tab reaches the table (one stop), the arrows move, Enter opens.
     await page.locator('#filters button[type=reset]').focus();
     await page.keyboard.press('Tab');
-    expect(await page.locator('#request-rows tr:focus').count()).toBe(1);
+    // On the newest row, though older ones were the table's first rows.
+    expect(await page.locator('#request-rows tr:first-child:focus').count()).toBe(1);
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
@@ -188,8 +189,18 @@ describe('the inspector page', () => {
     const shown = await page.locator('#request-rows tr').first().locator('td').nth(4).textContent();
     expect(parseFloat(shown ?? '')).toBeGreaterThanOrEqual(300);
 
-    // Reset: the start-up counts, an empty log, the start-up settings.
+    // Reset, once confirmed: the start-up counts, an empty log, the start-up settings.
+    page.once('dialog', (asked) => void asked.dismiss());
     await page.getByRole('button', { name: 'Reset the mock' }).click();
+    expect(await rowsOf(page)).toHaveLength(5);
+    const asked = new Promise<string>((resolve) =>
+      page.once('dialog', (dialog) => {
+        resolve(dialog.message());
+        void dialog.accept();
+      }),
+    );
+    await page.getByRole('button', { name: 'Reset the mock' }).click();
+    expect(await asked).toMatch(/^Reset the default state\?/);
     await eventually(() => page.locator('#collections .count').textContent()).toBe('10');
     await page.locator('#no-requests').waitFor();
     expect(await rowsOf(page)).toEqual([]);
@@ -219,9 +230,11 @@ describe('the inspector page', () => {
     await page.getByLabel('Path').fill('/v1/pets/*');
     await expectRows(page, [['GET', '/v1/pets/10', '200']]);
     await page.getByLabel('Status').fill('abc');
-    await eventually(() => page.locator('#filter-error').textContent()).toMatch(
-      /not one the log takes/,
+    await eventually(() => page.locator('#filter-error').textContent()).toBe(
+      'Status takes one status, such as 201, or a class of them, such as 4xx: “abc” is not one.',
     );
+    // No count of an earlier filter stays beside it.
+    expect(await page.locator('#request-count').textContent()).toBe('');
   });
 
   it('is readable in light and dark, by the system’s choice or the toggle', async () => {
@@ -277,8 +290,15 @@ describe('the session picker', () => {
     expect(await page.locator('#detail').innerText()).toContain('"name": "Quokka"');
     await page.keyboard.press('Escape');
 
-    // Reset with the session picked resets that session only.
-    await page.getByRole('button', { name: 'Reset the mock' }).click();
+    // Reset with the session picked resets that session only, and says so first.
+    const asked = new Promise<string>((resolve) =>
+      page.once('dialog', (dialog) => {
+        resolve(dialog.message());
+        void dialog.accept();
+      }),
+    );
+    await page.getByRole('button', { name: 'Reset session worker-1' }).click();
+    expect(await asked).toMatch(/^Reset session “worker-1”\?/);
     await eventually(() => page.locator('#collections .count').textContent()).toBe('10');
     await page.locator('#no-requests').waitFor();
     await picker.selectOption('');

@@ -1,4 +1,5 @@
 // A dev app's entry as docs/frontend.md shows it: the mock in the page's service worker.
+/* global window, document -- a page's module */
 import { setupWorker } from 'msw/browser';
 import { mockHandlers } from 'petstore-kit/msw';
 
