@@ -351,14 +351,14 @@ export const MOCK_OPTIONS = {
   }),
   maxRecords: row({
     kind: wholeNumber(1),
-    doc: 'The most records the storage holds; a write beyond gets 507.',
+    doc: 'The most records the storage holds, every collection and session together; a write beyond gets 507.',
     default: DEFAULT_STORE_LIMITS.maxRecords,
     flags: [{ flag: '--max-records <count>' }],
   }),
   maxStoreSize: row({
     kind: size,
     unit: 'bytes',
-    doc: 'The most bytes of records, as JSON; a write beyond gets 507.',
+    doc: 'The most bytes of records, as JSON, every collection and session together; a write beyond gets 507.',
     default: DEFAULT_STORE_LIMITS.maxBytes,
     defaultText: '256mb',
     flags: [{ flag: '--max-store-size <size>' }],
