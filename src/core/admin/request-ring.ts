@@ -118,10 +118,9 @@ export class RequestRing {
     return response;
   }
 
-  /** Empties one slot, letting go of what it held. */
-  empty(slot: number): void {
-    this.#ids[slot] = 0;
-    for (const slots of [
+  /** The columns whose empty slot is `undefined`: what a slot lets go of when emptied. */
+  #optionalSlots(): unknown[][] {
+    return [
       this.#headers,
       this.#credentials,
       this.#bodies,
@@ -131,8 +130,13 @@ export class RequestRing {
       this.#answerHeaders,
       this.#answerBodies,
       this.#answerStarts,
-    ])
-      slots[slot] = undefined;
+    ];
+  }
+
+  /** Empties one slot, letting go of what it held. */
+  empty(slot: number): void {
+    this.#ids[slot] = 0;
+    for (const slots of this.#optionalSlots()) slots[slot] = undefined;
     this.#methods[slot] = '';
     this.#paths[slot] = '';
   }
@@ -140,18 +144,7 @@ export class RequestRing {
   /** Empties every slot, letting go of what they held. */
   clear(): void {
     this.#ids.fill(0);
-    for (const slots of [
-      this.#headers,
-      this.#credentials,
-      this.#bodies,
-      this.#bodyNotes,
-      this.#faults,
-      this.#sessions,
-      this.#answerHeaders,
-      this.#answerBodies,
-      this.#answerStarts,
-    ])
-      slots.fill(undefined);
+    for (const slots of this.#optionalSlots()) slots.fill(undefined);
     this.#methods.fill('');
     this.#paths.fill('');
   }
