@@ -108,3 +108,25 @@ describe('a create whose answer requires fields the request has not (the issue: 
     expect(await read.json()).toEqual(account);
   });
 });
+
+describe('a create answer no value satisfies (Cloudflare: rules/lists)', () => {
+  // Its envelope says `result` is an array (the collection's) and an object (the record's) at
+  // once: the record was answered and refused as a broken answer of the mock's
+  // (`invalid_response`), where the spec is at fault.
+  it('answers the named 500 for a schema no value satisfies, and the rest of the API works', async () => {
+    const api = await mock('contradictory-envelope.yaml', 2);
+    const made = await fetch(`${api.url}/lists`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'blocked' }),
+    });
+    expect(made.status).toBe(500);
+    const error = (await made.json()) as { message: string };
+    expect(error.message).toMatch(
+      /cannot generate data valid against the answer that holds "result": it is array or null in one allOf part and object in another/,
+    );
+    const listed = await fetch(`${api.url}/lists`);
+    expect(listed.status).toBe(200);
+    expect(((await listed.json()) as { result: unknown[] }).result.length).toBeGreaterThan(0);
+  });
+});
