@@ -130,3 +130,22 @@ describe('a create answer no value satisfies (Cloudflare: rules/lists)', () => {
     expect(((await listed.json()) as { result: unknown[] }).result.length).toBeGreaterThan(0);
   });
 });
+
+describe('a record whose fields are in a oneOf of one arm (Cloudflare: workers deployments)', () => {
+  // `allOf: [base, oneOf: [percentage]]`: the one arm's fields (`versions`) were no fields of
+  // the record, so the create dropped them and its answer broke its schema, a 500.
+  it('keeps what the client sends there, and answers it', async () => {
+    const api = await mock('one-armed-oneof.yaml');
+    const sent = { strategy: 'percentage', versions: [{ version_id: 'v1', percentage: 100 }] };
+    const made = await fetch(`${api.url}/deployments`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(sent),
+    });
+    expect(made.status).toBe(200);
+    const deployment = (await made.json()) as { id: string };
+    expect(deployment).toEqual({ id: expect.any(String), ...sent });
+    const read = await fetch(`${api.url}/deployments/${deployment.id}`);
+    expect(await read.json()).toEqual(deployment);
+  });
+});
