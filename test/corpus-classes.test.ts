@@ -108,3 +108,44 @@ describe('a create whose answer requires fields the request has not (the issue: 
     expect(await read.json()).toEqual(account);
   });
 });
+
+describe('a create answer no value satisfies (Cloudflare: rules/lists)', () => {
+  // Its envelope says `result` is an array (the collection's) and an object (the record's) at
+  // once: the record was answered and refused as a broken answer of the mock's
+  // (`invalid_response`), where the spec is at fault.
+  it('answers the named 500 for a schema no value satisfies, and the rest of the API works', async () => {
+    const api = await mock('contradictory-envelope.yaml', 2);
+    const made = await fetch(`${api.url}/lists`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'blocked' }),
+    });
+    expect(made.status).toBe(500);
+    const error = (await made.json()) as { message: string };
+    expect(error.message).toMatch(
+      /cannot generate data valid against the answer that holds "result": it is array or null in one allOf part and object in another/,
+    );
+    const listed = await fetch(`${api.url}/lists`);
+    expect(listed.status).toBe(200);
+    expect(((await listed.json()) as { result: unknown[] }).result.length).toBeGreaterThan(0);
+  });
+});
+
+describe('a record whose fields are in a oneOf of one arm (Cloudflare: workers deployments)', () => {
+  // `allOf: [base, oneOf: [percentage]]`: the one arm's fields (`versions`) were no fields of
+  // the record, so the create dropped them and its answer broke its schema, a 500.
+  it('keeps what the client sends there, and answers it', async () => {
+    const api = await mock('one-armed-oneof.yaml');
+    const sent = { strategy: 'percentage', versions: [{ version_id: 'v1', percentage: 100 }] };
+    const made = await fetch(`${api.url}/deployments`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(sent),
+    });
+    expect(made.status).toBe(200);
+    const deployment = (await made.json()) as { id: string };
+    expect(deployment).toEqual({ id: expect.any(String), ...sent });
+    const read = await fetch(`${api.url}/deployments/${deployment.id}`);
+    expect(await read.json()).toEqual(deployment);
+  });
+});

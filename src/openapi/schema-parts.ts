@@ -7,24 +7,41 @@ import type { SchemaObject } from './load.js';
  */
 
 /**
- * The properties a schema declares, its `allOf` parts included.
+ * The properties a schema declares, its `allOf` parts included, and the arm of a `oneOf` or
+ * `anyOf` that has only one (Cloudflare's `allOf: [base, oneOf: [percentage]]`: one arm is
+ * no choice, its fields are the schema's).
  * @example propertiesOf(category) // { id: {...}, name: {...}, description: {...} }
  */
-export function propertiesOf(schema: SchemaObject): Record<string, SchemaObject> {
+export function propertiesOf(
+  schema: SchemaObject,
+  seen = new Set<object>(),
+): Record<string, SchemaObject> {
   const merged: Record<string, SchemaObject> = {};
-  for (const part of [schema, ...((schema.allOf ?? []) as SchemaObject[])]) {
-    if (part !== schema && part.allOf) Object.assign(merged, propertiesOf(part));
-    else Object.assign(merged, part.properties ?? {});
-  }
+  seen.add(schema);
+  Object.assign(merged, schema.properties ?? {});
+  for (const part of partsOf(schema))
+    if (!seen.has(part)) Object.assign(merged, propertiesOf(part, seen));
   return merged;
 }
 
-/** The required property names of a schema, its `allOf` parts included. */
-export function requiredOf(schema: SchemaObject): Set<string> {
+/** The required property names of a schema, its parts included (see propertiesOf). */
+export function requiredOf(schema: SchemaObject, seen = new Set<object>()): Set<string> {
   const required = new Set<string>(schema.required ?? []);
-  for (const part of (schema.allOf ?? []) as SchemaObject[])
-    for (const name of requiredOf(part)) required.add(name);
+  seen.add(schema);
+  for (const part of partsOf(schema))
+    if (!seen.has(part)) for (const name of requiredOf(part, seen)) required.add(name);
   return required;
+}
+
+/** The schemas a value must also satisfy: the `allOf` parts, and a lone `oneOf` or `anyOf` arm. */
+function partsOf(schema: SchemaObject): SchemaObject[] {
+  const lone = (arms: unknown) =>
+    Array.isArray(arms) && arms.length === 1 ? (arms as SchemaObject[]) : [];
+  return [
+    ...((schema.allOf ?? []) as SchemaObject[]),
+    ...lone(schema.oneOf),
+    ...lone(schema.anyOf),
+  ];
 }
 
 /**

@@ -2,7 +2,7 @@
 // a wrapper (`{data: [...], total}`, `{droplet: {...}, links}`) whose other fields are made
 // from its schema, with its counts and cursors telling the truth about the page.
 import type { Envelope } from '../../openapi/resources.js';
-import type { SchemaObject } from '../../openapi/load.js';
+import { SpecError, type SchemaObject } from '../../openapi/load.js';
 import type { DataGenerator } from '../../openapi/sample.js';
 import { isObjectSchema } from '../../openapi/envelopes.js';
 import { propertiesOf, requiredOf, typesOf } from '../../openapi/schema-parts.js';
@@ -87,6 +87,15 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
     }
     return rest;
   };
+  // A wrapper whose parts give its records' property types no value has can hold no record:
+  // said once found, by the mock's named answer for a schema no value satisfies.
+  const contradictions = new WeakMap<Envelope, string | false>();
+  const refuseContradiction = (envelope: Extract<Envelope, { kind: 'wrapped' }>): void => {
+    let found = contradictions.get(envelope);
+    if (found === undefined)
+      contradictions.set(envelope, (found = contradictionOf(envelope.wrapper, envelope.property)));
+    if (found) throw new SpecError(`cannot generate data valid against ${found}`);
+  };
   const check = (schema: SchemaObject, value: unknown) =>
     compiler.response(schema)(value).length === 0;
 
@@ -151,12 +160,14 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
     record(envelope, record) {
       const bytes = serializerFor(envelope.record)(record);
       if (envelope.kind === 'plain') return new CheckedJson(bytes);
+      refuseContradiction(envelope);
       return { ...restOf(envelope), [envelope.property]: projectionOf(envelope.record)(record) };
     },
     list(envelope, page) {
       const serialize = serializerFor(envelope.record);
       if (envelope.kind === 'plain') return new RecordList(page.records, serialize);
       // Each record checked (and its JSON kept) as a plain list's would be.
+      refuseContradiction(envelope);
       page.records.forEach((record, index) => serialize(record, index));
       const project = projectionOf(envelope.record);
       const body = { ...restOf(envelope), [envelope.property]: page.records.map(project) };
@@ -173,13 +184,7 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
  * required.
  */
 function restSchemaOf(wrapper: SchemaObject, records: string): SchemaObject {
-  const described = new Map<string, SchemaObject[]>();
-  const collect = (schema: SchemaObject): void => {
-    for (const [name, property] of Object.entries(schema.properties ?? {}))
-      described.set(name, [...(described.get(name) ?? []), property as SchemaObject]);
-    for (const part of (schema.allOf ?? []) as SchemaObject[]) collect(part);
-  };
-  collect(wrapper);
+  const described = describedIn(wrapper);
   const required = [...requiredOf(wrapper)].filter((name) => name !== records);
   const properties: Record<string, SchemaObject> = {};
   for (const name of new Set([...described.keys(), ...required])) {
@@ -188,4 +193,39 @@ function restSchemaOf(wrapper: SchemaObject, records: string): SchemaObject {
     properties[name] = parts.length > 1 ? ({ allOf: parts } as SchemaObject) : (parts[0] ?? {});
   }
   return { type: 'object', properties, required } as SchemaObject;
+}
+
+/** Each property of a schema with every description its `allOf` parts give it. */
+function describedIn(schema: SchemaObject): Map<string, SchemaObject[]> {
+  const described = new Map<string, SchemaObject[]>();
+  const collect = (part: SchemaObject): void => {
+    for (const [name, property] of Object.entries(part.properties ?? {}))
+      described.set(name, [...(described.get(name) ?? []), property as SchemaObject]);
+    for (const inner of (part.allOf ?? []) as SchemaObject[]) collect(inner);
+  };
+  collect(schema);
+  return described;
+}
+
+/**
+ * Why a wrapper's records property can hold no value, if its descriptions allow no type in
+ * common: Cloudflare's list create answers are the collection envelope (`result: array or
+ * null`) and the record's (`result: object`) at once. False when they agree.
+ * @example contradictionOf({ allOf: [{ properties: { result: { type: 'array' } } }, { properties: { result: { type: 'object' } } }] }, 'result')
+ * // 'the answer that holds "result": it is array in one allOf part and object in another'
+ */
+function contradictionOf(wrapper: SchemaObject, property: string): string | false {
+  // An integer is a number: `number` allows what `integer` says.
+  const widened = (types: string[]) => (types.includes('number') ? [...types, 'integer'] : types);
+  const typed = (describedIn(wrapper).get(property) ?? [])
+    .map((part) => typesOf(part))
+    .filter((types) => types.length > 0);
+  let common = widened(typed[0] ?? []);
+  for (const types of typed.slice(1)) {
+    const next = common.filter((type) => widened(types).includes(type));
+    if (next.length === 0)
+      return `the answer that holds "${property}": it is ${common.join(' or ')} in one allOf part and ${types.join(' or ')} in another`;
+    common = next;
+  }
+  return false;
 }
