@@ -1,36 +1,23 @@
-import { randomUUID } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
-import { article } from './bodies.js';
-import {
-  describeScheme,
-  emptyCarrier,
-  kindOf,
-  optionFor,
-  secretOf,
-  validCarrier,
-  type Carrier,
-} from './credentials.js';
-import { formatExchange, send, type Exchange } from './http.js';
-import { MAX_PAGES, nextPage } from './paging.js';
-import {
-  documented4xx,
-  isOpen,
-  jsonRequestOf,
-  jsonResponseOf,
-  responseFor,
-  type CollectionAction,
-  type ContractPlan,
-  type PlanCollection,
-  type PlanOperation,
-  type RuleFamily,
-  type Schema,
+// The interface as the rules use it, put together from its parts: calls (kit-calls.ts),
+// judgements of answers (kit-judgements.ts), records (kit-records.ts) and lists
+// (kit-listing.ts). Each part is built with the whole kit, for what it asks of the others.
+import type { Carrier } from './credentials.js';
+import type { Exchange } from './http.js';
+import { kitCalls } from './kit-calls.js';
+import { kitJudgements } from './kit-judgements.js';
+import { kitListing } from './kit-listing.js';
+import { kitRecords } from './kit-records.js';
+import type {
+  CollectionAction,
+  ContractPlan,
+  PlanCollection,
+  PlanOperation,
+  RuleFamily,
+  Schema,
 } from './plan.js';
 import type { RuleContext } from './rule.js';
 import type { ContractTarget } from './target.js';
-import { sampleBody, sampleValue } from './samples.js';
-import { keyword, propertiesOf, textKeyword, writableProperties } from './schema-parts.js';
-import { schemaName, type ContractSpec } from './spec.js';
-import { ContractViolation, RuleSkipped } from './verdicts.js';
+import type { ContractSpec } from './spec.js';
 
 /** The statuses an answer may have, and how a report names them ("401", "4xx"). */
 export interface Expectation {
@@ -39,7 +26,21 @@ export interface Expectation {
 }
 
 /** What decides which credentials the suite holds. */
-type Held = Pick<ContractTarget, 'credentials' | 'refusedSchemes'>;
+export type Held = Pick<ContractTarget, 'credentials' | 'refusedSchemes'>;
+
+/** The collection each operation acts on, and how, by operationId. */
+export type Roles = Map<string, { collection: CollectionKit; action: CollectionAction }>;
+
+/** What the kit's parts are built from. */
+export interface KitBase {
+  spec: ContractSpec;
+  plan: ContractPlan;
+  /** Prefix of every text the suite creates. */
+  label: string;
+  roles: Roles;
+  /** A nested collection's operations: the parent collection and the path parameter naming its record. */
+  scopes: Map<string, { parent: CollectionKit; parameter: string }>;
+}
 
 /** Options of one call. */
 export interface CallOptions {
@@ -211,7 +212,7 @@ export interface Kit {
 export function createKit(spec: ContractSpec, label: string): Kit {
   const { plan } = spec;
   const byId = new Map(plan.operations.map((operation) => [operation.operationId, operation]));
-  const roles = new Map<string, { collection: CollectionKit; action: CollectionAction }>();
+  const roles: Roles = new Map();
   const collections = plan.collections.map((collection) => {
     const found: CollectionKit = { plan: collection };
     for (const [action, operationId] of Object.entries(collection.operations)) {
@@ -234,521 +235,21 @@ export function createKit(spec: ContractSpec, label: string): Kit {
       scopes.set(operationId, { parent, parameter: above.parameter });
   }
 
-  const secret: Kit['secret'] = (target, name) => {
-    const scheme = plan.securitySchemes[name];
-    if (!scheme || name in target.refusedSchemes) return undefined;
-    return secretOf(scheme, target.credentials);
-  };
-
-  const validAuth = (target: Held, operation: PlanOperation): Carrier | undefined => {
-    for (const requirement of operation.security) {
-      if (Object.keys(requirement).length === 0) continue;
-      const carrier = validCarrier(requirement, plan.securitySchemes, (name) =>
-        secret(target, name),
-      );
-      if (carrier) return carrier;
-    }
-    return isOpen(operation) ? emptyCarrier() : undefined;
-  };
-
-  const kit: Kit = {
-    spec,
-    plan,
-    label,
-    collections,
-    roleOf: (operation) => roles.get(operation.operationId),
-    secret,
-
-    name(operation, families, text) {
-      const numbers = [
-        ...new Set(
-          (Array.isArray(families) ? families : families ? [families] : [])
-            .map((family) => plan.ruleNumbers[family])
-            .filter((n): n is number => n !== undefined),
-        ),
-      ].sort((a, b) => a - b);
-      const rule =
-        numbers.length === 0
-          ? ''
-          : numbers.length === 1
-            ? ` rule ${numbers[0]}`
-            : ` rules ${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)}`;
-      return `${operation.operationId}${rule}: ${text}`;
+  const base: KitBase = { spec, plan, label, roles, scopes };
+  // Each part reaches the others through the whole kit, filled in before any rule runs.
+  const kit = {} as Kit;
+  return Object.assign(
+    kit,
+    {
+      spec,
+      plan,
+      label,
+      collections,
+      roleOf: (operation: PlanOperation) => roles.get(operation.operationId),
     },
-
-    cannotCall(target, operation) {
-      if (validAuth(target, operation)) return undefined;
-      const reasons = operation.security.flatMap((requirement) =>
-        Object.keys(requirement)
-          .filter((name) => secret(target, name) === undefined)
-          .map((name) => {
-            const scheme = plan.securitySchemes[name];
-            if (!scheme) return `the scheme ${name}, which the spec does not define`;
-            const refused = target.refusedSchemes[name];
-            if (refused) return `${describeScheme(scheme)} (${name}), ${refused}`;
-            const option = optionFor(scheme);
-            return option
-              ? `${describeScheme(scheme)} (${name}), and no credential was given for it: give ${option}`
-              : `${describeScheme(scheme)} (${name}), which the suite cannot send`;
-          }),
-      );
-      return `${operation.operationId} needs ${[...new Set(reasons)].join('; or ')}`;
-    },
-
-    async call(ctx, operation, options = {}) {
-      const auth =
-        options.auth === undefined
-          ? (validAuth(ctx.target, operation) ??
-            (() => {
-              throw new RuleSkipped(kit.cannotCall(ctx.target, operation)!);
-            })())
-          : (options.auth ?? emptyCarrier());
-      let params = options.params ?? {};
-      const scope = scopes.get(operation.operationId);
-      if (scope && options.url === undefined && !(scope.parameter in params))
-        params = { ...params, [scope.parameter]: await kit.parentId(ctx, scope.parent) };
-      let path = operation.path;
-      const query: [string, string][] = [];
-      const link =
-        options.url === undefined ? undefined : underBase(ctx.target.baseUrl, options.url);
-      if (link) {
-        path = link.path;
-        query.push(...link.query);
-      }
-      const headers: Record<string, string> = {};
-      const cookies: [string, string][] = [];
-      for (const parameter of operation.parameters) {
-        if (link && (parameter.in === 'path' || parameter.in === 'query')) continue;
-        const given = parameter.name in params;
-        if (!given && !parameter.required) continue;
-        const value = given
-          ? params[parameter.name]
-          : sampleValue(parameter.schema, `${label} ${parameter.name}`);
-        const text = typeof value === 'string' ? value : JSON.stringify(value);
-        if (parameter.in === 'path')
-          path = path.replace(`{${parameter.name}}`, encodeURIComponent(text));
-        else if (parameter.in === 'query') query.push([parameter.name, text]);
-        else if (parameter.in === 'header') headers[parameter.name] = text;
-        else cookies.push([parameter.name, text]);
-      }
-      Object.assign(headers, auth.headers);
-      cookies.push(...auth.cookies);
-      if (cookies.length > 0)
-        headers.Cookie = cookies
-          .map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
-          .join('; ');
-      const accepted = new Set(
-        Object.values(operation.responses).flatMap((response) => Object.keys(response.content)),
-      );
-      headers.Accept = accepted.size > 0 ? [...accepted].join(', ') : 'application/json';
-      if (options.body !== undefined || options.contentType)
-        headers['Content-Type'] =
-          options.contentType ?? jsonRequestOf(operation)?.mediaType ?? 'application/json';
-      const exchange = await send(ctx, {
-        method: operation.method,
-        path,
-        query: [...query, ...auth.query],
-        headers,
-        body: options.body,
-        secrets: auth.secrets,
-      });
-      ctx.heard?.(operation.operationId, exchange.status);
-      return exchange;
-    },
-
-    conforms(ctx, exchange, operation, expected) {
-      if (!expected.accepts(exchange.status)) {
-        kit.fail(
-          `${exchange.status} answers where the spec wants ${expected.label}`,
-          [`expected status ${expected.label}, got ${exchange.status}`],
-          exchange,
-        );
-      }
-      const problems = spec.checkAnswer(operation, exchange);
-      if (problems.length > 0)
-        kit.fail(
-          problems[0]!.what,
-          problems.flatMap((problem) => problem.details),
-          exchange,
-        );
-      if (exchange.status === 401) adviseOnChallenge(ctx, exchange, operation, plan);
-    },
-
-    fail(summary, details, ...exchanges) {
-      throw new ContractViolation(
-        [summary, ...details, '', ...exchanges.map(formatExchange)].join('\n'),
-      );
-    },
-
-    success(operation) {
-      const keys = Object.keys(operation.responses);
-      const exact = keys.filter((key) => /^2\d\d$/.test(key)).map(Number);
-      if (exact.length > 0 && !keys.some((key) => /^2xx$/i.test(key)))
-        return { label: exact.join(' or '), accepts: (status) => exact.includes(status) };
-      return { label: '2xx', accepts: (status) => status >= 200 && status < 300 };
-    },
-
-    clientError(operation) {
-      const documented: number[] = documented4xx(operation).filter(
-        (status) => status === 400 || status === 422,
-      );
-      if (documented.length > 0)
-        return { label: documented.join(' or '), accepts: (status) => documented.includes(status) };
-      // Not an answer about the body: the credential, the path, the method, the rate.
-      const unrelated = [401, 403, 404, 405, 429];
-      return {
-        label: '4xx',
-        accepts: (status) => status >= 400 && status < 500 && !unrelated.includes(status),
-      };
-    },
-
-    errorText(operation, expected) {
-      const status = Number(/^\d{3}/.exec(expected.label)?.[0] ?? 400);
-      const schema = jsonResponseOf(responseFor(operation, status)?.response);
-      const name = schema ? schemaName(schema) : undefined;
-      return name && name !== 'documented'
-        ? `${expected.label} with ${article(name)} body`
-        : `${expected.label} in the spec's error shape`;
-    },
-
-    requestSchema: (operation) => jsonRequestOf(operation)?.schema ?? {},
-
-    validBody(operation, what, which = 'all', variant = 0) {
-      const role = roles.get(operation.operationId);
-      let schema = kit.requestSchema(operation);
-      // A patch schema that names no property (`type: object`) patches the record's.
-      if (Object.keys(propertiesOf(schema)).length === 0 && role && operation.method === 'patch')
-        schema = role.collection.plan.schema;
-      const body = sampleBody(schema, `${label} ${what}`, which, variant);
-      return (
-        typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}
-      ) as Record<string, unknown>;
-    },
-
-    echoProblems(schema, sent, answered, where = 'answered') {
-      const got = (typeof answered === 'object' && answered !== null ? answered : {}) as Record<
-        string,
-        unknown
-      >;
-      const declared = writableProperties(schema);
-      return Object.keys(sent)
-        .filter((name) => name in declared && !sameValue(declared[name]!, sent[name], got[name]))
-        .map(
-          (name) =>
-            `\`${name}\` was sent as ${JSON.stringify(sent[name])}, ${where} as ${got[name] === undefined ? '(absent)' : JSON.stringify(got[name])}`,
-        );
-    },
-
-    echoed(ctx, exchange, operation, sent, expected = kit.success(operation)) {
-      kit.conforms(ctx, exchange, operation, expected);
-      const schema = echoSchema(operation);
-      const problems = kit.echoProblems(schema, sent, kit.recordOf(operation, exchange));
-      if (problems.length > 0) kit.fail('sent values answered altered', problems, exchange);
-    },
-
-    acceptedOrRefused(ctx, exchange, operation, sent) {
-      const refused = kit.clientError(operation);
-      if (refused.accepts(exchange.status)) {
-        kit.conforms(ctx, exchange, operation, refused);
-        return false;
-      }
-      const success = kit.success(operation);
-      if (!success.accepts(exchange.status))
-        kit.fail(
-          `${exchange.status} answers where the spec wants ${success.label} or ${refused.label}`,
-          [
-            `expected ${success.label} echoing the body exactly, or ${kit.errorText(operation, refused)}; got ${exchange.status}`,
-          ],
-          exchange,
-        );
-      kit.echoed(ctx, exchange, operation, sent, success);
-      return true;
-    },
-
-    itemsOf(list, exchange) {
-      const items = unwrap(list, exchange.json);
-      return Array.isArray(items) ? (items as Record<string, unknown>[]) : [];
-    },
-
-    recordOf(operation, exchange) {
-      const record = unwrap(operation, exchange.json);
-      return (typeof record === 'object' && record !== null ? record : {}) as Record<
-        string,
-        unknown
-      >;
-    },
-
-    async create(ctx, collection, what, body) {
-      const operation = collection.create;
-      if (!operation) throw new RuleSkipped(`${collection.plan.name} has no create operation`);
-      const sent = body ?? kit.validBody(operation, what);
-      const exchange = await kit.call(ctx, operation, { body: JSON.stringify(sent) });
-      kit.echoed(ctx, exchange, operation, sent);
-      const id = kit.recordOf(operation, exchange)[collection.plan.idProperty];
-      if (id === undefined)
-        kit.fail(
-          `created records without their ${collection.plan.idProperty}`,
-          [`the answer to a create holds no \`${collection.plan.idProperty}\``],
-          exchange,
-        );
-      return { exchange, sent, id };
-    },
-
-    itemParams(collection, id) {
-      return collection.plan.itemParameter ? { [collection.plan.itemParameter]: id } : {};
-    },
-
-    someRecordId(ctx, collection) {
-      return shared(ctx, `some ${collection.plan.name}`, async () => {
-        if (collection.list && !kit.cannotCall(ctx.target, collection.list)) {
-          const listed = await kit.call(ctx, collection.list);
-          kit.conforms(ctx, listed, collection.list, kit.success(collection.list));
-          const first = kit.itemsOf(collection.list, listed)[0];
-          if (first && first[collection.plan.idProperty] !== undefined)
-            return first[collection.plan.idProperty];
-        }
-        if (ctx.target.readOnly || !collection.create) return undefined;
-        return (await kit.ownRecord(ctx, collection)).id;
-      });
-    },
-
-    async parentId(ctx, parent) {
-      const id = await kit.someRecordId(ctx, parent);
-      if (id === undefined)
-        throw new RuleSkipped(
-          `no ${parent.plan.name} record to go under: its list is empty, and ${ctx.target.readOnly ? 'read-only runs create none' : 'the suite cannot create one'}`,
-        );
-      return id;
-    },
-
-    ownRecord(ctx, collection) {
-      return shared(ctx, `own ${collection.plan.name}`, () =>
-        kit.create(ctx, collection, 'record'),
-      );
-    },
-
-    async listPages(ctx, collection, enough = () => false) {
-      const list = collection.list!;
-      const { idProperty } = collection.plan;
-      const records: Record<string, unknown>[] = [];
-      const pages: Exchange[] = [];
-      const seen = new Set<string>();
-      let ask: { params?: Record<string, unknown>; url?: string } = { params: {} };
-      let serverPaged = false;
-      while (pages.length < MAX_PAGES) {
-        const page = await kit.call(ctx, list, ask);
-        kit.conforms(ctx, page, list, kit.success(list));
-        pages.push(page);
-        const items = kit.itemsOf(list, page);
-        const fresh = items.filter((record) => !seen.has(key(record[idProperty])));
-        // Some records new, some from a page before: the pages overlap at their boundary (a
-        // page all of old ones is a server ignoring what asks for the next, and ends it).
-        // Only where the server said where the next page starts: a page or offset the suite
-        // counts shifts rightly when another client writes between two reads.
-        if (serverPaged && fresh.length > 0 && fresh.length < items.length && pages.length > 1)
-          kit.fail(
-            'pages that repeat a record at their boundary',
-            [
-              `page ${pages.length} holds ${idProperty} ${items
-                .filter((record) => !fresh.includes(record))
-                .map((record) => JSON.stringify(record[idProperty]))
-                .join(', ')} again, which a page before held`,
-            ],
-            pages.at(-2)!,
-            page,
-          );
-        for (const record of fresh) seen.add(key(record[idProperty]));
-        records.push(...items);
-        // A page of nothing new: the last, or a server that ignores what asks for the next.
-        if (enough(records) || (pages.length > 1 && fresh.length === 0)) break;
-        const next = nextPage(list, page, ask.params ?? {}, items);
-        if (!next) break;
-        serverPaged = next.kind === 'link' || next.counted !== true;
-        if (next.kind === 'params') ask = { params: next.params };
-        else if (underBase(ctx.target.baseUrl, next.url)) ask = { url: next.url };
-        // A next link elsewhere: the credentials are not sent there.
-        else break;
-      }
-      return { records, pages };
-    },
-
-    async listedAsSent(ctx, collection, creations) {
-      const list = collection.list;
-      if (creations.length === 0 || !list) return;
-      const { idProperty } = collection.plan;
-      const wanted = new Set(creations.map(({ id }) => key(id)));
-      const { records, pages } = await kit.listPages(ctx, collection, (read) =>
-        [...wanted].every((id) => read.some((record) => key(record[idProperty]) === id)),
-      );
-      const listed = pages.at(-1)!;
-      const pagesRead =
-        pages.length === 1 ? 'the next list' : `the next list (${pages.length} pages read)`;
-      const byId = new Map(records.map((record) => [key(record[idProperty]), record]));
-      for (const { exchange, sent, id } of creations) {
-        const found = byId.get(key(id));
-        if (!found)
-          kit.fail(
-            'created records missing from the next list',
-            [`the created record (${idProperty} ${JSON.stringify(id)}) is not in ${pagesRead}`],
-            exchange,
-            listed,
-          );
-        const problems = kit.echoProblems(
-          echoSchema(collection.create ?? list),
-          sent,
-          found,
-          `listed (${idProperty} ${JSON.stringify(id)})`,
-        );
-        if (problems.length > 0)
-          kit.fail('listed values altered from what was sent', problems, exchange, listed);
-      }
-    },
-
-    async readAsSent(ctx, collection, creations) {
-      const read = collection.read;
-      if (!read) return;
-      const { idProperty } = collection.plan;
-      for (const { exchange, sent, id } of creations) {
-        const answer = await kit.call(ctx, read, { params: kit.itemParams(collection, id) });
-        if (answer.status === 404)
-          kit.fail(
-            'created records not found when read',
-            [
-              `the created record (${idProperty} ${JSON.stringify(id)}) is not found by ${read.operationId}`,
-            ],
-            exchange,
-            answer,
-          );
-        kit.conforms(ctx, answer, read, kit.success(read));
-        const record = kit.recordOf(read, answer);
-        const problems = [
-          ...(key(record?.[idProperty]) === key(id)
-            ? []
-            : [
-                `the read answers ${idProperty} ${JSON.stringify(record?.[idProperty])} for ${JSON.stringify(id)}`,
-              ]),
-          ...kit.echoProblems(echoSchema(collection.create ?? read), sent, record, 'read back'),
-        ];
-        if (problems.length > 0)
-          kit.fail('read values altered from what was sent', problems, exchange, answer);
-      }
-    },
-
-    madeUpParams(operation) {
-      return Object.fromEntries(
-        operation.parameters
-          .filter((parameter) => parameter.in === 'path')
-          .map((parameter) => [parameter.name, madeUpValue(parameter.schema, label)]),
-      );
-    },
-  };
-
-  /** What an answer holds, out of the envelope of its collection's action. */
-  function unwrap(operation: PlanOperation, json: unknown): unknown {
-    const role = roles.get(operation.operationId);
-    const property = role && role.collection.plan.envelopes[role.action];
-    if (property === undefined) return json;
-    return typeof json === 'object' && json !== null
-      ? (json as Record<string, unknown>)[property]
-      : undefined;
-  }
-
-  /** The schema a write's answer echoes: its request schema, else the record's. */
-  function echoSchema(operation: PlanOperation): Schema {
-    const role = roles.get(operation.operationId);
-    const request = jsonRequestOf(operation)?.schema;
-    if (request && Object.keys(propertiesOf(request)).length > 0) return request;
-    return role?.collection.plan.schema ?? request ?? {};
-  }
-
-  return kit;
-}
-
-/**
- * A URL under the base URL as the path (relative to it) and the query it holds; `undefined`
- * for a URL elsewhere, where the suite sends no credential.
- */
-function underBase(
-  baseUrl: string,
-  url: string,
-): { path: string; query: [string, string][] } | undefined {
-  const parsed = new URL(url, `${baseUrl}/`);
-  const base = new URL(baseUrl);
-  const basePath = base.pathname.replace(/\/+$/, '');
-  if (parsed.origin !== base.origin || !parsed.pathname.startsWith(`${basePath}/`))
-    return undefined;
-  return { path: parsed.pathname.slice(basePath.length), query: [...parsed.searchParams] };
-}
-
-/** A value memoised for the run: rules share it instead of asking again. */
-function shared<T>(ctx: RuleContext, what: string, make: () => Promise<T>): Promise<T> {
-  let found = ctx.memo.get(what) as Promise<T> | undefined;
-  if (!found) {
-    found = make();
-    ctx.memo.set(what, found);
-    // A failure is the first asker's to report; the next asker tries again.
-    found.catch(() => ctx.memo.delete(what));
-  }
-  return found;
-}
-
-/** Ids as map keys: `7` and `"7"` are different ids; `{}`-shaped ones compare by JSON. */
-function key(id: unknown): string {
-  return `${typeof id}:${JSON.stringify(id)}`;
-}
-
-/** Whether a value came back as sent: exactly, or as the same instant for a date-time. */
-function sameValue(schema: Schema, sent: unknown, got: unknown): boolean {
-  if (isDeepStrictEqual(sent, got)) return true;
-  if (
-    textKeyword(schema, 'format') === 'date-time' &&
-    typeof sent === 'string' &&
-    typeof got === 'string'
-  )
-    return !Number.isNaN(Date.parse(sent)) && Date.parse(sent) === Date.parse(got);
-  return false;
-}
-
-/** A path parameter value that names nothing: beyond what a deployment holds, of the right type. */
-function madeUpValue(schema: Schema, label: string): unknown {
-  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  if (types.includes('integer') || types.includes('number'))
-    return Math.min(keyword(schema, 'maximum') ?? 987_654_321, 987_654_321);
-  if (textKeyword(schema, 'format') === 'uuid') return randomUUID();
-  if (textKeyword(schema, 'enum') || textKeyword(schema, 'pattern'))
-    return sampleValue(schema, label);
-  return `${label}-none`.replace(/\s+/g, '-');
-}
-
-/** HTTP asks every 401 to name the scheme it wants; specs seldom promise it. */
-function adviseOnChallenge(
-  ctx: RuleContext,
-  exchange: Exchange,
-  operation: PlanOperation,
-  plan: ContractPlan,
-): void {
-  const challenge = exchange.headers['www-authenticate'];
-  if (challenge === undefined) {
-    ctx.advise(
-      '401 answers carry no WWW-Authenticate header, which HTTP asks of every 401 (RFC 9110, section 11.6.1)',
-    );
-    return;
-  }
-  const wanted = new Set(
-    operation.security.flatMap((requirement) =>
-      Object.keys(requirement).flatMap((name) => {
-        const scheme = plan.securitySchemes[name];
-        const kind = scheme && kindOf(scheme);
-        return kind === 'bearer' ? ['bearer'] : kind === 'basic' ? ['basic'] : [];
-      }),
-    ),
+    kitCalls(base, kit),
+    kitJudgements(base, kit),
+    kitRecords(base, kit),
+    kitListing(base, kit),
   );
-  const offered = challenge.toLowerCase();
-  if (
-    wanted.size > 0 &&
-    ![...wanted].some((scheme) => new RegExp(`(^|[\\s,])${scheme}\\b`).test(offered))
-  )
-    ctx.advise(
-      `401 answers challenge with "${challenge}", not the ${[...wanted].map((s) => s[0]!.toUpperCase() + s.slice(1)).join(' or ')} scheme the interface uses`,
-    );
 }

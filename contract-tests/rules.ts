@@ -3,6 +3,7 @@ import type { ContractPlan } from './plan.js';
 import type { Rule } from './rule.js';
 import { answerRules } from './rules/answers.js';
 import { credentialRules } from './rules/credentials.js';
+import { formBodyRules } from './rules/form-bodies.js';
 import { generatedRules } from './rules/generated.js';
 import { invalidBodyRules } from './rules/invalid-bodies.js';
 import { linkRules } from './rules/links.js';
@@ -39,6 +40,8 @@ export function contractRules(
     ...writeRules(kit),
     // Bodies that lack or break a field.
     ...invalidBodyRules(kit),
+    // Forms and multipart forms that lack or break a field.
+    ...formBodyRules(kit),
     // Path, query and header parameters that break their schema.
     ...parameterRules(kit),
     // Missing, wrong, near-miss and misplaced credentials, on every operation.

@@ -506,6 +506,14 @@ const KEYS_CORRECT = [
  */
 const MUTATIONS: { check: string; disabled: RegExp; faults: string[]; stores?: true }[] = [
   {
+    check: 'the negative cases of forms and multipart forms',
+    disabled: /a (multipart )?form (without|with)/,
+    faults: [
+      'forms: a multipart form accepted unvalidated',
+      'forms: an HTML form accepted unvalidated',
+    ],
+  },
+  {
     check: 'the scoping of nested collections',
     disabled: /is not found under another/,
     faults: ['projects: tickets read under any project (not scoped to their parent)'],
@@ -792,8 +800,46 @@ function unscopedTickets(): Express {
     .use(projectsMock());
 }
 
-/** The projects spec's deployments with a defect, and the rule that must catch it. */
-const PROJECTS_FAULTY: { fault: string; app: () => Express; caughtBy: RegExp }[] = [
+const FORMS = fileURLToPath(new URL('./fixtures/specs/forms.yaml', import.meta.url));
+/** The forms spec, loaded once: the mock serving it is its reference deployment. */
+let formsSpec: Awaited<ReturnType<typeof loadSpec>>;
+
+function formsMock(): Express {
+  return express().use(createApp({ spec: formsSpec, apiKeys: [KEY] }));
+}
+
+/**
+ * The mock serving the forms spec behind a handler that takes one form media type without
+ * validating it, as a server whose JSON path alone checks bodies does.
+ */
+function unvalidatedForm(mediaType: string): () => Express {
+  return () =>
+    express()
+      .use((req, res, next) => {
+        const type = (req.headers['content-type'] ?? '').toLowerCase();
+        if (req.method !== 'POST' || req.path !== '/api/pets' || !type.startsWith(mediaType))
+          return next();
+        if (req.headers['x-api-key'] !== KEY) return next();
+        req.resume();
+        req.on('end', () => {
+          res.status(201).json({ id: 987_654, name: 'unchecked' });
+        });
+      })
+      .use(formsMock());
+}
+
+/** The projects and forms specs' deployments with a defect, and the rule that must catch it. */
+const NESTED_AND_FORMS_FAULTY: { fault: string; app: () => Express; caughtBy: RegExp }[] = [
+  {
+    fault: 'forms: a multipart form accepted unvalidated',
+    app: unvalidatedForm('multipart/form-data'),
+    caughtBy: /createPet: a multipart form without `name` gets 400/,
+  },
+  {
+    fault: 'forms: an HTML form accepted unvalidated',
+    app: unvalidatedForm('application/x-www-form-urlencoded'),
+    caughtBy: /createPet: a form with letters in `age` gets 400/,
+  },
   {
     fault: 'projects: tickets read under any project (not scoped to their parent)',
     app: unscopedTickets,
@@ -801,8 +847,9 @@ const PROJECTS_FAULTY: { fault: string; app: () => Express; caughtBy: RegExp }[]
   },
 ];
 
-/** Correct deployments of the projects spec: the mock is its reference. */
-const PROJECTS_CORRECT: { difference: string; app: () => Express }[] = [
+/** Correct deployments of the projects and forms specs: the mock is their reference. */
+const NESTED_AND_FORMS_CORRECT: { difference: string; app: () => Express }[] = [
+  { difference: 'forms: the mock, pets created from JSON, forms and multipart', app: formsMock },
   { difference: 'projects: the mock, tickets nested under projects', app: projectsMock },
 ];
 
@@ -825,7 +872,7 @@ const HELPDESK_CORRECT: { difference: string; behaviour: Partial<HelpdeskBehavio
 ];
 
 type SpecName =
-  'categories' | 'library' | 'keys' | 'wrapped' | 'bookshop' | 'helpdesk' | 'projects';
+  'categories' | 'library' | 'keys' | 'wrapped' | 'bookshop' | 'helpdesk' | 'projects' | 'forms';
 const plans: Partial<Record<SpecName, ContractPlan>> = {};
 const score = { caught: 0, falseAlarms: 0 };
 const FAULTY_COUNT =
@@ -834,7 +881,7 @@ const FAULTY_COUNT =
   KEYS_FAULTY.length +
   BOOKSHOP_FAULTY.length +
   HELPDESK_FAULTY.length +
-  PROJECTS_FAULTY.length;
+  NESTED_AND_FORMS_FAULTY.length;
 /** The correct servers, and our mock on the two specs it serves. */
 const CORRECT_COUNT =
   CORRECT.length +
@@ -843,7 +890,7 @@ const CORRECT_COUNT =
   WRAPPED_CORRECT.length +
   BOOKSHOP_CORRECT.length +
   HELPDESK_CORRECT.length +
-  PROJECTS_CORRECT.length +
+  NESTED_AND_FORMS_CORRECT.length +
   2;
 
 beforeAll(async () => {
@@ -857,6 +904,8 @@ beforeAll(async () => {
   plans.helpdesk = buildContractPlan((await loadSpec(HELPDESK)).resolved);
   projectsSpec = await loadSpec(PROJECTS);
   plans.projects = buildContractPlan(projectsSpec.resolved);
+  formsSpec = await loadSpec(FORMS);
+  plans.forms = buildContractPlan(formsSpec.resolved);
 });
 
 afterAll(() => {
@@ -976,10 +1025,10 @@ const ALL_FAULTY: AnyFault[] = [
     spec: 'helpdesk' as const,
     app: () => helpdeskServer({ apiKey: KEY, basic: HELPDESK_BASIC, ...behaviour }),
   })),
-  ...PROJECTS_FAULTY.map(({ fault, app, caughtBy }) => ({
+  ...NESTED_AND_FORMS_FAULTY.map(({ fault, app, caughtBy }) => ({
     fault,
     caughtBy,
-    spec: 'projects' as const,
+    spec: fault.startsWith('forms:') ? ('forms' as const) : ('projects' as const),
     app,
   })),
 ];
@@ -1014,9 +1063,9 @@ const ALL_CORRECT: { difference: string; spec: SpecName; app: () => Express }[] 
     spec: 'helpdesk' as const,
     app: () => helpdeskServer({ apiKey: KEY, basic: HELPDESK_BASIC, ...behaviour }),
   })),
-  ...PROJECTS_CORRECT.map(({ difference, app }) => ({
+  ...NESTED_AND_FORMS_CORRECT.map(({ difference, app }) => ({
     difference,
-    spec: 'projects' as const,
+    spec: difference.startsWith('forms:') ? ('forms' as const) : ('projects' as const),
     app,
   })),
 ];

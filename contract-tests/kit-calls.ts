@@ -1,0 +1,176 @@
+// How the suite calls an operation: the credentials it holds for each scheme, the
+// parameters (a nested collection's parent filled in), the headers and the body.
+import { randomUUID } from 'node:crypto';
+import {
+  describeScheme,
+  emptyCarrier,
+  optionFor,
+  secretOf,
+  validCarrier,
+  type Carrier,
+} from './credentials.js';
+import { send } from './http.js';
+import type { Held, Kit, KitBase } from './kit.js';
+import { isOpen, jsonRequestOf, type PlanOperation, type Schema } from './plan.js';
+import { sampleValue } from './samples.js';
+import { keyword, textKeyword } from './schema-parts.js';
+import { RuleSkipped } from './verdicts.js';
+
+/** The kit's calls: `kit` is the whole kit, for what they ask of its other parts. */
+export function kitCalls(
+  { plan, label, scopes }: KitBase,
+  kit: Kit,
+): Pick<Kit, 'secret' | 'name' | 'cannotCall' | 'call' | 'madeUpParams'> {
+  const secret: Kit['secret'] = (target, name) => {
+    const scheme = plan.securitySchemes[name];
+    if (!scheme || name in target.refusedSchemes) return undefined;
+    return secretOf(scheme, target.credentials);
+  };
+
+  const validAuth = (target: Held, operation: PlanOperation): Carrier | undefined => {
+    for (const requirement of operation.security) {
+      if (Object.keys(requirement).length === 0) continue;
+      const carrier = validCarrier(requirement, plan.securitySchemes, (name) =>
+        secret(target, name),
+      );
+      if (carrier) return carrier;
+    }
+    return isOpen(operation) ? emptyCarrier() : undefined;
+  };
+
+  return {
+    secret,
+
+    name(operation, families, text) {
+      const numbers = [
+        ...new Set(
+          (Array.isArray(families) ? families : families ? [families] : [])
+            .map((family) => plan.ruleNumbers[family])
+            .filter((n): n is number => n !== undefined),
+        ),
+      ].sort((a, b) => a - b);
+      const rule =
+        numbers.length === 0
+          ? ''
+          : numbers.length === 1
+            ? ` rule ${numbers[0]}`
+            : ` rules ${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)}`;
+      return `${operation.operationId}${rule}: ${text}`;
+    },
+
+    cannotCall(target, operation) {
+      if (validAuth(target, operation)) return undefined;
+      const reasons = operation.security.flatMap((requirement) =>
+        Object.keys(requirement)
+          .filter((name) => secret(target, name) === undefined)
+          .map((name) => {
+            const scheme = plan.securitySchemes[name];
+            if (!scheme) return `the scheme ${name}, which the spec does not define`;
+            const refused = target.refusedSchemes[name];
+            if (refused) return `${describeScheme(scheme)} (${name}), ${refused}`;
+            const option = optionFor(scheme);
+            return option
+              ? `${describeScheme(scheme)} (${name}), and no credential was given for it: give ${option}`
+              : `${describeScheme(scheme)} (${name}), which the suite cannot send`;
+          }),
+      );
+      return `${operation.operationId} needs ${[...new Set(reasons)].join('; or ')}`;
+    },
+
+    async call(ctx, operation, options = {}) {
+      const auth =
+        options.auth === undefined
+          ? (validAuth(ctx.target, operation) ??
+            (() => {
+              throw new RuleSkipped(kit.cannotCall(ctx.target, operation)!);
+            })())
+          : (options.auth ?? emptyCarrier());
+      let params = options.params ?? {};
+      const scope = scopes.get(operation.operationId);
+      if (scope && options.url === undefined && !(scope.parameter in params))
+        params = { ...params, [scope.parameter]: await kit.parentId(ctx, scope.parent) };
+      let path = operation.path;
+      const query: [string, string][] = [];
+      const link =
+        options.url === undefined ? undefined : underBase(ctx.target.baseUrl, options.url);
+      if (link) {
+        path = link.path;
+        query.push(...link.query);
+      }
+      const headers: Record<string, string> = {};
+      const cookies: [string, string][] = [];
+      for (const parameter of operation.parameters) {
+        if (link && (parameter.in === 'path' || parameter.in === 'query')) continue;
+        const given = parameter.name in params;
+        if (!given && !parameter.required) continue;
+        const value = given
+          ? params[parameter.name]
+          : sampleValue(parameter.schema, `${label} ${parameter.name}`);
+        const text = typeof value === 'string' ? value : JSON.stringify(value);
+        if (parameter.in === 'path')
+          path = path.replace(`{${parameter.name}}`, encodeURIComponent(text));
+        else if (parameter.in === 'query') query.push([parameter.name, text]);
+        else if (parameter.in === 'header') headers[parameter.name] = text;
+        else cookies.push([parameter.name, text]);
+      }
+      Object.assign(headers, auth.headers);
+      cookies.push(...auth.cookies);
+      if (cookies.length > 0)
+        headers.Cookie = cookies
+          .map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
+          .join('; ');
+      const accepted = new Set(
+        Object.values(operation.responses).flatMap((response) => Object.keys(response.content)),
+      );
+      headers.Accept = accepted.size > 0 ? [...accepted].join(', ') : 'application/json';
+      if (options.body !== undefined || options.contentType)
+        headers['Content-Type'] =
+          options.contentType ?? jsonRequestOf(operation)?.mediaType ?? 'application/json';
+      const exchange = await send(ctx, {
+        method: operation.method,
+        path,
+        query: [...query, ...auth.query],
+        headers,
+        body: options.body,
+        secrets: auth.secrets,
+      });
+      ctx.heard?.(operation.operationId, exchange.status);
+      return exchange;
+    },
+
+    madeUpParams(operation) {
+      return Object.fromEntries(
+        operation.parameters
+          .filter((parameter) => parameter.in === 'path')
+          .map((parameter) => [parameter.name, madeUpValue(parameter.schema, label)]),
+      );
+    },
+  };
+}
+
+/**
+ * A URL under the base URL as the path (relative to it) and the query it holds; `undefined`
+ * for a URL elsewhere, where the suite sends no credential.
+ */
+export function underBase(
+  baseUrl: string,
+  url: string,
+): { path: string; query: [string, string][] } | undefined {
+  const parsed = new URL(url, `${baseUrl}/`);
+  const base = new URL(baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  if (parsed.origin !== base.origin || !parsed.pathname.startsWith(`${basePath}/`))
+    return undefined;
+  return { path: parsed.pathname.slice(basePath.length), query: [...parsed.searchParams] };
+}
+
+/** A path parameter value that names nothing: beyond what a deployment holds, of the right type. */
+function madeUpValue(schema: Schema, label: string): unknown {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.includes('integer') || types.includes('number'))
+    return Math.min(keyword(schema, 'maximum') ?? 987_654_321, 987_654_321);
+  if (textKeyword(schema, 'format') === 'uuid') return randomUUID();
+  if (textKeyword(schema, 'enum') || textKeyword(schema, 'pattern'))
+    return sampleValue(schema, label);
+  return `${label}-none`.replace(/\s+/g, '-');
+}

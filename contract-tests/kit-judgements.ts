@@ -1,0 +1,178 @@
+// How the suite judges an answer: its status, its fit to the spec, and that it holds what
+// was sent. A judgement that does not hold throws the violation with its evidence.
+import { isDeepStrictEqual } from 'node:util';
+import { formatExchange, type Exchange } from './http.js';
+import { kindOf } from './credentials.js';
+import { article } from './bodies.js';
+import type { Kit, KitBase } from './kit.js';
+import { echoSchema } from './kit-records.js';
+import {
+  documented4xx,
+  jsonResponseOf,
+  responseFor,
+  type ContractPlan,
+  type PlanOperation,
+  type Schema,
+} from './plan.js';
+import type { RuleContext } from './rule.js';
+import { textKeyword, writableProperties } from './schema-parts.js';
+import { schemaName } from './spec.js';
+import { ContractViolation } from './verdicts.js';
+
+/** The kit's judgements: `kit` is the whole kit, for what they ask of its other parts. */
+export function kitJudgements(
+  { spec, plan, roles }: KitBase,
+  kit: Kit,
+): Pick<
+  Kit,
+  | 'conforms'
+  | 'fail'
+  | 'success'
+  | 'clientError'
+  | 'errorText'
+  | 'echoProblems'
+  | 'echoed'
+  | 'acceptedOrRefused'
+> {
+  return {
+    conforms(ctx, exchange, operation, expected) {
+      if (!expected.accepts(exchange.status)) {
+        kit.fail(
+          `${exchange.status} answers where the spec wants ${expected.label}`,
+          [`expected status ${expected.label}, got ${exchange.status}`],
+          exchange,
+        );
+      }
+      const problems = spec.checkAnswer(operation, exchange);
+      if (problems.length > 0)
+        kit.fail(
+          problems[0]!.what,
+          problems.flatMap((problem) => problem.details),
+          exchange,
+        );
+      if (exchange.status === 401) adviseOnChallenge(ctx, exchange, operation, plan);
+    },
+
+    fail(summary, details, ...exchanges) {
+      throw new ContractViolation(
+        [summary, ...details, '', ...exchanges.map(formatExchange)].join('\n'),
+      );
+    },
+
+    success(operation) {
+      const keys = Object.keys(operation.responses);
+      const exact = keys.filter((key) => /^2\d\d$/.test(key)).map(Number);
+      if (exact.length > 0 && !keys.some((key) => /^2xx$/i.test(key)))
+        return { label: exact.join(' or '), accepts: (status) => exact.includes(status) };
+      return { label: '2xx', accepts: (status) => status >= 200 && status < 300 };
+    },
+
+    clientError(operation) {
+      const documented: number[] = documented4xx(operation).filter(
+        (status) => status === 400 || status === 422,
+      );
+      if (documented.length > 0)
+        return { label: documented.join(' or '), accepts: (status) => documented.includes(status) };
+      // Not an answer about the body: the credential, the path, the method, the rate.
+      const unrelated = [401, 403, 404, 405, 429];
+      return {
+        label: '4xx',
+        accepts: (status) => status >= 400 && status < 500 && !unrelated.includes(status),
+      };
+    },
+
+    errorText(operation, expected) {
+      const status = Number(/^\d{3}/.exec(expected.label)?.[0] ?? 400);
+      const schema = jsonResponseOf(responseFor(operation, status)?.response);
+      const name = schema ? schemaName(schema) : undefined;
+      return name && name !== 'documented'
+        ? `${expected.label} with ${article(name)} body`
+        : `${expected.label} in the spec's error shape`;
+    },
+
+    echoProblems(schema, sent, answered, where = 'answered') {
+      const got = (typeof answered === 'object' && answered !== null ? answered : {}) as Record<
+        string,
+        unknown
+      >;
+      const declared = writableProperties(schema);
+      return Object.keys(sent)
+        .filter((name) => name in declared && !sameValue(declared[name]!, sent[name], got[name]))
+        .map(
+          (name) =>
+            `\`${name}\` was sent as ${JSON.stringify(sent[name])}, ${where} as ${got[name] === undefined ? '(absent)' : JSON.stringify(got[name])}`,
+        );
+    },
+
+    echoed(ctx, exchange, operation, sent, expected = kit.success(operation)) {
+      kit.conforms(ctx, exchange, operation, expected);
+      const schema = echoSchema(roles, operation);
+      const problems = kit.echoProblems(schema, sent, kit.recordOf(operation, exchange));
+      if (problems.length > 0) kit.fail('sent values answered altered', problems, exchange);
+    },
+
+    acceptedOrRefused(ctx, exchange, operation, sent) {
+      const refused = kit.clientError(operation);
+      if (refused.accepts(exchange.status)) {
+        kit.conforms(ctx, exchange, operation, refused);
+        return false;
+      }
+      const success = kit.success(operation);
+      if (!success.accepts(exchange.status))
+        kit.fail(
+          `${exchange.status} answers where the spec wants ${success.label} or ${refused.label}`,
+          [
+            `expected ${success.label} echoing the body exactly, or ${kit.errorText(operation, refused)}; got ${exchange.status}`,
+          ],
+          exchange,
+        );
+      kit.echoed(ctx, exchange, operation, sent, success);
+      return true;
+    },
+  };
+}
+
+/** Whether a value came back as sent: exactly, or as the same instant for a date-time. */
+function sameValue(schema: Schema, sent: unknown, got: unknown): boolean {
+  if (isDeepStrictEqual(sent, got)) return true;
+  if (
+    textKeyword(schema, 'format') === 'date-time' &&
+    typeof sent === 'string' &&
+    typeof got === 'string'
+  )
+    return !Number.isNaN(Date.parse(sent)) && Date.parse(sent) === Date.parse(got);
+  return false;
+}
+
+/** HTTP asks every 401 to name the scheme it wants; specs seldom promise it. */
+function adviseOnChallenge(
+  ctx: RuleContext,
+  exchange: Exchange,
+  operation: PlanOperation,
+  plan: ContractPlan,
+): void {
+  const challenge = exchange.headers['www-authenticate'];
+  if (challenge === undefined) {
+    ctx.advise(
+      '401 answers carry no WWW-Authenticate header, which HTTP asks of every 401 (RFC 9110, section 11.6.1)',
+    );
+    return;
+  }
+  const wanted = new Set(
+    operation.security.flatMap((requirement) =>
+      Object.keys(requirement).flatMap((name) => {
+        const scheme = plan.securitySchemes[name];
+        const kind = scheme && kindOf(scheme);
+        return kind === 'bearer' ? ['bearer'] : kind === 'basic' ? ['basic'] : [];
+      }),
+    ),
+  );
+  const offered = challenge.toLowerCase();
+  if (
+    wanted.size > 0 &&
+    ![...wanted].some((scheme) => new RegExp(`(^|[\\s,])${scheme}\\b`).test(offered))
+  )
+    ctx.advise(
+      `401 answers challenge with "${challenge}", not the ${[...wanted].map((s) => s[0]!.toUpperCase() + s.slice(1)).join(' or ')} scheme the interface uses`,
+    );
+}

@@ -1,0 +1,138 @@
+// The records of the interface as the rules use them: valid bodies, what an answer holds out
+// of its envelope, records the suite creates or finds, shared by the rules of a run.
+import type { Kit, KitBase, Roles } from './kit.js';
+import { jsonRequestOf, type PlanOperation, type Schema } from './plan.js';
+import type { RuleContext } from './rule.js';
+import { sampleBody } from './samples.js';
+import { propertiesOf } from './schema-parts.js';
+import { RuleSkipped } from './verdicts.js';
+
+/** The kit's records: `kit` is the whole kit, for what they ask of its other parts. */
+export function kitRecords(
+  { label, roles }: KitBase,
+  kit: Kit,
+): Pick<
+  Kit,
+  | 'requestSchema'
+  | 'validBody'
+  | 'itemsOf'
+  | 'recordOf'
+  | 'create'
+  | 'itemParams'
+  | 'someRecordId'
+  | 'parentId'
+  | 'ownRecord'
+> {
+  return {
+    requestSchema: (operation) => jsonRequestOf(operation)?.schema ?? {},
+
+    validBody(operation, what, which = 'all', variant = 0) {
+      const role = roles.get(operation.operationId);
+      let schema = kit.requestSchema(operation);
+      // A patch schema that names no property (`type: object`) patches the record's.
+      if (Object.keys(propertiesOf(schema)).length === 0 && role && operation.method === 'patch')
+        schema = role.collection.plan.schema;
+      const body = sampleBody(schema, `${label} ${what}`, which, variant);
+      return (
+        typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}
+      ) as Record<string, unknown>;
+    },
+
+    itemsOf(list, exchange) {
+      const items = unwrap(roles, list, exchange.json);
+      return Array.isArray(items) ? (items as Record<string, unknown>[]) : [];
+    },
+
+    recordOf(operation, exchange) {
+      const record = unwrap(roles, operation, exchange.json);
+      return (typeof record === 'object' && record !== null ? record : {}) as Record<
+        string,
+        unknown
+      >;
+    },
+
+    async create(ctx, collection, what, body) {
+      const operation = collection.create;
+      if (!operation) throw new RuleSkipped(`${collection.plan.name} has no create operation`);
+      const sent = body ?? kit.validBody(operation, what);
+      const exchange = await kit.call(ctx, operation, { body: JSON.stringify(sent) });
+      kit.echoed(ctx, exchange, operation, sent);
+      const id = kit.recordOf(operation, exchange)[collection.plan.idProperty];
+      if (id === undefined)
+        kit.fail(
+          `created records without their ${collection.plan.idProperty}`,
+          [`the answer to a create holds no \`${collection.plan.idProperty}\``],
+          exchange,
+        );
+      return { exchange, sent, id };
+    },
+
+    itemParams(collection, id) {
+      return collection.plan.itemParameter ? { [collection.plan.itemParameter]: id } : {};
+    },
+
+    someRecordId(ctx, collection) {
+      return shared(ctx, `some ${collection.plan.name}`, async () => {
+        if (collection.list && !kit.cannotCall(ctx.target, collection.list)) {
+          const listed = await kit.call(ctx, collection.list);
+          kit.conforms(ctx, listed, collection.list, kit.success(collection.list));
+          const first = kit.itemsOf(collection.list, listed)[0];
+          if (first && first[collection.plan.idProperty] !== undefined)
+            return first[collection.plan.idProperty];
+        }
+        if (ctx.target.readOnly || !collection.create) return undefined;
+        return (await kit.ownRecord(ctx, collection)).id;
+      });
+    },
+
+    async parentId(ctx, parent) {
+      const id = await kit.someRecordId(ctx, parent);
+      if (id === undefined)
+        throw new RuleSkipped(
+          `no ${parent.plan.name} record to go under: its list is empty, and ${ctx.target.readOnly ? 'read-only runs create none' : 'the suite cannot create one'}`,
+        );
+      return id;
+    },
+
+    ownRecord(ctx, collection) {
+      return shared(ctx, `own ${collection.plan.name}`, () =>
+        kit.create(ctx, collection, 'record'),
+      );
+    },
+  };
+}
+
+/** What an answer holds, out of the envelope of its collection's action. */
+export function unwrap(roles: Roles, operation: PlanOperation, json: unknown): unknown {
+  const role = roles.get(operation.operationId);
+  const property = role && role.collection.plan.envelopes[role.action];
+  if (property === undefined) return json;
+  return typeof json === 'object' && json !== null
+    ? (json as Record<string, unknown>)[property]
+    : undefined;
+}
+
+/** The schema a write's answer echoes: its request schema, else the record's. */
+export function echoSchema(roles: Roles, operation: PlanOperation): Schema {
+  const role = roles.get(operation.operationId);
+  const request = jsonRequestOf(operation)?.schema;
+  if (request && Object.keys(propertiesOf(request)).length > 0) return request;
+  return role?.collection.plan.schema ?? request ?? {};
+}
+
+/** A value memoised for the run: rules share it instead of asking again. */
+function shared<T>(ctx: RuleContext, what: string, make: () => Promise<T>): Promise<T> {
+  let found = ctx.memo.get(what) as Promise<T> | undefined;
+  if (!found) {
+    found = make();
+    ctx.memo.set(what, found);
+    // A failure is the first asker's to report; the next asker tries again.
+    found.catch(() => ctx.memo.delete(what));
+  }
+  return found;
+}
+
+/** Ids as map keys: `7` and `"7"` are different ids; `{}`-shaped ones compare by JSON. */
+export function key(id: unknown): string {
+  return `${typeof id}:${JSON.stringify(id)}`;
+}
