@@ -227,7 +227,9 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     progress.operation = operation;
     const refused = api.refuse?.(operation);
     if (refused) throw refused;
-    const body = operation.requestBody ? await decodeBody(request, operation.requestBody) : undefined;
+    const body = operation.requestBody
+      ? await decodeBody(request, operation.requestBody)
+      : undefined;
     if (body) progress.body = body;
     const valid = options.validate(operation, {
       params: to.params,
