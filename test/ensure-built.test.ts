@@ -28,6 +28,7 @@ const SOURCES = [
 const OUTPUTS = [
   'dist/cli/bin.js',
   'dist/index.js',
+  'dist/bundles/msw.browser.js',
   'dist/inspector/main.js',
   'dist/inspector/index.html',
 ];
@@ -78,6 +79,12 @@ async function run(): Promise<string[]> {
 describe('scripts/ensure-built.mjs', () => {
   it('builds everything when dist/ is missing, as in a fresh clone', async () => {
     project({ built: false });
+    expect(await run()).toEqual(['build']);
+  }, 60_000);
+
+  it('builds everything when the browser bundle of petstore-kit/msw is missing, as in a dist/ built before it existed', async () => {
+    project();
+    rmSync(join(dir, 'dist/bundles/msw.browser.js'));
     expect(await run()).toEqual(['build']);
   }, 60_000);
 
