@@ -8,6 +8,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'n
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TEMPLATE = join(ROOT, 'test/recipes/frontend-app');
@@ -130,6 +131,7 @@ export async function frontendProject(page = RECIPES_PAGE): Promise<FrontendProj
     await mkdir(join(dir, 'src'), { recursive: true });
     await writeFile(join(dir, 'src/vite-env.d.ts'), '/// <reference types="vite/client" />\n');
   }
+  if (page !== RECIPES_PAGE) await writeTemplateFiles(dir, snippets);
   for (const snippet of snippets) {
     await mkdir(dirname(join(dir, snippet.path)), { recursive: true });
     await writeFile(join(dir, snippet.path), snippet.code);
@@ -159,6 +161,26 @@ export async function frontendProject(page = RECIPES_PAGE): Promise<FrontendProj
     if (generated.code !== 0) throw new Error(`${command} failed:\n${generated.output}`);
   }
   return project;
+}
+
+/**
+ * What a page's snippets import and a reader already has: create-vite's `src/App.tsx`, and the
+ * `src/openapi.json` the page's own `npx yaml --json` line makes of the spec.
+ */
+async function writeTemplateFiles(dir: string, snippets: readonly Snippet[]): Promise<void> {
+  const imports = (file: string) =>
+    snippets.some((snippet) => snippet.code.includes(`from './${file}'`));
+  const given = (path: string) => snippets.some((snippet) => snippet.path === path);
+  await mkdir(join(dir, 'src'), { recursive: true });
+  if (imports('App.tsx') && !given('src/App.tsx'))
+    await writeFile(
+      join(dir, 'src/App.tsx'),
+      'export default function App() {\n  return null;\n}\n',
+    );
+  if (imports('openapi.json') && !given('src/openapi.json')) {
+    const spec = parse(await readFile(join(ROOT, 'spec/openapi.yaml'), 'utf8')) as unknown;
+    await writeFile(join(dir, 'src/openapi.json'), JSON.stringify(spec));
+  }
 }
 
 async function linkNodeModules(dir: string): Promise<void> {
