@@ -37,7 +37,8 @@ const PAGE_FIELDS: readonly PageField[] = [
   ],
   [/^(returned|num_?returned|result_?count)$/i, 'number', (page) => page.records.length],
   [
-    /^(next_?cursor|next_?page_?token|next_?token|next_?marker|cursor|after|end_?cursor|continue|continuation_?token|next_?offset)$/i,
+    // `next` alone is a cursor unless its schema says it is a link (see isLink).
+    /^(next|next_?cursor|next_?page_?token|next_?token|next_?marker|cursor|after|end_?cursor|continue|continuation_?token|next_?offset)$/i,
     'string',
     (page) => page.next ?? null,
   ],
@@ -119,7 +120,7 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
             pattern.test(name) &&
             (type === 'number'
               ? types.includes('integer') || types.includes('number')
-              : types.includes(type)),
+              : types.includes(type) && !(type === 'string' && isLink(property))),
         );
         if (field)
           plan.told.push({ name, property, required: required.has(name), value: field[2] });
@@ -228,4 +229,14 @@ function contradictionOf(wrapper: SchemaObject, property: string): string | fals
     common = next;
   }
   return false;
+}
+
+/**
+ * Whether a string property holds a link (`format: uri`), which a cursor is not: a `next` that
+ * is a URL is left as the schema makes it.
+ */
+function isLink(property: SchemaObject): boolean {
+  return (
+    typeof property.format === 'string' && /^(uri|uri-reference|iri|url)$/.test(property.format)
+  );
 }

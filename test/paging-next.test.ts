@@ -1,0 +1,57 @@
+// A list envelope's `next` (a string, or null on the last page) is the cursor of the next page,
+// as a careful server gives it: a client (or the contract suite) that follows it walks the whole
+// list. It was filled by the generator with a random string, which the mock then refused as a
+// cursor (400 invalid_cursor).
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSpec } from '../src/openapi/load.js';
+import { createApp, type MockApp } from '../src/wiring/create-app.js';
+
+const HELPDESK = fileURLToPath(new URL('./fixtures/specs/helpdesk.yaml', import.meta.url));
+const KEY = 'paging-key';
+
+interface Listed {
+  items: { id: number }[];
+  next: string | null;
+}
+
+describe('a list whose envelope names its cursor `next`', () => {
+  let app: MockApp;
+  const list = async (query: string): Promise<{ status: number; body: Listed }> => {
+    const response = await app.mock.fetch(
+      new Request(`http://mock.test/api/tickets${query}`, { headers: { 'X-Api-Key': KEY } }),
+    );
+    return { status: response.status, body: (await response.json()) as Listed };
+  };
+
+  beforeAll(async () => {
+    app = createApp({ spec: await loadSpec(HELPDESK), apiKeys: [KEY], seed: 3 });
+    await app.seed({ count: 5, seed: 3 });
+  });
+
+  it('hands out the cursor of the next page, and null on the last', async () => {
+    const seen: number[] = [];
+    let query = '?limit=2';
+    for (let pages = 0; pages < 10; pages += 1) {
+      const { status, body } = await list(query);
+      expect(status).toBe(200);
+      seen.push(...body.items.map((item) => item.id));
+      if (body.next === null) break;
+      query = `?limit=2&cursor=${encodeURIComponent(body.next)}`;
+    }
+    const all = await list('');
+    expect(all.body.next).toBeNull();
+    expect(seen).toEqual(all.body.items.map((item) => item.id));
+    expect(seen).toHaveLength(5);
+  });
+
+  it('still refuses a cursor it did not hand out, in the spec’s error shape', async () => {
+    const response = await app.mock.fetch(
+      new Request('http://mock.test/api/tickets?cursor=nonsense', {
+        headers: { 'X-Api-Key': KEY },
+      }),
+    );
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  });
+});
