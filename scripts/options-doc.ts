@@ -69,7 +69,7 @@ export async function renderOptionsDoc(): Promise<string> {
     '- **Variables.** A flag with a variable falls back to it; a repeatable flag\'s variable takes its values comma-separated (`API_KEYS=a,b`). An empty value is refused rather than read as "none given", which would leave the default (the public key, any origin) in force.',
     `- **Errors.** A bad option stops the mock before it serves, with one line that names the option as both the CLI and the library know it, the same for both: a \`StartupError\` whose \`code\` is one of ${codes.join(', ')}. The CLI prints it as \`petstore-kit: <message> [<code>]\` and exits 1, e.g. \`petstore-kit: option port (--port, PORT): it must be from 0 to 65535, not 70000 [invalid_option]\`.`,
     "- **Storage.** `storage` is one of `{ kind: 'memory' }`, `{ kind: 'file', path }`, `{ kind: 'redis', url, prefix?, reseed?, allowEviction? }` and `{ kind: 'custom', store, hasData? }`. The flags `--data` and `--redis` (and the library's `data`, `redis`, `store`) are short for it; two of them, or one with `storage`, are refused (`conflicting_options`).",
-    "- **The CLI's own defaults.** The CLI listens on 4010 (the library: a free port) and logs a line per request (`--quiet` turns it off). It also takes `--log-format auto|pretty|json`.",
+    "- **The CLI's own defaults.** The CLI listens on 4010 (the library: a free port) and logs a line per request (`--quiet` turns it off). It also takes `--log-format auto|pretty|json`, and `--log-level debug|info|warn|error` (`LOG_LEVEL`, default `info`): the admin API's own successful reads, which the inspector polls every second, are logged at `debug` only.",
     '',
     '## The table',
     '',

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { createLogger } from '../http/logger.js';
+import { createLogger, LOG_LEVELS, type LogLevel } from '../http/logger.js';
 import { DEFAULT_API_KEY, DEFAULTS, validateOptions } from '../wiring/options.js';
 import { DEFAULT_TARGET_TIMEOUT_MS } from '../wiring/proxy-defaults.js';
 import type { RunningMock } from '../wiring/start-mock.js';
@@ -88,10 +88,19 @@ export function createCli(io: CliIo): Command {
         .choices(['auto', 'pretty', 'json'])
         .default('auto', 'pretty on a terminal, json otherwise'),
     )
-    .action(async (flags: { logFormat: LogFormat }, command: Command) => {
+    .addOption(
+      new Option(
+        '--log-level <level>',
+        'the least level logged: debug adds the admin API reads (the inspector polling)',
+      )
+        .choices(LOG_LEVELS)
+        .env('LOG_LEVEL')
+        .default('info'),
+    )
+    .action(async (flags: { logFormat: LogFormat; logLevel: LogLevel }, command: Command) => {
       const { runMock } = await import('./mock-command.js');
       const options = validateOptions(givenOptions(command, 'mock'));
-      await runMock(options, loggerOf(flags.logFormat, io), io.onListening);
+      await runMock(options, loggerOf(flags, io), io.onListening);
     });
 
   addOptionFlags(
@@ -146,10 +155,19 @@ export function createCli(io: CliIo): Command {
         .choices(['auto', 'pretty', 'json'])
         .default('auto', 'pretty on a terminal, json otherwise'),
     )
+    .addOption(
+      new Option(
+        '--log-level <level>',
+        'the least level logged: debug adds the admin API reads (the inspector polling)',
+      )
+        .choices(LOG_LEVELS)
+        .env('LOG_LEVEL')
+        .default('info'),
+    )
     .action(async (flags: ProxyFlags, command: Command) => {
       const { runProxy } = await import('./proxy-command.js');
       const shared = validateOptions(givenOptions(command, 'proxy'));
-      await runProxy(flags, shared, loggerOf(flags.logFormat, io), io.onProxy, io.onExitCode);
+      await runProxy(flags, shared, loggerOf(flags, io), io.onProxy, io.onExitCode);
     });
 
   program.addCommand(
@@ -345,8 +363,9 @@ function packageVersion(): string {
 /** Request log lines: pretty for people on a terminal, JSON for tools. */
 type LogFormat = 'auto' | 'pretty' | 'json';
 
-function loggerOf(format: LogFormat, io: CliIo) {
+function loggerOf(flags: { logFormat: LogFormat; logLevel: LogLevel }, io: CliIo) {
+  const format = flags.logFormat;
   const pretty =
     format === 'pretty' || (format === 'auto' && (io.stdout as { isTTY?: boolean }).isTTY === true);
-  return createLogger(io.stdout, { pretty });
+  return createLogger(io.stdout, { pretty, level: flags.logLevel });
 }

@@ -1,4 +1,4 @@
-import type { Logger } from '../http/logger.js';
+import type { Logger, LogLevel } from '../http/logger.js';
 import { DEFAULT_API_KEY, type MockOptions } from '../wiring/options.js';
 import { describeTotals, startProxy, type RunningProxy } from '../wiring/start-proxy.js';
 
@@ -12,6 +12,7 @@ export interface ProxyFlags {
   enforce?: boolean;
   failOnViolation?: boolean;
   logFormat: 'auto' | 'pretty' | 'json';
+  logLevel: LogLevel;
 }
 
 /**

@@ -11,7 +11,16 @@ export interface LoggerOptions {
    * @default false
    */
   pretty?: boolean;
+  /**
+   * The least level written: `debug` adds the admin API's own reads (the inspector's polling).
+   * @default 'info'
+   */
+  level?: LogLevel;
 }
+
+/** The levels a user picks from (`--log-level`). */
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
  * The mock's logger: JSON lines on stdout (or `destination`), or lines for people.
@@ -21,7 +30,11 @@ export function createLogger(
   destination?: DestinationStream | NodeJS.WritableStream,
   options: LoggerOptions = {},
 ): Logger {
-  const settings = { base: undefined, timestamp: pino.stdTimeFunctions.isoTime };
+  const settings = {
+    base: undefined,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    level: options.level ?? 'info',
+  };
   if (!options.pretty) return pino(settings, destination as DestinationStream | undefined);
   // Required only for people at a terminal: a tenth of a second of modules otherwise saved.
   const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
@@ -62,7 +75,23 @@ export interface RequestLine {
  * @example logRequests(logger)({ method: 'GET', path: '/v1/x', status: 404, reason: 'No operation at GET /v1/x', ms: 1.2 })
  * // WARN: GET /v1/x 404 1.2ms: No operation at GET /v1/x
  */
-export function requestLines(logger: Logger): (line: RequestLine) => void {
+export function requestLines(
+  logger: Logger,
+  options: {
+    /**
+     * The admin API's base path (`/__mock`): its reads that succeed (the inspector polls them
+     * every second) are logged at debug, shown by `--log-level debug`, not at info.
+     */
+    adminBasePath?: string | undefined;
+  } = {},
+): (line: RequestLine) => void {
+  const { adminBasePath } = options;
+  const isAdminRead = (line: RequestLine) =>
+    adminBasePath !== undefined &&
+    (line.method === 'GET' || line.method === 'HEAD') &&
+    line.status !== undefined &&
+    line.status < 400 &&
+    (line.path === adminBasePath || line.path.startsWith(`${adminBasePath}/`));
   return (line) => {
     const outcome = line.fault ? `fault=${line.fault}` : String(line.status);
     const text =
@@ -70,7 +99,13 @@ export function requestLines(logger: Logger): (line: RequestLine) => void {
       (line.reason ? `: ${firstProblem(line.reason)}` : '');
     const status = line.status ?? 500;
     const level =
-      line.fault || status >= 500 ? 'error' : status >= 400 || line.reason ? 'warn' : 'info';
+      line.fault || status >= 500
+        ? 'error'
+        : status >= 400 || line.reason
+          ? 'warn'
+          : isAdminRead(line)
+            ? 'debug'
+            : 'info';
     logger[level](line, text);
   };
 }

@@ -78,7 +78,9 @@ export function appOf(settings: AppSettings, from: { carriedFrom?: Mock } = {}):
     ...(settings.hosts ? { host: settings.hosts } : {}),
     budget: mock.budget,
     sendTimeoutMs: settings.limits.sendTimeout,
-    ...(settings.logRequests ? { onAnswered: requestLines(logger) } : {}),
+    ...(settings.logRequests
+      ? { onAnswered: requestLines(logger, { adminBasePath: mock.adminBasePath }) }
+      : {}),
   });
   // A function with fields: Node's server takes a function, a user reads the fields.
   return Object.assign(node.listener, {

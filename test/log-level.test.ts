@@ -1,0 +1,56 @@
+// The inspector polls the admin API every second: its reads would drown the request lines a
+// person reads (issue 32). They are logged at debug, which `--log-level debug` shows.
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger, type LogLevel } from '../src/http/logger.js';
+import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+
+const KEY = 'log-level-key';
+const started: RunningMock[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((mock) => mock.close()));
+});
+
+/** The JSON lines a mock logs at `level`, after an admin read, an API read and an admin write. */
+async function linesAt(level: LogLevel): Promise<{ msg: string; level: number }[]> {
+  let text = '';
+  const logger = createLogger(
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        text += chunk.toString();
+        done();
+      },
+    }),
+    { level },
+  );
+  const mock = await startMock({ apiKeys: [KEY], logger, logRequests: true });
+  started.push(mock);
+  const admin = mock.url.replace(/\/v1$/, '/__mock');
+  const auth = { Authorization: `Bearer ${KEY}` };
+  expect((await fetch(`${admin}/requests`, { headers: auth })).status).toBe(200);
+  expect((await fetch(`${mock.url}/categories`, { headers: auth })).status).toBe(200);
+  expect((await fetch(`${admin}/reset`, { method: 'POST', headers: auth })).status).toBe(204);
+  await expect
+    .poll(() => text.split('\n').filter((line) => line.includes('/categories')).length)
+    .toBe(1);
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { msg: string; level: number });
+}
+
+describe('the request lines of the admin API', () => {
+  it('leave its successful reads out at the default level, and keep the API and admin writes', async () => {
+    const messages = (await linesAt('info')).map((line) => line.msg);
+    expect(messages.some((msg) => msg.startsWith('GET /__mock/requests'))).toBe(false);
+    expect(messages.some((msg) => msg.startsWith('GET /v1/categories 200'))).toBe(true);
+    expect(messages.some((msg) => msg.startsWith('POST /__mock/reset 204'))).toBe(true);
+  });
+
+  it('show them at debug', async () => {
+    const read = (await linesAt('debug')).find((line) =>
+      line.msg.startsWith('GET /__mock/requests 200'),
+    );
+    expect(read?.level).toBe(20);
+  });
+});
