@@ -1,9 +1,12 @@
 // `petstore-kit types`: the spec's TypeScript types written with petstore-kit's own generator and
 // compiler, then read by a project's compiler (here the repository's TypeScript 5, strict).
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCli } from '../src/cli/cli.js';
@@ -74,6 +77,58 @@ describe('petstore-kit types', () => {
     );
     expect(compile([wrong]).join('\n')).toMatch(/'number' is not assignable to type 'string'/);
     // Two compiles by TypeScript on a busy machine.
+  }, 120_000);
+
+  it('writes types that TypeScript 7 reads too, the compiler create-vite now ships', async () => {
+    const project = join(folder, 'ts7');
+    const output = join(project, 'src/api.ts');
+    expect((await typesCli('-o', output)).code).toBe(0);
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          allowImportingTsExtensions: true,
+          types: [],
+        },
+        include: ['src'],
+      }),
+    );
+    writeFileSync(
+      join(project, 'src/app.ts'),
+      [
+        "import type { components, paths } from './api.ts';",
+        "type Listed = paths['/categories']['get']['responses'][200]['content']['application/json'];",
+        "export const listed: Listed = [{ id: 1, name: 'Dog' }];",
+        "export const sent: components['schemas']['NewCategory'] = { name: 'Axolotls' };",
+      ].join('\n'),
+    );
+    // TypeScript 7, installed under another name beside the repository's TypeScript 5.
+    const tsc7 = join(
+      dirname(createRequire(import.meta.url).resolve('typescript7/package.json')),
+      'bin/tsc',
+    );
+    const run = (args: string[]) =>
+      promisify(execFile)(process.execPath, [tsc7, ...args], { cwd: project }).then(
+        () => ({ code: 0, out: '' }),
+        (err: { code: number; stdout: string }) => ({ code: err.code, out: err.stdout }),
+      );
+    expect(await run(['-p', '.'])).toEqual({ code: 0, out: '' });
+
+    writeFileSync(
+      join(project, 'src/wrong.ts'),
+      [
+        "import type { components } from './api.ts';",
+        "export const sent: components['schemas']['NewCategory'] = { name: 3 };",
+      ].join('\n'),
+    );
+    const wrong = await run(['-p', '.']);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.out).toMatch(/'number' is not assignable to type 'string'/);
   }, 120_000);
 
   it('prints to stdout without -o, from the spec given (Swagger 2.0 upgraded first)', async () => {
