@@ -1,9 +1,11 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import type { Response } from 'supertest';
 import { expect } from 'vitest';
 import { stringify } from 'yaml';
+import { createLogger, type Logger, type LoggerOptions } from '../src/http/logger.js';
 import { loadSpec, type LoadedSpec, type OpenApiDocument } from '../src/openapi/load.js';
 import { createMemoryStore } from '../src/store/memory-store.js';
 import type { Collection, CollectionDescriptor, Store, StoredRecord } from '../src/store/store.js';
@@ -75,4 +77,25 @@ export function storeWith(overrides: Partial<Collection>, initial: readonly obje
       };
     },
   };
+}
+
+/**
+ * A logger whose every line is collected as text, read by `text()`.
+ * @example const { logger, text } = capturedLogger({ pretty: true }); logger.info('hi'); text() // '... hi\n'
+ */
+export function capturedLogger(options: LoggerOptions = {}): {
+  logger: Logger;
+  text: () => string;
+} {
+  let text = '';
+  const logger = createLogger(
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        text += chunk.toString();
+        done();
+      },
+    }),
+    options,
+  );
+  return { logger, text: () => text };
 }

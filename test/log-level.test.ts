@@ -1,8 +1,8 @@
 // The inspector polls the admin API every second: its reads would drown the request lines a
 // person reads (issue 32). They are logged at debug, which `--log-level debug` shows.
-import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger, type LogLevel } from '../src/http/logger.js';
+import type { LogLevel } from '../src/http/logger.js';
+import { capturedLogger } from './helpers.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 
 const KEY = 'log-level-key';
@@ -13,16 +13,7 @@ afterEach(async () => {
 
 /** The JSON lines a mock logs at `level`, after an admin read, an API read and an admin write. */
 async function linesAt(level: LogLevel): Promise<{ msg: string; level: number }[]> {
-  let text = '';
-  const logger = createLogger(
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        text += chunk.toString();
-        done();
-      },
-    }),
-    { level },
-  );
+  const { logger, text } = capturedLogger({ level });
   const mock = await startMock({ apiKeys: [KEY], logger, logRequests: true });
   started.push(mock);
   const admin = mock.url.replace(/\/v1$/, '/__mock');
@@ -31,9 +22,14 @@ async function linesAt(level: LogLevel): Promise<{ msg: string; level: number }[
   expect((await fetch(`${mock.url}/categories`, { headers: auth })).status).toBe(200);
   expect((await fetch(`${admin}/reset`, { method: 'POST', headers: auth })).status).toBe(204);
   await expect
-    .poll(() => text.split('\n').filter((line) => line.includes('/categories')).length)
+    .poll(
+      () =>
+        text()
+          .split('\n')
+          .filter((line) => line.includes('/categories')).length,
+    )
     .toBe(1);
-  return text
+  return text()
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as { msg: string; level: number });

@@ -1,9 +1,8 @@
 // Credentials never in the mock's own output (issue 30): a key sent in the query, right or
 // wrong, is redacted in the request lines, JSON and pretty alike, as the admin log does.
 import { fileURLToPath } from 'node:url';
-import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/http/logger.js';
+import { capturedLogger } from './helpers.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 
 const SECURITY = fileURLToPath(new URL('./fixtures/specs/security.yaml', import.meta.url));
@@ -14,16 +13,7 @@ afterEach(async () => {
 
 /** A mock whose every log line is collected as text. */
 async function logged(pretty: boolean): Promise<{ url: string; text: () => string }> {
-  let text = '';
-  const logger = createLogger(
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        text += chunk.toString();
-        done();
-      },
-    }),
-    { pretty },
-  );
+  const { logger, text } = capturedLogger({ pretty });
   const mock = await startMock({
     spec: SECURITY,
     apiKeys: ['K-SECRET-1'],
@@ -31,7 +21,7 @@ async function logged(pretty: boolean): Promise<{ url: string; text: () => strin
     logRequests: true,
   });
   started.push(mock);
-  return { url: mock.url, text: () => text };
+  return { url: mock.url, text };
 }
 
 describe.each([

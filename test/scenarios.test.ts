@@ -8,7 +8,7 @@ import { parse, stringify } from 'yaml';
 import { createLogger } from '../src/http/logger.js';
 import { SpecError, type OpenApiDocument } from '../src/openapi/load.js';
 import { startMock, type RunningMock, type StartMockOptions } from '../src/wiring/start-mock.js';
-import { editedSpec } from './helpers.js';
+import { capturedLogger, editedSpec } from './helpers.js';
 import { raw } from './server-helpers.js';
 
 const KEY = 'scenario-key';
@@ -402,19 +402,10 @@ describe('--watch', () => {
 
 describe('request logs', () => {
   it('read well in a terminal: one plain line per request, no JSON', async () => {
-    let text = '';
-    const logger = createLogger(
-      new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          text += chunk.toString();
-          done();
-        },
-      }),
-      { pretty: true },
-    );
+    const { logger, text } = capturedLogger({ pretty: true });
     const { url } = await mock({ logger, logRequests: true });
     await call(`${url}/categories`);
-    await expect.poll(() => text).toMatch(/INFO.*GET \/v1\/categories 200 [\d.]+ms/);
-    expect(text).not.toMatch(/^\{/m);
+    await expect.poll(text).toMatch(/INFO.*GET \/v1\/categories 200 [\d.]+ms/);
+    expect(text()).not.toMatch(/^\{/m);
   });
 });

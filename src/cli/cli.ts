@@ -79,37 +79,26 @@ export function createCli(io: CliIo): Command {
       program.outputHelp();
     });
 
-  addOptionFlags(
-    program.command('mock').description('run the stateful mock server (docs/options.md)'),
-    'mock',
-  )
-    .addOption(
-      new Option('--log-format <format>', 'request log lines: pretty for people, json for tools')
-        .choices(['auto', 'pretty', 'json'])
-        .default('auto', 'pretty on a terminal, json otherwise'),
-    )
-    .addOption(
-      new Option(
-        '--log-level <level>',
-        'the least level logged: debug adds the admin API reads (the inspector polling)',
-      )
-        .choices(LOG_LEVELS)
-        .env('LOG_LEVEL')
-        .default('info'),
-    )
-    .action(async (flags: { logFormat: LogFormat; logLevel: LogLevel }, command: Command) => {
-      const { runMock } = await import('./mock-command.js');
-      const options = validateOptions(givenOptions(command, 'mock'));
-      await runMock(options, loggerOf(flags, io), io.onListening);
-    });
+  addLogFlags(
+    addOptionFlags(
+      program.command('mock').description('run the stateful mock server (docs/options.md)'),
+      'mock',
+    ),
+  ).action(async (flags: { logFormat: LogFormat; logLevel: LogLevel }, command: Command) => {
+    const { runMock } = await import('./mock-command.js');
+    const options = validateOptions(givenOptions(command, 'mock'));
+    await runMock(options, loggerOf(flags, io), io.onListening);
+  });
 
-  addOptionFlags(
-    program
-      .command('proxy')
-      .description(
-        'forward every request to a real API and check requests and answers against the spec (docs/proxy.md)',
-      ),
-    'proxy',
+  addLogFlags(
+    addOptionFlags(
+      program
+        .command('proxy')
+        .description(
+          'forward every request to a real API and check requests and answers against the spec (docs/proxy.md)',
+        ),
+      'proxy',
+    ),
   )
     .addOption(
       new Option('--target <url>', 'base URL of the real API, e.g. https://staging.example.com/v1')
@@ -149,20 +138,6 @@ export function createCli(io: CliIo): Command {
     )
     .addOption(
       new Option('--fail-on-violation', 'exit with 1 on SIGTERM/SIGINT if any violation was seen'),
-    )
-    .addOption(
-      new Option('--log-format <format>', 'log lines: pretty for people, json for tools')
-        .choices(['auto', 'pretty', 'json'])
-        .default('auto', 'pretty on a terminal, json otherwise'),
-    )
-    .addOption(
-      new Option(
-        '--log-level <level>',
-        'the least level logged: debug adds the admin API reads (the inspector polling)',
-      )
-        .choices(LOG_LEVELS)
-        .env('LOG_LEVEL')
-        .default('info'),
     )
     .action(async (flags: ProxyFlags, command: Command) => {
       const { runProxy } = await import('./proxy-command.js');
@@ -358,6 +333,25 @@ export function createCli(io: CliIo): Command {
 function packageVersion(): string {
   const manifest: unknown = createRequire(import.meta.url)('../../package.json');
   return (manifest as { version: string }).version;
+}
+
+/** `--log-format` and `--log-level`, which the mock and the proxy take alike. */
+function addLogFlags(command: Command): Command {
+  return command
+    .addOption(
+      new Option('--log-format <format>', 'log lines: pretty for people, json for tools')
+        .choices(['auto', 'pretty', 'json'])
+        .default('auto', 'pretty on a terminal, json otherwise'),
+    )
+    .addOption(
+      new Option(
+        '--log-level <level>',
+        'the least level logged: debug adds the admin API reads (the inspector polling)',
+      )
+        .choices(LOG_LEVELS)
+        .env('LOG_LEVEL')
+        .default('info'),
+    );
 }
 
 /** Request log lines: pretty for people on a terminal, JSON for tools. */
