@@ -246,7 +246,22 @@ async function checkDependencies(installed) {
     ...Object.keys(manifest.peerDependencies ?? {}),
   ]);
   const missing = [...imported].filter((name) => !declared.has(name));
-  const unused = Object.keys(manifest.dependencies ?? {}).filter((name) => !imported.has(name));
+  // A dependency no shipped file imports may still be another dependency's peer (TypeScript,
+  // which openapi-typescript needs for `petstore-kit types`): that one is used.
+  const peersOfDependencies = new Set();
+  for (const name of Object.keys(manifest.dependencies ?? {})) {
+    const found = [join(installed, 'node_modules', name), join(installed, '..', name)];
+    for (const folder of found) {
+      const text = await readFile(join(folder, 'package.json'), 'utf8').catch(() => undefined);
+      if (text === undefined) continue;
+      for (const peer of Object.keys(JSON.parse(text).peerDependencies ?? {}))
+        peersOfDependencies.add(peer);
+      break;
+    }
+  }
+  const unused = Object.keys(manifest.dependencies ?? {}).filter(
+    (name) => !imported.has(name) && !peersOfDependencies.has(name),
+  );
   const problems = [
     manifest.private ? 'it is private: npm refuses to publish it' : '',
     manifest.license === LICENSE ? '' : `its licence is ${manifest.license}, not ${LICENSE}`,
