@@ -55,6 +55,8 @@ export function categoriesTarget() {
         headers: req.headers,
         body,
       });
+      // A connection reset before any answer: a proxy's client gets a 502.
+      if (req.headers['x-reset'] !== undefined) return req.socket.destroy();
       if (req.headers.authorization !== TARGET_AUTH.Authorization)
         return json(res, 401, { code: 'missing_credential', message: 'no', status: 401 });
       if (req.url === '/api/v1/categories' && req.method === 'GET') {
@@ -81,6 +83,22 @@ export function categoriesTarget() {
         res.write('[{"id":1}');
         state.release = () => res.end(',{"id":2}]');
         return;
+      }
+      if (req.url === '/api/v1/store/inventory' && req.method === 'GET')
+        return json(res, 200, { available: state.nextId, sold: 3 });
+      const pet = /^\/api\/v1\/pets\/(\w+)$/.exec(req.url ?? '');
+      if (pet && req.method === 'GET') return json(res, 200, { id: pet[1], name: `Pet ${pet[1]}` });
+      if (req.url === '/api/v1/hop') {
+        // Fields for this hop only: those Connection names, and Keep-Alive, never reach the client.
+        res.writeHead(200, {
+          'Content-Type': 'application/json',
+          Connection: 'keep-alive, X-Hop-Answer',
+          'Keep-Alive': 'timeout=77, max=9',
+          'X-Hop-Answer': 'secret',
+          'X-End-Answer': 'kept',
+          Via: '1.1 backend-gateway',
+        });
+        return res.end('{}');
       }
       if (req.url === '/api/v1/categories?gzip' && req.method === 'GET') {
         res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });

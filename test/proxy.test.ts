@@ -149,6 +149,32 @@ describe('petstore-kit proxy: forwarding', () => {
     expect(received?.headers['x-hop']).toBeUndefined();
   });
 
+  it('adds itself to Via (RFC 9110 §7.6.3) on the forwarded request and on the answer, after those before it', async () => {
+    const { url } = await proxy();
+    const plain = await raw(`${url}/categories`);
+    expect(plain.headers.via).toBe('1.1 petstore-kit');
+    expect(target.state.received[0]?.headers.via).toBe('1.1 petstore-kit');
+    await raw(`${url}/categories`, { ...TARGET_AUTH, Via: '1.0 corporate-proxy' });
+    expect(target.state.received[1]?.headers.via).toBe('1.0 corporate-proxy, 1.1 petstore-kit');
+    // The target's own Via is kept, the proxy's entry after it.
+    expect((await raw(`${url}/hop`)).headers.via).toBe('1.1 backend-gateway, 1.1 petstore-kit');
+  });
+
+  it('drops the hop-by-hop fields of the answer and those its Connection names (RFC 9110 §7.6.1)', async () => {
+    const { url } = await proxy();
+    const direct = await raw(`${targetUrl}/hop`);
+    // Sent by the target: the fields below are dropped by the proxy, not missing from the start.
+    expect(direct.headers['x-hop-answer']).toBe('secret');
+    expect(direct.headers['keep-alive']).toBe('timeout=77, max=9');
+    const through = await raw(`${url}/hop`);
+    expect(through.status).toBe(200);
+    expect(through.headers['x-end-answer']).toBe('kept');
+    expect(through.headers['x-hop-answer']).toBeUndefined();
+    // The proxy's own connection to its client may have its own Keep-Alive, not the target's.
+    expect(through.headers['keep-alive']).not.toBe('timeout=77, max=9');
+    expect(String(through.headers.connection ?? '')).not.toMatch(/x-hop-answer/i);
+  });
+
   it('finds no violation in a correct target', async () => {
     const { url, admin } = await proxy();
     expect((await raw(`${url}/categories`)).status).toBe(200);
@@ -283,6 +309,18 @@ describe('petstore-kit proxy: a failing target', () => {
     const res = await fetch(`${url}/categories`, { headers: TARGET_AUTH });
     expect(res.status).toBe(502);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual({
+      code: 'bad_gateway',
+      message: expect.any(String),
+      status: 502,
+    });
+    expect((await violationsOf(admin)).count).toBe(0);
+  });
+
+  it('answers 502 in the spec’s error shape when the target resets the connection', async () => {
+    const { url, admin } = await proxy();
+    const res = await fetch(`${url}/categories`, { headers: { ...TARGET_AUTH, 'X-Reset': '1' } });
+    expect(res.status).toBe(502);
     expect(await res.json()).toEqual({
       code: 'bad_gateway',
       message: expect.any(String),

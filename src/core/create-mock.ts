@@ -26,6 +26,7 @@ import type { CustomHandler, OperationHandler } from './handler.js';
 import { createMockCore, type MockCore, type ServedApi } from './mock-core.js';
 import { createAnswerRules } from './proxy/answer-rules.js';
 import type { ViolationLog } from './proxy/violations.js';
+import { recordedOr } from './recorded-answers.js';
 import { createRequestValidator } from './request-validator.js';
 import { descriptorOf, resourceHandlers } from './resources/handlers.js';
 import { seedResources } from './resources/seed.js';
@@ -268,7 +269,7 @@ export function createMock(
     seeding: () => nestedSeeding,
   });
   const inferred = (operation: Operation) =>
-    stateful.get(operation) ?? exampleHandler(operation, examples, compiler);
+    stateful.get(operation) ?? recordedOr(operation, exampleHandler(operation, examples, compiler));
   const handlerOf = customHandlers(operations, settings.handlers, inferred);
   const shapeError = createErrorShaper(compiler, generator, documentErrorResponses(operations));
   const minimum = settings.stability;

@@ -19,6 +19,12 @@ const NOT_FORWARDED = new Set([
   'expect',
 ]);
 
+/**
+ * The name the proxy gives itself in the Via field (RFC 9110 §7.6.3): a pseudonym, since its
+ * host and port say nothing a client needs.
+ */
+export const VIA_PSEUDONYM = 'petstore-kit';
+
 /** Of an answer, only the hop-by-hop fields stay behind: its length and encoding pass as they are. */
 const NOT_RETURNED = new Set([
   'connection',
@@ -45,12 +51,14 @@ export interface ForwardedRequest {
   rawHeaders: readonly string[];
   /** The body's bytes as they arrived (compressed, if they were); none without a body. */
   body: Buffer | undefined;
+  /** The HTTP version the request came in (`1.1`), for the Via field the proxy adds. */
+  httpVersion: string;
   signal: AbortSignal;
 }
 
 /**
  * Sends requests on to the target over a pool of its own, as they arrived but for the
- * hop-by-hop fields, and hands back its answer unread (undici decompresses nothing: the body
+ * hop-by-hop fields and with the proxy added to Via, and hands back its answer unread (undici decompresses nothing: the body
  * goes back as the target encoded it).
  * @example const forwarder = createForwarder({ target: new URL('https://staging.example.com/v1'), timeoutMs: 30000 });
  */
@@ -69,11 +77,11 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   });
   const prefix = target.pathname.replace(/\/$/, '');
   return {
-    send: ({ method, path, rawHeaders, body, signal }) =>
+    send: ({ method, path, rawHeaders, body, httpVersion, signal }) =>
       request(`${target.origin}${prefix}${path}`, {
         dispatcher: agent,
         method: method as Dispatcher.HttpMethod,
-        headers: endToEnd(rawHeaders, NOT_FORWARDED),
+        headers: withVia(endToEnd(rawHeaders, NOT_FORWARDED), `${httpVersion} ${VIA_PSEUDONYM}`),
         ...(body ? { body } : {}),
         signal,
       }),
@@ -100,8 +108,29 @@ export function endToEnd(rawHeaders: readonly string[], dropped: ReadonlySet<str
 }
 
 /**
- * The target's answer fields a client gets, hop-by-hop ones aside, as Node's `writeHead` takes
- * them (a repeated field, `Set-Cookie`, stays a list).
+ * The fields in pairs with the proxy's entry added last to Via (RFC 9110 §7.6.3: each
+ * intermediary appends its own, so the field reads in the order the message went), the
+ * fields already there joined into one.
+ * @example withVia(['Via', '1.1 cdn'], '1.1 petstore-kit') // ['Via', '1.1 cdn, 1.1 petstore-kit']
+ */
+export function withVia(pairs: readonly string[], entry: string): string[] {
+  const out: string[] = [];
+  const before: string[] = [];
+  for (let i = 0; i < pairs.length; i += 2) {
+    const name = pairs[i] ?? '';
+    const value = pairs[i + 1] ?? '';
+    if (name.toLowerCase() === 'via') {
+      if (value.trim() !== '') before.push(value.trim());
+    } else out.push(name, value);
+  }
+  out.push('Via', [...before, entry].join(', '));
+  return out;
+}
+
+/**
+ * The target's answer fields a client gets, hop-by-hop ones aside and the proxy added to Via
+ * (the target answers over HTTP/1.1), as Node's `writeHead` takes them (a repeated field,
+ * `Set-Cookie`, stays a list).
  */
 export function returnedHeaders(
   headers: Readonly<Record<string, string | string[] | undefined>>,
@@ -111,7 +140,7 @@ export function returnedHeaders(
     if (value === undefined) continue;
     for (const one of Array.isArray(value) ? value : [value]) flat.push(name, one);
   }
-  const kept = endToEnd(flat, NOT_RETURNED);
+  const kept = withVia(endToEnd(flat, NOT_RETURNED), `1.1 ${VIA_PSEUDONYM}`);
   const out: Record<string, string | string[]> = {};
   for (let i = 0; i < kept.length; i += 2) {
     const name = kept[i] ?? '';

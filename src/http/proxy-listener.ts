@@ -181,6 +181,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
         path: target.startsWith(basePath) ? target.slice(basePath.length) : target,
         rawHeaders: req.rawHeaders,
         body,
+        httpVersion: req.httpVersion,
         signal: abort.signal,
       });
     } catch (err) {
@@ -259,7 +260,14 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
     const succeeded = status >= 200 && status < 300 && breaches.length === 0;
     if (!options.onWrite || !succeeded || (!decoded && method !== 'DELETE')) return decoded;
     try {
-      await options.onWrite({ operation, params, body: jsonOf(decoded, headers) });
+      await options.onWrite({
+        operation,
+        params,
+        status,
+        contentType: headerText(headers['content-type']),
+        body: jsonOf(decoded, headers),
+        hasBody: decoded !== undefined && decoded.length > 0,
+      });
     } catch (err) {
       logger.error(
         { err, method, path: req.url },

@@ -12,6 +12,18 @@ export const DATA_FORMAT_VERSION = 1;
 export const HEADER_LINE = `${JSON.stringify({ format: DATA_FORMAT, version: DATA_FORMAT_VERSION })}\n`;
 
 /**
+ * The section of recorded answers (`petstore-kit proxy --record`): the target's last answer to
+ * each operation without a collection, kept as records of this collection (the same crash-safe
+ * lines as any record's), which the mock answers those operations with. No spec collection can
+ * have the name: collection names are paths or `x-mock` names, never starting with `#`. Each
+ * record carries the section's own `version`, so the file's header stays at version 1 and files
+ * without the section load as before.
+ * @example '{"op":"put","collection":"#answers","id":"getInventory","record":{"key":"getInventory","version":1,...}}'
+ */
+export const ANSWERS_SECTION = '#answers';
+export const ANSWERS_SECTION_VERSION = 1;
+
+/**
  * A data file that cannot be used as it is, or a folder, lock or permission that keeps the
  * store from using it. Its message is one line that names the file (and the line, when one
  * is at fault), fit for the CLI to print as it is.
@@ -77,7 +89,10 @@ export function* snapshotLines(states: StoreStates): Generator<string> {
 
 export interface DataFileContents {
   states: StoreStates;
-  /** Whether the file held any collection (so the mock knows not to seed it). */
+  /**
+   * Whether the file held any collection (so the mock knows not to seed it): the recorded
+   * answers' section alone does not count, a recording of such answers only is seeded as new.
+   */
   loaded: boolean;
   /** Where the last complete write ends: the file is cut there when it is longer. */
   end: number;
@@ -125,6 +140,8 @@ export async function readDataFile(handle: FileHandle, path: string): Promise<Da
 class Replay {
   readonly states = new StoreStates();
   #lines = 0;
+  /** Whether a line wrote to a collection other than the recorded answers' section. */
+  #data = false;
 
   constructor(readonly path: string) {}
 
@@ -149,7 +166,7 @@ class Replay {
       if (restBytes === 0) return { states: this.states, loaded: false, end: 0 };
       this.#notOurs();
     }
-    const loaded = this.#lines > 1;
+    const loaded = this.#data;
     if (restBytes > 0)
       return {
         states: this.states,
@@ -173,6 +190,7 @@ class Replay {
     if (!isJsonObject(value) || typeof value.collection !== 'string')
       this.#fail('not a data file record (it needs an "op" and a "collection")', this.#lines);
     const name = value.collection;
+    if (name !== ANSWERS_SECTION) this.#data = true;
     switch (value.op) {
       case 'put': {
         const id = this.#id(value.id);

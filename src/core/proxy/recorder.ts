@@ -2,6 +2,7 @@ import type { Operation } from '../../openapi/operations.js';
 import { parametersOf, type Resource, type ResourceAction } from '../../openapi/resources.js';
 import type { Store } from '../../store/store.js';
 import type { RecordId } from '../../vocabulary/record.js';
+import { recordAnswer } from '../recorded-answers.js';
 import { descriptorOf } from '../resources/descriptor.js';
 
 /** A write the target answered with success, as the recorder needs it. */
@@ -9,8 +10,14 @@ export interface RecordedWrite {
   operation: Operation;
   /** The path parameters of the request, decoded, as strings. */
   params: Readonly<Record<string, string>>;
-  /** The parsed JSON body of the answer (undefined without one). */
+  /** The answer's status. */
+  status: number;
+  /** The answer's Content-Type, as sent; undefined without one. */
+  contentType: string | undefined;
+  /** The parsed JSON body of the answer (undefined without one, or for one not JSON). */
   body: unknown;
+  /** Whether the answer had a body (JSON or not). */
+  hasBody: boolean;
 }
 
 /** The writes a recording keeps: the records the target made or changed, or removed. */
@@ -20,10 +27,14 @@ const RECORDED: ReadonlySet<ResourceAction> = new Set(['create', 'replace', 'upd
  * Keeps in `store` what the target creates, replaces, updates and deletes through the proxy,
  * in the collections the mock infers from the spec: a created or changed record as the
  * target's answer holds it (unwrapped from its envelope), under the id the target gave it;
- * a deleted one removed. Only answers' records are written, never a request's headers or
- * query, so no credential reaches the store. The caller records only answers that fit the
+ * a deleted one removed. The answer of an operation that belongs to no collection (an
+ * inventory, a health check, an RPC-style POST) is kept whole (status, media type, JSON body)
+ * as that operation's recorded answer (see recordAnswer), which the mock then answers it with;
+ * one whose body is not JSON is not kept, since the mock answers JSON only. Only answers are
+ * written, never a request's headers or query, nor an answer's headers but its media type, so
+ * no credential or cookie reaches the store. The caller records only answers that fit the
  * spec, which the mock serving the store later checks them against.
- * @returns whether the write was one of a collection's (and so kept).
+ * @returns whether the answer was kept: a collection's write, or an operation's answer.
  * @example await record({ operation: createCategory, params: {}, body: { id: 7, name: 'Ferret' } })
  */
 export function createRecorder(
@@ -31,13 +42,27 @@ export function createRecorder(
   store: Store,
 ): (write: RecordedWrite) => Promise<boolean> {
   const byOperation = new Map<Operation, { resource: Resource; action: ResourceAction }>();
+  /** Operations some collection serves (lists and reads too): never kept as answers. */
+  const served = new Set<Operation>();
   for (const resource of resources)
-    for (const [operation, action] of resource.actions)
+    for (const [operation, action] of resource.actions) {
+      served.add(operation);
       if (RECORDED.has(action)) byOperation.set(operation, { resource, action });
+    }
 
-  return async ({ operation, params, body }) => {
+  return async ({ operation, params, status, contentType, body, hasBody }) => {
     const found = byOperation.get(operation);
-    if (!found) return false;
+    if (!found) {
+      if (served.has(operation) || (hasBody && body === undefined)) return false;
+      await recordAnswer(store, {
+        operation,
+        params,
+        status,
+        contentType: hasBody ? contentType : undefined,
+        body,
+      });
+      return true;
+    }
     const { resource, action } = found;
     const names = parametersOf(operation.path);
     const scope = names.slice(0, resource.scope.length).map((name) => params[name] ?? '');

@@ -1,0 +1,108 @@
+// The answers `petstore-kit proxy --record` keeps for operations without a collection, and how
+// the mock answers with them: the data file's section of recorded answers (see ANSWERS_SECTION).
+import type { Operation } from '../openapi/operations.js';
+import { ANSWERS_SECTION, ANSWERS_SECTION_VERSION } from '../store/data-file.js';
+import type { CollectionDescriptor, Store } from '../store/store.js';
+import { isJsonObject } from '../vocabulary/record.js';
+import type { OperationHandler } from './handler.js';
+
+/** Where a store keeps the recorded answers: one record per key (see answerKey). */
+export const RECORDED_ANSWERS: CollectionDescriptor = {
+  name: ANSWERS_SECTION,
+  idProperty: 'key',
+  idKind: 'string',
+};
+
+/** A success answer of the target, as the recording keeps it. */
+export interface RecordedAnswer {
+  operation: Operation;
+  /** The request's path parameters, decoded: part of the key. */
+  params: Readonly<Record<string, string>>;
+  status: number;
+  /** Its media type with its parameters, as the target sent it; none for an answer without a body. */
+  contentType?: string | undefined;
+  /** The JSON value of its body; undefined for none. */
+  body?: unknown;
+}
+
+/**
+ * The key of an operation's recorded answer: its operationId, and its path parameters (sorted,
+ * URL-encoded) when it has any, so that `GET /pets/3/photo` and `GET /pets/4/photo` are kept
+ * apart; the query and the request body are not part of it.
+ * @example answerKey('getPhoto', { petId: '3' }) // 'getPhoto?petId=3'
+ */
+export function answerKey(operationId: string, params: Readonly<Record<string, unknown>>): string {
+  const names = Object.keys(params).sort();
+  if (names.length === 0) return operationId;
+  const pairs = names.map(
+    (name) => `${encodeURIComponent(name)}=${encodeURIComponent(String(params[name]))}`,
+  );
+  return `${operationId}?${pairs.join('&')}`;
+}
+
+/**
+ * Keeps a success answer of an operation without a collection in `store`, replacing the one
+ * kept before: under the key of its path parameters, and (when it has any) under the
+ * operation's alone, which answers other parameters. Only its status, media type and JSON body
+ * are written, never a header of the request or of the answer (no credential, no cookie).
+ * @example await recordAnswer(store, { operation: getInventory, params: {}, status: 200, contentType: 'application/json', body: { sold: 3 } })
+ */
+export async function recordAnswer(store: Store, answer: RecordedAnswer): Promise<void> {
+  const { operation, params, status, contentType, body } = answer;
+  const collection = store.collection(RECORDED_ANSWERS);
+  const keys = new Set([answerKey(operation.operationId, params), operation.operationId]);
+  for (const key of keys) {
+    const record = {
+      key,
+      version: ANSWERS_SECTION_VERSION,
+      operation: operation.operationId,
+      status,
+      ...(contentType === undefined ? {} : { contentType }),
+      ...(body === undefined ? {} : { body }),
+    };
+    const replaced = await collection.update(key, () => record);
+    if (!replaced) await collection.create(record, key);
+  }
+}
+
+/**
+ * An operation's handler that answers with the recorded answer of its path parameters, else
+ * the operation's last recorded one, else as `fallback` does (its example or generated data).
+ * The recorded answer is checked against the spec like any handler's, by the mock: one that
+ * no longer fits it is a 500 naming the problem. A record of a section version this
+ * petstore-kit does not know is passed over.
+ * @example recordedOr(getInventory, exampleHandler(getInventory, examples))
+ */
+export function recordedOr(operation: Operation, fallback: OperationHandler): OperationHandler {
+  return async (request, context) => {
+    const collection = context.store.collection(RECORDED_ANSWERS);
+    const exact = answerKey(operation.operationId, request.params);
+    const found =
+      usable(await collection.get(exact)) ??
+      (exact === operation.operationId
+        ? undefined
+        : usable(await collection.get(operation.operationId)));
+    if (!found) return fallback(request, context);
+    return {
+      status: found.status,
+      ...(found.contentType === undefined
+        ? {}
+        : { headers: { 'Content-Type': found.contentType } }),
+      ...('body' in found ? { body: found.body } : {}),
+    };
+  };
+}
+
+/** A recorded answer this version reads, or undefined. */
+function usable(
+  record: unknown,
+): { status: number; contentType?: string; body?: unknown } | undefined {
+  if (!isJsonObject(record) || record.version !== ANSWERS_SECTION_VERSION) return undefined;
+  const { status, contentType } = record;
+  if (typeof status !== 'number') return undefined;
+  return {
+    status,
+    ...(typeof contentType === 'string' ? { contentType } : {}),
+    ...('body' in record ? { body: record.body } : {}),
+  };
+}

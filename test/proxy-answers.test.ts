@@ -1,0 +1,205 @@
+// `petstore-kit proxy --record`: the answers of operations without a collection are kept in the
+// data file's section of recorded answers, which `mock --data` then answers those operations with.
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { LoadedSpec } from '../src/openapi/load.js';
+import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { startProxy, type RunningProxy } from '../src/wiring/start-proxy.js';
+import { editedSpec } from './helpers.js';
+import { categoriesTarget, TARGET_AUTH } from './proxy-target.js';
+
+const MOCK_AUTH = { Authorization: 'Bearer k' };
+
+let spec: LoadedSpec;
+const target = categoriesTarget();
+let targetUrl: string;
+const running: (RunningProxy | RunningMock)[] = [];
+
+beforeAll(async () => {
+  // The bundled spec plus an inventory: an operation no collection serves, as getPetById is.
+  spec = await editedSpec((document) => {
+    (document.paths as Record<string, unknown>)['/store/inventory'] = {
+      get: {
+        operationId: 'getInventory',
+        responses: {
+          '200': {
+            description: 'Counts by status.',
+            content: {
+              'application/json': {
+                schema: { type: 'object', additionalProperties: { type: 'integer' } },
+              },
+            },
+          },
+          '401': { $ref: '#/components/responses/Unauthorized' },
+        },
+      },
+    };
+  });
+  await new Promise<void>((resolve) => target.server.listen(0, '127.0.0.1', resolve));
+  targetUrl = `http://127.0.0.1:${(target.server.address() as AddressInfo).port}/api/v1`;
+});
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.close()));
+});
+
+afterAll(async () => {
+  target.server.closeAllConnections();
+  await new Promise((resolve) => target.server.close(resolve));
+});
+
+async function newFile(): Promise<string> {
+  return join(await mkdtemp(join(tmpdir(), 'petstore-kit-answers-')), 'staging.json');
+}
+
+/** Runs `record` against a proxy recording into `file`, then stops the proxy (which closes the file). */
+async function recordThrough(file: string, record: (url: string) => Promise<void>): Promise<void> {
+  const proxy = await startProxy({ spec, target: targetUrl, apiKeys: ['admin'], record: file });
+  try {
+    await record(proxy.url);
+    // The target kept to the spec (a request without a credential is the test's own doing).
+    const { violations } = proxy.violations.list();
+    expect(violations.filter((violation) => violation.side === 'response')).toEqual([]);
+  } finally {
+    await proxy.close();
+  }
+}
+
+async function mockOf(file: string): Promise<RunningMock> {
+  const mock = await startMock({ spec, data: file, apiKeys: ['k'] });
+  running.push(mock);
+  return mock;
+}
+
+async function json(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(url, init);
+  return { status: res.status, body: await res.json() };
+}
+
+describe('petstore-kit proxy --record: answers of operations without a collection', () => {
+  it('keeps the last success answer of each, which `mock --data` answers with', async () => {
+    const file = await newFile();
+    const seen: Record<string, unknown> = {};
+    await recordThrough(file, async (url) => {
+      // A first inventory, then a category, then the inventory again: the last answer is kept.
+      await json(`${url}/store/inventory`, { headers: TARGET_AUTH });
+      const created = await json(`${url}/categories`, {
+        method: 'POST',
+        headers: { ...TARGET_AUTH, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Ferret' }),
+      });
+      seen.category = created.body;
+      seen.inventory = (await json(`${url}/store/inventory`, { headers: TARGET_AUTH })).body;
+      // An error answer is the target's to give now, not an answer to keep.
+      expect((await fetch(`${url}/store/inventory`)).status).toBe(401);
+      seen.pet3 = (await json(`${url}/pets/3`, { headers: TARGET_AUTH })).body;
+      seen.pet4 = (await json(`${url}/pets/4`, { headers: TARGET_AUTH })).body;
+    });
+    expect(seen.inventory).toEqual({ available: 5, sold: 3 });
+
+    const mock = await mockOf(file);
+    const inventory = await fetch(`${mock.url}/store/inventory`, { headers: MOCK_AUTH });
+    expect(inventory.status).toBe(200);
+    expect(inventory.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await inventory.json()).toEqual(seen.inventory);
+    // By path parameters; others get the operation's last answer.
+    expect(await json(`${mock.url}/pets/3`, { headers: MOCK_AUTH })).toEqual({
+      status: 200,
+      body: seen.pet3,
+    });
+    expect((await json(`${mock.url}/pets/4`, { headers: MOCK_AUTH })).body).toEqual(seen.pet4);
+    expect((await json(`${mock.url}/pets/9`, { headers: MOCK_AUTH })).body).toEqual(seen.pet4);
+    // The collection's records, as before: the recorded answers do not replace them.
+    expect((await json(`${mock.url}/categories`, { headers: MOCK_AUTH })).body).toEqual([
+      seen.category,
+    ]);
+    // Still the mock: its own credentials, its own checks.
+    expect((await fetch(`${mock.url}/store/inventory`)).status).toBe(401);
+  });
+
+  it('writes no credential, cookie or other header of the request or the answer', async () => {
+    const file = await newFile();
+    await recordThrough(file, async (url) => {
+      await json(`${url}/store/inventory`, {
+        headers: { ...TARGET_AUTH, Cookie: 'session=cookie-secret', 'X-Api-Key': 'key-secret' },
+      });
+    });
+    const text = await readFile(file, 'utf8');
+    expect(text).toContain('"collection":"#answers"');
+    expect(text).toContain('"body":{"available":');
+    for (const secret of ['staging-token', 'cookie-secret', 'key-secret', 'a=1', 'target-1'])
+      expect(text).not.toContain(secret);
+  });
+
+  it('a recording of such answers only holds no collection: the mock seeds its collections as for a new file', async () => {
+    const file = await newFile();
+    await recordThrough(file, async (url) => {
+      await json(`${url}/store/inventory`, { headers: TARGET_AUTH });
+    });
+    const mock = await mockOf(file);
+    const listed = await json(`${mock.url}/categories`, { headers: MOCK_AUTH });
+    expect((listed.body as unknown[]).length).toBeGreaterThan(0);
+    expect((await json(`${mock.url}/store/inventory`, { headers: MOCK_AUTH })).body).toEqual({
+      available: expect.any(Number),
+      sold: 3,
+    });
+  });
+
+  it('loads a data file written before the section, and answers those operations from the spec', async () => {
+    const file = await newFile();
+    await writeFile(
+      file,
+      [
+        '{"format":"petstore-kit-data","version":1}',
+        '{"op":"counter","collection":"categories","lastId":7}',
+        '{"op":"put","collection":"categories","id":7,"record":{"id":7,"name":"Ferret"}}',
+        '',
+      ].join('\n'),
+    );
+    const mock = await mockOf(file);
+    expect((await json(`${mock.url}/categories`, { headers: MOCK_AUTH })).body).toEqual([
+      { id: 7, name: 'Ferret' },
+    ]);
+    const inventory = await json(`${mock.url}/store/inventory`, { headers: MOCK_AUTH });
+    expect(inventory.status).toBe(200);
+    expect(inventory.body).not.toEqual({ available: 5, sold: 3 });
+  });
+
+  it('passes over a recorded answer of a section version it does not know', async () => {
+    const file = await newFile();
+    await writeFile(
+      file,
+      [
+        '{"format":"petstore-kit-data","version":1}',
+        '{"op":"put","collection":"#answers","id":"getInventory","record":{"key":"getInventory","version":99,"operation":"getInventory","status":200,"contentType":"application/json","body":{"future":1}}}',
+        '',
+      ].join('\n'),
+    );
+    const mock = await mockOf(file);
+    const inventory = await json(`${mock.url}/store/inventory`, { headers: MOCK_AUTH });
+    expect(inventory.status).toBe(200);
+    expect(inventory.body).not.toEqual({ future: 1 });
+  });
+
+  it('checks a recorded answer against the spec as any answer: one that no longer fits is a 500', async () => {
+    const file = await newFile();
+    await writeFile(
+      file,
+      [
+        '{"format":"petstore-kit-data","version":1}',
+        '{"op":"put","collection":"#answers","id":"getInventory","record":{"key":"getInventory","version":1,"operation":"getInventory","status":200,"contentType":"application/json","body":{"sold":"three"}}}',
+        '',
+      ].join('\n'),
+    );
+    const mock = await mockOf(file);
+    const inventory = await json(`${mock.url}/store/inventory`, { headers: MOCK_AUTH });
+    expect(inventory.status).toBe(500);
+    expect(inventory.body).toMatchObject({ code: 'invalid_response', status: 500 });
+  });
+});
