@@ -1,6 +1,7 @@
 // `petstore-kit proxy --record`: the answers of operations without a collection are kept in the
 // data file's section of recorded answers, which `mock --data` then answers those operations with.
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { get } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,6 +83,15 @@ async function json(
   return { status: res.status, body: await res.json() };
 }
 
+/** The status of a GET on a connection that closes after its answer, once the answer is read. */
+function closing(url: string): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { ...TARGET_AUTH, Connection: 'close' }, agent: false }, (res) =>
+      res.resume().on('end', () => resolve(res.statusCode)),
+    ).on('error', reject);
+  });
+}
+
 describe('petstore-kit proxy --record: answers of operations without a collection', () => {
   it('keeps the last success answer of each, which `mock --data` answers with', async () => {
     const file = await newFile();
@@ -121,6 +131,28 @@ describe('petstore-kit proxy --record: answers of operations without a collectio
     ]);
     // Still the mock: its own credentials, its own checks.
     expect((await fetch(`${mock.url}/store/inventory`)).status).toBe(401);
+  });
+
+  it('records the answers of the last exchanges before it stops, and of the same operation at once', async () => {
+    const file = await newFile();
+    const proxy = await startProxy({ spec, target: targetUrl, apiKeys: ['admin'], record: file });
+    // Each on a connection of its own that ends with its answer, as curl's: the server then
+    // has nothing left to wait for, and stops at once.
+    const got = await Promise.all(
+      ['/pets/5', '/pets/6', '/pets/6', '/store/inventory'].map((path) =>
+        closing(`${proxy.url}${path}`),
+      ),
+    );
+    // At once: the client has its answer, the proxy may not yet have recorded it.
+    await proxy.close();
+    const keys = (await readFile(file, 'utf8'))
+      .split('\n')
+      .filter((line) => line.includes('"#answers"'))
+      .map((line) => (JSON.parse(line) as { id: string }).id);
+    expect(new Set(keys)).toEqual(
+      new Set(['getPetById?petId=5', 'getPetById?petId=6', 'getPetById', 'getInventory']),
+    );
+    expect(got).toEqual([200, 200, 200, 200]);
   });
 
   it('writes no credential, cookie or other header of the request or the answer', async () => {

@@ -2,7 +2,12 @@
 // the mock answers with them: the data file's section of recorded answers (see ANSWERS_SECTION).
 import type { Operation } from '../openapi/operations.js';
 import { ANSWERS_SECTION, ANSWERS_SECTION_VERSION } from '../store/data-file.js';
-import type { CollectionDescriptor, Store } from '../store/store.js';
+import {
+  StoreKeyTakenError,
+  type Collection,
+  type CollectionDescriptor,
+  type Store,
+} from '../store/store.js';
 import { isJsonObject } from '../vocabulary/record.js';
 import type { OperationHandler } from './handler.js';
 
@@ -51,7 +56,8 @@ export async function recordAnswer(store: Store, answer: RecordedAnswer): Promis
   const { operation, params, status, contentType, body } = answer;
   const collection = store.collection(RECORDED_ANSWERS);
   const keys = new Set([answerKey(operation.operationId, params), operation.operationId]);
-  for (const key of keys) {
+  // Together: a file store writes them in one group, with one sync.
+  const writes = [...keys].map(async (key) => {
     const record = {
       key,
       version: ANSWERS_SECTION_VERSION,
@@ -60,8 +66,23 @@ export async function recordAnswer(store: Store, answer: RecordedAnswer): Promis
       ...(contentType === undefined ? {} : { contentType }),
       ...(body === undefined ? {} : { body }),
     };
-    const replaced = await collection.update(key, () => record);
-    if (!replaced) await collection.create(record, key);
+    await put(collection, key, record);
+  });
+  await Promise.all(writes);
+}
+
+/** Stores `record` under `key`, replacing what is there, also when another request just made it. */
+async function put(
+  collection: Collection,
+  key: string,
+  record: Readonly<Record<string, unknown>>,
+): Promise<void> {
+  if (await collection.update(key, () => record)) return;
+  try {
+    await collection.create(record, key);
+  } catch (err) {
+    if (!(err instanceof StoreKeyTakenError)) throw err;
+    await collection.update(key, () => record);
   }
 }
 

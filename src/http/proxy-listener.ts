@@ -64,6 +64,12 @@ export interface ProxyListenerOptions {
 export interface ProxyListener {
   (req: IncomingMessage, res: ServerResponse): void;
   errorAnswer(err: ApiError): CheckedAnswer;
+  /**
+   * Resolves once every exchange begun has ended, its answer checked and recorded: a client
+   * has the answer before the proxy is done with it, so a shutdown waits for this before it
+   * closes the recording.
+   */
+  idle(): Promise<void>;
 }
 
 /**
@@ -277,15 +283,29 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
     return decoded;
   }
 
+  /** The exchanges not yet ended, checks and recording included. */
+  const inFlight = new Set<Promise<void>>();
   return Object.assign(
     (req: IncomingMessage, res: ServerResponse) => {
       const started = performance.now();
-      exchange(req, res, started).catch((err: unknown) => {
-        logger.error({ err }, `proxy failed: ${err instanceof Error ? err.message : String(err)}`);
-        res.destroy();
-      });
+      const done = exchange(req, res, started)
+        .then(() => undefined)
+        .catch((err: unknown) => {
+          logger.error(
+            { err },
+            `proxy failed: ${err instanceof Error ? err.message : String(err)}`,
+          );
+          res.destroy();
+        })
+        .finally(() => inFlight.delete(done));
+      inFlight.add(done);
     },
-    { errorAnswer: (err: ApiError) => app.mock.errorAnswer(err) },
+    {
+      errorAnswer: (err: ApiError) => app.mock.errorAnswer(err),
+      async idle() {
+        while (inFlight.size > 0) await Promise.all(inFlight);
+      },
+    },
   );
 }
 

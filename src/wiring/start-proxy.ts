@@ -127,6 +127,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     violations,
     async close() {
       await close();
+      // The last answers have gone out, but may still be being checked and recorded.
+      await listener.idle();
       await stop();
     },
   };
