@@ -124,7 +124,12 @@ describe('petstore-kit proxy --record: answers of operations without a collectio
       body: seen.pet3,
     });
     expect((await json(`${mock.url}/pets/4`, { headers: MOCK_AUTH })).body).toEqual(seen.pet4);
-    expect((await json(`${mock.url}/pets/9`, { headers: MOCK_AUTH })).body).toEqual(seen.pet4);
+    expect(seen.pet4).toEqual({ id: '4', name: 'Pet 4' });
+    // Another pet: the operation's last answer, with the id asked for (as examples get it).
+    expect((await json(`${mock.url}/pets/9`, { headers: MOCK_AUTH })).body).toEqual({
+      id: '9',
+      name: 'Pet 4',
+    });
     // The collection's records, as before: the recorded answers do not replace them.
     expect((await json(`${mock.url}/categories`, { headers: MOCK_AUTH })).body).toEqual([
       seen.category,

@@ -269,7 +269,8 @@ export function createMock(
     seeding: () => nestedSeeding,
   });
   const inferred = (operation: Operation) =>
-    stateful.get(operation) ?? recordedOr(operation, exampleHandler(operation, examples, compiler));
+    stateful.get(operation) ??
+    recordedOr(operation, exampleHandler(operation, examples, compiler), compiler);
   const handlerOf = customHandlers(operations, settings.handlers, inferred);
   const shapeError = createErrorShaper(compiler, generator, documentErrorResponses(operations));
   const minimum = settings.stability;

@@ -1,6 +1,7 @@
 // The answers `petstore-kit proxy --record` keeps for operations without a collection, and how
 // the mock answers with them: the data file's section of recorded answers (see ANSWERS_SECTION).
-import type { Operation } from '../openapi/operations.js';
+import { jsonSchemaOf, responseFor, type Operation } from '../openapi/operations.js';
+import type { SchemaCompiler } from '../openapi/schemas.js';
 import { ANSWERS_SECTION, ANSWERS_SECTION_VERSION } from '../store/data-file.js';
 import {
   StoreKeyTakenError,
@@ -9,6 +10,7 @@ import {
   type Store,
 } from '../store/store.js';
 import { isJsonObject } from '../vocabulary/record.js';
+import { echoed } from './example-answers.js';
 import type { OperationHandler } from './handler.js';
 
 /** Where a store keeps the recorded answers: one record per key (see answerKey). */
@@ -88,21 +90,35 @@ async function put(
 
 /**
  * An operation's handler that answers with the recorded answer of its path parameters, else
- * the operation's last recorded one, else as `fallback` does (its example or generated data).
- * The recorded answer is checked against the spec like any handler's, by the mock: one that
- * no longer fits it is a 500 naming the problem. A record of a section version this
- * petstore-kit does not know is passed over.
- * @example recordedOr(getInventory, exampleHandler(getInventory, examples))
+ * the operation's last recorded answer, with the requested path parameters set in it as the
+ * spec's examples get them (`/pets/9` answers the pet recorded for `/pets/3` with id 9; see
+ * echoed), else as `fallback` does (its example or generated data). The recorded answer is
+ * checked against the spec like any handler's, by the mock: one that no longer fits it is a
+ * 500 naming the problem. A record of a section version this petstore-kit does not know is
+ * passed over.
+ * @example recordedOr(getInventory, exampleHandler(getInventory, examples), compiler)
  */
-export function recordedOr(operation: Operation, fallback: OperationHandler): OperationHandler {
+export function recordedOr(
+  operation: Operation,
+  fallback: OperationHandler,
+  compiler?: SchemaCompiler,
+): OperationHandler {
   return async (request, context) => {
     const collection = context.store.collection(RECORDED_ANSWERS);
     const exact = answerKey(operation.operationId, request.params);
-    const found =
-      usable(await collection.get(exact)) ??
-      (exact === operation.operationId
-        ? undefined
-        : usable(await collection.get(operation.operationId)));
+    let found = usable(await collection.get(exact));
+    if (!found && exact !== operation.operationId) {
+      found = usable(await collection.get(operation.operationId));
+      if (found && 'body' in found) {
+        const schema = jsonSchemaOf(responseFor(operation, found.status)?.response);
+        const check = compiler && schema ? compiler.response(schema) : undefined;
+        found.body = echoed(
+          found.body,
+          request.params,
+          (value) => !check || check(value).length === 0,
+        );
+      }
+    }
     if (!found) return fallback(request, context);
     return {
       status: found.status,

@@ -93,7 +93,12 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
     status: number,
     operation: Operation | undefined,
   ): void {
+    // The same problem found twice (a field two `allOf` branches both check) is one violation.
+    const seen = new Set<string>();
     for (const { rule, message } of breaches) {
+      const key = `${rule}\n${message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
       const violation = {
         method: req.method ?? 'GET',
         path: req.url ?? '/',
