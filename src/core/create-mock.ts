@@ -268,9 +268,14 @@ export function createMock(
     basePath,
     seeding: () => nestedSeeding,
   });
+  const example = (operation: Operation) => exampleHandler(operation, examples, compiler);
+  // The answers a proxy recorded live in a data file (or a memory store given them); a shared
+  // store (Redis) holds none, and asking it would make those answers wait on it.
   const inferred = (operation: Operation) =>
     stateful.get(operation) ??
-    recordedOr(operation, exampleHandler(operation, examples, compiler), compiler);
+    (isSharedStore(given)
+      ? example(operation)
+      : recordedOr(operation, example(operation), compiler));
   const handlerOf = customHandlers(operations, settings.handlers, inferred);
   const shapeError = createErrorShaper(compiler, generator, documentErrorResponses(operations));
   const minimum = settings.stability;
