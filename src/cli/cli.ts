@@ -119,7 +119,7 @@ export function createCli(io: CliIo): Command {
     .addOption(
       new Option(
         '--record <file>',
-        'keep what the target creates, changes and deletes in this data file, for mock --data',
+        'keep what the target creates, changes and deletes, and its answers to operations without a collection, in this data file, for mock --data',
       ),
     )
     .addOption(
