@@ -208,6 +208,20 @@ describe('petstore-kit proxy --record: answers of operations without a collectio
     expect(inventory.body).not.toEqual({ available: 5, sold: 3 });
   });
 
+  it('recovers a recording cut short as any data file: the half-written last answer is dropped, the rest served', async () => {
+    const file = await newFile();
+    const answer = (sold: number) =>
+      `{"op":"put","collection":"#answers","id":"getInventory","record":{"key":"getInventory","version":1,"operation":"getInventory","status":200,"contentType":"application/json","body":{"sold":${sold}}}}`;
+    await writeFile(
+      file,
+      ['{"format":"petstore-kit-data","version":1}', answer(3), answer(4).slice(0, 60)].join('\n'),
+    );
+    const mock = await mockOf(file);
+    expect((await json(`${mock.url}/store/inventory`, { headers: MOCK_AUTH })).body).toEqual({
+      sold: 3,
+    });
+  });
+
   it('passes over a recorded answer of a section version it does not know', async () => {
     const file = await newFile();
     await writeFile(
