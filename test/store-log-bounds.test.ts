@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AnsweredRequest, LogBounds } from '../src/core/admin/request-log.js';
 import { DEFAULT_SCENARIO_SETTINGS } from '../src/core/scenarios/settings.js';
 import { createStates, type MockState } from '../src/core/state.js';
-import type { RedisStore } from '../src/store/redis-store.js';
+import { openRedisStore, type RedisStore } from '../src/store/redis-store.js';
 import type { StateBackend } from '../src/store/store.js';
 import type { CheckedList } from '../src/vocabulary/answer.js';
 import { MOCK_OPTIONS } from '../src/wiring/option-table.js';
@@ -101,6 +101,27 @@ onEveryStore('the request logs of every state, bounded together', ({ name, open,
     expect((await shown(w2)).length).toBe(12);
     expect(await heldByAll([all[0] as MockState, ...all.slice(2)])).toBe(20);
   });
+
+  it.runIf(name === 'Redis store')(
+    'a session dropped through another replica, then used again here, lists what it holds now',
+    async () => {
+      const store = (await open()) as RedisStore;
+      const other = await openRedisStore(redisUrl() ?? '', { prefix: store.prefix });
+      try {
+        const bounds = { entries: 100, bytes: 1 << 30 };
+        const here = (await statesOn(store, bounds)).states;
+        const there = (await statesOn(other, bounds)).states;
+        const w1 = await here.session('w1');
+        await w1.requestLog.add(rejected('/before', 100, 'w1'));
+        expect((await shown(w1)).map(({ path }) => path)).toEqual(['/before']);
+        expect(await there.drop('w1')).toBe(true);
+        await w1.requestLog.add(rejected('/after', 100, 'w1'));
+        expect((await shown(w1)).map(({ path }) => path)).toEqual(['/after']);
+      } finally {
+        await other.close();
+      }
+    },
+  );
 
   it.runIf(name === 'Redis store')(
     'keeps the order of every entry in about twice the bound at most, however often logs are cleared',

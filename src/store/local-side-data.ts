@@ -32,17 +32,19 @@ export class LocalSides {
 
 /** One state's documents and lists, in memory. */
 export class LocalSideData implements SideData {
-  readonly #documents = new Map<string, unknown>();
+  // Each document as a promise settled with it, made when written: a document read on every
+  // request (the settings) is handed out as the same promise, nothing allocated per read.
+  readonly #documents = new Map<string, Promise<unknown>>();
   readonly #lists = new Map<string, LocalList<unknown>>();
 
   constructor(private readonly budget: ListBudget) {}
 
-  async readDocument(name: string): Promise<unknown> {
-    return this.#documents.get(name);
+  readDocument(name: string): Promise<unknown> {
+    return this.#documents.get(name) ?? NONE;
   }
 
   async writeDocument(name: string, value: unknown): Promise<void> {
-    this.#documents.set(name, value);
+    this.#documents.set(name, Promise.resolve(value));
   }
 
   async deleteDocument(name: string): Promise<void> {
@@ -83,6 +85,7 @@ export class LocalSideData implements SideData {
 }
 
 const RESOLVED = Promise.resolve();
+const NONE = Promise.resolve<unknown>(undefined);
 
 /**
  * A ring of the last `capacity` entries of a list, numbered from 1 (`lastId` the newest), a

@@ -172,22 +172,28 @@ export function createRequestLog(
 ): RequestLog {
   const capacity = options.capacity ?? LOG_CAPACITY;
   const bounds: EntryBounds = { capacity, whole: options.bounds ?? DEFAULT_LOG_BOUNDS };
-  // The JSON each entry is shown as, by its number, made when first listed and kept while the
-  // log holds the entry: a page that lists the log every second serializes each entry once.
+  // The JSON each entry held in this process is shown as, by its number, made when first listed
+  // and kept while the log holds the entry: a page that lists the log every second serializes
+  // each entry once.
   const rows = new Map<number, Buffer>();
   const wholes = new Map<number, Buffer>();
 
-  /** An entry's JSON, made once; an entry pushed out while a listing ran is shown all the same. */
+  /**
+   * An entry's JSON; an entry pushed out while a listing ran is shown all the same. One held in
+   * this process is serialized once and kept; one read back from a shared store is shown from
+   * the JSON it was stored as, never kept: another replica may drop the state, and its numbers
+   * start again.
+   */
   function shown(request: LoggedRequest, id: number, view: RequestFilter['view']): Buffer {
+    if (request.stored !== undefined)
+      return view === 'summary'
+        ? Buffer.from(JSON.stringify(rowOf(request, id)))
+        : Buffer.from(`{"id":${id},${request.stored.slice(1)}`);
     const cache = view === 'summary' ? rows : wholes;
     let json = cache.get(id);
     if (!json) {
       json =
-        view === 'summary'
-          ? Buffer.from(JSON.stringify(rowOf(request, id)))
-          : request.stored !== undefined
-            ? Buffer.from(`{"id":${id},${request.stored.slice(1)}`)
-            : wholeOf(request, id);
+        view === 'summary' ? Buffer.from(JSON.stringify(rowOf(request, id))) : wholeOf(request, id);
       cache.set(id, json);
     }
     return json;

@@ -42,10 +42,21 @@ const SETTINGS_DOCUMENT = 'settings';
  */
 export function storedSettings(side: SideData, initial: ScenarioSettings): SettingsCell {
   const start = frozen(initial);
+  // The last document read and the settings it gave: a store of this process hands out one
+  // promise per document until it changes, so the settings read on every request cost no
+  // promise of their own.
+  let lastRead: Promise<unknown> | undefined;
+  let lastSettings: Promise<ScenarioSettings> = Promise.resolve(start);
   return {
-    async read() {
-      const stored = await side.readDocument(SETTINGS_DOCUMENT);
-      return stored === undefined ? start : (stored as ScenarioSettings);
+    read() {
+      const read = side.readDocument(SETTINGS_DOCUMENT);
+      if (read !== lastRead) {
+        lastRead = read;
+        lastSettings = read.then((stored) =>
+          stored === undefined ? start : (stored as ScenarioSettings),
+        );
+      }
+      return lastSettings;
     },
     write: (settings) => side.writeDocument(SETTINGS_DOCUMENT, frozen(settings)),
     clear: () => side.deleteDocument(SETTINGS_DOCUMENT),
