@@ -50,15 +50,24 @@ export {
   DEFAULT_STORE_LIMITS,
   StoreDiskFullError,
   StoreFullError,
+  StoreNoScopesError,
   StoreUnavailableError,
   type Collection,
   type CollectionDescriptor,
+  type EntryBounds,
+  type EntryCodec,
+  type EntrySlots,
+  type ListBounds,
+  type ScopeUsage,
   type ScopedStore,
+  type SideData,
+  type StateBackend,
   type Store,
   type StoreLimits,
   type StoreUnavailableOutcome,
   type StoredRecord,
 } from './store/store.js';
+export { withLocalSideData } from './store/with-local-side-data.js';
 export type { Answer, FaultKind } from './vocabulary/answer.js';
 export { ApiError, StartupError, type ErrorBody } from './vocabulary/errors.js';
 export { startupErrors } from './vocabulary/error-catalogue.js';

@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { LogBudget } from '../src/core/admin/log-budget.js';
 import { createRequestLog, type AnsweredRequest } from '../src/core/admin/request-log.js';
 import { RequestRing } from '../src/core/admin/request-ring.js';
+import { LocalSides } from '../src/store/local-side-data.js';
+import { createMemoryStore } from '../src/store/memory-store.js';
 import { CheckedJson, type CheckedList } from '../src/vocabulary/answer.js';
 
 function logged(path: string, extra: Partial<AnsweredRequest> = {}): AnsweredRequest {
   return { method: 'GET', path, status: 200, durationMs: 1, at: Date.UTC(2026, 0, 1), ...extra };
 }
+
+/** A log of its own, in a memory store's side data. */
+const logOf = (capacity: number) => createRequestLog(createMemoryStore().sideData(), { capacity });
 
 function shown(list: CheckedList): { count: number; requests: { id: number; path: string }[] } {
   return JSON.parse(list.joined().toString('utf8')) as never;
@@ -14,33 +18,35 @@ function shown(list: CheckedList): { count: number; requests: { id: number; path
 
 describe('the request log', () => {
   it('numbers requests from 1, keeps the last `capacity`, and a clear does not restart the numbers', async () => {
-    const log = createRequestLog(3);
-    for (const path of ['/a', '/b', '/c', '/d']) log.add(logged(path));
+    const log = logOf(3);
+    for (const path of ['/a', '/b', '/c', '/d']) await log.add(logged(path));
     expect(shown(await log.list()).requests.map(({ id, path }) => [id, path])).toEqual([
       [4, '/d'],
       [3, '/c'],
       [2, '/b'],
     ]);
-    expect(log.get(1)).toBeUndefined();
-    const second = log.get(2) as CheckedJson;
+    expect(await log.get(1)).toBeUndefined();
+    const second = (await log.get(2)) as CheckedJson;
     expect(JSON.parse(second.bytes.toString('utf8'))).toMatchObject({ id: 2, path: '/b' });
 
-    log.clear();
+    await log.clear();
     expect(shown(await log.list()).count).toBe(0);
-    expect(log.get(4)).toBeUndefined();
-    log.add(logged('/e'));
+    expect(await log.get(4)).toBeUndefined();
+    await log.add(logged('/e'));
     expect(shown(await log.list()).requests.map(({ id, path }) => [id, path])).toEqual([[5, '/e']]);
   });
 
   it('shows an answer body it keeps by reference, and leaves out the fields a request lacks', async () => {
-    const log = createRequestLog(2);
+    const log = logOf(2);
     const answer = {
       status: 201,
       headers: { 'Content-Type': 'application/json' },
       body: new CheckedJson(Buffer.from('{"id":7}')),
     };
-    log.add(logged('/pets', { method: 'POST', status: 201, response: answer, session: undefined }));
-    const entry = JSON.parse((log.get(1) as CheckedJson).bytes.toString('utf8')) as Record<
+    await log.add(
+      logged('/pets', { method: 'POST', status: 201, response: answer, session: undefined }),
+    );
+    const entry = JSON.parse(((await log.get(1)) as CheckedJson).bytes.toString('utf8')) as Record<
       string,
       unknown
     >;
@@ -53,17 +59,17 @@ describe('the request log', () => {
 
   it('shows what a listing matched, numbered as it was, even when requests added while it ran push it out', async () => {
     const capacity = 400;
-    const log = createRequestLog(capacity);
+    const log = logOf(capacity);
     // Bodies slow enough to serialize that the listing lets other work run between slices.
     const body = {
       text: 'x'.repeat(12_000),
       items: Array.from({ length: 300 }, (_, i) => ({ i })),
     };
-    for (let i = 1; i <= capacity; i++) log.add(logged(`/old/${i}`, { body }));
+    for (let i = 1; i <= capacity; i++) await log.add(logged(`/old/${i}`, { body }));
     let turns = 0;
     const pushing = setInterval(() => {
       turns++;
-      for (let i = 0; i < capacity; i++) log.add(logged(`/new/${turns}/${i}`));
+      for (let i = 0; i < capacity; i++) void log.add(logged(`/new/${turns}/${i}`));
     }, 0);
     try {
       const listed = shown(await log.list());
@@ -76,30 +82,46 @@ describe('the request log', () => {
   });
 });
 
-describe('the budget the logs of one mock share', () => {
-  it('tracks about twice its bound at most, however many entries the logs drop or clear themselves', () => {
-    const budget = new LogBudget({ entries: 50, bytes: 1 << 30 });
-    const small = createRequestLog(3, budget);
-    const cleared = createRequestLog(100, budget);
+describe('the budget the logs of one mock share (a store of this process)', () => {
+  it('tracks about twice its bound at most, however many entries the logs drop or clear themselves', async () => {
+    const sides = new LocalSides();
+    const bounds = { entries: 50, bytes: 1 << 30 };
+    const small = createRequestLog(sides.of(), { capacity: 3, bounds });
+    const cleared = createRequestLog(sides.of('alice'), { capacity: 100, bounds });
     for (let i = 0; i < 20_000; i++) {
-      small.add(logged(`/s/${i}`));
-      cleared.add(logged(`/c/${i}`));
-      if (i % 7 === 0) cleared.clear();
+      await small.add(logged(`/s/${i}`));
+      await cleared.add(logged(`/c/${i}`));
+      if (i % 7 === 0) await cleared.clear();
     }
-    expect(budget.held.entries).toBeLessThanOrEqual(50);
-    expect(budget.queued).toBeLessThanOrEqual(2 * 50 + 64 + 2);
+    expect(sides.budget.held.entries).toBeLessThanOrEqual(50);
+    expect(sides.budget.queued).toBeLessThanOrEqual(2 * 50 + 64 + 2);
   });
 
-  it('counts what a log keeps: a 10 KB body sent counts, one of more than 16 KiB (not kept) does not', () => {
-    const budget = new LogBudget({ entries: 1000, bytes: 1 << 30 });
-    const log = createRequestLog(10, budget);
-    log.add(logged('/kept', { body: { text: 'x'.repeat(10_000) }, bodyBytes: 10_015 }));
-    const kept = budget.held.bytes;
+  it('counts what a log keeps: a 10 KB body sent counts, one of more than 16 KiB (not kept) does not', async () => {
+    const sides = new LocalSides();
+    const log = createRequestLog(sides.of(), {
+      capacity: 10,
+      bounds: { entries: 1000, bytes: 1 << 30 },
+    });
+    await log.add(logged('/kept', { body: { text: 'x'.repeat(10_000) }, bodyBytes: 10_015 }));
+    const kept = sides.budget.held.bytes;
     expect(kept).toBeGreaterThan(10_000);
-    log.add(logged('/noted', { bodyNote: 'The body was 50000 bytes', bodyBytes: 50_000 }));
-    expect(budget.held.bytes - kept).toBeLessThan(1000);
-    log.clear();
-    expect(budget.held).toEqual({ entries: 0, bytes: 0 });
+    await log.add(logged('/noted', { bodyNote: 'The body was 50000 bytes', bodyBytes: 50_000 }));
+    expect(sides.budget.held.bytes - kept).toBeLessThan(1000);
+    await log.clear();
+    expect(sides.budget.held).toEqual({ entries: 0, bytes: 0 });
+  });
+
+  it("a dropped scope's log leaves the budget, and its next log numbers from 1", async () => {
+    const store = createMemoryStore();
+    await store.touchScope('alice');
+    const log = createRequestLog(store.sideData('alice'));
+    for (const path of ['/a', '/b']) await log.add(logged(path));
+    expect(await store.dropScope('alice')).toBe(true);
+    const again = createRequestLog(store.sideData('alice'));
+    expect(shown(await again.list()).count).toBe(0);
+    await again.add(logged('/c'));
+    expect(shown(await again.list()).requests.map(({ id }) => id)).toEqual([1]);
   });
 });
 

@@ -1,24 +1,16 @@
 // The mock's bounds hold for the whole mock, the default state and every session together
 // (issue 30, case 5): `--max-records 20` with four sessions held 100 records, `--max-store-size
 // 200kb` 5 × 200 KB, and each session's request log grew on its own. On every store.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { MockOptions } from '../src/wiring/options.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { KEY } from './helpers.js';
-import { startRedisServer, type RedisServer } from './redis/redis-server.js';
-import { redisLookup, withRedis } from './redis/with-redis.js';
+import { onEveryStore, type StoreKind } from './store-kinds.js';
 
 const started: RunningMock[] = [];
-const folders: string[] = [];
 
 afterEach(async () => {
   await Promise.all(started.splice(0).map((mock) => mock.close()));
-  await Promise.all(
-    folders.splice(0).map((folder) => rm(folder, { recursive: true, force: true })),
-  );
 });
 
 const headers = (session?: string): Record<string, string> => ({
@@ -30,23 +22,7 @@ const headers = (session?: string): Record<string, string> => ({
 /** The default state (undefined) and four sessions. */
 const STATES = [undefined, 'w1', 'w2', 'w3', 'w4'];
 
-interface Where {
-  name: string;
-  options: () => Promise<MockOptions>;
-}
-
-const memory: Where = { name: 'memory store', options: async () => ({}) };
-
-const file: Where = {
-  name: 'file store (--data)',
-  options: async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'petstore-bounds-'));
-    folders.push(folder);
-    return { data: join(folder, 'data.jsonl') };
-  },
-};
-
-async function mock(where: Where, options: MockOptions): Promise<RunningMock> {
+async function mock(where: StoreKind, options: MockOptions): Promise<RunningMock> {
   const running = await startMock({ apiKeys: [KEY], ...(await where.options()), ...options });
   started.push(running);
   return running;
@@ -67,7 +43,7 @@ async function listed(mock: RunningMock, session?: string): Promise<unknown[]> {
   return (await res.json()) as unknown[];
 }
 
-function boundsRules(where: Where) {
+onEveryStore('bounds for the whole mock', (where) => {
   it('--max-records 20 with four sessions holds 20 records in all; past it, 507 insufficient_storage', async () => {
     const running = await mock(where, { seedCount: 0, storeLimits: { maxRecords: 20 } });
     const answers = [];
@@ -115,7 +91,7 @@ function boundsRules(where: Where) {
     for (const session of STATES) bytes += JSON.stringify(await listed(running, session)).length;
     expect(bytes).toBeLessThanOrEqual(maxBytes);
   });
-}
+});
 
 /** How many records a state holds, every collection together. */
 async function heldRecords(running: RunningMock, session?: string): Promise<number> {
@@ -126,23 +102,3 @@ async function heldRecords(running: RunningMock, session?: string): Promise<numb
   const { collections } = (await res.json()) as { collections: { count: number }[] };
   return collections.reduce((sum, { count }) => sum + count, 0);
 }
-
-describe.each([memory, file])('bounds for the whole mock, $name', (where) => {
-  boundsRules(where);
-});
-
-describe('bounds for the whole mock, Redis store', () => {
-  withRedis();
-  let redis: RedisServer | undefined;
-  let prefixes = 0;
-  beforeAll(async () => {
-    if (redisLookup.found) redis = await startRedisServer();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-  boundsRules({
-    name: 'Redis store',
-    options: async () => ({ redis: redis?.url, redisPrefix: `bounds-${++prefixes}:` }),
-  });
-});

@@ -11,12 +11,15 @@ import {
   StoreFullError,
   StoreIdsExhaustedError,
   StoreKeyTakenError,
+  StoreNoScopesError,
   type Collection,
   type CollectionDescriptor,
-  type ScopedStore,
+  type EntryCodec,
+  type StateBackend,
   type Store,
   type StoreLimits,
 } from '../src/store/store.js';
+import { withLocalSideData } from '../src/store/with-local-side-data.js';
 import { startRedisServer, type RedisServer } from './redis/redis-server.js';
 import { redisLookup, withRedis } from './redis/with-redis.js';
 
@@ -416,7 +419,7 @@ const rules: Rule[] = [
 interface ScopeRule {
   rule: string;
   limits?: Partial<StoreLimits>;
-  check: (store: ScopedStore) => Promise<void>;
+  check: (store: StateBackend) => Promise<void>;
 }
 
 const scopeRules: ScopeRule[] = [
@@ -628,6 +631,140 @@ const scopeRules: ScopeRule[] = [
   },
 ];
 
+/** An entry of a test list: what a request log's entry is to the store, a JSON value. */
+interface Note {
+  n: number;
+  text: string;
+}
+
+const NOTES: EntryCodec<Note> = {
+  encode: (note) => JSON.stringify(note),
+  decode: (json) => JSON.parse(json) as Note,
+  bytes: (note) => JSON.stringify(note).length,
+};
+
+const note = (n: number, text = 'x'): Note => ({ n, text });
+
+/** A list's entries as numbered (newest first) and their `n`s. */
+async function numbered(side: ReturnType<StateBackend['sideData']>, list = 'log') {
+  const { entries, pushed } = await side.readEntries(list, NOTES);
+  return entries.map((entry, index) => [pushed - index, entry.n]);
+}
+
+const roomy = (capacity: number) => ({ capacity, whole: { entries: 1000, bytes: 1 << 30 } });
+
+/**
+ * The rules of the state backend beside the records, on every store (a custom one given them
+ * by withLocalSideData too): the side data of each state (its settings document, its request
+ * log as a bounded list), and one bound for every list together.
+ */
+const sideRules: ScopeRule[] = [
+  {
+    rule: 'a document reads back as written, a JSON value, until deleted; each state has its own',
+    check: async (store) => {
+      const main = store.sideData();
+      expect(await main.readDocument('settings')).toBeUndefined();
+      await main.writeDocument('settings', { delay: { min: 1, max: 2 }, kinds: ['reset'] });
+      expect(await main.readDocument('settings')).toEqual({
+        delay: { min: 1, max: 2 },
+        kinds: ['reset'],
+      });
+      expect(await store.sideData('alice').readDocument('settings')).toBeUndefined();
+      await store.sideData('alice').writeDocument('settings', { faultRate: 1 });
+      await main.deleteDocument('settings');
+      expect(await main.readDocument('settings')).toBeUndefined();
+      expect(await store.sideData('alice').readDocument('settings')).toEqual({ faultRate: 1 });
+    },
+  },
+  {
+    rule: 'a list keeps its newest `capacity` entries, numbered from 1; a clear does not restart the numbers',
+    check: async (store) => {
+      const side = store.sideData();
+      for (const n of [1, 2, 3]) await side.pushEntry('log', note(n), NOTES, roomy(2));
+      expect(await numbered(side)).toEqual([
+        [3, 3],
+        [2, 2],
+      ]);
+      await side.clearEntries('log');
+      expect(await numbered(side)).toEqual([]);
+      await side.pushEntry('log', note(4), NOTES, roomy(2));
+      expect(await numbered(side)).toEqual([[4, 4]]);
+      expect(await numbered(side, 'other')).toEqual([]);
+    },
+  },
+  {
+    rule: 'one bound for every list of every state: past it, the oldest entry of any list goes',
+    check: async (store) => {
+      const bounds = { capacity: 100, whole: { entries: 4, bytes: 1 << 30 } };
+      const states = [store.sideData(), store.sideData('alice'), store.sideData('bob')];
+      let n = 0;
+      for (let round = 0; round < 3; round++)
+        for (const side of states) await side.pushEntry('log', note(++n), NOTES, bounds);
+      // Nine pushed, four held: the newest four, whichever state holds them.
+      const held = [];
+      for (const side of states) held.push(...(await numbered(side)).map(([, value]) => value));
+      expect(held.sort((a, b) => (a as number) - (b as number))).toEqual([6, 7, 8, 9]);
+      // A cleared list makes room for the others.
+      await states[2]?.clearEntries('log');
+      for (const extra of [10, 11]) await states[0]?.pushEntry('log', note(extra), NOTES, bounds);
+      expect((await numbered(states[0] as never)).map(([, value]) => value)).toEqual([11, 10, 7]);
+    },
+  },
+  {
+    rule: 'bytes are bounded too, every list together',
+    check: async (store) => {
+      const text = 'y'.repeat(1000);
+      const bounds = { capacity: 100, whole: { entries: 1000, bytes: 5_500 } };
+      for (let n = 1; n <= 10; n++)
+        await store
+          .sideData(n % 2 ? 'alice' : undefined)
+          .pushEntry('log', note(n, text), NOTES, bounds);
+      const held =
+        (await numbered(store.sideData())).length +
+        (await numbered(store.sideData('alice'))).length;
+      expect(held).toBe(5);
+    },
+  },
+];
+
+/** The rules of a store that holds scopes: dropping one drops its side data too. */
+const scopeSideRules: ScopeRule[] = [
+  {
+    rule: "a dropped scope's documents and lists are gone, its entries out of the bound; the main state's stay",
+    check: async (store) => {
+      const bounds = { capacity: 100, whole: { entries: 3, bytes: 1 << 30 } };
+      await store.touchScope('alice');
+      const alice = store.sideData('alice');
+      await alice.writeDocument('settings', { faultRate: 1 });
+      for (const n of [1, 2]) await alice.pushEntry('log', note(n), NOTES, bounds);
+      await store.sideData().writeDocument('settings', { faultRate: 0 });
+      await store.sideData().pushEntry('log', note(3), NOTES, bounds);
+      expect(await store.dropScope('alice')).toBe(true);
+      expect(await store.sideData('alice').readDocument('settings')).toBeUndefined();
+      expect(await numbered(store.sideData('alice'))).toEqual([]);
+      expect(await store.sideData().readDocument('settings')).toEqual({ faultRate: 0 });
+      // Alice's two entries left the bound: two more fit beside the main state's one.
+      for (const n of [4, 5]) await store.sideData().pushEntry('log', note(n), NOTES, bounds);
+      expect(await numbered(store.sideData())).toEqual([
+        [3, 5],
+        [2, 4],
+        [1, 3],
+      ]);
+    },
+  },
+];
+
+/** A custom store that implements only the records (Store), as a user may write one. */
+function recordsOnly(store: Store): Store {
+  return {
+    collection: (descriptor) => store.collection(descriptor),
+    count: () => store.count(),
+    markInitial: () => store.markInitial(),
+    reset: () => store.reset(),
+    close: () => store.close(),
+  };
+}
+
 interface Maker<S extends Store = Store> {
   name: string;
   open: (limits: Partial<StoreLimits> | undefined) => Promise<S>;
@@ -635,12 +772,12 @@ interface Maker<S extends Store = Store> {
 
 const cleanups: (() => Promise<void>)[] = [];
 
-const memoryStore: Maker<ScopedStore> = {
+const memoryStore: Maker<StateBackend> = {
   name: 'memory store',
   open: async (limits) => createMemoryStore({ limits }),
 };
 
-const fileStore: Maker<ScopedStore> = {
+const fileStore: Maker<StateBackend> = {
   name: 'file store',
   open: async (limits) => {
     const folder = await mkdtemp(join(tmpdir(), 'petstore-store-'));
@@ -653,9 +790,16 @@ const fileStore: Maker<ScopedStore> = {
   },
 };
 
+/** A records-only custom store, given the rest of the state backend by withLocalSideData. */
+const customStore: Maker<StateBackend> = {
+  name: 'custom store, withLocalSideData',
+  open: async (limits) => withLocalSideData(recordsOnly(createMemoryStore({ limits }))),
+};
+
 const makers: Maker[] = [
   memoryStore,
   fileStore,
+  customStore,
   {
     name: 'memory store, a scope',
     open: async (limits) => (await memoryStore.open(limits)).scope('s'),
@@ -677,8 +821,24 @@ describe.each(makers)('$name', (maker) => {
 });
 
 describe.each([memoryStore, fileStore])('$name, scopes', (maker) => {
-  it.each(scopeRules)('$rule', async ({ limits, check }) => {
+  it.each([...scopeRules, ...scopeSideRules])('$rule', async ({ limits, check }) => {
     await check(await maker.open(limits));
+  });
+});
+
+describe.each([memoryStore, fileStore, customStore])('$name, side data', (maker) => {
+  it.each(sideRules)('$rule', async ({ limits, check }) => {
+    await check(await maker.open(limits));
+  });
+});
+
+describe('custom store, withLocalSideData', () => {
+  it('keeps no scopes: asking for one is a StoreNoScopesError, and none are listed', async () => {
+    const store = await customStore.open(undefined);
+    expect(() => store.scope('alice')).toThrow(StoreNoScopesError);
+    await expect(store.touchScope('alice')).rejects.toBeInstanceOf(StoreNoScopesError);
+    expect(await store.scopeUsage()).toEqual([]);
+    expect(await store.scopeNames()).toEqual([]);
   });
 });
 
@@ -714,7 +874,7 @@ describe('on a real Redis', () => {
 
   let stores = 0;
   /** A store of its own: a prefix of its own on the one server. */
-  const redisStore: Maker<ScopedStore> = {
+  const redisStore: Maker<StateBackend> = {
     name: 'redis store',
     open: async (limits) => {
       const store = await openRedisStore(redis?.url ?? 'redis://redis-server-not-started', {
@@ -740,7 +900,13 @@ describe('on a real Redis', () => {
   });
 
   describe.each([redisStore])('$name, scopes', (maker) => {
-    it.each(scopeRules)('$rule', async ({ limits, check }) => {
+    it.each([...scopeRules, ...scopeSideRules])('$rule', async ({ limits, check }) => {
+      await check(await maker.open(limits));
+    });
+  });
+
+  describe.each([redisStore])('$name, side data', (maker) => {
+    it.each(sideRules)('$rule', async ({ limits, check }) => {
       await check(await maker.open(limits));
     });
   });

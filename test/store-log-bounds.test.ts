@@ -2,32 +2,23 @@
 // together, in entries and in bytes (issue 30, case 5: each session's log grew to 13.5 MB of
 // rejected 10 KB bodies on its own), on every store: memory and file (the logs live in the
 // process) and Redis (they live in Redis, shared by the replicas).
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { LogBounds } from '../src/core/admin/log-budget.js';
-import type { AnsweredRequest } from '../src/core/admin/request-log.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AnsweredRequest, LogBounds } from '../src/core/admin/request-log.js';
 import { DEFAULT_SCENARIO_SETTINGS } from '../src/core/scenarios/settings.js';
 import { createStates, type MockState } from '../src/core/state.js';
-import { openFileStore } from '../src/store/file-store.js';
-import { createMemoryStore } from '../src/store/memory-store.js';
-import { openRedisStore } from '../src/store/redis-store.js';
-import type { Store } from '../src/store/store.js';
+import { openRedisStore, type RedisStore } from '../src/store/redis-store.js';
+import type { StateBackend } from '../src/store/store.js';
 import type { CheckedList } from '../src/vocabulary/answer.js';
-import { startRedisServer, type RedisServer } from './redis/redis-server.js';
-import { redisLookup, withRedis } from './redis/with-redis.js';
-
-const cleanups: (() => Promise<void>)[] = [];
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+import { MOCK_OPTIONS } from '../src/wiring/option-table.js';
+import { resolveOptions, validateOptions } from '../src/wiring/options.js';
+import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { KEY } from './helpers.js';
+import { onEveryStore } from './store-kinds.js';
 
 const SESSIONS = ['w1', 'w2', 'w3', 'w4'];
 
-async function statesOn(store: Store, logBounds: LogBounds) {
+async function statesOn(store: StateBackend, logBounds: LogBounds) {
   const states = createStates({
     store,
     scenarios: DEFAULT_SCENARIO_SETTINGS,
@@ -67,7 +58,7 @@ async function heldByAll(all: MockState[]): Promise<number> {
   return held;
 }
 
-function rules(open: () => Promise<Store>) {
+onEveryStore('the request logs of every state, bounded together', ({ name, open, redisUrl }) => {
   it('holds at most the bound in entries, all states together, the oldest of any state going first', async () => {
     const { all } = await statesOn(await open(), { entries: 50, bytes: 1 << 30 });
     for (let round = 0; round < 40; round++)
@@ -110,61 +101,99 @@ function rules(open: () => Promise<Store>) {
     expect((await shown(w2)).length).toBe(12);
     expect(await heldByAll([all[0] as MockState, ...all.slice(2)])).toBe(20);
   });
-}
 
-describe('the request logs of every state, bounded together: memory store', () => {
-  rules(async () => createMemoryStore());
+  it.runIf(name === 'Redis store')(
+    'a session dropped through another replica, then used again here, lists what it holds now',
+    async () => {
+      const store = (await open()) as RedisStore;
+      const other = await openRedisStore(redisUrl() ?? '', { prefix: store.prefix });
+      try {
+        const bounds = { entries: 100, bytes: 1 << 30 };
+        const here = (await statesOn(store, bounds)).states;
+        const there = (await statesOn(other, bounds)).states;
+        const w1 = await here.session('w1');
+        await w1.requestLog.add(rejected('/before', 100, 'w1'));
+        expect((await shown(w1)).map(({ path }) => path)).toEqual(['/before']);
+        expect(await there.drop('w1')).toBe(true);
+        await w1.requestLog.add(rejected('/after', 100, 'w1'));
+        expect((await shown(w1)).map(({ path }) => path)).toEqual(['/after']);
+      } finally {
+        await other.close();
+      }
+    },
+  );
+
+  it.runIf(name === 'Redis store')(
+    'keeps the order of every entry in about twice the bound at most, however often logs are cleared',
+    async () => {
+      const store = (await open()) as RedisStore;
+      // Never past the bound: nothing is dropped for it, only cleared.
+      const { all } = await statesOn(store, { entries: 1000, bytes: 1 << 30 });
+      for (let round = 0; round < 60; round++) {
+        for (const state of all)
+          await state.requestLog.add(rejected(`/r/${round}`, 50, state.session));
+        if (round % 3 === 2) for (const state of all) await state.requestLog.clear();
+      }
+      const client = new Redis(redisUrl() ?? '');
+      try {
+        const order = await client.llen(`${store.prefix}log:order`);
+        const totals = await client.hgetall(`${store.prefix}log:totals`);
+        expect(order).toBeLessThanOrEqual(2 * 15 + 64 + 1);
+        expect(Number(totals.entries)).toBe(await heldByAll(all));
+      } finally {
+        client.disconnect();
+      }
+    },
+  );
 });
 
-describe('the request logs of every state, bounded together: file store', () => {
-  rules(async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'petstore-log-bounds-'));
-    const store = await openFileStore(join(folder, 'data.jsonl'));
-    cleanups.push(async () => {
-      await store.close();
-      await rm(folder, { recursive: true, force: true });
-    });
-    return store;
+describe('the bound of the request logs, as options', () => {
+  const running: RunningMock[] = [];
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((mock) => mock.close()));
   });
-});
 
-describe('the request logs of every state, bounded together: Redis store', () => {
-  withRedis();
-  let redis: RedisServer | undefined;
-  let prefixes = 0;
-  beforeAll(async () => {
-    if (redisLookup.found) redis = await startRedisServer();
+  it('maxLogEntries bounds every state together: 3 entries, whichever session sent the requests', async () => {
+    const mock = await startMock({ apiKeys: [KEY], maxLogEntries: 3 });
+    running.push(mock);
+    const auth = { Authorization: `Bearer ${KEY}` };
+    for (const session of [undefined, 'w1', 'w2', undefined, 'w1'])
+      expect(
+        (
+          await fetch(`${mock.url}/categories`, {
+            headers: { ...auth, ...(session ? { 'Mock-Session': session } : {}) },
+          })
+        ).status,
+      ).toBe(200);
+    const admin = mock.url.replace(/\/v1$/, '/__mock');
+    let held = 0;
+    for (const session of [undefined, 'w1', 'w2']) {
+      const res = await fetch(`${admin}/requests`, {
+        headers: { ...auth, ...(session ? { 'Mock-Session': session } : {}) },
+      });
+      held += ((await res.json()) as { count: number }).count;
+    }
+    expect(held).toBe(3);
   });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-  const open = async () => {
-    const store = await openRedisStore(redis?.url ?? 'redis://redis-not-started', {
-      prefix: `log-bounds-${++prefixes}:`,
-    });
-    cleanups.push(() => store.close());
-    await store.markInitial();
-    return store;
-  };
-  rules(open);
 
-  it('keeps the order of every entry in about twice the bound at most, however often logs are cleared', async () => {
-    const store = await open();
-    // Never past the bound: nothing is dropped for it, only cleared.
-    const { all } = await statesOn(store, { entries: 1000, bytes: 1 << 30 });
-    for (let round = 0; round < 60; round++) {
-      for (const state of all)
-        await state.requestLog.add(rejected(`/r/${round}`, 50, state.session));
-      if (round % 3 === 2) for (const state of all) await state.requestLog.clear();
-    }
-    const client = new Redis(redis?.url ?? '');
-    try {
-      const order = await client.llen(`${store.prefix}log:order`);
-      const totals = await client.hgetall(`${store.prefix}log:totals`);
-      expect(order).toBeLessThanOrEqual(2 * 15 + 64 + 1);
-      expect(Number(totals.entries)).toBe(await heldByAll(all));
-    } finally {
-      client.disconnect();
-    }
+  it.each([
+    { maxLogEntries: 0 },
+    { maxLogEntries: 2.5 },
+    { maxLogSize: -1 },
+    { maxLogSize: 'lots' },
+  ])('refuses %o in one line: invalid_option', (options) => {
+    expect(() => validateOptions(options)).toThrow(
+      expect.objectContaining({ code: 'invalid_option' }),
+    );
+  });
+
+  it('takes its bounds from MAX_LOG_ENTRIES and MAX_LOG_SIZE, and sizes like 4mb', () => {
+    const flags = MOCK_OPTIONS.maxLogEntries.flags?.[0];
+    expect(flags?.env).toBe('MAX_LOG_ENTRIES');
+    expect(MOCK_OPTIONS.maxLogSize.flags?.[0]?.env).toBe('MAX_LOG_SIZE');
+    expect(resolveOptions({ maxLogSize: '4mb' as never }).logBounds).toEqual({
+      entries: 5000,
+      bytes: 4 * 1024 * 1024,
+    });
   });
 });

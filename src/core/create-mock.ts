@@ -12,11 +12,13 @@ import { securitySchemesOf } from '../openapi/security-schemes.js';
 import { basePathOf } from '../openapi/servers.js';
 import { isServed, stabilityOf, type StabilityLevel } from '../openapi/stability.js';
 import { createMemoryStore } from '../store/memory-store.js';
-import { isReseedable, isSharedStore, type RecordId, type Store } from '../store/store.js';
+import { isReseedable, type RecordId, type Store } from '../store/store.js';
+import { stateBackend } from '../store/with-local-side-data.js';
 import { plainAnswer } from '../vocabulary/answer.js';
 import { errors, startupErrors } from '../vocabulary/error-catalogue.js';
 import { adminHandlers } from './admin/handlers.js';
 import { credentialPlaces } from './admin/redact.js';
+import type { LogBounds } from './admin/request-log.js';
 import { everyKey, settleCredentials, type AcceptedCredentials } from './accepted-credentials.js';
 import { createAnswerChecker } from './answer-check.js';
 import { createErrorShaper } from './error-shaper.js';
@@ -85,6 +87,11 @@ export interface MockSettings {
   maxSessions: number;
   /** A session unused this long (milliseconds) is dropped to make room for a new one. */
   sessionTtlMs: number;
+  /**
+   * The most the request logs of every state hold together.
+   * @default DEFAULT_LOG_BOUNDS
+   */
+  logBounds?: LogBounds;
   /** The least stability served; an operation below it is refused. */
   stability: StabilityLevel;
   /** The user's handlers, by operationId (each gets the inferred one as `next()`). */
@@ -205,9 +212,10 @@ export function createMock(
   // a large one operation by operation, before each one's first request, and its collections
   // are seeded on first use (decisions/009).
   const eager = spec.bytes <= EAGER_CHECK_BYTES;
-  const given = settings.store ?? createMemoryStore();
+  // A custom store that holds only records gets the rest of the state backend in this process.
+  const given = stateBackend(settings.store ?? createMemoryStore());
   // A store replicas share keeps its sessions' state itself: it is seeded at start-up.
-  const lazy = eager || isSharedStore(given) ? undefined : lazySeeding(given);
+  const lazy = eager || given.shared ? undefined : lazySeeding(given);
   const states =
     carried?.states ??
     createStates({
@@ -215,6 +223,7 @@ export function createMock(
       scenarios: settings.scenarios,
       seed: settings.seed,
       limits: { maxSessions: settings.maxSessions, sessionTtl: settings.sessionTtlMs },
+      ...(settings.logBounds ? { logBounds: settings.logBounds } : {}),
       ...(isReseedable(given)
         ? {
             async reseed() {
@@ -342,7 +351,7 @@ export function createMock(
         },
     checkAnswer: createAnswerChecker(compiler, budget),
     states,
-    ...(isSharedStore(given) ? { storeBudgetMs: SHARED_STORE_BUDGET_MS } : {}),
+    ...(given.shared ? { storeBudgetMs: SHARED_STORE_BUDGET_MS } : {}),
     onServerError: (err, request) =>
       logger.error(
         { err, method: request.method, path: request.target },

@@ -243,9 +243,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     const hooks = api.scenarios;
     const preferences = hooks ? readPreferences(request, operation) : {};
     if (hooks) {
-      const read = state.scenarios.settings();
-      // Read at once from this process: an await per request is worth saving.
-      const settings = read instanceof Promise ? await read : read;
+      const settings = await state.scenarios.settings();
       progress.delayMs = state.scenarios.delayFor(settings, preferences);
       const fault = state.scenarios.faultFor(settings, preferences);
       if (fault) {
@@ -298,7 +296,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     progress: Progress,
     started: number,
     api: ServedApi,
-  ): void | Promise<void> {
+  ): Promise<void> {
     const { state = options.states.default } = progress;
     const { fault } = reply;
     const kept = progress.body && keptBody(progress.body);
@@ -428,8 +426,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
         if (counted) await counted;
       }
       try {
-        const recorded = record(request, reply, progress, started, to.api);
-        if (recorded) await recorded;
+        await record(request, reply, progress, started, to.api);
       } catch (err) {
         // The log may be a shared store's: one that fails leaves the answer as it was.
         options.onServerError?.(err, request);

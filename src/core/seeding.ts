@@ -1,11 +1,5 @@
 import type { Resource } from '../openapi/resources.js';
-import {
-  isScopedStore,
-  type Collection,
-  type CollectionDescriptor,
-  type ScopedStore,
-  type Store,
-} from '../store/store.js';
+import type { Collection, CollectionDescriptor, StateBackend, Store } from '../store/store.js';
 
 /** How many records to make for each collection, and from which seed. */
 export interface SeedSettings {
@@ -25,7 +19,7 @@ export interface SeedPlan {
 /** Seeding on first use: see lazySeeding. */
 export interface LazySeeding {
   /** The store to serve from: the one given, each of its collections seeded on first use. */
-  readonly store: Store;
+  readonly store: StateBackend;
   /** The collections to seed, and how: a reloaded spec's app gives its own. */
   plan(plan: SeedPlan): void;
   /** From now on, a collection found empty on its first use is seeded with these settings. */
@@ -42,7 +36,7 @@ export interface LazySeeding {
  * state), start over: their collections are seeded on their first use again.
  * @example const seeding = lazySeeding(store); seeding.plan(plan); seeding.defer({ count: 10, seed: 1 });
  */
-export function lazySeeding(store: Store): LazySeeding {
+export function lazySeeding(store: StateBackend): LazySeeding {
   let plan: SeedPlan | undefined;
   let settings: SeedSettings | undefined;
   let byName = new Map<string, Resource>();
@@ -86,28 +80,33 @@ export function lazySeeding(store: Store): LazySeeding {
       },
       close: () => inner.close(),
     };
-    if (!isScopedStore(inner)) return state;
+    return state;
+  }
+
+  /** The backend's main state seeded on first use, and each of its scopes likewise. */
+  function seededBackend(backend: StateBackend): StateBackend {
     const scopes = new Map<string, Store>();
-    const scoped: ScopedStore = {
-      ...state,
+    return {
+      ...seeded(backend),
+      shared: backend.shared,
       scope(name) {
         let scope = scopes.get(name);
-        if (!scope) scopes.set(name, (scope = seeded(inner.scope(name))));
+        if (!scope) scopes.set(name, (scope = seeded(backend.scope(name))));
         return scope;
       },
-      scopeNames: () => inner.scopeNames(),
+      scopeNames: () => backend.scopeNames(),
       async dropScope(name) {
         scopes.delete(name);
-        return inner.dropScope(name);
+        return backend.dropScope(name);
       },
-      touchScope: (name) => inner.touchScope(name),
-      scopeUsage: () => inner.scopeUsage(),
+      touchScope: (name) => backend.touchScope(name),
+      scopeUsage: () => backend.scopeUsage(),
+      sideData: (scope) => backend.sideData(scope),
     };
-    return scoped;
   }
 
   return {
-    store: seeded(store),
+    store: seededBackend(store),
     plan(next) {
       plan = next;
       byName = new Map(next.resources.map((resource) => [resource.name, resource]));

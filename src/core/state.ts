@@ -1,21 +1,13 @@
 import {
-  isScopedStore,
-  isSharedStore,
-  type ScopeUsage,
-  type SideData,
-  type Store,
   StoreLostError,
+  StoreNoScopesError,
+  type StateBackend,
+  type Store,
 } from '../store/store.js';
 import { errors } from '../vocabulary/error-catalogue.js';
 import { createCoverageTally, type CoverageTally } from './admin/coverage.js';
-import { DEFAULT_LOG_BOUNDS, LogBudget, type LogBounds } from './admin/log-budget.js';
-import { createRequestLog, createSharedRequestLog, type RequestLog } from './admin/request-log.js';
-import {
-  localSettings,
-  Scenarios,
-  type ScenarioSettings,
-  type SettingsCell,
-} from './scenarios/settings.js';
+import { createRequestLog, type LogBounds, type RequestLog } from './admin/request-log.js';
+import { Scenarios, storedSettings, type ScenarioSettings } from './scenarios/settings.js';
 
 /** What one state of the mock is: its records, its scenario settings and its request log. */
 export interface MockState {
@@ -50,8 +42,8 @@ export interface SessionLimits {
 /**
  * The states of the mock: the default one, and one per session (a `Mock-Session` header), each
  * made on first use as a copy of the start-up data (the same records and ids), with scenario
- * settings and a request log of its own. On a store several replicas share, all of it lives in
- * the store, so that a session is the same on every replica.
+ * settings and a request log of its own. All of it lives in the state backend (the store): on a
+ * store several replicas share, a session is the same on every replica.
  */
 export interface MockStates {
   readonly default: MockState;
@@ -73,11 +65,11 @@ export interface MockStates {
 const TOUCH_EVERY_MS = 1000;
 
 /**
- * @param store the default state's store; sessions need one with scopes (the memory, file and
- * Redis stores have them).
+ * @param store the state backend: the default state's records, the sessions (its scopes) and
+ * every state's settings and request log.
  */
 export function createStates(options: {
-  store: Store;
+  store: StateBackend;
   scenarios: ScenarioSettings;
   seed: number;
   limits: SessionLimits;
@@ -93,35 +85,25 @@ export function createStates(options: {
   logBounds?: LogBounds;
 }): MockStates {
   const { store, limits } = options;
-  const shared = isSharedStore(store) ? store : undefined;
-  const logBounds = options.logBounds ?? DEFAULT_LOG_BOUNDS;
-  /** One bound for the logs of every state together (a shared store counts in the store). */
-  const logBudget = new LogBudget(logBounds);
-  const stateOf = (scope: Store, session: string | undefined, side: SideData | undefined) => ({
-    store: scope,
-    scenarios: new Scenarios(
-      side ? sharedSettings(side, options.scenarios) : localSettings(options.scenarios),
-      options.seed,
-    ),
-    requestLog: side
-      ? createSharedRequestLog(side, undefined, logBounds)
-      : createRequestLog(undefined, logBudget),
-    coverage: createCoverageTally(),
-    ...(session === undefined ? {} : { session }),
-  });
-  const fallback: MockState = stateOf(store, undefined, shared?.sideData());
+  const logOptions = options.logBounds ? { bounds: options.logBounds } : {};
+  const stateOf = (records: Store, session: string | undefined): MockState => {
+    const side = store.sideData(session);
+    return {
+      store: records,
+      scenarios: new Scenarios(storedSettings(side, options.scenarios), options.seed),
+      requestLog: createRequestLog(side, logOptions),
+      coverage: createCoverageTally(),
+      ...(session === undefined ? {} : { session }),
+    };
+  };
+  const fallback: MockState = stateOf(store, undefined);
   const sessions = new Map<string, MockState>();
   /** The sessions this process used, and when it last told the store so (at most every TOUCH_EVERY_MS). */
   const usage = new Map<string, { createdAt: number; lastUsedAt: number; touched: number }>();
 
-  /** When each session was made and last used, as the store keeps it (every replica's, on Redis). */
-  async function usageOf(): Promise<ScopeUsage[]> {
-    return isScopedStore(store) ? store.scopeUsage() : [];
-  }
-
   /** Makes room for a new session: expired ones are dropped; if none is, the new one is refused. */
   async function admit(id: string): Promise<void> {
-    const known = await usageOf();
+    const known = await store.scopeUsage();
     if (known.some(({ name }) => name === id) || known.length < limits.maxSessions) return;
     const now = Date.now();
     const expired = known.filter(({ lastUsedAt }) => now - lastUsedAt >= limits.sessionTtl);
@@ -140,47 +122,50 @@ export function createStates(options: {
       return;
     }
     usage.set(id, { createdAt: seen?.createdAt ?? now, lastUsedAt: now, touched: now });
-    if (isScopedStore(store)) await store.touchScope(id);
+    await store.touchScope(id);
   }
 
   async function drop(id: string): Promise<boolean> {
     usage.delete(id);
     const state = sessions.get(id);
     sessions.delete(id);
-    if (!isScopedStore(store)) return false;
+    // The store forgets the scope's records, settings and log together.
     const held = await store.dropScope(id);
-    if (state && !shared) {
-      await state.scenarios.reset();
-      await state.requestLog.clear();
-    }
     state?.coverage.clear();
     return held;
+  }
+
+  async function session(id: string): Promise<MockState> {
+    let state = sessions.get(id);
+    if (!state || !usage.has(id)) {
+      await admit(id);
+      state = stateOf(store.scope(id), id);
+      sessions.set(id, state);
+    }
+    await touch(id);
+    return state;
   }
 
   return {
     default: fallback,
     async session(id) {
-      if (!isScopedStore(store)) throw errors.noSessions();
-      let state = sessions.get(id);
-      if (!state || !usage.has(id)) {
-        await admit(id);
-        state = stateOf(store.scope(id), id, shared?.sideData(id));
-        sessions.set(id, state);
+      try {
+        return await session(id);
+      } catch (error) {
+        if (error instanceof StoreNoScopesError) throw errors.noSessions();
+        throw error;
       }
-      await touch(id);
-      return state;
     },
     async existing(id) {
       const known = sessions.get(id);
       if (known && usage.has(id)) return known;
-      if (!isScopedStore(store) || !(await usageOf()).some(({ name }) => name === id))
-        return undefined;
-      const state = stateOf(store.scope(id), id, shared?.sideData(id));
+      if (!(await store.scopeUsage()).some(({ name }) => name === id)) return undefined;
+      const state = stateOf(store.scope(id), id);
       sessions.set(id, state);
       return state;
     },
     async list() {
-      return (await usageOf())
+      return (await store.scopeUsage())
         .sort((a, b) => a.createdAt - b.createdAt)
         .map(({ name, createdAt, lastUsedAt }) => ({
           id: name,
@@ -201,17 +186,5 @@ export function createStates(options: {
       await state.requestLog.clear();
       state.coverage.clear();
     },
-  };
-}
-
-/** A state's settings as a document of a shared store: one change holds for every replica. */
-function sharedSettings(side: SideData, initial: ScenarioSettings): SettingsCell {
-  return {
-    async read() {
-      const json = await side.readDocument('settings');
-      return json === undefined ? structuredClone(initial) : (JSON.parse(json) as ScenarioSettings);
-    },
-    write: (settings) => side.writeDocument('settings', JSON.stringify(settings)),
-    clear: () => side.deleteDocument('settings'),
   };
 }

@@ -13,6 +13,7 @@ import {
 } from './data-file.js';
 import { Journal, syncFolder } from './journal.js';
 import { isFileAt, lockFile } from './lock-file.js';
+import { LocalSides } from './local-side-data.js';
 import { MemoryStore } from './memory-store.js';
 import { checkRoom, jsonOf, keyOf, newId, StoreStates, withId, type Totals } from './records.js';
 import {
@@ -22,7 +23,8 @@ import {
   type CollectionDescriptor,
   type RecordId,
   type ScopeUsage,
-  type ScopedStore,
+  type SideData,
+  type StateBackend,
   type Store,
   type StoreLimits,
   type StoredRecord,
@@ -174,9 +176,11 @@ interface StoreAccess {
  * await store.collection({ name: 'categories', idProperty: 'id', idKind: 'integer' }).create({ name: 'Dog' });
  * await store.close(); // the next openFileStore('data.jsonl') holds the Dog
  */
-export class FileStore implements ScopedStore {
+export class FileStore implements StateBackend {
   /** The data file, as an absolute path. */
   readonly path: string;
+  /** One process: its scopes and side data are kept in memory, never in the file. */
+  readonly shared = false;
   readonly limits: StoreLimits;
   /**
    * Whether the file held data when it was opened: any collection, even emptied. The mock
@@ -231,6 +235,7 @@ export class FileStore implements ScopedStore {
         scopes: new Map(),
         used: new Set(),
         usage: new Map(),
+        sides: new LocalSides(),
         main: () => store.#latest,
       },
     );
@@ -273,7 +278,7 @@ export class FileStore implements ScopedStore {
 
   /**
    * A scope of this store: a state of its own kept in memory, never written to the file,
-   * made from the mark when first used (see ScopedStore).
+   * made from the mark when first used (see StateBackend).
    */
   scope(name: string): Store {
     return this.#scopes.scope(name);
@@ -293,6 +298,11 @@ export class FileStore implements ScopedStore {
 
   scopeUsage(): Promise<ScopeUsage[]> {
     return this.#scopes.scopeUsage();
+  }
+
+  /** The documents and lists of the main state or of a scope: in memory, never in the file. */
+  sideData(scope?: string): SideData {
+    return this.#scopes.sideData(scope);
   }
 
   /** Durable like any write: the file is replaced by a snapshot of the marked state. */

@@ -18,11 +18,13 @@ import {
   type CollectionDescriptor,
   type RecordId,
   type ScopeUsage,
-  type ScopedStore,
+  type SideData,
+  type StateBackend,
   type Store,
   type StoreLimits,
   type StoredRecord,
 } from './store.js';
+import { LocalSides } from './local-side-data.js';
 
 export interface MemoryStoreOptions {
   /** @default DEFAULT_STORE_LIMITS */
@@ -57,6 +59,8 @@ export interface ScopeFamily {
   readonly used: Set<string>;
   /** When each scope was made and last used (touchScope), in milliseconds since the epoch. */
   readonly usage: Map<string, { createdAt: number; lastUsedAt: number }>;
+  /** The side data of the main state and of each scope. */
+  readonly sides: LocalSides;
   /**
    * The main state's totals (a file store's, its pending writes counted): the base of the
    * store's whole, to which each scope adds what it holds beyond the mark.
@@ -64,8 +68,10 @@ export interface ScopeFamily {
   readonly main: () => Totals;
 }
 
-export class MemoryStore implements ScopedStore {
+export class MemoryStore implements StateBackend {
   readonly limits: StoreLimits;
+  /** One process: its side data is kept in memory. */
+  readonly shared = false;
   /** Undefined for a scope not used yet (or dropped): it is made from the mark when used. */
   #states: StoreStates | undefined;
   readonly #collections = new Map<string, MemoryCollection>();
@@ -82,6 +88,7 @@ export class MemoryStore implements ScopedStore {
       scopes: new Map(),
       used: new Set(),
       usage: new Map(),
+      sides: new LocalSides(),
       main: () => this.states.totals,
     };
     this.#scopeName = scopeName;
@@ -141,7 +148,13 @@ export class MemoryStore implements ScopedStore {
     if (scope) scope.#states = undefined;
     this.#family.used.delete(name);
     this.#family.usage.delete(name);
+    this.#family.sides.drop(name);
     return true;
+  }
+
+  /** The documents and lists of the main state or of a scope, kept in memory. */
+  sideData(scope?: string): SideData {
+    return this.#family.sides.of(scope);
   }
 
   async touchScope(name: string): Promise<void> {

@@ -1,5 +1,5 @@
 // The Lua scripts of the Redis store's bounded lists (the request logs of every state): one
-// bound for all of them together, as the memory logs have (core/admin/log-budget.ts). Keys:
+// bound for all of them together, as a store of one process has (list-budget.ts). Keys:
 // a list (entries newest first), its counter (`pushed`: how many were ever pushed, so that the
 // entry at index i is number pushed - i), the prefix's `log:order` (every entry pushed, oldest
 // first, as `list\ncounter\nnumber`) and `log:totals` (hash: `entries`, `bytes` of every list).

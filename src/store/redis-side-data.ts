@@ -10,16 +10,19 @@ import type { SideData } from './store.js';
 
 /**
  * The side data of a state.
- * @example await sideDataOf(state).writeDocument('settings', '{"faultRate":0}');
+ * @example await sideDataOf(state).writeDocument('settings', { faultRate: 0 });
  */
 export function sideDataOf(state: StateAccess): SideData {
   const index = `${state.keys.state}side`;
   const key = (kind: string, name: string) =>
     `${state.keys.state}${kind}:${encodeURIComponent(name)}`;
   return {
-    readDocument: async (name) =>
-      (await state.command('read', (client) => client.get(key('doc', name)))) ?? undefined,
-    writeDocument: async (name, json) => {
+    readDocument: async (name) => {
+      const json = await state.command('read', (client) => client.get(key('doc', name)));
+      return json === null ? undefined : (JSON.parse(json) as unknown);
+    },
+    writeDocument: async (name, value) => {
+      const json = JSON.stringify(value);
       await state.command('write', (client) =>
         client.multi().set(key('doc', name), json).sadd(index, key('doc', name)).exec(),
       );
@@ -27,7 +30,8 @@ export function sideDataOf(state: StateAccess): SideData {
     deleteDocument: async (name) => {
       await state.command('write', (client) => client.del(key('doc', name)));
     },
-    pushEntry: async (list, json, capacity, whole) => {
+    pushEntry: async (list, entry, codec, { capacity, whole }) => {
+      const json = codec.encode(entry);
       const at = key('list', list);
       const pushed = key('pushed', list);
       await state.command('write', (client) =>
@@ -40,7 +44,7 @@ export function sideDataOf(state: StateAccess): SideData {
         ),
       );
     },
-    readEntries: (list) =>
+    readEntries: (list, codec) =>
       state.command('read', async (client) => {
         const results = await client
           .multi()
@@ -49,7 +53,8 @@ export function sideDataOf(state: StateAccess): SideData {
           .exec();
         const [[countFailure, pushed] = [], [listFailure, entries] = []] = results ?? [];
         if (countFailure || listFailure) throw countFailure ?? listFailure;
-        return { entries: (entries as string[] | undefined) ?? [], pushed: Number(pushed ?? 0) };
+        const texts = (entries as string[] | undefined) ?? [];
+        return { entries: texts.map((json) => codec.decode(json)), pushed: Number(pushed ?? 0) };
       }),
     clearEntries: async (list) => {
       await state.command('write', (client) => clearList(state, client, key('list', list)));

@@ -30,7 +30,7 @@ export class RedisState implements Store, StateAccess {
   #keys: StateKeys | undefined;
 
   constructor(
-    protected readonly shared: Shared,
+    protected readonly link: Shared,
     /** The scope's name; empty for the main state. */
     private readonly scopeName: string,
   ) {}
@@ -49,8 +49,8 @@ export class RedisState implements Store, StateAccess {
   }
 
   async markInitial(): Promise<void> {
-    const epoch = await this.run(MARK, [this.keys.claim, this.shared.token, randomUUID()], 'write');
-    this.shared.epoch = String(epoch);
+    const epoch = await this.run(MARK, [this.keys.claim, this.link.token, randomUUID()], 'write');
+    this.link.epoch = String(epoch);
   }
 
   async reset(): Promise<void> {
@@ -62,12 +62,12 @@ export class RedisState implements Store, StateAccess {
 
   /** The keys every script of this state gets, and the seeding claim's. */
   get keys(): StateKeys {
-    this.#keys ??= keysOf(this.shared.prefix, this.scopeName);
+    this.#keys ??= keysOf(this.link.prefix, this.scopeName);
     return this.#keys;
   }
 
   get settings(): Shared {
-    return this.shared;
+    return this.link;
   }
 
   /**
@@ -99,14 +99,14 @@ export class RedisState implements Store, StateAccess {
 
   /** Runs plain commands, their failures told as a script's are. */
   async command<T>(kind: 'read' | 'write', run: (client: Redis) => Promise<T>): Promise<T> {
-    if (this.shared.closed)
+    if (this.link.closed)
       throw new StoreUnavailableError('it is closed', RETRY_AFTER_SECONDS, {
         outcome: kind === 'read' ? 'read' : 'not-stored',
       });
     try {
-      return await this.#withinBudget(kind, () => run(this.shared.client));
+      return await this.#withinBudget(kind, () => run(this.link.client));
     } catch (error) {
-      throw unavailable(failureOf(error, this.shared.timeoutMs), this.shared.url, kind, error);
+      throw unavailable(failureOf(error, this.link.timeoutMs), this.link.url, kind, error);
     }
   }
 
@@ -116,15 +116,15 @@ export class RedisState implements Store, StateAccess {
    */
   async run(script: Script, args: readonly (string | number)[], kind: 'read' | 'write') {
     const keys = this.keys;
-    if (this.shared.closed)
+    if (this.link.closed)
       throw new StoreUnavailableError('it is closed', RETRY_AFTER_SECONDS, {
         outcome: kind === 'read' ? 'read' : 'not-stored',
       });
     try {
       return await this.#withinBudget(kind, () =>
         runScript(
-          this.shared.client,
-          this.shared.scripts,
+          this.link.client,
+          this.link.scripts,
           script,
           [
             keys.state,
@@ -137,13 +137,13 @@ export class RedisState implements Store, StateAccess {
             keys.main,
             keys.room,
           ],
-          [this.scopeName, ...args, this.shared.epoch],
+          [this.scopeName, ...args, this.link.epoch],
         ),
       );
     } catch (error) {
       const loss = lossOf(error);
-      if (loss) throw new StoreLostError(loss, `its Redis at ${this.shared.url}`, kind);
-      throw unavailable(failureOf(error, this.shared.timeoutMs), this.shared.url, kind, error);
+      if (loss) throw new StoreLostError(loss, `its Redis at ${this.link.url}`, kind);
+      throw unavailable(failureOf(error, this.link.timeoutMs), this.link.url, kind, error);
     }
   }
 }

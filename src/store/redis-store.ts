@@ -16,7 +16,7 @@ import {
   DEFAULT_STORE_LIMITS,
   StoreUnavailableError,
   type ScopeUsage,
-  type SharedStore,
+  type StateBackend,
   type SideData,
   type Store,
   type StoreLimits,
@@ -214,7 +214,9 @@ async function refuseEviction(client: Redis, url: string): Promise<void> {
  * await store.collection({ name: 'categories', idProperty: 'id', idKind: 'integer' }).create({ name: 'Dog' });
  * await store.scope('worker-1').collection(categories).list(); // the marked records
  */
-export class RedisStore extends RedisState implements SharedStore {
+export class RedisStore extends RedisState implements StateBackend {
+  /** Replicas serve from it together. */
+  readonly shared = true;
   /**
    * Whether the prefix held a marked state when the store was opened: another replica seeded
    * it. Then this one must neither seed nor call `markInitial`.
@@ -233,15 +235,15 @@ export class RedisStore extends RedisState implements SharedStore {
 
   /** The Redis server, as its URL without the password. */
   get url(): string {
-    return this.shared.url;
+    return this.link.url;
   }
 
   get prefix(): string {
-    return this.shared.prefix;
+    return this.link.prefix;
   }
 
   get limits(): StoreLimits {
-    return this.shared.limits;
+    return this.link.limits;
   }
 
   scope(name: string): Store {
@@ -249,7 +251,7 @@ export class RedisStore extends RedisState implements SharedStore {
       throw new TypeError('A scope needs a name of one character or more');
     let scope = this.#scopes.get(name);
     if (!scope) {
-      scope = new RedisState(this.shared, name);
+      scope = new RedisState(this.link, name);
       this.#scopes.set(name, scope);
     }
     return scope;
@@ -303,7 +305,7 @@ export class RedisStore extends RedisState implements SharedStore {
 
   /** The hashes of when each scope was made and last used. */
   #usage(kind: 'created' | 'used'): string {
-    return `${this.shared.prefix}scope-${kind}`;
+    return `${this.link.prefix}scope-${kind}`;
   }
 
   override async markInitial(): Promise<void> {
@@ -321,10 +323,10 @@ export class RedisStore extends RedisState implements SharedStore {
    * @throws {StoreUnavailableError} while another replica seeds.
    */
   async reseed(fill: () => Promise<void>): Promise<boolean> {
-    const { hash, label } = this.shared.spec;
+    const { hash, label } = this.link.spec;
     const outcome = (await this.run(
       RECLAIM,
-      [this.keys.claim, this.shared.token, this.shared.claimLeaseMs, hash, label],
+      [this.keys.claim, this.link.token, this.link.claimLeaseMs, hash, label],
       'write',
     )) as [string];
     if (outcome[0] === 'current') {
@@ -336,12 +338,12 @@ export class RedisStore extends RedisState implements SharedStore {
         'another mock is seeding its start-up data again',
         RETRY_AFTER_SECONDS,
       );
-    this.shared.epoch = '';
+    this.link.epoch = '';
     try {
       await fill();
       await this.markInitial();
     } catch (error) {
-      await this.run(RELEASE, [this.keys.claim, this.shared.token], 'write').catch(() => undefined);
+      await this.run(RELEASE, [this.keys.claim, this.link.token], 'write').catch(() => undefined);
       throw error;
     }
     return true;
@@ -351,10 +353,10 @@ export class RedisStore extends RedisState implements SharedStore {
   override async close(): Promise<void> {
     this.#stopRenewal();
     clearInterval(this.#epochCheck);
-    if (this.shared.closed) return;
-    await this.run(RELEASE, [this.keys.claim, this.shared.token], 'write').catch(() => undefined);
-    const client = this.shared.client;
-    this.shared.closed = true;
+    if (this.link.closed) return;
+    await this.run(RELEASE, [this.keys.claim, this.link.token], 'write').catch(() => undefined);
+    const client = this.link.client;
+    this.link.closed = true;
     await client.quit().catch(() => client.disconnect());
   }
 
@@ -365,13 +367,13 @@ export class RedisStore extends RedisState implements SharedStore {
   async claim(waitMs: number, reseed = false): Promise<void> {
     const deadline = Date.now() + waitMs;
     for (;;) {
-      const { hash, label } = this.shared.spec;
+      const { hash, label } = this.link.spec;
       const [outcome, epoch] = (await this.run(
         CLAIM,
         [
           this.keys.claim,
-          this.shared.token,
-          this.shared.claimLeaseMs,
+          this.link.token,
+          this.link.claimLeaseMs,
           reseed ? 'reseed' : '',
           hash,
           label,
@@ -380,18 +382,18 @@ export class RedisStore extends RedisState implements SharedStore {
       )) as [string, string?];
       if (outcome === 'other-spec')
         throw new RedisError(
-          this.shared.url,
+          this.link.url,
           `the prefix "${this.prefix}" serves another spec, ${epoch ?? 'unnamed'}, and this mock's is ${label}; give this mock another --redis-prefix, or stop the mocks of the other spec and empty the prefix`,
         );
       if (outcome === 'loaded') {
         this.loaded = true;
-        this.shared.epoch = epoch ?? '';
+        this.link.epoch = epoch ?? '';
         this.#checkEpoch();
         return;
       }
       if (outcome === 'lost')
         throw new RedisError(
-          this.shared.url,
+          this.link.url,
           `the start-up data that mocks served under the prefix "${this.prefix}" is gone (Redis restarted empty, was flushed, or failed over to an empty replica); seed it again with POST /__mock/reset on a running mock, or start this one with --redis-reseed`,
         );
       if (outcome === 'claimed') {
@@ -400,16 +402,16 @@ export class RedisStore extends RedisState implements SharedStore {
         this.#renewal = setInterval(() => {
           void this.run(
             RENEW,
-            [this.keys.claim, this.shared.token, this.shared.claimLeaseMs],
+            [this.keys.claim, this.link.token, this.link.claimLeaseMs],
             'write',
           ).catch(() => undefined);
-        }, this.shared.claimLeaseMs / 3);
+        }, this.link.claimLeaseMs / 3);
         this.#renewal.unref();
         return;
       }
       if (Date.now() > deadline)
         throw new RedisError(
-          this.shared.url,
+          this.link.url,
           `another mock has been seeding the prefix "${this.prefix}" for ${Math.round(waitMs / 1000)} s without finishing; stop it, or use another prefix`,
         );
       await new Promise((resolve) => setTimeout(resolve, SEED_POLL_MS));

@@ -100,59 +100,110 @@ export interface Store {
 }
 
 /**
- * A store that holds several independent states beside its main one: scopes (the mock's
- * sessions). A scope has its own records and id counters, and starts as a copy of the marked
- * state (the start-up data, with the same ids). There is one mark for the main state and
- * every scope: `markInitial` of any of them sets it, and every `reset` returns to it.
+ * The one state backend of the mock: everything it keeps, behind one asynchronous interface
+ * that the memory, file and Redis stores implement in full. Beside the records of its main
+ * state (Store) it holds scopes (the mock's sessions: states of their own, each made as a copy
+ * of the marked start-up data, with the same ids), the registry of when each scope was made
+ * and used, and the side data of every state: small documents (a state's scenario settings)
+ * and bounded lists of entries (its request log). There is one mark for the main state and
+ * every scope: `markInitial` of any of them sets it, and every `reset` returns to it. A store
+ * of one process keeps its side data in memory; a store several processes share keeps it
+ * with the records, so that every replica sees the same. A custom store that implements only
+ * Store gets the rest from `withLocalSideData`.
+ * @example const alice = backend.scope('alice'); await alice.collection(pets).create({ name: 'Rex' });
  */
-export interface ScopedStore extends Store {
+export interface StateBackend extends Store {
+  /**
+   * Whether other processes serve from this store too (Redis): it is then seeded once, at
+   * start-up, by the first of them, and its calls get a time budget per request.
+   */
+  readonly shared: boolean;
   /**
    * The scope of that name: a store of its own over the same storage, made (as a copy of the
    * mark) the first time it is used. Its `close` does nothing: closing this store closes it.
-   * @example const alice = store.scope('alice'); await alice.collection(pets).create({ name: 'Rex' });
+   * @throws {StoreNoScopesError} from a store that keeps no scopes (see withLocalSideData).
    */
   scope(name: string): Store;
   /** The names of the scopes that hold a state, in no particular order. */
   scopeNames(): Promise<string[]>;
   /**
-   * Forgets a scope's state; its next use starts again from the mark.
+   * Forgets a scope's state and its side data; its next use starts again from the mark.
    * @returns whether the scope held a state.
    */
   dropScope(name: string): Promise<boolean>;
   /**
    * Notes that a scope was used now; the first time, that it was made now (it then holds a
    * state, made from the mark when first read or written).
+   * @throws {StoreNoScopesError} from a store that keeps no scopes.
    */
   touchScope(name: string): Promise<void>;
   /** When each scope that holds a state was made and last used (0 for one never touched). */
   scopeUsage(): Promise<ScopeUsage[]>;
+  /** The side data of the main state, or of the scope of that name. */
+  sideData(scope?: string): SideData;
+}
+
+/** @deprecated the same as StateBackend, under its former name. */
+export type ScopedStore = StateBackend;
+
+/**
+ * What a store keeps beside the records of each of its states: small JSON documents (a
+ * state's scenario settings) and bounded lists of entries (its request log).
+ */
+export interface SideData {
+  /**
+   * The document of that name, a JSON value; undefined when it was never written (or was
+   * deleted). A store of this process hands out what it was given: treat it as read-only.
+   */
+  readDocument(name: string): Promise<unknown>;
+  /** Stores a JSON value under that name; a store of this process keeps it as it is. */
+  writeDocument(name: string, value: unknown): Promise<void>;
+  deleteDocument(name: string): Promise<void>;
+  /**
+   * Adds an entry to the front of a list, dropping its oldest past `bounds.capacity`, and past
+   * `bounds.whole` (the most entries and bytes of every list of every state of the store
+   * together) the oldest entry of any list. Entries are numbered 1, 2, 3... in the order they
+   * are pushed, and a clear does not restart the numbers.
+   */
+  pushEntry<T>(list: string, entry: T, codec: EntryCodec<T>, bounds: EntryBounds): Promise<void>;
+  /**
+   * The entries of a list, newest first, and how many were ever pushed to it: the number of
+   * the entry at index `i` is `pushed - i`. A snapshot: later pushes leave it as it is.
+   */
+  readEntries<T>(list: string, codec: EntryCodec<T>): Promise<{ entries: T[]; pushed: number }>;
+  /** Empties a list; its numbers go on from where they were. */
+  clearEntries(list: string): Promise<void>;
 }
 
 /**
- * What a store shared by several processes keeps beside the records of each of its states, so
- * that every replica sees the same: small JSON documents (a state's scenario settings) and
- * bounded lists of entries (its request log). A store of one process does not need it: its
- * states keep those in memory.
+ * How the entries of a list are kept: a store of this process holds them as they are (in the
+ * slots `slots` makes, if given), a shared one as their JSON.
  */
-export interface SideData {
-  /** The document of that name, as JSON; undefined when it was never written (or deleted). */
-  readDocument(name: string): Promise<string | undefined>;
-  writeDocument(name: string, json: string): Promise<void>;
-  deleteDocument(name: string): Promise<void>;
-  /**
-   * Adds an entry to the front of a list, dropping its oldest past `capacity`, and past
-   * `whole` (the most entries and bytes of every list of every state of the store together)
-   * the oldest entry of any list. Entries are numbered 1, 2, 3... in the order they are
-   * pushed, and a clear does not restart the numbers.
-   */
-  pushEntry(list: string, json: string, capacity: number, whole: ListBounds): Promise<void>;
-  /**
-   * The entries of a list, newest first, and how many were ever pushed to it: the number of
-   * the entry at index `i` is `pushed - i`.
-   */
-  readEntries(list: string): Promise<{ entries: string[]; pushed: number }>;
-  /** Empties a list; its numbers go on from where they were. */
-  clearEntries(list: string): Promise<void>;
+export interface EntryCodec<T> {
+  /** The entry as one JSON text, for a store that keeps it outside the process. */
+  encode(entry: T): string;
+  /** An entry back from its JSON. */
+  decode(json: string): T;
+  /** What an entry held in this process counts for against `ListBounds.bytes`. */
+  bytes(entry: T): number;
+  /** Where a store of this process keeps `capacity` entries; slots of plain references by default. */
+  slots?(capacity: number): EntrySlots<T>;
+}
+
+/** Room for a list's entries in this process, one slot per entry (a ring). */
+export interface EntrySlots<T> {
+  put(slot: number, id: number, entry: T): void;
+  get(slot: number): T | undefined;
+  empty(slot: number): void;
+  clear(): void;
+}
+
+/** How long a list may grow: its own capacity, and the bound of every list together. */
+export interface EntryBounds {
+  /** The most entries of this list. */
+  capacity: number;
+  /** The most entries, and bytes, of every list of every state of the store together. */
+  whole: ListBounds;
 }
 
 /** The most entries, and bytes of their JSON, that a store's lists hold all together. */
@@ -167,17 +218,6 @@ export interface ScopeUsage {
   /** Milliseconds since the epoch. */
   createdAt: number;
   lastUsedAt: number;
-}
-
-/** A store several processes share (Redis): scopes, and the side data of each state. */
-export interface SharedStore extends ScopedStore {
-  /** The side data of the main state, or of the scope of that name. */
-  sideData(scope?: string): SideData;
-}
-
-/** @example isSharedStore(await openRedisStore(url)) // true */
-export function isSharedStore(store: Store): store is SharedStore {
-  return typeof (store as Partial<SharedStore>).sideData === 'function';
 }
 
 /** A shared store that can seed its start-up data again once it is lost (Redis). */
@@ -195,11 +235,6 @@ export function isReseedable(store: Store): store is ReseedableStore {
   return typeof (store as Partial<ReseedableStore>).reseed === 'function';
 }
 
-/** @example isScopedStore(createMemoryStore()) // true */
-export function isScopedStore(store: Store): store is ScopedStore {
-  return typeof (store as Partial<ScopedStore>).scope === 'function';
-}
-
 /** A write that would take the store past its limits. Nothing of it was stored. */
 export class StoreFullError extends Error {
   override name = 'StoreFullError';
@@ -213,6 +248,18 @@ export class StoreFullError extends Error {
         ? `The mock's store is full: it holds its limit of ${value} records`
         : `The mock's store is full: this write would take it past its limit of ${value} bytes`,
     );
+  }
+}
+
+/**
+ * A scope asked of a store that keeps none: a custom store given the rest of the state
+ * backend by `withLocalSideData`. The mock answers that it has no sessions.
+ */
+export class StoreNoScopesError extends Error {
+  override name = 'StoreNoScopesError';
+
+  constructor() {
+    super('This store keeps no scopes: sessions need the memory, file or Redis store');
   }
 }
 

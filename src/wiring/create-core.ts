@@ -62,6 +62,7 @@ export function mockSettings(settings: AppSettings): MockSettings {
     faultTimeoutMs: settings.faultTimeoutMs,
     maxSessions: settings.maxSessions,
     sessionTtlMs: settings.sessionTtl,
+    logBounds: settings.logBounds,
     stability: settings.stability,
     handlers: settings.handlers,
     ...(settings.store ? { store: settings.store } : {}),

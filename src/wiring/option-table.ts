@@ -27,6 +27,7 @@ import {
   type OptionKind,
 } from './option-kinds.js';
 import type { CustomHandler } from '../core/handler.js';
+import { DEFAULT_LOG_BOUNDS } from '../core/admin/request-log.js';
 
 /** Accepted when no credential is configured, so that `npm start` works out of the box. */
 export const DEFAULT_API_KEY = 'petstore-kit-dev-key';
@@ -375,6 +376,20 @@ export const MOCK_OPTIONS = {
     doc: 'A session unused this long may be dropped to make room for a new one.',
     default: 3600,
     flags: [{ flag: '--session-ttl <seconds>' }],
+  }),
+  maxLogEntries: row({
+    kind: wholeNumber(1),
+    doc: "The most requests the request logs keep, the default state's and every session's together; past it the oldest of any goes.",
+    default: DEFAULT_LOG_BOUNDS.entries,
+    flags: [{ flag: '--max-log-entries <count>', env: 'MAX_LOG_ENTRIES' }],
+  }),
+  maxLogSize: row({
+    kind: size,
+    unit: 'bytes',
+    doc: 'The most bytes the request logs keep, every session together (each body kept counts, up to 16 KiB); past it the oldest request of any goes.',
+    default: DEFAULT_LOG_BOUNDS.bytes,
+    defaultText: '32mb',
+    flags: [{ flag: '--max-log-size <size>', env: 'MAX_LOG_SIZE' }],
   }),
   bodyLimit: row({
     kind: size,

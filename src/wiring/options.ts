@@ -1,6 +1,7 @@
 // The mock's options as library callers write them (MockOptions, held to the table of
 // option-table.ts), the one check every caller's options go through, CLI's included, and
 // their resolution, once, into the plain settings the rest of the mock reads.
+import type { LogBounds } from '../core/admin/request-log.js';
 import type { ScenarioSettings } from '../core/scenarios/settings.js';
 import type { Logger } from '../http/logger.js';
 import type { ServerLimits } from '../http/server-limits.js';
@@ -125,6 +126,20 @@ export interface MockOptions {
    * @default 3600 (an hour)
    */
   sessionTtlSeconds?: number;
+  /**
+   * The most requests the request logs keep, the default state's and every session's together,
+   * on every store: past it, the oldest request of any log goes.
+   * @default 5000
+   * @example startMock({ maxLogEntries: 200 })
+   */
+  maxLogEntries?: number;
+  /**
+   * The most bytes the request logs keep, all together, counted as what each request keeps
+   * (its path, headers, and each body up to 16 KiB).
+   * @default 33554432 (32 MiB)
+   * @example startMock({ maxLogSize: 4 * 1024 * 1024 })
+   */
+  maxLogSize?: number;
   /** The largest request body in bytes; a larger one gets 413. @default DEFAULT_BODY_LIMIT (1 MiB) */
   bodyLimit?: number;
   /** The largest request head in bytes; a larger one gets 431. @default 16384 */
@@ -262,6 +277,8 @@ export interface ResolvedOptions {
   maxSessions: number;
   /** Milliseconds. */
   sessionTtl: number;
+  /** The most the request logs of every state hold together. */
+  logBounds: LogBounds;
   allowedHosts: readonly string[];
   watch: boolean;
   handlers: Readonly<Record<string, CustomHandler>>;
@@ -456,6 +473,7 @@ export function resolveOptions(
     stability: pick('stability'),
     maxSessions: pick('maxSessions'),
     sessionTtl: ms('sessionTtlSeconds'),
+    logBounds: { entries: pick('maxLogEntries'), bytes: pick('maxLogSize') },
     allowedHosts: pick('allowedHosts'),
     watch: pick('watch'),
     handlers: given.handlers ?? {},

@@ -13,7 +13,8 @@ import type { Resource } from '../openapi/resources.js';
 import { watchFile } from '../openapi/watch.js';
 import { openFileStore } from '../store/file-store.js';
 import { createMemoryStore } from '../store/memory-store.js';
-import { isSharedStore, type Store } from '../store/store.js';
+import type { StateBackend, Store } from '../store/store.js';
+import { stateBackend } from '../store/with-local-side-data.js';
 import type { CheckedAnswer } from '../vocabulary/answer.js';
 import { StartupError } from '../vocabulary/errors.js';
 import { appOf, describeUnfit } from './create-app.js';
@@ -130,7 +131,9 @@ export async function openMock(
   const spec = typeof settings.spec === 'object' ? settings.spec : await loadSpec(settings.spec);
   const adminSpec = await loadSpec(ADMIN_SPEC_PATH);
   const logger = settings.logger ?? silentLogger();
-  const { store, hasData } = await openStore(settings, logger, specFingerprint(spec));
+  const opened = await openStore(settings, logger, specFingerprint(spec));
+  const { hasData } = opened;
+  const store = stateBackend(opened.store);
 
   const appSettings = {
     ...settings,
@@ -157,7 +160,7 @@ export async function openMock(
     );
   // A shared store that held data was seeded and marked by the replica that opened it first:
   // marking it again would move the state every replica resets to.
-  if (!(hasData && isSharedStore(store))) await store.markInitial();
+  if (!(hasData && store.shared)) await store.markInitial();
 
   let stopWatching = (): void => {};
   if (settings.watch && typeof settings.spec === 'string') {
@@ -235,7 +238,7 @@ async function refuseUnfitData(app: Mock, store: Store, where: string): Promise<
 async function adoptData(
   previous: Mock,
   next: Mock,
-  store: Store,
+  store: StateBackend,
   seeding: { count: number; seed: number },
 ): Promise<string> {
   const unfit = await next.unfitRecords();
@@ -246,7 +249,7 @@ async function adoptData(
   const known = new Set(previous.resources.map((resource) => resource.name));
   const fresh = next.resources.filter((resource) => !known.has(resource.name)).map((r) => r.name);
   if (fresh.length > 0) await next.seed(seeding, fresh);
-  if (!isSharedStore(store)) await store.markInitial();
+  if (!store.shared) await store.markInitial();
   return (
     `${next.resources.length} collections; kept the data of ${[...known].join(', ') || 'none'}` +
     (fresh.length ? `; seeded the new ${fresh.join(', ')}` : '')

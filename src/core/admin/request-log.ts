@@ -1,4 +1,4 @@
-import type { SideData } from '../../store/store.js';
+import type { EntryBounds, EntryCodec, ListBounds, SideData } from '../../store/store.js';
 import {
   CheckedJson,
   CheckedList,
@@ -7,7 +7,6 @@ import {
 } from '../../vocabulary/answer.js';
 import type { MockRequest } from '../../vocabulary/request.js';
 import type { ReadBody } from '../request-body.js';
-import { DEFAULT_LOG_BOUNDS, LogBudget, type BudgetedLog, type LogBounds } from './log-budget.js';
 import { redactHeaders, redactTarget, type CredentialPlaces } from './redact.js';
 import { RequestRing } from './request-ring.js';
 
@@ -75,20 +74,41 @@ export interface RequestFilter {
 
 /** The most recent requests, bounded: what an end-to-end test reads to see what its app sent. */
 export interface RequestLog {
-  add(request: AnsweredRequest): void | Promise<void>;
+  add(request: AnsweredRequest): Promise<void>;
   /**
    * The logged requests a filter matches, newest first, as the admin API sends them (spec/admin.yaml's
    * RequestList: `{count, requests}`, `count` being every match, `requests` at most `limit`),
    * each with its number in the log (`id`).
    */
-  list(filter?: RequestFilter): CheckedList | Promise<CheckedList>;
+  list(filter?: RequestFilter): Promise<CheckedList>;
   /** One logged request, whole (spec/admin.yaml's RecordedRequest); undefined once the log no longer holds it. */
-  get(id: number): CheckedJson | undefined | Promise<CheckedJson | undefined>;
-  clear(): void | Promise<void>;
+  get(id: number): Promise<CheckedJson | undefined>;
+  clear(): Promise<void>;
 }
 
-/** How many requests a log keeps (each state's; all of them together are bounded by a LogBudget). */
+/** How many requests a log keeps (each state's; all of them together are bounded by LogBounds). */
 export const LOG_CAPACITY = 1000;
+
+/** The most the request logs of one mock hold, all states together. */
+export interface LogBounds extends ListBounds {
+  /**
+   * Entries, all logs together.
+   * @default DEFAULT_LOG_BOUNDS.entries
+   */
+  entries: number;
+  /**
+   * Bytes, all logs together, counted as what each entry keeps: its path, its headers, the
+   * body sent and the answer's body (each at most 16 KiB) and about 200 bytes besides.
+   * @default DEFAULT_LOG_BOUNDS.bytes
+   */
+  bytes: number;
+}
+
+/**
+ * Five thousand requests or 32 MiB: five full logs of a thousand, or a hundred sessions' last
+ * fifty each; a laptop bears it however many sessions fill up.
+ */
+export const DEFAULT_LOG_BOUNDS: LogBounds = { entries: 5000, bytes: 32 * 1024 * 1024 };
 
 /** What an entry costs besides its path, headers and bodies: its numbers, times and slots. */
 const ENTRY_OVERHEAD = 200;
@@ -96,115 +116,111 @@ const ENTRY_OVERHEAD = 200;
 /** The CPU a listing may take in one turn of the event loop before it lets others run. */
 const LIST_SLICE_MS = 4;
 
+/** The list of a state's side data that holds its log. */
+const LOG_LIST = 'requests';
+
+/** A logged request, and, read back from a shared store, the JSON it was stored as. */
+type LoggedRequest = AnsweredRequest & { readonly stored?: string };
+
 /**
- * A ring buffer of the last `capacity` requests: memory stays bounded however long the mock
- * runs (each entry keeps at most 16 KiB of each body), and adding costs the same at the first
- * request and the millionth, and next to nothing: an entry is serialized (its credentials
- * redacted) when it is first listed, never on the path of the request it logs, and kept so. A
- * listing serializes in slices that let other requests run, and a body the client sent that
- * cannot be serialized (one nested too deep) is shown as a note instead, so reading the log
- * never blocks the mock and never fails. Entries are numbered from 1, and a `clear` does not
- * restart the numbers: a number names one request for as long as the mock runs. The logs of
- * one mock share a budget: past its bounds, the oldest entry of any of them goes.
- * @param budget the bounds of every log of the mock together; a log of its own by default.
- * @example const log = createRequestLog(1000); log.add(request); await log.list({ method: 'POST' });
+ * How a log's entries are kept. A store of this process holds each request field by field in
+ * a RequestRing, and serializes nothing on the path of the request; a shared store holds it
+ * as its JSON, credentials redacted, made when it is added.
+ */
+const REQUEST_CODEC: EntryCodec<LoggedRequest> = {
+  encode: (request) => request.stored ?? wholeOf(request, undefined).toString('utf8'),
+  decode(json) {
+    const shown = JSON.parse(json) as Omit<AnsweredRequest, 'at'> & { time: string };
+    const { method, path, status, durationMs, session, fault } = shown;
+    return {
+      method,
+      path,
+      status,
+      durationMs,
+      session,
+      fault,
+      at: Date.parse(shown.time),
+      stored: json,
+    };
+  },
+  bytes: costOf,
+  slots: (capacity) => new RequestRing(capacity),
+};
+
+/**
+ * The log of one state, kept in its side data: a bounded list of the store's (see
+ * SideData.pushEntry), the last `capacity` requests, all the logs of the mock bounded together
+ * by `bounds`. Memory stays bounded however long the mock runs (each entry keeps at most 16 KiB
+ * of each body), and adding costs the same at the first request and the millionth. A store of
+ * this process serializes nothing when a request is added: an entry is serialized (its
+ * credentials redacted) when it is first listed, and kept so; a shared store keeps entries as
+ * JSON, so that every replica reads what every other added. A listing serializes in slices
+ * that let other requests run, and a body the client sent that cannot be serialized (one
+ * nested too deep) is shown as a note instead, so reading the log never blocks the mock and
+ * never fails. Entries are numbered from 1, and a `clear` does not restart the numbers: a
+ * number names one request for as long as the mock runs.
+ * @example const log = createRequestLog(store.sideData()); await log.add(request); await log.list({ method: 'POST' });
  */
 export function createRequestLog(
-  capacity = LOG_CAPACITY,
-  budget: LogBudget = new LogBudget(),
+  side: SideData,
+  options: {
+    /** @default LOG_CAPACITY */
+    capacity?: number;
+    /** @default DEFAULT_LOG_BOUNDS */
+    bounds?: LogBounds;
+  } = {},
 ): RequestLog {
-  // The requests are kept field by field (see RequestRing), and beside them the JSON each is
-  // shown as once listed. Numbers are consecutive, the newest (`lastId`) at `next - 1`.
-  const ring = new RequestRing(capacity);
-  const rows: (Buffer | undefined)[] = new Array<Buffer | undefined>(capacity);
-  const wholes: (Buffer | undefined)[] = new Array<Buffer | undefined>(capacity);
-  /** What each entry counts for in the budget. */
-  const costs = new Float64Array(capacity);
-  let next = 0;
-  let size = 0;
-  let lastId = 0;
-  /** The costs of the entries held, together. */
-  let held = 0;
-
-  /** How the budget sees this log: entries `lastId - size + 1` to `lastId`, oldest dropped first. */
-  const budgeted: BudgetedLog = {
-    holds: (id) => id > lastId - size && id <= lastId,
-    dropOldest(id) {
-      if (size === 0 || id !== lastId - size + 1) return 0;
-      const slot = slotOf(size - 1);
-      const cost = costs[slot] ?? 0;
-      ring.empty(slot);
-      rows[slot] = undefined;
-      wholes[slot] = undefined;
-      size -= 1;
-      held -= cost;
-      return cost;
-    },
-  };
-
-  /** The ring index of the `back`-th newest entry (0: the newest). */
-  const slotOf = (back: number) => (next - 1 - back + capacity) % capacity;
-
-  /** An entry to show: where it is in the ring, its number, and the request itself. */
-  interface Listed {
-    slot: number;
-    id: number;
-    request: AnsweredRequest;
-  }
-
-  function* newestFirst(filter: RequestFilter): Generator<Listed> {
-    const matches = matcher(filter);
-    for (let back = 0; back < size; back++) {
-      const slot = slotOf(back);
-      const request = ring.get(slot);
-      if (request && matches(request)) yield { slot, id: lastId - back, request };
-    }
-  }
+  const capacity = options.capacity ?? LOG_CAPACITY;
+  const bounds: EntryBounds = { capacity, whole: options.bounds ?? DEFAULT_LOG_BOUNDS };
+  // The JSON each entry held in this process is shown as, by its number, made when first listed
+  // and kept while the log holds the entry: a page that lists the log every second serializes
+  // each entry once.
+  const rows = new Map<number, Buffer>();
+  const wholes = new Map<number, Buffer>();
 
   /**
-   * The JSON an entry is shown as, made once and kept beside it; an entry that requests added
-   * since pushed out of the ring (a long listing lets others run) is shown all the same.
+   * An entry's JSON; an entry pushed out while a listing ran is shown all the same. One held in
+   * this process is serialized once and kept; one read back from a shared store is shown from
+   * the JSON it was stored as, never kept: another replica may drop the state, and its numbers
+   * start again.
    */
-  function shown({ slot, id, request }: Listed, view: RequestFilter['view']): Buffer {
-    const kept = ring.idAt(slot) === id;
-    if (view === 'summary') {
-      const row = (kept && rows[slot]) || Buffer.from(JSON.stringify(rowOf(request, id)));
-      if (kept) rows[slot] = row;
-      return row;
+  function shown(request: LoggedRequest, id: number, view: RequestFilter['view']): Buffer {
+    if (request.stored !== undefined)
+      return view === 'summary'
+        ? Buffer.from(JSON.stringify(rowOf(request, id)))
+        : Buffer.from(`{"id":${id},${request.stored.slice(1)}`);
+    const cache = view === 'summary' ? rows : wholes;
+    let json = cache.get(id);
+    if (!json) {
+      json =
+        view === 'summary' ? Buffer.from(JSON.stringify(rowOf(request, id))) : wholeOf(request, id);
+      cache.set(id, json);
     }
-    const whole = (kept && wholes[slot]) || wholeOf(request, id);
-    if (kept) wholes[slot] = whole;
-    return whole;
+    return json;
+  }
+
+  /** Forgets the JSON of entries the log no longer holds (older than `oldest`). */
+  function forgetBefore(oldest: number): void {
+    for (const cache of [rows, wholes])
+      for (const id of cache.keys()) if (id < oldest) cache.delete(id);
   }
 
   return {
-    add(request) {
-      if (size === capacity) {
-        // The oldest entry's slot is taken over: it leaves the budget.
-        const cost = costs[next] ?? 0;
-        budget.release(1, cost);
-        held -= cost;
-      }
-      lastId++;
-      const cost = costOf(request);
-      ring.put(next, lastId, request);
-      rows[next] = undefined;
-      wholes[next] = undefined;
-      costs[next] = cost;
-      held += cost;
-      next = (next + 1) % capacity;
-      size = Math.min(size + 1, capacity);
-      budget.admit(budgeted, lastId, cost);
-    },
+    add: (request) => side.pushEntry(LOG_LIST, request, REQUEST_CODEC, bounds),
     async list(filter = {}) {
-      const chosen: Listed[] = [];
+      const { entries, pushed } = await side.readEntries(LOG_LIST, REQUEST_CODEC);
+      forgetBefore(pushed - entries.length + 1);
+      const matches = matcher(filter);
+      const limit = filter.limit ?? capacity;
+      const chosen: number[] = [];
       let count = 0;
-      for (const listed of newestFirst(filter))
-        if (count++ < (filter.limit ?? capacity)) chosen.push(listed);
+      entries.forEach((request, index) => {
+        if (matches(request) && count++ < limit) chosen.push(index);
+      });
       const parts: Buffer[] = [];
       let slice = performance.now();
-      for (const listed of chosen) {
-        parts.push(shown(listed, filter.view));
+      for (const index of chosen) {
+        parts.push(shown(entries[index] as LoggedRequest, pushed - index, filter.view));
         if (performance.now() - slice > LIST_SLICE_MS) {
           await new Promise((resolve) => setImmediate(resolve));
           slice = performance.now();
@@ -212,67 +228,16 @@ export function createRequestLog(
       }
       return listOf(parts, count);
     },
-    get(id) {
-      const back = lastId - id;
-      if (!Number.isInteger(back) || back < 0 || back >= size) return undefined;
-      const slot = slotOf(back);
-      const request = ring.get(slot);
-      return request && new CheckedJson(shown({ slot, id, request }, 'full'));
-    },
-    clear() {
-      budget.release(size, held);
-      ring.clear();
-      rows.fill(undefined);
-      wholes.fill(undefined);
-      next = 0;
-      size = 0;
-      held = 0;
-    },
-  };
-}
-
-/**
- * A log kept in a store several replicas share: every replica appends to it and reads it, so a
- * test sees what its app sent whichever replica answered. Entries are serialized (credentials
- * redacted) when added, and numbered by the store, which bounds every state's log together.
- */
-export function createSharedRequestLog(
-  side: SideData,
-  capacity = LOG_CAPACITY,
-  /** The bounds of every state's log together, kept by the store. */
-  whole: LogBounds = DEFAULT_LOG_BOUNDS,
-): RequestLog {
-  /** An entry as stored (without its number) with its number, whole. */
-  const numbered = (json: string, id: number) => Buffer.from(`{"id":${id},${json.slice(1)}`);
-  return {
-    add: (request) =>
-      side.pushEntry('requests', wholeOf(request, undefined).toString('utf8'), capacity, whole),
-    async list(filter = {}) {
-      const matches = matcher(filter);
-      const parts: Buffer[] = [];
-      let count = 0;
-      const { entries, pushed } = await side.readEntries('requests');
-      entries.forEach((json, index) => {
-        const shown = JSON.parse(json) as Omit<AnsweredRequest, 'at'> & { time: string };
-        const request = { ...shown, at: Date.parse(shown.time) };
-        if (!matches(request) || count++ >= (filter.limit ?? capacity)) return;
-        const id = pushed - index;
-        parts.push(
-          filter.view === 'summary'
-            ? Buffer.from(JSON.stringify(rowOf(request, id)))
-            : numbered(json, id),
-        );
-      });
-      return listOf(parts, count);
-    },
     async get(id) {
-      const { entries, pushed } = await side.readEntries('requests');
-      const json = entries[pushed - id];
-      return json === undefined || !Number.isInteger(id)
-        ? undefined
-        : new CheckedJson(numbered(json, id));
+      const { entries, pushed } = await side.readEntries(LOG_LIST, REQUEST_CODEC);
+      const request = Number.isInteger(id) ? entries[pushed - id] : undefined;
+      return request && new CheckedJson(shown(request, id, 'full'));
     },
-    clear: () => side.clearEntries('requests'),
+    async clear() {
+      rows.clear();
+      wholes.clear();
+      await side.clearEntries(LOG_LIST);
+    },
   };
 }
 

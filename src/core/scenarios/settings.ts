@@ -1,6 +1,7 @@
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import type { SideData } from '../../store/store.js';
 import { errors } from '../../vocabulary/error-catalogue.js';
 import { FAULT_KINDS, MAX_DELAY_MS, type FaultKind, type Preferences } from './prefer.js';
 
@@ -20,33 +21,45 @@ export const DEFAULT_SCENARIO_SETTINGS: ScenarioSettings = {
   faultKinds: [...FAULT_KINDS],
 };
 
-/**
- * Where a state's scenario settings are kept: in the process, or beside the records of a store
- * that several processes share (then a change through one replica holds for all).
- */
+/** Where a state's scenario settings are kept: a document of the state backend. */
 export interface SettingsCell {
-  /** The settings in force: at once from this process, through a promise from a shared store. */
-  read(): ScenarioSettings | Promise<ScenarioSettings>;
+  /** The settings in force. */
+  read(): Promise<ScenarioSettings>;
   write(settings: ScenarioSettings): Promise<void>;
   /** Back to the settings the mock started with. */
   clear(): Promise<void>;
 }
 
+/** The name of the document that holds a state's settings. */
+const SETTINGS_DOCUMENT = 'settings';
+
 /**
- * A settings cell of this process. The settings it holds are frozen copies: read on every
- * request, they are handed out as they are, never copied.
+ * A state's settings as a document of its side data: a store of this process holds it in
+ * memory, a shared one beside the records (then a change through one replica holds for all).
+ * The settings are written frozen, so that a store of this process hands them out on every
+ * request as they are, never copied; until a change, the frozen start-up settings.
+ * @example const cell = storedSettings(store.sideData(), DEFAULT_SCENARIO_SETTINGS);
  */
-export function localSettings(initial: ScenarioSettings): SettingsCell {
+export function storedSettings(side: SideData, initial: ScenarioSettings): SettingsCell {
   const start = frozen(initial);
-  let current = start;
+  // The last document read and the settings it gave: a store of this process hands out one
+  // promise per document until it changes, so the settings read on every request cost no
+  // promise of their own.
+  let lastRead: Promise<unknown> | undefined;
+  let lastSettings: Promise<ScenarioSettings> = Promise.resolve(start);
   return {
-    read: () => current,
-    async write(settings) {
-      current = frozen(settings);
+    read() {
+      const read = side.readDocument(SETTINGS_DOCUMENT);
+      if (read !== lastRead) {
+        lastRead = read;
+        lastSettings = read.then((stored) =>
+          stored === undefined ? start : (stored as ScenarioSettings),
+        );
+      }
+      return lastSettings;
     },
-    async clear() {
-      current = start;
-    },
+    write: (settings) => side.writeDocument(SETTINGS_DOCUMENT, frozen(settings)),
+    clear: () => side.deleteDocument(SETTINGS_DOCUMENT),
   };
 }
 
@@ -61,7 +74,7 @@ function frozen(settings: ScenarioSettings): ScenarioSettings {
  * The scenario settings of one state (the default, or a session), set at start-up and changed
  * by the admin API for a test run, and the seeded draws they make: the same seed and the same
  * requests give the same delays and faults, so a failing resilience test can be replayed.
- * @example const scenarios = new Scenarios(localSettings(DEFAULT_SCENARIO_SETTINGS), 1);
+ * @example const scenarios = new Scenarios(storedSettings(store.sideData(), DEFAULT_SCENARIO_SETTINGS), 1);
  */
 export class Scenarios {
   readonly #cell: SettingsCell;
@@ -75,7 +88,7 @@ export class Scenarios {
   }
 
   /** The settings in force. */
-  settings(): ScenarioSettings | Promise<ScenarioSettings> {
+  settings(): Promise<ScenarioSettings> {
     return this.#cell.read();
   }
 

@@ -1,30 +1,11 @@
-// One bound for the request logs of a whole mock: the default state's and every session's
-// together, in entries and in bytes. Without it each log had its own bound, and a hundred
-// sessions held a hundred times it (issue 30).
+// One bound for the lists a store of this process keeps (the request logs of a whole mock: the
+// default state's and every session's together), in entries and in bytes. Without it each log
+// had its own bound, and a hundred sessions held a hundred times it (issue 30). A shared store
+// keeps the same bound in its own storage (redis-log-scripts.ts).
+import type { ListBounds } from './store.js';
 
-/** The most the request logs of one mock hold, all states together. */
-export interface LogBounds {
-  /**
-   * Entries, all logs together.
-   * @default DEFAULT_LOG_BOUNDS.entries
-   */
-  entries: number;
-  /**
-   * Bytes, all logs together, counted as what each entry keeps: its path, its headers, the
-   * body sent and the answer's body (each at most 16 KiB) and about 200 bytes besides.
-   * @default DEFAULT_LOG_BOUNDS.bytes
-   */
-  bytes: number;
-}
-
-/**
- * Five thousand requests or 32 MiB: five full logs of a thousand, or a hundred sessions' last
- * fifty each; a laptop bears it however many sessions fill up.
- */
-export const DEFAULT_LOG_BOUNDS: LogBounds = { entries: 5000, bytes: 32 * 1024 * 1024 };
-
-/** A log as the budget sees it: entries numbered in the order added, the oldest dropped first. */
-export interface BudgetedLog {
+/** A list as the budget sees it: entries numbered in the order added, the oldest dropped first. */
+export interface BudgetedList {
   /** Whether the log still holds entry `id` (not dropped, not cleared). */
   holds(id: number): boolean;
   /** Drops entry `id` when it is the oldest the log holds; returns its cost, or 0 when it was not. */
@@ -37,18 +18,16 @@ export interface BudgetedLog {
  * entry that a log still holds is that log's oldest (the log's older ones went before it), so
  * dropping it is cheap. Entries a log drops itself (its own capacity, a clear) are released
  * at once and skipped when they come up in the queue.
- * @example const budget = new LogBudget({ entries: 5000, bytes: 32 << 20 }); createRequestLog(1000, budget);
+ * @example const budget = new ListBudget(); budget.admit(list, 1, 300, { entries: 5000, bytes: 32 << 20 });
  */
-export class LogBudget {
+export class ListBudget {
   #entries = 0;
   #bytes = 0;
   // The queue, oldest first, as two arrays in step (the log of each entry, its number there):
   // an object per entry would be one more for the collector on the path of every request.
-  #logs: BudgetedLog[] = [];
+  #logs: BudgetedList[] = [];
   #ids: number[] = [];
   #head = 0;
-
-  constructor(readonly bounds: LogBounds = DEFAULT_LOG_BOUNDS) {}
 
   /** How many entries the queue tracks, held or gone: about twice the bound at most. */
   get queued(): number {
@@ -60,18 +39,18 @@ export class LogBudget {
     return { entries: this.#entries, bytes: this.#bytes };
   }
 
-  /** Counts an entry a log has added, then drops the oldest of any log until the bounds hold. */
-  admit(log: BudgetedLog, id: number, cost: number): void {
+  /** Counts an entry a list has added, then drops the oldest of any list until `bounds` hold. */
+  admit(log: BudgetedList, id: number, cost: number, bounds: ListBounds): void {
     this.#entries += 1;
     this.#bytes += cost;
     this.#logs.push(log);
     this.#ids.push(id);
     while (
-      (this.#entries > this.bounds.entries || this.#bytes > this.bounds.bytes) &&
+      (this.#entries > bounds.entries || this.#bytes > bounds.bytes) &&
       this.#head < this.#ids.length
     ) {
       const oldest = this.#head++;
-      const freed = (this.#logs[oldest] as BudgetedLog).dropOldest(this.#ids[oldest] as number);
+      const freed = (this.#logs[oldest] as BudgetedList).dropOldest(this.#ids[oldest] as number);
       if (freed > 0) this.release(1, freed);
     }
     this.#compact();
@@ -90,10 +69,10 @@ export class LogBudget {
   #compact(): void {
     const queued = this.#ids.length - this.#head;
     if (queued > 2 * this.#entries + 64) {
-      const logs: BudgetedLog[] = [];
+      const logs: BudgetedList[] = [];
       const ids: number[] = [];
       for (let i = this.#head; i < this.#ids.length; i++) {
-        const log = this.#logs[i] as BudgetedLog;
+        const log = this.#logs[i] as BudgetedList;
         const id = this.#ids[i] as number;
         if (!log.holds(id)) continue;
         logs.push(log);

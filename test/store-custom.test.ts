@@ -1,0 +1,62 @@
+// A store of the user's own that implements only the records (Store): the mock gives it the
+// rest of the state backend in this process (withLocalSideData), as docs/team-mock.md says.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemoryStore } from '../src/store/memory-store.js';
+import type { Store } from '../src/store/store.js';
+import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { KEY } from './helpers.js';
+
+const started: RunningMock[] = [];
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((mock) => mock.close()));
+});
+
+/** What a user's store may be: the five methods of Store, nothing more. */
+function recordsOnly(): Store {
+  const inner = createMemoryStore();
+  return {
+    collection: (descriptor) => inner.collection(descriptor),
+    count: () => inner.count(),
+    markInitial: () => inner.markInitial(),
+    reset: () => inner.reset(),
+    close: () => inner.close(),
+  };
+}
+
+const AUTH = { Authorization: `Bearer ${KEY}` };
+
+describe('a custom store that implements only the records', () => {
+  it('serves records, keeps the settings and the request log, and refuses sessions with 501', async () => {
+    const mock = await startMock({ apiKeys: [KEY], store: recordsOnly() });
+    started.push(mock);
+    const admin = mock.url.replace(/\/v1$/, '/__mock');
+    const created = await fetch(`${mock.url}/categories`, {
+      method: 'POST',
+      headers: { ...AUTH, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Birds' }),
+    });
+    expect(created.status).toBe(201);
+    const set = await fetch(`${admin}/settings`, {
+      method: 'PATCH',
+      headers: { ...AUTH, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ delay: { min: 1, max: 1 } }),
+    });
+    expect(set.status).toBe(200);
+    const settings = (await (await fetch(`${admin}/settings`, { headers: AUTH })).json()) as {
+      delay: unknown;
+    };
+    expect(settings.delay).toEqual({ min: 1, max: 1 });
+    const log = (await (await fetch(`${admin}/requests`, { headers: AUTH })).json()) as {
+      requests: { method: string; path: string }[];
+    };
+    expect(log.requests.map(({ method, path }) => `${method} ${path}`)).toContain(
+      'POST /v1/categories',
+    );
+    const session = await fetch(`${mock.url}/categories`, {
+      headers: { ...AUTH, 'Mock-Session': 'alice' },
+    });
+    expect(session.status).toBe(501);
+    expect(((await session.json()) as { code: string }).code).toBe('not_implemented');
+  });
+});
