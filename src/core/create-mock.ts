@@ -282,7 +282,7 @@ export function createMock(
   // store (Redis) holds none, and asking it would make those answers wait on it.
   const inferred = (operation: Operation) =>
     stateful.get(operation) ??
-    (isSharedStore(given)
+    (given.shared
       ? example(operation)
       : recordedOr(operation, example(operation), compiler));
   const handlerOf = customHandlers(operations, settings.handlers, inferred);
