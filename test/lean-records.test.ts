@@ -53,9 +53,10 @@ describe('lean records', () => {
     await list(mock.origin);
     const perRecord = (heap() - before) / count;
     const jsonPerRecord = jsonBytes / count;
-    // Kept as objects with a cached buffer each, a record took 6.4 times its JSON; as text,
-    // about 1.9 times. 2.5 leaves room for the collector's timing.
-    expect(perRecord / jsonPerRecord).toBeLessThan(2.5);
+    // Kept as objects with a cached buffer each, a record took 5 times its JSON here (6.4 in
+    // RSS, the issue); as text, 1.9 to 2.4 times. 3 leaves room for the collector's timing.
+    const shown = `${Math.round(perRecord)} B of heap a record for ${Math.round(jsonPerRecord)} B of JSON`;
+    expect(perRecord / jsonPerRecord, shown).toBeLessThan(3);
   }, 60_000);
 
   it('a list shows every record, those created after an earlier list included, in order', async () => {
