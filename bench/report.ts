@@ -123,13 +123,16 @@ export function printDataStore(data: DataStore) {
 
 export function printMemory(m: {
   count: number;
-  perCategory: number;
-  jsonPerCategory: number;
-  beyondJson: number;
+  jsonPerRecord: number;
+  perRecord: number;
+  ratio: number;
+  heapPerRecord: number;
+  heapRatio: number;
 }) {
   console.log(
-    `Memory per stored category (${m.count} stored): ${round(m.perCategory, 0)} B, of which ${round(m.jsonPerCategory, 0)} B ` +
-      `is its JSON: ${round(m.beyondJson, 0)} B beyond its JSON size`,
+    `Memory per record, --seed-count 0, ${m.count} creates over HTTP and a list of them (issue 28 asks about 2x its JSON): ` +
+      `${round(m.perRecord, 0)} B of RSS for ${round(m.jsonPerRecord, 0)} B of JSON (${round(m.ratio, 2)}x); ` +
+      `V8 heap and off-heap ${round(m.heapPerRecord, 0)} B (${round(m.heapRatio, 2)}x)`,
   );
 }
 

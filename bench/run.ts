@@ -65,18 +65,19 @@ async function section<T>(name: Section, run: () => Promise<T>): Promise<T | und
 
 interface Memory {
   count: number;
-  perCategory: number;
-  jsonPerCategory: number;
-  beyondJson: number;
+  jsonPerRecord: number;
+  perRecord: number;
+  ratio: number;
+  heapPerRecord: number;
+  heapRatio: number;
 }
 
 function memory(count: number): Promise<Memory> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--expose-gc', '--import', 'tsx', 'bench/memory.ts', String(count)],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/memory.ts', String(count)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('exit', (code) =>

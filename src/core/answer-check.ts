@@ -4,6 +4,7 @@ import {
   CheckedJson,
   CheckedList,
   RecordList,
+  RecordTexts,
   mergedHeaders,
   type Answer,
   type CheckedAnswer,
@@ -46,6 +47,12 @@ export function createAnswerChecker(
   const lastLists = new WeakMap<
     RecordList['serialize'],
     { records: RecordList['records']; list: CheckedList }
+  >();
+
+  /** The last list of stored texts checked with each serializer, and the array it was made of. */
+  const lastTexts = new WeakMap<
+    RecordTexts['serialize'],
+    { texts: RecordTexts['texts']; list: CheckedList }
   >();
 
   /** Whether a set of headers names a Content-Type, in any case. */
@@ -91,6 +98,18 @@ export function createAnswerChecker(
       return body.records.length <= SHORT_LIST
         ? { status, headers, body: checkShortList(body) }
         : checkList(body).then((list) => ({ status, headers, body: list }));
+    if (body instanceof RecordTexts) {
+      // The store's array of texts is the same until its next write: so is the checked list.
+      const last = lastTexts.get(body.serialize);
+      if (last?.texts === body.texts) return { status, headers, body: last.list };
+      const keep = (list: CheckedList) => {
+        lastTexts.set(body.serialize, { texts: body.texts, list });
+        return { status, headers, body: list };
+      };
+      return body.texts.length <= SHORT_LIST
+        ? keep(checkTexts(body, undefined))
+        : checkTexts(body, budget).then(keep);
+    }
     const schema = jsonSchemaOf(responseFor(operation, status)?.response);
     if (schema) {
       const problems = compiler.response(schema)(body, '/response');
@@ -130,6 +149,50 @@ export function createAnswerChecker(
     }
     return new CheckedList(parts);
   }
+}
+
+/**
+ * A list of stored texts, each checked (or remembered as checked) before the first byte is
+ * sent, as `checkList`'s records, in slices of the turn budget when one is given. When every
+ * record is shown as it is stored, the answer's parts are the store's own array of texts: a
+ * list being sent holds no copy of it, however many clients are sent it (and however slowly
+ * they read).
+ */
+function checkTexts(list: RecordTexts, budget: TurnBudget): Promise<CheckedList>;
+function checkTexts(list: RecordTexts, budget: undefined): CheckedList;
+function checkTexts(
+  { texts, serialize }: RecordTexts,
+  budget: TurnBudget | undefined,
+): CheckedList | Promise<CheckedList> {
+  let shown: string[] | undefined;
+  let bytes = 0;
+  let i = 0;
+  const step = (): void => {
+    const json = texts[i] as string;
+    const text = serialize(json, i);
+    if (text !== json) shown ??= texts.slice(0, i);
+    shown?.push(text);
+    bytes += Buffer.byteLength(text);
+    i++;
+  };
+  const result = () => new CheckedList(shown ?? texts, undefined, bytes);
+  if (!budget) {
+    while (i < texts.length) step();
+    return result();
+  }
+  return (async () => {
+    while (i < texts.length) {
+      const done = await budget.slice();
+      const started = performance.now();
+      try {
+        do step();
+        while (i < texts.length && ((i & 255) !== 0 || !budget.spent(started)));
+      } finally {
+        done();
+      }
+    }
+    return result();
+  })();
 }
 
 /** Whether two lists hold the same record objects in the same order. */

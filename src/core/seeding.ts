@@ -122,9 +122,11 @@ function afterSeeding(collection: Collection, ready: () => Promise<void> | undef
   const first = async (): Promise<void> => {
     await ready();
   };
+  const texts = collection.texts?.bind(collection);
   return {
     descriptor: collection.descriptor,
     list: () => first().then(() => collection.list()),
+    ...(texts ? { texts: () => first().then(texts) } : {}),
     get: (id) => first().then(() => collection.get(id)),
     create: (fields, id) => first().then(() => collection.create(fields, id)),
     update: (id, change) => first().then(() => collection.update(id, change)),

@@ -90,18 +90,25 @@ export function createSender(
         opened = true;
       }
       while (i < parts.length && !(size > 1 && budget.spent(started))) {
-        const part = parts[i] as Buffer;
+        const part = parts[i] as Buffer | string;
         const separated = i > 0;
-        if (part.length + reserve > buffer.length) {
+        // A text is counted only near the end of the buffer: three bytes a character at most.
+        const length =
+          typeof part !== 'string'
+            ? part.length
+            : size + part.length * 3 + reserve <= buffer.length
+              ? part.length
+              : Buffer.byteLength(part);
+        if (length + reserve > buffer.length) {
           if (size > 0) break; // what is filled goes first
           if (separated) direct.push(COMMA);
-          direct.push(part);
+          direct.push(typeof part === 'string' ? Buffer.from(part) : part);
           i++;
           break;
         }
-        if (size + part.length + reserve > buffer.length) break;
+        if (size + length + reserve > buffer.length) break;
         if (separated) size += COMMA.copy(buffer, size);
-        size += part.copy(buffer, size);
+        size += typeof part === 'string' ? buffer.write(part, size) : part.copy(buffer, size);
         i++;
       }
       const last = i >= parts.length;

@@ -2,7 +2,7 @@
 // A line is a complete write when its newline is on disk; see decisions/003-data-file.md.
 import type { FileHandle } from 'node:fs/promises';
 import { StartupError } from '../vocabulary/errors.js';
-import { deepFreeze, sizeOf, StoreStates } from './records.js';
+import { StoreStates } from './records.js';
 import type { RecordId } from './store.js';
 import { isJsonObject } from '../vocabulary/record.js';
 
@@ -82,8 +82,7 @@ export function* snapshotLines(states: StoreStates): Generator<string> {
   for (const [name, state] of states.byName) {
     const collectionJson = JSON.stringify(name);
     yield counterLine(collectionJson, state.lastId);
-    for (const [id, record] of state.records)
-      yield putLine(collectionJson, JSON.stringify(id), JSON.stringify(record));
+    for (const [id, json] of state.records) yield putLine(collectionJson, JSON.stringify(id), json);
   }
 }
 
@@ -196,7 +195,7 @@ class Replay {
         const id = this.#id(value.id);
         const record = value.record;
         if (!isJsonObject(record)) this.#fail('a "put" without a "record" object', this.#lines);
-        this.states.put(name, id, deepFreeze(record), sizeOf(record));
+        this.states.put(name, id, JSON.stringify(record));
         const state = this.states.of(name);
         if (typeof id === 'number') state.lastId = Math.max(state.lastId, id);
         return;

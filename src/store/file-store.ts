@@ -15,7 +15,18 @@ import { Journal, syncFolder } from './journal.js';
 import { isFileAt, lockFile } from './lock-file.js';
 import { LocalSides } from './local-side-data.js';
 import { MemoryStore } from './memory-store.js';
-import { checkRoom, jsonOf, keyOf, newId, StoreStates, withId, type Totals } from './records.js';
+import {
+  checkRoom,
+  jsonOf,
+  keyOf,
+  newId,
+  recordOf,
+  StoreStates,
+  textsOf,
+  withId,
+  type CollectionState,
+  type Totals,
+} from './records.js';
 import {
   DEFAULT_STORE_LIMITS,
   StoreKeyTakenError,
@@ -116,6 +127,8 @@ interface Write {
   readonly id: RecordId;
   /** Undefined for a delete. */
   readonly record: StoredRecord | undefined;
+  /** The record's JSON, as the store keeps it; empty for a delete. */
+  readonly json: string;
   readonly size: number;
 }
 
@@ -151,8 +164,8 @@ interface StoreAccess {
   gate(): Promise<void> | undefined;
   /** The record with this id as the next write must see it. */
   latest(name: string, id: RecordId): Latest;
-  /** The durable records of a collection, for reads. */
-  durable(name: string): ReadonlyMap<RecordId, StoredRecord>;
+  /** The durable records of a collection, as their JSON, for reads. */
+  durable(name: string): CollectionState;
   /** The last integer id handed out in a collection, pending creates included. */
   lastId(name: string): number;
   /**
@@ -164,7 +177,7 @@ interface StoreAccess {
     collection: string,
     id: RecordId,
     record: StoredRecord | undefined,
-    size: number,
+    json: string,
     line: string,
   ): Promise<void>;
 }
@@ -209,10 +222,10 @@ export class FileStore implements StateBackend {
   readonly #access: StoreAccess = {
     gate: () => this.#gate,
     latest: (name, id) => this.#latestOf(name, id),
-    durable: (name) => this.#committed.of(name).records,
+    durable: (name) => this.#committed.of(name),
     lastId: (name) =>
       Math.max(this.#committed.of(name).lastId, this.#pendingLastIds.get(name) ?? 0),
-    write: (collection, id, record, size, line) => this.#write(collection, id, record, size, line),
+    write: (collection, id, record, json, line) => this.#write(collection, id, record, json, line),
   };
 
   /** The scopes: in memory, never written to the file, made from this store's mark. */
@@ -335,17 +348,19 @@ export class FileStore implements StateBackend {
   #latestOf(name: string, id: RecordId): Latest {
     const pending = this.#pending.get(name)?.get(id);
     if (pending) return { record: pending.record, size: pending.size, pending };
-    const state = this.#committed.of(name);
-    return { record: state.records.get(id), size: state.sizes.get(id) ?? 0, pending: undefined };
+    const json = this.#committed.of(name).records.get(id);
+    if (json === undefined) return { record: undefined, size: 0, pending: undefined };
+    return { record: recordOf(json), size: Buffer.byteLength(json), pending: undefined };
   }
 
   #write(
     collection: string,
     id: RecordId,
     record: StoredRecord | undefined,
-    size: number,
+    json: string,
     line: string,
   ): Promise<void> {
+    const size = Buffer.byteLength(json);
     this.#journal.assertWritable();
     const before = this.#latestOf(collection, id);
     const records = (record ? 1 : 0) - (before.record ? 1 : 0);
@@ -353,7 +368,7 @@ export class FileStore implements StateBackend {
     // The whole store's: the scopes' records beyond the mark count with the file's.
     checkRoom(this.limits, this.#scopes.whole(), records, bytes);
     const seq = ++this.#seq;
-    const durable = this.#journal.append(line, { seq, collection, id, record, size });
+    const durable = this.#journal.append(line, { seq, collection, id, record, json, size });
     let pending = this.#pending.get(collection);
     if (!pending) {
       pending = new Map();
@@ -370,7 +385,7 @@ export class FileStore implements StateBackend {
   #commit(writes: readonly Write[]): void {
     for (const write of writes) {
       if (write.record) {
-        this.#committed.put(write.collection, write.id, write.record, write.size);
+        this.#committed.put(write.collection, write.id, write.json);
         const state = this.#committed.of(write.collection);
         if (typeof write.id === 'number') state.lastId = Math.max(state.lastId, write.id);
       } else {
@@ -434,8 +449,8 @@ export class FileStore implements StateBackend {
     const state = this.#committed.byName.get(descriptor.name);
     if (!state) return;
     const kind = descriptor.idKind === 'integer' ? 'number' : 'string';
-    for (const [id, record] of state.records) {
-      if (typeof id !== kind || record[descriptor.idProperty] !== id)
+    for (const [id, json] of state.records) {
+      if (typeof id !== kind || recordOf(json)[descriptor.idProperty] !== id)
         throw new DataFileError(
           this.path,
           `its collection "${descriptor.name}" holds a record with id ${JSON.stringify(id)}, but the spec now gives that collection ${descriptor.idKind} ids in "${descriptor.idProperty}"; use another data file for this spec`,
@@ -455,11 +470,16 @@ class FileCollection implements Collection {
   }
 
   async list(): Promise<readonly StoredRecord[]> {
-    return Array.from(this.store.durable(this.descriptor.name).values());
+    return Array.from(this.store.durable(this.descriptor.name).records.values(), recordOf);
+  }
+
+  async texts(): Promise<readonly string[]> {
+    return textsOf(this.store.durable(this.descriptor.name));
   }
 
   async get(id: RecordId): Promise<StoredRecord | undefined> {
-    return this.store.durable(this.descriptor.name).get(keyOf(this.descriptor, id));
+    const json = this.store.durable(this.descriptor.name).records.get(keyOf(this.descriptor, id));
+    return json === undefined ? undefined : recordOf(json);
   }
 
   async create(
@@ -509,14 +529,20 @@ class FileCollection implements Collection {
       return false;
     }
     const idJson = JSON.stringify(key);
-    await this.store.write(this.descriptor.name, key, undefined, 0, deleteLine(this.#json, idJson));
+    await this.store.write(
+      this.descriptor.name,
+      key,
+      undefined,
+      '',
+      deleteLine(this.#json, idJson),
+    );
     return true;
   }
 
   #put(id: RecordId, record: StoredRecord): Promise<void> {
     const json = jsonOf(record);
     const line = putLine(this.#json, JSON.stringify(id), json);
-    return this.store.write(this.descriptor.name, id, record, Buffer.byteLength(json), line);
+    return this.store.write(this.descriptor.name, id, record, json, line);
   }
 
   /**

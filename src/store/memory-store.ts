@@ -3,10 +3,12 @@ import {
   checkRoom,
   checkScopeRoom,
   deepFreeze,
+  jsonOf,
   keyOf,
   newId,
-  sizeOf,
+  recordOf,
   StoreStates,
+  textsOf,
   withId,
   type CollectionState,
   type Totals,
@@ -236,9 +238,9 @@ export class MemoryStore implements StateBackend {
     for (const given of this.#options.initial?.[descriptor.name] ?? []) {
       const record = deepFreeze({ ...given });
       const id = keyOf(descriptor, record[descriptor.idProperty] as RecordId);
-      const size = sizeOf(record);
-      checkRoom(this.limits, states.totals, 1, size);
-      states.put(descriptor.name, id, record, size);
+      const json = jsonOf(record);
+      checkRoom(this.limits, states.totals, 1, Buffer.byteLength(json));
+      states.put(descriptor.name, id, json);
       if (typeof id === 'number') state.lastId = Math.max(state.lastId, id);
     }
   }
@@ -251,11 +253,16 @@ class MemoryCollection implements Collection {
   ) {}
 
   async list(): Promise<readonly StoredRecord[]> {
-    return Array.from(this.#state().records.values());
+    return Array.from(this.#state().records.values(), recordOf);
+  }
+
+  async texts(): Promise<readonly string[]> {
+    return textsOf(this.#state());
   }
 
   async get(id: RecordId): Promise<StoredRecord | undefined> {
-    return this.#state().records.get(keyOf(this.descriptor, id));
+    const json = this.#state().records.get(keyOf(this.descriptor, id));
+    return json === undefined ? undefined : recordOf(json);
   }
 
   create(fields: Readonly<Record<string, unknown>>, chosen?: RecordId): Promise<StoredRecord> {
@@ -277,10 +284,10 @@ class MemoryCollection implements Collection {
     if (chosen !== undefined && state.records.has(id))
       throw new StoreKeyTakenError(this.descriptor.name, this.descriptor.idProperty, id);
     const record = withId(this.descriptor, id, fields);
-    const size = sizeOf(record);
-    this.store.checkRoom(1, size);
+    const json = jsonOf(record);
+    this.store.checkRoom(1, Buffer.byteLength(json));
     if (typeof id === 'number') state.lastId = Math.max(state.lastId, id);
-    states.put(this.descriptor.name, id, record, size);
+    states.put(this.descriptor.name, id, json);
     return record;
   }
 
@@ -292,11 +299,11 @@ class MemoryCollection implements Collection {
     const state = states.of(this.descriptor.name);
     const key = keyOf(this.descriptor, id);
     const current = state.records.get(key);
-    if (!current) return undefined;
-    const record = withId(this.descriptor, key, change(current));
-    const size = sizeOf(record);
-    this.store.checkRoom(0, size - (state.sizes.get(key) ?? 0));
-    states.put(this.descriptor.name, key, record, size);
+    if (current === undefined) return undefined;
+    const record = withId(this.descriptor, key, change(recordOf(current)));
+    const json = jsonOf(record);
+    this.store.checkRoom(0, Buffer.byteLength(json) - Buffer.byteLength(current));
+    states.put(this.descriptor.name, key, json);
     return record;
   }
 

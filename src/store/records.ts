@@ -12,13 +12,18 @@ import {
 } from './store.js';
 import { setField } from '../vocabulary/record.js';
 
-/** The state of one collection: what a snapshot copies and a reset restores. */
+/**
+ * The state of one collection: what a snapshot copies and a reset restores. Each record is
+ * kept once, as its JSON text (V8 keeps an ASCII string at a byte a character): a record as
+ * an object, its cached serialization and its size took 6.4 times its JSON (issue 28).
+ */
 export interface CollectionState {
-  records: Map<RecordId, StoredRecord>;
-  /** UTF-8 JSON size of each record, for the byte limit. */
-  sizes: Map<RecordId, number>;
+  /** Each record's JSON, by id, oldest first. */
+  records: Map<RecordId, string>;
   /** The last integer id handed out (or planted): never handed out again. */
   lastId: number;
+  /** The texts in order, made by the first list after a write: shared by every list until the next. */
+  listed?: readonly string[] | undefined;
 }
 
 /** How many records and bytes a store holds, all collections together. */
@@ -31,16 +36,17 @@ export interface Totals {
  * The collection states of a store and their totals, kept in step.
  * @example
  * const states = new StoreStates();
- * states.put('categories', 1, Object.freeze({ id: 1, name: 'Dog' }), 19);
- * states.totals; // { records: 1, bytes: 19 }
+ * states.put('categories', 1, '{"id":1,"name":"Dog"}');
+ * states.totals; // { records: 1, bytes: 21 }
  */
 export class StoreStates {
   readonly byName: Map<string, CollectionState>;
   readonly totals: Totals = { records: 0, bytes: 0 };
 
-  constructor(byName = new Map<string, CollectionState>()) {
+  constructor(byName = new Map<string, CollectionState>(), totals?: Totals) {
     this.byName = byName;
-    this.#recount();
+    if (totals) Object.assign(this.totals, totals);
+    else this.#recount();
   }
 
   /** The state of the collection of that name, made empty the first time. */
@@ -53,29 +59,29 @@ export class StoreStates {
     return state;
   }
 
-  /** Stores a record under its id, in place of any record with that id (keeping its position). */
-  put(name: string, id: RecordId, record: StoredRecord, size: number): void {
+  /** Stores a record's JSON under its id, in place of any record with that id (keeping its position). */
+  put(name: string, id: RecordId, json: string): void {
     const state = this.of(name);
-    const previous = state.sizes.get(id);
+    const previous = state.records.get(id);
     if (previous === undefined) this.totals.records += 1;
-    this.totals.bytes += size - (previous ?? 0);
-    state.records.set(id, record);
-    state.sizes.set(id, size);
+    this.totals.bytes += Buffer.byteLength(json) - (previous ? Buffer.byteLength(previous) : 0);
+    state.records.set(id, json);
+    state.listed = undefined;
   }
 
   delete(name: string, id: RecordId): void {
     const state = this.of(name);
-    const size = state.sizes.get(id);
-    if (size === undefined) return;
+    const json = state.records.get(id);
+    if (json === undefined) return;
     this.totals.records -= 1;
-    this.totals.bytes -= size;
+    this.totals.bytes -= Buffer.byteLength(json);
     state.records.delete(id);
-    state.sizes.delete(id);
+    state.listed = undefined;
   }
 
   /** A copy that later writes to either leave alone. */
   copy(): StoreStates {
-    return new StoreStates(copyStates(this.byName));
+    return new StoreStates(copyStates(this.byName), this.totals);
   }
 
   #recount(): void {
@@ -83,14 +89,23 @@ export class StoreStates {
     this.totals.bytes = 0;
     for (const state of this.byName.values()) {
       this.totals.records += state.records.size;
-      for (const size of state.sizes.values()) this.totals.bytes += size;
+      for (const json of state.records.values()) this.totals.bytes += Buffer.byteLength(json);
     }
   }
 }
 
-/** @example emptyState() // { records: Map {}, sizes: Map {}, lastId: 0 } */
+/**
+ * Every record's JSON, oldest first: one array per state of the collection, shared by every
+ * list until the next write (a list being sent holds it, not a copy of its own).
+ * @example textsOf(state) === textsOf(state) // true, until a write
+ */
+export function textsOf(state: CollectionState): readonly string[] {
+  return (state.listed ??= Object.freeze(Array.from(state.records.values())));
+}
+
+/** @example emptyState() // { records: Map {}, lastId: 0 } */
 export function emptyState(): CollectionState {
-  return { records: new Map(), sizes: new Map(), lastId: 0 };
+  return { records: new Map(), lastId: 0 };
 }
 
 /**
@@ -100,11 +115,11 @@ export function emptyState(): CollectionState {
 export function copyStates(
   states: ReadonlyMap<string, CollectionState>,
 ): Map<string, CollectionState> {
-  // Records are frozen: copying the maps is a full copy.
+  // Texts are immutable: copying the maps is a full copy.
   return new Map(
     [...states].map(([name, state]) => [
       name,
-      { records: new Map(state.records), sizes: new Map(state.sizes), lastId: state.lastId },
+      { records: new Map(state.records), lastId: state.lastId, listed: state.listed },
     ]),
   );
 }
@@ -153,17 +168,17 @@ export function withId(
 }
 
 /**
- * The record last stringified, and its JSON. A store counts a new record's bytes with its JSON
- * as it keeps it, and the answer that sends the record serializes it next: that second time is
- * this one. Kept for every record instead (a WeakMap), the JSON was one more object per record
- * for the collector to copy, and one more entry in a weak table, on every create (issue 18).
+ * The record last stringified or read, and its JSON. A store keeps a new record's JSON, and the
+ * answer that sends the record serializes it next: that second time is this one; a record read
+ * from its JSON is serialized by the answer that reads it. Kept for every record instead (a
+ * WeakMap), the JSON was one more object per record for the collector to copy (issue 18).
  */
 let lastRecord: StoredRecord | undefined;
 let lastJson = '';
 
 /**
  * A stored record's JSON; the last one is kept, for the answer that sends the record the
- * store has just counted. Records are frozen, so the same record is the same JSON.
+ * store has just counted or read. Records are frozen, so the same record is the same JSON.
  * @example jsonOf(record) === jsonOf(record) // the same string, stringified once
  */
 export function jsonOf(record: StoredRecord): string {
@@ -174,6 +189,17 @@ export function jsonOf(record: StoredRecord): string {
     lastJson = json;
   }
   return json;
+}
+
+/**
+ * The stored record a JSON text holds, frozen; its JSON is kept as the last one (jsonOf).
+ * @example jsonOf(recordOf('{"id":1}')) // '{"id":1}', not stringified again
+ */
+export function recordOf(json: string): StoredRecord {
+  const record = deepFreeze(JSON.parse(json) as StoredRecord);
+  lastRecord = record;
+  lastJson = json;
+  return record;
 }
 
 /** @example sizeOf({ id: 1 }) // 8, the bytes of '{"id":1}' */

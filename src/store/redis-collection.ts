@@ -53,6 +53,12 @@ export class RedisCollection implements Collection {
     return records;
   }
 
+  /** The records as Redis holds them, their JSON: a whole list is sent from them, none parsed. */
+  async texts(): Promise<readonly string[]> {
+    const jsons = (await this.state.run(LIST, [this.#name], 'read')) as (string | null)[];
+    return jsons.filter((json): json is string => typeof json === 'string');
+  }
+
   async get(id: RecordId): Promise<StoredRecord | undefined> {
     const json = await this.state.run(GET, [this.#name, this.#field(id)], 'read');
     return typeof json === 'string' ? (this.#decoded.get(json) ?? parse(json)) : undefined;

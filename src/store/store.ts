@@ -28,6 +28,12 @@ export interface Collection {
   readonly descriptor: CollectionDescriptor;
   /** Every record, oldest first: a snapshot that later writes leave as it is. */
   list(): Promise<readonly StoredRecord[]>;
+  /**
+   * Every record's JSON, oldest first, as `list` gives them: a snapshot that later writes
+   * leave as it is. Offered by stores that keep records as text, so that a whole list is sent
+   * from them, nothing parsed.
+   */
+  texts?(): Promise<readonly string[]>;
   /** The record with this id, or undefined. */
   get(id: RecordId): Promise<StoredRecord | undefined>;
   /**

@@ -8,7 +8,7 @@ export interface Answer {
   headers?: Readonly<Record<string, string>>;
   /**
    * Any JSON value, checked against the spec before it is sent, or a form already checked
-   * (`CheckedJson`) or checked as it is sent (`RecordList`).
+   * (`CheckedJson`) or checked as it is sent (`RecordList`, `RecordTexts`).
    */
   body?: unknown;
 }
@@ -35,6 +35,19 @@ export class RecordList {
   ) {}
 }
 
+/**
+ * A JSON array of stored records given as their JSON texts (a store that keeps records as
+ * text), each checked and shown by `serialize` (which remembers), in slices, nothing parsed:
+ * the list sent is the store's own strings.
+ */
+export class RecordTexts {
+  constructor(
+    readonly texts: readonly string[],
+    /** The record's JSON as the answer shows it; `index` places it in a message about a broken record. */
+    readonly serialize: (json: string, index: number) => string,
+  ) {}
+}
+
 const OPEN = Buffer.from('[');
 const CLOSE = Buffer.from(']');
 
@@ -50,13 +63,17 @@ export class CheckedList {
   readonly close: Buffer;
 
   constructor(
-    readonly parts: readonly Buffer[],
+    /** Each item's UTF-8 JSON, as bytes or as text. */
+    readonly parts: readonly (Buffer | string)[],
     around: { open: Buffer; close: Buffer } = { open: OPEN, close: CLOSE },
+    /** The UTF-8 bytes of the parts together, when the caller has counted them already. */
+    partBytes?: number,
   ) {
     this.open = around.open;
     this.close = around.close;
     let length = this.open.length + this.close.length + Math.max(0, parts.length - 1);
-    for (const part of parts) length += part.length;
+    if (partBytes !== undefined) length += partBytes;
+    else for (const part of parts) length += byteLengthOf(part);
     this.length = length;
   }
 
@@ -73,12 +90,14 @@ export class CheckedList {
   }
 
   #join(size: number): Buffer {
-    // Every byte is written below: copies stop at the end of the buffer.
-    const bytes = Buffer.allocUnsafe(size);
+    // Every byte is written below: copies stop at the end of the buffer (a text cut short may
+    // leave the last bytes of a character unwritten: a cut buffer starts zeroed).
+    const bytes = size < this.length ? Buffer.alloc(size) : Buffer.allocUnsafe(size);
     let at = this.open.copy(bytes);
     for (let i = 0; i < this.parts.length && at < size; i++) {
       if (i > 0) at += COMMA.copy(bytes, at);
-      at += (this.parts[i] as Buffer).copy(bytes, at);
+      const part = this.parts[i] as Buffer | string;
+      at += typeof part === 'string' ? bytes.write(part, at) : part.copy(bytes, at);
     }
     if (at < size) this.close.copy(bytes, at);
     return bytes;
@@ -86,6 +105,11 @@ export class CheckedList {
 }
 
 const COMMA = Buffer.from(',');
+
+/** @example byteLengthOf('é') // 2 */
+export function byteLengthOf(part: Buffer | string): number {
+  return typeof part === 'string' ? Buffer.byteLength(part) : part.length;
+}
 
 /** An answer ready to send: checked against the spec, every header set. */
 export interface CheckedAnswer {
@@ -135,6 +159,8 @@ export function plainAnswer(answer: Answer): Answer {
   if (body instanceof CheckedJson)
     return { ...answer, body: JSON.parse(body.bytes.toString('utf8')) as unknown };
   if (body instanceof RecordList) return { ...answer, body: [...body.records] };
+  if (body instanceof RecordTexts)
+    return { ...answer, body: body.texts.map((json) => JSON.parse(json) as unknown) };
   return answer;
 }
 

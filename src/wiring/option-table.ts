@@ -438,7 +438,7 @@ export const MOCK_OPTIONS = {
   sendTimeoutSeconds: row({
     kind: seconds,
     unit: 'seconds',
-    doc: 'A client that reads nothing of an answer for this long is dropped.',
+    doc: 'An answer not wholly sent this long after it began is dropped (its connection reset).',
     default: DEFAULT_SERVER_LIMITS.sendTimeout / 1000,
     flags: [{ flag: '--send-timeout <seconds>' }],
   }),

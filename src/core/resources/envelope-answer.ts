@@ -7,7 +7,7 @@ import type { DataGenerator } from '../../openapi/sample.js';
 import { isObjectSchema } from '../../openapi/envelopes.js';
 import { propertiesOf, requiredOf, typesOf } from '../../openapi/schema-parts.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
-import { CheckedJson, RecordList } from '../../vocabulary/answer.js';
+import { CheckedJson, RecordList, RecordTexts } from '../../vocabulary/answer.js';
 import type { StoredRecord } from '../../store/store.js';
 import type { Page } from './list-page.js';
 import { keptProjectionFor, type RecordSerializer } from './record-serializer.js';
@@ -54,6 +54,8 @@ export interface EnvelopeAnswers {
   record(envelope: Envelope, record: StoredRecord): unknown;
   /** The body of an answer holding a page of records. */
   list(envelope: Envelope, page: Page): unknown;
+  /** The body of a plain list of every record, given as their stored JSON texts. */
+  texts(envelope: Envelope, texts: readonly string[]): RecordTexts;
 }
 
 export interface EnvelopeOptions {
@@ -163,6 +165,11 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
       if (envelope.kind === 'plain') return new CheckedJson(bytes);
       refuseContradiction(envelope);
       return { ...restOf(envelope), [envelope.property]: projectionOf(envelope.record)(record) };
+    },
+    texts(envelope, texts) {
+      const serializer = serializerFor(envelope.record);
+      serializer.remember(texts.length);
+      return new RecordTexts(texts, serializer.text);
     },
     list(envelope, page) {
       const serialize = serializerFor(envelope.record);

@@ -16,7 +16,7 @@ import type {
 import { SpecError } from '../../openapi/load.js';
 import { descriptorOf } from './descriptor.js';
 import { createEnvelopeAnswers, type EnvelopeAnswers } from './envelope-answer.js';
-import { selectPage } from './list-page.js';
+import { selectPage, takesAll } from './list-page.js';
 import { seedCollection } from './seed.js';
 import { RecordMaker } from './record-maker.js';
 import { createRecordSerializers } from './record-serializer.js';
@@ -122,6 +122,9 @@ class ServedResource {
           const found = this.collection(scopeOf(request), context);
           const collection = found instanceof Promise ? await found : found;
           const listing = this.resource.listing.get(operation);
+          // The whole collection in a plain array: sent from the store's texts, none parsed.
+          if (envelope?.kind === 'plain' && collection.texts && takesAll(request.query, listing))
+            return { status, body: this.envelopes.texts(envelope, await collection.texts()) };
           const records = await collection.list();
           const page = listing
             ? selectPage(records, request.query, listing, (record) => this.#keyOf(record))

@@ -64,6 +64,28 @@ export function selectPage(
   };
 }
 
+/**
+ * Whether the page `selectPage` would select is every record, in order: no filter set, no
+ * limit asked or by default, the first page. A plain list of the whole collection is then
+ * sent from the store's texts.
+ * @example takesAll({}, listing) // true, unless the spec sets a default limit
+ */
+export function takesAll(
+  query: Readonly<Record<string, unknown>>,
+  listing: ListParameters | undefined,
+): boolean {
+  if (!listing) return true;
+  const { paging } = listing;
+  for (const [parameter] of listing.filters) if (query[parameter] !== undefined) return false;
+  if (paging.defaultLimit !== undefined) return false;
+  const set = (name: string | undefined) => name !== undefined && query[name] !== undefined;
+  if (set(paging.limit) || set(paging.cursor)) return false;
+  if (set(paging.offset) && numberIn(query[paging.offset as string]) !== 0) return false;
+  if (paging.page && set(paging.page.name))
+    return numberIn(query[paging.page.name]) === paging.page.first;
+  return true;
+}
+
 /** The records equal to every filter the query sets; a filter given several values takes any. */
 function filtered(
   records: readonly StoredRecord[],

@@ -10,9 +10,15 @@ import { isJsonObject } from '../../vocabulary/record.js';
 
 /**
  * Checks a record against one schema and serializes it to UTF-8 JSON; `index` (its place in a
- * list) locates it in the message about a broken one.
+ * list) locates it in the message about a broken one. `text` does the same for a record given
+ * as its stored JSON, and answers JSON text: a list of stored texts is checked and sent with
+ * nothing parsed.
  */
-export type RecordSerializer = (record: StoredRecord, index?: number) => Buffer;
+export type RecordSerializer = ((record: StoredRecord, index?: number) => Buffer) & {
+  text(json: string, index: number): string;
+  /** A list of this many records is to be shown: all of them are remembered, not only the last. */
+  remember(count: number): void;
+};
 
 /** The last words of the fields that hold ids, or keys. */
 const KEY_WORDS = new Set([...ID_WORDS, 'key']);
@@ -153,10 +159,13 @@ function partsOf(schema: SchemaObject, seen = new Set<SchemaObject>()): SchemaOb
 }
 
 /**
- * Serializers that check each record once, when they first see it, and keep its JSON as
- * UTF-8 bytes: stored records are frozen, so what was checked stays true, and a list of any
- * size costs one lookup per record and no encoding. One serializer per schema object. A
- * closed schema sees the record through its projection (projectionFor).
+ * Serializers that check each record once, when they first see it, and remember its JSON as
+ * the answer shows it, by the record's own JSON: stored records are immutable, so what was
+ * checked stays true, and a list of any size costs one lookup per record. Keyed by text, the
+ * memory is the store's own strings (a record shown as it is maps its JSON to itself); keyed
+ * by record object, with a buffer each, it was about 350 bytes a record (issue 28). One
+ * serializer per schema object. A closed schema sees the record through its projection
+ * (projectionFor).
  * @throws {ApiError} 500 `invalid_response` naming the problem, for a record that breaks its schema.
  * @example createRecordSerializers(compiler)(categorySchema)({ id: 1, name: 'Dog' }).toString() // '{"id":1,"name":"Dog"}'
  */
@@ -164,57 +173,58 @@ export function createRecordSerializers(
   compiler: SchemaCompiler,
 ): (schema: SchemaObject) => RecordSerializer {
   const serializers = new WeakMap<SchemaObject, RecordSerializer>();
-  const encode = createJsonSlabs();
   return (schema) => {
     let serializer = serializers.get(schema);
     if (!serializer) {
       const check = compiler.response(schema);
       const project = projectionFor(schema);
-      const bytes = new WeakMap<object, Buffer>();
-      serializer = (record, index) => {
-        let json = bytes.get(record);
-        if (json === undefined) {
-          const shown = project(record);
-          const problems = check(shown, index === undefined ? '/response' : `/response/${index}`);
-          if (problems.length > 0) throw errors.invalidResponse(problems);
-          // The store's own JSON of the record, when the answer shows it as it is.
-          json = encode(shown === record ? jsonOf(record) : JSON.stringify(shown));
-          bytes.set(record, json);
-        }
-        return json;
+      const shownTexts = createTextMemo();
+      const shownText = (json: string, index: number | undefined, given?: StoredRecord) => {
+        const known = shownTexts.get(json);
+        if (known !== undefined) return known;
+        const record = given ?? (JSON.parse(json) as StoredRecord);
+        const shown = project(record);
+        const problems = check(shown, index === undefined ? '/response' : `/response/${index}`);
+        if (problems.length > 0) throw errors.invalidResponse(problems);
+        const text = shown === record ? json : JSON.stringify(shown);
+        shownTexts.set(json, text);
+        return text;
       };
+      serializer = Object.assign(
+        (record: StoredRecord, index?: number) =>
+          Buffer.from(shownText(jsonOf(record), index, record)),
+        {
+          text: (json: string, index: number) => shownText(json, index),
+          remember: (count: number) => shownTexts.fit(count),
+        },
+      );
       serializers.set(schema, serializer);
     }
     return serializer;
   };
 }
 
-/** Slabs of 64 KiB for the kept JSON of records; a larger record gets a buffer of its own. */
-const SLAB_BYTES = 64 * 1024;
+/** The fewest checked texts a serializer remembers; it remembers more for longer lists. */
+const MIN_REMEMBERED = 64 * 1024;
 
 /**
- * UTF-8 bytes of texts kept as long as their records, packed into slabs of their own. Node's
- * shared pool would do the packing, but it also hands out request bodies and other short-lived
- * buffers: one kept record would then hold a whole pool slab alive, and the kept JSON of
- * 100 MB of records took 280 MB.
+ * What a serializer remembers of the texts it checked, bounded: forgotten all at once when it
+ * holds twice as many as the longest list asked (at least MIN_REMEMBERED), so that the texts
+ * of records since changed or removed do not pile up; the next list checks its records again.
+ * One map, not two generations: a record costs one entry.
  */
-function createJsonSlabs(): (text: string) => Buffer {
-  let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
-  let used = 0;
-  return (text) => {
-    const length = Buffer.byteLength(text);
-    if (length > SLAB_BYTES / 4) {
-      const own = Buffer.allocUnsafeSlow(length);
-      own.write(text);
-      return own;
-    }
-    if (used + length > SLAB_BYTES) {
-      slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
-      used = 0;
-    }
-    slab.write(text, used);
-    const bytes = slab.subarray(used, used + length);
-    used += length;
-    return bytes;
+function createTextMemo() {
+  const shown = new Map<string, string>();
+  let limit = MIN_REMEMBERED;
+  return {
+    get: (json: string): string | undefined => shown.get(json),
+    set(json: string, text: string): void {
+      if (shown.size >= 2 * limit) shown.clear();
+      shown.set(json, text);
+    },
+    /** A list of this many records is being sent: all of them are remembered. */
+    fit(count: number): void {
+      limit = Math.max(limit, count);
+    },
   };
 }
