@@ -609,9 +609,12 @@ function idOf(schema: SchemaObject): string | undefined {
   const idLike = names.filter(
     (name) => wordsOf(name).length === 1 && ID_WORDS.has(wordsOf(name)[0] ?? ''),
   );
+  // A record's own `id` first: a required property the service sets may be the id of
+  // another record it holds (GitHub's installations' `app_id`), and keyed by it, a second
+  // installation of one app was a 409 the service never gives.
   return (
-    names.find((key) => required.has(key) && isReadOnly(properties[key] ?? {})) ??
     ('id' in properties ? 'id' : undefined) ??
+    names.find((key) => required.has(key) && isReadOnly(properties[key] ?? {})) ??
     idLike.find((name) => isReadOnly(properties[name] ?? {})) ??
     idLike[0]
   );
