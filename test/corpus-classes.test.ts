@@ -175,3 +175,19 @@ describe('a record that holds the id of another beside its own (the issue: 409 o
     expect(list).toHaveLength(4);
   });
 });
+
+describe('an item parameter named after its collection beside a record id (the issue: /{channel_id})', () => {
+  it('reads the record with the id the create answered', async () => {
+    const api = await mock('item-parameter-own-id.yaml');
+    const made = await fetch(`${api.url}/channels`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'general', channel_id: 'ext-1' }),
+    });
+    expect(made.status).toBe(201);
+    const channel = (await made.json()) as { id: string };
+    const read = await fetch(`${api.url}/channels/${encodeURIComponent(channel.id)}`);
+    expect(read.status).toBe(200);
+    expect(await read.json()).toEqual(channel);
+  });
+});
