@@ -91,14 +91,18 @@ describe('a large document, left idle after start-up', () => {
   });
 
   it('does nothing ahead with compileAhead: false', async () => {
-    const large = await startMock({
-      spec: await largeDocument(),
-      seedCount: 3,
-      compileAhead: false,
+    const spec = await largeDocument();
+    const [ahead, left] = await Promise.all([
+      startMock({ spec, seedCount: 3 }),
+      startMock({ spec, seedCount: 3, compileAhead: false }),
+    ]);
+    started.push(ahead, left);
+    // By the time the other mock's work ahead is done, this one has done none.
+    await vi.waitFor(async () => expect(await ahead.store.count()).toBe(3), {
+      timeout: 60_000,
+      interval: 100,
     });
-    started.push(large);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(large.warnings).toEqual([]);
-    expect(await large.store.count()).toBe(0);
+    expect(left.warnings).toEqual([]);
+    expect(await left.store.count()).toBe(0);
   });
 });

@@ -27,7 +27,10 @@ export interface WarmUp {
 export interface WarmUpOptions {
   /** Whether a request is being served now: no step is started then, requests come first. */
   busy(): boolean;
-  /** How long after start-up the first step runs, so that listening comes first. @default 50 */
+  /**
+   * How long after start-up the first step runs, so that listening (and the start-up's own
+   * work) comes first: a first step can be a second of compiling. @default 500
+   */
   delayMs?: number;
   /** How long to wait before looking again while requests are served. @default 20 */
   pauseMs?: number;
@@ -85,7 +88,7 @@ export function startWarmUp(steps: Iterable<WarmUpStep>, options: WarmUpOptions)
     } while (performance.now() - turn < (options.sliceMs ?? 8));
     later(0);
   };
-  later(options.delayMs ?? 50);
+  later(options.delayMs ?? 500);
   return {
     done,
     stop() {
