@@ -88,7 +88,7 @@ describe('a large document, left idle after start-up', () => {
     expect(list.status).toBe(200);
     expect(await list.json()).toHaveLength(3);
     expect(large.warnings).toHaveLength(1);
-  });
+  }, 90_000);
 
   it('does nothing ahead with compileAhead: false', async () => {
     const spec = await largeDocument();
@@ -104,5 +104,5 @@ describe('a large document, left idle after start-up', () => {
     });
     expect(left.warnings).toEqual([]);
     expect(await left.store.count()).toBe(0);
-  });
+  }, 90_000);
 });
