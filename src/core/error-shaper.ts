@@ -28,7 +28,16 @@ export function createErrorShaper(
   generator: DataGenerator,
   /** The document's own error response for a status, for errors of no operation. */
   fallback: (status: number) => ResponseObject | undefined,
+  options: {
+    /**
+     * The process's CPU time so far, ms; undefined where there is none to read.
+     * @default process.cpuUsage's user + system
+     * @example () => undefined // every out-of-time failure counted as the schema's
+     */
+    cpuMs?: () => number | undefined;
+  } = {},
 ): (error: ApiError, operation: Operation | undefined) => ShapedError {
+  const cpuMs = options.cpuMs ?? processCpuMs;
   // Error schemas no value satisfies (Cloudflare's `allOf` of a success envelope, whose
   // `success` is `enum: [true]`, and a failure one, `enum: [false]`): remembered, so that each
   // error of theirs does not pay for the generator's every attempt again. Only a failure that
@@ -98,7 +107,7 @@ export function createErrorShaper(
  */
 const OWN_CPU_SHARE = 0.8;
 /** The process's CPU time so far, ms; undefined where there is none to read (a browser). */
-function cpuMs(): number | undefined {
+function processCpuMs(): number | undefined {
   const usage = globalThis.process?.cpuUsage?.();
   return usage ? (usage.user + usage.system) / 1000 : undefined;
 }
