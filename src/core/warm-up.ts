@@ -29,7 +29,7 @@ export interface WarmUpOptions {
   busy(): boolean;
   /**
    * How long after start-up the first step runs, so that listening (and the start-up's own
-   * work) comes first: a first step can be a second of compiling. @default 500
+   * work) comes first: a first step can be a second of compiling. @default 1000
    */
   delayMs?: number;
   /** How long to wait before looking again while requests are served. @default 20 */
@@ -88,7 +88,7 @@ export function startWarmUp(steps: Iterable<WarmUpStep>, options: WarmUpOptions)
     } while (performance.now() - turn < (options.sliceMs ?? 8));
     later(0);
   };
-  later(options.delayMs ?? 500);
+  later(options.delayMs ?? 1000);
   return {
     done,
     stop() {
