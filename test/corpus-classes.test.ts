@@ -149,3 +149,45 @@ describe('a record whose fields are in a oneOf of one arm (Cloudflare: workers d
     expect(await read.json()).toEqual(deployment);
   });
 });
+
+describe('a record that holds the id of another beside its own (the issue: 409 on app_id)', () => {
+  // `app_id` is required and set by the service in answers, as the record's own `id` is: the
+  // key was the first such property, and a second installation of app 1 was a 409.
+  it('keys its records by their own id: a second create naming the same app is another record', async () => {
+    const api = await mock('key-beside-a-reference.yaml', 2);
+    const install = (target: string) =>
+      fetch(`${api.url}/installations`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ app_id: 1, target }),
+      });
+    const first = await install('org-a');
+    const second = await install('org-b');
+    expect([first.status, second.status]).toEqual([201, 201]);
+    const [a, b] = [
+      (await first.json()) as { id: number },
+      (await second.json()) as { id: number },
+    ];
+    expect(a).toMatchObject({ app_id: 1, target: 'org-a' });
+    expect(b).toMatchObject({ app_id: 1, target: 'org-b' });
+    expect(a.id).not.toBe(b.id);
+    const list = (await (await fetch(`${api.url}/installations`)).json()) as unknown[];
+    expect(list).toHaveLength(4);
+  });
+});
+
+describe('an item parameter named after its collection beside a record id (the issue: /{channel_id})', () => {
+  it('reads the record with the id the create answered', async () => {
+    const api = await mock('item-parameter-own-id.yaml');
+    const made = await fetch(`${api.url}/channels`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'general', channel_id: 'ext-1' }),
+    });
+    expect(made.status).toBe(201);
+    const channel = (await made.json()) as { id: string };
+    const read = await fetch(`${api.url}/channels/${encodeURIComponent(channel.id)}`);
+    expect(read.status).toBe(200);
+    expect(await read.json()).toEqual(channel);
+  });
+});

@@ -39,6 +39,7 @@ import { createSecurityCheck, type SchemeSummary } from './security.js';
 import { operationPreparer, serveApi } from './served-api.js';
 import { createStates, type MockStates } from './state.js';
 import { createTurnBudget, type TurnBudget } from './turn-budget.js';
+import { startWarmUp, type WarmUp, type WarmUpStep } from './warm-up.js';
 
 /**
  * Documents up to this size are checked whole at start-up (every schema compiled, every example
@@ -55,6 +56,12 @@ const TURN_BUDGET_MS = 4;
  * for the answer (the first 503 of an operation shapes its error body, measured at 0.4 s).
  */
 const SHARED_STORE_BUDGET_MS = 1500;
+
+/**
+ * How long the mock must have answered nothing before work ahead (compileAhead) takes a turn:
+ * a test suite's requests come closer together than this, and keep the CPU to themselves.
+ */
+const QUIET_BEFORE_AHEAD_MS = 100;
 
 /** What the core logs: the spec's defects it lives with, and the errors that become a 5xx. */
 export interface CoreLogger {
@@ -103,6 +110,15 @@ export interface MockSettings {
   seedCount: number;
   /** @default a new memory store */
   store?: Store;
+  /**
+   * Whether a document too large to check whole at start-up (EAGER_CHECK_BYTES) has its
+   * operations compiled, its example answers made and its collections seeded in the
+   * background after start-up, one step per turn of the event loop and never while a request
+   * is served, so that an operation's first call does not pay for them.
+   * @default true
+   * @example false // a test that starts many mocks of large documents and calls few operations
+   */
+  compileAhead?: boolean;
   /** @default silence */
   logger?: CoreLogger;
   /**
@@ -179,6 +195,11 @@ export interface Mock extends MockCore {
   readonly answerRules: ReturnType<typeof createAnswerRules>;
   /** What the next mock of this one's spec takes over: give this mock as its `carriedFrom`. */
   readonly carried: CarriedState;
+  /**
+   * The work done ahead in the background for a large document (see `compileAhead`):
+   * undefined for a small one, checked whole at start-up.
+   */
+  readonly warmUp: WarmUp | undefined;
 }
 
 /**
@@ -359,14 +380,44 @@ export function createMock(
       ),
   });
 
+  // Requests come first: the work ahead waits while any is being served, and for a moment
+  // after, since a client that has just been answered usually sends its next request at once.
+  let serving = 0;
+  let lastAnswered = -Infinity;
+  const handle: MockCore['handle'] = async (...args) => {
+    serving++;
+    try {
+      return await core.handle(...args);
+    } finally {
+      serving--;
+      lastAnswered = performance.now();
+    }
+  };
+  const warmUp =
+    eager || settings.compileAhead === false
+      ? undefined
+      : startWarmUp(
+          stepsAhead({
+            operations,
+            prepare,
+            example: (operation) => {
+              if (!stateful.get(operation))
+                examples.body(operation, String(operation.successStatus));
+            },
+            resources,
+            seedOf: (resource) => store.collection(descriptorOf(resource)).list(),
+          }),
+          { busy: () => serving > 0 || performance.now() - lastAnswered < QUIET_BEFORE_AHEAD_MS },
+        );
+
   return {
     route: core.route,
-    handle: core.handle,
+    handle,
     errorAnswer: core.errorAnswer,
     inspect: core.inspect,
     shownTarget: core.shownTarget,
     async fetch(request) {
-      const reply = await core.handle(await requestOf(request));
+      const reply = await handle(await requestOf(request));
       return responseOf(reply, request.method);
     },
     budget,
@@ -388,7 +439,32 @@ export function createMock(
     unfitRecords: () => unfitRecords(resources, store, compiler),
     answerRules: createAnswerRules(compiler, resources),
     carried: { states, seeding, nestedSeeding: () => nestedSeeding },
+    warmUp,
   };
+}
+
+/**
+ * The work ahead for a large document, in the order a client meets it: each operation's
+ * schemas compiled, then its answer made (an example answer, made once and kept) or its
+ * collection seeded (once per collection). Each is one step: the smallest the work allows.
+ */
+function* stepsAhead(ahead: {
+  operations: readonly Operation[];
+  prepare: (operation: Operation) => void;
+  example: (operation: Operation) => void;
+  resources: readonly Resource[];
+  seedOf: (resource: Resource) => Promise<unknown>;
+}): Generator<WarmUpStep> {
+  const seeded = new Set<Resource>();
+  for (const operation of ahead.operations) {
+    yield () => ahead.prepare(operation);
+    const resource = ahead.resources.find((candidate) => candidate.actions.has(operation));
+    if (!resource) yield () => ahead.example(operation);
+    else if (!seeded.has(resource)) {
+      seeded.add(resource);
+      yield () => ahead.seedOf(resource);
+    }
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { SchemaObject } from '../openapi/load.js';
 import { jsonMediaOf, responseFor, type Operation } from '../openapi/operations.js';
-import type { DataGenerator } from '../openapi/sample.js';
+import { ValueTimeError, type DataGenerator } from '../openapi/sample.js';
 import { propertiesOf } from '../openapi/schema-parts.js';
 import type { SchemaCompiler } from '../openapi/schemas.js';
 import { reasonPhrase, type ApiError } from '../vocabulary/errors.js';
@@ -28,11 +28,30 @@ export function createErrorShaper(
   generator: DataGenerator,
   /** The document's own error response for a status, for errors of no operation. */
   fallback: (status: number) => ResponseObject | undefined,
+  options: {
+    /**
+     * The process's CPU time so far, ms; undefined where there is none to read.
+     * @default process.cpuUsage's user + system
+     * @example () => undefined // every out-of-time failure counted as the schema's
+     */
+    cpuMs?: () => number | undefined;
+  } = {},
 ): (error: ApiError, operation: Operation | undefined) => ShapedError {
+  const cpuMs = options.cpuMs ?? processCpuMs;
   // Error schemas no value satisfies (Cloudflare's `allOf` of a success envelope, whose
   // `success` is `enum: [true]`, and a failure one, `enum: [false]`): remembered, so that each
-  // error of theirs does not pay for the generator's every attempt again.
+  // error of theirs does not pay for the generator's every attempt again. Only a failure that
+  // says so of the schema marks it; running out of time does not (a busy machine makes a
+  // satisfiable schema run out too) unless it happens twice with the CPU the mock's own.
   const unsatisfiable = new WeakSet<object>();
+  const outOfTime = new WeakMap<object, number>();
+  // The filler of each error schema, made once: Stripe's took 0.2–0.5 s to make, on every 404.
+  const samples = new WeakMap<object, unknown>();
+  const sampleOf = (schema: SchemaObject): unknown => {
+    if (!samples.has(schema))
+      samples.set(schema, generator.value(schema, 'an error schema', { minimal: true }));
+    return samples.get(schema);
+  };
   return (error, operation) => {
     const ours = error.toBody();
     const documented = operation
@@ -45,11 +64,27 @@ export function createErrorShaper(
     // says what went wrong, rather than a connection closed with nothing (a client cannot
     // tell that from a crash).
     if (unsatisfiable.has(schema)) return { body: ours, contentType: type };
+    const wall = performance.now();
+    const cpu = cpuMs();
     try {
       return { body: shaped(schema, error, ours), contentType: type };
-    } catch {
-      // A SpecError naming the schema; a compiler's own failure is answered the same way.
-      unsatisfiable.add(schema);
+    } catch (err) {
+      if (!(err instanceof ValueTimeError)) {
+        // A SpecError naming the schema; a compiler's own failure is answered the same way.
+        unsatisfiable.add(schema);
+        return { body: ours, contentType: type };
+      }
+      const after = cpuMs();
+      // Where there is no CPU time to read (a browser), the time is taken as the mock's own.
+      const hadTheCpu =
+        cpu === undefined ||
+        after === undefined ||
+        after - cpu >= OWN_CPU_SHARE * (performance.now() - wall);
+      if (hadTheCpu) {
+        const strikes = (outOfTime.get(schema) ?? 0) + 1;
+        outOfTime.set(schema, strikes);
+        if (strikes >= STRIKES_OUT_OF_TIME) unsatisfiable.add(schema);
+      }
       return { body: ours, contentType: type };
     }
   };
@@ -58,13 +93,27 @@ export function createErrorShaper(
   function shaped(schema: SchemaObject, error: ApiError, ours: object): unknown {
     const check = compiler.response(schema);
     if (check(ours).length === 0) return ours;
-    const sample = () => generator.value(schema, 'an error schema', { minimal: true });
+    const sample = () => sampleOf(schema);
     const mapped = mapOnto(schema, error, sample, (property, value) => {
       return compiler.response(property)(value).length === 0;
     });
-    return check(mapped).length === 0 ? mapped : sample();
+    return check(mapped).length === 0 ? mapped : structuredClone(sample());
   }
 }
+
+/**
+ * Out of time with at least this share of the time spent on the mock's own CPU: the schema's
+ * doing, not a machine too busy to give the generator its time.
+ */
+const OWN_CPU_SHARE = 0.8;
+/** The process's CPU time so far, ms; undefined where there is none to read (a browser). */
+function processCpuMs(): number | undefined {
+  const usage = globalThis.process?.cpuUsage?.();
+  return usage ? (usage.user + usage.system) / 1000 : undefined;
+}
+
+/** How often a schema may run out of time, with the CPU the mock's own, before it is given up. */
+const STRIKES_OUT_OF_TIME = 2;
 
 /** Property names that say where the status, the code and the message go. */
 const STATUS_NAMES = /^(status|statusCode|status_code|httpStatus|code)$/i;

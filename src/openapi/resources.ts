@@ -387,9 +387,27 @@ function idPropertyOf(
     );
   const scalars = Object.keys(properties).filter((name) => isScalarKey(properties[name] ?? {}));
   const { item } = candidate;
+  const named = item && keyPropertyFor(item.parameter, scalars);
   const idProperty =
-    explicitKey ?? (item && keyPropertyFor(item.parameter, scalars)) ?? idOf(schema);
+    explicitKey ??
+    (named !== undefined && ownIdNamed(named, candidate.path, scalars) ? 'id' : named) ??
+    idOf(schema);
   return idProperty !== undefined && idProperty in properties ? idProperty : undefined;
+}
+
+/**
+ * Whether a property named by an item parameter is the record's own id under its collection's
+ * name (`channel_id` of `/channels`, `petId` of `/pets`) while the record has an `id` too: the
+ * id a create answers is its `id`, and that is what a client reads the record with (the
+ * `channel_id` beside it was another property, and a read by the created id was a 404).
+ */
+function ownIdNamed(property: string, collectionPath: string, scalars: readonly string[]): boolean {
+  if (property === 'id' || !scalars.includes('id')) return false;
+  const words = wordsOf(property);
+  if (words.length < 2 || !ID_WORDS.has(words.at(-1) ?? '')) return false;
+  const noun = words.slice(0, -1).join(' ');
+  const collection = wordsOf(collectionPath.split('/').filter(Boolean).at(-1) ?? '').join(' ');
+  return collection === noun || collection === `${noun}s` || collection === `${noun}es`;
 }
 
 /** Each property the request bodies write, under the record's name for it (`FriendlyName` is `friendly_name`). */
@@ -609,9 +627,12 @@ function idOf(schema: SchemaObject): string | undefined {
   const idLike = names.filter(
     (name) => wordsOf(name).length === 1 && ID_WORDS.has(wordsOf(name)[0] ?? ''),
   );
+  // A record's own `id` first: a required property the service sets may be the id of
+  // another record it holds (GitHub's installations' `app_id`), and keyed by it, a second
+  // installation of one app was a 409 the service never gives.
   return (
-    names.find((key) => required.has(key) && isReadOnly(properties[key] ?? {})) ??
     ('id' in properties ? 'id' : undefined) ??
+    names.find((key) => required.has(key) && isReadOnly(properties[key] ?? {})) ??
     idLike.find((name) => isReadOnly(properties[name] ?? {})) ??
     idLike[0]
   );

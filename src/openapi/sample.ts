@@ -6,6 +6,15 @@ import { typesOf } from './schema-parts.js';
 import { CUT, schemaGraph, schemaTree } from './schema-trees.js';
 import type { SchemaCheck, SchemaCompiler } from './schemas.js';
 
+/**
+ * The generator ran out of its time for one value (VALUE_BUDGET_MS) before it made a valid
+ * one: on a busy machine a schema it can satisfy may do so too, so this says nothing of the
+ * schema, unlike any other SpecError of `value`.
+ */
+export class ValueTimeError extends SpecError {
+  override name = 'ValueTimeError';
+}
+
 /** Makes data valid against the spec's schemas: seeds, example answers, server-set fields. */
 export interface DataGenerator {
   /**
@@ -14,7 +23,8 @@ export interface DataGenerator {
    * With `minimal`, only what the schema requires is made (no optional property, the fewest
    * items): the filler of an error body, where Stripe's `error` holds optional payment
    * intents, sources and charges that made every 404 a 100 KB answer taking seconds.
-   * @throws {SpecError} when no valid value could be made for the schema.
+   * @throws {SpecError} when no valid value could be made for the schema; a ValueTimeError
+   * when the time for it ran out first.
    */
   value(schema: SchemaObject, where?: string, options?: { minimal?: boolean }): unknown;
   /** What its values are checked with. */
@@ -235,10 +245,10 @@ export function createDataGenerator({ seed, compiler }: DataGeneratorOptions): D
       const started = performance.now();
       let problems: string[] = [];
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-        if (attempt > 0 && performance.now() - started > VALUE_BUDGET_MS) {
-          problems.unshift(`no valid value was made within ${VALUE_BUDGET_MS} ms`);
-          break;
-        }
+        if (attempt > 0 && performance.now() - started > VALUE_BUDGET_MS)
+          throw new ValueTimeError(
+            `cannot generate data valid against ${where}: no valid value was made within ${VALUE_BUDGET_MS} ms; ${problems.slice(0, 2).join('; ')}`,
+          );
         try {
           // Hints first; if they keep breaking a constraint (a maxLength, say), plain data.
           const value = made(minimal).generate(trees[attempt < ATTEMPTS / 2 ? 0 : 1]);

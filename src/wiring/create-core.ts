@@ -58,6 +58,7 @@ export function mockSettings(settings: AppSettings): MockSettings {
     defaultCredentials: settings.defaultCredentials,
     seed: settings.seed,
     seedCount: settings.seedCount,
+    compileAhead: settings.compileAhead,
     scenarios: settings.scenarios,
     faultTimeoutMs: settings.faultTimeoutMs,
     maxSessions: settings.maxSessions,

@@ -298,6 +298,18 @@ export const MOCK_OPTIONS = {
     default: 10,
     flags: [{ flag: '--seed-count <count>' }],
   }),
+  compileAhead: row({
+    kind: flag,
+    doc: 'For a document over 128 KiB: compile its operations, make its example answers and seed its collections in the background once the mock is idle, so first calls are fast.',
+    default: true,
+    flags: [
+      {
+        flag: '--no-compile-ahead',
+        sets: false,
+        doc: 'leave each operation of a large document to its first call (less CPU after start-up)',
+      },
+    ],
+  }),
   storage: row({
     kind: storage,
     doc: "Where the records live: `{ kind: 'memory' }`, `{ kind: 'file', path }`, `{ kind: 'redis', url, prefix?, reseed?, allowEviction? }` or `{ kind: 'custom', store, hasData? }`.",

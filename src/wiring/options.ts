@@ -81,6 +81,15 @@ export interface MockOptions {
    */
   seedCount?: number;
   /**
+   * For a document over 128 KiB (checked operation by operation, not whole at start-up):
+   * compile its operations, make its example answers and seed its collections in the
+   * background once the mock is idle, a step at a time with requests first, so that an
+   * operation's first call does not pay for them.
+   * @default true
+   * @example false // many mocks of large documents in one test run, few operations called
+   */
+  compileAhead?: boolean;
+  /**
    * Where the records live: in memory, in a file across restarts, in Redis shared by
    * replicas, or in a store of yours. Cannot be given with its shorthands (`data`, `redis`...).
    * @default { kind: 'memory' }
@@ -263,6 +272,7 @@ export interface ResolvedOptions {
   host: string;
   seed: number;
   seedCount: number;
+  compileAhead: boolean;
   storage: ResolvedStorage;
   storeLimits: StoreLimits;
   /** In milliseconds, as Node's server takes them. */
@@ -450,6 +460,7 @@ export function resolveOptions(
     host: pick('host'),
     seed: pick('seed'),
     seedCount: pick('seedCount'),
+    compileAhead: pick('compileAhead'),
     storage: resolveStorage(given.storage),
     storeLimits: { maxRecords: pick('maxRecords'), maxBytes: pick('maxStoreSize') },
     limits: {

@@ -59,6 +59,8 @@ export interface DocumentRun {
   peakRssMb: number;
   /** How often the mock was started again after a block or a crash. */
   restarts: number;
+  /** With `settleMs`: how long the mock took to go idle after it listened (or the bound), ms, and its RSS then. */
+  settled?: { ms: number; rssMb: number };
   /** Whether the watchdog killed a process past the RSS bound. */
   rssKilled: boolean;
   wallMs: number;
@@ -79,6 +81,11 @@ export interface ProbeOptions {
   command?: (spec: string) => Promise<NonNullable<MockChildOptions['command']>>;
   /** Each line of progress, for a person watching. */
   log?: (line: string) => void;
+  /**
+   * Before the first call, wait (at most this long) for the mock to go idle: its work ahead
+   * done, as a test suite that starts the mock and then sets up finds it. None: call at once.
+   */
+  settleMs?: number;
 }
 
 const MB = 1024 * 1024;
@@ -121,6 +128,22 @@ async function answersAtAll(mock: MockChild): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** CPU a second below this is idle: the mock's timers, not its work ahead. */
+const IDLE_CPU_SECONDS = 0.05;
+
+/** Waits until a second passes with the mock nearly idle, or `boundMs` after it listened. */
+async function settle(mock: MockChild, boundMs: number): Promise<{ ms: number; rssMb: number }> {
+  const began = performance.now();
+  let before = mock.cpuSeconds();
+  while (performance.now() - began < boundMs) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const now = mock.cpuSeconds();
+    if (now - before < IDLE_CPU_SECONDS) break;
+    before = now;
+  }
+  return { ms: Math.round(performance.now() - began), rssMb: Math.round(mock.rss() / MB) };
 }
 
 function errorText(err: unknown): string {
@@ -184,6 +207,10 @@ export async function probeDocument(
     `${document.slug}: started cold ${run.cold.ms} ms, warm ${run.warm.ms} ms, ${run.warm.rssMb} MB`,
   );
 
+  if (options.settleMs !== undefined) {
+    run.settled = await settle(mock, options.settleMs);
+    log(`${document.slug}: idle ${run.settled.ms} ms after listening, ${run.settled.rssMb} MB`);
+  }
   const loaded = await loadDocument(spec);
   const credentials = credentialsFor(loaded.resolved, API_KEY, BASIC);
   const values = createValueMaker(1);

@@ -10,6 +10,7 @@
 //   npm run test:corpus -- --json runs.json              # also every call's outcome, as JSON
 //   npm run test:corpus -- --mock /path/to/dist/cli/bin.js --keep-cache
 //   npm run test:corpus -- --only stripe --update-known  # rewrite the list from this run
+//   npm run test:corpus -- --settle-ms 120000            # call once the mock's work ahead is done
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -54,6 +55,7 @@ async function main(): Promise<void> {
       'keep-cache': { type: 'boolean', default: false },
       'budget-ms': { type: 'string' },
       'update-known': { type: 'boolean', default: false },
+      'settle-ms': { type: 'string' },
     },
   });
   const only = values.only?.split(',').filter(Boolean);
@@ -75,6 +77,7 @@ async function main(): Promise<void> {
       budgetMs: values['budget-ms'] ? Number(values['budget-ms']) : budgetMsOf(document.operations),
       rssLimitBytes: RSS_KILL_BYTES,
       ...(cacheDir ? { cacheDir } : {}),
+      ...(values['settle-ms'] ? { settleMs: Number(values['settle-ms']) } : {}),
       log: (line) => console.log(line),
     });
     runs.push(run);

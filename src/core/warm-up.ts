@@ -1,0 +1,98 @@
+// Work done ahead after start-up: a large document's operations are compiled, its example
+// answers made and its collections seeded in the background, so that the first call of an
+// operation finds its checks ready instead of paying for them (seconds on Stripe's schemas).
+
+/** One piece of work done ahead; a failure is the step's own business (it warns or not). */
+export type WarmUpStep = () => unknown;
+
+/** What the work ahead came to, once every step has run (or it was stopped). */
+export interface WarmUpReport {
+  /** The steps run. */
+  steps: number;
+  /** The longest step, ms: the longest a request that arrived meanwhile waited for one. */
+  longestStepMs: number;
+  /** From the first step's start to the last one's end, ms (pauses for requests included). */
+  elapsedMs: number;
+  /** Whether it was stopped before its last step. */
+  stopped: boolean;
+}
+
+export interface WarmUp {
+  /** Resolves when every step has run, or when stopped. */
+  readonly done: Promise<WarmUpReport>;
+  /** No step is started after this (a step under way ends first). */
+  stop(): void;
+}
+
+export interface WarmUpOptions {
+  /** Whether a request is being served now: no step is started then, requests come first. */
+  busy(): boolean;
+  /**
+   * How long after start-up the first step runs, so that listening (and the start-up's own
+   * work) comes first: a first step can be a second of compiling. @default 1000
+   */
+  delayMs?: number;
+  /** How long to wait before looking again while requests are served. @default 20 */
+  pauseMs?: number;
+  /** Steps shorter than this share one turn, until their sum reaches it. @default 8 */
+  sliceMs?: number;
+}
+
+/**
+ * Runs steps in turns of the event loop of at most `sliceMs` (or one step, when it is longer),
+ * each after the I/O of its turn (so a request that has arrived is read and served first),
+ * none while a request is being served. A step is
+ * the smallest unit its work allows (one operation's schemas, one collection's records): the
+ * longest step is the longest a request waits for the work ahead, and the report says it.
+ * Its timers never keep the process alive.
+ * @example const ahead = startWarmUp(operations.map((op) => () => prepare(op)), { busy: () => inFlight > 0 });
+ */
+export function startWarmUp(steps: Iterable<WarmUpStep>, options: WarmUpOptions): WarmUp {
+  const iterator = steps[Symbol.iterator]();
+  let stopped = false;
+  let count = 0;
+  let longest = 0;
+  let first: number | undefined;
+  let finish: (report: WarmUpReport) => void = () => undefined;
+  const done = new Promise<WarmUpReport>((resolve) => (finish = resolve));
+  const report = (): WarmUpReport => ({
+    steps: count,
+    longestStepMs: Math.round(longest),
+    elapsedMs: first === undefined ? 0 : Math.round(performance.now() - first),
+    stopped,
+  });
+  const later = (ms: number): void => {
+    // The immediate is not unref'd: an unref'd one does not stop the loop from sleeping in
+    // its poll phase until some other timer is due (a second, in a test), and the work ahead
+    // crawled at one step a second.
+    const timer = setTimeout(() => setImmediate(next), ms);
+    timer.unref();
+  };
+  const next = async (): Promise<void> => {
+    const turn = performance.now();
+    // Small steps share a turn, up to sliceMs; a large one has a turn of its own.
+    do {
+      if (stopped) return finish(report());
+      if (options.busy()) return later(options.pauseMs ?? 20);
+      const step = iterator.next();
+      if (step.done) return finish(report());
+      const started = performance.now();
+      first ??= started;
+      try {
+        await step.value();
+      } catch {
+        // A step's failure is told by the step (a warning) or by the request that meets it.
+      }
+      longest = Math.max(longest, performance.now() - started);
+      count++;
+    } while (performance.now() - turn < (options.sliceMs ?? 8));
+    later(0);
+  };
+  later(options.delayMs ?? 1000);
+  return {
+    done,
+    stop() {
+      stopped = true;
+    },
+  };
+}
