@@ -55,7 +55,8 @@ export function kitRecords(
 
     createdId(collection, exchange) {
       const { plan } = collection;
-      const inBody = collection.create && kit.recordOf(collection.create, exchange)[plan.idProperty];
+      const inBody =
+        collection.create && kit.recordOf(collection.create, exchange)[plan.idProperty];
       if (inBody !== undefined) return inBody;
       return idFromLocation(collection, exchange);
     },

@@ -847,6 +847,22 @@ const ORGS_FAULTY: { fault: string; app: () => Express; caughtBy: RegExp }[] = [
     app: unscopedDeepTickets,
     caughtBy: /getTicket: a record created under one projects record is not found under another/,
   },
+  {
+    fault: 'orgs: the summary of an organisation that exists answers 404',
+    app: () =>
+      express()
+        .use('/api/orgs/:orgId/summary', (req, res, next) => {
+          // Keys are checked first, as in the mock; then every summary is missing.
+          if (req.headers['x-api-key'] !== KEY) return next();
+          res
+            .status(404)
+            .type('application/problem+json')
+            .send(JSON.stringify({ title: 'Not Found', status: 404 }));
+        })
+        .use(orgsMock()),
+    caughtBy:
+      /getOrgSummary: answers 200 .* for `orgId` naming a record of orgs \(inferred from the names\)/,
+  },
 ];
 const ORGS_CORRECT: { difference: string; app: () => Express }[] = [
   { difference: 'orgs: our mock, tickets under projects under organisations', app: orgsMock },
