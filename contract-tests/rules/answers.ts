@@ -54,7 +54,8 @@ export function answerRules(kit: Kit): Rule[] {
         },
       });
     } else {
-      const inferred = inferredReadRule(kit, operation, success);
+      // A collection's own operations get their parents' records from the state rules.
+      const inferred = role ? undefined : inferredReadRule(kit, operation, success);
       if (inferred) rules.push(inferred);
       const documented: Expectation = {
         label: 'a documented status below 500',
