@@ -86,9 +86,16 @@ export function kitCalls(
             })())
           : (options.auth ?? emptyCarrier());
       let params = options.params ?? {};
-      const scope = scopes.get(operation.operationId);
-      if (scope && options.url === undefined && !(scope.parameter in params))
-        params = { ...params, [scope.parameter]: await kit.parentId(ctx, scope.parent) };
+      // A nested collection's requests go under a record of each collection above it, level
+      // by level (`orgId`, then `projectId`): the same records for the whole run.
+      if (options.url === undefined)
+        for (let scope = scopes.get(operation.operationId); scope;) {
+          if (!(scope.parameter in params))
+            params = { ...params, [scope.parameter]: await kit.parentId(ctx, scope.parent) };
+          const above = scope.parent.plan.parent;
+          scope = above &&
+            scope.parent.parent && { parent: scope.parent.parent, parameter: above.parameter };
+        }
       let path = operation.path;
       const query: [string, string][] = [];
       const link =

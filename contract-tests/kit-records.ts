@@ -1,7 +1,8 @@
 // The records of the interface as the rules use them: valid bodies, what an answer holds out
 // of its envelope, records the suite creates or finds, shared by the rules of a run.
-import type { Kit, KitBase, Roles } from './kit.js';
-import { jsonRequestOf, type PlanOperation, type Schema } from './plan.js';
+import type { Exchange } from './http.js';
+import type { CollectionKit, Kit, KitBase, Roles } from './kit.js';
+import { answersBody, jsonRequestOf, type PlanOperation, type Schema } from './plan.js';
 import type { RuleContext } from './rule.js';
 import { sampleBody } from './samples.js';
 import { propertiesOf } from './schema-parts.js';
@@ -17,6 +18,7 @@ export function kitRecords(
   | 'validBody'
   | 'itemsOf'
   | 'recordOf'
+  | 'createdId'
   | 'create'
   | 'itemParams'
   | 'someRecordId'
@@ -51,20 +53,36 @@ export function kitRecords(
       >;
     },
 
+    createdId(collection, exchange) {
+      const { plan } = collection;
+      const inBody =
+        collection.create && kit.recordOf(collection.create, exchange)[plan.idProperty];
+      if (inBody !== undefined) return inBody;
+      return idFromLocation(collection, exchange);
+    },
+
     async create(ctx, collection, what, body) {
       const operation = collection.create;
       if (!operation) throw new RuleSkipped(`${collection.plan.name} has no create operation`);
       const sent = body ?? kit.validBody(operation, what);
       const exchange = await kit.call(ctx, operation, { body: JSON.stringify(sent) });
       kit.echoed(ctx, exchange, operation, sent);
-      const id = kit.recordOf(operation, exchange)[collection.plan.idProperty];
+      const id = kit.createdId(collection, exchange);
       if (id === undefined)
         kit.fail(
           `created records without their ${collection.plan.idProperty}`,
-          [`the answer to a create holds no \`${collection.plan.idProperty}\``],
+          [
+            exchange.headers.location === undefined
+              ? `the answer to a create holds no \`${collection.plan.idProperty}\`, and no Location header`
+              : `the answer to a create holds no \`${collection.plan.idProperty}\`, and its Location (${exchange.headers.location}) names no record of ${collection.plan.itemPath ?? collection.plan.collectionPath}`,
+          ],
           exchange,
         );
-      return { exchange, sent, id };
+      const creation = { exchange, sent, id };
+      // An answer without a body echoes nothing: the record it made is read back instead.
+      if (!answersBody(operation, exchange.status) && collection.read)
+        await kit.readAsSent(ctx, collection, [creation]);
+      return creation;
     },
 
     itemParams(collection, id) {
@@ -100,6 +118,41 @@ export function kitRecords(
       );
     },
   };
+}
+
+/**
+ * The id a create's `Location` header gives, read against the collection's item path: the
+ * header resolved against the request, its path under the base URL matched segment by
+ * segment (`/projects/7/tickets/12` for `/projects/{projectId}/tickets/{ticketId}` gives 12).
+ * An integer id is read as a number, as the answers would hold it.
+ * @example idFromLocation(tickets, exchange) // 12
+ */
+export function idFromLocation(collection: CollectionKit, exchange: Exchange): unknown {
+  const { itemPath, itemParameter, idKind } = collection.plan;
+  const location = exchange.headers.location;
+  if (location === undefined || !itemPath || !itemParameter) return undefined;
+  let path: string;
+  try {
+    const request = new URL(exchange.request.url);
+    const resolved = new URL(location, request);
+    if (resolved.origin !== request.origin) return undefined;
+    path = resolved.pathname;
+  } catch {
+    return undefined;
+  }
+  const template = itemPath.split('/').filter(Boolean);
+  const segments = path.split('/').filter(Boolean);
+  // The base URL's own path (`/api`) comes before the item path.
+  const mine = segments.slice(segments.length - template.length);
+  if (mine.length !== template.length) return undefined;
+  let id: string | undefined;
+  for (const [i, part] of template.entries()) {
+    const segment = decodeURIComponent(mine[i]!);
+    if (part === `{${itemParameter}}`) id = segment;
+    else if (!part.startsWith('{') && part !== segment) return undefined;
+  }
+  if (id === undefined || id === '') return undefined;
+  return idKind === 'integer' && /^-?\d+$/.test(id) ? Number(id) : id;
 }
 
 /** What an answer holds, out of the envelope of its collection's action. */

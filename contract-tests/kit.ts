@@ -165,6 +165,11 @@ export interface Kit {
   itemsOf(list: PlanOperation, exchange: Exchange): Record<string, unknown>[];
   /** The record of a collection operation's answer (unwrapped from the collection's envelope). */
   recordOf(operation: PlanOperation, exchange: Exchange): Record<string, unknown>;
+  /**
+   * The id of the record a create answered: the collection's id property of its body, else
+   * the item its `Location` header names (a 201 with an empty body, or one without the id).
+   */
+  createdId(collection: CollectionKit, exchange: Exchange): unknown;
   /** Creates a record with a valid body (checked as a create must be), for a rule to use. */
   create(
     ctx: RuleContext,

@@ -158,6 +158,14 @@ export function responseFor(
 }
 
 /**
+ * Whether the spec documents a body for this answer of the operation (a 201 that gives only
+ * a `Location` documents none).
+ */
+export function answersBody(operation: PlanOperation, status: number): boolean {
+  return Object.keys(responseFor(operation, status)?.response.content ?? {}).length > 0;
+}
+
+/**
  * `application/json`, `application/problem+json` and the like, in any letter case and with
  * any parameter.
  * @example isJsonMediaType('Application/JSON; charset=UTF-8') // true

@@ -21,11 +21,22 @@ function isFresh(outputs, inputs) {
   return inputs.every((file) => statSync(file).mtimeMs <= built);
 }
 
-// The server: tsc over src/, and the browser bundle of petstore-kit/msw. `npm run build` starts from an empty dist/, so that the output
+// The server: tsc over src/ and over the contract suite, and the browser bundle of petstore-kit/msw. `npm run build` starts from an empty dist/, so that the output
 // of a deleted source never lingers, and builds the inspector too.
 const server = isFresh(
-  ['dist/cli/bin.js', 'dist/index.js', 'dist/bundles/msw.browser.js'],
-  ['package.json', 'tsconfig.json', 'tsconfig.build.json', ...filesOf('src')],
+  [
+    'dist/cli/bin.js',
+    'dist/index.js',
+    'dist/bundles/msw.browser.js',
+    'dist/contract-tests/categories.contract.test.js',
+  ],
+  [
+    'package.json',
+    'tsconfig.json',
+    'tsconfig.build.json',
+    ...filesOf('src'),
+    ...filesOf('contract-tests'),
+  ],
 );
 // The inspector page: its sources, and the types generated from the admin API's spec.
 const inspector = isFresh(

@@ -35,7 +35,7 @@ const MUST_SHIP = [
   'spec/admin.yaml',
   'dist/inspector/index.html',
   'dist/inspector/main.js',
-  'contract-tests/vitest.config.ts',
+  'dist/contract-tests/categories.contract.test.js',
   'contract-tests/rules/credentials.ts',
   /^contract-tests\/[^/]+\.contract\.test\.ts$/,
 ];

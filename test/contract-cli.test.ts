@@ -1,10 +1,7 @@
 // `petstore-kit contract` end to end: the built CLI runs the suite in vitest against
 // servers started here, and its exit code says whether they conform.
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,8 +19,8 @@ import { categoriesServer } from './fixtures/categories-server.js';
 import { KEYS, withKeySchemes } from './fixtures/library-keys.js';
 import { libraryServer } from './fixtures/library-server.js';
 import { categoryStore, storedCategories } from './helpers.js';
+import { requireBuiltCli, runContractCli, serveOnFreePort } from './contract-helpers.js';
 
-const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 const TLS = fileURLToPath(new URL('./fixtures/tls/', import.meta.url));
 const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
 /** The start of colour and cursor escape sequences: none in a piped run. */
@@ -36,47 +33,27 @@ let ruleCount: number;
 let creatingRuleCount: number;
 let closedPort: number;
 
-/** Serves an app on a free port, over HTTPS with the test CA's certificate when `tls` is set. */
+/** Serves an app on a free port, stopped after the test. */
 async function serve(
   app: Express,
   options: { tls?: boolean; path?: string } = {},
 ): Promise<string> {
-  const server = options.tls
-    ? createHttpsServer(
-        { cert: readFileSync(join(TLS, 'server.pem')), key: readFileSync(join(TLS, 'server.key')) },
-        app,
-      )
-    : createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  servers.push(server);
-  const { port } = server.address() as AddressInfo;
-  return `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}${options.path ?? '/v1'}`;
+  const served = await serveOnFreePort(app, options);
+  servers.push(served.server);
+  return served.url;
 }
 
 async function mock(store: Store = categoryStore()): Promise<string> {
   return serve(express().use(createApp({ spec: await loadSpec(), apiKeys: [KEY], store })));
 }
 
-function contract(
-  args: string[],
-  env: Record<string, string> = {},
-  cwd = process.cwd(),
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, 'contract', ...args], {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', CONTRACT_BUDGET: BUDGET, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+/** The built CLI, with a small budget of generated bodies unless `env` says otherwise. */
+function contract(args: string[], env: Record<string, string> = {}, cwd = process.cwd()) {
+  return runContractCli(args, { CONTRACT_BUDGET: BUDGET, ...env }, cwd);
 }
 
 beforeAll(async () => {
-  if (!existsSync(BIN))
-    throw new Error('dist/cli/bin.js is missing: run `npm run build` (npm test does)');
+  requireBuiltCli();
   const rules = contractRules(buildContractPlan((await loadSpec()).resolved), {
     namePrefix: 'x',
     credentials: { token: KEY },

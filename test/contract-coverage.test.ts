@@ -1,11 +1,7 @@
 // What a contract run covered: the built CLI runs the suite against our mock and reports
 // every operation by documented status (text, JSON, JUnit); `--min-coverage` fails a run
 // below its floor and passes one at or above it.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,50 +11,35 @@ import type { Coverage } from '../src/core/admin/coverage.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
 import { startMock } from '../src/wiring/start-mock.js';
+import {
+  requireBuiltCli,
+  runContractCli,
+  serveOnFreePort,
+  type Served,
+} from './contract-helpers.js';
 import { categoryStore } from './helpers.js';
 
-const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 const KEY = 'coverage-key';
 const PROJECTS = fileURLToPath(new URL('./fixtures/specs/projects.yaml', import.meta.url));
 /** Two whole runs of the CLI, each starting vitest: minutes on a busy machine, as a bound only. */
 const RUNS_TIMEOUT = 240_000;
-let server: Server;
-let baseUrl: string;
+let served: Served;
 
-function contract(
-  args: string[],
-  target = baseUrl,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'contract', '--base-url', target, '--seed', '5', '--budget', '0', ...args],
-    {
-      env: { PATH: process.env.PATH ?? '', API_KEY: KEY },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+/** The built CLI against `target`, with a fixed seed and no generated bodies. */
+function contract(args: string[], target = served.url) {
+  return runContractCli(['--base-url', target, '--seed', '5', '--budget', '0', ...args], {
+    API_KEY: KEY,
+  });
 }
 
 beforeAll(async () => {
-  if (!existsSync(BIN))
-    throw new Error('dist/cli/bin.js is missing: run `npm run build` (npm test does)');
-  const app = express().use(
-    createApp({ spec: await loadSpec(), apiKeys: [KEY], store: categoryStore() }),
+  requireBuiltCli();
+  served = await serveOnFreePort(
+    express().use(createApp({ spec: await loadSpec(), apiKeys: [KEY], store: categoryStore() })),
   );
-  server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => served.close());
 
 describe('petstore-kit contract coverage', () => {
   it(

@@ -7,6 +7,7 @@ import { buildContractPlan, type ContractPlan as CliPlan } from '../src/cli/cont
 import { loadSpec, SpecError, type OpenApiDocument } from '../src/openapi/load.js';
 
 const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
+const ORGS = fileURLToPath(new URL('./fixtures/specs/orgs.yaml', import.meta.url));
 
 describe('the contract plan', () => {
   it('is written alike on both sides of the boundary', () => {
@@ -56,6 +57,21 @@ describe('the contract plan', () => {
     expect(createAuthor.responses.default?.content['application/problem+json']).toMatchObject({
       'x-schema-name': 'Problem',
     });
+  });
+
+  it('holds collections nested at any depth, each under the record of the one above it', async () => {
+    const plan = buildContractPlan((await loadSpec(ORGS)).resolved);
+    expect(
+      plan.collections.map(({ name, itemParameter, parent }) => [name, itemParameter, parent]),
+    ).toEqual([
+      ['orgs', 'orgId', undefined],
+      ['orgs/{orgId}/projects', 'projectId', { collection: 'orgs', parameter: 'orgId' }],
+      [
+        'orgs/{orgId}/projects/{projectId}/tickets',
+        'ticketId',
+        { collection: 'orgs/{orgId}/projects', parameter: 'projectId' },
+      ],
+    ]);
   });
 
   it("reads the numbers the interface document gives its rules from the bundled spec's x-contract-rules", async () => {

@@ -18,6 +18,7 @@ import { bookshopServer, type BookshopBehaviour } from './fixtures/bookshop-serv
 import { helpdeskServer, type HelpdeskBehaviour } from './fixtures/helpdesk-server.js';
 import { KEYS, withKeySchemes } from './fixtures/library-keys.js';
 import { libraryServer, type LibraryBehaviour } from './fixtures/library-server.js';
+import { notesServer, type NotesBehaviour } from './fixtures/notes-server.js';
 import { CATEGORIES, categoryStore } from './helpers.js';
 
 const KEY = 'proof-key';
@@ -800,6 +801,73 @@ function unscopedTickets(): Express {
     .use(projectsMock());
 }
 
+const ORGS = fileURLToPath(new URL('./fixtures/specs/orgs.yaml', import.meta.url));
+/** The orgs spec (tickets two levels down), loaded once: the mock serving it is its reference. */
+let orgsSpec: Awaited<ReturnType<typeof loadSpec>>;
+
+function orgsMock(): Express {
+  return express().use(createApp({ spec: orgsSpec, apiKeys: [KEY] }));
+}
+
+/**
+ * The mock serving the orgs spec behind a defect of scoping two levels down: a ticket is read
+ * by its id under any project of its organisation, as a lookup that forgets the project does.
+ */
+function unscopedDeepTickets(): Express {
+  const owners = new Map<string, string>();
+  const item = /^\/api\/orgs\/([^/]+)\/projects\/([^/]+)\/tickets\/([^/]+)$/;
+  return express()
+    .use((req, res, next) => {
+      const created = /^\/api\/orgs\/[^/]+\/projects\/([^/]+)\/tickets$/.exec(req.path);
+      if (req.method === 'POST' && created) {
+        const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
+        res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+          try {
+            const id = (JSON.parse(String(chunk)) as { id?: unknown }).id;
+            if (id !== undefined) owners.set(String(id), created[1]!);
+          } catch {
+            // Not a record: nothing to learn.
+          }
+          return end(chunk, ...rest);
+        }) as typeof res.end;
+      }
+      const read = item.exec(req.path);
+      const owner = read && req.method === 'GET' ? owners.get(read[3]!) : undefined;
+      if (read && owner !== undefined)
+        req.url = req.url.replace(`/projects/${read[2]}/`, `/projects/${owner}/`);
+      next();
+    })
+    .use(orgsMock());
+}
+
+/** Collections nested two levels down get the same state rules as top-level ones. */
+const ORGS_FAULTY: { fault: string; app: () => Express; caughtBy: RegExp }[] = [
+  {
+    fault: 'orgs: tickets found under another project of their organisation',
+    app: unscopedDeepTickets,
+    caughtBy: /getTicket: a record created under one projects record is not found under another/,
+  },
+  {
+    fault: 'orgs: the summary of an organisation that exists answers 404',
+    app: () =>
+      express()
+        .use('/api/orgs/:orgId/summary', (req, res, next) => {
+          // Keys are checked first, as in the mock; then every summary is missing.
+          if (req.headers['x-api-key'] !== KEY) return next();
+          res
+            .status(404)
+            .type('application/problem+json')
+            .send(JSON.stringify({ title: 'Not Found', status: 404 }));
+        })
+        .use(orgsMock()),
+    caughtBy:
+      /getOrgSummary: answers 200 .* for `orgId` naming a record of orgs \(inferred from the names\)/,
+  },
+];
+const ORGS_CORRECT: { difference: string; app: () => Express }[] = [
+  { difference: 'orgs: our mock, tickets under projects under organisations', app: orgsMock },
+];
+
 const FORMS = fileURLToPath(new URL('./fixtures/specs/forms.yaml', import.meta.url));
 /** The forms spec, loaded once: the mock serving it is its reference deployment. */
 let formsSpec: Awaited<ReturnType<typeof loadSpec>>;
@@ -871,8 +939,37 @@ const HELPDESK_CORRECT: { difference: string; behaviour: Partial<HelpdeskBehavio
   },
 ];
 
+const NOTES = fileURLToPath(new URL('./fixtures/specs/notes.yaml', import.meta.url));
+
+/** Notes: a create answers 201, an empty body and `Location`; the suite reads the id there. */
+const NOTES_FAULTY: { fault: string; behaviour: Partial<NotesBehaviour>; caughtBy: RegExp }[] = [
+  {
+    fault: 'notes: Location names a note that does not exist',
+    behaviour: { locationNowhere: true },
+    caughtBy: /createNote: a valid body gets 201/,
+  },
+  {
+    fault: 'notes: a create answers no Location',
+    behaviour: { noLocation: true },
+    caughtBy: /createNote: a valid body gets 201/,
+  },
+];
+const NOTES_CORRECT: { difference: string; behaviour: Partial<NotesBehaviour> }[] = [
+  { difference: 'notes: Location a path, the body empty', behaviour: {} },
+  { difference: 'notes: Location an absolute URL', behaviour: { absoluteLocation: true } },
+];
+
 type SpecName =
-  'categories' | 'library' | 'keys' | 'wrapped' | 'bookshop' | 'helpdesk' | 'projects' | 'forms';
+  | 'categories'
+  | 'library'
+  | 'keys'
+  | 'wrapped'
+  | 'bookshop'
+  | 'helpdesk'
+  | 'projects'
+  | 'forms'
+  | 'notes'
+  | 'orgs';
 const plans: Partial<Record<SpecName, ContractPlan>> = {};
 const score = { caught: 0, falseAlarms: 0 };
 const FAULTY_COUNT =
@@ -881,7 +978,9 @@ const FAULTY_COUNT =
   KEYS_FAULTY.length +
   BOOKSHOP_FAULTY.length +
   HELPDESK_FAULTY.length +
-  NESTED_AND_FORMS_FAULTY.length;
+  NESTED_AND_FORMS_FAULTY.length +
+  NOTES_FAULTY.length +
+  ORGS_FAULTY.length;
 /** The correct servers, and our mock on the two specs it serves. */
 const CORRECT_COUNT =
   CORRECT.length +
@@ -891,6 +990,8 @@ const CORRECT_COUNT =
   BOOKSHOP_CORRECT.length +
   HELPDESK_CORRECT.length +
   NESTED_AND_FORMS_CORRECT.length +
+  NOTES_CORRECT.length +
+  ORGS_CORRECT.length +
   2;
 
 beforeAll(async () => {
@@ -906,6 +1007,9 @@ beforeAll(async () => {
   plans.projects = buildContractPlan(projectsSpec.resolved);
   formsSpec = await loadSpec(FORMS);
   plans.forms = buildContractPlan(formsSpec.resolved);
+  plans.notes = buildContractPlan((await loadSpec(NOTES)).resolved);
+  orgsSpec = await loadSpec(ORGS);
+  plans.orgs = buildContractPlan(orgsSpec.resolved);
 });
 
 afterAll(() => {
@@ -1031,6 +1135,13 @@ const ALL_FAULTY: AnyFault[] = [
     spec: fault.startsWith('forms:') ? ('forms' as const) : ('projects' as const),
     app,
   })),
+  ...NOTES_FAULTY.map(({ fault, behaviour, caughtBy }) => ({
+    fault,
+    caughtBy,
+    spec: 'notes' as const,
+    app: () => notesServer({ apiKey: KEY, ...behaviour }),
+  })),
+  ...ORGS_FAULTY.map((entry) => ({ ...entry, spec: 'orgs' as const })),
 ];
 const ALL_CORRECT: { difference: string; spec: SpecName; app: () => Express }[] = [
   ...CORRECT.map(({ difference, behaviour }) => ({
@@ -1068,6 +1179,12 @@ const ALL_CORRECT: { difference: string; spec: SpecName; app: () => Express }[] 
     spec: difference.startsWith('forms:') ? ('forms' as const) : ('projects' as const),
     app,
   })),
+  ...NOTES_CORRECT.map(({ difference, behaviour }) => ({
+    difference,
+    spec: 'notes' as const,
+    app: () => notesServer({ apiKey: KEY, ...behaviour }),
+  })),
+  ...ORGS_CORRECT.map((entry) => ({ ...entry, spec: 'orgs' as const })),
 ];
 
 /**

@@ -18,6 +18,7 @@ const SOURCES = [
   'tsconfig.build.json',
   'src/cli/bin.ts',
   'src/wiring/start-mock.ts',
+  'contract-tests/rules.ts',
   'spec/admin.yaml',
   'spec/openapi.yaml',
   'inspector/tsconfig.json',
@@ -29,6 +30,7 @@ const OUTPUTS = [
   'dist/cli/bin.js',
   'dist/index.js',
   'dist/bundles/msw.browser.js',
+  'dist/contract-tests/categories.contract.test.js',
   'dist/inspector/main.js',
   'dist/inspector/index.html',
 ];
@@ -93,7 +95,12 @@ describe('scripts/ensure-built.mjs', () => {
     expect(await run()).toEqual([]);
   }, 60_000);
 
-  it.each(['src/wiring/start-mock.ts', 'package.json', 'tsconfig.build.json'])(
+  it.each([
+    'src/wiring/start-mock.ts',
+    'contract-tests/rules.ts',
+    'package.json',
+    'tsconfig.build.json',
+  ])(
     'builds everything when %s changed',
     async (file) => {
       project({ changed: [file] });

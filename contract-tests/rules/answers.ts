@@ -1,6 +1,7 @@
 import { article } from '../bodies.js';
 import type { Expectation, Kit } from '../kit.js';
 import { jsonResponseOf, type PlanOperation } from '../plan.js';
+import { producerOf } from '../producers.js';
 import type { Rule } from '../rule.js';
 import { schemaName } from '../spec.js';
 import { RuleSkipped } from '../verdicts.js';
@@ -53,6 +54,9 @@ export function answerRules(kit: Kit): Rule[] {
         },
       });
     } else {
+      // A collection's own operations get their parents' records from the state rules.
+      const inferred = role ? undefined : inferredReadRule(kit, operation, success);
+      if (inferred) rules.push(inferred);
       const documented: Expectation = {
         label: 'a documented status below 500',
         accepts: (status) => status < 500,
@@ -72,6 +76,49 @@ export function answerRules(kit: Kit): Rule[] {
     }
   }
   return rules;
+}
+
+/**
+ * A read outside the collections whose path parameters are all named after one
+ * (`/authors/{authorId}/stats`, `/reports/{author_id}`): called with records the suite finds
+ * or creates, it must answer its success, as a client that follows the names would expect.
+ */
+function inferredReadRule(
+  kit: Kit,
+  operation: PlanOperation,
+  success: Expectation,
+): Rule | undefined {
+  const producers = operation.parameters
+    .filter((parameter) => parameter.in === 'path')
+    .map((parameter) => ({
+      parameter: parameter.name,
+      collection: producerOf(kit.collections, parameter.name),
+    }));
+  if (producers.some(({ collection }) => !collection)) return undefined;
+  const names = producers.map(
+    ({ parameter, collection }) => `\`${parameter}\` naming a record of ${collection!.plan.name}`,
+  );
+  return {
+    name: kit.name(
+      operation,
+      undefined,
+      `answers ${success.label} with ${bodyText(operation, success)} for ${names.join(', ')} (inferred from the names)`,
+    ),
+    // Reads only, unless a collection is empty: then it reads a record it creates.
+    createsData: false,
+    async check(ctx) {
+      const params: Record<string, unknown> = {};
+      for (const { parameter, collection } of producers) {
+        const id = await kit.someRecordId(ctx, collection!);
+        if (id === undefined)
+          throw new RuleSkipped(
+            `no ${collection!.plan.name} record for \`${parameter}\`: the list is empty, and ${ctx.target.readOnly ? 'read-only runs create none' : 'the suite cannot create one'}`,
+          );
+        params[parameter] = id;
+      }
+      kit.conforms(ctx, await kit.call(ctx, operation, { params }), operation, success);
+    },
+  };
 }
 
 /** "a JSON array of Category objects", "an Author", "a body that fits its schema". */

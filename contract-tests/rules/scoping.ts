@@ -2,8 +2,8 @@ import type { Kit } from '../kit.js';
 import type { Rule } from '../rule.js';
 
 /**
- * A collection below a record of another (`/projects/{projectId}/tickets`) holds that
- * record's children only: a child created under one parent is not found under another.
+ * A collection below a record of another (`/projects/{projectId}/tickets`, at any depth) holds
+ * that record's children only: a child created under one parent is not found under another.
  */
 export function scopingRules(kit: Kit): Rule[] {
   const rules: Rule[] = [];
@@ -16,7 +16,7 @@ export function scopingRules(kit: Kit): Rule[] {
       name: kit.name(
         read,
         undefined,
-        `a record created under one ${parent.plan.name} record is not found under another (404)`,
+        `a record created under one ${parent.plan.name.split('/').at(-1)} record is not found under another (404)`,
       ),
       createsData: true,
       async check(ctx) {

@@ -96,7 +96,7 @@ function clientIdRule(kit: Kit, collection: CollectionKit): Rule {
       const exchange = await kit.call(ctx, create, { body: JSON.stringify(sent) });
       if (refused.accepts(exchange.status)) return kit.conforms(ctx, exchange, create, refused);
       kit.conforms(ctx, exchange, create, kit.success(create));
-      const id = kit.recordOf(create, exchange)[idProperty];
+      const id = kit.createdId(collection, exchange);
       if (JSON.stringify(id) === JSON.stringify(existing.id))
         kit.fail(
           'creates that take the id a client sends',
@@ -116,7 +116,6 @@ function clientIdRule(kit: Kit, collection: CollectionKit): Rule {
 
 function burstRule(kit: Kit, collection: CollectionKit): Rule {
   const create = collection.create!;
-  const { idProperty } = collection.plan;
   return {
     name: kit.name(
       create,
@@ -133,8 +132,7 @@ function burstRule(kit: Kit, collection: CollectionKit): Rule {
       );
       for (const [i, exchange] of exchanges.entries())
         kit.echoed(ctx, exchange, create, bodies[i]!);
-      const idOf = (exchange: Exchange) =>
-        JSON.stringify(kit.recordOf(create, exchange)[idProperty]);
+      const idOf = (exchange: Exchange) => JSON.stringify(kit.createdId(collection, exchange));
       const ids = exchanges.map(idOf);
       const shared = ids.filter((id, i) => ids.indexOf(id) !== i);
       if (shared.length > 0)
@@ -146,7 +144,7 @@ function burstRule(kit: Kit, collection: CollectionKit): Rule {
       const creations = exchanges.map((exchange, i) => ({
         exchange,
         sent: bodies[i]!,
-        id: kit.recordOf(create, exchange)[idProperty],
+        id: kit.createdId(collection, exchange),
       }));
       await kit.listedAsSent(ctx, collection, creations);
     },

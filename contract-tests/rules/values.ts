@@ -31,7 +31,7 @@ export function realisticValueRules(kit: Kit): Rule[] {
           created.push({
             exchange,
             sent,
-            id: kit.recordOf(create, exchange)[collection.plan.idProperty],
+            id: kit.createdId(collection, exchange),
           });
       }
       await kit.readAsSent(ctx, collection, created);

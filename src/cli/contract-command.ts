@@ -1,6 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import type { TestCase } from 'vitest/node';
 import { loadSpec, type OpenApiDocument } from '../openapi/load.js';
 import { basePathOf, findServer, resolveServerUrl } from '../openapi/servers.js';
@@ -11,15 +10,7 @@ import { contractReport, githubAnnotations, type RuleOutcome } from './contract-
 import { coverageReport } from './coverage-report.js';
 import type { Coverage } from '../core/admin/coverage.js';
 import { CONTRACT_DEFAULTS, ContractExit } from './contract-defaults.js';
-
-/** The contract suite's vitest config, beside its rules in contract-tests/. */
-const CONTRACT_CONFIG = fileURLToPath(
-  new URL('../../contract-tests/vitest.config.ts', import.meta.url),
-);
-/** The suite's reporter (silent: the report is this command's), loaded by vitest like the config. */
-const CONTRACT_REPORTER = fileURLToPath(
-  new URL('../../contract-tests/reporter.ts', import.meta.url),
-);
+import { locateSuite, suiteOptions } from './contract-suite.js';
 
 export interface ContractCommandOptions {
   /** The OpenAPI document of the interface. @default the bundled spec */
@@ -90,6 +81,13 @@ export async function runContract(
   let spec: OpenApiDocument;
   let baseUrl: string;
   let refusedSchemes: Record<string, string>;
+  // Colour codes only for a person at a terminal; a CI log gets plain text (set before vitest
+  // loads: its colours are chosen then).
+  if ((io.stdout as { isTTY?: boolean }).isTTY !== true) process.env.NO_COLOR ??= '1';
+  // Loaded while the spec is read and the target asked, a second of start-up on two cores;
+  // a run that stops before the rules waits for it no longer than it takes.
+  const loadingVitest = import('vitest/node');
+  loadingVitest.catch(() => undefined);
   try {
     checkOptions(options);
     // A start after the first reads the spec from loadSpec's remembered loads, without YAML.
@@ -125,11 +123,9 @@ export async function runContract(
     },
   };
 
-  // Colour codes only for a person at a terminal; a CI log gets plain text.
-  if ((io.stdout as { isTTY?: boolean }).isTTY !== true) process.env.NO_COLOR ??= '1';
   const junit = options.reporter === 'junit';
-  // Loaded once the target is known to be there: a run that stops earlier stops sooner.
-  const { createVitest } = await import('vitest/node');
+  const { createVitest } = await loadingVitest;
+  const suite = locateSuite();
   // What vitest prints (`JUNIT report written to ...`) follows the report, whose first line is the verdict.
   const vitestOutput: Buffer[] = [];
   const held = new Writable({
@@ -141,9 +137,8 @@ export async function runContract(
   const vitest = await createVitest(
     'test',
     {
-      config: CONTRACT_CONFIG,
-      watch: false,
-      reporters: [CONTRACT_REPORTER, ...(junit ? ['junit'] : [])],
+      ...suiteOptions(suite),
+      reporters: [suite.reporter, ...(junit ? ['junit'] : [])],
       ...(junit && options.output ? { outputFile: { junit: options.output } } : {}),
     },
     {},

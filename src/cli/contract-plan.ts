@@ -1,7 +1,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { SpecError, type OpenApiDocument, type SchemaObject } from '../openapi/load.js';
 import { listOperations, type Operation } from '../openapi/operations.js';
-import { inferResources } from '../openapi/resources.js';
+import { inferResources, type Resource } from '../openapi/resources.js';
 import { securitySchemesOf } from '../openapi/security-schemes.js';
 
 /**
@@ -122,16 +122,10 @@ export function buildContractPlan(document: OpenApiDocument): ContractPlan {
     securitySchemes: planSecuritySchemes(document),
     operations: operations.map((operation) => planOperation(operation, toSchema, byLocation)),
     collections: inferResources(operations)
-      // A collection one level below another (`/projects/{projectId}/tickets`) is checked
-      // under a record of its parent; deeper ones are checked as operations only.
-      .filter(
-        (resource, _index, all) =>
-          !resource.collectionPath.includes('{') ||
-          (resource.scope.length === 1 &&
-            all.some(
-              (parent) => parent.name === resource.parent && !parent.collectionPath.includes('{'),
-            )),
-      )
+      // A collection below a record of another (`/projects/{projectId}/tickets`, at any depth:
+      // `/orgs/{orgId}/projects/{projectId}/tickets`) is checked under a record of its parent;
+      // one whose chain of parents does not reach a top-level collection, as operations only.
+      .filter((resource, _index, all) => reachesTop(resource, all))
       .map((resource) => {
         const actions: Partial<Record<CollectionAction, string>> = {};
         const envelopes: Partial<Record<CollectionAction, string>> = {};
@@ -143,6 +137,8 @@ export function buildContractPlan(document: OpenApiDocument): ContractPlan {
           if (envelope?.kind === 'wrapped') envelopes[action] = envelope.property;
         }
         const { itemParameter } = resource;
+        // The last path parameter above the collection names its parent's record.
+        const parentParameter = resource.scope.at(-1);
         return {
           name: resource.name,
           collectionPath: resource.collectionPath,
@@ -153,12 +149,26 @@ export function buildContractPlan(document: OpenApiDocument): ContractPlan {
           schema: toSchema(resource.schema),
           operations: actions,
           envelopes,
-          ...(resource.parent !== undefined && resource.scope[0] !== undefined
-            ? { parent: { collection: resource.parent, parameter: resource.scope[0] } }
+          ...(resource.parent !== undefined && parentParameter !== undefined
+            ? { parent: { collection: resource.parent, parameter: parentParameter } }
             : {}),
         };
       }),
   };
+}
+
+/**
+ * Whether a collection is top-level, or below a record of a collection that is, level by
+ * level: each parent's path parameters are its child's but the last, which names its record.
+ */
+function reachesTop(resource: Resource, all: readonly Resource[]): boolean {
+  if (!resource.collectionPath.includes('{')) return true;
+  const parent = all.find((candidate) => candidate.name === resource.parent);
+  if (!parent || parent === resource) return false;
+  const above = resource.scope.slice(0, -1);
+  const sameScope =
+    parent.scope.length === above.length && parent.scope.every((name, i) => name === above[i]);
+  return sameScope && parent.itemParameter === resource.scope.at(-1) && reachesTop(parent, all);
 }
 
 function planOperation(
