@@ -1,9 +1,8 @@
 // Coverage of states: after a run of known hits and misses, GET /__mock/coverage and
 // `petstore-kit coverage` tell which documented statuses each operation answered.
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCli } from '../src/cli/cli.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { runCli } from './helpers.js';
 
 const KEY = 'coverage-key';
 const AUTH = { Authorization: `Bearer ${KEY}` };
@@ -126,22 +125,8 @@ describe('GET /__mock/coverage', () => {
 });
 
 describe('petstore-kit coverage', () => {
-  /** The CLI in process, as bin.ts runs it: what it printed and its exit code. */
-  async function coverageCli(...args: string[]) {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let code: number | undefined;
-    await createCli({ stdout, stderr, onExitCode: (exit) => (code = exit) }).parseAsync([
-      'node',
-      'petstore-kit',
-      'coverage',
-      '--api-key',
-      KEY,
-      ...args,
-    ]);
-    const read = (stream: PassThrough) => String(stream.read() ?? '');
-    return { out: read(stdout), err: read(stderr), code };
-  }
+  /** `petstore-kit coverage --api-key KEY ...args`, in process. */
+  const coverageCli = (...args: string[]) => runCli('coverage', '--api-key', KEY, ...args);
 
   it('prints the table as text, and exits 1 below --min after printing it', async () => {
     await knownRun();

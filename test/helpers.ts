@@ -99,3 +99,35 @@ export function capturedLogger(options: LoggerOptions = {}): {
   );
   return { logger, text: () => text };
 }
+
+/** What a `petstore-kit` command run in process printed, and the exit code it gave, if any. */
+export interface CliRun {
+  out: string;
+  err: string;
+  code: number | undefined;
+}
+
+/**
+ * Runs `petstore-kit ...args` in process, as bin.ts runs it, collecting stdout and stderr: no
+ * child process to spawn. The CLI is imported on first use, so files that never call this do
+ * not load it.
+ * @example const { out, err, code } = await runCli('types', '--spec', 'spec/openapi.yaml');
+ */
+export async function runCli(...args: string[]): Promise<CliRun> {
+  const { createCli } = await import('../src/cli/cli.js');
+  const collected = { out: '', err: '' };
+  const sink = (into: 'out' | 'err') =>
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        collected[into] += chunk.toString();
+        done();
+      },
+    });
+  let code: number | undefined;
+  await createCli({
+    stdout: sink('out'),
+    stderr: sink('err'),
+    onExitCode: (exit) => (code = exit),
+  }).parseAsync(['node', 'petstore-kit', ...args]);
+  return { ...collected, code };
+}

@@ -5,29 +5,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCli } from '../src/cli/cli.js';
+import { runCli } from './helpers.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'petstore-kit-types-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-/** The CLI in process, as bin.ts runs it: what it printed and its exit code. */
-async function typesCli(...args: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let code: number | undefined;
-  await createCli({ stdout, stderr, onExitCode: (exit) => (code = exit) }).parseAsync([
-    'node',
-    'petstore-kit',
-    'types',
-    ...args,
-  ]);
-  const read = (stream: PassThrough) => String(stream.read() ?? '');
-  return { out: read(stdout), err: read(stderr), code };
-}
+/** `petstore-kit types ...args`, in process. */
+const typesCli = (...args: string[]) => runCli('types', ...args);
 
 /** What a strict compile of the project's files says, one line per error. */
 function compile(files: string[]): string[] {
