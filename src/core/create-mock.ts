@@ -303,9 +303,7 @@ export function createMock(
   // store (Redis) holds none, and asking it would make those answers wait on it.
   const inferred = (operation: Operation) =>
     stateful.get(operation) ??
-    (given.shared
-      ? example(operation)
-      : recordedOr(operation, example(operation), compiler));
+    (given.shared ? example(operation) : recordedOr(operation, example(operation), compiler));
   const handlerOf = customHandlers(operations, settings.handlers, inferred);
   const shapeError = createErrorShaper(compiler, generator, documentErrorResponses(operations));
   const minimum = settings.stability;
