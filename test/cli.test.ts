@@ -78,7 +78,9 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
 
-describe('petstore-kit mock', () => {
+// Each test starts the built CLI up to three times: on a loaded two-core machine one start can
+// take several seconds, so the bound is generous.
+describe('petstore-kit mock', { timeout: 60_000 }, () => {
   it('starts with seeded categories and the documented default key, printed at start-up', async () => {
     const { url, output } = await start([]);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);

@@ -254,3 +254,21 @@ describe('petstore-kit proxy --record: answers of operations without a collectio
     expect(inventory.body).toMatchObject({ code: 'invalid_response', status: 500 });
   });
 });
+
+describe('a mock that may hold recorded answers, on path parameters that decode to objects', () => {
+  it('answers an operation without a collection whose path holds an array and an object (no 500)', async () => {
+    const mock = await startMock({
+      spec: join(import.meta.dirname, 'fixtures/specs/parameters.yaml'),
+      apiKeys: ['k'],
+      seedCount: 1,
+    });
+    try {
+      const res = await fetch(`${mock.url.replace(/\/$/, '')}/simple/1,2/x=1,y=2`, {
+        headers: { authorization: 'Bearer k', 'x-api-key': 'k' },
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await mock.close();
+    }
+  });
+});

@@ -47,6 +47,7 @@ describe('the library entry', () => {
       'StartupError',
       'StoreDiskFullError',
       'StoreFullError',
+      'StoreNoScopesError',
       'StoreUnavailableError',
       'createApp',
       'createMemoryStore',
@@ -58,6 +59,7 @@ describe('the library entry', () => {
       'startProxy',
       'startupErrors',
       'validateOptions',
+      'withLocalSideData',
     ]);
   });
 

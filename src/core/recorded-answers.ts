@@ -42,9 +42,15 @@ export function answerKey(operationId: string, params: Readonly<Record<string, u
   const names = Object.keys(params).sort();
   if (names.length === 0) return operationId;
   const pairs = names.map(
-    (name) => `${encodeURIComponent(name)}=${encodeURIComponent(String(params[name]))}`,
+    (name) => `${encodeURIComponent(name)}=${encodeURIComponent(keyText(params[name]))}`,
   );
   return `${operationId}?${pairs.join('&')}`;
+}
+
+// A decoded parameter may be an array or an object (style simple, label, matrix), some without
+// a prototype, which String() cannot convert: those are keyed by their JSON.
+function keyText(value: unknown): string {
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }
 
 /**
