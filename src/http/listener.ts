@@ -44,8 +44,8 @@ export interface ListenerOptions {
   /** The CPU budget per event-loop turn that every list being sent shares. */
   budget: TurnBudget;
   /**
-   * A large answer not wholly handed to the kernel this long after it began is dropped (its
-   * connection reset), and what was held for it freed, however much its client reads.
+   * A client that takes nothing of a large answer for this long is dropped (its connection
+   * reset by the server's timeout handler), and what was held for it freed.
    */
   sendTimeoutMs: number;
   /** Told of each request once its answer is sent (or its fault played). */
@@ -155,30 +155,14 @@ export function createListener(options: ListenerOptions): MockListener {
     // reading to keep the connection: the connection closes after this answer instead.
     if (!req.complete && !outcome.bodyRead && hasBody({ headers: req.headers }))
       res.setHeader('Connection', 'close');
+    // The socket's idle timer, as nginx's send_timeout: a client that takes nothing of the
+    // answer for this long is dropped (the server resets it), one that reads slowly but
+    // steadily is served whole; once it is sent, Node sets the keep-alive timeout in its place.
     // A small answer fits the socket's buffers: a client that does not read it holds nothing
     // of the mock's, and a timer would cost every request.
-    if (sizeOf(answer) > SMALL_ANSWER) dropUnsentAfter(res, options.sendTimeoutMs);
+    if (sizeOf(answer) > SMALL_ANSWER) req.socket.setTimeout(options.sendTimeoutMs);
     return send(req, res, answer);
   }
 
   return { listener, routed };
-}
-
-/**
- * Drops the connection of an answer whose last byte has not reached the kernel `ms` after it
- * began (`finish`: all of it handed to the kernel; the keep-alive timeout applies after it).
- * A deadline, not the socket's idle timer, which every slice the kernel takes restarts; and a
- * reset, not a close: a closed socket keeps its unsent bytes in the kernel (FIN-WAIT-1, up to
- * its send buffer, about 4 MB on Linux) for as long as its client does not read, and that
- * client still sees the connection open (issue 28: 150 clients still connected after twice
- * the timeout).
- */
-function dropUnsentAfter(res: ServerResponse, ms: number): void {
-  const timer = setTimeout(() => {
-    if (res.socket && !res.socket.destroyed) res.socket.resetAndDestroy();
-    res.destroy();
-  }, ms);
-  const done = (): void => clearTimeout(timer);
-  res.once('finish', done);
-  res.once('close', done);
 }

@@ -30,8 +30,8 @@ export interface ServerLimits {
    */
   shutdownTimeout: number;
   /**
-   * A large answer (over 64 KiB) not wholly handed to the kernel this many milliseconds after
-   * it began is dropped: its connection reset, what the mock and the kernel held for it freed.
+   * A client that takes nothing of a large answer (over 64 KiB) for this many milliseconds is
+   * dropped: its connection reset, what the mock and the kernel held for it freed.
    * @default 30000
    */
   sendTimeout: number;
