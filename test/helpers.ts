@@ -6,6 +6,7 @@ import type { Response } from 'supertest';
 import { expect } from 'vitest';
 import { stringify } from 'yaml';
 import { createLogger, type Logger, type LoggerOptions } from '../src/http/logger.js';
+import { EAGER_CHECK_BYTES } from '../src/wiring/create-app.js';
 import { loadSpec, type LoadedSpec, type OpenApiDocument } from '../src/openapi/load.js';
 import { createMemoryStore } from '../src/store/memory-store.js';
 import type { Collection, CollectionDescriptor, Store, StoredRecord } from '../src/store/store.js';
@@ -130,4 +131,63 @@ export async function runCli(...args: string[]): Promise<CliRun> {
     onExitCode: (exit) => (code = exit),
   }).parseAsync(['node', 'petstore-kit', ...args]);
   return { ...collected, code };
+}
+
+/**
+ * A document past EAGER_CHECK_BYTES, written to a temporary file: a collection (`/items`), an
+ * operation whose example breaks its schema (`getBroken`), and padding.
+ */
+export async function largeDocument(): Promise<string> {
+  const item = { $ref: '#/components/schemas/Item' };
+  const paths: Record<string, unknown> = {
+    '/items': {
+      get: {
+        operationId: 'listItems',
+        responses: {
+          '200': {
+            description: 'Every item.',
+            content: { 'application/json': { schema: { type: 'array', items: item } } },
+          },
+        },
+      },
+    },
+    '/broken': {
+      get: {
+        operationId: 'getBroken',
+        responses: {
+          '200': {
+            description: 'An answer whose example breaks its schema.',
+            content: { 'application/json': { schema: item, example: { id: 'one', name: 2 } } },
+          },
+        },
+      },
+    },
+  };
+  for (let i = 0; JSON.stringify(paths).length < EAGER_CHECK_BYTES * 1.2; i++)
+    paths[`/pad/${i}`] = {
+      get: {
+        operationId: `pad${i}`,
+        description: 'Padding, to make the document large. '.repeat(10),
+        responses: { '204': { description: 'Nothing.' } },
+      },
+    };
+  const path = join(await mkdtemp(join(tmpdir(), 'petstore-kit-ahead-')), 'openapi.json');
+  await writeFile(
+    path,
+    JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'Large', version: '1' },
+      paths,
+      components: {
+        schemas: {
+          Item: {
+            type: 'object',
+            required: ['id', 'name'],
+            properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string' } },
+          },
+        },
+      },
+    }),
+  );
+  return path;
 }

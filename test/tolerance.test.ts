@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { EAGER_CHECK_BYTES } from '../src/wiring/create-app.js';
+import { largeDocument } from './helpers.js';
 import { loadSpec, SpecError, type OpenApiDocument } from '../src/openapi/load.js';
 import { basePathOf } from '../src/openapi/servers.js';
 import { startMock, type RunningMock } from '../src/index.js';
@@ -210,77 +210,6 @@ describe('$refs to other files', () => {
 });
 
 describe('a large document', () => {
-  /** A document past EAGER_CHECK_BYTES: a collection, an operation whose example breaks its schema, and padding. */
-  async function largeDocument(): Promise<string> {
-    const paths: Record<string, unknown> = {
-      '/items': {
-        get: {
-          operationId: 'listItems',
-          responses: {
-            '200': {
-              description: 'Every item.',
-              content: {
-                'application/json': {
-                  schema: { type: 'array', items: { $ref: '#/components/schemas/Item' } },
-                },
-              },
-            },
-          },
-        },
-      },
-      '/broken': {
-        get: {
-          operationId: 'getBroken',
-          responses: {
-            '200': {
-              description: 'An answer whose example breaks its schema.',
-              content: {
-                'application/json': {
-                  schema: { $ref: '#/components/schemas/Item' },
-                  example: { id: 'one', name: 2 },
-                },
-              },
-            },
-          },
-        },
-      },
-    };
-    for (
-      let i = 0;
-      paths[`/pad/${i - 1}`] === undefined ||
-      JSON.stringify(paths).length < EAGER_CHECK_BYTES * 1.2;
-      i++
-    ) {
-      paths[`/pad/${i}`] = {
-        get: {
-          operationId: `pad${i}`,
-          description: 'Padding, to make the document large. '.repeat(10),
-          responses: { '204': { description: 'Nothing.' } },
-        },
-      };
-    }
-    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-large-'));
-    const path = join(folder, 'openapi.json');
-    await writeFile(
-      path,
-      JSON.stringify({
-        openapi: '3.1.0',
-        info: { title: 'Large', version: '1' },
-        paths,
-        components: {
-          schemas: {
-            Item: {
-              type: 'object',
-              required: ['id', 'name'],
-              properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string' } },
-            },
-          },
-        },
-      }),
-    );
-    return path;
-  }
-
   it('checks an operation when it is first called, and seeds a collection when it is first used', async () => {
     // Left to its first calls (the work ahead is test/compile-ahead.test.ts's).
     const large = await startMock({
