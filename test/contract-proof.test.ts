@@ -770,22 +770,24 @@ function projectsMock(): Express {
 }
 
 /**
- * The mock serving the projects spec behind a defect of scoping: a ticket is read by its id
- * under any project, as a server that forgets the parent in its lookup does.
+ * `reference` behind a defect of scoping: a ticket is read by its id under any project (of its
+ * organisation, two levels down), as a server that forgets the parent in its lookup does. It
+ * learns each ticket's project from the answer to its create; `under` is the path up to
+ * `/projects/{projectId}`, as a pattern.
  */
-function unscopedTickets(): Express {
+function unscoped(under: string, reference: () => Express): Express {
   const owners = new Map<string, string>();
-  const item = /^\/api\/projects\/([^/]+)\/tickets\/([^/]+)$/;
+  const created = new RegExp(`^/api${under}/projects/([^/]+)/tickets$`);
+  const item = new RegExp(`^/api${under}/projects/([^/]+)/tickets/([^/]+)$`);
   return express()
     .use((req, res, next) => {
-      const created = /^\/api\/projects\/([^/]+)\/tickets$/.exec(req.path);
-      if (req.method === 'POST' && created) {
-        // Learns each ticket's project from the answer to its create.
+      const create = created.exec(req.path);
+      if (req.method === 'POST' && create) {
         const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
         res.end = ((chunk?: unknown, ...rest: unknown[]) => {
           try {
             const id = (JSON.parse(String(chunk)) as { id?: unknown }).id;
-            if (id !== undefined) owners.set(String(id), created[1]!);
+            if (id !== undefined) owners.set(String(id), create[1]!);
           } catch {
             // Not a record: nothing to learn.
           }
@@ -798,8 +800,10 @@ function unscopedTickets(): Express {
         req.url = req.url.replace(`/projects/${read[1]}/`, `/projects/${owner}/`);
       next();
     })
-    .use(projectsMock());
+    .use(reference());
 }
+
+const unscopedTickets = (): Express => unscoped('', projectsMock);
 
 const ORGS = fileURLToPath(new URL('./fixtures/specs/orgs.yaml', import.meta.url));
 /** The orgs spec (tickets two levels down), loaded once: the mock serving it is its reference. */
@@ -809,36 +813,7 @@ function orgsMock(): Express {
   return express().use(createApp({ spec: orgsSpec, apiKeys: [KEY] }));
 }
 
-/**
- * The mock serving the orgs spec behind a defect of scoping two levels down: a ticket is read
- * by its id under any project of its organisation, as a lookup that forgets the project does.
- */
-function unscopedDeepTickets(): Express {
-  const owners = new Map<string, string>();
-  const item = /^\/api\/orgs\/([^/]+)\/projects\/([^/]+)\/tickets\/([^/]+)$/;
-  return express()
-    .use((req, res, next) => {
-      const created = /^\/api\/orgs\/[^/]+\/projects\/([^/]+)\/tickets$/.exec(req.path);
-      if (req.method === 'POST' && created) {
-        const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
-        res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-          try {
-            const id = (JSON.parse(String(chunk)) as { id?: unknown }).id;
-            if (id !== undefined) owners.set(String(id), created[1]!);
-          } catch {
-            // Not a record: nothing to learn.
-          }
-          return end(chunk, ...rest);
-        }) as typeof res.end;
-      }
-      const read = item.exec(req.path);
-      const owner = read && req.method === 'GET' ? owners.get(read[3]!) : undefined;
-      if (read && owner !== undefined)
-        req.url = req.url.replace(`/projects/${read[2]}/`, `/projects/${owner}/`);
-      next();
-    })
-    .use(orgsMock());
-}
+const unscopedDeepTickets = (): Express => unscoped('/orgs/[^/]+', orgsMock);
 
 /** Collections nested two levels down get the same state rules as top-level ones. */
 const ORGS_FAULTY: { fault: string; app: () => Express; caughtBy: RegExp }[] = [
