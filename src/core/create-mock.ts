@@ -28,7 +28,7 @@ import type { CustomHandler, OperationHandler } from './handler.js';
 import { createMockCore, type MockCore, type ServedApi } from './mock-core.js';
 import { createAnswerRules } from './proxy/answer-rules.js';
 import type { ViolationLog } from './proxy/violations.js';
-import { recordedOr } from './recorded-answers.js';
+import { holdsRecordedAnswers, recordedOr } from './recorded-answers.js';
 import { createRequestValidator } from './request-validator.js';
 import { descriptorOf, resourceHandlers } from './resources/handlers.js';
 import { seedResources } from './resources/seed.js';
@@ -301,9 +301,10 @@ export function createMock(
   const example = (operation: Operation) => exampleHandler(operation, examples, compiler);
   // The answers a proxy recorded live in a data file (or a memory store given them); a shared
   // store (Redis) holds none, and asking it would make those answers wait on it.
+  const recorded = given.shared ? undefined : holdsRecordedAnswers(given);
   const inferred = (operation: Operation) =>
     stateful.get(operation) ??
-    (given.shared ? example(operation) : recordedOr(operation, example(operation), compiler));
+    (recorded ? recordedOr(operation, example(operation), compiler, recorded) : example(operation));
   const handlerOf = customHandlers(operations, settings.handlers, inferred);
   const shapeError = createErrorShaper(compiler, generator, documentErrorResponses(operations));
   const minimum = settings.stability;

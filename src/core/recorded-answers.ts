@@ -102,14 +102,18 @@ async function put(
  * checked against the spec like any handler's, by the mock: one that no longer fits it is a
  * 500 naming the problem. A record of a section version this petstore-kit does not know is
  * passed over.
+ * @param holds whether the store holds any recorded answer (see holdsRecordedAnswers): when
+ * not, the handler answers as `fallback` without asking the store twice a request.
  * @example recordedOr(getInventory, exampleHandler(getInventory, examples), compiler)
  */
 export function recordedOr(
   operation: Operation,
   fallback: OperationHandler,
   compiler?: SchemaCompiler,
+  holds: Promise<boolean> = Promise.resolve(true),
 ): OperationHandler {
   return async (request, context) => {
+    if (!(await holds)) return fallback(request, context);
     const collection = context.store.collection(RECORDED_ANSWERS);
     const exact = answerKey(operation.operationId, request.params);
     let found = usable(await collection.get(exact));
@@ -134,6 +138,21 @@ export function recordedOr(
       ...('body' in found ? { body: found.body } : {}),
     };
   };
+}
+
+/**
+ * Whether `store` holds a recorded answer. Asked once, when the mock is made: only a recording
+ * (`--record`, read back with `--data`) or a store given them puts them there, and the mock
+ * itself never writes one, so a store without them keeps none for the mock's whole life.
+ * @example const holds = holdsRecordedAnswers(store); // then recordedOr(op, fallback, compiler, holds)
+ */
+export async function holdsRecordedAnswers(store: Store): Promise<boolean> {
+  try {
+    return (await store.collection(RECORDED_ANSWERS).list()).length > 0;
+  } catch {
+    // A store that cannot list them now holds none the mock could answer with.
+    return false;
+  }
 }
 
 /** A recorded answer this version reads, or undefined. */
