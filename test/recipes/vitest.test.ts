@@ -1,7 +1,8 @@
 // docs/recipes.md's Vitest recipe, run as written in a frontend project: a global setup starts one
 // mock and provides its URL, each test file works in a session of its own, reset before each
 // test. Two of the project's files (ours, not the page's) create at the same moment in two
-// workers and must each see only their own record.
+// workers and must each see only their own record. Three workers for three files: with two,
+// one isolation file may wait for the worker running the third file while the other waits for it.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -22,7 +23,7 @@ it('runs as written: one mock for the run, its URL injected, each file in its ow
   const barriers = join(project.dir, '.barriers');
   const { code, output } = await project.run(
     process.execPath,
-    [join(project.dir, 'node_modules/vitest/vitest.mjs'), 'run', '--maxWorkers=2'],
+    [join(project.dir, 'node_modules/vitest/vitest.mjs'), 'run', '--maxWorkers=3'],
     { BARRIER_DIR: barriers },
   );
   expect(code, output).toBe(0);
