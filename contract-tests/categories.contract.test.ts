@@ -44,6 +44,7 @@ describe(run.plan.title, () => {
       } finally {
         // What the rule exercised, for the run's coverage table.
         task.meta.contractHits = hits.counts;
+        task.meta.contractPlaceHits = hits.byPlaces;
         // A warning in the report, passed or failed: never a failure of its own.
         for (const text of advice) await annotate(text, ADVISORY);
       }

@@ -5,29 +5,61 @@
  */
 export type HitCounts = Record<string, Record<string, number>>;
 
-/** The name of the metadata that carries a rule's counts; the CLI reads the same name. */
+/**
+ * Where a request the suite sent carried what could be credentials, as plain HTTP facts:
+ * the CLI tells from them which of the spec's schemes it sent, with the reading the mock uses
+ * on the requests it gets (src/openapi/coverage-table.ts), so both tables line up.
+ */
+export interface SentPlaces {
+  /** The first word of the Authorization header, in lower case. */
+  authorization?: string;
+  /** Names of the other headers, in lower case. */
+  headers: string[];
+  query: string[];
+  cookies: string[];
+}
+
+/** Answers heard by operationId, then by the places a request filled (`JSON` of SentPlaces), then by status. */
+export type PlaceHitCounts = Record<string, Record<string, Record<string, number>>>;
+
+/** The names of the metadata that carry a rule's counts; the CLI reads the same names. */
 export const HITS_META = 'contractHits';
+export const PLACE_HITS_META = 'contractPlaceHits';
 
 declare module '@vitest/runner' {
   interface TaskMeta {
     contractHits?: HitCounts;
+    contractPlaceHits?: PlaceHitCounts;
   }
 }
 
 /**
- * A counter for one rule: `heard` goes into its context, `counts` into its test's metadata.
+ * A counter for one rule: `heard` goes into its context, `counts` and `byPlaces` into its
+ * test's metadata.
  * @example const hits = hitCounter(); hits.heard('listTickets', 200); hits.counts // { listTickets: { '200': 1 } }
  */
 export function hitCounter(): {
-  heard: (operationId: string, status: number) => void;
+  heard: (operationId: string, status: number, sent?: SentPlaces) => void;
   counts: HitCounts;
+  byPlaces: PlaceHitCounts;
 } {
   const counts: HitCounts = {};
+  const byPlaces: PlaceHitCounts = {};
+  const add = (byStatus: Record<string, number>, status: number) =>
+    (byStatus[String(status)] = (byStatus[String(status)] ?? 0) + 1);
   return {
     counts,
-    heard(operationId, status) {
-      const byStatus = (counts[operationId] ??= {});
-      byStatus[String(status)] = (byStatus[String(status)] ?? 0) + 1;
+    byPlaces,
+    heard(operationId, status, sent) {
+      add((counts[operationId] ??= {}), status);
+      if (!sent) return;
+      const key = JSON.stringify({
+        ...(sent.authorization === undefined ? {} : { authorization: sent.authorization }),
+        headers: [...new Set(sent.headers)].sort(),
+        query: [...new Set(sent.query)].sort(),
+        cookies: [...new Set(sent.cookies)].sort(),
+      });
+      add(((byPlaces[operationId] ??= {})[key] ??= {}), status);
     },
   };
 }

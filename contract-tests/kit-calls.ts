@@ -141,7 +141,19 @@ export function kitCalls(
         body: options.body,
         secrets: auth.secrets,
       });
-      ctx.heard?.(operation.operationId, exchange.status);
+      const authorization = Object.entries(headers).find(
+        ([name]) => name.toLowerCase() === 'authorization',
+      )?.[1];
+      ctx.heard?.(operation.operationId, exchange.status, {
+        ...(authorization === undefined
+          ? {}
+          : { authorization: (/^\S*/.exec(authorization)?.[0] ?? '').toLowerCase() }),
+        headers: Object.keys(headers)
+          .map((name) => name.toLowerCase())
+          .filter((name) => name !== 'authorization' && name !== 'cookie'),
+        query: [...query, ...auth.query].map(([name]) => name),
+        cookies: cookies.map(([name]) => name),
+      });
       return exchange;
     },
 

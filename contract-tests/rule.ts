@@ -1,3 +1,4 @@
+import type { SentPlaces } from './coverage-hits.js';
 import type { HttpContext } from './http.js';
 import type { ContractTarget } from './target.js';
 
@@ -6,8 +7,8 @@ export interface RuleContext extends HttpContext {
   target: ContractTarget;
   /** What rules of one run share (a record to read, a listed id), by what it is. */
   memo: Map<string, Promise<unknown>>;
-  /** Told of every answer an operation gave: the run's coverage table counts them. */
-  heard?: (operationId: string, status: number) => void;
+  /** Told of every answer an operation gave, and where its request put credentials: the run's coverage table counts them. */
+  heard?: (operationId: string, status: number, sent?: SentPlaces) => void;
 }
 
 /** One rule of the interface, checked over HTTP. */

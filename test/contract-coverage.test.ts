@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Coverage } from '../src/core/admin/coverage.js';
+import type { Coverage } from '../src/openapi/coverage-table.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
 import { startMock } from '../src/wiring/start-mock.js';
@@ -103,6 +103,52 @@ describe('petstore-kit contract coverage', () => {
   );
 });
 
+describe('petstore-kit contract coverage by security scheme', () => {
+  it(
+    'shows an operation that takes a scheme the spec does not give it: expected 401, got 200',
+    async () => {
+      const projects = await loadSpec(PROJECTS);
+      // Audit entries take HTTP basic alone; this deployment also lets the API key read them.
+      const faulty = await serveOnFreePort(
+        express()
+          .get('/api/audit/:entryId', (req, res, next) => {
+            if (req.headers['x-api-key'] !== KEY) return next();
+            res.json({ what: 'read with the API key' });
+          })
+          .use(createApp({ spec: projects, apiKeys: [KEY] })),
+        { path: '/api' },
+      );
+      try {
+        const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-schemes-'));
+        const run = await contract(
+          ['--spec', PROJECTS, '--reporter', 'json', '--output', join(dir, 'run.json')],
+          faulty.url,
+        );
+        expect(run.code, run.stdout + run.stderr).toBe(1);
+        const json = JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')) as {
+          rules: { name: string; state: string }[];
+          coverage: Coverage;
+        };
+        expect(
+          json.rules.filter((rule) => rule.state === 'failed').map((rule) => rule.name),
+        ).toContainEqual(expect.stringMatching(/^getAuditEntry: .*apiKey/));
+        const row = json.coverage.operations
+          .find(({ operationId }) => operationId === 'getAuditEntry')
+          ?.schemes.find(({ scheme }) => scheme === 'apiKey');
+        expect(row).toMatchObject({ expected: '401', documented: true });
+        expect(row?.got).toContainEqual({ status: '200', hits: expect.any(Number) });
+        const text = await contract(['--spec', PROJECTS], faulty.url);
+        expect(text.stdout).toMatch(
+          /\n {2}GET \/api\/audit\/\{entryId\} {2}scheme apiKey {2}expected 401 {2}got 200 ×\d+.* {2}\(a 2xx the spec refuses\)\n/,
+        );
+      } finally {
+        await faulty.close();
+      }
+    },
+    RUNS_TIMEOUT,
+  );
+});
+
 describe('petstore-kit contract flows', () => {
   it(
     'follows a nested collection under a record of its parent and the links, and names what it could not reach',
@@ -147,6 +193,51 @@ describe('petstore-kit contract flows', () => {
             ?.statuses.find((row) => row.status === status)?.hits;
         expect(hits('createTicket', '201')).toBeGreaterThan(0);
         expect(hits('getTicket', '200')).toBeGreaterThan(0);
+        // The table by security scheme is the one the mock makes of the same requests: the
+        // same rows, each with what the spec expects, and the suite's answers among the mock's
+        // (which also counts the requests of the CLI's pre-flight).
+        const mine = (await (
+          await fetch(new URL('/__mock/coverage', mock.url), {
+            headers: { Authorization: `Bearer ${KEY}` },
+          })
+        ).json()) as Coverage;
+        const rows = (table: Coverage) =>
+          table.operations.map(({ operationId, schemes }) => ({
+            operationId,
+            schemes: schemes
+              .filter((row) => row.documented)
+              .map(({ scheme, expected }) => ({ scheme, expected })),
+          }));
+        expect(rows(json.coverage)).toEqual(rows(mine));
+        expect(json.coverage.schemesTotal).toBe(mine.schemesTotal);
+        for (const row of json.coverage.operations)
+          for (const { scheme, got } of row.schemes)
+            for (const { status, hits } of got) {
+              const seen = mine.operations
+                .find(({ operationId }) => operationId === row.operationId)
+                ?.schemes.find((other) => other.scheme === scheme)
+                ?.got.find((other) => other.status === status)?.hits;
+              expect(seen, `${row.operationId} ${scheme} ${status}`).toBeGreaterThanOrEqual(hits);
+            }
+        const scheme = (operationId: string, name: string) =>
+          json.coverage.operations
+            .find((row) => row.operationId === operationId)
+            ?.schemes.find((row) => row.scheme === name);
+        // Audit entries take HTTP basic alone: the API key is tried there and must get 401.
+        expect(scheme('getAuditEntry', 'apiKey')).toMatchObject({ expected: '401' });
+        expect(scheme('getAuditEntry', 'apiKey')?.got).toEqual([
+          { status: '401', hits: expect.any(Number) },
+        ]);
+        expect(scheme('createTicket', 'apiKey')).toMatchObject({ expected: 'accepted' });
+        expect(scheme('createTicket', 'apiKey')?.got).toContainEqual({
+          status: '201',
+          hits: expect.any(Number),
+        });
+        expect(scheme('createTicket', 'none')?.got).toContainEqual({
+          status: '401',
+          hits: expect.any(Number),
+        });
+        expect(json.coverage.schemesCovered).toBeGreaterThan(0);
         // Audit entries take HTTP basic, which this run was not given.
         expect(json.unreached).toEqual([
           {

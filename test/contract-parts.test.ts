@@ -506,6 +506,8 @@ describe('the report', () => {
     covered: 1,
     total: 2,
     percent: 50,
+    schemesCovered: 0,
+    schemesTotal: 0,
     operations: [
       {
         method: 'GET',
@@ -515,6 +517,7 @@ describe('the report', () => {
           { status: '200', documented: true, hits: 3 },
           { status: '404', documented: true, hits: 0 },
         ],
+        schemes: [],
       },
     ],
   };

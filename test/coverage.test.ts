@@ -45,10 +45,25 @@ async function coverage(session?: string): Promise<unknown> {
   return res.json();
 }
 
+/** Rows by scheme: what the bearer key and no credential got, and what the spec expects of each. */
+const schemes = (
+  bearer: { status: string; hits: number }[],
+  none: { status: string; hits: number }[] = [],
+) => [row('bearerAuth', 'accepted', bearer), row('none', '401', none)];
+const row = (scheme: string, expected: string, got: { status: string; hits: number }[]) => ({
+  scheme,
+  expected,
+  documented: true,
+  hits: got.reduce((sum, { hits }) => sum + hits, 0),
+  got,
+});
+
 const EXPECTED = {
   covered: 5,
   total: 13,
   percent: 38.5,
+  schemesCovered: 3,
+  schemesTotal: 8,
   operations: [
     {
       method: 'GET',
@@ -61,6 +76,14 @@ const EXPECTED = {
         { status: 'delay', documented: false, hits: 1 },
         { status: 'fault:reset', documented: false, hits: 1 },
       ],
+      schemes: schemes(
+        [
+          { status: '200', hits: 3 },
+          { status: '500', hits: 1 },
+          { status: 'fault:reset', hits: 1 },
+        ],
+        [{ status: '401', hits: 1 }],
+      ),
     },
     {
       method: 'POST',
@@ -72,6 +95,10 @@ const EXPECTED = {
         { status: '401', documented: true, hits: 0 },
         { status: 'default', documented: true, hits: 0 },
       ],
+      schemes: schemes([
+        { status: '201', hits: 1 },
+        { status: '400', hits: 1 },
+      ]),
     },
     {
       method: 'GET',
@@ -82,6 +109,7 @@ const EXPECTED = {
         { status: '401', documented: true, hits: 0 },
         { status: 'default', documented: true, hits: 0 },
       ],
+      schemes: schemes([]),
     },
     {
       method: 'GET',
@@ -92,6 +120,7 @@ const EXPECTED = {
         { status: '401', documented: true, hits: 0 },
         { status: 'default', documented: true, hits: 0 },
       ],
+      schemes: schemes([]),
     },
   ],
 };
@@ -136,6 +165,14 @@ describe('petstore-kit coverage', () => {
     expect(lines).toContain('  GET /v1/categories  200  3');
     expect(lines).toContain('  GET /v1/categories  fault:reset  1');
     expect(lines).toContain('  POST /v1/categories  401  missed');
+    expect(lines[1]).toBe(
+      'security: 3 of 8 (operation, scheme) pairs exercised; `expected 401` where the operation does not take the scheme',
+    );
+    expect(lines).toContain(
+      '  GET /v1/categories  scheme bearerAuth  expected accepted  got 200 ×3, 500 ×1, fault:reset ×1',
+    );
+    expect(lines).toContain('  GET /v1/categories  scheme none  expected 401  got 401 ×1');
+    expect(lines).toContain('  POST /v1/categories  scheme none  expected 401  missed');
     expect(err).toContain('below --min 80%');
     expect(code).toBe(1);
   });
@@ -150,7 +187,10 @@ describe('petstore-kit coverage', () => {
     const json = await coverageCli('--url', mock.url, '--format', 'json');
     expect(JSON.parse(json.out)).toEqual(EXPECTED);
     const junit = (await coverageCli('--url', mock.url, '--format', 'junit')).out;
-    expect(junit).toContain('<testsuite name="coverage" tests="15" failures="0" skipped="8">');
+    expect(junit).toContain('<testsuite name="coverage" tests="23" failures="0" skipped="13">');
+    expect(junit).toContain(
+      '<testcase classname="GET /v1/categories" name="scheme none: expected 401">\n    <system-out>got 401 ×1</system-out>',
+    );
     expect(junit).toContain('<testcase classname="GET /v1/categories" name="200"/>');
     expect(junit).toContain(
       '<testcase classname="GET /v1/pets/{petId}" name="401">\n    <skipped message="not exercised"/>\n  </testcase>',

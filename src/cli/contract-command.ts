@@ -4,11 +4,17 @@ import type { TestCase } from 'vitest/node';
 import { loadSpec, type OpenApiDocument } from '../openapi/load.js';
 import { basePathOf, findServer, resolveServerUrl } from '../openapi/servers.js';
 import { buildContractPlan, type ContractPlan } from './contract-plan.js';
-import { contractCoverage, unreachedOperations, type HitCounts } from './contract-coverage.js';
+import {
+  contractCoverage,
+  unreachedOperations,
+  type HitCounts,
+  type PlaceHitCounts,
+  type RuleHits,
+} from './contract-coverage.js';
 import { preflight } from './contract-preflight.js';
 import { contractReport, githubAnnotations, type RuleOutcome } from './contract-report.js';
 import { coverageReport } from './coverage-report.js';
-import type { Coverage } from '../core/admin/coverage.js';
+import type { Coverage } from '../openapi/coverage-table.js';
 import { CONTRACT_DEFAULTS, ContractExit } from './contract-defaults.js';
 import { locateSuite, suiteOptions } from './contract-suite.js';
 
@@ -64,6 +70,7 @@ const ADVISORY = 'warning';
 const SKIP_NOTE = 'skipped';
 /** The metadata in which each rule's test hands over its answers heard (contract-tests/coverage-hits.ts). */
 const HITS_META = 'contractHits';
+const PLACE_HITS_META = 'contractPlaceHits';
 
 /**
  * Runs the contract suite against a deployment and tells whether it conforms.
@@ -157,7 +164,7 @@ export async function runContract(
 
   const outcomes: RuleOutcome[] = [];
   const tests: TestCase[] = [];
-  const hits: HitCounts[] = [];
+  const hits: RuleHits[] = [];
   let broken =
     vitest.state.getUnhandledErrors().length > 0 ? 'an error outside the rules' : undefined;
   for (const module of vitest.state.getTestModules()) {
@@ -165,8 +172,16 @@ export async function runContract(
     for (const test of module.children.allTests()) {
       tests.push(test);
       outcomes.push(outcomeOf(test, options.readOnly === true));
-      const counted = (test.meta() as Record<string, unknown>)[HITS_META];
-      if (counted && typeof counted === 'object') hits.push(counted as HitCounts);
+      const meta = test.meta() as Record<string, unknown>;
+      const counted = meta[HITS_META];
+      const byPlaces = meta[PLACE_HITS_META];
+      if (counted && typeof counted === 'object')
+        hits.push({
+          statuses: counted as HitCounts,
+          ...(byPlaces && typeof byPlaces === 'object'
+            ? { places: byPlaces as PlaceHitCounts }
+            : {}),
+        });
     }
   }
   await vitest.close();

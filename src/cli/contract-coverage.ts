@@ -1,16 +1,37 @@
 // What a contract run exercised, as the table the mock's `coverage` command prints for a
-// client's run (core/admin/coverage.ts): every operation by documented status, so a team
-// lays the two sides beside each other. The suite counts its answers per rule
-// (contract-tests/coverage-hits.ts); this sums them.
-import { coverageOf, type Coverage, type CoverageTally } from '../core/admin/coverage.js';
+// client's run: every operation by documented status and by security scheme, one definition
+// (openapi/coverage-table.ts), so a team lays the two sides beside each other. The suite
+// counts its answers per rule, with where each request put credentials
+// (contract-tests/coverage-hits.ts); this sums them and reads the schemes they fill as the
+// mock reads a request's.
+import {
+  coverageOf,
+  schemesSent,
+  type Coverage,
+  type SentCredentialParts,
+} from '../openapi/coverage-table.js';
 import type { OpenApiDocument } from '../openapi/load.js';
 import { listOperations } from '../openapi/operations.js';
+import { securitySchemesOf, type SecurityScheme } from '../openapi/security-schemes.js';
 import { basePathOf } from '../openapi/servers.js';
 import type { ContractPlan } from './contract-plan.js';
 import type { RuleOutcome } from './contract-report.js';
 
 /** Answers heard, by operationId, then by status (`"200"`): one rule's, or the run's. */
 export type HitCounts = Record<string, Record<string, number>>;
+
+/**
+ * Answers heard by operationId, then by where the request put credentials (the JSON of
+ * contract-tests/coverage-hits.ts `SentPlaces`), then by status.
+ */
+export type PlaceHitCounts = Record<string, Record<string, Record<string, number>>>;
+
+/** One rule's counts, as its test's metadata hands them over. */
+export interface RuleHits {
+  statuses: HitCounts;
+  /** @default none: a rule that sent nothing counts no scheme */
+  places?: PlaceHitCounts;
+}
 
 /** An operation no valid request of the run got to, and why. */
 export interface Unreached {
@@ -21,29 +42,70 @@ export interface Unreached {
 
 /**
  * The coverage table of a run from the counts of its rules.
- * @example contractCoverage(spec, [{ listCategories: { '200': 2 } }]).percent // 12.5
+ * @example contractCoverage(spec, [{ statuses: { listCategories: { '200': 2 } } }]).percent // 12.5
  */
-export function contractCoverage(spec: OpenApiDocument, counts: readonly HitCounts[]): Coverage {
-  const sums = new Map<string, Map<string, number>>();
-  for (const rule of counts)
-    for (const [operationId, byStatus] of Object.entries(rule)) {
-      const hits = sums.get(operationId) ?? new Map<string, number>();
-      for (const [status, count] of Object.entries(byStatus))
-        hits.set(status, (hits.get(status) ?? 0) + count);
-      sums.set(operationId, hits);
-    }
-  const tally: CoverageTally = {
-    hit() {},
-    hitsOf: (operation) => sums.get(operation.operationId) ?? new Map<string, number>(),
-    clear() {},
+export function contractCoverage(spec: OpenApiDocument, counts: readonly RuleHits[]): Coverage {
+  let schemes: ReadonlyMap<string, SecurityScheme> = new Map();
+  try {
+    schemes = securitySchemesOf(spec);
+  } catch {
+    // A scheme the mock cannot read: the table counts the statuses alone.
+  }
+  const statuses = new Map<string, Map<string, number>>();
+  const bySchemes = new Map<string, Map<string, Map<string, number>>>();
+  const add = (hits: Map<string, number>, byStatus: Record<string, number>) => {
+    for (const [status, count] of Object.entries(byStatus))
+      hits.set(status, (hits.get(status) ?? 0) + count);
   };
+  const schemeOf = new Map<string, string>();
+  for (const rule of counts) {
+    for (const [operationId, byStatus] of Object.entries(rule.statuses)) {
+      const hits = statuses.get(operationId) ?? new Map<string, number>();
+      add(hits, byStatus);
+      statuses.set(operationId, hits);
+    }
+    for (const [operationId, byPlaces] of Object.entries(rule.places ?? {})) {
+      const perScheme = bySchemes.get(operationId) ?? new Map<string, Map<string, number>>();
+      for (const [places, byStatus] of Object.entries(byPlaces)) {
+        let scheme = schemeOf.get(places);
+        if (scheme === undefined)
+          schemeOf.set(places, (scheme = schemesSent(partsOf(places), schemes)));
+        const hits = perScheme.get(scheme) ?? new Map<string, number>();
+        add(hits, byStatus);
+        perScheme.set(scheme, hits);
+      }
+      bySchemes.set(operationId, perScheme);
+    }
+  }
   let basePath = '';
   try {
     basePath = basePathOf(spec);
   } catch {
     // Servers that disagree on the base path: the table shows the spec's paths as they are.
   }
-  return coverageOf(listOperations(spec), basePath, tally);
+  return coverageOf(listOperations(spec), basePath, schemes, (operation) => ({
+    statuses: statuses.get(operation.operationId) ?? new Map(),
+    schemes: bySchemes.get(operation.operationId) ?? new Map(),
+  }));
+}
+
+/** The places a request filled, from the JSON the suite keys its counts by. */
+function partsOf(key: string): SentCredentialParts {
+  const sent = JSON.parse(key) as {
+    authorization?: string;
+    headers?: string[];
+    query?: string[];
+    cookies?: string[];
+  };
+  const places = {
+    header: new Set((sent.headers ?? []).map((name) => name.toLowerCase())),
+    query: new Set(sent.query ?? []),
+    cookie: new Set(sent.cookies ?? []),
+  };
+  return {
+    authorization: sent.authorization,
+    has: (place, name) => places[place].has(place === 'header' ? name.toLowerCase() : name),
+  };
 }
 
 /**

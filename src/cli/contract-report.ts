@@ -1,4 +1,4 @@
-import type { Coverage } from '../core/admin/coverage.js';
+import type { Coverage } from '../openapi/coverage-table.js';
 import { coverageReport } from './coverage-report.js';
 
 /** How one rule of a contract run ended, as the report reads it. */

@@ -1,4 +1,4 @@
-import type { Coverage } from '../core/admin/coverage.js';
+import type { Coverage } from '../openapi/coverage-table.js';
 import type { CliIo } from './cli.js';
 import { coverageReport, type CoverageFormat } from './coverage-report.js';
 

@@ -1,6 +1,6 @@
 // The coverage table as people and CI read it: the same text, JSON and JUnit the contract
 // suite prints for what it exercised, so a team can lay one beside the other.
-import type { Coverage } from '../core/admin/coverage.js';
+import type { Coverage, CoverageScheme } from '../openapi/coverage-table.js';
 
 /** The formats `petstore-kit coverage --format` writes. */
 export const COVERAGE_FORMATS = ['text', 'json', 'junit'] as const;
@@ -16,24 +16,53 @@ export function coverageReport(coverage: Coverage, format: CoverageFormat): stri
   const lines = [
     `coverage: ${coverage.percent}% (${coverage.covered} of ${coverage.total} documented statuses)`,
   ];
-  for (const { method, path, statuses } of coverage.operations)
+  if (coverage.schemesTotal > 0)
+    lines.push(
+      `security: ${coverage.schemesCovered} of ${coverage.schemesTotal} (operation, scheme) pairs exercised; \`expected 401\` where the operation does not take the scheme`,
+    );
+  for (const { method, path, statuses, schemes } of coverage.operations) {
     for (const { status, hits } of statuses)
       lines.push(`  ${method} ${path}  ${status}  ${hits > 0 ? hits : 'missed'}`);
+    for (const row of schemes ?? [])
+      lines.push(
+        `  ${method} ${path}  scheme ${row.scheme}  expected ${row.expected}  ${got(row)}`,
+      );
+  }
   return `${lines.join('\n')}\n`;
 }
 
+/** `got 200 ×3, 401 ×1`, `missed`, and a mark where a request the spec refuses got a 2xx. */
+function got(row: CoverageScheme): string {
+  if (row.hits === 0) return 'missed';
+  const text = `got ${row.got.map(({ status, hits }) => `${status} ×${hits}`).join(', ')}`;
+  return acceptedAgainstSpec(row) ? `${text}  (a 2xx the spec refuses)` : text;
+}
+
+/** A request whose credential the operation does not take, answered with a 2xx. */
+function acceptedAgainstSpec(row: CoverageScheme): boolean {
+  return row.expected === '401' && row.got.some(({ status }) => /^2\d\d$/.test(status));
+}
+
 function junit(coverage: Coverage): string {
-  const cases = coverage.operations.flatMap(({ method, path, statuses }) =>
-    statuses.map(({ status, hits }) => {
-      const open = `  <testcase classname="${xml(`${method} ${path}`)}" name="${xml(status)}"`;
-      return hits > 0
-        ? `${open}/>`
-        : `${open}>\n    <skipped message="not exercised"/>\n  </testcase>`;
-    }),
-  );
-  const missed = coverage.operations.flatMap(({ statuses }) =>
-    statuses.filter(({ hits }) => hits === 0),
-  ).length;
+  const missedCase = '>\n    <skipped message="not exercised"/>\n  </testcase>';
+  const cases = coverage.operations.flatMap(({ method, path, statuses, schemes }) => {
+    const classname = `classname="${xml(`${method} ${path}`)}"`;
+    return [
+      ...statuses.map(({ status, hits }) => {
+        const open = `  <testcase ${classname} name="${xml(status)}"`;
+        return hits > 0 ? `${open}/>` : `${open}${missedCase}`;
+      }),
+      ...(schemes ?? []).map((row) => {
+        const open = `  <testcase ${classname} name="${xml(`scheme ${row.scheme}: expected ${row.expected}`)}"`;
+        if (row.hits === 0) return `${open}${missedCase}`;
+        return `${open}>\n    <system-out>${xml(got(row))}</system-out>\n  </testcase>`;
+      }),
+    ];
+  });
+  const missed = coverage.operations.flatMap(({ statuses, schemes }) => [
+    ...statuses.filter(({ hits }) => hits === 0),
+    ...(schemes ?? []).filter(({ hits }) => hits === 0),
+  ]).length;
   return (
     `<?xml version="1.0" encoding="UTF-8"?>\n` +
     `<testsuite name="coverage" tests="${cases.length}" failures="0" skipped="${missed}">\n` +

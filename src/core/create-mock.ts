@@ -314,6 +314,7 @@ export function createMock(
       basePath,
       recorded: true,
       credentials: credentialPlaces(schemes),
+      schemes,
       checkCredential: security.check,
       handler: handlerOf,
       shapeError,
@@ -347,7 +348,7 @@ export function createMock(
           descriptor: descriptorOf(resource),
           path: `${basePath}${resource.collectionPath}`,
         })),
-        { operations, basePath },
+        { operations, basePath, schemes },
         settings.proxy?.violations,
       ),
     );

@@ -5,6 +5,9 @@ import { CheckedJson, type Answer, type CheckedAnswer, type Reply } from '../voc
 import { errors } from '../vocabulary/error-catalogue.js';
 import type { ApiError } from '../vocabulary/errors.js';
 import type { MockRequest } from '../vocabulary/request.js';
+import { schemesSent } from '../openapi/coverage-table.js';
+import type { SecurityScheme } from '../openapi/security-schemes.js';
+import { credentialPartsOf } from './admin/coverage.js';
 import { redactTarget, type CredentialPlaces } from './admin/redact.js';
 import { keptAnswer, keptBody } from './admin/request-log.js';
 import type { ShapedError } from './error-shaper.js';
@@ -38,6 +41,8 @@ export interface ServedApi {
   recorded: boolean;
   /** Where its API keys travel: the request log keeps them redacted. */
   credentials?: CredentialPlaces;
+  /** Its spec's security schemes: the coverage counts each request by the schemes it carried. */
+  schemes?: ReadonlyMap<string, SecurityScheme>;
   /** Shapes an error as this API's spec declares it for the operation (if known) and status. */
   shapeError(error: ApiError, operation: Operation | undefined): ShapedError;
   /** The scenarios (Prefer, latency, faults) its requests may ask for; none for the admin API. */
@@ -330,12 +335,14 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     request: MockRequest,
     reply: Reply,
     progress: Progress,
-    operation: Operation,
+    to: Extract<Route, { kind: 'operation' }>,
   ): void | Promise<void> {
+    const { operation, api } = to;
     const outcome = {
       status: reply.answer?.status ?? reply.fault?.status,
       fault: reply.fault?.kind,
       delayed: (progress.delayMs ?? 0) > 0,
+      scheme: api.schemes && schemesSent(credentialPartsOf(request, to.search), api.schemes),
     };
     if (progress.state) return progress.state.coverage.hit(operation, outcome);
     const id = headerValue(request, 'mock-session');
@@ -422,7 +429,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     }
     if (to.api?.recorded) {
       if (to.kind === 'operation') {
-        const counted = tally(request, reply, progress, to.operation);
+        const counted = tally(request, reply, progress, to);
         if (counted) await counted;
       }
       try {

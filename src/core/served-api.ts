@@ -13,6 +13,7 @@ export interface ServedApiOptions extends Pick<
   | 'basePath'
   | 'recorded'
   | 'credentials'
+  | 'schemes'
   | 'shapeError'
   | 'scenarios'
   | 'refuse'
@@ -56,6 +57,7 @@ export function serveApi(
     ...(options.scenarios ? { scenarios: options.scenarios } : {}),
     ...(options.refuse ? { refuse: options.refuse } : {}),
     ...(options.credentials ? { credentials: options.credentials } : {}),
+    ...(options.schemes ? { schemes: options.schemes } : {}),
     router: createRouter(operations),
     checkCredential: options.checkCredential,
     handlers,

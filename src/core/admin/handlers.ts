@@ -1,11 +1,12 @@
 import type { Operation } from '../../openapi/operations.js';
+import type { SecurityScheme } from '../../openapi/security-schemes.js';
 import type { CollectionDescriptor } from '../../store/store.js';
 import { errors } from '../../vocabulary/error-catalogue.js';
 import type { OperationHandler } from '../handler.js';
 import type { ViolationLog } from '../proxy/violations.js';
 import type { ScenarioSettings } from '../scenarios/settings.js';
 import type { MockState, MockStates } from '../state.js';
-import { coverageOf } from './coverage.js';
+import { tallied } from './coverage.js';
 import { LOG_CAPACITY, type RequestFilter } from './request-log.js';
 
 /** A collection of the mocked API, as the admin API shows it. */
@@ -19,6 +20,8 @@ export interface AdminCollection {
 export interface CoveredApi {
   operations: readonly Operation[];
   basePath: string;
+  /** The security schemes its spec declares: the table's rows by scheme. */
+  schemes: ReadonlyMap<string, SecurityScheme>;
 }
 
 /** How many records `GET /collections/{name}` shows when no limit is asked for. */
@@ -34,7 +37,7 @@ const DEFAULT_RECORDS_SHOWN = 100;
 export function adminHandlers(
   states: MockStates,
   collections: readonly AdminCollection[] = [],
-  covered: CoveredApi = { operations: [], basePath: '' },
+  covered: CoveredApi = { operations: [], basePath: '', schemes: new Map() },
   /** What a proxy saw break the spec; a mock has none to list. */
   violations?: ViolationLog,
 ): Record<string, OperationHandler> {
@@ -78,7 +81,7 @@ export function adminHandlers(
     getCoverage(_request, { state }) {
       return {
         status: 200,
-        body: coverageOf(covered.operations, covered.basePath, state.coverage),
+        body: tallied(covered.operations, covered.basePath, covered.schemes, state.coverage),
       };
     },
     async listSessions() {
