@@ -2,6 +2,7 @@
 // of its envelope, records the suite creates or finds, shared by the rules of a run.
 import type { Exchange } from './http.js';
 import type { CollectionKit, Kit, KitBase, Roles } from './kit.js';
+import { fieldProducers, idFits, type FieldProducer } from './producers.js';
 import { answersBody, jsonRequestOf, type PlanOperation, type Schema } from './plan.js';
 import type { RuleContext } from './rule.js';
 import { sampleBody } from './samples.js';
@@ -10,11 +11,12 @@ import { RuleSkipped } from './verdicts.js';
 
 /** The kit's records: `kit` is the whole kit, for what they ask of its other parts. */
 export function kitRecords(
-  { label, roles }: KitBase,
+  { label, roles, produced }: KitBase,
   kit: Kit,
 ): Pick<
   Kit,
   | 'requestSchema'
+  | 'produceIds'
   | 'validBody'
   | 'itemsOf'
   | 'recordOf'
@@ -25,19 +27,69 @@ export function kitRecords(
   | 'parentId'
   | 'ownRecord'
 > {
+  const requestSchema = (operation: PlanOperation): Schema =>
+    jsonRequestOf(operation)?.schema ?? {};
+  /** Every write's body fields named after a collection (read once the kit is whole). */
+  let consumers: FieldProducer[] | undefined;
+  const consumersOf = () =>
+    (consumers ??= kit.plan.operations.flatMap((operation) =>
+      fieldProducers(
+        kit.collections,
+        requestSchema(operation),
+        roles.get(operation.operationId)?.collection,
+      ),
+    ));
+
   return {
-    requestSchema: (operation) => jsonRequestOf(operation)?.schema ?? {},
+    requestSchema,
+
+    produceIds(ctx) {
+      if (consumersOf().length === 0) return Promise.resolve();
+      return shared(ctx, 'produced ids', async () => {
+        // A producer's own creates may need ids of another: those come first.
+        const visiting = new Set<CollectionKit>();
+        const produce = async (collection: CollectionKit): Promise<void> => {
+          if (produced.has(collection.plan.name) || visiting.has(collection)) return;
+          visiting.add(collection);
+          if (collection.create)
+            for (const { collection: above } of fieldProducers(
+              kit.collections,
+              requestSchema(collection.create),
+              collection,
+            ))
+              await produce(above);
+          try {
+            const id = await kit.someRecordId(ctx, collection);
+            if (id !== undefined) produced.set(collection.plan.name, id);
+          } catch (err) {
+            // Its own rules report what is wrong with it; these fields stay sampled.
+            if (err instanceof Error && err.name === 'TargetUnavailable') throw err;
+          }
+        };
+        for (const { collection } of consumersOf()) await produce(collection);
+      });
+    },
 
     validBody(operation, what, which = 'all', variant = 0) {
       const role = roles.get(operation.operationId);
-      let schema = kit.requestSchema(operation);
+      let schema = requestSchema(operation);
       // A patch schema that names no property (`type: object`) patches the record's.
       if (Object.keys(propertiesOf(schema)).length === 0 && role && operation.method === 'patch')
         schema = role.collection.plan.schema;
-      const body = sampleBody(schema, `${label} ${what}`, which, variant);
-      return (
-        typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}
+      const sampled = sampleBody(schema, `${label} ${what}`, which, variant);
+      const body = (
+        typeof sampled === 'object' && sampled !== null && !Array.isArray(sampled) ? sampled : {}
       ) as Record<string, unknown>;
+      for (const { field, collection } of fieldProducers(
+        kit.collections,
+        schema,
+        role?.collection,
+      )) {
+        const id = produced.get(collection.plan.name);
+        if (field in body && id !== undefined && idFits(id, propertiesOf(schema)[field]!))
+          body[field] = id;
+      }
+      return body;
     },
 
     itemsOf(list, exchange) {

@@ -40,6 +40,11 @@ export interface KitBase {
   roles: Roles;
   /** A nested collection's operations: the parent collection and the path parameter naming its record. */
   scopes: Map<string, { parent: CollectionKit; parameter: string }>;
+  /**
+   * Ids of records the run found or made, by collection name, for the body fields named after
+   * a collection (`authorId`): filled once per run by `produceIds`, before the first rule.
+   */
+  produced: Map<string, unknown>;
 }
 
 /** Options of one call. */
@@ -128,7 +133,16 @@ export interface Kit {
   errorText(operation: PlanOperation, expected: Expectation): string;
   /** The JSON request schema of an operation (`{}` when it takes none). */
   requestSchema(operation: PlanOperation): Schema;
-  /** A valid request body for an operation, every property given (or only the required ones). */
+  /**
+   * Finds (or, unless read-only, creates) a record of each collection a body field is named
+   * after (`authorId`), once per run, so that valid bodies name records that exist. A
+   * collection it cannot get a record of leaves its fields sampled.
+   */
+  produceIds(ctx: RuleContext): Promise<void>;
+  /**
+   * A valid request body for an operation, every property given (or only the required ones);
+   * a field named after a collection holds the id `produceIds` found for it.
+   */
   validBody(
     operation: PlanOperation,
     what: string,
@@ -240,7 +254,7 @@ export function createKit(spec: ContractSpec, label: string): Kit {
       scopes.set(operationId, { parent, parameter: above.parameter });
   }
 
-  const base: KitBase = { spec, plan, label, roles, scopes };
+  const base: KitBase = { spec, plan, label, roles, scopes, produced: new Map() };
   // Each part reaches the others through the whole kit, filled in before any rule runs.
   const kit = {} as Kit;
   return Object.assign(

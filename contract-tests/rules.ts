@@ -33,7 +33,7 @@ export function contractRules(
   >,
 ): Rule[] {
   const kit = createKit(specOf(plan), target.namePrefix);
-  return [
+  const rules = [
     // Every operation answers as documented.
     ...answerRules(kit),
     // What valid writes answer, and that a reader then sees them.
@@ -57,4 +57,12 @@ export function contractRules(
     // Bodies generated from the spec.
     ...generatedRules(kit, target),
   ];
+  // Valid bodies name records that exist (`authorId`): whichever rule runs first finds them.
+  return rules.map((rule) => ({
+    ...rule,
+    async check(ctx) {
+      await kit.produceIds(ctx);
+      return rule.check(ctx);
+    },
+  }));
 }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CollectionKit } from '../contract-tests/kit.js';
 import type { PlanCollection } from '../contract-tests/plan.js';
-import { producerOf, singular } from '../contract-tests/producers.js';
+import { fieldProducers, idFits, producerOf, singular } from '../contract-tests/producers.js';
 
 const collection = (name: string, plan: Partial<PlanCollection> = {}): CollectionKit => ({
   plan: {
@@ -51,5 +51,34 @@ describe('the producer of a path parameter', () => {
       'address',
       'author',
     ]);
+  });
+});
+
+describe('the producers of a body', () => {
+  const book = {
+    type: 'object',
+    properties: {
+      title: { type: 'string' },
+      authorId: { type: 'string', format: 'uuid' },
+      category_id: { type: 'integer' },
+      ref: { type: 'string' },
+    },
+  };
+
+  it('are its fields named after a collection, other than the one it writes to', () => {
+    expect(fieldProducers(all, book)).toEqual([
+      { field: 'authorId', collection: authors },
+      { field: 'category_id', collection: categories },
+      { field: 'ref', collection: authors },
+    ]);
+    expect(fieldProducers(all, book, authors).map(({ field }) => field)).toEqual(['category_id']);
+  });
+
+  it('take an id only where its JSON type fits the field', () => {
+    expect(idFits('0b7e…', { type: 'string', format: 'uuid' })).toBe(true);
+    expect(idFits(7, { type: 'integer' })).toBe(true);
+    expect(idFits(7, { type: ['string', 'null'] })).toBe(false);
+    expect(idFits('7', { type: 'integer' })).toBe(false);
+    expect(idFits(7, {})).toBe(true);
   });
 });

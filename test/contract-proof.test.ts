@@ -492,6 +492,10 @@ const LIBRARY_CORRECT: { difference: string; behaviour: Partial<LibraryBehaviour
   { difference: 'library: preloaded with 20 authors and books', behaviour: { preload: 20 } },
   { difference: 'library: invalid bodies refused with 422', behaviour: { invalidStatus: 422 } },
   { difference: 'library: gzip-encoded answers', behaviour: { gzip: true, preload: 2 } },
+  {
+    difference: "library: a book's authorId must name an author it holds (422 otherwise)",
+    behaviour: { authorMustExist: true },
+  },
 ];
 /** The library spec with its lists wrapped, as inference that finds envelopes reads them. */
 const WRAPPED_CORRECT = [
@@ -512,6 +516,14 @@ const MUTATIONS: { check: string; disabled: RegExp; faults: string[]; stores?: t
     faults: [
       'forms: a multipart form accepted unvalidated',
       'forms: an HTML form accepted unvalidated',
+    ],
+  },
+  {
+    check: 'the calls whose path parameters are inferred from their names',
+    disabled: /\(inferred from the names\)/,
+    faults: [
+      'orgs: the summary of an organisation that exists answers 404',
+      'orgs: archiving an organisation that exists answers 404',
     ],
   },
   {
@@ -837,6 +849,21 @@ const ORGS_FAULTY: { fault: string; app: () => Express; caughtBy: RegExp }[] = [
         .use(orgsMock()),
     caughtBy:
       /getOrgSummary: answers 200 .* for `orgId` naming a record of orgs \(inferred from the names\)/,
+  },
+  {
+    fault: 'orgs: archiving an organisation that exists answers 404',
+    app: () =>
+      express()
+        .post('/api/orgs/:orgId/archive', (req, res, next) => {
+          if (req.headers['x-api-key'] !== KEY) return next();
+          res
+            .status(404)
+            .type('application/problem+json')
+            .send(JSON.stringify({ title: 'Not Found', status: 404 }));
+        })
+        .use(orgsMock()),
+    caughtBy:
+      /archiveOrg: answers 204 for `orgId` naming a record of orgs the suite created \(inferred from the names\)/,
   },
 ];
 const ORGS_CORRECT: { difference: string; app: () => Express }[] = [

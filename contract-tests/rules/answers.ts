@@ -1,6 +1,6 @@
 import { article } from '../bodies.js';
-import type { Expectation, Kit } from '../kit.js';
-import { jsonResponseOf, type PlanOperation } from '../plan.js';
+import type { CollectionKit, Expectation, Kit } from '../kit.js';
+import { jsonRequestOf, jsonResponseOf, type PlanOperation } from '../plan.js';
 import { producerOf } from '../producers.js';
 import type { Rule } from '../rule.js';
 import { schemaName } from '../spec.js';
@@ -15,7 +15,12 @@ import { RuleSkipped } from '../verdicts.js';
 export function answerRules(kit: Kit): Rule[] {
   const rules: Rule[] = [];
   for (const operation of kit.plan.operations) {
-    if (operation.method !== 'get') continue;
+    if (operation.method !== 'get') {
+      // A write outside the collections whose path names records (`POST /orgs/{orgId}/archive`).
+      const inferred = kit.roleOf(operation) ? undefined : inferredWriteRule(kit, operation);
+      if (inferred) rules.push(inferred);
+      continue;
+    }
     const role = kit.roleOf(operation);
     const hasPathParameters = operation.parameters.some((parameter) => parameter.in === 'path');
     const success = kit.success(operation);
@@ -88,15 +93,10 @@ function inferredReadRule(
   operation: PlanOperation,
   success: Expectation,
 ): Rule | undefined {
-  const producers = operation.parameters
-    .filter((parameter) => parameter.in === 'path')
-    .map((parameter) => ({
-      parameter: parameter.name,
-      collection: producerOf(kit.collections, parameter.name),
-    }));
-  if (producers.some(({ collection }) => !collection)) return undefined;
+  const producers = producersOf(kit, operation);
+  if (!producers) return undefined;
   const names = producers.map(
-    ({ parameter, collection }) => `\`${parameter}\` naming a record of ${collection!.plan.name}`,
+    ({ parameter, collection }) => `\`${parameter}\` naming a record of ${collection.plan.name}`,
   );
   return {
     name: kit.name(
@@ -109,16 +109,65 @@ function inferredReadRule(
     async check(ctx) {
       const params: Record<string, unknown> = {};
       for (const { parameter, collection } of producers) {
-        const id = await kit.someRecordId(ctx, collection!);
+        const id = await kit.someRecordId(ctx, collection);
         if (id === undefined)
           throw new RuleSkipped(
-            `no ${collection!.plan.name} record for \`${parameter}\`: the list is empty, and ${ctx.target.readOnly ? 'read-only runs create none' : 'the suite cannot create one'}`,
+            `no ${collection.plan.name} record for \`${parameter}\`: the list is empty, and ${ctx.target.readOnly ? 'read-only runs create none' : 'the suite cannot create one'}`,
           );
         params[parameter] = id;
       }
       kit.conforms(ctx, await kit.call(ctx, operation, { params }), operation, success);
     },
   };
+}
+
+/**
+ * A write outside the collections whose path parameters are all named after one
+ * (`POST /orgs/{orgId}/archive`, `PUT /authors/{author_id}/portrait`): called on records the
+ * suite created (never on a deployment's own), with a valid body where it takes one, it must
+ * answer its success.
+ */
+function inferredWriteRule(kit: Kit, operation: PlanOperation): Rule | undefined {
+  const producers = producersOf(kit, operation);
+  if (!producers) return undefined;
+  const success = kit.success(operation);
+  const takesJson = jsonRequestOf(operation) !== undefined;
+  if (operation.requestBody?.required && !takesJson) return undefined;
+  return {
+    name: kit.name(
+      operation,
+      undefined,
+      `answers ${success.label} for ${producers.map(({ parameter, collection }) => `\`${parameter}\` naming a record of ${collection.plan.name}`).join(', ')} the suite created (inferred from the names)`,
+    ),
+    createsData: true,
+    async check(ctx) {
+      const params: Record<string, unknown> = {};
+      for (const { parameter, collection } of producers) {
+        if (!collection.create)
+          throw new RuleSkipped(
+            `no ${collection.plan.name} record of the suite's own for \`${parameter}\`: the spec has no create for it`,
+          );
+        params[parameter] = (await kit.ownRecord(ctx, collection)).id;
+      }
+      const body = takesJson ? JSON.stringify(kit.validBody(operation, 'inferred')) : undefined;
+      kit.conforms(ctx, await kit.call(ctx, operation, { params, body }), operation, success);
+    },
+  };
+}
+
+/** Each path parameter of an operation and the collection it names; undefined when one names none. */
+export function producersOf(
+  kit: Kit,
+  operation: PlanOperation,
+): { parameter: string; collection: CollectionKit }[] | undefined {
+  const producers = operation.parameters
+    .filter((parameter) => parameter.in === 'path')
+    .map((parameter) => ({
+      parameter: parameter.name,
+      collection: producerOf(kit.collections, parameter.name),
+    }));
+  if (producers.length === 0 || producers.some(({ collection }) => !collection)) return undefined;
+  return producers as { parameter: string; collection: CollectionKit }[];
 }
 
 /** "a JSON array of Category objects", "an Author", "a body that fits its schema". */

@@ -2,6 +2,7 @@ import { invalidBodies } from '../bodies.js';
 import type { Kit } from '../kit.js';
 import { jsonRequestOf, type PlanOperation } from '../plan.js';
 import type { Rule, RuleContext } from '../rule.js';
+import { producersOf } from './answers.js';
 
 /**
  * Every request body the spec forbids is refused with a 4xx in the spec's error shape: each
@@ -72,6 +73,20 @@ export function targetOf(
       params: async (ctx) => kit.itemParams(collection, (await kit.ownRecord(ctx, collection)).id),
     };
   }
+  // A write outside the collections whose path names records (`POST /orgs/{orgId}/archive`)
+  // goes to records the suite created: a 404 there would not be about the body.
+  const producers = !role && onItem && operation.method !== 'get' && producersOf(kit, operation);
+  if (producers && producers.every(({ collection }) => collection.create))
+    return {
+      writes: true,
+      madeUp: false,
+      async params(ctx) {
+        const params: Record<string, unknown> = {};
+        for (const { parameter, collection } of producers)
+          params[parameter] = (await kit.ownRecord(ctx, collection)).id;
+        return params;
+      },
+    };
   return {
     writes: onItem && operation.method !== 'post',
     madeUp: onItem,
