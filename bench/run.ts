@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { bigList } from './big-list.js';
+import { contractStartup, printContractStartup } from './contract-startup.js';
 import { corpusLarge, printCorpusLarge } from './corpus-large.js';
 import { dataStore } from './data-store.js';
 import { items } from './items.js';
@@ -43,6 +44,7 @@ const SECTIONS = [
   'redis',
   'replicas',
   'biglist',
+  'contract',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 const only = process.env.BENCH_ONLY?.split(',');
@@ -124,6 +126,7 @@ const results = {
   redisStore: await section('redis', redisStore),
   replicas: await section('replicas', replicas),
   bigList: await section('biglist', () => bigList(BIG)),
+  contract: await section('contract', contractStartup),
   /** Seconds each section took. */
   took,
   minutes: Math.round((performance.now() - started) / 600) / 100,
@@ -179,6 +182,7 @@ if (results.startup) {
 if (results.large) report.printLargeStartups(results.large);
 if (results.corpus) printCorpusLarge(results.corpus);
 if (results.memory) report.printMemory(results.memory);
+if (results.contract) printContractStartup(results.contract);
 
 const dir = `${ROOT}bench/results`;
 await mkdir(dir, { recursive: true });
