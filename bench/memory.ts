@@ -53,6 +53,7 @@ try {
       heapRatio: heapPerRecord / jsonPerRecord,
     }),
   );
+  if (process.env.BENCH_MEMORY_DETAIL) console.error(JSON.stringify({ before, after }));
 } finally {
   await mock.stop();
 }
