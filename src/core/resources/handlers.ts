@@ -17,7 +17,7 @@ import { SpecError } from '../../openapi/load.js';
 import { descriptorOf } from './descriptor.js';
 import { createEnvelopeAnswers, type EnvelopeAnswers } from './envelope-answer.js';
 import { selectPage, type PageItems } from './list-page.js';
-import { recordOf } from '../../store/records.js';
+import { jsonOf, recordOf } from '../../store/records.js';
 import { seedCollection } from './seed.js';
 import { RecordMaker } from './record-maker.js';
 import { createRecordSerializers } from './record-serializer.js';
@@ -125,22 +125,20 @@ class ServedResource {
           const listing = this.resource.listing.get(operation);
           if (!envelope)
             return { status, body: this.options.examples.body(operation, String(status))?.body };
-          if (collection.texts) {
-            // The store's texts, parsed only where a filter or a cursor reads a field: a plain
-            // list is sent from the texts of its page, a wrapped one reads those records only.
-            const texts = await collection.texts();
-            const page = selectPage(texts, request.query, listing, this.#texts);
-            return {
-              status,
-              body:
-                envelope.kind === 'plain'
-                  ? this.envelopes.texts(envelope, page.records)
-                  : this.envelopes.list(envelope, { ...page, records: page.records.map(recordOf) }),
-            };
-          }
-          const records = await collection.list();
-          const page = selectPage(records, request.query, listing, this.#records);
-          return { status, body: this.envelopes.list(envelope, page) };
+          // The store's texts (or its records' JSON, for a store that keeps none), parsed only
+          // where a filter or a cursor reads a field: a plain list is sent from the texts of
+          // its page, a wrapped one reads those records only.
+          const texts = collection.texts
+            ? await collection.texts()
+            : (await collection.list()).map(jsonOf);
+          const page = selectPage(texts, request.query, listing, this.#texts);
+          return {
+            status,
+            body:
+              envelope.kind === 'plain'
+                ? this.envelopes.texts(envelope, page.records)
+                : this.envelopes.list(envelope, { ...page, records: page.records.map(recordOf) }),
+          };
         };
       case 'create':
         return async (request, context) => {
@@ -281,11 +279,7 @@ class ServedResource {
     return record;
   }
 
-  /** How a page reads records given as objects, and as their stored JSON. */
-  readonly #records: PageItems<StoredRecord> = {
-    fieldsOf: (record) => record,
-    keyOf: (fields) => this.#keyOf(fields),
-  };
+  /** How a page reads records given as their stored JSON. */
   readonly #texts: PageItems<string> = {
     fieldsOf: (json) => JSON.parse(json) as StoredRecord,
     keyOf: (fields) => this.#keyOf(fields),
