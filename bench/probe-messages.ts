@@ -20,6 +20,8 @@ export interface MemoryReport {
   heapTotal: number;
   external: number;
   arrayBuffers: number;
+  /** Each V8 heap space's committed size and what its objects use, in bytes. */
+  spaces?: Record<string, { size: number; used: number }>;
 }
 
 /** How late the server's event loop ran a 1 ms timer, in milliseconds. */

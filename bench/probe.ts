@@ -2,6 +2,7 @@
 // bench over the IPC channel with what only the process itself can see (its heap, how late its
 // event loop runs, a CPU profile of one phase), so that src/ needs no hook for the bench.
 import { readFileSync } from 'node:fs';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -81,7 +82,13 @@ if (process.send) {
           gc();
         }
         const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
-        return { rss, heapUsed, heapTotal, external, arrayBuffers };
+        const spaces = Object.fromEntries(
+          getHeapSpaceStatistics().map((space) => [
+            space.space_name,
+            { size: space.space_size, used: space.space_used_size },
+          ]),
+        );
+        return { rss, heapUsed, heapTotal, external, arrayBuffers, spaces };
       }
       case 'delay-start':
         delay.reset();

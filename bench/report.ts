@@ -128,11 +128,19 @@ export function printMemory(m: {
   ratio: number;
   heapPerRecord: number;
   heapRatio: number;
+  rounds: number;
+  ratios: number[];
+  heapRatios: number[];
+  v8FreePerRecord: number[];
+  outsidePerRecord: number[];
 }) {
+  const range = (values: number[]) =>
+    `${round(Math.min(...values), 2)}-${round(Math.max(...values), 2)}`;
   console.log(
-    `Memory per record, --seed-count 0, ${m.count} creates over HTTP and a list of them (issue 28 asks about 2x its JSON): ` +
-      `${round(m.perRecord, 0)} B of RSS for ${round(m.jsonPerRecord, 0)} B of JSON (${round(m.ratio, 2)}x); ` +
-      `V8 heap and off-heap ${round(m.heapPerRecord, 0)} B (${round(m.heapRatio, 2)}x)`,
+    `Memory per record, --seed-count 0, ${m.count} creates over HTTP and a list of them (issue 28 asks about 2x its JSON; median of ${m.rounds} mocks): ` +
+      `${round(m.perRecord, 0)} B of RSS for ${round(m.jsonPerRecord, 0)} B of JSON (${round(m.ratio, 2)}x, ${range(m.ratios)}); ` +
+      `V8 heap and off-heap ${round(m.heapPerRecord, 0)} B (${round(m.heapRatio, 2)}x, ${range(m.heapRatios)}); ` +
+      `the rest, by mock: V8 pages held empty ${m.v8FreePerRecord.join(', ')} B, outside V8's heap ${m.outsidePerRecord.join(', ')} B`,
   );
 }
 

@@ -39,6 +39,7 @@ const SECTIONS = [
   'large',
   'corpus',
   'memory',
+  'lists',
   'items',
   'data',
   'redis',
@@ -72,6 +73,35 @@ interface Memory {
   ratio: number;
   heapPerRecord: number;
   heapRatio: number;
+  rounds: number;
+  ratios: number[];
+  heapRatios: number[];
+  v8FreePerRecord: number[];
+  outsidePerRecord: number[];
+}
+
+/** bench/list-shapes.ts's answer: how long each shape of list of `count` records takes. */
+interface ListShapes {
+  count: number;
+  rows: Record<string, { medianMs: number; minMs: number; bytes: number }>;
+}
+
+/** Runs bench/list-shapes.ts in a process of its own: its store of 100,000 records stays there. */
+function listShapes(count: number): Promise<ListShapes> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'bench/list-shapes.ts', String(count)],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve(JSON.parse(output) as ListShapes)
+        : reject(new Error(`list shapes exited with ${code}`)),
+    );
+  });
 }
 
 function memory(count: number): Promise<Memory> {
@@ -121,6 +151,7 @@ const results = {
   large,
   corpus,
   memory: await section('memory', () => memory(100_000)),
+  lists: await section('lists', () => listShapes(100_000)),
   items: await section('items', items),
   dataStore: await section('data', dataStore),
   redisStore: await section('redis', redisStore),
@@ -183,6 +214,15 @@ if (results.large) report.printLargeStartups(results.large);
 if (results.corpus) printCorpusLarge(results.corpus);
 if (results.memory) report.printMemory(results.memory);
 if (results.contract) printContractStartup(results.contract);
+if (results.lists) {
+  console.log(
+    `\nA list of ${results.lists.count} categories in each shape, in process (ms, median and fastest of 7)`,
+  );
+  for (const [shape, row] of Object.entries(results.lists.rows))
+    console.log(
+      `  ${shape.padEnd(10)} ${String(row.medianMs).padStart(8)} ${String(row.minMs).padStart(8)}  ${row.bytes} B`,
+    );
+}
 
 const dir = `${ROOT}bench/results`;
 await mkdir(dir, { recursive: true });

@@ -438,7 +438,10 @@ describe('wrapped lists, paging and filters', () => {
       paging: { limit: 'limit', offset: 'offset' },
       filters: new Map([['even', 'even']]),
     };
-    const key = (record: Readonly<Record<string, unknown>>) => record.id as number;
+    const key = {
+      fieldsOf: (record: Readonly<Record<string, unknown>>) => record,
+      keyOf: (record: Readonly<Record<string, unknown>>) => record.id as number,
+    };
     expect(selectPage(records, { limit: 2, offset: 3 }, listing, key)).toMatchObject({
       records: [records[3], records[4]],
       total: 5,

@@ -153,7 +153,23 @@ export function newId(
 }
 
 /**
- * The record as stored, frozen: the id first, then the fields (a stale id among them dropped).
+ * Where a stored record carries the JSON text it was made from or stored as: a property no
+ * JSON, `Object.keys` or spread sees (a symbol, not enumerable). The answer that sends a record
+ * the store has just made or read takes its text from it instead of stringifying it again.
+ * Kept in a module-level "last record" memo before, which the project's rules forbid; kept for
+ * every record in a WeakMap, it was one more object per record for the collector (issue 18).
+ */
+const STORED_JSON = Symbol('stored JSON');
+
+/** The record, deeply frozen, carrying `json` (which must be its JSON) for `jsonOf`. */
+function carrying(record: Record<string, unknown>, json: string): StoredRecord {
+  Object.defineProperty(record, STORED_JSON, { value: json });
+  return deepFreeze(record);
+}
+
+/**
+ * The record as stored, frozen, carrying its JSON: the id first, then the fields (a stale id
+ * among them dropped).
  * @example withId(pets, 1, { id: 9, name: 'Rex' }) // { id: 1, name: 'Rex' }
  */
 export function withId(
@@ -164,42 +180,25 @@ export function withId(
   const record: Record<string, unknown> = { [descriptor.idProperty]: id };
   for (const name of Object.keys(fields))
     if (name !== descriptor.idProperty) setField(record, name, fields[name]);
-  return deepFreeze(record);
+  return carrying(record, JSON.stringify(record));
 }
 
 /**
- * The record last stringified or read, and its JSON. A store keeps a new record's JSON, and the
- * answer that sends the record serializes it next: that second time is this one; a record read
- * from its JSON is serialized by the answer that reads it. Kept for every record instead (a
- * WeakMap), the JSON was one more object per record for the collector to copy (issue 18).
- */
-let lastRecord: StoredRecord | undefined;
-let lastJson = '';
-
-/**
- * A stored record's JSON; the last one is kept, for the answer that sends the record the
- * store has just counted or read. Records are frozen, so the same record is the same JSON.
- * @example jsonOf(record) === jsonOf(record) // the same string, stringified once
+ * A record's JSON: the text it carries when a store made or read it (stringified once), else
+ * stringified now.
+ * @example jsonOf(recordOf('{"id":1}')) // '{"id":1}', the same string, not stringified again
  */
 export function jsonOf(record: StoredRecord): string {
-  if (record === lastRecord) return lastJson;
-  const json = JSON.stringify(record);
-  if (Object.isFrozen(record)) {
-    lastRecord = record;
-    lastJson = json;
-  }
-  return json;
+  const carried = (record as { [STORED_JSON]?: unknown })[STORED_JSON];
+  return typeof carried === 'string' ? carried : JSON.stringify(record);
 }
 
 /**
- * The stored record a JSON text holds, frozen; its JSON is kept as the last one (jsonOf).
- * @example jsonOf(recordOf('{"id":1}')) // '{"id":1}', not stringified again
+ * The stored record a JSON text holds, frozen, carrying that text (jsonOf).
+ * @example recordOf('{"id":1}') // { id: 1 }
  */
 export function recordOf(json: string): StoredRecord {
-  const record = deepFreeze(JSON.parse(json) as StoredRecord);
-  lastRecord = record;
-  lastJson = json;
-  return record;
+  return carrying(JSON.parse(json) as Record<string, unknown>, json);
 }
 
 /** @example sizeOf({ id: 1 }) // 8, the bytes of '{"id":1}' */

@@ -9,6 +9,7 @@ import { propertiesOf, requiredOf, typesOf } from '../../openapi/schema-parts.js
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import { CheckedJson, RecordList, RecordTexts } from '../../vocabulary/answer.js';
 import type { StoredRecord } from '../../store/store.js';
+import { jsonOf } from '../../store/records.js';
 import type { Page } from './list-page.js';
 import { keptProjectionFor, type RecordSerializer } from './record-serializer.js';
 import { isJsonObject } from '../../vocabulary/record.js';
@@ -167,16 +168,15 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
       return { ...restOf(envelope), [envelope.property]: projectionOf(envelope.record)(record) };
     },
     texts(envelope, texts) {
-      const serializer = serializerFor(envelope.record);
-      serializer.remember(texts.length);
-      return new RecordTexts(texts, serializer.text);
+      return new RecordTexts(texts, serializerFor(envelope.record).texts(texts));
     },
     list(envelope, page) {
       const serialize = serializerFor(envelope.record);
       if (envelope.kind === 'plain') return new RecordList(page.records, serialize);
       // Each record checked (and its JSON kept) as a plain list's would be.
       refuseContradiction(envelope);
-      page.records.forEach((record, index) => serialize(record, index));
+      const show = serialize.texts(page.records.map(jsonOf));
+      page.records.forEach((record, index) => show(jsonOf(record), index));
       const project = projectionOf(envelope.record);
       const body = { ...restOf(envelope), [envelope.property]: page.records.map(project) };
       return tellPage(body, envelope.wrapper, page, 0);

@@ -16,7 +16,8 @@ import type {
 import { SpecError } from '../../openapi/load.js';
 import { descriptorOf } from './descriptor.js';
 import { createEnvelopeAnswers, type EnvelopeAnswers } from './envelope-answer.js';
-import { selectPage, takesAll } from './list-page.js';
+import { selectPage, type PageItems } from './list-page.js';
+import { jsonOf, recordOf } from '../../store/records.js';
 import { seedCollection } from './seed.js';
 import { RecordMaker } from './record-maker.js';
 import { createRecordSerializers } from './record-serializer.js';
@@ -122,25 +123,21 @@ class ServedResource {
           const found = this.collection(scopeOf(request), context);
           const collection = found instanceof Promise ? await found : found;
           const listing = this.resource.listing.get(operation);
-          // The whole collection in a plain array: sent from the store's texts, none parsed.
-          if (envelope?.kind === 'plain' && collection.texts && takesAll(request.query, listing))
-            return { status, body: this.envelopes.texts(envelope, await collection.texts()) };
-          const records = await collection.list();
-          const page = listing
-            ? selectPage(records, request.query, listing, (record) => this.#keyOf(record))
-            : {
-                records,
-                total: records.length,
-                offset: 0,
-                limit: undefined,
-                page: undefined,
-                next: undefined,
-              };
+          if (!envelope)
+            return { status, body: this.options.examples.body(operation, String(status))?.body };
+          // The store's texts (or its records' JSON, for a store that keeps none), parsed only
+          // where a filter or a cursor reads a field: a plain list is sent from the texts of
+          // its page, a wrapped one reads those records only.
+          const texts = collection.texts
+            ? await collection.texts()
+            : (await collection.list()).map(jsonOf);
+          const page = selectPage(texts, request.query, listing, this.#texts);
           return {
             status,
-            body: envelope
-              ? this.envelopes.list(envelope, page)
-              : this.options.examples.body(operation, String(status))?.body,
+            body:
+              envelope.kind === 'plain'
+                ? this.envelopes.texts(envelope, page.records)
+                : this.envelopes.list(envelope, { ...page, records: page.records.map(recordOf) }),
           };
         };
       case 'create':
@@ -282,7 +279,13 @@ class ServedResource {
     return record;
   }
 
-  #keyOf(record: StoredRecord): RecordId {
+  /** How a page reads records given as their stored JSON. */
+  readonly #texts: PageItems<string> = {
+    fieldsOf: (json) => JSON.parse(json) as StoredRecord,
+    keyOf: (fields) => this.#keyOf(fields),
+  };
+
+  #keyOf(record: Readonly<Record<string, unknown>>): RecordId {
     return record[this.resource.idProperty] as RecordId;
   }
 

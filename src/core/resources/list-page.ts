@@ -4,9 +4,9 @@ import type { ListParameters } from '../../openapi/resources.js';
 import { errors } from '../../vocabulary/error-catalogue.js';
 import type { RecordId, StoredRecord } from '../../store/store.js';
 
-export interface Page {
+export interface PageOf<T> {
   /** The records of this page, in the list's order. */
-  readonly records: readonly StoredRecord[];
+  readonly records: readonly T[];
   /** How many records match the filters, on every page together. */
   readonly total: number;
   /** How many matching records come before this page. */
@@ -19,19 +19,43 @@ export interface Page {
   readonly next: string | undefined;
 }
 
+/** A page of records as objects. */
+export type Page = PageOf<StoredRecord>;
+
 /**
- * Selects a page of `records` (every record of the collection, oldest first).
- * @param keyOf the key of a record, for a cursor that names the last record seen (`after=42`).
- * @throws {ApiError} 400 `invalid_cursor` for a cursor the mock did not hand out.
- * @example selectPage(records, { status: 'sold', limit: 2 }, listing, (r) => r.id) // { records: [two sold], total: 7, ... }
+ * How a page reads the items it selects from: a record's fields (to filter, and to find the
+ * key a cursor names), and its key. Items are records, or a store's JSON texts of them, which
+ * are parsed only when a filter or a cursor needs their fields.
  */
-export function selectPage(
-  records: readonly StoredRecord[],
+export interface PageItems<T> {
+  fieldsOf(item: T): Readonly<Record<string, unknown>>;
+  keyOf(fields: Readonly<Record<string, unknown>>): RecordId;
+}
+
+/**
+ * Selects a page of `records` (every record of the collection, oldest first, as objects or as
+ * JSON texts): the same array when the page is every record (no filter, no limit, the first
+ * page), so that a list of the whole collection is still the store's own array of texts.
+ * @param read how to read an item's fields and key (a cursor may name the last record seen: `after=42`).
+ * @throws {ApiError} 400 `invalid_cursor` for a cursor the mock did not hand out.
+ * @example selectPage(records, { status: 'sold', limit: 2 }, listing, read) // { records: [two sold], total: 7, ... }
+ */
+export function selectPage<T>(
+  records: readonly T[],
   query: Readonly<Record<string, unknown>>,
-  listing: ListParameters,
-  keyOf: (record: StoredRecord) => RecordId,
-): Page {
-  const matching = filtered(records, query, listing);
+  listing: ListParameters | undefined,
+  read: PageItems<T>,
+): PageOf<T> {
+  if (!listing)
+    return {
+      records,
+      total: records.length,
+      offset: 0,
+      limit: undefined,
+      page: undefined,
+      next: undefined,
+    };
+  const matching = filtered(records, query, listing, read);
   const { paging } = listing;
   const asked = paging.limit === undefined ? undefined : numberIn(query[paging.limit]);
   const limit = asked ?? paging.defaultLimit;
@@ -40,7 +64,7 @@ export function selectPage(
   if (paging.offset !== undefined && query[paging.offset] !== undefined)
     offset = numberIn(query[paging.offset]) ?? 0;
   else if (paging.cursor !== undefined && query[paging.cursor] !== undefined)
-    offset = offsetOfCursor(paging.cursor, query[paging.cursor], matching, keyOf);
+    offset = offsetOfCursor(paging.cursor, query[paging.cursor], matching, read);
   else if (paging.page !== undefined) {
     page = numberIn(query[paging.page.name]) ?? paging.page.first;
     // Without a page size, the first page holds every record and later ones none.
@@ -64,41 +88,21 @@ export function selectPage(
   };
 }
 
-/**
- * Whether the page `selectPage` would select is every record, in order: no filter set, no
- * limit asked or by default, the first page. A plain list of the whole collection is then
- * sent from the store's texts.
- * @example takesAll({}, listing) // true, unless the spec sets a default limit
- */
-export function takesAll(
-  query: Readonly<Record<string, unknown>>,
-  listing: ListParameters | undefined,
-): boolean {
-  if (!listing) return true;
-  const { paging } = listing;
-  for (const [parameter] of listing.filters) if (query[parameter] !== undefined) return false;
-  if (paging.defaultLimit !== undefined) return false;
-  const set = (name: string | undefined) => name !== undefined && query[name] !== undefined;
-  if (set(paging.limit) || set(paging.cursor)) return false;
-  if (set(paging.offset) && numberIn(query[paging.offset as string]) !== 0) return false;
-  if (paging.page && set(paging.page.name))
-    return numberIn(query[paging.page.name]) === paging.page.first;
-  return true;
-}
-
 /** The records equal to every filter the query sets; a filter given several values takes any. */
-function filtered(
-  records: readonly StoredRecord[],
+function filtered<T>(
+  records: readonly T[],
   query: Readonly<Record<string, unknown>>,
   listing: ListParameters,
-): readonly StoredRecord[] {
+  read: PageItems<T>,
+): readonly T[] {
   const tests: [string, unknown][] = [];
   for (const [parameter, property] of listing.filters)
     if (query[parameter] !== undefined) tests.push([property, query[parameter]]);
   if (tests.length === 0) return records;
-  return records.filter((record) =>
-    tests.every(([property, value]) => matches(record[property], value)),
-  );
+  return records.filter((item) => {
+    const fields = read.fieldsOf(item);
+    return tests.every(([property, value]) => matches(fields[property], value));
+  });
 }
 
 function matches(actual: unknown, wanted: unknown): boolean {
@@ -123,11 +127,11 @@ function cursorAt(offset: number): string {
 }
 
 /** The offset a cursor stands for: one the mock handed out, or the key of the last record seen. */
-function offsetOfCursor(
+function offsetOfCursor<T>(
   name: string,
   cursor: unknown,
-  records: readonly StoredRecord[],
-  keyOf: (record: StoredRecord) => RecordId,
+  records: readonly T[],
+  read: PageItems<T>,
 ): number {
   const text = String(cursor);
   const decoded = Buffer.from(text, 'base64url').toString('utf8');
@@ -136,7 +140,7 @@ function offsetOfCursor(
     cursorAt(Number(decoded.slice(1))) === text
   )
     return Number(decoded.slice(1));
-  const index = records.findIndex((record) => String(keyOf(record)) === text);
+  const index = records.findIndex((item) => String(read.keyOf(read.fieldsOf(item))) === text);
   if (index >= 0) return index + 1;
   throw errors.invalidCursor(name, cursor);
 }

@@ -10,14 +10,13 @@ import { isJsonObject } from '../../vocabulary/record.js';
 
 /**
  * Checks a record against one schema and serializes it to UTF-8 JSON; `index` (its place in a
- * list) locates it in the message about a broken one. `text` does the same for a record given
- * as its stored JSON, and answers JSON text: a list of stored texts is checked and sent with
+ * list) locates it in the message about a broken one. `texts` does the same for a list of
+ * records given as their stored JSON: it answers the function that shows each of them, by its
+ * place in that list, as JSON text, so that a list of stored texts is checked and sent with
  * nothing parsed.
  */
 export type RecordSerializer = ((record: StoredRecord, index?: number) => Buffer) & {
-  text(json: string, index: number): string;
-  /** A list of this many records is to be shown: all of them are remembered, not only the last. */
-  remember(count: number): void;
+  texts(texts: readonly string[]): (json: string, index: number) => string;
 };
 
 /** The last words of the fields that hold ids, or keys. */
@@ -159,11 +158,14 @@ function partsOf(schema: SchemaObject, seen = new Set<SchemaObject>()): SchemaOb
 }
 
 /**
- * Serializers that check each record once, when they first see it, and remember its JSON as
- * the answer shows it, by the record's own JSON: stored records are immutable, so what was
- * checked stays true, and a list of any size costs one lookup per record. Keyed by text, the
- * memory is the store's own strings (a record shown as it is maps its JSON to itself); keyed
- * by record object, with a buffer each, it was about 350 bytes a record (issue 28). One
+ * Serializers that check each record once, when they first see it, and remember what they
+ * showed of the lists they last sent whole, by position: stored records are immutable and a
+ * store's list keeps its order (a create adds at the end, a replace keeps its place, a delete
+ * closes the gap), so the record at a place of the next list is, nearly always, the text at the
+ * same place of the last one, or a few places on; found there (the same text), it is not
+ * checked again. A list of any size costs one comparison per record, and the memory is the
+ * last lists' arrays (the store's own, shared until its next write), 8 bytes a record at most:
+ * a map from each text to what it showed was about 37 bytes a record (issue 28). One
  * serializer per schema object. A closed schema sees the record through its projection
  * (projectionFor).
  * @throws {ApiError} 500 `invalid_response` naming the problem, for a record that breaks its schema.
@@ -178,25 +180,27 @@ export function createRecordSerializers(
     if (!serializer) {
       const check = compiler.response(schema);
       const project = projectionFor(schema);
-      const shownTexts = createTextMemo();
-      const shownText = (json: string, index: number | undefined, given?: StoredRecord) => {
-        const known = shownTexts.get(json);
-        if (known !== undefined) return known;
+      const shownOf = (json: string, index: number | undefined, given?: StoredRecord) => {
         const record = given ?? (JSON.parse(json) as StoredRecord);
         const shown = project(record);
         const problems = check(shown, index === undefined ? '/response' : `/response/${index}`);
         if (problems.length > 0) throw errors.invalidResponse(problems);
-        const text = shown === record ? json : JSON.stringify(shown);
-        shownTexts.set(json, text);
-        return text;
+        return shown === record ? json : JSON.stringify(shown);
       };
+      // One record's answer (a create's, which the handler checks, then sends): the last one.
+      let lastJson: string | undefined;
+      let lastText = '';
+      const lists = createListMemo();
       serializer = Object.assign(
-        (record: StoredRecord, index?: number) =>
-          Buffer.from(shownText(jsonOf(record), index, record)),
-        {
-          text: (json: string, index: number) => shownText(json, index),
-          remember: (count: number) => shownTexts.fit(count),
+        (record: StoredRecord, index?: number) => {
+          const json = jsonOf(record);
+          if (json !== lastJson) {
+            lastText = shownOf(json, index, record);
+            lastJson = json;
+          }
+          return Buffer.from(lastText);
         },
+        { texts: (texts: readonly string[]) => lists.showing(texts, shownOf) },
       );
       serializers.set(schema, serializer);
     }
@@ -204,27 +208,57 @@ export function createRecordSerializers(
   };
 }
 
-/** The fewest checked texts a serializer remembers; it remembers more for longer lists. */
-const MIN_REMEMBERED = 64 * 1024;
+/** How many places on from where the last list matched a text is looked for: deletes since. */
+const LOOK_AHEAD = 8;
+
+/** A list a serializer showed whole: its texts, and what it showed of each where that differs. */
+interface ShownList {
+  texts: readonly string[];
+  /** What each text was shown as, when any was not shown as stored (a closed schema's projection). */
+  shown: readonly string[] | undefined;
+}
 
 /**
- * What a serializer remembers of the texts it checked, bounded: forgotten all at once when it
- * holds twice as many as the longest list asked (at least MIN_REMEMBERED), so that the texts
- * of records since changed or removed do not pile up; the next list checks its records again.
- * One map, not two generations: a record costs one entry.
+ * What a serializer remembers of the lists it showed whole: the last one, and the longest of
+ * the recent ones (a list of the whole collection, which a filtered list or a page between
+ * two must not make check again). Each new list is matched against them by position.
  */
-function createTextMemo() {
-  const shown = new Map<string, string>();
-  let limit = MIN_REMEMBERED;
+function createListMemo() {
+  let last: ShownList | undefined;
+  let longest: ShownList | undefined;
   return {
-    get: (json: string): string | undefined => shown.get(json),
-    set(json: string, text: string): void {
-      if (shown.size >= 2 * limit) shown.clear();
-      shown.set(json, text);
-    },
-    /** A list of this many records is being sent: all of them are remembered. */
-    fit(count: number): void {
-      limit = Math.max(limit, count);
+    /** The function that shows each text of `texts`, by its place, checking the ones not met. */
+    showing(
+      texts: readonly string[],
+      shownOf: (json: string, index: number) => string,
+    ): (json: string, index: number) => string {
+      const known = [last, longest].filter((list): list is ShownList => list !== undefined);
+      const next = known.map(() => 0);
+      let shown: string[] | undefined;
+      return (json, index) => {
+        let text: string | undefined;
+        for (let k = 0; k < known.length && text === undefined; k++) {
+          const { texts: old, shown: oldShown } = known[k] as ShownList;
+          const from = next[k] as number;
+          const to = Math.min(old.length, from + LOOK_AHEAD);
+          for (let at = from; at < to; at++)
+            if (old[at] === json) {
+              text = oldShown?.[at] ?? json;
+              next[k] = at + 1;
+              break;
+            }
+        }
+        text ??= shownOf(json, index);
+        if (text !== json) shown ??= texts.slice(0, index);
+        shown?.push(text);
+        if (index === texts.length - 1) {
+          // Shown whole, every record checked: the list to match the next ones against.
+          last = { texts, shown };
+          // A page or a filtered list does not take the place of a list of the whole collection.
+          if (!longest || texts.length * 2 >= longest.texts.length) longest = last;
+        }
+        return text;
+      };
     },
   };
 }
