@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startMock, type RunningMock } from '../src/index.js';
 import type { OpenApiDocument, SchemaObject } from '../src/openapi/load.js';
 import { SpecError } from '../src/openapi/load.js';
+import { finiteTree } from '../src/openapi/sample.js';
 import { createSchemaCompiler } from '../src/openapi/schemas.js';
 import { largeDocument } from './helpers.js';
 
@@ -164,4 +165,32 @@ describe('the work ahead on a large document', () => {
     );
     expect((await fetch(`${large.url}/items`)).status).toBe(200);
   }, 90_000);
+});
+
+describe("the generator's finite tree", () => {
+  it('holds only the copies it refers to: not the object arms an expandable field leaves out', () => {
+    // Shared by two fields, so a copy of its own; met only in arms that are left out (a real
+    // service sends the id), so never referred to. Stripe's first answer made ~1,000 such copies.
+    const customer = {
+      type: 'object',
+      properties: { id: { type: 'string' }, email: { type: 'string' } },
+    };
+    const charge = {
+      type: 'object',
+      properties: { customer: expandable(customer), payer: expandable(customer) },
+    };
+    const tree = finiteTree(charge as SchemaObject, () => undefined) as Record<string, unknown>;
+    expect(tree.$defs).toBeUndefined();
+    expect(tree.properties).toMatchObject({
+      customer: { anyOf: [{ type: 'string' }] },
+      payer: { anyOf: [{ type: 'string' }] },
+    });
+    // Referred to, it is there: a shared schema in a plain property.
+    const invoice = { type: 'object', properties: { customer, payer: customer } };
+    const referred = finiteTree(invoice as SchemaObject, () => undefined) as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(referred.$defs as object)).toHaveLength(1);
+  });
 });
