@@ -4,7 +4,7 @@
 // with nothing remembered (the OpenAPI check, the upgrade and the resolution of every $ref),
 // then as a second start finds it, remembered by hash.
 import { rm } from 'node:fs/promises';
-import { DEFAULT_CHECK_CACHE } from '../src/openapi/load.js';
+import { readingCacheFolder } from '../src/openapi/cache-folder.js';
 import { BENCH_KEY, ROOT, startMock } from './processes.js';
 import { median, round } from './stats.js';
 
@@ -99,7 +99,7 @@ export async function largeSpecStartups(
 ): Promise<LargeSpecStartup[]> {
   const results: LargeSpecStartup[] = [];
   for (const spec of specs) {
-    await rm(DEFAULT_CHECK_CACHE, { recursive: true, force: true });
+    await rm(readingCacheFolder(), { recursive: true, force: true });
     const first = await once(spec);
     const remembered: LargeStart[] = [];
     for (let run = 0; run < REMEMBERED_RUNS; run++) remembered.push(await once(spec));

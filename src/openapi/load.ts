@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { BUNDLED_SPEC_PATH } from './bundled.js';
+import { readingCacheFolder } from './cache-folder.js';
 import { hideDataRefs } from './data-refs.js';
 import { lenientReadings } from './defects.js';
 import { SpecError } from './spec-error.js';
@@ -51,11 +51,6 @@ export interface LoadedSpec {
   /** How large the document is, in bytes, its other files included. */
   readonly bytes: number;
 }
-
-/** Where loaded documents are remembered, by hash (find-cache-dir's place). */
-export const DEFAULT_CHECK_CACHE = fileURLToPath(
-  new URL('../../node_modules/.cache/petstore-kit/', import.meta.url),
-);
 
 /**
  * The versions of the mock and of the libraries that make what is remembered: a new one
@@ -109,11 +104,21 @@ export interface LoadSpecOptions {
    * their `$ref`s name and of the versions that read them: the check compiles the OpenAPI
    * meta-schema, and parsing, upgrading and resolving take most of a start-up. A changed
    * document, or a changed file it refers to, is read again; a document with `$ref`s to URLs
-   * is never remembered (they could change unseen). `false` reads every time.
-   * @default DEFAULT_CHECK_CACHE
+   * is never remembered (they could change unseen). `false` reads every time. The folder keeps
+   * the KEPT_READINGS readings used last.
+   * @default readingCacheFolder(): `petstore-kit/readings` in the user's cache folder
+   * (`~/.cache` on Linux), or the folder PETSTORE_KIT_CACHE_DIR names
+   * @example { checkCache: '.ci-cache/petstore-kit' }
    */
   checkCache?: string | false;
 }
+
+/**
+ * How many readings a cache folder keeps: one shared by every project and version of the mock
+ * would otherwise only grow (a reading of Stripe's description is tens of MB). The ones used
+ * last are kept.
+ */
+const KEPT_READINGS = 32;
 
 /** Bumped when what loadSpec makes of a document changes: remembered loads then expire. */
 const LOAD_FORMAT = 5;
@@ -152,26 +157,49 @@ export async function loadSpec(
     throw new SpecError(`cannot read the spec at ${path} (${errorCode(err)})`);
   }
 
-  const cache = options.checkCache ?? DEFAULT_CHECK_CACHE;
+  const cache = options.checkCache ?? readingCacheFolder();
   const remembered = cache ? join(cache, `loaded-${hashOf(text)}`) : undefined;
   if (remembered) {
     // v8's format keeps what JSON would lose: one object for the target of many $refs, cycles.
     const loaded = await readFile(remembered).then(deserialize, () => undefined);
     if (loaded && (await unchanged((loaded as Remembered).files))) {
+      // Used now: the last to go when the folder is pruned.
+      const now = new Date();
+      await utimes(remembered, now, now).catch(() => undefined);
       const { version, document, resolved, warnings, bytes } = loaded as Remembered;
       return { source: path, version, document, resolved, warnings, bytes };
     }
   }
 
   const { files, ...spec } = await readDocument(text, path);
-  if (remembered && files) {
+  if (cache && remembered && files) {
     // A read-only install reads every time instead.
     const entry: Remembered = { ...spec, files };
-    await mkdir(cache as string, { recursive: true })
+    await mkdir(cache, { recursive: true })
       .then(() => writeFile(remembered, serialize(entry)))
+      .then(() => pruneReadings(cache))
       .catch(() => undefined);
   }
   return { source: path, ...spec };
+}
+
+/** Deletes all but the KEPT_READINGS readings of a folder used last. */
+async function pruneReadings(folder: string): Promise<void> {
+  const names = (await readdir(folder)).filter((name) => name.startsWith('loaded-'));
+  if (names.length <= KEPT_READINGS) return;
+  const used = await Promise.all(
+    names.map(async (name) => ({
+      name,
+      at: await stat(join(folder, name)).then(
+        (found) => found.mtimeMs,
+        () => 0,
+      ),
+    })),
+  );
+  used.sort((a, b) => b.at - a.at);
+  await Promise.all(
+    used.slice(KEPT_READINGS).map(({ name }) => rm(join(folder, name), { force: true })),
+  );
 }
 
 /**

@@ -282,20 +282,22 @@ const RECURSION = 3;
  * several places is one `$ref`'d copy too (one per level when a recursion lies below it). The
  * tree grows with the number of such schemas times RECURSION, where copying every path would
  * grow exponentially (a document tree whose nodes are a union of thirty kinds of node).
+ * Exported for its tests. `false` when the schema cannot leave its own recursion out.
+ * @example finiteTree({ type: 'object', properties: { id: { type: 'string' } } }, () => {})
  */
-function finiteTree(schema: SchemaObject, tooLarge: (reason: string) => void): JsonSchema {
+export function finiteTree(schema: SchemaObject, tooLarge: (reason: string) => void): JsonSchema {
   const graph = schemaGraph(schema);
   const ids = new Map<object, number>();
   const defs: Record<string, unknown> = {};
-  const pending: { sub: object; level: number; name: string }[] = [];
+  // The copies a `$ref` was put in place of, made only once a tree made refers to one: adjust
+  // leaves arms out after they were met (Stripe's expandable objects, `unexpanded`), and making
+  // every schema met took Stripe's first answer 400 ms for copies no tree referred to.
+  const named = new Map<string, { sub: object; level: number }>();
   const defFor = (sub: object, level: number | undefined): string => {
     let id = ids.get(sub);
     if (id === undefined) ids.set(sub, (id = ids.size));
     const name = level === undefined ? `s${id}` : `s${id}_${level}`;
-    if (!(name in defs)) {
-      defs[name] = null;
-      pending.push({ sub, level: level ?? 0, name });
-    }
+    if (!named.has(name)) named.set(name, { sub, level: level ?? 0 });
     return `#/$defs/${name}`;
   };
   const referAt =
@@ -314,20 +316,48 @@ function finiteTree(schema: SchemaObject, tooLarge: (reason: string) => void): J
   } catch {
     return false;
   }
-  for (let next = pending.shift(); next; next = pending.shift()) {
+  const wanted = referencesIn(tree);
+  for (let name = wanted.pop(); name !== undefined; name = wanted.pop()) {
+    const next = named.get(name);
+    if (name in defs || !next) continue;
     try {
-      defs[next.name] = schemaTree(next.sub as SchemaObject, {
+      const made = schemaTree(next.sub as SchemaObject, {
         refer: referAt(next.level),
         hide,
         oneOfAsAnyOf: true,
         adjust,
       });
+      defs[name] = made;
+      wanted.push(...referencesIn(made));
     } catch {
       // It cannot leave its own recursion out: what refers to it fails to generate, and says so.
-      defs[next.name] = false;
+      defs[name] = false;
     }
   }
   return (Object.keys(defs).length > 0 ? { ...tree, $defs: defs } : tree) as JsonSchema;
+}
+
+/** The names of the `$defs` a tree refers to (`#/$defs/<name>`), walked without recursion. */
+function referencesIn(tree: unknown): string[] {
+  const names: string[] = [];
+  const stack: unknown[] = [tree];
+  // A copy is a tree, but the values it keeps as they are (an enum, a default) may be shared.
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      stack.push(...(node as unknown[]));
+      continue;
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith('#/$defs/'))
+        names.push(value.slice('#/$defs/'.length));
+      else if (typeof value === 'object') stack.push(value);
+    }
+  }
+  return names;
 }
 
 /**

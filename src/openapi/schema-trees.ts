@@ -17,9 +17,15 @@ export const CUT = Symbol('cut');
 /**
  * What to put in place of a schema met below the root: a `$ref`, CUT, or undefined to copy it
  * here. `depth` counts how many times it is already being copied around this place (0 when it
- * is not met inside itself): a recursive schema needs a `$ref` or CUT in the end.
+ * is not met inside itself): a recursive schema needs a `$ref` or CUT in the end. `lazily`
+ * says that a reference here is the lazy keyword (see `lazyRef`), whose target is needed only
+ * when a check reaches it, where a `$ref`'s is needed when the tree is compiled.
  */
-export type Refer = (schema: object, depth: number) => string | typeof CUT | undefined;
+export type Refer = (
+  schema: object,
+  depth: number,
+  lazily: boolean,
+) => string | typeof CUT | undefined;
 
 export type Hidden = 'readOnly' | 'writeOnly';
 
@@ -42,6 +48,16 @@ export interface TreeOptions {
    * (CUT), as a recursion is. The original schema is never changed.
    */
   adjust?: (copy: Record<string, unknown>) => typeof CUT | undefined;
+  /**
+   * A keyword to put in place of `$ref` where no keyword can need to see inside the schema
+   * referred to: `{ [lazyRef]: id }`, whose check compiles that schema on its first use (see
+   * schemas.ts). A `$ref` is kept where an `unevaluatedProperties` or `unevaluatedItems` of the
+   * same value may need to know what the referred schema evaluates, and, in a tree whose root
+   * may itself be referred to (`rootReferred`), on its root's own value.
+   */
+  lazyRef?: string;
+  /** Whether the tree's root is referred to by other trees: see `lazyRef`. @default false */
+  rootReferred?: boolean;
 }
 
 /**
@@ -81,13 +97,29 @@ type Copy = Record<string, unknown> | typeof CUT;
  */
 export function schemaTree(root: SchemaObject, options: TreeOptions): Record<string, unknown> {
   const path = new Map<object, number>();
+  // Whether the value being described now may need what a `$ref` here evaluates: it is the
+  // root's own value in a tree others refer to, or a schema on it has an `unevaluated*`.
+  let evaluating = options.rootReferred ?? false;
 
-  const sub = (value: unknown): unknown => {
+  /** Whether a reference here is the lazy keyword: nothing on this value needs to see through it. */
+  const lazily = (): boolean => options.lazyRef !== undefined && !evaluating;
+  /** `$ref`, or the lazy keyword where `lazily`. */
+  const reference = (id: string): Record<string, unknown> =>
+    options.lazyRef !== undefined && !evaluating ? { [options.lazyRef]: id } : { $ref: id };
+
+  /** A subschema; `ofItsOwn` when it describes another value (a property's, an item's). */
+  const sub = (value: unknown, ofItsOwn = false): unknown => {
     if (!isJsonObject(value)) return value;
-    const ref = options.refer(value, path.get(value) ?? 0);
-    if (ref === CUT) return CUT;
-    if (ref !== undefined) return { $ref: ref };
-    return copy(value as SchemaObject, hiddenOf(value as SchemaObject));
+    const outer = evaluating;
+    if (ofItsOwn) evaluating = false;
+    try {
+      const ref = options.refer(value, path.get(value) ?? 0, lazily());
+      if (ref === CUT) return CUT;
+      if (ref !== undefined) return reference(ref);
+      return copy(value as SchemaObject, hiddenOf(value as SchemaObject));
+    } finally {
+      evaluating = outer;
+    }
   };
 
   /**
@@ -98,8 +130,8 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
     if (!isJsonObject(value)) return value;
     const depth = path.get(value) ?? 0;
     if (depth > 0) {
-      const ref = options.refer(value, depth);
-      if (ref !== undefined) return ref === CUT ? CUT : { $ref: ref };
+      const ref = options.refer(value, depth, lazily());
+      if (ref !== undefined) return ref === CUT ? CUT : reference(ref);
     }
     // A part that the whole hides nothing more of reads the same on its own: it may be a
     // `$ref` (a named schema, compiled once), rather than a copy for each schema using it.
@@ -122,9 +154,12 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
 
   const copy = (schema: SchemaObject, hidden: ReadonlySet<string>, reopen = false): Copy => {
     path.set(schema, (path.get(schema) ?? 0) + 1);
+    const outer = evaluating;
+    evaluating ||= evaluatesOthers(schema);
     try {
       return copyOf(schema, hidden, reopen);
     } finally {
+      evaluating = outer;
       const depth = (path.get(schema) ?? 1) - 1;
       if (depth === 0) path.delete(schema);
       else path.set(schema, depth);
@@ -148,7 +183,7 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
             if (options.hide.forbidden) properties[name] = options.hide.forbidden;
             continue;
           }
-          const tree = sub(property);
+          const tree = sub(property, true);
           if (tree !== CUT) properties[name] = tree;
           else if (required.has(name)) return CUT;
         }
@@ -165,7 +200,7 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
         if (closed.size > 0 && schema.additionalProperties === undefined)
           out.unevaluatedProperties ??= false;
       } else if (UNIONS.has(key) && Array.isArray(value)) {
-        const arms = value.map(sub).filter((arm) => arm !== CUT);
+        const arms = value.map((arm) => sub(arm)).filter((arm) => arm !== CUT);
         if (arms.length === 0) return CUT;
         if (key === 'oneOf' && options.oneOfAsAnyOf) {
           // Beside an anyOf of its own, it is one more condition on the whole.
@@ -173,33 +208,33 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
           else out.anyOf = arms;
         } else out[key] = arms;
       } else if (key === 'prefixItems' && Array.isArray(value)) {
-        const items = value.map(sub);
+        const items = value.map((item) => sub(item, true));
         if (items.includes(CUT)) return CUT;
         out[key] = items;
       } else if (key === 'items' && Array.isArray(value)) {
         // A tuple, as drafts before 2020-12 wrote it.
-        const items = value.map(sub);
+        const items = value.map((item) => sub(item, true));
         if (items.includes(CUT)) return CUT;
         out[key] = items;
       } else if (ITEMS.has(key) && isJsonObject(value)) {
-        const items = sub(value);
+        const items = sub(value, true);
         if (items === CUT) {
           if ((schema.minItems ?? 0) > 0) return CUT;
           out.maxItems = 0;
         } else out[key] = items;
       } else if (EXTRA_PROPERTIES.has(key) && isJsonObject(value)) {
-        const extra = sub(value);
+        const extra = sub(value, true);
         out[key] = extra === CUT ? false : extra;
       } else if (OPTIONAL_SCHEMA.has(key) && isJsonObject(value)) {
-        const tree = sub(value);
+        const tree = sub(value, key === 'contains' || key === 'propertyNames');
         if (tree !== CUT) out[key] = tree;
       } else if (key === 'contentSchema' && isJsonObject(value)) {
-        const tree = sub(value);
+        const tree = sub(value, true);
         if (tree !== CUT) out[key] = tree;
       } else if (SCHEMA_MAPS.has(key) && isJsonObject(value)) {
         const entries: Record<string, unknown> = {};
         for (const [name, item] of Object.entries(value)) {
-          const tree = Array.isArray(item) ? item : sub(item);
+          const tree = Array.isArray(item) ? item : sub(item, key === 'patternProperties');
           if (tree !== CUT) entries[name] = tree;
         }
         out[key] = entries;
@@ -215,6 +250,19 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
   const tree = copy(root, hiddenOf(root));
   if (tree === CUT) throw new Error('a schema cannot leave itself out');
   return tree;
+}
+
+/**
+ * Whether a schema's copy has an `unevaluatedProperties` or `unevaluatedItems`, which must see
+ * what every schema applied to the same value evaluates (copyOf adds the first for closed parts).
+ */
+function evaluatesOthers(schema: SchemaObject): boolean {
+  return (
+    'unevaluatedProperties' in schema ||
+    'unevaluatedItems' in schema ||
+    selfClosedOverParts(schema) ||
+    (schema.additionalProperties === undefined && closedParts(schema).size > 0)
+  );
 }
 
 /** How the schemas below a root refer to each other (see schemaGraph). */

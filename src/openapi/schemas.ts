@@ -1,5 +1,5 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import type { RegExpEngine, RegExpLike } from 'ajv/dist/types/index.js';
+import type { DataValidationCxt, RegExpEngine, RegExpLike } from 'ajv/dist/types/index.js';
 import addFormats from 'ajv-formats';
 import { SpecError, type OpenApiDocument, type SchemaObject } from './load.js';
 import { schemaTree, type Hidden } from './schema-trees.js';
@@ -41,6 +41,12 @@ export interface SchemaCompiler {
 /** Marks a property the current direction refuses (see FORBIDDEN). */
 const FORBIDDEN_KEYWORD = 'x-petstore-forbidden';
 
+/**
+ * Refers to another schema kept on its own, which is compiled on the first check that reaches
+ * it (see `lazyRefs`), where ajv compiles every schema a `$ref` can reach before the first check.
+ */
+const LAZY_REF_KEYWORD = 'x-petstore-lazy-ref';
+
 const FORBIDDEN: Readonly<Record<Hidden, object>> = {
   readOnly: { [FORBIDDEN_KEYWORD]: 'is read-only: the service sets it, a client cannot send it' },
   writeOnly: { [FORBIDDEN_KEYWORD]: 'is write-only: it is never sent back' },
@@ -52,6 +58,17 @@ export interface SchemaCompilerOptions {
    * with the `u` flag JSON Schema asks for, or not one at all.
    */
   warn?: (line: string) => void;
+  /**
+   * Whether the schemas a request or response body schema refers to are compiled when a check
+   * first reaches them, rather than all with it. On Stripe's description every answer reaches
+   * one graph of about a thousand named schemas (its expandable fields): compiled whole, the
+   * first check took 1.4–2.8 s, and held the event loop as long; compiled as reached, a first
+   * check compiles the few schemas its value has. Off, a small document pays nothing per check
+   * for references read through a keyword. Parameters and forms, whose checks convert values in
+   * place, always compile whole (their schemas are small).
+   * @default false
+   */
+  lazyRefs?: boolean;
 }
 
 /**
@@ -79,24 +96,45 @@ export function createSchemaCompiler(
     if (!warned.has(line)) options.warn?.(line);
     warned.add(line);
   });
-  const strict = newAjv(false, regExp);
+  /** The name of each schema kept on its own, by its id: for the message when it cannot compile. */
+  const namesById = new Map<string, string | undefined>();
+  /**
+   * The schemas given an id that only lazy references name so far: their trees are made when a
+   * check first reaches one (making them all at once took Stripe's first check 190 ms).
+   */
+  const pending = new Map<string, () => void>();
+  const strict = newAjv(false, regExp, {
+    failure: (id, err) => compileFailure(namesById.get(id), err),
+    added: (id) => pending.get(id)?.(),
+  });
   let count = 0;
 
   /** One direction's compiler: its ajv, what it hides, and the schemas it keeps on their own. */
-  function direction(ajv: Ajv2020, marker: Hidden | undefined) {
+  function direction(ajv: Ajv2020, marker: Hidden | undefined, lazyRefs: boolean) {
     const ids = new WeakMap<object, string>();
     const compiled = new WeakMap<object, SchemaCheck | SpecError>();
     const lazy = new WeakMap<object, SchemaCheck>();
-    const tree = { refer, hide: marker && { marker, forbidden: FORBIDDEN[marker] } };
-    function refer(schema: object, depth: number): string | undefined {
+    const tree = {
+      refer,
+      hide: marker && { marker, forbidden: FORBIDDEN[marker] },
+      ...(lazyRefs ? { lazyRef: LAZY_REF_KEYWORD } : {}),
+    };
+    function refer(schema: object, depth: number, lazily = false): string | undefined {
       if (depth === 0 && !names.has(schema)) return undefined;
       let id = ids.get(schema);
       if (id === undefined) {
-        id = `petstore-kit:schema/${++count}`;
+        const own = `petstore-kit:schema/${++count}`;
+        id = own;
         ids.set(schema, id);
+        namesById.set(id, names.get(schema));
         // Added, not compiled: ajv compiles it when a check first refers to it.
-        ajv.addSchema(schemaTree(schema as SchemaObject, tree), id);
+        pending.set(id, () => {
+          pending.delete(own);
+          ajv.addSchema(schemaTree(schema as SchemaObject, { ...tree, rootReferred: true }), own);
+        });
       }
+      // A `$ref` needs its target in ajv before the tree holding it is compiled.
+      if (!lazily) pending.get(id)?.();
       return id;
     }
     const compile = (schema: SchemaObject): SchemaCheck | SpecError => {
@@ -108,11 +146,8 @@ export function createSchemaCompiler(
         if (!validate) throw new Error('it was not registered');
         return checkWith(validate);
       } catch (err) {
-        const name = names.get(schema);
-        const reason = err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
-        return new SpecError(
-          `${name === undefined ? 'a schema' : `the schema #/components/schemas/${name}`} cannot be compiled: ${reason}`,
-        );
+        // A schema reached through a lazy reference names itself (see lazyReferences).
+        return err instanceof SpecError ? err : compileFailure(names.get(schema), err);
       }
     };
     const ready = (schema: SchemaObject): SchemaCheck => {
@@ -135,11 +170,12 @@ export function createSchemaCompiler(
   }
 
   const coercing = newAjv('array', regExp);
+  const lazyRefs = options.lazyRefs ?? false;
   const directions: Record<Direction, ReturnType<typeof direction>> = {
-    request: direction(strict, 'readOnly'),
-    response: direction(strict, 'writeOnly'),
-    parameters: direction(coercing, undefined),
-    form: direction(coercing, 'readOnly'),
+    request: direction(strict, 'readOnly', lazyRefs),
+    response: direction(strict, 'writeOnly', lazyRefs),
+    parameters: direction(coercing, undefined, false),
+    form: direction(coercing, 'readOnly', false),
   };
   return {
     request: directions.request.check,
@@ -150,6 +186,15 @@ export function createSchemaCompiler(
       directions[kind].ready(schema);
     },
   };
+}
+
+/** Why a schema (named, when it is one of the document's) cannot be compiled, in one line. */
+function compileFailure(name: string | undefined, err: unknown): SpecError {
+  if (err instanceof SpecError) return err;
+  const reason = err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
+  return new SpecError(
+    `${name === undefined ? 'a schema' : `the schema #/components/schemas/${name}`} cannot be compiled: ${reason}`,
+  );
 }
 
 /**
@@ -180,7 +225,19 @@ function tolerantRegExp(warn: (line: string) => void): RegExpEngine {
   return Object.assign(engine, { code: 'tolerantRegExp' });
 }
 
-function newAjv(coerceTypes: false | 'array', regExp: RegExpEngine): Ajv2020 {
+/** What lazy references ask of the compiler: see lazyReferences. */
+interface LazyTargets {
+  /** Why the schema of an id cannot be compiled. */
+  failure(id: string, err: unknown): SpecError;
+  /** Adds the schema of an id to ajv, unless it is already there. */
+  added(id: string): void;
+}
+
+function newAjv(
+  coerceTypes: false | 'array',
+  regExp: RegExpEngine,
+  targets?: LazyTargets,
+): Ajv2020 {
   // validateSchema off: checking each schema against the 2020-12 meta-schema first compiles
   // that meta-schema, a fifth of a second per instance; ajv still refuses a schema it cannot
   // compile (a bad type, a keyword of the wrong kind), which compile() turns into a warning.
@@ -213,7 +270,44 @@ function newAjv(coerceTypes: false | 'array', regExp: RegExpEngine): Ajv2020 {
     errors: true,
     validate: forbidden,
   });
+  if (targets) lazyReferences(ajv, targets);
   return ajv;
+}
+
+/**
+ * The keyword of a lazy reference: the schema with that id is compiled on the first check that
+ * reaches it, then checks the value as `$ref` would, its problems at the value's own place. One
+ * that cannot be compiled throws `failure`'s SpecError, as the check of a schema that cannot.
+ */
+function lazyReferences(ajv: Ajv2020, { failure, added }: LazyTargets): void {
+  // A schema that cannot be compiled is tried once: its failure is kept, as compile()'s are.
+  const found = new Map<string, ValidateFunction | SpecError>();
+  const refer: {
+    (id: string, data: unknown, parent: unknown, context?: DataValidationCxt): boolean;
+    errors?: Partial<ErrorObject>[];
+  } = (id, data, _parent, context) => {
+    let validate = found.get(id);
+    if (!validate) {
+      try {
+        added(id);
+        validate = ajv.getSchema(id) ?? failure(id, new Error('it was not registered'));
+      } catch (err) {
+        validate = failure(id, err);
+      }
+      found.set(id, validate);
+    }
+    if (validate instanceof SpecError) throw validate;
+    // The context carries the value's place: the problems found below say where they are.
+    const valid = validate(data, context) as boolean;
+    refer.errors = valid ? undefined : (validate.errors ?? undefined);
+    return valid;
+  };
+  ajv.addKeyword({
+    keyword: LAZY_REF_KEYWORD,
+    schemaType: 'string',
+    errors: true,
+    validate: refer,
+  });
 }
 
 function checkWith(validate: ValidateFunction): SchemaCheck {

@@ -3,8 +3,10 @@
 // npm registry at a version), and the sha256 of its bytes and of its licence.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CACHE_DIR_VARIABLE, readingCacheFolder } from '../../src/openapi/cache-folder.js';
 
 /** The folder that holds the large corpus: one sub-folder per document, and manifest.json. */
 export const LARGE_CORPUS_DIR = fileURLToPath(
@@ -67,6 +69,16 @@ export function isRepositorySource(
   source: RepositorySource | PackageSource,
 ): source is RepositorySource {
   return 'repository' in source;
+}
+
+/**
+ * The folder the mocks a corpus run starts remember their readings in, and the one its cold
+ * starts empty: one of the run's own (a user's cache folder is shared with every project), set
+ * for the mocks it starts through PETSTORE_KIT_CACHE_DIR, unless the variable names one already.
+ */
+export function corpusReadingCache(): string {
+  process.env[CACHE_DIR_VARIABLE] ??= join(tmpdir(), 'petstore-kit-corpus-large-readings');
+  return readingCacheFolder();
 }
 
 /** The absolute path of a document. */

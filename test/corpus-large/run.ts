@@ -14,7 +14,7 @@
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { readLargeManifest } from './documents.js';
+import { corpusReadingCache, readLargeManifest } from './documents.js';
 import {
   judge,
   knownFromRuns,
@@ -63,10 +63,10 @@ async function main(): Promise<void> {
     (document) => !only || only.includes(document.slug),
   );
   const bin = values.mock ?? `${ROOT}dist/cli/bin.js`;
-  // The remembered readings live beside the mock's node_modules; the cold start deletes them,
-  // but only this checkout's (another mock's cache is kept unless asked).
-  const cacheDir =
-    values['keep-cache'] || values.mock ? undefined : `${ROOT}node_modules/.cache/petstore-kit/`;
+  // The mocks remember their readings in the run's own folder, which a cold start empties;
+  // another mock (--mock) keeps its own cache, as --keep-cache keeps this one.
+  const readings = corpusReadingCache();
+  const cacheDir = values['keep-cache'] || values.mock ? undefined : readings;
   const known = await readKnownFailures();
   const runs: DocumentRun[] = [];
   for (const document of documents) {

@@ -16,6 +16,10 @@ export interface RunSummary {
   /** Over answered calls, ms. */
   firstCallMedianMs?: number;
   firstCallWorstMs?: number;
+  /** Answered calls slower than FIRST_CALL_TARGET_MS, the issue's bound for a first call. */
+  firstCallsOverTarget: number;
+  /** With a settle: how long the mock took to go idle after listening (its work ahead), ms. */
+  settledMs?: number;
   status5xx: number;
   /** 5xx answers that are the mock's named, accepted unsatisfiable-schema answer. */
   allowed5xx: number;
@@ -24,6 +28,9 @@ export interface RunSummary {
   crashed: number;
   unsent: number;
 }
+
+/** The issue's bound for the first call of any operation, ms (issue 28). */
+export const FIRST_CALL_TARGET_MS = 200;
 
 function median(values: readonly number[]): number | undefined {
   if (values.length === 0) return undefined;
@@ -50,6 +57,8 @@ export function summarize(run: DocumentRun, allowed: RegExp): RunSummary {
     called: run.calls.filter((call) => call.outcome !== 'unsent').length,
     ...(middle === undefined ? {} : { firstCallMedianMs: Math.round(middle) }),
     ...(worst === undefined ? {} : { firstCallWorstMs: worst }),
+    firstCallsOverTarget: times.filter((ms) => ms > FIRST_CALL_TARGET_MS).length,
+    ...(run.settled ? { settledMs: run.settled.ms } : {}),
     status5xx: fivexx.filter((call) => failureOf(call, allowed) === '5xx').length,
     allowed5xx: fivexx.filter((call) => failureOf(call, allowed) === undefined).length,
     hung: count('hung') + count('blocked'),
@@ -69,6 +78,7 @@ const COLUMNS: [string, (row: RunSummary) => string][] = [
   ['operations', (row) => `${row.called}/${row.operations}`],
   ['first call median ms', (row) => String(row.firstCallMedianMs ?? '-')],
   ['worst ms', (row) => String(row.firstCallWorstMs ?? '-')],
+  [`over ${FIRST_CALL_TARGET_MS} ms`, (row) => String(row.firstCallsOverTarget)],
   ['5xx', (row) => `${row.status5xx}${row.allowed5xx ? ` (+${row.allowed5xx} named)` : ''}`],
   ['hung', (row) => String(row.hung)],
   ['closed', (row) => String(row.closed)],

@@ -1,0 +1,71 @@
+// Where the mock remembers what it read of documents (issue 28): in the user's cache folder, so
+// that a reading survives `npm ci` (which deletes node_modules, and node_modules/.cache with it),
+// and a folder shared by every project keeps only the readings used last.
+import { mkdtemp, readdir, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { readingCacheFolder } from '../src/openapi/cache-folder.js';
+import { loadSpec } from '../src/openapi/load.js';
+
+const PROJECT = fileURLToPath(new URL('../', import.meta.url));
+
+describe('the folder of remembered readings', () => {
+  it("is the user's cache folder, as each system has it, outside the project's node_modules", () => {
+    expect(readingCacheFolder({}, 'linux', '/home/ann')).toBe(
+      '/home/ann/.cache/petstore-kit/readings',
+    );
+    expect(readingCacheFolder({ XDG_CACHE_HOME: '/var/cache/ann' }, 'linux', '/home/ann')).toBe(
+      '/var/cache/ann/petstore-kit/readings',
+    );
+    expect(readingCacheFolder({}, 'darwin', '/Users/ann')).toBe(
+      '/Users/ann/Library/Caches/petstore-kit/readings',
+    );
+    expect(readingCacheFolder({ LOCALAPPDATA: '/c/Users/ann/AppData/Local' }, 'win32', '/c')).toBe(
+      '/c/Users/ann/AppData/Local/petstore-kit/readings',
+    );
+    // What a CI job caches, or a test isolates, instead.
+    expect(readingCacheFolder({ PETSTORE_KIT_CACHE_DIR: '/ci/cache' }, 'linux', '/home/ci')).toBe(
+      '/ci/cache',
+    );
+    expect(readingCacheFolder({ PETSTORE_KIT_CACHE_DIR: undefined })).not.toContain(
+      join(PROJECT, 'node_modules'),
+    );
+  });
+
+  it('keeps the 32 readings used last, however many documents it is given', async () => {
+    const cache = await mkdtemp(join(tmpdir(), 'petstore-kit-readings-'));
+    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-documents-'));
+    const past = Date.now() - 3_600_000;
+    const dated = async (name: string, ms: number) =>
+      utimes(join(cache, name), new Date(ms), new Date(ms));
+    // Readings of 32 other documents, read one a second an hour ago, oldest first.
+    const others = Array.from({ length: 32 }, (_, i) => `loaded-other-${i}`);
+    for (const [i, name] of others.entries()) {
+      await writeFile(join(cache, name), '');
+      await dated(name, past + i * 1000);
+    }
+    const read = async (title: string) => {
+      const path = join(folder, `${title}.yaml`);
+      await writeFile(path, `openapi: 3.1.0\ninfo: {title: ${title}, version: "1"}\npaths: {}\n`);
+      const before = new Set(await readdir(cache));
+      await loadSpec(path, { checkCache: cache });
+      return { path, reading: (await readdir(cache)).find((name) => !before.has(name)) };
+    };
+    const first = await read('first');
+    let left = await readdir(cache);
+    expect(left).toHaveLength(32);
+    expect(left).toContain(first.reading);
+    expect(left).not.toContain(others[0]);
+    // The first reading, dated older than all, is used again (now): it is kept, and the least
+    // recently used goes when another document comes.
+    await dated(first.reading as string, past - 1000);
+    await loadSpec(first.path, { checkCache: cache });
+    const second = await read('second');
+    left = await readdir(cache);
+    expect(left).toHaveLength(32);
+    expect(left).toEqual(expect.arrayContaining([first.reading, second.reading]));
+    expect(left).not.toContain(others[1]);
+  }, 30_000);
+});
