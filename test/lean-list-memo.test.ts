@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { SchemaObject } from '../src/openapi/load.js';
 import type { SchemaCompiler } from '../src/openapi/schemas.js';
 import { createRecordSerializers } from '../src/core/resources/record-serializer.js';
+import { loadSpec } from '../src/openapi/load.js';
+import { createApp } from '../src/wiring/create-app.js';
 
 /** A compiler whose response check counts the records it checks and refuses `bad: true`. */
 function countingCompiler(): { compiler: SchemaCompiler; checked: () => number } {
@@ -88,5 +90,31 @@ describe('what a serializer remembers of the lists it sent', () => {
       '{"id":11}',
     ]);
     expect(checked() - before).toBe(1);
+  });
+});
+
+describe('a whole list of a collection no write has changed', () => {
+  it('is the list checked last time, not checked again: a new one only after a write', async () => {
+    const { mock } = createApp({ spec: await loadSpec(), apiKeys: ['k'] });
+    const headers = { authorization: 'Bearer k' };
+    const create = (name: string) =>
+      mock.handle({
+        method: 'POST',
+        target: '/v1/categories',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ name }),
+      });
+    // More than a short list, which is checked at once by another path.
+    for (let i = 0; i < 300; i++) expect((await create(`c${i}`)).answer?.status).toBe(201);
+    const list = async () =>
+      (await mock.handle({ method: 'GET', target: '/v1/categories', headers })).answer?.body;
+    const first = await list();
+    // The same checked bytes: every record of it was neither compared nor checked again
+    // (each list used to be checked whole, 6 times slower at 20,000 records).
+    expect(await list()).toBe(first);
+    await create('one more');
+    const after = await list();
+    expect(after).not.toBe(first);
+    expect(await list()).toBe(after);
   });
 });

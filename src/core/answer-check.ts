@@ -51,7 +51,7 @@ export function createAnswerChecker(
 
   /** The last list of stored texts checked with each serializer, and the array it was made of. */
   const lastTexts = new WeakMap<
-    RecordTexts['serialize'],
+    RecordTexts['shownBy'],
     { texts: RecordTexts['texts']; list: CheckedList }
   >();
 
@@ -100,10 +100,10 @@ export function createAnswerChecker(
         : checkList(body).then((list) => ({ status, headers, body: list }));
     if (body instanceof RecordTexts) {
       // The store's array of texts is the same until its next write: so is the checked list.
-      const last = lastTexts.get(body.serialize);
+      const last = lastTexts.get(body.shownBy);
       if (last?.texts === body.texts) return { status, headers, body: last.list };
       const keep = (list: CheckedList) => {
-        lastTexts.set(body.serialize, { texts: body.texts, list });
+        lastTexts.set(body.shownBy, { texts: body.texts, list });
         return { status, headers, body: list };
       };
       return body.texts.length <= SHORT_LIST

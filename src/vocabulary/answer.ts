@@ -45,6 +45,11 @@ export class RecordTexts {
     readonly texts: readonly string[],
     /** The record's JSON as the answer shows it; `index` places it in a message about a broken record. */
     readonly serialize: (json: string, index: number) => string,
+    /**
+     * The same for every list its texts are shown by (the record serializer): the checked list
+     * of an unchanged array is remembered under it, as `serialize` is made for each list.
+     */
+    readonly shownBy: object,
   ) {}
 }
 

@@ -168,7 +168,8 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
       return { ...restOf(envelope), [envelope.property]: projectionOf(envelope.record)(record) };
     },
     texts(envelope, texts) {
-      return new RecordTexts(texts, serializerFor(envelope.record).texts(texts));
+      const serializer = serializerFor(envelope.record);
+      return new RecordTexts(texts, serializer.texts(texts), serializer);
     },
     list(envelope, page) {
       const serialize = serializerFor(envelope.record);
