@@ -88,7 +88,7 @@ describe("Node's HTTP layer answers in the Error shape too", () => {
   it('a request whose head stalls -> 408 Error within the headers timeout', async () => {
     const { port } = await serve({}, { headersTimeout: 300, requestTimeout: 2000 });
     const socket = await open(port);
-    const reading = readAll(socket, 5000);
+    const reading = readAll(socket);
     socket.write('GET /v1/categories HTTP/1.1\r\nHost: localhost\r\n');
     expectErrorAnswer(parseAnswer(await reading), 408, 'request_timeout');
   });
@@ -96,7 +96,7 @@ describe("Node's HTTP layer answers in the Error shape too", () => {
   it('a body shorter than its Content-Length -> 408 Error within the request timeout', async () => {
     const { port } = await serve({}, { headersTimeout: 300, requestTimeout: 600 });
     const socket = await open(port);
-    const reading = readAll(socket, 5000);
+    const reading = readAll(socket);
     socket.write(
       `POST /v1/categories HTTP/1.1\r\nHost: localhost\r\n${AUTH}\r\n${JSON_TYPE}\r\nContent-Length: 100\r\n\r\n{"na`,
     );
@@ -126,7 +126,7 @@ describe('Expect: 100-continue', () => {
   it('without a valid credential: the 401 comes before the body is asked for', async () => {
     const { port } = await serve();
     const socket = await open(port);
-    const reading = readAll(socket, 3000);
+    const reading = readAll(socket);
     // The head only: a client that expects 100 waits for it before sending the body.
     socket.write(
       `POST /v1/categories HTTP/1.1\r\nHost: localhost\r\n${JSON_TYPE}\r\nContent-Length: 15\r\nExpect: 100-continue\r\n\r\n`,
@@ -139,7 +139,7 @@ describe('Expect: 100-continue', () => {
   it('with a valid credential: 100 Continue, then the answer', async () => {
     const { port } = await serve();
     const socket = await open(port);
-    const reading = readAll(socket, 3000);
+    const reading = readAll(socket);
     socket.write(
       `POST /v1/categories HTTP/1.1\r\nHost: localhost\r\n${AUTH}\r\n${JSON_TYPE}\r\nContent-Length: 15\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
     );
@@ -152,7 +152,7 @@ describe('Expect: 100-continue', () => {
   it('a body over the limit gets 413 before it is asked for', async () => {
     const { port } = await serve({ bodyLimit: 10 });
     const socket = await open(port);
-    const reading = readAll(socket, 3000);
+    const reading = readAll(socket);
     socket.write(
       `POST /v1/categories HTTP/1.1\r\nHost: localhost\r\n${AUTH}\r\n${JSON_TYPE}\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n`,
     );
@@ -347,7 +347,7 @@ describe('shutdown', () => {
   it('answers what is in flight with Connection: close, then stops', async () => {
     const served = await serve();
     const socket = await open(served.port);
-    const reading = readAll(socket, 5000);
+    const reading = readAll(socket);
     // Keep-alive request, body still to come when the shutdown starts.
     socket.write(
       `POST /v1/categories HTTP/1.1\r\nHost: localhost\r\n${AUTH}\r\n${JSON_TYPE}\r\nContent-Length: 14\r\n\r\n{"name"`,

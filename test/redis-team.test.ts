@@ -207,8 +207,9 @@ describe('a frozen Redis (SIGSTOP)', () => {
     for (const answer of answers) {
       expect(answer.status).toBe(503);
       expect(String(answer.body.message)).toMatch(/did not answer within the request's 1500 ms/);
-      // The mock promises 2 s; the rest is room for a busy machine, well under the 6 s of three timeouts.
-      expect(answer.ms, JSON.stringify(answers.map(({ ms }) => Math.round(ms)))).toBeLessThan(3500);
+      // The mock promises 2 s; the rest is room for a busy machine, still under the 6 s of three
+      // timeouts (the message above already says the request's budget, not a timeout, ended it).
+      expect(answer.ms, JSON.stringify(answers.map(({ ms }) => Math.round(ms)))).toBeLessThan(5000);
     }
     await expect
       .poll(async () => (await call(`${mock.url}/categories`)).status, { timeout: 10_000 })
