@@ -1,7 +1,41 @@
+import { relative, sep } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { SKIP_NOTE_PREFIX } from './test/browser/chromium.js';
 import { SkipBannerReporter } from './test/browser/skip-reporter.js';
 import { REDIS_SKIP_NOTE_PREFIX } from './test/redis/find-redis.js';
+
+/**
+ * The slowest files, slowest first (seconds each took on 2 busy cores, 26 Nov 2026), started
+ * before all others so that the two workers end together: a 60 s file started last keeps one
+ * worker busy for a minute while the other has nothing left. Vitest orders files by the
+ * durations it keeps in node_modules/.vite, but a fresh clone (CI) has none, and then it starts
+ * the largest first: test/recipes/playwright.test.ts, 80 lines and a minute, came last.
+ */
+const SLOWEST_FIRST = [
+  'test/redis-team.test.ts', // 66 s: replicas and Redis servers started, stopped, frozen
+  'test/corpus.test.ts', // 62 s: a mock for each document of the corpus
+  'test/browser/playwright-fixture.test.ts', // 61 s: Playwright, in a project of its own
+  'test/recipes/playwright.test.ts', // 60 s: Vite, the mock and two Chromiums
+  'test/browser/inspector.test.ts', // 54 s: Chromium
+  'test/contract-proof.test.ts', // 49 s: the contract suite against faulty servers
+  'test/redis-mock.test.ts', // 42 s: replicas of the built CLI
+  'test/contract-cli.test.ts', // 41 s: the built CLI
+  'test/cli.test.ts', // 39 s: the built CLI
+  'test/readme-snippets.test.ts', // 24 s: the README's snippets compiled
+];
+
+/** Vitest's order (durations kept, else the largest file first), the slowest above all. */
+class SlowestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const path = relative(file.project.config.root, file.moduleId).split(sep).join('/');
+      const known = SLOWEST_FIRST.indexOf(path);
+      return known === -1 ? SLOWEST_FIRST.length : known;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 // The project's own tests. The contract suite (contract-tests/) runs against a
 // deployment and has its own config.
@@ -21,6 +55,7 @@ export default defineConfig({
     // on a busy machine. No test file mocks modules or leaves process.env changed, and files
     // still run one at a time in each worker.
     isolate: false,
+    sequence: { sequencer: SlowestFirst },
     // After the default summary: a banner when tests were skipped for want of Chromium or
     // redis-server.
     reporters: [
