@@ -45,6 +45,9 @@ export default defineConfig({
     // The tests of a frontend project of its own, which test/recipes/ run there.
     exclude: [...configDefaults.exclude, 'test/recipes/frontend-app/**'],
     testTimeout: 20_000,
+    // Hooks start Chromium, Redis servers and replica processes: on two busy cores that can
+    // take longer than Vitest's 10 s default. A hook that hangs still fails, a minute later.
+    hookTimeout: 60_000,
     // Two files at once even on 2 cores (vitest's default there is one): most files wait on
     // servers, browsers and child processes, and the suite took 618 s with one worker, 365 s
     // with two, all green (npx vitest run --maxWorkers=2).
