@@ -7,10 +7,12 @@
 // for types only), the tests write in temporary folders, and the linters and the formatter skip
 // all of those. Each check's output is held and printed whole when it ends, so that the lines of
 // two never interleave; the last script's output (the tests') comes as it is written, so that a
-// run shows its progress.
+// run shows its progress. The tests are the longest, so the checks run at a lower priority
+// (nice 10): they take the CPU the build and the tests leave idle, rather than slow them down.
 // Usage: node scripts/run-parallel.mjs <npm script>... <npm script shown live>
 // Exit code: 1 if any failed.
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 
 /** Runs `npm run <script>`, resolving to its exit code, its output unless `live`, and seconds taken. */
 function run(script, live) {
@@ -21,6 +23,8 @@ function run(script, live) {
       // npm is a .cmd on Windows.
       shell: process.platform === 'win32',
     });
+    // npm starts the script's own processes after this: they inherit the priority.
+    if (!live && child.pid !== undefined) setPriority(child.pid, 10);
     let output = '';
     child.stdout?.on('data', (chunk) => (output += chunk));
     child.stderr?.on('data', (chunk) => (output += chunk));
