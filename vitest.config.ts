@@ -6,23 +6,24 @@ import { SkipBannerReporter } from './test/browser/skip-reporter.js';
 import { REDIS_SKIP_NOTE_PREFIX } from './test/redis/find-redis.js';
 
 /**
- * The slowest files, slowest first (seconds each took on 2 busy cores, 26 Nov 2026), started
- * before all others so that the two workers end together: a 60 s file started last keeps one
- * worker busy for a minute while the other has nothing left. Vitest orders files by the
- * durations it keeps in node_modules/.vite, but a fresh clone (CI) has none, and then it starts
- * the largest first: test/recipes/playwright.test.ts, 80 lines and a minute, came last.
+ * The slowest files, slowest first (seconds each took in a full `npm test` on 2 cores, beside
+ * the checks, 26 Nov 2026), started before all others so that the two workers end together: a
+ * 60 s file started last keeps one worker busy for a minute while the other has nothing left.
+ * Vitest orders files by the durations it keeps in node_modules/.vite, but a fresh clone (CI)
+ * has none, and then it starts the largest first: test/recipes/playwright.test.ts, 80 lines and
+ * half a minute, came last.
  */
 const SLOWEST_FIRST = [
-  'test/redis-team.test.ts', // 66 s: replicas and Redis servers started, stopped, frozen
-  'test/corpus.test.ts', // 62 s: a mock for each document of the corpus
-  'test/browser/playwright-fixture.test.ts', // 61 s: Playwright, in a project of its own
-  'test/recipes/playwright.test.ts', // 60 s: Vite, the mock and two Chromiums
-  'test/browser/inspector.test.ts', // 54 s: Chromium
-  'test/contract-proof.test.ts', // 49 s: the contract suite against faulty servers
-  'test/redis-mock.test.ts', // 42 s: replicas of the built CLI
-  'test/contract-cli.test.ts', // 41 s: the built CLI
-  'test/cli.test.ts', // 39 s: the built CLI
-  'test/readme-snippets.test.ts', // 24 s: the README's snippets compiled
+  'test/corpus.test.ts', // 161 s: a mock for each document of the corpus, every operation called
+  'test/contract-proof.test.ts', // 108 s: the contract suite against faulty servers
+  'test/contract-cli.test.ts', // 60 s: the built CLI
+  'test/browser/playwright-fixture.test.ts', // 57 s: Playwright, in a project of its own
+  'test/cli.test.ts', // 51 s: the built CLI
+  'test/redis-team.test.ts', // 33 s: replicas and Redis servers started, stopped, frozen
+  'test/recipes/playwright.test.ts', // 32 s: Vite, the mock and two Chromiums
+  'test/browser/inspector.test.ts', // 31 s: Chromium
+  'test/readme-snippets.test.ts', // 25 s: the snippets of every page compiled
+  'test/redis-mock.test.ts', // 19 s: replicas of the built CLI
 ];
 
 /** Vitest's order (durations kept, else the largest file first), the slowest above all. */
