@@ -52,7 +52,8 @@ export default tseslint.config(
     },
     rules: {
       'import/no-restricted-paths': ['error', { zones: ladderZones }],
-      'import/no-cycle': ['error', { ignoreExternal: true }],
+      // Import cycles are refused by test/architecture.test.ts, which walks the import graph
+      // once: import/no-cycle took 50 of the lint's 59 CPU seconds.
     },
   },
   {

@@ -1,7 +1,42 @@
+import { relative, sep } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { SKIP_NOTE_PREFIX } from './test/browser/chromium.js';
 import { SkipBannerReporter } from './test/browser/skip-reporter.js';
 import { REDIS_SKIP_NOTE_PREFIX } from './test/redis/find-redis.js';
+
+/**
+ * The slowest files, slowest first (seconds each took in a full `npm test` on 2 cores, beside
+ * the checks, 26 Nov 2026), started before all others so that the two workers end together: a
+ * 60 s file started last keeps one worker busy for a minute while the other has nothing left.
+ * Vitest orders files by the durations it keeps in node_modules/.vite, but a fresh clone (CI)
+ * has none, and then it starts the largest first: test/recipes/playwright.test.ts, 80 lines and
+ * half a minute, came last.
+ */
+const SLOWEST_FIRST = [
+  'test/corpus.test.ts', // 161 s: a mock for each document of the corpus, every operation called
+  'test/contract-proof.test.ts', // 108 s: the contract suite against faulty servers
+  'test/contract-cli.test.ts', // 60 s: the built CLI
+  'test/browser/playwright-fixture.test.ts', // 57 s: Playwright, in a project of its own
+  'test/cli.test.ts', // 51 s: the built CLI
+  'test/redis-team.test.ts', // 33 s: replicas and Redis servers started, stopped, frozen
+  'test/recipes/playwright.test.ts', // 32 s: Vite, the mock and two Chromiums
+  'test/browser/inspector.test.ts', // 31 s: Chromium
+  'test/readme-snippets.test.ts', // 25 s: the snippets of every page compiled
+  'test/redis-mock.test.ts', // 19 s: replicas of the built CLI
+];
+
+/** Vitest's order (durations kept, else the largest file first), the slowest above all. */
+class SlowestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const path = relative(file.project.config.root, file.moduleId).split(sep).join('/');
+      const known = SLOWEST_FIRST.indexOf(path);
+      return known === -1 ? SLOWEST_FIRST.length : known;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 // The project's own tests. The contract suite (contract-tests/) runs against a
 // deployment and has its own config.
@@ -11,6 +46,9 @@ export default defineConfig({
     // The tests of a frontend project of its own, which test/recipes/ run there.
     exclude: [...configDefaults.exclude, 'test/recipes/frontend-app/**'],
     testTimeout: 20_000,
+    // Hooks start Chromium, Redis servers and replica processes: on two busy cores that can
+    // take longer than Vitest's 10 s default. A hook that hangs still fails, a minute later.
+    hookTimeout: 60_000,
     // Two files at once even on 2 cores (vitest's default there is one): most files wait on
     // servers, browsers and child processes, and the suite took 618 s with one worker, 365 s
     // with two, all green (npx vitest run --maxWorkers=2).
@@ -21,6 +59,7 @@ export default defineConfig({
     // on a busy machine. No test file mocks modules or leaves process.env changed, and files
     // still run one at a time in each worker.
     isolate: false,
+    sequence: { sequencer: SlowestFirst },
     // After the default summary: a banner when tests were skipped for want of Chromium or
     // redis-server.
     reporters: [

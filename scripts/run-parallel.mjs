@@ -1,24 +1,33 @@
 /* global process, performance */
-// `npm test` runs its checks (build, type check, lint, format, spec lint) at once rather than one
-// after the other: each is a single Node process that leaves the other core idle, and none reads
-// what another writes (build writes dist/ and inspector/generated/, the type check
-// test/generated/, and the linters and the formatter skip all three). Each one's output is held
-// and printed whole when it ends, so that the lines of two checks never interleave.
-// Usage: node scripts/run-parallel.mjs <npm script>...   Exit code: 1 if any failed.
+// `npm test` runs its checks (type check, lint, format, spec lint) and the build and Vitest at
+// once rather than one after the other: each check is a single Node process that leaves the
+// other core idle, and Vitest's workers spend much of their time waiting on servers, browsers
+// and child processes, which is time the checks can have. None reads what another writes: the
+// build writes dist/ and inspector/generated/, the type check test/generated/ (which tests use
+// for types only), the tests write in temporary folders, and the linters and the formatter skip
+// all of those. Each check's output is held and printed whole when it ends, so that the lines of
+// two never interleave; the last script's output (the tests') comes as it is written, so that a
+// run shows its progress. The tests are the longest, so the checks run at a lower priority
+// (nice 10): they take the CPU the build and the tests leave idle, rather than slow them down.
+// Usage: node scripts/run-parallel.mjs <npm script>... <npm script shown live>
+// Exit code: 1 if any failed.
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 
-/** Runs `npm run <script>`, resolving to its exit code, output and seconds taken. */
-function run(script) {
+/** Runs `npm run <script>`, resolving to its exit code, its output unless `live`, and seconds taken. */
+function run(script, live) {
   const started = performance.now();
   return new Promise((resolve) => {
     const child = spawn('npm', ['run', '--silent', script], {
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', live ? 'inherit' : 'pipe', live ? 'inherit' : 'pipe'],
       // npm is a .cmd on Windows.
       shell: process.platform === 'win32',
     });
+    // npm starts the script's own processes after this: they inherit the priority.
+    if (!live && child.pid !== undefined) setPriority(child.pid, 10);
     let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
+    child.stdout?.on('data', (chunk) => (output += chunk));
+    child.stderr?.on('data', (chunk) => (output += chunk));
     child.on('error', (err) => (output += `${err.message}\n`));
     child.on('close', (code) => {
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -29,8 +38,8 @@ function run(script) {
 
 const scripts = process.argv.slice(2);
 const results = await Promise.all(
-  scripts.map((script) =>
-    run(script).then((result) => {
+  scripts.map((script, index) =>
+    run(script, index === scripts.length - 1).then((result) => {
       const verdict = result.code === 0 ? 'ok' : `failed (exit code ${result.code})`;
       process.stdout.write(
         `${result.output}> npm run ${script}: ${verdict}, ${result.seconds} s\n`,

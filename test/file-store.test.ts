@@ -502,7 +502,7 @@ describe('failed writes', () => {
     let settled = false;
     const failing = collection.create({ name: 'Tom' }).catch((caught: unknown) => caught);
     void failing.then(() => (settled = true));
-    await vi.waitFor(() => expect(warnings).toHaveLength(1));
+    await vi.waitFor(() => expect(warnings).toHaveLength(1), { timeout: 10_000 });
     expect(warnings[0]).toMatch(/could not be cut back after a failed write \(EIO/);
     // The file may hold Tom now: his writer waits, and later writes are refused untouched.
     expect(await readFile(file, 'utf8')).toContain('Tom');
@@ -530,7 +530,7 @@ describe('failed writes', () => {
     vi.spyOn(handles, 'datasync').mockRejectedValueOnce(eio());
     vi.spyOn(handles, 'truncate').mockRejectedValue(eio());
     const failing = collection.create({ name: 'Tom' }).catch((caught: unknown) => caught);
-    await vi.waitFor(() => expect(warnings).toHaveLength(1));
+    await vi.waitFor(() => expect(warnings).toHaveLength(1), { timeout: 10_000 });
     await store.close();
     expect(warnings[1]).toMatch(
       /stopped before its data file .* could be cut back .* the next start may find this write in it/,

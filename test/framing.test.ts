@@ -189,7 +189,7 @@ describe('request bodies on the wire', () => {
         `POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{"a":"bcd"}`,
       );
       expect(answer.body).toBe('{"a":"bcd"}');
-      await vi.waitFor(() => expect(events).toEqual(['end', 'close']));
+      await vi.waitFor(() => expect(events).toEqual(['end', 'close']), { timeout: 10_000 });
     } finally {
       server.close();
     }

@@ -35,7 +35,9 @@ describe.each([
     // An operation that takes no key in the query, and a path the spec does not have.
     await fetch(`${url}/alternatives?api_key=K-SECRET-3`);
     await fetch(`${url.replace(/\/api$/, '')}/nowhere?api_key=K-SECRET-4`);
-    await expect.poll(() => text().split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(4);
+    await expect
+      .poll(() => text().split('\n').filter(Boolean).length, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(4);
     expect(text()).not.toMatch(/K-SECRET|K-WRONG/);
     expect(text()).toContain('/query?api_key=***&limit=2');
     expect(text()).toContain('/query?limit=3&api_key=***');

@@ -194,21 +194,23 @@ describe('a frozen Redis (SIGSTOP)', () => {
       const answer = await call(url, init);
       return { ...answer, ms: performance.now() - started };
     };
-    const answers = [
-      await timed(`${mock.url}/categories`),
-      await timed(`${mock.url}/categories`, {
+    // All four at once, each timed from its own arrival: 2 s in all, not 2 s each.
+    const answers = await Promise.all([
+      timed(`${mock.url}/categories`),
+      timed(`${mock.url}/categories`, {
         method: 'POST',
         body: JSON.stringify({ name: 'During the freeze' }),
       }),
-      await timed(`${mock.admin}/requests`),
-      await timed(`${mock.admin}/settings`),
-    ];
+      timed(`${mock.admin}/requests`),
+      timed(`${mock.admin}/settings`),
+    ]);
     process.kill(pid, 'SIGCONT');
     for (const answer of answers) {
       expect(answer.status).toBe(503);
       expect(String(answer.body.message)).toMatch(/did not answer within the request's 1500 ms/);
-      // The mock promises 2 s; the rest is room for a busy machine, well under the 6 s of three timeouts.
-      expect(answer.ms, JSON.stringify(answers.map(({ ms }) => Math.round(ms)))).toBeLessThan(3500);
+      // The mock promises 2 s; the rest is room for a busy machine, still under the 6 s of three
+      // timeouts (the message above already says the request's budget, not a timeout, ended it).
+      expect(answer.ms, JSON.stringify(answers.map(({ ms }) => Math.round(ms)))).toBeLessThan(5000);
     }
     await expect
       .poll(async () => (await call(`${mock.url}/categories`)).status, { timeout: 10_000 })

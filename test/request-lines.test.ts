@@ -30,7 +30,7 @@ async function logged(options: MockOptions = {}) {
   /** The line of the request to this path (and method), once it is written. */
   const lineOf = async (path: string, method = 'GET') => {
     const find = () => lines.find((line) => line.path === path && line.method === method);
-    await expect.poll(find).toBeDefined();
+    await expect.poll(find, { timeout: 10_000 }).toBeDefined();
     return find() as Record<string, unknown>;
   };
   return { url: mock.url, lineOf };

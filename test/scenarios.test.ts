@@ -338,7 +338,7 @@ describe('--watch', () => {
     };
     await writeFile(file, stringify(document));
     await expect
-      .poll(async () => (await fetch(`${running.url}/health`)).status, { timeout: 5000 })
+      .poll(async () => (await fetch(`${running.url}/health`)).status, { timeout: 15_000 })
       .toBe(200);
     expect((await call(`${running.url}/categories`)).body).toContainEqual(
       expect.objectContaining({ id: created.id, name: 'Kept' }),
@@ -346,7 +346,7 @@ describe('--watch', () => {
 
     await writeFile(file, 'openapi: 3.1.0\npaths: [broken');
     await expect
-      .poll(() => lines.join(''), { timeout: 5000 })
+      .poll(() => lines.join(''), { timeout: 15_000 })
       .toMatch(/spec not reloaded, the last good one still serves: .*not valid YAML/);
     expect((await fetch(`${running.url}/health`)).status).toBe(200);
   });
@@ -372,7 +372,7 @@ describe('--watch', () => {
     newCategory.properties.name = { ...newCategory.properties.name, maxLength: 20 };
     await writeFile(file, stringify(document));
     await expect
-      .poll(() => lines.join(''), { timeout: 5000 })
+      .poll(() => lines.join(''), { timeout: 15_000 })
       .toMatch(
         new RegExp(
           `spec not reloaded, the last good one still serves: it no longer fits 1 record of categories \\(id ${long.id}: .*20 characters\\), and every record is kept`,
@@ -394,7 +394,7 @@ describe('--watch', () => {
     newCategory.properties.name = { ...newCategory.properties.name, maxLength: 100 };
     await writeFile(file, stringify(document));
     await expect
-      .poll(async () => (await fetch(`${running.url}/health`)).status, { timeout: 5000 })
+      .poll(async () => (await fetch(`${running.url}/health`)).status, { timeout: 15_000 })
       .toBe(200);
     expect((await call(`${running.url}/categories`)).body).toEqual(before);
   });
@@ -405,7 +405,7 @@ describe('request logs', () => {
     const { logger, text } = capturedLogger({ pretty: true });
     const { url } = await mock({ logger, logRequests: true });
     await call(`${url}/categories`);
-    await expect.poll(text).toMatch(/INFO.*GET \/v1\/categories 200 [\d.]+ms/);
+    await expect.poll(text, { timeout: 10_000 }).toMatch(/INFO.*GET \/v1\/categories 200 [\d.]+ms/);
     expect(text()).not.toMatch(/^\{/m);
   });
 });

@@ -35,8 +35,8 @@ describe('a client that stops reading', () => {
     socket.write(
       `GET /v1/pets/1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\n\r\n`,
     );
-    await expect.poll(() => connections(mock.server)).toBe(1);
-    await expect.poll(() => connections(mock.server), { timeout: 5000 }).toBe(0);
+    await expect.poll(() => connections(mock.server), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => connections(mock.server), { timeout: 15_000 }).toBe(0);
     socket.destroy();
   });
 

@@ -86,11 +86,11 @@ async function expectRows(page: Page, rows: string[][]): Promise<void> {
 }
 
 /**
- * The page asks the mock every second: what it shows is awaited for up to a few seconds (the
- * default of expect.poll, one second, is the page's own period).
+ * The page asks the mock every second: what it shows is awaited for up to 15 s (the default of
+ * expect.poll, one second, is the page's own period; a busy machine's Chromium can miss a few).
  */
 function eventually<T>(read: () => T | Promise<T>) {
-  return expect.poll(read, { timeout: 5_000 });
+  return expect.poll(read, { timeout: 15_000 });
 }
 
 const auth = { Authorization: `Bearer ${KEY}` };

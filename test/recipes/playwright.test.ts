@@ -48,6 +48,9 @@ it('runs as written, fully parallel on two workers, one mock and one dev server 
       'test',
       '--workers=2',
       '--reporter=list',
+      // A minute a test, not Playwright's 30 s: on a busy machine the first page waits for
+      // Vite's first build, and our two tests wait up to 20 s for each other at their barrier.
+      '--timeout=60000',
     ],
     {
       // CI: never reuse a server found on those ports.

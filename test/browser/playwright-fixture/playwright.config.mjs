@@ -11,6 +11,10 @@ export default defineConfig({
   fullyParallel: true,
   workers: 3,
   reporter: 'list',
+  // Three Chromiums and the mocks share two cores with the rest of `npm test`: a minute a test
+  // and 15 s for what a page shows, not Playwright's 30 s and 5 s. A passing test waits no longer.
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
   use: {
     mockUrl,
     // Playwright's own browser download is out of reach: the system's Chromium.

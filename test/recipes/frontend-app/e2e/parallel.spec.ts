@@ -2,7 +2,11 @@
 // once, each add a category; each then sees its own, with the same id, and not the other's;
 // the mock's default state (a developer's browser) sees neither.
 import { barrier } from './barrier.ts';
-import { expect, test } from './fixtures.ts';
+import { expect as expectSoon, test } from './fixtures.ts';
+
+// What the page shows is awaited for up to 15 s, not Playwright's 5 s: a busy machine runs two
+// Chromiums, the dev server and the mock on the same cores.
+const expect = expectSoon.configure({ timeout: 15_000 });
 
 const mock = `http://127.0.0.1:${process.env.MOCK_PORT ?? 4010}`;
 
