@@ -58,10 +58,14 @@ export function contractRules(
     ...generatedRules(kit, target),
   ];
   // Valid bodies name records that exist (`authorId`): whichever rule runs first finds them.
+  // A target that cannot be reached is left for the rule's own requests to meet: a rule that
+  // skips (a credential not given) or needs no request still says so.
   return rules.map((rule) => ({
     ...rule,
     async check(ctx) {
-      await kit.produceIds(ctx);
+      await kit.produceIds(ctx).catch((err: unknown) => {
+        if (!(err instanceof Error && err.name === 'TargetUnavailable')) throw err;
+      });
       return rule.check(ctx);
     },
   }));
