@@ -45,7 +45,9 @@ afterAll(() => {
           (row.started === true ? 'started' : `not started: ${String(row.started)}`).slice(0, 90),
           row.collections === undefined
             ? ''
-            : `${row.collections} collections, CRUD ${row.crud}, ${row.calls} other calls, ${row.status5xx} 5xx`,
+            : row.crud === undefined
+              ? `${row.collections} collections, round trip with CORPUS_STRICT=1`
+              : `${row.collections} collections, CRUD ${row.crud}, ${row.calls} other calls, ${row.status5xx} 5xx`,
         ].join('  '),
       )
       .join('\n'),
@@ -155,14 +157,17 @@ describe('the corpus of real API descriptions', () => {
           return;
         }
         try {
-          const problems = await roundTrip(entry.slug, rootPathOf(entry), mock);
-          if (problems.length > 0 && !STRICT && !EXPECTED_TO_START.has(entry.slug)) {
+          // A document not expected to pass yet could only end in a skip, whatever its round
+          // trip found: it is driven when CORPUS_STRICT=1 asks for every document (it took a
+          // minute of npm test's CPU for nothing asserted).
+          if (!STRICT && !EXPECTED_TO_START.has(entry.slug)) {
+            rows.push({ document: entry.slug, started: true, collections: mock.resources.length });
             context.skip(
-              `round trip not complete yet (${problems.length} problems; first: ${problems[0] ?? ''})`,
+              'started; its round trip is not expected to pass yet (CORPUS_STRICT=1 runs it)',
             );
             return;
           }
-          expect(problems).toEqual([]);
+          expect(await roundTrip(entry.slug, rootPathOf(entry), mock)).toEqual([]);
         } finally {
           await mock.close();
         }
