@@ -121,7 +121,8 @@ export function printDataStore(data: DataStore) {
   );
 }
 
-export function printMemory(m: {
+/** What bench/memory.ts measures of a mock holding many records (median of its rounds). */
+export interface MemoryFigures {
   count: number;
   jsonPerRecord: number;
   perRecord: number;
@@ -133,7 +134,9 @@ export function printMemory(m: {
   heapRatios: number[];
   v8FreePerRecord: number[];
   outsidePerRecord: number[];
-}) {
+}
+
+export function printMemory(m: MemoryFigures) {
   const range = (values: number[]) =>
     `${round(Math.min(...values), 2)}-${round(Math.max(...values), 2)}`;
   console.log(

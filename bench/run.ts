@@ -66,20 +66,6 @@ async function section<T>(name: Section, run: () => Promise<T>): Promise<T | und
   return result;
 }
 
-interface Memory {
-  count: number;
-  jsonPerRecord: number;
-  perRecord: number;
-  ratio: number;
-  heapPerRecord: number;
-  heapRatio: number;
-  rounds: number;
-  ratios: number[];
-  heapRatios: number[];
-  v8FreePerRecord: number[];
-  outsidePerRecord: number[];
-}
-
 /** bench/list-shapes.ts's answer: how long each shape of list of `count` records takes. */
 interface ListShapes {
   count: number;
@@ -104,7 +90,7 @@ function listShapes(count: number): Promise<ListShapes> {
   });
 }
 
-function memory(count: number): Promise<Memory> {
+function memory(count: number): Promise<report.MemoryFigures> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'bench/memory.ts', String(count)], {
       cwd: ROOT,
@@ -114,7 +100,7 @@ function memory(count: number): Promise<Memory> {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('exit', (code) =>
       code === 0
-        ? resolve(JSON.parse(output) as Memory)
+        ? resolve(JSON.parse(output) as report.MemoryFigures)
         : reject(new Error(`memory probe exited with ${code}`)),
     );
   });

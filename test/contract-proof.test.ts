@@ -3,7 +3,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import express, { type Express } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractPlan } from '../contract-tests/plan.js';
 import { contractRules } from '../contract-tests/rules.js';
@@ -827,6 +827,22 @@ function orgsMock(): Express {
 
 const unscopedDeepTickets = (): Express => unscoped('/orgs/[^/]+', orgsMock);
 
+/**
+ * The orgs mock, but for a route (`use`: any method) that answers 404 to every request with the
+ * key: keys are checked first, as in the mock, then every organisation is missing.
+ */
+function orgsMissing(method: 'use' | 'post', path: string): Express {
+  const app = express();
+  app[method](path, (req: Request, res: Response, next: NextFunction) => {
+    if (req.headers['x-api-key'] !== KEY) return next();
+    res
+      .status(404)
+      .type('application/problem+json')
+      .send(JSON.stringify({ title: 'Not Found', status: 404 }));
+  });
+  return app.use(orgsMock());
+}
+
 /** Collections nested two levels down get the same state rules as top-level ones. */
 const ORGS_FAULTY: { fault: string; app: () => Express; caughtBy: RegExp }[] = [
   {
@@ -836,32 +852,13 @@ const ORGS_FAULTY: { fault: string; app: () => Express; caughtBy: RegExp }[] = [
   },
   {
     fault: 'orgs: the summary of an organisation that exists answers 404',
-    app: () =>
-      express()
-        .use('/api/orgs/:orgId/summary', (req, res, next) => {
-          // Keys are checked first, as in the mock; then every summary is missing.
-          if (req.headers['x-api-key'] !== KEY) return next();
-          res
-            .status(404)
-            .type('application/problem+json')
-            .send(JSON.stringify({ title: 'Not Found', status: 404 }));
-        })
-        .use(orgsMock()),
+    app: () => orgsMissing('use', '/api/orgs/:orgId/summary'),
     caughtBy:
       /getOrgSummary: answers 200 .* for `orgId` naming a record of orgs \(inferred from the names\)/,
   },
   {
     fault: 'orgs: archiving an organisation that exists answers 404',
-    app: () =>
-      express()
-        .post('/api/orgs/:orgId/archive', (req, res, next) => {
-          if (req.headers['x-api-key'] !== KEY) return next();
-          res
-            .status(404)
-            .type('application/problem+json')
-            .send(JSON.stringify({ title: 'Not Found', status: 404 }));
-        })
-        .use(orgsMock()),
+    app: () => orgsMissing('post', '/api/orgs/:orgId/archive'),
     caughtBy:
       /archiveOrg: answers 204 for `orgId` naming a record of orgs the suite created \(inferred from the names\)/,
   },
