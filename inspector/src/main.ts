@@ -192,9 +192,14 @@ async function refreshRequests(): Promise<void> {
     if (value) query.set(name, value);
   }
   const error = byId('filter-error');
+  // The session asked about: another may be picked before the answer comes.
+  const session = client.session;
   let list: RequestList;
   try {
     list = await client.get<RequestList>(`requests?${query}`);
+    // An answer about a session no longer picked is dropped: shown under the new one, with the
+    // same ids (each session numbers its own log), it would stand for the new one's rows.
+    if (client?.session !== session) return;
   } catch (err) {
     if (!(err instanceof AdminError && err.status === 400)) throw err;
     error.textContent = filterProblem(err.message);
@@ -204,7 +209,7 @@ async function refreshRequests(): Promise<void> {
     return;
   }
   error.textContent = '';
-  const signature = `${client.session ?? ''}|${query}|${list.count}|${list.requests.map((request) => request.id).join(',')}`;
+  const signature = `${session ?? ''}|${query}|${list.count}|${list.requests.map((request) => request.id).join(',')}`;
   if (signature === shownList) return;
   const before = shownList;
   shownList = signature;

@@ -306,6 +306,39 @@ describe('the session picker', () => {
     expect(errors).toEqual([]);
   });
 
+  it('shows the session picked, not the answer about the one before that came back after', async () => {
+    const mock = await startMock({ apiKeys: [KEY] });
+    toClose.push(() => mock.close());
+    const site = await openSite();
+    const worker = { ...json, 'Mock-Session': 'worker-1' };
+    await site.evaluate(appFetch, {
+      url: `${mock.url}/categories`,
+      init: { method: 'POST', headers: worker, body: JSON.stringify({ name: 'Quokka' }) },
+    });
+    await site.evaluate(appFetch, { url: `${mock.url}/categories`, init: { headers: auth } });
+    const { page } = await openInspector(`${mock.url.replace(/\/v1$/, '/__mock')}/`);
+    const picker = page.getByRole('combobox', { name: /^Session/ });
+    await picker.waitFor();
+    await expectRows(page, [['GET', '/v1/categories', '200']]);
+    // The default state's poll under way when worker-1 is picked comes back after the pick and
+    // before worker-1's first answer, with the same id (each session numbers its own log).
+    let defaultAsked!: () => void;
+    const underWay = new Promise<void>((resolve) => (defaultAsked = resolve));
+    let picked!: () => void;
+    const pickMade = new Promise<void>((resolve) => (picked = resolve));
+    await page.route('**/__mock/requests?*', async (route) => {
+      if (route.request().headers()['mock-session'] === undefined) {
+        defaultAsked();
+        await pickMade;
+      } else await new Promise((resolve) => setTimeout(resolve, 1000));
+      await route.continue();
+    });
+    await underWay;
+    await picker.selectOption('worker-1');
+    picked();
+    await expectRows(page, [['POST', '/v1/categories', '201']]);
+  });
+
   it('stays hidden while the mock has no sessions', async () => {
     const mock = await startMock({ apiKeys: [KEY] });
     toClose.push(() => mock.close());
