@@ -16,8 +16,8 @@ import {
   type Schema,
 } from './plan.js';
 import type { RuleContext } from './rule.js';
-import { textKeyword, writableProperties } from './schema-parts.js';
-import { schemaName } from './spec.js';
+import { propertiesOf, textKeyword, writableProperties } from './schema-parts.js';
+import { carries, schemaName } from './spec.js';
 import { ContractViolation } from './verdicts.js';
 
 /** The kit's judgements: `kit` is the whole kit, for what they ask of its other parts. */
@@ -43,6 +43,16 @@ export function kitJudgements(
           [`expected status ${expected.label}, got ${exchange.status}`],
           exchange,
         );
+      }
+      if (expected.accepts(exchange.status) && isUndocumentedRefusal(operation, exchange.status)) {
+        // The refusal the rule asked for, which the spec never wrote down (Scalar's Galaxy
+        // documents 403 and no 401 on its writes): every correct server answers so. The
+        // description's gap, told once, not the deployment's fault.
+        ctx.advise(
+          `the spec documents no ${exchange.status} answer for ${operation.operationId}, which a correct server answers to the requests it must refuse: document it`,
+        );
+        if (exchange.status === 401) adviseOnChallenge(ctx, exchange, operation, plan);
+        return;
       }
       const problems = spec.checkAnswer(operation, exchange);
       if (problems.length > 0)
@@ -98,7 +108,12 @@ export function kitJudgements(
       >;
       const declared = writableProperties(schema);
       return Object.keys(sent)
-        .filter((name) => name in declared && !sameValue(declared[name]!, sent[name], got[name]))
+        .filter(
+          (name) =>
+            name in declared &&
+            !carries(declared[name]!, 'writeOnly') &&
+            !sameValue(declared[name]!, sent[name], got[name]),
+        )
         .map(
           (name) =>
             `\`${name}\` was sent as ${JSON.stringify(sent[name])}, ${where} as ${got[name] === undefined ? '(absent)' : JSON.stringify(got[name])}`,
@@ -136,8 +151,16 @@ export function kitJudgements(
   };
 }
 
-/** Whether a value came back as sent: exactly, or as the same instant for a date-time. */
-function sameValue(schema: Schema, sent: unknown, got: unknown): boolean {
+/** Nested deeper than this, values must come back exactly as sent. */
+const ECHO_DEPTH = 32;
+
+/**
+ * Whether a value came back as sent: exactly, or as the same instant for a date-time, or, for
+ * an object, each field sent (but a `writeOnly` one, which a server takes and never shows: a
+ * planet's `creator.password`) came back the same, at any depth, as at the top, the server free
+ * to add the fields it sets (`creator.id`).
+ */
+function sameValue(schema: Schema, sent: unknown, got: unknown, depth = 0): boolean {
   if (isDeepStrictEqual(sent, got)) return true;
   if (
     textKeyword(schema, 'format') === 'date-time' &&
@@ -145,7 +168,29 @@ function sameValue(schema: Schema, sent: unknown, got: unknown): boolean {
     typeof got === 'string'
   )
     return !Number.isNaN(Date.parse(sent)) && Date.parse(sent) === Date.parse(got);
-  return false;
+  if (depth >= ECHO_DEPTH) return false;
+  if (Array.isArray(sent))
+    return (
+      Array.isArray(got) &&
+      sent.length === got.length &&
+      sent.every((item, i) => sameValue(schema.items ?? {}, item, got[i], depth + 1))
+    );
+  if (!isPlainObject(sent) || !isPlainObject(got)) return false;
+  const properties = propertiesOf(schema);
+  return Object.keys(sent).every((name) => {
+    const property = properties[name];
+    if (property && carries(property, 'writeOnly')) return true;
+    return sameValue(property ?? {}, sent[name], got[name], depth + 1);
+  });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A 4xx status the operation documents nothing for: neither itself, nor `4XX`, nor `default`. */
+function isUndocumentedRefusal(operation: PlanOperation, status: number): boolean {
+  return status >= 400 && status < 500 && responseFor(operation, status) === undefined;
 }
 
 /** HTTP asks every 401 to name the scheme it wants; specs seldom promise it. */

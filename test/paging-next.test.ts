@@ -55,3 +55,45 @@ describe('a list whose envelope names its cursor `next`', () => {
     expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   });
 });
+
+// Scalar's Galaxy (a real public description) pages its planets by `limit` and `offset` and
+// shows `meta.next` as a link (`/planets?limit=10&offset=10`). The mock handed out a cursor
+// there that no parameter of the list accepts: a client (or the contract suite) following it
+// never reached the records past the first page.
+describe('a list paged by offset whose `next` is a link', () => {
+  const GALAXY = fileURLToPath(
+    new URL('./fixtures/corpus/scalar-galaxy/3.1.yaml', import.meta.url),
+  );
+  let app: MockApp;
+  const get = async (target: string) => {
+    const response = await app.mock.fetch(
+      new Request(`http://mock.test${target}`, { headers: { Authorization: `Bearer ${KEY}` } }),
+    );
+    expect(response.status).toBe(200);
+    return (await response.json()) as {
+      meta: { next: string | null; total: number };
+      data: { id: number }[];
+    };
+  };
+
+  beforeAll(async () => {
+    app = createApp({ spec: await loadSpec(GALAXY), apiKeys: [KEY], seed: 3 });
+    await app.seed({ count: 7, seed: 3 });
+  });
+
+  it('links the next page as the client asked for this one, and says null on the last', async () => {
+    const first = await get('/planets?limit=3');
+    expect(first.meta.next).toBe('/planets?limit=3&offset=3');
+    const seen = first.data.map((planet) => planet.id);
+    let next = first.meta.next;
+    for (let pages = 0; next !== null && pages < 10; pages += 1) {
+      const page = await get(next);
+      seen.push(...page.data.map((planet) => planet.id));
+      next = page.meta.next;
+    }
+    const all = await get('/planets?limit=100');
+    expect(all.meta.next).toBeNull();
+    expect(seen).toEqual(all.data.map((planet) => planet.id));
+    expect(seen).toHaveLength(all.meta.total);
+  });
+});

@@ -6,6 +6,11 @@ import type { MockState } from './state.js';
 /** A request as a handler gets it: checked against the spec, its parameters of their types. */
 export interface HandlerRequest {
   operation: Operation;
+  /**
+   * The path the client asked for, its base path included (`/v1/categories`): links to other
+   * pages of a list are made from it. Absent from requests a test builds by hand.
+   */
+  pathname?: string;
   /** Path parameters, by name. */
   params: Record<string, unknown>;
   /** Query parameters, by name, converted to the types their schemas give. */

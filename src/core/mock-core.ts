@@ -270,7 +270,15 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     const answer =
       hooks?.forced(operation, preferences) ??
       (await handler(
-        { params, query, headers: headerParameters, cookies, body: valid.body, operation },
+        {
+          params,
+          query,
+          headers: headerParameters,
+          cookies,
+          body: valid.body,
+          operation,
+          pathname: to.pathname,
+        },
         session ? { store, state, session } : { store, state },
       ));
     if (progress.delayMs) await sleep(progress.delayMs);

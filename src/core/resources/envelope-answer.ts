@@ -14,8 +14,18 @@ import type { Page } from './list-page.js';
 import { keptProjectionFor, type RecordSerializer } from './record-serializer.js';
 import { isJsonObject } from '../../vocabulary/record.js';
 
-/** A field that tells a page: the names it goes by, the type it must have, and what it says. */
-type PageField = [RegExp, 'number' | 'string' | 'boolean', (page: Page) => unknown];
+/** A page as an answer tells it: with the link to its next page, where the list has one. */
+export type ToldPage = Page & { readonly nextLink?: string };
+
+/**
+ * A field that tells a page: the names it goes by, the type it must have, and what it says
+ * (undefined: nothing, the field is left as made).
+ */
+type PageField = [
+  RegExp,
+  'number' | 'string' | 'boolean',
+  (page: ToldPage, property: SchemaObject) => unknown,
+];
 
 /** What a wrapper's fields say of a page, by their names and types. */
 const PAGE_FIELDS: readonly PageField[] = [
@@ -38,10 +48,12 @@ const PAGE_FIELDS: readonly PageField[] = [
   ],
   [/^(returned|num_?returned|result_?count)$/i, 'number', (page) => page.records.length],
   [
-    // `next` alone is a cursor unless its schema says it is a link (see isLink).
+    // `next` alone is a cursor unless its schema says it is a link (see isLink): then the
+    // next page's link, as the client asked for this one.
     /^(next|next_?cursor|next_?page_?token|next_?token|next_?marker|cursor|after|end_?cursor|continue|continuation_?token|next_?offset)$/i,
     'string',
-    (page) => page.next ?? null,
+    (page, property) =>
+      page.next === undefined ? null : isLink(property) ? page.nextLink : page.next,
   ],
   [
     /^(has_?more|has_?next(_?page)?|more|is_?truncated)$/i,
@@ -54,7 +66,7 @@ export interface EnvelopeAnswers {
   /** The body of an answer holding one record. */
   record(envelope: Envelope, record: StoredRecord): unknown;
   /** The body of an answer holding a page of records. */
-  list(envelope: Envelope, page: Page): unknown;
+  list(envelope: Envelope, page: ToldPage): unknown;
   /** The body of a plain list of every record, given as their stored JSON texts. */
   texts(envelope: Envelope, texts: readonly string[]): RecordTexts;
 }
@@ -123,7 +135,7 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
             pattern.test(name) &&
             (type === 'number'
               ? types.includes('integer') || types.includes('number')
-              : types.includes(type) && !(type === 'string' && isLink(property))),
+              : types.includes(type)),
         );
         if (field)
           plan.told.push({ name, property, required: required.has(name), value: field[2] });
@@ -141,13 +153,13 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
   function tellPage(
     source: Readonly<Record<string, unknown>>,
     schema: SchemaObject,
-    page: Page,
+    page: ToldPage,
     depth: number,
   ): Record<string, unknown> {
     const fields = new Map(Object.entries(source));
     const plan = planOf(schema);
     for (const { name, property, required, value: valueOf } of plan.told) {
-      const value = valueOf(page);
+      const value = valueOf(page, property);
       if (value === null && !check(property, null)) {
         if (!required) fields.delete(name);
       } else if (value !== undefined && check(property, value)) fields.set(name, value);
@@ -239,12 +251,17 @@ function contradictionOf(wrapper: SchemaObject, property: string): string | fals
   return false;
 }
 
+/** An example that is a URL or a path with a query: `/planets?limit=10&offset=10`. */
+const LINK_EXAMPLE = /^(https?:\/\/|\/)\S*$/;
+
 /**
- * Whether a string property holds a link (`format: uri`), which a cursor is not: a `next` that
- * is a URL is left as the schema makes it.
+ * Whether a string property holds a link, which a cursor is not: its format says so
+ * (`format: uri`), or its examples are URLs or paths.
  */
 function isLink(property: SchemaObject): boolean {
-  return (
-    typeof property.format === 'string' && /^(uri|uri-reference|iri|url)$/.test(property.format)
-  );
+  if (typeof property.format === 'string' && /^(uri|uri-reference|iri|url)$/.test(property.format))
+    return true;
+  const { example, examples } = property as { example?: unknown; examples?: unknown };
+  const shown = [example, ...(Array.isArray(examples) ? (examples as unknown[]) : [])];
+  return shown.some((value) => typeof value === 'string' && LINK_EXAMPLE.test(value));
 }

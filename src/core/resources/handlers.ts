@@ -15,8 +15,10 @@ import type {
 } from '../../store/store.js';
 import { SpecError } from '../../openapi/load.js';
 import { descriptorOf } from './descriptor.js';
-import { createEnvelopeAnswers, type EnvelopeAnswers } from './envelope-answer.js';
-import { selectPage, type PageItems } from './list-page.js';
+import { createEnvelopeAnswers, type EnvelopeAnswers, type ToldPage } from './envelope-answer.js';
+import { selectPage, type PageItems, type PageOf } from './list-page.js';
+import { nextPageLink } from './next-link.js';
+import type { ListParameters } from '../../openapi/list-parameters.js';
 import { jsonOf, recordOf } from '../../store/records.js';
 import { seedCollection } from './seed.js';
 import { RecordMaker } from './record-maker.js';
@@ -137,7 +139,7 @@ class ServedResource {
             body:
               envelope.kind === 'plain'
                 ? this.envelopes.texts(envelope, page.records)
-                : this.envelopes.list(envelope, { ...page, records: page.records.map(recordOf) }),
+                : this.envelopes.list(envelope, this.#told(page, request, listing)),
           };
         };
       case 'create':
@@ -284,6 +286,30 @@ class ServedResource {
     fieldsOf: (json) => JSON.parse(json) as StoredRecord,
     keyOf: (fields) => this.#keyOf(fields),
   };
+
+  /**
+   * A page as a wrapper tells it: its records as objects, and the link to the next page. A list
+   * that takes no cursor gets that link where it says `next`: a cursor no parameter accepts
+   * would lead its client nowhere (Scalar's Galaxy: `meta.next`, paged by offset).
+   */
+  #told(
+    page: PageOf<string>,
+    request: HandlerRequest,
+    listing: ListParameters | undefined,
+  ): ToldPage {
+    const records = page.records.map(recordOf);
+    const told = { ...page, records };
+    const link =
+      listing && request.pathname !== undefined
+        ? nextPageLink(request.pathname, request.query, listing.paging, told)
+        : undefined;
+    if (link === undefined) return told;
+    return {
+      ...told,
+      nextLink: link,
+      next: listing?.paging.cursor === undefined ? link : page.next,
+    };
+  }
 
   #keyOf(record: Readonly<Record<string, unknown>>): RecordId {
     return record[this.resource.idProperty] as RecordId;

@@ -18,6 +18,7 @@ import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { Collection, RecordId, StoredRecord } from '../../store/store.js';
 import { applyMergePatch } from './merge-patch.js';
 import { CREATED, UPDATED } from './timestamps.js';
+import { withoutWriteOnly } from './write-only.js';
 import { isJsonObject, setField } from '../../vocabulary/record.js';
 
 /** The fields of a new record, and its id when it is not the store's to make. */
@@ -175,7 +176,8 @@ export class RecordMaker {
 
   /**
    * The fields of a body the client may write: those the request bodies declare, or any the
-   * service does not set; set into `fields`, which is returned.
+   * service does not set, with the `writeOnly` properties nested in them left out (taken in,
+   * never shown: see withoutWriteOnly); set into `fields`, which is returned.
    */
   #clientFields(body: unknown, fields: Record<string, unknown> = {}): Record<string, unknown> {
     if (!isJsonObject(body)) return fields;
@@ -187,7 +189,7 @@ export class RecordMaker {
         sent in this.#properties ? sent : (this.#byWords.get(wordsOf(sent).join(' ')) ?? sent);
       if (name === idProperty || references.has(name)) continue;
       const allowed = writable ? writable.has(name) : !this.#notClients.has(name);
-      if (allowed) setField(fields, name, value);
+      if (allowed) setField(fields, name, withoutWriteOnly(value, this.#properties[name] ?? {}));
     }
     return fields;
   }
