@@ -49,6 +49,8 @@ export interface ServedApi {
   scenarios?: ScenarioHooks;
   /** An ApiError for an operation this run does not serve (its stability), checked after the credential. */
   refuse?(operation: Operation): ApiError | undefined;
+  /** The answer in XML when the client prefers the XML the spec documents for it (see createXmlAnswers). */
+  inXml?(request: MockRequest, operation: Operation, answer: CheckedAnswer): CheckedAnswer;
 }
 
 /** What the core needs to play the scenarios a request asks for (the settings are the state's). */
@@ -284,7 +286,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     if (progress.delayMs) await sleep(progress.delayMs);
     // The operation's own headers under the answer's, merged once, by the check.
     const checked = options.checkAnswer(operation, answer, api.headersOf(operation));
-    return { answer: checked instanceof Promise ? await checked : checked };
+    const settled = checked instanceof Promise ? await checked : checked;
+    return { answer: api.inXml ? api.inXml(request, operation, settled) : settled };
   }
 
   function errorAnswer(err: unknown, to?: Route, operation?: Operation): CheckedAnswer {

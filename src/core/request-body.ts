@@ -1,9 +1,10 @@
 import { isUtf8 } from 'node:buffer';
 import { parse as parseContentType, type ContentType } from 'content-type';
-import { isJsonMediaType, type RequestBody } from '../openapi/operations.js';
+import { isJsonMediaType, isXmlMediaType, type RequestBody } from '../openapi/operations.js';
 import { errors } from '../vocabulary/error-catalogue.js';
 import type { MockRequest } from '../vocabulary/request.js';
 import { readMultipart, readUrlEncoded } from './form-body.js';
+import { describesXmlStructure, readXml } from './xml-body.js';
 import { hasBody, headerValue, repeated } from './headers.js';
 
 /**
@@ -14,10 +15,11 @@ export interface ReadBody {
   /** The media type of the spec it matched, e.g. `application/json`, or a range (`image/*`). */
   mediaType: string;
   /**
-   * How it was read, which says how it is checked: `json` as it is, `form` and `text` (their
+   * How it was read, which says how it is checked: `json` as it is, `xml` as the value its
+   * elements and attributes were read into (see readXml), `form` and `text` (their
    * values are strings) converted to the schema's types first, `bytes` not at all.
    */
-  kind: 'json' | 'form' | 'text' | 'bytes';
+  kind: 'json' | 'xml' | 'form' | 'text' | 'bytes';
   value: unknown;
   /** What could not be read in it (a part that says JSON and is not), for the 400. */
   problems: string[];
@@ -125,6 +127,10 @@ function readAs(
     return readMultipart(bytes, header, schema, encodings).then(({ values, problems }) =>
       read('form', values, problems),
     );
+  if (isXmlMediaType(sent) && describesXmlStructure(schema)) {
+    const { value, problems } = readXml(utf8(bytes), schema);
+    return read('xml', value, problems);
+  }
   if (sent.startsWith('text/')) return read('text', utf8(bytes));
   return read('bytes', bytes);
 }

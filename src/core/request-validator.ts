@@ -116,6 +116,7 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
       const schema = spec.content.get(input.body.mediaType) ?? {};
       switch (input.body.kind) {
         case 'json':
+        case 'xml':
           problems.push(...compiler.request(schema)(body, '/body'));
           break;
         case 'form':

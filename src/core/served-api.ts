@@ -1,5 +1,5 @@
 import { deprecationHeaders } from '../openapi/deprecation.js';
-import type { OpenApiDocument } from '../openapi/load.js';
+import type { OpenApiDocument, SchemaObject } from '../openapi/load.js';
 import { jsonSchemaOf, type Operation } from '../openapi/operations.js';
 import type { SchemaCompiler } from '../openapi/schemas.js';
 import { stabilityOf } from '../openapi/stability.js';
@@ -7,6 +7,7 @@ import type { ExampleSource } from '../openapi/examples.js';
 import type { OperationHandler } from './handler.js';
 import type { ServedApi } from './mock-core.js';
 import { createRouter } from './router.js';
+import { createXmlAnswers } from './xml-answer.js';
 
 export interface ServedApiOptions extends Pick<
   ServedApi,
@@ -62,7 +63,16 @@ export function serveApi(
     checkCredential: options.checkCredential,
     handlers,
     headersOf: (operation) => headers.get(operation) ?? NO_HEADERS,
+    inXml: createXmlAnswers(componentNames(document)),
   };
+}
+
+/** The name each schema of the document's components goes by, for the root element of its XML. */
+function componentNames(document: OpenApiDocument): (schema: SchemaObject) => string | undefined {
+  const names = new WeakMap<object, string>();
+  for (const [name, schema] of Object.entries(document.components?.schemas ?? {}))
+    if (typeof schema === 'object' && schema !== null) names.set(schema, name);
+  return (schema) => names.get(schema);
 }
 
 /** What an operation's preparation needs: everything that compiles its schemas. */

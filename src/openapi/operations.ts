@@ -195,6 +195,16 @@ export function isJsonMediaType(type: string): boolean {
   return json;
 }
 
+/** `application/xml`, `text/xml` and `application/<vendor>+xml`. */
+export function isXmlMediaType(type: string): boolean {
+  const essence = essenceOf(type);
+  return (
+    essence === 'application/xml' ||
+    essence === 'text/xml' ||
+    /^application\/[\w.-]+\+xml$/.test(essence)
+  );
+}
+
 /**
  * Operation parameters override path parameters of the same name and location. Header
  * parameters named Accept, Content-Type or Authorization are left out, as OpenAPI says: the
