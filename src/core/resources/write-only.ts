@@ -26,19 +26,17 @@ export function withoutWriteOnly(value: unknown, schema: SchemaObject, depth = 0
   }
   if (!isJsonObject(value)) return value;
   const properties = propertiesOf(schema);
-  let kept: Record<string, unknown> | undefined;
+  let changed = false;
+  const kept: [string, unknown][] = [];
   for (const name of Object.keys(value)) {
     const property = properties[name];
-    if (!property) continue;
-    if (carries(property, 'writeOnly')) {
-      kept ??= { ...value };
-      delete kept[name];
+    if (property && carries(property, 'writeOnly')) {
+      changed = true;
       continue;
     }
-    const inner = withoutWriteOnly(value[name], property, depth + 1);
-    if (inner === value[name]) continue;
-    kept ??= { ...value };
-    kept[name] = inner;
+    const inner = property ? withoutWriteOnly(value[name], property, depth + 1) : value[name];
+    if (inner !== value[name]) changed = true;
+    kept.push([name, inner]);
   }
-  return kept ?? value;
+  return changed ? Object.fromEntries(kept) : value;
 }
