@@ -19,7 +19,12 @@ import { sampleBody } from '../contract-tests/samples.js';
 import { specOf, type ContractSpec } from '../contract-tests/spec.js';
 import { parseBasic, TargetError, targetFromSettings } from '../contract-tests/target.js';
 import { buildContractPlan } from '../src/cli/contract-plan.js';
-import { contractReport, githubAnnotations, githubCommand } from '../src/cli/contract-report.js';
+import {
+  contractReport,
+  floorShortfall,
+  githubAnnotations,
+  githubCommand,
+} from '../src/cli/contract-report.js';
 import { loadSpec } from '../src/openapi/load.js';
 
 const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
@@ -550,6 +555,54 @@ describe('the report', () => {
     const above = contractReport([passed('a')], { ...facts, coverage, minCoverage: 50 });
     expect(above.exitCode).toBe(0);
     expect(above.lines[0]).toMatch(/^petstore-kit contract: conforms: 1 rules passed/);
+  });
+
+  it('does not conform when a security scheme pair is missed below the floor, every status exercised, and names the pair', () => {
+    const row = (scheme: string, hits: number) => ({
+      scheme,
+      expected: scheme === 'basic' ? ('accepted' as const) : ('401' as const),
+      documented: true,
+      hits,
+      got: hits > 0 ? [{ status: scheme === 'basic' ? '200' : '401', hits }] : [],
+    });
+    const schemes = {
+      covered: 2,
+      total: 2,
+      percent: 100,
+      schemesCovered: 2,
+      schemesTotal: 3,
+      operations: [
+        {
+          method: 'GET',
+          path: '/v1/audit/{entryId}',
+          operationId: 'getAuditEntry',
+          statuses: [
+            { status: '200', documented: true, hits: 1 },
+            { status: '401', documented: true, hits: 2 },
+          ],
+          schemes: [row('basic', 0), row('apiKey', 1), row('none', 1)],
+        },
+      ],
+    };
+    const below = contractReport([passed('a')], { ...facts, coverage: schemes, minCoverage: 90 });
+    expect(below.exitCode).toBe(1);
+    expect(below.lines[0]).toBe(
+      'petstore-kit contract: does NOT conform: 100% of the documented statuses exercised (2 of 2) but 66.7% of the documented (operation, scheme) pairs (2 of 3; missed: getAuditEntry basic), below --min-coverage 90%',
+    );
+    // The table says what was missed.
+    expect(below.lines).toContain(
+      '  GET /v1/audit/{entryId}  scheme basic  expected accepted  missed',
+    );
+    expect(
+      contractReport([passed('a')], { ...facts, coverage: schemes, minCoverage: 66 }).exitCode,
+    ).toBe(0);
+    // Both measures short: the verdict gives both.
+    const both = floorShortfall({ ...schemes, covered: 1, percent: 50 }, 90);
+    expect(both).toBe(
+      '50% of the documented statuses exercised (1 of 2) and 66.7% of the documented (operation, scheme) pairs (2 of 3; missed: getAuditEntry basic), below --min-coverage 90%',
+    );
+    // A spec without security schemes counts statuses alone.
+    expect(floorShortfall(coverage, 50)).toBeUndefined();
   });
 
   it('lists the operations no valid request reached, with why', () => {
