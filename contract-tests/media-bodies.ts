@@ -2,7 +2,7 @@
 // XML (`application/xml`, `text/xml`, `+xml`) and bytes (`application/octet-stream` and any
 // other). Valid ones, for the calls that need one, and the ones the schema forbids, each
 // confirmed invalid against the schema before it is sent, as JSON bodies are.
-import { isJsonMediaType, mediaEssence, type Schema } from './plan.js';
+import { isJsonMediaType, mediaEssence, type PlanOperation, type Schema } from './plan.js';
 import { sampleBody, sampleValue } from './samples.js';
 import {
   allowedTypes,
@@ -80,6 +80,22 @@ export function validMediaBody(
     return { body: toXml(schema, fields), contentType };
   }
   if (kind === 'bytes') return { body: label, contentType };
+  return undefined;
+}
+
+/**
+ * A valid body of the first text, XML or bytes media type an operation takes that the suite
+ * can write; `undefined` when it takes none such.
+ */
+export function otherValidBody(
+  operation: PlanOperation,
+  label: string,
+  validate: Validate,
+): MediaBody | undefined {
+  for (const [mediaType, schema] of Object.entries(operation.requestBody?.content ?? {})) {
+    const body = validMediaBody(mediaType, schema, label, validate);
+    if (body) return body;
+  }
   return undefined;
 }
 

@@ -536,6 +536,7 @@ const MUTATIONS: { check: string; disabled: RegExp; faults: string[]; stores?: t
       'media: XML that does not parse answered with a 500',
       "media: a plain-text note's length not checked",
       'media: an empty photo (application/octet-stream) accepted',
+      'media: an XML label over its maxLength accepted (labels are written in XML only)',
     ],
   },
   {
@@ -996,6 +997,11 @@ const MEDIA_FAULTY: { fault: string; behaviour: Partial<MediaBehaviour>; caughtB
       /putPetPhoto: an application\/octet-stream body that is empty, where the body is required/,
   },
   {
+    fault: 'media: an XML label over its maxLength accepted (labels are written in XML only)',
+    behaviour: { labelUnchecked: true },
+    caughtBy: /createLabel: an application\/xml body with `text` over its maxLength \(20\)/,
+  },
+  {
     fault: 'media: a valid plain-text note refused (400)',
     behaviour: { validNoteRefused: true },
     caughtBy:
@@ -1003,23 +1009,27 @@ const MEDIA_FAULTY: { fault: string; behaviour: Partial<MediaBehaviour>; caughtB
   },
 ];
 /**
- * Correct deployments of the media spec. Without owners, a pet's owner cannot be named: the
- * suite skips what needs one, saying it could not make the value (`skips`), and fails nothing.
+ * Correct deployments of the media spec. Labels are created from XML only, which the state
+ * rules do not write (they send JSON): those rules are skipped, saying so, never sent JSON a
+ * correct deployment would refuse. Without owners, a pet's owner cannot be named: the rules
+ * that need one are skipped too (`skips`). Nothing fails.
  */
+const LABELS_SKIPPED = /^(createLabel|getLabel|listLabels): /;
 const MEDIA_CORRECT: {
   difference: string;
   behaviour: Partial<MediaBehaviour>;
   skips?: RegExp;
 }[] = [
-  { difference: 'media: a plain reference implementation', behaviour: {} },
+  { difference: 'media: a plain reference implementation', behaviour: {}, skips: LABELS_SKIPPED },
   {
     difference: 'media: bodies that break their schema refused with 422, not 400',
     behaviour: { refusesWith422: true },
+    skips: LABELS_SKIPPED,
   },
   {
     difference: "media: no owner to name (the owners are the deployment's own, and it has none)",
     behaviour: { noOwners: true },
-    skips: /^(setPetOwner|getOwner): /,
+    skips: /^(setPetOwner|getOwner|createLabel|getLabel|listLabels): /,
   },
 ];
 

@@ -5,7 +5,7 @@ import { producerOf } from '../producers.js';
 import type { Rule } from '../rule.js';
 import { schemaName } from '../spec.js';
 import { valueNotMade } from '../verdicts.js';
-import { validMediaBody, type MediaBody } from '../media-bodies.js';
+import { otherValidBody } from '../media-bodies.js';
 
 /**
  * Every operation, called as a client would call it, gets an answer the spec documents: a
@@ -134,7 +134,11 @@ function inferredWriteRule(kit: Kit, operation: PlanOperation): Rule | undefined
   if (!producers) return undefined;
   const success = kit.success(operation);
   const takesJson = jsonRequestOf(operation) !== undefined;
-  const other = takesJson ? undefined : otherBody(kit, operation);
+  const other = takesJson
+    ? undefined
+    : otherValidBody(operation, `${kit.label} inferred`, (part, value) =>
+        kit.spec.validate(part, value, 'request'),
+      );
   const bodyNotMade =
     operation.requestBody?.required && !takesJson && !other
       ? `its request body: the suite writes no valid ${Object.keys(operation.requestBody.content).join(' or ')} body of its schema`
@@ -168,17 +172,6 @@ function inferredWriteRule(kit: Kit, operation: PlanOperation): Rule | undefined
       kit.conforms(ctx, exchange, operation, success);
     },
   };
-}
-
-/** A valid body of the first text, XML or bytes media type the operation takes that the suite can write. */
-function otherBody(kit: Kit, operation: PlanOperation): MediaBody | undefined {
-  for (const [mediaType, schema] of Object.entries(operation.requestBody?.content ?? {})) {
-    const body = validMediaBody(mediaType, schema, `${kit.label} inferred`, (part, value) =>
-      kit.spec.validate(part, value, 'request'),
-    );
-    if (body) return body;
-  }
-  return undefined;
 }
 
 /** Each path parameter of an operation and the collection it names; undefined when one names none. */
