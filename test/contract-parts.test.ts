@@ -8,10 +8,11 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalidBodyArbitrary, validBodyArbitrary } from '../contract-tests/arbitraries.js';
 import { invalidBodies } from '../contract-tests/bodies.js';
+import { invalidMediaBodies, validMediaBody } from '../contract-tests/media-bodies.js';
 import { badCredentials, kindOf } from '../contract-tests/credentials.js';
 import { send, type Exchange } from '../contract-tests/http.js';
 import { nearMisses } from '../contract-tests/near-misses.js';
-import { jsonRequestOf, type ContractPlan } from '../contract-tests/plan.js';
+import { jsonRequestOf, type ContractPlan, type Schema } from '../contract-tests/plan.js';
 import { RETRY_LIMITS, retryAfterMs, retryStep } from '../contract-tests/retry.js';
 import { contractRules } from '../contract-tests/rules.js';
 import { linkParameters } from '../contract-tests/rules/links.js';
@@ -28,6 +29,7 @@ import {
 import { loadSpec } from '../src/openapi/load.js';
 
 const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
+const MEDIA = fileURLToPath(new URL('./fixtures/specs/media.yaml', import.meta.url));
 
 describe('the retry policy', () => {
   const now = Date.parse('2026-11-22T00:00:00Z');
@@ -315,6 +317,93 @@ describe('the bodies built and generated from a spec', () => {
     const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
     const control = (c: string) => (c < ' ' && c !== '\t' && c !== '\n') || c === '\u007f';
     expect(texts.filter((text) => lone.test(text) || [...text].some(control))).toEqual([]);
+  });
+});
+
+describe('the bodies of plain text, XML and bytes', () => {
+  let media: ContractSpec;
+  beforeAll(async () => {
+    media = specOf(buildContractPlan((await loadSpec(MEDIA)).resolved));
+  });
+  const cases = (mediaType: string, schema: Schema, bodyRequired = true) =>
+    invalidMediaBodies(mediaType, schema, {
+      bodyRequired,
+      label: 'contract-abc',
+      validate: (part, value) => media.validate(part, value, 'request'),
+    });
+
+  it('break a text as its schema allows, and send it empty only where the schema refuses the empty string', () => {
+    expect(
+      cases('text/plain', { type: 'string', minLength: 1, maxLength: 5 }).map((c) => [
+        c.what,
+        c.body,
+      ]),
+    ).toEqual([
+      ['a text/plain body over its maxLength (5)', 'xxxxxx'],
+      ['a text/plain body that is empty, where the body is required', ''],
+    ]);
+    // Any text is a string: nothing to break, not even with an empty body.
+    expect(cases('text/plain; charset=utf-8', { type: 'string' })).toEqual([]);
+    expect(cases('text/csv', { type: 'integer', maximum: 9 }).map((c) => c.body)).toEqual([
+      'abc',
+      '10',
+      '',
+    ]);
+  });
+
+  it('break an XML element: a required element left out, letters in a number, text too long, not well-formed, empty', () => {
+    const create = media.operation('createPet');
+    const found = cases('application/xml', create.requestBody!.content['application/xml']!);
+    expect(found.map((c) => c.what)).toEqual([
+      'an application/xml body without `name`',
+      'an application/xml body with `name` over its maxLength (20)',
+      'an application/xml body with letters in `age`',
+      'an application/xml body with letters in `ownerId`',
+      'an application/xml body that is not well-formed (its root element left open)',
+      'an application/xml body that is empty, where the body is required',
+    ]);
+    expect(found[2]?.body).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?><pet><name>.+<\/name><age>abc<\/age>.*<\/pet>$/,
+    );
+    expect(found[4]?.body).not.toMatch(/<\/pet>$/);
+    expect(cases('application/vnd.pets+xml', { type: 'object' }, false).map((c) => c.what)).toEqual(
+      ['an application/vnd.pets+xml body that is not well-formed (its root element left open)'],
+    );
+  });
+
+  it('send bytes empty where a body is required, and nothing to a media type range', () => {
+    expect(cases('application/octet-stream', { type: 'string', format: 'binary' })).toEqual([
+      {
+        what: 'an application/octet-stream body that is empty, where the body is required',
+        body: '',
+        contentType: 'application/octet-stream',
+      },
+    ]);
+    expect(cases('application/octet-stream', {}, false)).toEqual([]);
+    expect(cases('image/*', {})).toEqual([]);
+  });
+
+  it('make a valid body of each, confirmed against its schema', () => {
+    const validate = (part: Schema, value: unknown) => media.validate(part, value, 'request');
+    expect(
+      validMediaBody(
+        'text/plain',
+        { type: 'string', maxLength: 40 },
+        'contract-abc note',
+        validate,
+      ),
+    ).toEqual({
+      body: 'contract-abc note',
+      contentType: 'text/plain',
+    });
+    const pet = media.operation('createPet').requestBody!.content['application/xml']!;
+    expect(validMediaBody('application/xml', pet, 'contract-abc', validate)?.body).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?><pet><name>[^<]+<\/name><age>\d+<\/age><ownerId>\d+<\/ownerId><\/pet>$/,
+    );
+    expect(validMediaBody('*/*', {}, 'contract-abc', validate)?.contentType).toBe(
+      'application/octet-stream',
+    );
+    expect(validMediaBody('image/*', {}, 'contract-abc', validate)).toBeUndefined();
   });
 });
 
