@@ -1100,7 +1100,7 @@ afterAll(() => {
   // The closing note of the proof lists every server it ran: CONTRACT_PROOF_LIST=1 prints it.
   if (process.env.CONTRACT_PROOF_LIST !== '1') return;
   const row = (spec: string, name: string) =>
-    `  ${(outcomes.get(name) ?? 'not run').padEnd(12)} ${spec.padEnd(10)} ${name}`;
+    `  ${(outcomes.get(name) ?? 'not run').padEnd(15)} ${spec.padEnd(10)} ${name}`;
   console.log(
     [
       `faulty servers (${FAULTY_COUNT}):`,
