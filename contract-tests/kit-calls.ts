@@ -14,7 +14,7 @@ import type { Held, Kit, KitBase } from './kit.js';
 import { isOpen, jsonRequestOf, type PlanOperation, type Schema } from './plan.js';
 import { sampleValue } from './samples.js';
 import { keyword, textKeyword } from './schema-parts.js';
-import { RuleSkipped } from './verdicts.js';
+import { RuleSkipped, valueNotMade } from './verdicts.js';
 
 /** The kit's calls: `kit` is the whole kit, for what they ask of its other parts. */
 export function kitCalls(
@@ -78,6 +78,19 @@ export function kitCalls(
     },
 
     async call(ctx, operation, options = {}) {
+      // A valid call's body goes as JSON unless told otherwise: to an operation that takes
+      // bodies but no JSON, a correct deployment would rightly refuse it (415).
+      const types = Object.keys(operation.requestBody?.content ?? {});
+      if (
+        options.auth === undefined &&
+        options.body !== undefined &&
+        options.contentType === undefined &&
+        types.length > 0 &&
+        !jsonRequestOf(operation)
+      )
+        throw valueNotMade(
+          `a ${operation.operationId} body as ${types.join(' or ')}: the suite sends this call's body as JSON only`,
+        );
       const auth =
         options.auth === undefined
           ? (validAuth(ctx.target, operation) ??

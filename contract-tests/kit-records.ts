@@ -6,17 +6,19 @@ import { fieldProducers, idFits, type FieldProducer } from './producers.js';
 import { answersBody, jsonRequestOf, type PlanOperation, type Schema } from './plan.js';
 import type { RuleContext } from './rule.js';
 import { sampleBody } from './samples.js';
-import { propertiesOf } from './schema-parts.js';
-import { RuleSkipped } from './verdicts.js';
+import { propertiesOf, requiredOf } from './schema-parts.js';
+import { RuleSkipped, valueNotMade } from './verdicts.js';
 
 /** The kit's records: `kit` is the whole kit, for what they ask of its other parts. */
 export function kitRecords(
-  { label, roles, produced }: KitBase,
+  { label, roles, produced, unproduced }: KitBase,
   kit: Kit,
 ): Pick<
   Kit,
   | 'requestSchema'
   | 'produceIds'
+  | 'notMade'
+  | 'noRecordWhy'
   | 'validBody'
   | 'itemsOf'
   | 'recordOf'
@@ -61,13 +63,40 @@ export function kitRecords(
           try {
             const id = await kit.someRecordId(ctx, collection);
             if (id !== undefined) produced.set(collection.plan.name, id);
+            else unproduced.set(collection.plan.name, kit.noRecordWhy(ctx, collection));
           } catch (err) {
-            // Its own rules report what is wrong with it; these fields stay sampled.
+            // Its own rules report what is wrong with it; the calls that need one say so.
             if (err instanceof Error && err.name === 'TargetUnavailable') throw err;
+            const what = err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
+            unproduced.set(collection.plan.name, `getting one failed (${what})`);
           }
         };
         for (const { collection } of consumersOf()) await produce(collection);
       });
+    },
+
+    notMade(operation, body) {
+      if (typeof body !== 'object' || body === null) return undefined;
+      const schema = requestSchema(operation);
+      const required = new Set(requiredOf(schema));
+      const own = roles.get(operation.operationId)?.collection;
+      for (const { field, collection } of fieldProducers(kit.collections, schema, own)) {
+        const why = unproduced.get(collection.plan.name);
+        if (why !== undefined && required.has(field) && field in body)
+          return `\`${field}\` names a record of ${collection.plan.name}, and there is none: ${why}`;
+      }
+      return undefined;
+    },
+
+    noRecordWhy(ctx, collection) {
+      const list = collection.list && !kit.cannotCall(ctx.target, collection.list);
+      const none = list ? 'its list is empty' : 'the suite cannot list them';
+      const made = ctx.target.readOnly
+        ? 'read-only runs create none'
+        : collection.create
+          ? 'the suite could not create one'
+          : 'the spec has no create for it';
+      return `${none}, and ${made}`;
     },
 
     validBody(operation, what, which = 'all', variant = 0) {
@@ -80,6 +109,7 @@ export function kitRecords(
       const body = (
         typeof sampled === 'object' && sampled !== null && !Array.isArray(sampled) ? sampled : {}
       ) as Record<string, unknown>;
+      const left = new Set<string>();
       for (const { field, collection } of fieldProducers(
         kit.collections,
         schema,
@@ -88,8 +118,13 @@ export function kitRecords(
         const id = produced.get(collection.plan.name);
         if (field in body && id !== undefined && idFits(id, propertiesOf(schema)[field]!))
           body[field] = id;
+        // A made-up id in an optional field would be refused: a valid body leaves it out.
+        else if (unproduced.has(collection.plan.name) && !requiredOf(schema).includes(field))
+          left.add(field);
       }
-      return body;
+      return left.size === 0
+        ? body
+        : Object.fromEntries(Object.entries(body).filter(([field]) => !left.has(field)));
     },
 
     itemsOf(list, exchange) {
@@ -117,6 +152,8 @@ export function kitRecords(
       const operation = collection.create;
       if (!operation) throw new RuleSkipped(`${collection.plan.name} has no create operation`);
       const sent = body ?? kit.validBody(operation, what);
+      const missing = kit.notMade(operation, sent);
+      if (missing !== undefined) throw valueNotMade(missing);
       const exchange = await kit.call(ctx, operation, { body: JSON.stringify(sent) });
       kit.echoed(ctx, exchange, operation, sent);
       const id = kit.createdId(collection, exchange);
@@ -158,8 +195,8 @@ export function kitRecords(
     async parentId(ctx, parent) {
       const id = await kit.someRecordId(ctx, parent);
       if (id === undefined)
-        throw new RuleSkipped(
-          `no ${parent.plan.name} record to go under: its list is empty, and ${ctx.target.readOnly ? 'read-only runs create none' : 'the suite cannot create one'}`,
+        throw valueNotMade(
+          `no ${parent.plan.name} record to go under: ${kit.noRecordWhy(ctx, parent)}`,
         );
       return id;
     },

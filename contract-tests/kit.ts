@@ -45,6 +45,8 @@ export interface KitBase {
    * a collection (`authorId`): filled once per run by `produceIds`, before the first rule.
    */
   produced: Map<string, unknown>;
+  /** Why `produceIds` got no record of a collection, by collection name. */
+  unproduced: Map<string, string>;
 }
 
 /** Options of one call. */
@@ -140,8 +142,20 @@ export interface Kit {
    */
   produceIds(ctx: RuleContext): Promise<void>;
   /**
+   * Why a body cannot be a valid call: a required field of it is named after a collection
+   * `produceIds` got no record of; `undefined` when nothing is missing.
+   * @example kit.notMade(setPetOwner, body) // '`ownerId` names a record of owners, and there is none: its list is empty, and the spec has no create for it'
+   */
+  notMade(operation: PlanOperation, body: unknown): string | undefined;
+  /**
+   * Why there is no record of a collection to name: its list is empty (or cannot be called),
+   * and the run creates none.
+   */
+  noRecordWhy(ctx: RuleContext, collection: CollectionKit): string;
+  /**
    * A valid request body for an operation, every property given (or only the required ones);
-   * a field named after a collection holds the id `produceIds` found for it.
+   * a field named after a collection holds the id `produceIds` found for it, and an optional
+   * one is left out when it found none.
    */
   validBody(
     operation: PlanOperation,
@@ -254,7 +268,15 @@ export function createKit(spec: ContractSpec, label: string): Kit {
       scopes.set(operationId, { parent, parameter: above.parameter });
   }
 
-  const base: KitBase = { spec, plan, label, roles, scopes, produced: new Map() };
+  const base: KitBase = {
+    spec,
+    plan,
+    label,
+    roles,
+    scopes,
+    produced: new Map(),
+    unproduced: new Map(),
+  };
   // Each part reaches the others through the whole kit, filled in before any rule runs.
   const kit = {} as Kit;
   return Object.assign(

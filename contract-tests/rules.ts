@@ -7,6 +7,7 @@ import { formBodyRules } from './rules/form-bodies.js';
 import { generatedRules } from './rules/generated.js';
 import { invalidBodyRules } from './rules/invalid-bodies.js';
 import { linkRules } from './rules/links.js';
+import { mediaBodyRules } from './rules/media-bodies.js';
 import { parameterRules } from './rules/parameters.js';
 import { stateRules } from './rules/state.js';
 import { scopingRules } from './rules/scoping.js';
@@ -42,6 +43,8 @@ export function contractRules(
     ...invalidBodyRules(kit),
     // Forms and multipart forms that lack or break a field.
     ...formBodyRules(kit),
+    // Text, XML and bytes bodies that lack or break what their schema asks.
+    ...mediaBodyRules(kit),
     // Path, query and header parameters that break their schema.
     ...parameterRules(kit),
     // Missing, wrong, near-miss and misplaced credentials, on every operation.

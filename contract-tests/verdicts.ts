@@ -42,6 +42,21 @@ export class RuleSkipped extends Error {
 }
 
 /**
+ * What the note of every rule skipped for a value the suite could not make starts with (a
+ * record to name in a path or a body, a body of a media type it cannot write): the report's
+ * NOT REACHED list gives it as the reason an operation was not reached.
+ */
+export const NOT_MADE = 'a required value it could not make';
+
+/**
+ * The skip of a rule that needs a value the suite could not make.
+ * @example throw valueNotMade('`ownerId` names a record of owners, and there is none')
+ */
+export function valueNotMade(what: string): RuleSkipped {
+  return new RuleSkipped(`${NOT_MADE}: ${what}`);
+}
+
+/**
  * A rule reached its bound (its time, or the cases it may generate) before it could judge
  * all it set out to: what it checked held, but the rest was not checked. `petstore-kit
  * contract` reports it as not judged, with the bound, and exits 2 unless another rule failed.

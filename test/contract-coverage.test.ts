@@ -17,10 +17,12 @@ import {
   serveOnFreePort,
   type Served,
 } from './contract-helpers.js';
+import { mediaServer } from './fixtures/media-server.js';
 import { categoryStore } from './helpers.js';
 
 const KEY = 'coverage-key';
 const PROJECTS = fileURLToPath(new URL('./fixtures/specs/projects.yaml', import.meta.url));
+const MEDIA = fileURLToPath(new URL('./fixtures/specs/media.yaml', import.meta.url));
 /** Two whole runs of the CLI, each starting vitest: minutes on a busy machine, as a bound only. */
 const RUNS_TIMEOUT = 240_000;
 let served: Served;
@@ -245,6 +247,86 @@ describe('petstore-kit contract flows', () => {
             why: expect.stringMatching(/needs HTTP basic .*give --basic user:password/),
           },
         ]);
+      } finally {
+        await mock.close();
+      }
+    },
+    RUNS_TIMEOUT,
+  );
+});
+
+describe('petstore-kit contract reach', () => {
+  it(
+    'names a required value it could not make among the operations it could not reach',
+    async () => {
+      // Owners are the deployment's own, and it has none: no pet's owner can be named.
+      const deployment = await serveOnFreePort(mediaServer({ apiKey: KEY, noOwners: true }), {
+        path: '/api',
+      });
+      try {
+        const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-reach-'));
+        const run = await contract(
+          ['--spec', MEDIA, '--reporter', 'json', '--output', join(dir, 'run.json')],
+          deployment.url,
+        );
+        // A correct deployment: nothing fails for the value the suite could not make.
+        expect(run.code, run.stdout + run.stderr).toBe(0);
+        const json = JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')) as {
+          unreached: { operation: string; why: string }[];
+        };
+        expect(json.unreached).toEqual([
+          {
+            operation: 'setPetOwner (PUT /api/pets/{petId}/owner)',
+            why: 'a required value it could not make: `ownerId` names a record of owners, and there is none: its list is empty, and the spec has no create for it',
+          },
+          // Labels are created from XML only; the suite writes records as JSON.
+          {
+            operation: 'createLabel (POST /api/labels)',
+            why: "a required value it could not make: a createLabel body as application/xml: the suite sends this call's body as JSON only",
+          },
+          {
+            operation: 'getLabel (GET /api/labels/{labelId})',
+            why: "a required value it could not make: a createLabel body as application/xml: the suite sends this call's body as JSON only",
+          },
+          {
+            operation: 'getOwner (GET /api/owners/{ownerId})',
+            why: 'a required value it could not make: no owners record to read: its list is empty, and the spec has no create for it',
+          },
+        ]);
+        const text = await contract(['--spec', MEDIA], deployment.url);
+        expect(text.stdout).toContain(
+          '\n      setPetOwner (PUT /api/pets/{petId}/owner): a required value it could not make: `ownerId` names a record of owners',
+        );
+      } finally {
+        await deployment.close();
+      }
+    },
+    RUNS_TIMEOUT,
+  );
+});
+
+describe('petstore-kit contract --min-coverage by security scheme', () => {
+  it(
+    'fails a run that missed an (operation, scheme) pair, naming the pair, with the table row that says missed',
+    async () => {
+      const mock = await startMock({
+        spec: PROJECTS,
+        apiKeys: [KEY],
+        seedCount: 3,
+        port: 0,
+        logRequests: false,
+      });
+      try {
+        // HTTP basic is not given: audit entries never get a basic credential.
+        const run = await contract(['--spec', PROJECTS, '--min-coverage', '100'], mock.url);
+        expect(run.code, run.stdout + run.stderr).toBe(1);
+        const verdict = run.stdout.split('\n')[0];
+        expect(verdict).toMatch(
+          /^petstore-kit contract: does NOT conform: [\d.]+% of the documented statuses exercised \(\d+ of \d+\) and [\d.]+% of the documented \(operation, scheme\) pairs \(\d+ of \d+; missed: getAuditEntry basic\), below --min-coverage 100%$/,
+        );
+        expect(run.stdout).toMatch(
+          /\n {2}GET \/api\/audit\/\{entryId\} {2}scheme basic {2}expected accepted {2}missed\n/,
+        );
       } finally {
         await mock.close();
       }

@@ -8,10 +8,11 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalidBodyArbitrary, validBodyArbitrary } from '../contract-tests/arbitraries.js';
 import { invalidBodies } from '../contract-tests/bodies.js';
+import { invalidMediaBodies, validMediaBody } from '../contract-tests/media-bodies.js';
 import { badCredentials, kindOf } from '../contract-tests/credentials.js';
 import { send, type Exchange } from '../contract-tests/http.js';
 import { nearMisses } from '../contract-tests/near-misses.js';
-import { jsonRequestOf, type ContractPlan } from '../contract-tests/plan.js';
+import { jsonRequestOf, type ContractPlan, type Schema } from '../contract-tests/plan.js';
 import { RETRY_LIMITS, retryAfterMs, retryStep } from '../contract-tests/retry.js';
 import { contractRules } from '../contract-tests/rules.js';
 import { linkParameters } from '../contract-tests/rules/links.js';
@@ -19,10 +20,16 @@ import { sampleBody } from '../contract-tests/samples.js';
 import { specOf, type ContractSpec } from '../contract-tests/spec.js';
 import { parseBasic, TargetError, targetFromSettings } from '../contract-tests/target.js';
 import { buildContractPlan } from '../src/cli/contract-plan.js';
-import { contractReport, githubAnnotations, githubCommand } from '../src/cli/contract-report.js';
+import {
+  contractReport,
+  floorShortfall,
+  githubAnnotations,
+  githubCommand,
+} from '../src/cli/contract-report.js';
 import { loadSpec } from '../src/openapi/load.js';
 
 const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
+const MEDIA = fileURLToPath(new URL('./fixtures/specs/media.yaml', import.meta.url));
 
 describe('the retry policy', () => {
   const now = Date.parse('2026-11-22T00:00:00Z');
@@ -313,6 +320,93 @@ describe('the bodies built and generated from a spec', () => {
   });
 });
 
+describe('the bodies of plain text, XML and bytes', () => {
+  let media: ContractSpec;
+  beforeAll(async () => {
+    media = specOf(buildContractPlan((await loadSpec(MEDIA)).resolved));
+  });
+  const cases = (mediaType: string, schema: Schema, bodyRequired = true) =>
+    invalidMediaBodies(mediaType, schema, {
+      bodyRequired,
+      label: 'contract-abc',
+      validate: (part, value) => media.validate(part, value, 'request'),
+    });
+
+  it('break a text as its schema allows, and send it empty only where the schema refuses the empty string', () => {
+    expect(
+      cases('text/plain', { type: 'string', minLength: 1, maxLength: 5 }).map((c) => [
+        c.what,
+        c.body,
+      ]),
+    ).toEqual([
+      ['a text/plain body over its maxLength (5)', 'xxxxxx'],
+      ['a text/plain body that is empty, where the body is required', ''],
+    ]);
+    // Any text is a string: nothing to break, not even with an empty body.
+    expect(cases('text/plain; charset=utf-8', { type: 'string' })).toEqual([]);
+    expect(cases('text/csv', { type: 'integer', maximum: 9 }).map((c) => c.body)).toEqual([
+      'abc',
+      '10',
+      '',
+    ]);
+  });
+
+  it('break an XML element: a required element left out, letters in a number, text too long, not well-formed, empty', () => {
+    const create = media.operation('createPet');
+    const found = cases('application/xml', create.requestBody!.content['application/xml']!);
+    expect(found.map((c) => c.what)).toEqual([
+      'an application/xml body without `name`',
+      'an application/xml body with `name` over its maxLength (20)',
+      'an application/xml body with letters in `age`',
+      'an application/xml body with letters in `ownerId`',
+      'an application/xml body that is not well-formed (its root element left open)',
+      'an application/xml body that is empty, where the body is required',
+    ]);
+    expect(found[2]?.body).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?><pet><name>.+<\/name><age>abc<\/age>.*<\/pet>$/,
+    );
+    expect(found[4]?.body).not.toMatch(/<\/pet>$/);
+    expect(cases('application/vnd.pets+xml', { type: 'object' }, false).map((c) => c.what)).toEqual(
+      ['an application/vnd.pets+xml body that is not well-formed (its root element left open)'],
+    );
+  });
+
+  it('send bytes empty where a body is required, and nothing to a media type range', () => {
+    expect(cases('application/octet-stream', { type: 'string', format: 'binary' })).toEqual([
+      {
+        what: 'an application/octet-stream body that is empty, where the body is required',
+        body: '',
+        contentType: 'application/octet-stream',
+      },
+    ]);
+    expect(cases('application/octet-stream', {}, false)).toEqual([]);
+    expect(cases('image/*', {})).toEqual([]);
+  });
+
+  it('make a valid body of each, confirmed against its schema', () => {
+    const validate = (part: Schema, value: unknown) => media.validate(part, value, 'request');
+    expect(
+      validMediaBody(
+        'text/plain',
+        { type: 'string', maxLength: 40 },
+        'contract-abc note',
+        validate,
+      ),
+    ).toEqual({
+      body: 'contract-abc note',
+      contentType: 'text/plain',
+    });
+    const pet = media.operation('createPet').requestBody!.content['application/xml']!;
+    expect(validMediaBody('application/xml', pet, 'contract-abc', validate)?.body).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?><pet><name>[^<]+<\/name><age>\d+<\/age><ownerId>\d+<\/ownerId><\/pet>$/,
+    );
+    expect(validMediaBody('*/*', {}, 'contract-abc', validate)?.contentType).toBe(
+      'application/octet-stream',
+    );
+    expect(validMediaBody('image/*', {}, 'contract-abc', validate)).toBeUndefined();
+  });
+});
+
 describe('a scheme the user gave no credential for', () => {
   it('skips, with a note naming the option, the rules that need it, and fails none', async () => {
     const plan: ContractPlan = structuredClone(
@@ -550,6 +644,54 @@ describe('the report', () => {
     const above = contractReport([passed('a')], { ...facts, coverage, minCoverage: 50 });
     expect(above.exitCode).toBe(0);
     expect(above.lines[0]).toMatch(/^petstore-kit contract: conforms: 1 rules passed/);
+  });
+
+  it('does not conform when a security scheme pair is missed below the floor, every status exercised, and names the pair', () => {
+    const row = (scheme: string, hits: number) => ({
+      scheme,
+      expected: scheme === 'basic' ? ('accepted' as const) : ('401' as const),
+      documented: true,
+      hits,
+      got: hits > 0 ? [{ status: scheme === 'basic' ? '200' : '401', hits }] : [],
+    });
+    const schemes = {
+      covered: 2,
+      total: 2,
+      percent: 100,
+      schemesCovered: 2,
+      schemesTotal: 3,
+      operations: [
+        {
+          method: 'GET',
+          path: '/v1/audit/{entryId}',
+          operationId: 'getAuditEntry',
+          statuses: [
+            { status: '200', documented: true, hits: 1 },
+            { status: '401', documented: true, hits: 2 },
+          ],
+          schemes: [row('basic', 0), row('apiKey', 1), row('none', 1)],
+        },
+      ],
+    };
+    const below = contractReport([passed('a')], { ...facts, coverage: schemes, minCoverage: 90 });
+    expect(below.exitCode).toBe(1);
+    expect(below.lines[0]).toBe(
+      'petstore-kit contract: does NOT conform: 100% of the documented statuses exercised (2 of 2) but 66.7% of the documented (operation, scheme) pairs (2 of 3; missed: getAuditEntry basic), below --min-coverage 90%',
+    );
+    // The table says what was missed.
+    expect(below.lines).toContain(
+      '  GET /v1/audit/{entryId}  scheme basic  expected accepted  missed',
+    );
+    expect(
+      contractReport([passed('a')], { ...facts, coverage: schemes, minCoverage: 66 }).exitCode,
+    ).toBe(0);
+    // Both measures short: the verdict gives both.
+    const both = floorShortfall({ ...schemes, covered: 1, percent: 50 }, 90);
+    expect(both).toBe(
+      '50% of the documented statuses exercised (1 of 2) and 66.7% of the documented (operation, scheme) pairs (2 of 3; missed: getAuditEntry basic), below --min-coverage 90%',
+    );
+    // A spec without security schemes counts statuses alone.
+    expect(floorShortfall(coverage, 50)).toBeUndefined();
   });
 
   it('lists the operations no valid request reached, with why', () => {

@@ -4,7 +4,8 @@ import { jsonRequestOf, jsonResponseOf, type PlanOperation } from '../plan.js';
 import { producerOf } from '../producers.js';
 import type { Rule } from '../rule.js';
 import { schemaName } from '../spec.js';
-import { RuleSkipped } from '../verdicts.js';
+import { valueNotMade } from '../verdicts.js';
+import { otherValidBody } from '../media-bodies.js';
 
 /**
  * Every operation, called as a client would call it, gets an answer the spec documents: a
@@ -37,8 +38,8 @@ export function answerRules(kit: Kit): Rule[] {
         async check(ctx) {
           const id = await kit.someRecordId(ctx, collection);
           if (id === undefined)
-            throw new RuleSkipped(
-              `no ${collection.plan.name} to read: the list is empty, and read-only runs create none`,
+            throw valueNotMade(
+              `no ${collection.plan.name} record to read: ${kit.noRecordWhy(ctx, collection)}`,
             );
           const exchange = await kit.call(ctx, operation, {
             params: kit.itemParams(collection, id),
@@ -111,8 +112,8 @@ function inferredReadRule(
       for (const { parameter, collection } of producers) {
         const id = await kit.someRecordId(ctx, collection);
         if (id === undefined)
-          throw new RuleSkipped(
-            `no ${collection.plan.name} record for \`${parameter}\`: the list is empty, and ${ctx.target.readOnly ? 'read-only runs create none' : 'the suite cannot create one'}`,
+          throw valueNotMade(
+            `no ${collection.plan.name} record for \`${parameter}\`: ${kit.noRecordWhy(ctx, collection)}`,
           );
         params[parameter] = id;
       }
@@ -124,15 +125,24 @@ function inferredReadRule(
 /**
  * A write outside the collections whose path parameters are all named after one
  * (`POST /orgs/{orgId}/archive`, `PUT /authors/{author_id}/portrait`): called on records the
- * suite created (never on a deployment's own), with a valid body where it takes one, it must
- * answer its success.
+ * suite created (never on a deployment's own), with a valid body where it takes one (JSON,
+ * else text, XML or bytes), it must answer its success. A required body or body field it
+ * cannot make skips the rule, saying which.
  */
 function inferredWriteRule(kit: Kit, operation: PlanOperation): Rule | undefined {
   const producers = producersOf(kit, operation);
   if (!producers) return undefined;
   const success = kit.success(operation);
   const takesJson = jsonRequestOf(operation) !== undefined;
-  if (operation.requestBody?.required && !takesJson) return undefined;
+  const other = takesJson
+    ? undefined
+    : otherValidBody(operation, `${kit.label} inferred`, (part, value) =>
+        kit.spec.validate(part, value, 'request'),
+      );
+  const bodyNotMade =
+    operation.requestBody?.required && !takesJson && !other
+      ? `its request body: the suite writes no valid ${Object.keys(operation.requestBody.content).join(' or ')} body of its schema`
+      : undefined;
   return {
     name: kit.name(
       operation,
@@ -144,13 +154,22 @@ function inferredWriteRule(kit: Kit, operation: PlanOperation): Rule | undefined
       const params: Record<string, unknown> = {};
       for (const { parameter, collection } of producers) {
         if (!collection.create)
-          throw new RuleSkipped(
+          throw valueNotMade(
             `no ${collection.plan.name} record of the suite's own for \`${parameter}\`: the spec has no create for it`,
           );
         params[parameter] = (await kit.ownRecord(ctx, collection)).id;
       }
-      const body = takesJson ? JSON.stringify(kit.validBody(operation, 'inferred')) : undefined;
-      kit.conforms(ctx, await kit.call(ctx, operation, { params, body }), operation, success);
+      if (bodyNotMade !== undefined) throw valueNotMade(bodyNotMade);
+      const json = takesJson ? kit.validBody(operation, 'inferred') : undefined;
+      const missing = kit.notMade(operation, json);
+      if (missing !== undefined) throw valueNotMade(missing);
+      const body = json === undefined ? other?.body : JSON.stringify(json);
+      const exchange = await kit.call(ctx, operation, {
+        params,
+        body,
+        ...(other ? { contentType: other.contentType } : {}),
+      });
+      kit.conforms(ctx, exchange, operation, success);
     },
   };
 }

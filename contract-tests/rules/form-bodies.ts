@@ -4,7 +4,7 @@ import { mediaEssence, type Schema } from '../plan.js';
 import type { Rule } from '../rule.js';
 import { sampleBody } from '../samples.js';
 import { allowedTypes, keyword, requiredOf, writableProperties } from '../schema-parts.js';
-import { targetOf } from './invalid-bodies.js';
+import { refusalOn, targetOf } from './invalid-bodies.js';
 
 /** The form media types whose invalid bodies the suite sends. */
 const FORMS = ['application/x-www-form-urlencoded', 'multipart/form-data'] as const;
@@ -28,14 +28,8 @@ export function formBodyRules(kit: Kit): Rule[] {
       const valid = scalarFields(schema, kit.label);
       if (!valid) continue;
       const target = targetOf(kit, operation);
-      const refused = kit.clientError(operation);
-      const expected = target.madeUp
-        ? {
-            label: `${refused.label} or 404`,
-            accepts: (s: number) => refused.accepts(s) || s === 404,
-          }
-        : refused;
-      const error = kit.errorText(operation, refused);
+      const expected = refusalOn(kit, operation, target);
+      const error = kit.errorText(operation, kit.clientError(operation));
       const kind = form === 'multipart/form-data' ? 'a multipart form' : 'a form';
       for (const { what, fields } of invalidForms(schema, valid)) {
         rules.push({

@@ -1,5 +1,5 @@
 import { invalidBodies } from '../bodies.js';
-import type { Kit } from '../kit.js';
+import type { Expectation, Kit } from '../kit.js';
 import { jsonRequestOf, type PlanOperation } from '../plan.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { producersOf } from './answers.js';
@@ -17,15 +17,8 @@ export function invalidBodyRules(kit: Kit): Rule[] {
     const json = jsonRequestOf(operation);
     if (!json) continue;
     const target = targetOf(kit, operation);
-    const refused = kit.clientError(operation);
-    const error = kit.errorText(operation, refused);
-    // On a made-up record, a 404 refuses the request as rightly as a 400 would.
-    const expected = target.madeUp
-      ? {
-          label: `${refused.label} or 404`,
-          accepts: (s: number) => refused.accepts(s) || s === 404,
-        }
-      : refused;
+    const error = kit.errorText(operation, kit.clientError(operation));
+    const expected = refusalOn(kit, operation, target);
     const bodies = invalidBodies(
       kit.requestSchema(operation),
       kit.validBody(operation, 'invalid'),
@@ -48,6 +41,21 @@ export function invalidBodyRules(kit: Kit): Rule[] {
     }
   }
   return rules;
+}
+
+/**
+ * The statuses that refuse an invalid request to a target: the operation's client errors,
+ * and on a made-up record a 404 too, which refuses it as rightly as a 400 would.
+ */
+export function refusalOn(
+  kit: Kit,
+  operation: PlanOperation,
+  target: { madeUp: boolean },
+): Expectation {
+  const refused = kit.clientError(operation);
+  return target.madeUp
+    ? { label: `${refused.label} or 404`, accepts: (s: number) => refused.accepts(s) || s === 404 }
+    : refused;
 }
 
 /**

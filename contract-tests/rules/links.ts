@@ -2,7 +2,7 @@ import type { Exchange } from '../http.js';
 import type { Kit } from '../kit.js';
 import type { PlanLink, PlanOperation } from '../plan.js';
 import type { Rule, RuleContext } from '../rule.js';
-import { RuleSkipped } from '../verdicts.js';
+import { RuleSkipped, valueNotMade } from '../verdicts.js';
 
 /**
  * OpenAPI links are followed where the spec gives them: after a valid call of the
@@ -49,7 +49,10 @@ async function validCall(
   if (role?.action === 'create') return (await kit.create(ctx, role.collection, 'linked')).exchange;
   if (role?.action === 'read') {
     const id = await kit.someRecordId(ctx, role.collection);
-    if (id === undefined) throw new RuleSkipped(`no ${role.collection.plan.name} to read`);
+    if (id === undefined)
+      throw valueNotMade(
+        `no ${role.collection.plan.name} record to read: ${kit.noRecordWhy(ctx, role.collection)}`,
+      );
     const exchange = await kit.call(ctx, operation, {
       params: kit.itemParams(role.collection, id),
     });

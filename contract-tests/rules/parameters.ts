@@ -1,5 +1,6 @@
 import type { Kit } from '../kit.js';
-import type { PlanParameter } from '../plan.js';
+import { otherValidBody } from '../media-bodies.js';
+import { jsonRequestOf, type PlanOperation, type PlanParameter } from '../plan.js';
 import type { Rule } from '../rule.js';
 import { allowedTypes, keyword, textKeyword } from '../schema-parts.js';
 
@@ -38,12 +39,10 @@ export function parameterRules(kit: Kit): Rule[] {
         ),
         createsData: operation.method !== 'get' && operation.method !== 'head',
         async check(ctx) {
+          const body = validBodyOf(kit, operation);
           for (const probe of probes) {
             const params = { ...kit.madeUpParams(operation), [parameter.name]: probe.text };
-            const body = operation.requestBody
-              ? JSON.stringify(kit.validBody(operation, 'parameter'))
-              : undefined;
-            const exchange = await kit.call(ctx, operation, { params, body });
+            const exchange = await kit.call(ctx, operation, { params, ...body });
             const sent = `${parameter.name}=${JSON.stringify(probe.text)} (${probe.what})`;
             if (exchange.status >= 500)
               kit.fail(
@@ -98,4 +97,19 @@ function brokenTexts(parameter: PlanParameter): { what: string; text: string }[]
       texts.push({ what: 'longer than its maxLength', text: 'x'.repeat(maxLength + 1) });
   }
   return texts;
+}
+
+/**
+ * A valid body for a parameter probe, in a media type the operation takes where the suite
+ * writes one (JSON first); else JSON still, said so: only the parameter is judged, and any 4xx
+ * will do.
+ */
+function validBodyOf(kit: Kit, operation: PlanOperation): { body?: string; contentType?: string } {
+  if (!operation.requestBody) return {};
+  const json = JSON.stringify(kit.validBody(operation, 'parameter'));
+  if (jsonRequestOf(operation)) return { body: json };
+  const other = otherValidBody(operation, `${kit.label} parameter`, (part, value) =>
+    kit.spec.validate(part, value, 'request'),
+  );
+  return other ?? { body: json, contentType: 'application/json' };
 }

@@ -4,7 +4,7 @@ import type { Rule, RuleContext } from '../rule.js';
 import { schemaName } from '../spec.js';
 import { propertiesOf, requiredOf, writableProperties } from '../schema-parts.js';
 import { sampleValue } from '../samples.js';
-import { RuleSkipped } from '../verdicts.js';
+import { RuleSkipped, valueNotMade } from '../verdicts.js';
 
 /**
  * What valid writes answer, and that what they write is what a reader then sees: a create
@@ -275,8 +275,11 @@ function mediaTypeRules(kit: Kit, collection: CollectionKit, operation: PlanOper
       const role = kit.roleOf(operation);
       let params: Record<string, unknown> = {};
       let sent: Record<string, unknown>;
-      if (role?.action === 'create') sent = kit.validBody(operation, 'media type');
-      else {
+      if (role?.action === 'create') {
+        sent = kit.validBody(operation, 'media type');
+        const missing = kit.notMade(operation, sent);
+        if (missing !== undefined) throw valueNotMade(missing);
+      } else {
         const created = await kit.ownRecord(ctx, collection);
         params = kit.itemParams(collection, created.id);
         sent =

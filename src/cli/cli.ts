@@ -240,7 +240,7 @@ export function createCli(io: CliIo): Command {
       .addOption(
         new Option(
           '--min-coverage <percent>',
-          'fail the run (exit 1) when it exercises less of the documented operation statuses',
+          'fail the run (exit 1) when it exercises less of the documented operation statuses, or of the documented (operation, security scheme) pairs',
         )
           .env('CONTRACT_MIN_COVERAGE')
           .argParser(parsePercent),

@@ -12,7 +12,12 @@ import {
   type RuleHits,
 } from './contract-coverage.js';
 import { preflight } from './contract-preflight.js';
-import { contractReport, githubAnnotations, type RuleOutcome } from './contract-report.js';
+import {
+  contractReport,
+  floorShortfall,
+  githubAnnotations,
+  type RuleOutcome,
+} from './contract-report.js';
 import { coverageReport } from './coverage-report.js';
 import type { Coverage } from '../openapi/coverage-table.js';
 import { CONTRACT_DEFAULTS, ContractExit } from './contract-defaults.js';
@@ -328,8 +333,8 @@ async function addJunitParts(
     .join('');
   const { coverage, minCoverage } = facts;
   let suite = coverageReport(coverage, 'junit').replace(/^<\?xml[^>]*>\n/, '');
-  if (minCoverage !== undefined && coverage.percent < minCoverage) {
-    const message = `${coverage.percent}% of the documented statuses exercised (${coverage.covered} of ${coverage.total}), below --min-coverage ${minCoverage}%`;
+  const message = minCoverage === undefined ? undefined : floorShortfall(coverage, minCoverage);
+  if (message !== undefined) {
     suite = suite
       .replace(/ failures="0"/, ' failures="1"')
       .replace(

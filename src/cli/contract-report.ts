@@ -26,7 +26,10 @@ export interface ReportFacts {
   broken?: string | undefined;
   /** What the run exercised: every operation by documented status. */
   coverage?: Coverage | undefined;
-  /** The floor of `coverage.percent`: below it the run does not conform. */
+  /**
+   * The floor of the coverage, in percent: below it, by documented statuses or by documented
+   * (operation, scheme) pairs, the run does not conform (see {@link floorShortfall}).
+   */
   minCoverage?: number | undefined;
   /** The operations no request of the run got to, and why. */
   unreached?: readonly { operation: string; why: string }[] | undefined;
@@ -43,6 +46,40 @@ export interface ContractReport {
   /** The verdict, the report's first line: stderr repeats it when the target does not conform. */
   verdict: string;
   exitCode: 0 | 1 | 2;
+}
+
+/** Missed (operation, scheme) pairs a floor's verdict names; the table lists them all. */
+const PAIRS_NAMED = 5;
+
+/**
+ * How a run's coverage falls short of a `--min-coverage` floor, in one sentence; `undefined`
+ * when it meets it. The floor holds for each of the table's two measures on its own: the
+ * documented statuses exercised, and the documented (operation, scheme) pairs exercised (a
+ * missed pair is a scheme whose credential the run never sent to that operation, accepted or
+ * not). The missed pairs are named, the first few; the table lists every one.
+ * @example floorShortfall(coverage, 100) // '100% of the documented statuses exercised (8 of 8) but 87.5% of the documented (operation, scheme) pairs (7 of 8; missed: getAuditEntry basic), below --min-coverage 100%'
+ */
+export function floorShortfall(coverage: Coverage, floor: number): string | undefined {
+  const schemesPercent =
+    coverage.schemesTotal === 0
+      ? 100
+      : Math.round((1000 * coverage.schemesCovered) / coverage.schemesTotal) / 10;
+  const statusesShort = coverage.percent < floor;
+  const schemesShort = schemesPercent < floor;
+  if (!statusesShort && !schemesShort) return undefined;
+  const statuses = `${coverage.percent}% of the documented statuses exercised (${coverage.covered} of ${coverage.total})`;
+  if (!schemesShort) return `${statuses}, below --min-coverage ${floor}%`;
+  const missed = coverage.operations.flatMap(({ operationId, schemes }) =>
+    schemes
+      .filter((row) => row.documented && row.hits === 0)
+      .map((row) => `${operationId} ${row.scheme}`),
+  );
+  const named =
+    missed.length > PAIRS_NAMED
+      ? `${missed.slice(0, PAIRS_NAMED).join(', ')} and ${missed.length - PAIRS_NAMED} more`
+      : missed.join(', ');
+  const pairs = `${schemesPercent}% of the documented (operation, scheme) pairs (${coverage.schemesCovered} of ${coverage.schemesTotal}; missed: ${named})`;
+  return `${statuses} ${statusesShort ? 'and' : 'but'} ${pairs}, below --min-coverage ${floor}%`;
 }
 
 /** Rule names shown per group of alike failures; the rest are counted. */
@@ -68,15 +105,16 @@ export function contractReport(
   const failures = groups(failed, (outcome) => firstLine(outcome.message));
   const notJudged = groups(unjudged, (outcome) => firstLine(outcome.message));
   const { coverage, minCoverage } = facts;
-  const belowFloor =
-    coverage !== undefined && minCoverage !== undefined && coverage.percent < minCoverage;
+  const shortfall =
+    coverage !== undefined && minCoverage !== undefined
+      ? floorShortfall(coverage, minCoverage)
+      : undefined;
+  const belowFloor = shortfall !== undefined;
 
   const counts = `${passed.length} rules passed, ${failed.length} failed, ${skipped.length} skipped`;
   const notJudgedCount = unjudged.length > 0 ? `, ${unjudged.length} could not be judged` : '';
   const summary = `${counts}${notJudgedCount} against ${facts.baseUrl} (${facts.timing})`;
-  const floor = belowFloor
-    ? `${coverage.percent}% of the documented statuses exercised (${coverage.covered} of ${coverage.total}), below --min-coverage ${minCoverage}%`
-    : '';
+  const floor = shortfall ?? '';
 
   let verdict: string;
   let exitCode: ContractReport['exitCode'];
