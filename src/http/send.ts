@@ -72,8 +72,8 @@ export function createSender(
     scratch: Buffer[],
   ): Promise<void> {
     const written: Promise<void>[] = [Promise.resolve(), Promise.resolve()];
-    // Whether each buffer's last write is done. A slice goes on into the other buffer when it
-    // is: a slice runs only in a turn's check phase, and one buffer a turn halved a list's pace.
+    // Whether each buffer's last write is done. A slice goes on into a buffer whose write is
+    // done: slices run only in a turn's check phase, and a buffer or two a turn slowed a list.
     const free = [true, true];
     // Room kept after a part: its comma, or the closing.
     const reserve = Math.max(COMMA.length, close.length) + 1;
@@ -151,12 +151,20 @@ export function createSender(
           return;
         }
         if (!ok || budget.spent(started)) end();
+        // A write the socket took at once calls back within the next ticks, still in this turn:
+        // the slice then goes on into that buffer, as long as the turn has time.
+        else await nextTicks();
         if (!ok && !(await drained(res))) return;
       }
     } finally {
       end();
     }
   }
+}
+
+/** Resolves once the ticks queued so far, and those they queue, have run. */
+async function nextTicks(): Promise<void> {
+  for (let i = 0; i < 2; i++) await new Promise((resolve) => process.nextTick(resolve));
 }
 
 /** Resolves with whether the client took what was written (false: it is gone); leaves no listener behind. */
