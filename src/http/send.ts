@@ -72,99 +72,67 @@ export function createSender(
     scratch: Buffer[],
   ): Promise<void> {
     const written: Promise<void>[] = [Promise.resolve(), Promise.resolve()];
-    // Whether each buffer's last write is done. A slice goes on into a buffer whose write is
-    // done: slices run only in a turn's check phase, and a buffer or two a turn slowed a list.
-    const free = [true, true];
     // Room kept after a part: its comma, or the closing.
     const reserve = Math.max(COMMA.length, close.length) + 1;
     // A write of a client that left may never call back: its leaving ends the wait too.
     const gone = new Promise<void>((resolve) => res.once('close', resolve));
     let i = 0;
-    let done: (() => void) | undefined;
-    let started = 0;
-    const end = (): void => {
-      done?.();
-      done = undefined;
-    };
-    try {
-      for (let turn = 0, opened = false; ; turn ^= 1) {
-        if (!free[turn]) {
-          end();
-          await Promise.race([written[turn], gone]);
-        }
-        if (res.destroyed) return;
-        if (!done) {
-          done = await budget.slice();
-          started = performance.now();
-        }
-        const buffer = scratch[turn] as Buffer;
-        const direct: Buffer[] = [];
-        let size = 0;
-        if (!opened) {
-          size += open.copy(buffer);
-          opened = true;
-        }
-        // The clock is read every 64 parts, not for each: a buffer holds a few hundred.
-        while (i < parts.length && !((i & 63) === 0 && size > 1 && budget.spent(started))) {
-          const part = parts[i] as Buffer | string;
-          const separated = i > 0;
-          // A text is counted only near the end of the buffer: three bytes a character at most.
-          const length =
-            typeof part !== 'string'
-              ? part.length
-              : size + part.length * 3 + reserve <= buffer.length
-                ? part.length
-                : Buffer.byteLength(part);
-          if (length + reserve > buffer.length) {
-            if (size > 0) break; // what is filled goes first
-            if (separated) direct.push(COMMA);
-            direct.push(typeof part === 'string' ? Buffer.from(part) : part);
-            i++;
-            break;
-          }
-          if (size + length + reserve > buffer.length) break;
-          if (separated) size += COMMA.copy(buffer, size);
-          size += typeof part === 'string' ? buffer.write(part, size) : part.copy(buffer, size);
-          i++;
-        }
-        const last = i >= parts.length;
-        if (last) {
-          if (direct.length > 0) direct.push(close);
-          else size += close.copy(buffer, size);
-        }
-        let ok = true;
-        if (size > 0) {
-          const filled = turn;
-          free[filled] = false;
-          written[filled] = new Promise((resolve) => {
-            ok = res.write(buffer.subarray(0, size), () => {
-              free[filled] = true;
-              resolve();
-            });
-          });
-        }
-        for (const part of direct) ok = res.write(part);
-        if (last || res.destroyed) {
-          end();
-          // The pair goes back to the pool only once both of its writes are done.
-          await Promise.race([Promise.all(written), gone]);
-          return;
-        }
-        if (!ok || budget.spent(started)) end();
-        // A write the socket took at once calls back within the next ticks, still in this turn:
-        // the slice then goes on into that buffer, as long as the turn has time.
-        else await nextTicks();
-        if (!ok && !(await drained(res))) return;
+    for (let turn = 0, opened = false; ; turn ^= 1) {
+      await Promise.race([written[turn], gone]);
+      if (res.destroyed) return;
+      const done = await budget.slice();
+      const started = performance.now();
+      const buffer = scratch[turn] as Buffer;
+      const direct: Buffer[] = [];
+      let size = 0;
+      if (!opened) {
+        size += open.copy(buffer);
+        opened = true;
       }
-    } finally {
-      end();
+      // A slice fills at most one buffer: the clock is read every 64 parts, not for each.
+      while (i < parts.length && !((i & 63) === 0 && size > 1 && budget.spent(started))) {
+        const part = parts[i] as Buffer | string;
+        const separated = i > 0;
+        // A text is counted only near the end of the buffer: three bytes a character at most.
+        const length =
+          typeof part !== 'string'
+            ? part.length
+            : size + part.length * 3 + reserve <= buffer.length
+              ? part.length
+              : Buffer.byteLength(part);
+        if (length + reserve > buffer.length) {
+          if (size > 0) break; // what is filled goes first
+          if (separated) direct.push(COMMA);
+          direct.push(typeof part === 'string' ? Buffer.from(part) : part);
+          i++;
+          break;
+        }
+        if (size + length + reserve > buffer.length) break;
+        if (separated) size += COMMA.copy(buffer, size);
+        size += typeof part === 'string' ? buffer.write(part, size) : part.copy(buffer, size);
+        i++;
+      }
+      const last = i >= parts.length;
+      if (last) {
+        if (direct.length > 0) direct.push(close);
+        else size += close.copy(buffer, size);
+      }
+      let ok = true;
+      if (size > 0) {
+        written[turn] = new Promise((resolve) => {
+          ok = res.write(buffer.subarray(0, size), () => resolve());
+        });
+      }
+      for (const part of direct) ok = res.write(part);
+      done();
+      if (last || res.destroyed) {
+        // The pair goes back to the pool only once both of its writes are done.
+        await Promise.race([Promise.all(written), gone]);
+        return;
+      }
+      if (!ok && !(await drained(res))) return;
     }
   }
-}
-
-/** Resolves once the ticks queued so far, and those they queue, have run. */
-async function nextTicks(): Promise<void> {
-  for (let i = 0; i < 2; i++) await new Promise((resolve) => process.nextTick(resolve));
 }
 
 /** Resolves with whether the client took what was written (false: it is gone); leaves no listener behind. */
