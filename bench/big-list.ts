@@ -124,7 +124,9 @@ async function listClients(url: string, clients: number) {
 export async function bigList(options: BigListOptions): Promise<BigList> {
   const { count, recordBytes, seconds } = options;
   const body = categoryOf(recordBytes);
-  const mock = await startMock({ seedCount: 0, probe: true });
+  // BENCH_MOCK_NODE_ARGS: flags of node for the mock, e.g. `--trace-gc` or `--cpu-prof`.
+  const nodeArgs = process.env.BENCH_MOCK_NODE_ARGS?.split(' ').filter(Boolean);
+  const mock = await startMock({ seedCount: 0, probe: true, nodeArgs });
   try {
     // Over 20 connections, as a busy client would: filling is creates as the store grows.
     const fill = checked(
