@@ -7,7 +7,7 @@ import { deserialize, serialize } from 'node:v8';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { BUNDLED_SPEC_PATH } from './bundled.js';
 import { readingCacheFolder } from './cache-folder.js';
-import { hideDataRefs } from './data-refs.js';
+import { hideDataRefsSeeing } from './data-refs.js';
 import { lenientReadings } from './defects.js';
 import { SpecError } from './spec-error.js';
 import { specDefects } from './spec-check.js';
@@ -287,13 +287,13 @@ async function resolveRefs(
   const parser = new $RefParser();
   const root = resolve(path);
   // A `$ref` inside an example or a default is part of the value, never fetched.
-  const restore = hideDataRefs(document);
+  const { restore, external } = hideDataRefsSeeing(document);
   let resolved: Record<string, unknown>;
   try {
     // A recursive schema becomes a cycle of objects: one object per target, as for every $ref.
     resolved = (await parser.dereference(root, document as never, {
       dereference: { circular: true },
-      resolve: { external: true, http: { timeout: URL_TIMEOUT_MS } },
+      resolve: { external, http: { timeout: URL_TIMEOUT_MS } },
     })) as Record<string, unknown>;
   } catch (err) {
     throw new SpecError(`${path} has a $ref that cannot be resolved: ${refFailure(err, root)}`);
