@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readingCacheFolder } from '../src/openapi/cache-folder.js';
+import { hideDataRefsSeeing } from '../src/openapi/data-refs.js';
 import { loadSpec } from '../src/openapi/load.js';
 
 const PROJECT = fileURLToPath(new URL('../', import.meta.url));
@@ -68,4 +69,23 @@ describe('the folder of remembered readings', () => {
     expect(left).toEqual(expect.arrayContaining([first.reading, second.reading]));
     expect(left).not.toContain(others[1]);
   }, 30_000);
+});
+
+describe('looking for other files to read', () => {
+  it('is needed only when a reference of the description, not of its data, names one', () => {
+    const own = {
+      paths: { '/a': { $ref: '#/components/pathItems/A' } },
+      components: {
+        schemas: { A: { example: { $ref: 'https://api.example.com/data/1' } } },
+        examples: { B: { value: { $ref: 'other.json' } } },
+      },
+    };
+    const seen = hideDataRefsSeeing(own);
+    expect(seen.external).toBe(false);
+    seen.restore();
+    expect(own.components.schemas.A.example).toEqual({ $ref: 'https://api.example.com/data/1' });
+
+    const split = { paths: { '/a': { $ref: 'paths/a.yaml' } } };
+    expect(hideDataRefsSeeing(split).external).toBe(true);
+  });
 });

@@ -44,6 +44,17 @@ const HIDDEN = '\u0000$ref';
  * @example const restore = hideDataRefs(document); await resolve(document); restore();
  */
 export function hideDataRefs(document: object): () => void {
+  return hideDataRefsSeeing(document).restore;
+}
+
+/**
+ * hideDataRefs, and whether a reference of the document (not of its data) names another file
+ * or a URL: when none does, the resolver need not look for them (a walk of the whole
+ * document, 0.2-0.4 s of Cloudflare's cold start).
+ * @example const { restore, external } = hideDataRefsSeeing(document);
+ */
+export function hideDataRefsSeeing(document: object): { restore: () => void; external: boolean } {
+  let external = false;
   const hidden: Record<string, unknown>[] = [];
   const stack: Place[] = [{ value: document, kind: 'keywords' }];
   const seen = new Set<object>();
@@ -61,16 +72,17 @@ export function hideDataRefs(document: object): () => void {
       object[HIDDEN] = object.$ref;
       delete object.$ref;
       hidden.push(object);
-    }
+    } else if (typeof object.$ref === 'string' && !object.$ref.startsWith('#')) external = true;
     for (const [key, child] of Object.entries(object))
       stack.push({ value: child, kind: kindOf(kind, key, child) });
   }
-  return () => {
+  const restore = () => {
     for (const object of hidden) {
       object.$ref = object[HIDDEN];
       Reflect.deleteProperty(object, HIDDEN);
     }
   };
+  return { restore, external };
 }
 
 /**
