@@ -11,6 +11,7 @@ import {
 } from './credentials.js';
 import { send } from './http.js';
 import type { Held, Kit, KitBase } from './kit.js';
+import { queryPairs, styledText } from './parameter-style.js';
 import { isOpen, jsonRequestOf, type PlanOperation, type Schema } from './plan.js';
 import { sampleValue } from './samples.js';
 import { keyword, textKeyword } from './schema-parts.js';
@@ -113,12 +114,15 @@ export function kitCalls(
         const value = given
           ? params[parameter.name]
           : sampleValue(parameter.schema, `${label} ${parameter.name}`);
-        const text = typeof value === 'string' ? value : JSON.stringify(value);
+        // Written as its style says: a query array as `status=a&status=b`, not JSON.
         if (parameter.in === 'path')
-          path = path.replace(`{${parameter.name}}`, encodeURIComponent(text));
-        else if (parameter.in === 'query') query.push([parameter.name, text]);
-        else if (parameter.in === 'header') headers[parameter.name] = text;
-        else cookies.push([parameter.name, text]);
+          path = path.replace(
+            `{${parameter.name}}`,
+            styledText(parameter, value, encodeURIComponent),
+          );
+        else if (parameter.in === 'query') query.push(...queryPairs(parameter, value));
+        else if (parameter.in === 'header') headers[parameter.name] = styledText(parameter, value);
+        else cookies.push(...queryPairs(parameter, value));
       }
       Object.assign(headers, auth.headers);
       cookies.push(...auth.cookies);

@@ -2,6 +2,7 @@ import { article } from '../bodies.js';
 import type { CollectionKit, Expectation, Kit } from '../kit.js';
 import { jsonRequestOf, jsonResponseOf, type PlanOperation } from '../plan.js';
 import { producerOf } from '../producers.js';
+import { validRequest } from '../request-bodies.js';
 import type { Rule } from '../rule.js';
 import { schemaName } from '../spec.js';
 import { RuleSkipped } from '../verdicts.js';
@@ -149,8 +150,8 @@ function inferredWriteRule(kit: Kit, operation: PlanOperation): Rule | undefined
           );
         params[parameter] = (await kit.ownRecord(ctx, collection)).id;
       }
-      const body = takesJson ? JSON.stringify(kit.validBody(operation, 'inferred')) : undefined;
-      kit.conforms(ctx, await kit.call(ctx, operation, { params, body }), operation, success);
+      const body = validRequest(kit, operation, 'inferred');
+      kit.conforms(ctx, await kit.call(ctx, operation, { params, ...body }), operation, success);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Kit } from '../kit.js';
 import type { PlanParameter } from '../plan.js';
+import { validRequest } from '../request-bodies.js';
 import type { Rule } from '../rule.js';
 import { allowedTypes, keyword, textKeyword } from '../schema-parts.js';
 
@@ -40,10 +41,11 @@ export function parameterRules(kit: Kit): Rule[] {
         async check(ctx) {
           for (const probe of probes) {
             const params = { ...kit.madeUpParams(operation), [parameter.name]: probe.text };
-            const body = operation.requestBody
-              ? JSON.stringify(kit.validBody(operation, 'parameter'))
-              : undefined;
-            const exchange = await kit.call(ctx, operation, { params, body });
+            // A body the operation takes, in its own media type: the parameter is the fault.
+            const exchange = await kit.call(ctx, operation, {
+              params,
+              ...validRequest(kit, operation, 'parameter'),
+            });
             const sent = `${parameter.name}=${JSON.stringify(probe.text)} (${probe.what})`;
             if (exchange.status >= 500)
               kit.fail(
