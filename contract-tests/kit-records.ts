@@ -1,12 +1,14 @@
 // The records of the interface as the rules use them: valid bodies, what an answer holds out
 // of its envelope, records the suite creates or finds, shared by the rules of a run.
 import { createHash, randomBytes } from 'node:crypto';
+import { answersRecord } from './answer-shapes.js';
 import type { Exchange } from './http.js';
 import type { CollectionKit, Kit, KitBase, Roles } from './kit.js';
 import { fieldProducers, idFits, type FieldProducer } from './producers.js';
 import {
   answersBody,
   jsonRequestOf,
+  jsonResponseOf,
   responseFor,
   type PlanOperation,
   type Schema,
@@ -137,8 +139,13 @@ export function kitRecords(
       const inBody =
         collection.create && kit.recordOf(collection.create, exchange)[plan.idProperty];
       if (inBody !== undefined) return inBody;
-      // Neither in the answer nor in a Location: the key the client chose names the record.
-      return idFromLocation(collection, exchange) ?? sentKey(collection, exchange);
+      // Neither in the answer nor in a Location: the id the answer is (Dialogporten answers
+      // the new id alone), else the key the client chose.
+      return (
+        idFromLocation(collection, exchange) ??
+        bareId(collection, exchange) ??
+        sentKey(collection, exchange)
+      );
     },
 
     async create(ctx, collection, what, body) {
@@ -161,8 +168,9 @@ export function kitRecords(
           exchange,
         );
       const creation = { exchange, sent, id };
-      // An answer without a body echoes nothing: the record it made is read back instead.
-      if (!answersBody(operation, exchange.status) && collection.read)
+      // An answer without a record (none, or the id alone) echoes nothing: the record it
+      // made is read back instead.
+      if (!answersRecord(operation, exchange.status) && collection.read)
         await kit.readAsSent(ctx, collection, [creation]);
       return creation;
     },
@@ -257,6 +265,15 @@ export function idFromLocation(collection: CollectionKit, exchange: Exchange): u
   return idKind === 'integer' && /^-?\d+$/.test(id) ? Number(id) : id;
 }
 
+/** The id a create answered alone, as its spec documents it (a JSON string or number). */
+function bareId(collection: CollectionKit, exchange: Exchange): unknown {
+  const { create } = collection;
+  if (!create || answersRecord(create, exchange.status) || !answersBody(create, exchange.status))
+    return undefined;
+  const { json } = exchange;
+  return typeof json === 'string' || typeof json === 'number' ? json : undefined;
+}
+
 /** The key of a create's body, where the record's key is the client's to choose. */
 function sentKey(collection: CollectionKit, exchange: Exchange): unknown {
   const { idProperty } = collection.plan;
@@ -274,12 +291,13 @@ function sentKey(collection: CollectionKit, exchange: Exchange): unknown {
 
 /**
  * Whether the spec promises a way to learn a created record's key from the answer of that
- * status: a body declaring it, or a Location header.
+ * status: a record, the id alone, or a Location header.
  */
 function promisesId(create: PlanOperation, status: number): boolean {
   const response = responseFor(create, status)?.response;
   if (!response) return false;
-  return 'location' in response.headers || Object.keys(response.content).length > 0;
+  const bare = ['string', 'integer', 'number'].includes(String(jsonResponseOf(response)?.type));
+  return 'location' in response.headers || bare || answersRecord(create, status);
 }
 
 /** Why the suite cannot name a record it created: the description's gap, told as a skip. */

@@ -1,6 +1,9 @@
 // The false alarms the contract suite raised against the mock serving the classic Swagger
 // Petstore (OpenAPI 3.1 edition), one class each: the mock behaves as a careful
 // implementation, so each rule named here must pass, the description's gaps told as advice.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryPairs, styledText } from '../contract-tests/parameter-style.js';
@@ -201,5 +204,106 @@ describe('parameters written as their style says', () => {
     { parameter: { ...path, style: 'matrix', explode: true }, value: [3, 4], text: ';ids=3;ids=4' },
   ])('path $parameter.style $parameter.explode: $value', ({ parameter, value, text }) => {
     expect(styledText(parameter, value, encodeURIComponent)).toBe(text);
+  });
+});
+
+/** A service whose creates answer the new id alone, and whose reads show fewer fields than a create takes. */
+const THINGS = `
+openapi: 3.1.0
+info: { title: things, version: '1' }
+servers: [{ url: /api }]
+paths:
+  /things:
+    get:
+      operationId: listThings
+      responses:
+        '200':
+          description: the things
+          content:
+            application/json:
+              schema: { type: array, items: { $ref: '#/components/schemas/ThingView' } }
+    post:
+      operationId: createThing
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $ref: '#/components/schemas/NewThing' }
+      responses:
+        '201':
+          description: the id of the new thing
+          content:
+            application/json:
+              schema: { type: string, example: the-example-id }
+  /things/{thingId}:
+    get:
+      operationId: getThing
+      parameters:
+        - { name: thingId, in: path, required: true, schema: { type: string } }
+      responses:
+        '200':
+          description: the thing
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/ThingView' }
+        '404': { description: no such thing }
+components:
+  schemas:
+    NewThing:
+      type: object
+      required: [name]
+      properties:
+        name: { type: string }
+        note: { type: string }
+    ThingView:
+      type: object
+      required: [id, name]
+      properties:
+        id: { type: string, readOnly: true }
+        name: { type: string }
+`;
+
+describe('the contract suite against a mock whose creates answer the new id alone (as Dialogporten’s)', () => {
+  it('gets the new record’s id from the mock, and reads the record back instead of comparing the id with the body', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'things-'));
+    const spec = join(dir, 'things.yaml');
+    writeFileSync(spec, THINGS);
+    const things = await startMock({ spec, port: 0, apiKeys: [KEY], seed: 1 });
+    try {
+      const answer = await fetch(`${things.url}/things`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'a thing', note: 'kept, never shown' }),
+      });
+      expect(answer.status).toBe(201);
+      const id = (await answer.json()) as string;
+      expect(id).not.toBe('the-example-id');
+      expect((await fetch(`${things.url}/things/${encodeURIComponent(id)}`)).status).toBe(200);
+
+      const target = targetFromSettings({
+        baseUrl: things.url,
+        token: KEY,
+        seed: 7,
+        budget: 0,
+        timeoutMs: 10_000,
+        replay: '',
+      });
+      const plan = buildContractPlan((await loadSpec(spec)).resolved);
+      const chosen = contractRules(plan, target).filter((rule) =>
+        /^createThing: (a valid body gets|each create)|^listThings: /.test(rule.name),
+      );
+      expect(chosen.length).toBeGreaterThan(2);
+      const context = { target, advise: () => {}, circuit: {}, memo: new Map() };
+      const found: Record<string, string> = {};
+      for (const rule of chosen)
+        found[rule.name] = await rule.check(context).then(
+          () => 'passed',
+          (err: Error) => `${err.name}: ${err.message.slice(0, 600)}`,
+        );
+      expect(found).toEqual(allPassed(found));
+    } finally {
+      await things.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
