@@ -109,6 +109,8 @@ export function kitCalls(
       const cookies: [string, string][] = [];
       for (const parameter of operation.parameters) {
         if (link && (parameter.in === 'path' || parameter.in === 'query')) continue;
+        // The message's own framing (Mojaloop documents `Content-Length`): HTTP writes it.
+        if (parameter.in === 'header' && isFraming(parameter.name)) continue;
         const given = parameter.name in params;
         if (!given && !parameter.required) continue;
         const value = given
@@ -196,4 +198,24 @@ function madeUpValue(schema: Schema, label: string): unknown {
   if (textKeyword(schema, 'enum') || textKeyword(schema, 'pattern'))
     return sampleValue(schema, label);
   return `${label}-none`.replace(/\s+/g, '-');
+}
+
+/** Headers that frame the message, which the HTTP client writes itself and a caller cannot. */
+const FRAMING = new Set([
+  'content-length',
+  'transfer-encoding',
+  'host',
+  'connection',
+  'te',
+  'upgrade',
+  'keep-alive',
+  'trailer',
+]);
+
+/**
+ * Whether a header is one the HTTP client writes itself (`Content-Length`): a description may
+ * document it, but no value of the suite's is sent for it.
+ */
+export function isFraming(name: string): boolean {
+  return FRAMING.has(name.toLowerCase());
 }

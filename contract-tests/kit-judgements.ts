@@ -38,6 +38,14 @@ export function kitJudgements(
 > {
   return {
     conforms(ctx, exchange, operation, expected) {
+      if (isTooLargeRefused(exchange) && !expected.accepts(413)) {
+        // A body past a megabyte (10,000 items where `maxItems` allows them): a server may
+        // refuse it for its size before reading it, whatever the spec says of its content.
+        ctx.advise(
+          `${operation.operationId} refused a body of ${exchange.request.body!.length} bytes with 413: the spec documents no size limit for its bodies, which a client needs to know`,
+        );
+        return;
+      }
       if (!expected.accepts(exchange.status)) {
         kit.fail(
           `${exchange.status} answers where the spec wants ${expected.label}`,
@@ -241,6 +249,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** A 4xx status the operation documents nothing for: neither itself, nor `4XX`, nor `default`. */
 function isUndocumentedRefusal(operation: PlanOperation, status: number): boolean {
   return status >= 400 && status < 500 && responseFor(operation, status) === undefined;
+}
+
+/** Bodies larger than this may be refused for their size alone (413), whatever they hold. */
+const SIZE_REFUSED_OVER = 1_000_000;
+
+function isTooLargeRefused(exchange: Exchange): boolean {
+  return exchange.status === 413 && (exchange.request.body?.length ?? 0) > SIZE_REFUSED_OVER;
 }
 
 /** A 2xx of an operation that documents no success: neither a 2xx, nor `2XX`, nor `default`. */

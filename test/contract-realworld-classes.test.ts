@@ -6,7 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Exchange } from '../contract-tests/http.js';
+import { createKit } from '../contract-tests/kit.js';
 import { queryPairs, styledText } from '../contract-tests/parameter-style.js';
+import type { ContractPlan } from '../contract-tests/plan.js';
+import { sampleValue } from '../contract-tests/samples.js';
+import { specOf } from '../contract-tests/spec.js';
 import { contractRules, type Rule, type RuleContext } from '../contract-tests/rules.js';
 import { targetFromSettings } from '../contract-tests/target.js';
 import { buildContractPlan } from '../src/cli/contract-plan.js';
@@ -307,3 +312,82 @@ describe('the contract suite against a mock whose creates answer the new id alon
     }
   });
 });
+
+describe('what Mojaloop’s description asked of the suite', () => {
+  let things: ContractPlan;
+  beforeAll(async () => {
+    things = await planOf(THINGS);
+  });
+  const withHeader = (): ContractPlan => {
+    const plan = structuredClone(things);
+    const create = plan.operations.find((op) => op.operationId === 'createThing')!;
+    create.parameters.push({
+      name: 'content-length',
+      in: 'header',
+      required: false,
+      schema: { type: 'integer' },
+    });
+    return plan;
+  };
+
+  it('writes no pattern it cannot sample as a crash: a lookahead gives up on the pattern, not the run', () => {
+    expect(() =>
+      sampleValue({ type: 'string', pattern: '^(?=.*[1-9])\\d{1,18}$' }, 'contract-x amount'),
+    ).not.toThrow();
+  });
+
+  it('never sends a documented `Content-Length` itself, nor breaks it: HTTP frames the message', () => {
+    const target = targetFromSettings({
+      baseUrl: 'http://127.0.0.1:9/api',
+      token: KEY,
+      seed: 1,
+      budget: 0,
+      timeoutMs: 100,
+      replay: '',
+    });
+    const names = contractRules(withHeader(), target).map((rule) => rule.name);
+    expect(names.filter((name) => /content-length/i.test(name))).toEqual([]);
+  });
+
+  it('takes a 413 to a body past a megabyte as a size limit the spec does not document, not a wrong status', () => {
+    const kit = createKit(specOf(withHeader()), 'contract-x');
+    const create = kit.plan.operations.find((op) => op.operationId === 'createThing')!;
+    const told: string[] = [];
+    const exchange: Exchange = {
+      request: {
+        method: 'post',
+        path: '/things',
+        url: 'http://127.0.0.1:9/api/things',
+        headers: {},
+        body: JSON.stringify({ name: 'x'.repeat(1_100_000) }),
+      },
+      status: 413,
+      headers: { 'content-type': 'application/json' },
+      text: '{"message":"too large"}',
+      json: { message: 'too large' },
+      retries: [],
+    };
+    const ctx = { target: { baseUrl: '', timeoutMs: 1 }, advise: (t: string) => told.push(t) };
+    const refused = { label: '400', accepts: (status: number) => status === 400 };
+    expect(() =>
+      kit.conforms(ctx as unknown as RuleContext, exchange, create, refused),
+    ).not.toThrow();
+    expect(told).toEqual([expect.stringMatching(/refused a body of \d+ bytes with 413/)]);
+    // A small body is judged as before.
+    const small = { ...exchange, request: { ...exchange.request, body: '{}' } };
+    expect(() => kit.conforms(ctx as unknown as RuleContext, small, create, refused)).toThrow(
+      /413 answers where the spec wants 400/,
+    );
+  });
+});
+
+async function planOf(yaml: string): Promise<ContractPlan> {
+  const dir = mkdtempSync(join(tmpdir(), 'plan-'));
+  try {
+    const spec = join(dir, 'spec.yaml');
+    writeFileSync(spec, yaml);
+    return buildContractPlan((await loadSpec(spec)).resolved);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
