@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Exchange } from '../contract-tests/http.js';
 import { createKit } from '../contract-tests/kit.js';
 import { queryPairs, styledText } from '../contract-tests/parameter-style.js';
-import type { ContractPlan } from '../contract-tests/plan.js';
+import type { ContractPlan, Schema } from '../contract-tests/plan.js';
+import { invalidBodies } from '../contract-tests/bodies.js';
 import { sampleValue } from '../contract-tests/samples.js';
 import { specOf } from '../contract-tests/spec.js';
 import { contractRules, type Rule, type RuleContext } from '../contract-tests/rules.js';
@@ -347,6 +348,21 @@ describe('what Mojaloop’s description asked of the suite', () => {
     });
     const names = contractRules(withHeader(), target).map((rule) => rule.name);
     expect(names.filter((name) => /content-length/i.test(name))).toEqual([]);
+  });
+
+  it('sends no invalid body past a megabyte (10,001 parties test a size limit, not `maxItems`)', () => {
+    const parties = (maxItems: number): Schema => ({
+      type: 'object',
+      properties: {
+        partyList: { type: 'array', maxItems, items: { type: 'string', minLength: 200 } },
+      },
+    });
+    const valid = { partyList: ['p'.repeat(200)] };
+    const options = { label: 'contract-x', bodyRequired: true, breaks: () => true };
+    const whats = (maxItems: number) =>
+      invalidBodies(parties(maxItems), valid, options).map(({ what }) => what);
+    expect(whats(3)).toContainEqual(expect.stringMatching(/more items than its maxItems \(3\)/));
+    expect(whats(10_000)).not.toContainEqual(expect.stringMatching(/more items than its maxItems/));
   });
 
   it('takes a 413 to a body past a megabyte as a size limit the spec does not document, not a wrong status', () => {
