@@ -11,6 +11,7 @@ import {
 } from './credentials.js';
 import { send } from './http.js';
 import type { Held, Kit, KitBase } from './kit.js';
+import { queryPairs, styledText } from './parameter-style.js';
 import { isOpen, jsonRequestOf, type PlanOperation, type Schema } from './plan.js';
 import { sampleValue } from './samples.js';
 import { keyword, textKeyword } from './schema-parts.js';
@@ -121,17 +122,22 @@ export function kitCalls(
       const cookies: [string, string][] = [];
       for (const parameter of operation.parameters) {
         if (link && (parameter.in === 'path' || parameter.in === 'query')) continue;
+        // The message's own framing (Mojaloop documents `Content-Length`): HTTP writes it.
+        if (parameter.in === 'header' && isFraming(parameter.name)) continue;
         const given = parameter.name in params;
         if (!given && !parameter.required) continue;
         const value = given
           ? params[parameter.name]
           : sampleValue(parameter.schema, `${label} ${parameter.name}`);
-        const text = typeof value === 'string' ? value : JSON.stringify(value);
+        // Written as its style says: a query array as `status=a&status=b`, not JSON.
         if (parameter.in === 'path')
-          path = path.replace(`{${parameter.name}}`, encodeURIComponent(text));
-        else if (parameter.in === 'query') query.push([parameter.name, text]);
-        else if (parameter.in === 'header') headers[parameter.name] = text;
-        else cookies.push([parameter.name, text]);
+          path = path.replace(
+            `{${parameter.name}}`,
+            styledText(parameter, value, encodeURIComponent),
+          );
+        else if (parameter.in === 'query') query.push(...queryPairs(parameter, value));
+        else if (parameter.in === 'header') headers[parameter.name] = styledText(parameter, value);
+        else cookies.push(...queryPairs(parameter, value));
       }
       Object.assign(headers, auth.headers);
       cookies.push(...auth.cookies);
@@ -205,4 +211,24 @@ function madeUpValue(schema: Schema, label: string): unknown {
   if (textKeyword(schema, 'enum') || textKeyword(schema, 'pattern'))
     return sampleValue(schema, label);
   return `${label}-none`.replace(/\s+/g, '-');
+}
+
+/** Headers that frame the message, which the HTTP client writes itself and a caller cannot. */
+const FRAMING = new Set([
+  'content-length',
+  'transfer-encoding',
+  'host',
+  'connection',
+  'te',
+  'upgrade',
+  'keep-alive',
+  'trailer',
+]);
+
+/**
+ * Whether a header is one the HTTP client writes itself (`Content-Length`): a description may
+ * document it, but no value of the suite's is sent for it.
+ */
+export function isFraming(name: string): boolean {
+  return FRAMING.has(name.toLowerCase());
 }

@@ -1,13 +1,13 @@
 // How the suite judges an answer: its status, its fit to the spec, and that it holds what
 // was sent. A judgement that does not hold throws the violation with its evidence.
 import { isDeepStrictEqual } from 'node:util';
+import { answersRecord } from './answer-shapes.js';
 import { formatExchange, type Exchange } from './http.js';
 import { kindOf } from './credentials.js';
 import { article } from './bodies.js';
 import type { Kit, KitBase } from './kit.js';
 import { echoSchema } from './kit-records.js';
 import {
-  answersBody,
   documented4xx,
   jsonResponseOf,
   responseFor,
@@ -32,11 +32,20 @@ export function kitJudgements(
   | 'clientError'
   | 'errorText'
   | 'echoProblems'
+  | 'shownSchema'
   | 'echoed'
   | 'acceptedOrRefused'
 > {
   return {
     conforms(ctx, exchange, operation, expected) {
+      if (isTooLargeRefused(exchange) && !expected.accepts(413)) {
+        // A body past a megabyte (10,000 items where `maxItems` allows them): a server may
+        // refuse it for its size before reading it, whatever the spec says of its content.
+        ctx.advise(
+          `${operation.operationId} refused a body of ${exchange.request.body!.length} bytes with 413: the spec documents no size limit for its bodies, which a client needs to know`,
+        );
+        return;
+      }
       if (!expected.accepts(exchange.status)) {
         kit.fail(
           `${exchange.status} answers where the spec wants ${expected.label}`,
@@ -52,6 +61,14 @@ export function kitJudgements(
           `the spec documents no ${exchange.status} answer for ${operation.operationId}, which a correct server answers to the requests it must refuse: document it`,
         );
         if (exchange.status === 401) adviseOnChallenge(ctx, exchange, operation, plan);
+        return;
+      }
+      if (expected.accepts(exchange.status) && isUndocumentedSuccess(operation, exchange.status)) {
+        // An operation that documents no success at all (the classic Petstore's addPet: only
+        // 405): whatever 2xx a correct server answers is undocumented. The description's gap.
+        ctx.advise(
+          `the spec documents no success answer for ${operation.operationId} (no 2xx, 2XX or default), so its ${exchange.status} cannot be checked: document it`,
+        );
         return;
       }
       const problems = spec.checkAnswer(operation, exchange);
@@ -101,18 +118,20 @@ export function kitJudgements(
         : `${expected.label} in the spec's error shape`;
     },
 
-    echoProblems(schema, sent, answered, where = 'answered') {
+    echoProblems(schema, sent, answered, where = 'answered', shown) {
       const got = (typeof answered === 'object' && answered !== null ? answered : {}) as Record<
         string,
         unknown
       >;
       const declared = writableProperties(schema);
+      const answers = shownProperties(shown);
       return Object.keys(sent)
         .filter(
           (name) =>
             name in declared &&
             !carries(declared[name]!, 'writeOnly') &&
-            !sameValue(declared[name]!, sent[name], got[name]),
+            (answers === undefined || name in answers) &&
+            !sameValue(declared[name]!, sent[name], got[name], 0, answers?.[name]),
         )
         .map(
           (name) =>
@@ -120,18 +139,38 @@ export function kitJudgements(
         );
     },
 
+    shownSchema(operation, status) {
+      const schema = jsonResponseOf(responseFor(operation, status)?.response);
+      const role = roles.get(operation.operationId);
+      const property = role && role.collection.plan.envelopes[role.action];
+      const inner = schema && property !== undefined ? propertiesOf(schema)[property] : schema;
+      return role?.action === 'list' ? inner?.items : inner;
+    },
+
     echoed(ctx, exchange, operation, sent, expected = kit.success(operation)) {
       kit.conforms(ctx, exchange, operation, expected);
       // A write the spec answers without a body (201 and a Location) has nothing to echo: its
       // record is judged where it is read.
-      if (!answersBody(operation, exchange.status)) return;
+      if (!answersRecord(operation, exchange.status)) return;
       const schema = echoSchema(roles, operation);
-      const problems = kit.echoProblems(schema, sent, kit.recordOf(operation, exchange));
+      const problems = kit.echoProblems(
+        schema,
+        sent,
+        kit.recordOf(operation, exchange),
+        'answered',
+        kit.shownSchema(operation, exchange.status),
+      );
       if (problems.length > 0) kit.fail('sent values answered altered', problems, exchange);
     },
 
     acceptedOrRefused(ctx, exchange, operation, sent) {
-      const refused = kit.clientError(operation);
+      const invalid = kit.clientError(operation);
+      // A key the client chose that a record holds already: 409 Conflict, as HTTP names it.
+      const key = roles.get(operation.operationId)?.collection.plan.idProperty;
+      const conflict = key !== undefined && key in sent && exchange.status === 409;
+      const refused = conflict
+        ? { label: '409', accepts: (status: number) => status === 409 }
+        : invalid;
       if (refused.accepts(exchange.status)) {
         kit.conforms(ctx, exchange, operation, refused);
         return false;
@@ -160,7 +199,13 @@ const ECHO_DEPTH = 32;
  * planet's `creator.password`) came back the same, at any depth, as at the top, the server free
  * to add the fields it sets (`creator.id`).
  */
-function sameValue(schema: Schema, sent: unknown, got: unknown, depth = 0): boolean {
+function sameValue(
+  schema: Schema,
+  sent: unknown,
+  got: unknown,
+  depth = 0,
+  shown?: Schema,
+): boolean {
   if (isDeepStrictEqual(sent, got)) return true;
   if (
     textKeyword(schema, 'format') === 'date-time' &&
@@ -173,15 +218,28 @@ function sameValue(schema: Schema, sent: unknown, got: unknown, depth = 0): bool
     return (
       Array.isArray(got) &&
       sent.length === got.length &&
-      sent.every((item, i) => sameValue(schema.items ?? {}, item, got[i], depth + 1))
+      sent.every((item, i) => sameValue(schema.items ?? {}, item, got[i], depth + 1, shown?.items))
     );
   if (!isPlainObject(sent) || !isPlainObject(got)) return false;
   const properties = propertiesOf(schema);
+  const answers = shownProperties(shown);
   return Object.keys(sent).every((name) => {
     const property = properties[name];
     if (property && carries(property, 'writeOnly')) return true;
-    return sameValue(property ?? {}, sent[name], got[name], depth + 1);
+    // A field the answer's own schema leaves out, a correct server leaves out too.
+    if (answers !== undefined && !(name in answers)) return true;
+    return sameValue(property ?? {}, sent[name], got[name], depth + 1, answers?.[name]);
   });
+}
+
+/**
+ * The properties an answer's schema declares; `undefined` when it declares none (open, or
+ * one of several shapes): then every sent field is looked for.
+ */
+function shownProperties(shown: Schema | undefined): Record<string, Schema> | undefined {
+  if (!shown) return undefined;
+  const properties = propertiesOf(shown);
+  return Object.keys(properties).length > 0 ? properties : undefined;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -191,6 +249,23 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** A 4xx status the operation documents nothing for: neither itself, nor `4XX`, nor `default`. */
 function isUndocumentedRefusal(operation: PlanOperation, status: number): boolean {
   return status >= 400 && status < 500 && responseFor(operation, status) === undefined;
+}
+
+/** Bodies larger than this may be refused for their size alone (413), whatever they hold. */
+const SIZE_REFUSED_OVER = 1_000_000;
+
+function isTooLargeRefused(exchange: Exchange): boolean {
+  return exchange.status === 413 && (exchange.request.body?.length ?? 0) > SIZE_REFUSED_OVER;
+}
+
+/** A 2xx of an operation that documents no success: neither a 2xx, nor `2XX`, nor `default`. */
+export function isUndocumentedSuccess(operation: PlanOperation, status: number): boolean {
+  return status >= 200 && status < 300 && !documentsSuccess(operation);
+}
+
+/** The operation documents some success answer: a 2xx, `2XX` or `default`. */
+export function documentsSuccess(operation: PlanOperation): boolean {
+  return Object.keys(operation.responses).some((key) => /^(2\d\d|2xx|default)$/i.test(key));
 }
 
 /** HTTP asks every 401 to name the scheme it wants; specs seldom promise it. */

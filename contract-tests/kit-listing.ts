@@ -83,6 +83,7 @@ export function kitListing(
           sent,
           found,
           `listed (${idProperty} ${JSON.stringify(id)})`,
+          kit.shownSchema(list, listed.status),
         );
         if (problems.length > 0)
           kit.fail('listed values altered from what was sent', problems, exchange, listed);
@@ -117,6 +118,7 @@ export function kitListing(
             sent,
             record,
             'read back',
+            kit.shownSchema(read, answer.status),
           ),
         ];
         if (problems.length > 0)

@@ -1,12 +1,28 @@
 // The records of the interface as the rules use them: valid bodies, what an answer holds out
 // of its envelope, records the suite creates or finds, shared by the rules of a run.
+import { createHash, randomBytes } from 'node:crypto';
+import { answersRecord } from './answer-shapes.js';
 import type { Exchange } from './http.js';
 import type { CollectionKit, Kit, KitBase, Roles } from './kit.js';
 import { fieldProducers, idFits, type FieldProducer } from './producers.js';
-import { answersBody, jsonRequestOf, type PlanOperation, type Schema } from './plan.js';
+import {
+  answersBody,
+  jsonRequestOf,
+  jsonResponseOf,
+  responseFor,
+  type PlanOperation,
+  type Schema,
+} from './plan.js';
 import type { RuleContext } from './rule.js';
-import { sampleBody } from './samples.js';
-import { propertiesOf, requiredOf } from './schema-parts.js';
+import { fit, sampleBody, sampleValue } from './samples.js';
+import {
+  allowedTypes,
+  keyword,
+  propertiesOf,
+  requiredOf,
+  textKeyword,
+  writableProperties,
+} from './schema-parts.js';
 import { RuleSkipped, valueNotMade } from './verdicts.js';
 
 /** The kit's records: `kit` is the whole kit, for what they ask of its other parts. */
@@ -29,6 +45,10 @@ export function kitRecords(
   | 'parentId'
   | 'ownRecord'
 > {
+  /** Client-chosen keys made so far by this kit: each create's is new. */
+  let keysMade = 0;
+  // The rules of a run are spread over workers, each with a kit of its own and the same label.
+  const keyLabel = `${label} ${randomBytes(3).toString('hex')}`;
   const requestSchema = (operation: PlanOperation): Schema =>
     jsonRequestOf(operation)?.schema ?? {};
   /** Every write's body fields named after a collection (read once the kit is whole). */
@@ -122,6 +142,16 @@ export function kitRecords(
         else if (unproduced.has(collection.plan.name) && !requiredOf(schema).includes(field))
           left.add(field);
       }
+      // A key the client chooses (an order's `id`, a user's `username`) names one record: a
+      // create that repeats one an earlier request of the run, or a seeded record, used is
+      // refused as a conflict by a correct server.
+      const idProperty = role?.collection.plan.idProperty;
+      if (role?.action === 'create' && idProperty !== undefined && idProperty in body)
+        body[idProperty] = uniqueKey(
+          keySchema(propertiesOf(schema)[idProperty] ?? {}, role.collection),
+          keyLabel,
+          ++keysMade,
+        );
       return left.size === 0
         ? body
         : Object.fromEntries(Object.entries(body).filter(([field]) => !left.has(field)));
@@ -145,7 +175,13 @@ export function kitRecords(
       const inBody =
         collection.create && kit.recordOf(collection.create, exchange)[plan.idProperty];
       if (inBody !== undefined) return inBody;
-      return idFromLocation(collection, exchange);
+      // Neither in the answer nor in a Location: the id the answer is (Dialogporten answers
+      // the new id alone), else the key the client chose.
+      return (
+        idFromLocation(collection, exchange) ??
+        bareId(collection, exchange) ??
+        sentKey(collection, exchange)
+      );
     },
 
     async create(ctx, collection, what, body) {
@@ -157,6 +193,8 @@ export function kitRecords(
       const exchange = await kit.call(ctx, operation, { body: JSON.stringify(sent) });
       kit.echoed(ctx, exchange, operation, sent);
       const id = kit.createdId(collection, exchange);
+      if (id === undefined && !promisesId(operation, exchange.status))
+        throw new RuleSkipped(unnamed(collection, operation, exchange.status));
       if (id === undefined)
         kit.fail(
           `created records without their ${collection.plan.idProperty}`,
@@ -168,14 +206,35 @@ export function kitRecords(
           exchange,
         );
       const creation = { exchange, sent, id };
-      // An answer without a body echoes nothing: the record it made is read back instead.
-      if (!answersBody(operation, exchange.status) && collection.read)
+      // An answer without a record (none, or the id alone) echoes nothing: the record it
+      // made is read back instead.
+      if (!answersRecord(operation, exchange.status) && collection.read)
         await kit.readAsSent(ctx, collection, [creation]);
       return creation;
     },
 
     itemParams(collection, id) {
-      return collection.plan.itemParameter ? { [collection.plan.itemParameter]: id } : {};
+      const { itemParameter } = collection.plan;
+      if (!itemParameter) return {};
+      if (id === undefined && collection.create)
+        throw new RuleSkipped(unnamed(collection, collection.create));
+      const breaks = (schema: Schema) =>
+        kit.spec.validate(schema, id, 'request').map((reason) => reason.replace(/^body /, ''));
+      const item = [collection.read, collection.replace, collection.update, collection.delete]
+        .flatMap((operation) => (operation ? [operation] : []))
+        .flatMap((operation) =>
+          operation.parameters
+            .filter((parameter) => parameter.in === 'path' && parameter.name === itemParameter)
+            .map((parameter) => ({ operation, parameter })),
+        )
+        .find(({ parameter }) => breaks(parameter.schema).length > 0);
+      // The Petstore's creates take any order id, its reads only 1 to 10: a record the
+      // service made and cannot name is the description's gap, not the deployment's.
+      if (item)
+        throw new RuleSkipped(
+          `the record's ${itemParameter} ${JSON.stringify(id)} breaks the schema ${item.operation.operationId} gives \`${itemParameter}\` (it ${breaks(item.parameter.schema)[0] ?? 'does not fit'}), though a create took it: the description's gap, so that record cannot be named (give both the same bounds)`,
+        );
+      return { [itemParameter]: id };
     },
 
     someRecordId(ctx, collection) {
@@ -242,6 +301,110 @@ export function idFromLocation(collection: CollectionKit, exchange: Exchange): u
   }
   if (id === undefined || id === '') return undefined;
   return idKind === 'integer' && /^-?\d+$/.test(id) ? Number(id) : id;
+}
+
+/** The id a create answered alone, as its spec documents it (a JSON string or number). */
+function bareId(collection: CollectionKit, exchange: Exchange): unknown {
+  const { create } = collection;
+  if (!create || answersRecord(create, exchange.status) || !answersBody(create, exchange.status))
+    return undefined;
+  const { json } = exchange;
+  return typeof json === 'string' || typeof json === 'number' ? json : undefined;
+}
+
+/** The key of a create's body, where the record's key is the client's to choose. */
+function sentKey(collection: CollectionKit, exchange: Exchange): unknown {
+  const { idProperty } = collection.plan;
+  const create = collection.create && jsonRequestOf(collection.create)?.schema;
+  if (!create || !(idProperty in writableProperties(create))) return undefined;
+  try {
+    const sent: unknown = JSON.parse(exchange.request.body ?? '');
+    return typeof sent === 'object' && sent !== null && !Array.isArray(sent)
+      ? (sent as Record<string, unknown>)[idProperty]
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the spec promises a way to learn a created record's key from the answer of that
+ * status: a record, the id alone, or a Location header.
+ */
+function promisesId(create: PlanOperation, status: number): boolean {
+  const response = responseFor(create, status)?.response;
+  if (!response) return false;
+  const bare = ['string', 'integer', 'number'].includes(String(jsonResponseOf(response)?.type));
+  return 'location' in response.headers || bare || answersRecord(create, status);
+}
+
+/** Why the suite cannot name a record it created: the description's gap, told as a skip. */
+function unnamed(collection: CollectionKit, create: PlanOperation, status?: number): string {
+  const { idProperty } = collection.plan;
+  return `the answer to ${create.operationId}${status === undefined ? '' : ` (${status})`} tells no \`${idProperty}\` of the record it made, and the spec promises none (no body holding it, no Location header), nor did the suite choose it: the description's gap, so that record cannot be named (document the created record in the answer, or a Location)`;
+}
+
+/** Fewer keys than this between the bounds, and most may be taken already. */
+const ROOM_FOR_KEYS = 1000;
+
+/**
+ * The schema of a key a create sends, within the bounds the item path's parameter sets as
+ * well where they leave room for many (else the body's alone: a read's 1 to 10 may all be
+ * taken).
+ */
+function keySchema(property: Schema, collection: CollectionKit): Schema {
+  const parameter = collection.read?.parameters.find(
+    ({ name, in: where }) => where === 'path' && name === collection.plan.itemParameter,
+  );
+  if (!parameter) return property;
+  const low = Math.max(
+    keyword(property, 'minimum') ?? -Infinity,
+    keyword(parameter.schema, 'minimum') ?? -Infinity,
+  );
+  const high = Math.min(
+    keyword(property, 'maximum') ?? Infinity,
+    keyword(parameter.schema, 'maximum') ?? Infinity,
+  );
+  if (high - low < ROOM_FOR_KEYS) return property;
+  return {
+    ...property,
+    ...(Number.isFinite(low) ? { minimum: low } : {}),
+    ...(Number.isFinite(high) ? { maximum: high } : {}),
+  };
+}
+
+/** The largest key tried: many services keep ids in 32 bits whatever the schema says. */
+const KEY_CEILING = 2 ** 31 - 1;
+
+/**
+ * A value for a key a client chooses, new for each `count` within a run: an integer from a
+ * base the run's label gives, less the count, within the schema's bounds; a text ending
+ * in the count (its start cut when the schema's length demands).
+ * @example uniqueKey({ type: 'string' }, 'contract-abc', 3) // 'contract-abc key 3'
+ */
+export function uniqueKey(schema: Schema, label: string, count: number): unknown {
+  const types = allowedTypes(schema);
+  if (types.includes('integer') || types.includes('number')) {
+    const low = Math.ceil(keyword(schema, 'minimum') ?? 1);
+    const high = Math.floor(Math.min(keyword(schema, 'maximum') ?? KEY_CEILING, KEY_CEILING));
+    const span = high - low + 1;
+    if (span <= 0) return sampleValue(schema, label);
+    // A base anywhere in the bounds (past the few records a service starts with, mostly),
+    // counting down: a service that numbers the records it makes counts up from the highest.
+    const base = createHash('sha256').update(label).digest().readUInt32BE(0);
+    return low + ((((base - count) % span) + span) % span);
+  }
+  if (textKeyword(schema, 'enum') !== undefined || !types.every((type) => type === 'string'))
+    return sampleValue(schema, label, count);
+  if (textKeyword(schema, 'format') !== undefined || textKeyword(schema, 'pattern') !== undefined)
+    return sampleValue(schema, `${label} key ${count}`, count);
+  const max = keyword(schema, 'maxLength') ?? Infinity;
+  const text = [...`${label} key ${count}`];
+  return fit(
+    text.slice(Math.max(0, text.length - max)).join(''),
+    keyword(schema, 'minLength') ?? 0,
+    max,
+  );
 }
 
 /** What an answer holds, out of the envelope of its collection's action. */

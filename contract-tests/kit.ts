@@ -163,13 +163,19 @@ export interface Kit {
     which?: 'all' | 'required',
     variant?: number,
   ): Record<string, unknown>;
-  /** The sent properties the answer does not hold exactly as sent. */
+  /** The sent properties the answer does not hold exactly as sent (of those its schema `shown` declares). */
   echoProblems(
     schema: Schema,
     sent: Record<string, unknown>,
     answered: unknown,
     where?: string,
+    shown?: Schema,
   ): string[];
+  /**
+   * The schema of the record an answer of that status holds, out of its envelope (a list's
+   * item): what a correct server shows of what was sent. `undefined` when it documents none.
+   */
+  shownSchema(operation: PlanOperation, status: number): Schema | undefined;
   /** A valid answer of one of `expected` that holds every sent property exactly as sent. */
   echoed(
     ctx: RuleContext,

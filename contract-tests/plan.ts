@@ -34,6 +34,15 @@ export interface PlanParameter {
   in: 'path' | 'query' | 'header' | 'cookie';
   required: boolean;
   schema: Schema;
+  /**
+   * How its value is written (OpenAPI's `style`: `form`, `simple`, `label`, `matrix`,
+   * `spaceDelimited`, `pipeDelimited`, `deepObject`); its location's default when absent.
+   */
+  style?: string;
+  /** Its `explode`; the style's default (true for `form` only) when absent. */
+  explode?: boolean;
+  /** Its value is a JSON document (`content: application/json`), not a styled value. */
+  json?: boolean;
 }
 
 /** The request body an operation takes, by media type (lower case). */

@@ -2,7 +2,11 @@
 // description it was never written for: the mock behaves as a careful implementation, so the
 // suite must find it conforming, and say what it could not judge. Each document here once gave
 // false alarms: Scalar's Galaxy (a nested `writeOnly` password taken for an altered value; 401
-// answers on writes that document 403 and no 401; a `next` link not followed).
+// answers on writes that document 403 and no 401; a `next` link not followed); the classic
+// Petstore (37 rules: addPet documents no success, order ids and usernames reused, a query
+// array sent as JSON text, a replace that moved its user, a created user without a key read
+// at `/user/undefined`, an order id its read refuses). USPTO's never did: it keeps a small
+// form-encoded search in the run.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
@@ -12,6 +16,12 @@ const KEY = 'realworld-key';
 const DOCUMENTS = {
   'scalar-galaxy': fileURLToPath(
     new URL('./fixtures/corpus/scalar-galaxy/3.1.yaml', import.meta.url),
+  ),
+  'the classic Swagger Petstore (OpenAPI 3.1)': fileURLToPath(
+    new URL('./fixtures/corpus/petstore-openapi31/petstore.yaml', import.meta.url),
+  ),
+  'the USPTO data set API (a form-encoded search)': fileURLToPath(
+    new URL('./fixtures/corpus/uspto/uspto.yaml', import.meta.url),
   ),
 };
 

@@ -2,10 +2,10 @@ import { article } from '../bodies.js';
 import type { CollectionKit, Expectation, Kit } from '../kit.js';
 import { jsonRequestOf, jsonResponseOf, type PlanOperation } from '../plan.js';
 import { producerOf } from '../producers.js';
+import { validRequest } from '../request-bodies.js';
 import type { Rule } from '../rule.js';
 import { schemaName } from '../spec.js';
 import { valueNotMade } from '../verdicts.js';
-import { otherValidBody } from '../media-bodies.js';
 
 /**
  * Every operation, called as a client would call it, gets an answer the spec documents: a
@@ -134,11 +134,7 @@ function inferredWriteRule(kit: Kit, operation: PlanOperation): Rule | undefined
   if (!producers) return undefined;
   const success = kit.success(operation);
   const takesJson = jsonRequestOf(operation) !== undefined;
-  const other = takesJson
-    ? undefined
-    : otherValidBody(operation, `${kit.label} inferred`, (part, value) =>
-        kit.spec.validate(part, value, 'request'),
-      );
+  const other = takesJson ? undefined : validRequest(kit, operation, 'inferred');
   const bodyNotMade =
     operation.requestBody?.required && !takesJson && !other
       ? `its request body: the suite writes no valid ${Object.keys(operation.requestBody.content).join(' or ')} body of its schema`

@@ -82,7 +82,12 @@ export function stateRules(kit: Kit): Rule[] {
 function clientIdRule(kit: Kit, collection: CollectionKit): Rule {
   const create = collection.create!;
   const { idProperty } = collection.plan;
-  const refused = kit.clientError(create);
+  const invalid = kit.clientError(create);
+  // 409 Conflict is what HTTP names for a key another record has, documented or not.
+  const refused = {
+    label: invalid.accepts(409) ? invalid.label : `${invalid.label} or 409`,
+    accepts: (status: number) => status === 409 || invalid.accepts(status),
+  };
   return {
     name: kit.name(
       create,

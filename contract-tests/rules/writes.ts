@@ -92,7 +92,7 @@ function replaceRule(kit: Kit, collection: CollectionKit, replace: PlanOperation
     createsData: true,
     async check(ctx) {
       const { id } = await kit.create(ctx, collection, 'to replace');
-      const sent = kit.validBody(replace, 'replaced', 'all', 1);
+      const sent = keyKept(collection, kit.validBody(replace, 'replaced', 'all', 1), id);
       const exchange = await kit.call(ctx, replace, {
         params: kit.itemParams(collection, id),
         body: JSON.stringify(sent),
@@ -198,6 +198,8 @@ function oneChange(
       ? writableProperties(request)
       : writableProperties(collection.plan.schema);
   for (const [name, property] of Object.entries(properties)) {
+    // A changed key moves the record (a user's `username`): not a change of one field.
+    if (name === collection.plan.idProperty) continue;
     for (let variant = 1; variant < 4; variant++) {
       const value = sampleValue(property, `${kit.label} updated ${name}`, variant);
       const change = { [name]: value };
@@ -206,6 +208,19 @@ function oneChange(
     }
   }
   return undefined;
+}
+
+/**
+ * A replace body that names the record it replaces: a key the body carries (a user's
+ * `username`) equal to the path's, as a client keeps it; another would move the record.
+ */
+function keyKept(
+  collection: CollectionKit,
+  body: Record<string, unknown>,
+  id: unknown,
+): Record<string, unknown> {
+  const { idProperty } = collection.plan;
+  return idProperty in body ? { ...body, [idProperty]: id } : body;
 }
 
 function valid(kit: Kit, operation: PlanOperation, body: unknown): boolean {
@@ -285,7 +300,7 @@ function mediaTypeRules(kit: Kit, collection: CollectionKit, operation: PlanOper
         sent =
           role?.action === 'update'
             ? (oneChange(kit, collection, operation, created.sent) ?? {})
-            : kit.validBody(operation, 'media type', 'all', 2);
+            : keyKept(collection, kit.validBody(operation, 'media type', 'all', 2), created.id);
       }
       const exchange = await kit.call(ctx, operation, {
         params,

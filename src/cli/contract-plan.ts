@@ -35,6 +35,11 @@ export interface PlanParameter {
   in: 'path' | 'query' | 'header' | 'cookie';
   required: boolean;
   schema: Schema;
+  /** How its value is written (OpenAPI's `style`, its location's default filled in). */
+  style?: string;
+  explode?: boolean;
+  /** Its value is a JSON document (`content: application/json`), not a styled value. */
+  json?: boolean;
 }
 
 export interface PlanRequestBody {
@@ -210,6 +215,9 @@ function planOperation(
       in: parameter.in,
       required: parameter.required,
       schema: toSchema(parameter.schema),
+      style: parameter.style,
+      explode: parameter.explode,
+      ...(parameter.json ? { json: true } : {}),
     })),
     ...(requestBody
       ? {

@@ -179,6 +179,12 @@ export const errors = {
     (collection: string, idProperty: string, id: unknown) =>
       `${collection} already has a record with ${idProperty} ${JSON.stringify(id)}`,
   ),
+  emptyKey: define(
+    400,
+    'validation_failed',
+    (collection: string, idProperty: string) =>
+      `The ${idProperty} is empty: it names the record in the paths of ${collection}, and no path names an empty one`,
+  ),
   keysExhausted: define(
     409,
     'conflict',

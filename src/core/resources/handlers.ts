@@ -3,7 +3,7 @@ import type { ApiError } from '../../vocabulary/errors.js';
 import type { Answer } from '../../vocabulary/answer.js';
 import type { HandlerContext, HandlerRequest, OperationHandler } from '../handler.js';
 import type { ExampleSource } from '../../openapi/examples.js';
-import type { Operation } from '../../openapi/operations.js';
+import { jsonSchemaOf, responseFor, type Operation } from '../../openapi/operations.js';
 import type { DataGenerator } from '../../openapi/sample.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import { parametersOf, type Resource, type ResourceAction } from '../../openapi/resources.js';
@@ -142,7 +142,10 @@ class ServedResource {
                 : this.envelopes.list(envelope, this.#told(page, request, listing)),
           };
         };
-      case 'create':
+      case 'create': {
+        // A create documented to answer a bare text or number (Dialogporten's "the UUID of
+        // the created dialog") answers the new record's key, not the same example each time.
+        const answersKey = !envelope && documentsKeyAlone(operation, status, this.resource);
         return async (request, context) => {
           const scope = scopeOf(request);
           // Each step waited for only when it has to (a nested collection, a key to look up):
@@ -165,8 +168,16 @@ class ServedResource {
             await collection.remove(this.#keyOf(record));
             throw err;
           }
-          return answer(record, this.#location(scope, record));
+          const location = this.#location(scope, record);
+          if (answersKey)
+            return {
+              status,
+              body: this.#keyOf(record),
+              ...(location ? { headers: location } : {}),
+            };
+          return answer(record, location);
         };
+      }
       case 'read':
         return async (request, context) => {
           const id = keyOf(request);
@@ -329,4 +340,10 @@ class ServedResource {
       path += `${encodeURIComponent(values[index - 1] ?? '')}${between[index] ?? ''}`;
     return { Location: path };
   }
+}
+
+/** The operation's answer of that status is a bare key: a JSON string, or an integer for integer keys. */
+function documentsKeyAlone(operation: Operation, status: number, resource: Resource): boolean {
+  const type = jsonSchemaOf(responseFor(operation, status)?.response)?.type;
+  return resource.idKind === 'integer' ? type === 'integer' : type === 'string';
 }

@@ -109,6 +109,9 @@ export class RecordMaker {
     this.#fit(fields, body, this.#declaredBy(operation), 'new');
     const sent = this.#sentKey(body);
     if (sent !== undefined) return this.#withFreeKey(fields, sent, collection);
+    // Kept, it could not be read back; made anew, it would not be what the client sent.
+    if (this.resource.clientChosenId && isJsonObject(body) && body[this.resource.idProperty] === '')
+      throw errors.emptyKey(this.resource.name, this.resource.idProperty);
     // The store makes the id (integers, UUIDs): nothing to look up, no promise to wait for.
     if (!this.#meaningfulKey) return { fields };
     return this.#madeUpId(collection).then((id) => ({ fields, id }));
@@ -344,7 +347,9 @@ export async function madeUpKey(
 ): Promise<RecordId | undefined> {
   for (let attempt = 0; attempt < KEY_ATTEMPTS; attempt++) {
     const id = generator.value(resource.keySchema, `${resource.name}.${resource.idProperty}`);
-    if ((typeof id === 'string' || typeof id === 'number') && !(await taken(id))) return id;
+    // An empty text names no record: no path can hold it.
+    if (((typeof id === 'string' && id !== '') || typeof id === 'number') && !(await taken(id)))
+      return id;
   }
   return undefined;
 }
