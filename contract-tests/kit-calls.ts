@@ -12,7 +12,7 @@ import {
 import { send } from './http.js';
 import type { Held, Kit, KitBase } from './kit.js';
 import { queryPairs, styledText } from './parameter-style.js';
-import { isOpen, jsonRequestOf, type PlanOperation, type Schema } from './plan.js';
+import { isJsonMediaType, isOpen, jsonRequestOf, type PlanOperation, type Schema } from './plan.js';
 import { sampleValue } from './samples.js';
 import { keyword, textKeyword } from './schema-parts.js';
 import { RuleSkipped, valueNotMade } from './verdicts.js';
@@ -148,7 +148,16 @@ export function kitCalls(
       const accepted = new Set(
         Object.values(operation.responses).flatMap((response) => Object.keys(response.content)),
       );
-      headers.Accept = accepted.size > 0 ? [...accepted].join(', ') : 'application/json';
+      // Every documented media type, JSON preferred: the suite reads JSON answers, and a server
+      // that honours the order (the Pet Store lists XML first) would rightly answer XML.
+      const json = [...accepted].filter((type) => isJsonMediaType(type));
+      const others = [...accepted].filter((type) => !isJsonMediaType(type));
+      headers.Accept =
+        accepted.size === 0
+          ? 'application/json'
+          : [...json, ...others.map((type) => (json.length > 0 ? `${type};q=0.9` : type))].join(
+              ', ',
+            );
       if (options.body !== undefined || options.contentType)
         headers['Content-Type'] =
           options.contentType ?? jsonRequestOf(operation)?.mediaType ?? 'application/json';
