@@ -167,18 +167,43 @@ function textOf(schema: Schema, label: string, variant: number): string {
   return fit(text, min, max);
 }
 
+/**
+ * The arbitrary of each pattern met, built once: fast-check takes milliseconds to build one
+ * (it tries the pattern's parts on a list of strings, throwing for each that does not fit) and
+ * a tenth of that to draw 30 values from it, and the suite asks for the same few patterns in
+ * every body it sends (a quarter of the CPU of test/contract-proof.test.ts). An arbitrary holds
+ * no state: the same seed draws the same values from a new one or a kept one. `null`: the
+ * pattern is not a JavaScript regular expression.
+ */
+const matchingArbitraries = new Map<string, fc.Arbitrary<string> | null>();
+
+function matching(pattern: string): fc.Arbitrary<string> | null {
+  let arbitrary = matchingArbitraries.get(pattern);
+  if (arbitrary === undefined) {
+    let regex: RegExp | undefined;
+    try {
+      regex = new RegExp(pattern, 'u');
+    } catch {
+      regex = undefined;
+    }
+    try {
+      arbitrary = regex === undefined ? null : fc.stringMatching(regex);
+    } catch {
+      arbitrary = null;
+    }
+    matchingArbitraries.set(pattern, arbitrary);
+  }
+  return arbitrary;
+}
+
 /** A string that matches a pattern, within the lengths, the same for the same label. */
 function fromPattern(pattern: string, label: string, min: number, max: number): string | undefined {
-  let regex: RegExp;
-  try {
-    regex = new RegExp(pattern, 'u');
-  } catch {
-    return undefined;
-  }
+  const arbitrary = matching(pattern);
+  if (arbitrary === null) return undefined;
   const seed = createHash('sha256').update(label).digest().readInt32BE(0);
   let samples: string[];
   try {
-    samples = fc.sample(fc.stringMatching(regex), { seed, numRuns: 30 });
+    samples = fc.sample(arbitrary, { seed, numRuns: 30 });
   } catch {
     // A pattern fast-check cannot write (a lookahead, as Mojaloop's amounts use): the run goes
     // on with the label, rather than stopping before its first rule.

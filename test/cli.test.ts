@@ -145,7 +145,7 @@ describe('petstore-kit mock', { timeout: 60_000 }, () => {
     const loud = await start([]);
     await get(loud.url, 'petstore-kit-dev-key');
     await expect
-      .poll(loud.output)
+      .poll(loud.output, { timeout: 10_000 })
       .toMatch(/"method":"GET","path":"\/v1\/categories","status":200,"ms":[\d.]+/);
 
     const quiet = await start(['--quiet']);

@@ -21,12 +21,15 @@ async function linesAt(level: LogLevel): Promise<{ msg: string; level: number }[
   expect((await fetch(`${admin}/requests`, { headers: auth })).status).toBe(200);
   expect((await fetch(`${mock.url}/categories`, { headers: auth })).status).toBe(200);
   expect((await fetch(`${admin}/reset`, { method: 'POST', headers: auth })).status).toBe(204);
+  // The line is written after the answer: on a busy machine that can take past the poll's
+  // default second.
   await expect
     .poll(
       () =>
         text()
           .split('\n')
           .filter((line) => line.includes('/categories')).length,
+      { timeout: 10_000 },
     )
     .toBe(1);
   return text()

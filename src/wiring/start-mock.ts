@@ -112,7 +112,7 @@ export interface OpenMock extends MockListener {
   /** The collections inferred from the spec serving now (see RunningMock.resources). */
   readonly resources: readonly Resource[];
   reset(): Promise<void>;
-  /** Stops watching the spec and closes the store. */
+  /** Stops watching the spec and the work ahead (see Mock.warmUp), and closes the store. */
   close(): Promise<void>;
 }
 
@@ -208,6 +208,9 @@ export async function openMock(
     reset: () => app.reset(),
     async close() {
       stopWatching();
+      // Else it goes on compiling a large document's schemas in the background, seconds of
+      // CPU in the process that closed it (a test run that starts mock after mock).
+      app.mock.warmUp?.stop();
       await store.close();
     },
   };

@@ -1,0 +1,18 @@
+// A closed mock leaves nothing running in the process that started it: a test run starts mock
+// after mock in the same worker, and a large document's work ahead (see compileAhead) went on
+// compiling its schemas for seconds after close.
+import { describe, expect, it } from 'vitest';
+import { openMock } from '../src/wiring/start-mock.js';
+import { resolveOptions } from '../src/wiring/options.js';
+import { largeDocument } from './helpers.js';
+
+describe('a mock of a large document, closed at once', () => {
+  it('stops its work ahead, which had not finished', async () => {
+    const opened = await openMock(resolveOptions({ spec: await largeDocument(), seedCount: 3 }));
+    const ahead = opened.mock.warmUp;
+    expect(ahead, 'a large document has work ahead').toBeDefined();
+    await opened.close();
+    const report = await ahead!.done;
+    expect(report.stopped).toBe(true);
+  }, 90_000);
+});
