@@ -12,7 +12,14 @@ import { carries } from './spec.js';
  */
 export function propertiesOf(schema: Schema): Record<string, Schema> {
   const merged: Record<string, Schema> = {};
-  for (const part of [schema, ...(schema.allOf ?? [])]) {
+  // A lone `oneOf` or `anyOf` arm (`oneOf: [$ref]`, to carry a description) is the schema itself.
+  const lone = (arms: Schema[] | undefined) => (arms?.length === 1 ? arms : []);
+  for (const part of [
+    schema,
+    ...(schema.allOf ?? []),
+    ...lone(schema.oneOf),
+    ...lone(schema.anyOf),
+  ]) {
     if (part !== schema && part.allOf) Object.assign(merged, propertiesOf(part));
     else Object.assign(merged, part.properties ?? {});
   }

@@ -219,7 +219,11 @@ function importedPackages(text) {
   // from '...', import('...'), import '...', require('...'), createRequire(...)('...')
   const specifiers =
     /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+|\brequire\s*\(\s*|\bcreateRequire\([^)]*\)\s*\(\s*)['"]([^'"./][^'"]*)['"]/gm;
+  // A package name (npm's rules: lower case, no spaces): text a bundled library keeps in a
+  // string (`id: "sql-delete-from",` in fast-xml-parser's is-unsafe) is none.
+  const packageName = /^(?:@[a-z0-9~][\w.~-]*\/)?[a-z0-9~][\w.~-]*(?:\/[^\s'"]*)?$/;
   for (const [, specifier] of text.matchAll(specifiers)) {
+    if (!packageName.test(specifier)) continue;
     if (specifier.startsWith('node:') || builtinModules.includes(specifier)) continue;
     const parts = specifier.split('/');
     found.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]);

@@ -1,9 +1,9 @@
 import type { CollectionKit, Kit } from '../kit.js';
-import { jsonRequestOf, type PlanOperation } from '../plan.js';
+import { jsonRequestOf, type PlanOperation, type Schema } from '../plan.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { schemaName } from '../spec.js';
-import { propertiesOf, requiredOf, writableProperties } from '../schema-parts.js';
-import { sampleValue } from '../samples.js';
+import { allowedTypes, propertiesOf, requiredOf, writableProperties } from '../schema-parts.js';
+import { sampleBody, sampleValue } from '../samples.js';
 import { RuleSkipped, valueNotMade } from '../verdicts.js';
 
 /**
@@ -289,7 +289,7 @@ function mediaTypeRules(kit: Kit, collection: CollectionKit, operation: PlanOper
     async check(ctx) {
       const role = kit.roleOf(operation);
       let params: Record<string, unknown> = {};
-      let sent: Record<string, unknown>;
+      let sent: unknown;
       if (role?.action === 'create') {
         sent = kit.validBody(operation, 'media type');
         const missing = kit.notMade(operation, sent);
@@ -299,7 +299,11 @@ function mediaTypeRules(kit: Kit, collection: CollectionKit, operation: PlanOper
         params = kit.itemParams(collection, created.id);
         sent =
           role?.action === 'update'
-            ? (oneChange(kit, collection, operation, created.sent) ?? {})
+            ? // A body of the schema's own shape where it is no object (Dialogporten's JSON
+              // Patch is an array of operations); else one field changed, or an empty patch.
+              isOtherThanObject(kit.requestSchema(operation))
+              ? sampleBody(kit.requestSchema(operation), `${kit.label} media type`, 'all')
+              : (oneChange(kit, collection, operation, created.sent) ?? {})
             : keyKept(collection, kit.validBody(operation, 'media type', 'all', 2), created.id);
       }
       const exchange = await kit.call(ctx, operation, {
@@ -310,6 +314,12 @@ function mediaTypeRules(kit: Kit, collection: CollectionKit, operation: PlanOper
       kit.conforms(ctx, exchange, operation, success);
     },
   }));
+}
+
+/** Whether a body's schema says it is something else than an object (an array of patch operations). */
+function isOtherThanObject(schema: Schema): boolean {
+  const types = allowedTypes(schema);
+  return types.length > 0 && !types.includes('object');
 }
 
 /** `application/json` as `APPLICATION/JSON`, `application/merge-patch+json` as `Application/Merge-Patch+JSON`. */

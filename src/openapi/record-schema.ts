@@ -9,7 +9,7 @@ import { propertiesOf, requiredOf, typesOf } from './schema-parts.js';
  * shows only the properties that schema declares.
  * @example mergeRecordSchemas([summary, detail]) // { type: 'object', properties: {...both}, required: [...both] }
  */
-export function mergeRecordSchemas(schemas: readonly SchemaObject[]): SchemaObject {
+export function mergeRecordSchemas(schemas: readonly SchemaObject[], depth = 0): SchemaObject {
   const unique = [...new Set(schemas)];
   if (unique.length === 1 && unique[0]) return unique[0];
   const definitions = new Map<string, SchemaObject[]>();
@@ -23,7 +23,7 @@ export function mergeRecordSchemas(schemas: readonly SchemaObject[]): SchemaObje
     for (const name of requiredOf(schema)) required.add(name);
   }
   const properties: Record<string, SchemaObject> = {};
-  for (const [name, known] of definitions) properties[name] = mergeDefinitions(known);
+  for (const [name, known] of definitions) properties[name] = mergeDefinitions(known, depth);
   return {
     type: 'object',
     properties,
@@ -31,13 +31,28 @@ export function mergeRecordSchemas(schemas: readonly SchemaObject[]): SchemaObje
   } as SchemaObject;
 }
 
+/** How deep nested objects are merged as records are; deeper (a recursive schema), `allOf`. */
+const NESTED_DEPTH = 4;
+
 /**
- * One definition for a property several schemas define: all of them (`allOf`), unless their
- * types cannot meet (an `id` integer in one answer, string in another, as Jira's): then the
- * numeric one, which an answer that wants a string shows as one (projectionFor), else the first.
+ * One definition for a property several schemas define: for objects, one open object merged
+ * as the record is (Dialogporten's search results show a dialog's `content` closed over fewer
+ * fields than its read does: both at once held no content the create took, and the mock made
+ * the field anew); else all of them (`allOf`), unless their types cannot meet (an `id` integer
+ * in one answer, string in another, as Jira's): then the numeric one, which an answer that
+ * wants a string shows as one (projectionFor), else the first.
  */
-function mergeDefinitions(known: readonly SchemaObject[]): SchemaObject {
+function mergeDefinitions(known: readonly SchemaObject[], depth: number): SchemaObject {
   if (known.length === 1) return known[0] as SchemaObject;
+  if (
+    depth < NESTED_DEPTH &&
+    known.every(
+      (schema) =>
+        Object.keys(propertiesOf(schema)).length > 0 &&
+        typesOf(schema).every((type) => type === 'object'),
+    )
+  )
+    return mergeRecordSchemas(known, depth + 1);
   const typed = known.map((schema) => typesOf(schema)).filter((types) => types.length > 0);
   const shared = typed.reduce<string[] | undefined>(
     (common, types) => (common ? common.filter((type) => types.includes(type)) : types),
@@ -53,11 +68,19 @@ function mergeDefinitions(known: readonly SchemaObject[]): SchemaObject {
 
 /**
  * Whether a schema refuses properties it does not declare (`additionalProperties: false`, or
- * `unevaluatedProperties: false`), itself or in an `allOf` part.
+ * `unevaluatedProperties: false`), itself, in an `allOf` part or in its lone `oneOf`/`anyOf` arm.
  * @example isClosed({ properties: { id: {} }, additionalProperties: false }) // true
  */
 export function isClosed(schema: SchemaObject): boolean {
-  return [schema, ...((schema.allOf ?? []) as SchemaObject[])].some(
+  // A lone `oneOf` or `anyOf` arm is the schema itself, as propertiesOf reads it.
+  const lone = (arms: unknown) =>
+    Array.isArray(arms) && arms.length === 1 ? (arms as SchemaObject[]) : [];
+  return [
+    schema,
+    ...((schema.allOf ?? []) as SchemaObject[]),
+    ...lone(schema.oneOf),
+    ...lone(schema.anyOf),
+  ].some(
     (part) =>
       part.additionalProperties === false ||
       (part as { unevaluatedProperties?: unknown }).unevaluatedProperties === false,

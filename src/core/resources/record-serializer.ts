@@ -129,7 +129,16 @@ function nestedProjection(
 const OTHER_NAMES = ['oneOf', 'anyOf', 'if', 'dependentSchemas'] as const;
 
 function admitsNamesElsewhere(schema: SchemaObject): boolean {
-  return partsOf(schema).some((part) => OTHER_NAMES.some((keyword) => keyword in part));
+  return partsOf(schema).some((part) =>
+    OTHER_NAMES.some((keyword) => keyword in part && !(lone(part, keyword).length === 1)),
+  );
+}
+
+/** The one arm of a `oneOf` or `anyOf` of one (`oneOf: [$ref]`, to carry a description): the schema itself. */
+function lone(schema: SchemaObject, keyword: string): SchemaObject[] {
+  if (keyword !== 'oneOf' && keyword !== 'anyOf') return [];
+  const arms = (schema as Record<string, unknown>)[keyword];
+  return Array.isArray(arms) && arms.length === 1 ? (arms as SchemaObject[]) : [];
 }
 
 /**
@@ -147,13 +156,17 @@ function patternsOf(schema: SchemaObject): RegExp[] | undefined {
   }
 }
 
-/** A schema and its `allOf` parts, at every depth. */
+/** A schema, its `allOf` parts and lone `oneOf`/`anyOf` arms, at every depth. */
 function partsOf(schema: SchemaObject, seen = new Set<SchemaObject>()): SchemaObject[] {
   if (seen.has(schema)) return [];
   seen.add(schema);
   return [
     schema,
-    ...((schema.allOf ?? []) as SchemaObject[]).flatMap((part) => partsOf(part, seen)),
+    ...[
+      ...((schema.allOf ?? []) as SchemaObject[]),
+      ...lone(schema, 'oneOf'),
+      ...lone(schema, 'anyOf'),
+    ].flatMap((part) => partsOf(part, seen)),
   ];
 }
 

@@ -104,7 +104,9 @@ export async function seedCollection(
       id = generator.value({ type: 'string', format: 'uuid' }, 'a uuid') as string;
     else if (hasMeaningfulKey(resource))
       id =
-        (typeof generatedKey === 'string' || typeof generatedKey === 'number') &&
+        // An empty text names no record: no path can hold it (Dialogporten's transmissions).
+        ((typeof generatedKey === 'string' && generatedKey !== '') ||
+          typeof generatedKey === 'number') &&
         fitsPath(generatedKey) &&
         (await free(generatedKey))
           ? generatedKey
