@@ -50,6 +50,12 @@ export function allowedTypes(schema: Schema): string[] {
   return types.includes('number') ? [...new Set([...types, 'integer'])] : [...new Set(types)];
 }
 
+/** Whether a body's schema says it is something else than an object (an array of patch operations). */
+export function isOtherThanObject(schema: Schema): boolean {
+  const types = allowedTypes(schema);
+  return types.length > 0 && !types.includes('object');
+}
+
 /** Whether a schema says it is an object, by `type` or by declaring properties. */
 export function isObjectSchema(schema: Schema): boolean {
   return allowedTypes(schema).includes('object');

@@ -4,6 +4,8 @@ import { jsonRequestOf, jsonResponseOf, type PlanOperation } from '../plan.js';
 import { producerOf } from '../producers.js';
 import { validRequest } from '../request-bodies.js';
 import type { Rule } from '../rule.js';
+import { sampleBody } from '../samples.js';
+import { isOtherThanObject } from '../schema-parts.js';
 import { schemaName } from '../spec.js';
 import { valueNotMade } from '../verdicts.js';
 
@@ -156,7 +158,13 @@ function inferredWriteRule(kit: Kit, operation: PlanOperation): Rule | undefined
         params[parameter] = (await kit.ownRecord(ctx, collection)).id;
       }
       if (bodyNotMade !== undefined) throw valueNotMade(bodyNotMade);
-      const json = takesJson ? kit.validBody(operation, 'inferred') : undefined;
+      // A body of the schema's own shape where it is no object (Netlify's env vars: an array).
+      const schema = kit.requestSchema(operation);
+      const json = !takesJson
+        ? undefined
+        : isOtherThanObject(schema)
+          ? sampleBody(schema, `${kit.label} inferred`, 'all')
+          : kit.validBody(operation, 'inferred');
       const missing = kit.notMade(operation, json);
       if (missing !== undefined) throw valueNotMade(missing);
       const body = json === undefined ? other?.body : JSON.stringify(json);

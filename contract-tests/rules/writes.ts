@@ -1,8 +1,13 @@
 import type { CollectionKit, Kit } from '../kit.js';
-import { jsonRequestOf, type PlanOperation, type Schema } from '../plan.js';
+import { jsonRequestOf, type PlanOperation } from '../plan.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { schemaName } from '../spec.js';
-import { allowedTypes, propertiesOf, requiredOf, writableProperties } from '../schema-parts.js';
+import {
+  isOtherThanObject,
+  propertiesOf,
+  requiredOf,
+  writableProperties,
+} from '../schema-parts.js';
 import { sampleBody, sampleValue } from '../samples.js';
 import { RuleSkipped, valueNotMade } from '../verdicts.js';
 
@@ -314,12 +319,6 @@ function mediaTypeRules(kit: Kit, collection: CollectionKit, operation: PlanOper
       kit.conforms(ctx, exchange, operation, success);
     },
   }));
-}
-
-/** Whether a body's schema says it is something else than an object (an array of patch operations). */
-function isOtherThanObject(schema: Schema): boolean {
-  const types = allowedTypes(schema);
-  return types.length > 0 && !types.includes('object');
 }
 
 /** `application/json` as `APPLICATION/JSON`, `application/merge-patch+json` as `Application/Merge-Patch+JSON`. */

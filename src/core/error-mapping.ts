@@ -1,4 +1,5 @@
 import { SpecError } from '../openapi/load.js';
+import type { Operation } from '../openapi/operations.js';
 import {
   StoreDiskFullError,
   StoreFullError,
@@ -68,4 +69,17 @@ function fromHttpError(err: HttpError): ApiError {
 
 function isHttpError(err: unknown): err is HttpError {
   return err instanceof Error && typeof (err as Partial<HttpError>).status === 'number';
+}
+
+/**
+ * A refusal of a request's content in the status the operation documents for it: 422 where it
+ * documents `422` and no `400` (Netlify's ticket create: `422` beside a `default`, the answer a
+ * client of it handles for a body it got wrong); every other error as it is.
+ * @example inDocumentedStatus(errors.validationFailed(['/body/message must be a string']), createTicket).status // 422
+ */
+export function inDocumentedStatus(error: ApiError, operation: Operation | undefined): ApiError {
+  if (error.status !== 400 || operation === undefined) return error;
+  const { responses } = operation;
+  if (responses['422'] === undefined || responses['400'] !== undefined) return error;
+  return new ApiError(422, error.code, error.message, error.headers);
 }

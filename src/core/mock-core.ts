@@ -11,7 +11,7 @@ import { credentialPartsOf } from './admin/coverage.js';
 import { redactTarget, type CredentialPlaces } from './admin/redact.js';
 import { keptAnswer, keptBody } from './admin/request-log.js';
 import type { ShapedError } from './error-shaper.js';
-import { toApiError } from './error-mapping.js';
+import { inDocumentedStatus, toApiError } from './error-mapping.js';
 import type { OperationHandler } from './handler.js';
 import { headerValue } from './headers.js';
 import { createBodyDecoder, type ReadBody } from './request-body.js';
@@ -291,7 +291,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   }
 
   function errorAnswer(err: unknown, to?: Route, operation?: Operation): CheckedAnswer {
-    const error = toApiError(err);
+    const error = inDocumentedStatus(toApiError(err), operation);
     const api = to?.api ?? options.apis[0];
     const shaped = api?.shapeError(error, operation) ?? {
       body: error.toBody(),

@@ -1,0 +1,67 @@
+// Netlify's API description (Swagger 2.0, a real public one), served by the mock and judged by
+// the contract suite: a ticket create documents `422` (and no `400`) for a body it refuses, and
+// the mock answered 400; an account's env vars are created from an array, and the suite sent
+// `{}` to it.
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractRules, type Rule, type RuleContext } from '../contract-tests/rules.js';
+import { targetFromSettings } from '../contract-tests/target.js';
+import { buildContractPlan } from '../src/cli/contract-plan.js';
+import { loadSpec } from '../src/openapi/load.js';
+import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+
+const NETLIFY = fileURLToPath(new URL('./fixtures/corpus/netlify/swagger.json', import.meta.url));
+const KEY = 'netlify-key';
+
+let mock: RunningMock;
+let rules: Rule[];
+let ctx: RuleContext;
+
+beforeAll(async () => {
+  mock = await startMock({ spec: NETLIFY, port: 0, apiKeys: [KEY], seed: 1 });
+  const target = targetFromSettings({
+    baseUrl: mock.url,
+    token: KEY,
+    seed: 7,
+    budget: 0,
+    timeoutMs: 10_000,
+    replay: '',
+  });
+  rules = contractRules(buildContractPlan((await loadSpec(NETLIFY)).resolved), target);
+  ctx = { target, advise: () => {}, circuit: {}, memo: new Map() };
+}, 60_000);
+afterAll(() => mock.close());
+
+async function outcomes(name: RegExp): Promise<Record<string, string>> {
+  const chosen = rules.filter((rule) => name.test(rule.name));
+  expect(chosen.length, `no rule matches ${String(name)}`).toBeGreaterThan(0);
+  const found: Record<string, string> = {};
+  for (const rule of chosen)
+    found[rule.name] = await rule.check(ctx).then(
+      () => 'passed',
+      (err: Error) => `${err.name}: ${err.message.split('\n').slice(0, 8).join('\n')}`,
+    );
+  return found;
+}
+
+const allPassed = (found: Record<string, string>) =>
+  Object.fromEntries(Object.keys(found).map((name) => [name, 'passed']));
+
+describe('the mock and the suite on Netlify’s description', () => {
+  it('refuses a body with the 422 the operation documents, not a 400 it does not', async () => {
+    const response = await fetch(`${mock.url}/oauth/tickets?client_id=abc`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ message: 42 }),
+    });
+    expect(response.status).toBe(422);
+    expect(await response.json()).toMatchObject({ message: expect.stringContaining('message') });
+    const found = await outcomes(/^createTicket: `message` given a number/);
+    expect(found).toEqual(allPassed(found));
+  });
+
+  it('creates env vars from an array, as the operation’s body says', async () => {
+    const found = await outcomes(/^createEnvVars: answers 201 for `account_id`/);
+    expect(found).toEqual(allPassed(found));
+  });
+});
