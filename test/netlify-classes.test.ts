@@ -60,6 +60,16 @@ describe('the mock and the suite on Netlify’s description', () => {
     expect(found).toEqual(allPassed(found));
   });
 
+  it('leaves a body field that repeats the create’s path or query parameter as the address says', () => {
+    // `POST /sites/{site_id}/snippets` keeps a snippet under the path's site, whatever the body
+    // says: a realistic text sent in the body's `site_id` was answered altered.
+    const varied = rules.filter((rule) =>
+      /^(createSiteSnippet|createHookBySiteId): a `site_id`/.test(rule.name),
+    );
+    expect(varied.map((rule) => rule.name)).toEqual([]);
+    expect(rules.some((rule) => /^createSiteSnippet: a `title`/.test(rule.name))).toBe(true);
+  });
+
   it('creates env vars from an array, as the operation’s body says', async () => {
     const found = await outcomes(/^createEnvVars: answers 201 for `account_id`/);
     expect(found).toEqual(allPassed(found));

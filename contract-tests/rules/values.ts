@@ -38,8 +38,16 @@ export function realisticValueRules(kit: Kit): Rule[] {
       await kit.listedAsSent(ctx, collection, created);
     };
 
+    // A field that repeats a parameter of the create's address (`site_id` of
+    // `POST /sites/{site_id}/snippets` or `POST /hooks?site_id=`) is the address's: a server
+    // rightly keeps the record under it, whatever the body says.
+    const addressed = new Set(
+      create.parameters
+        .filter((parameter) => parameter.in === 'path' || parameter.in === 'query')
+        .map((parameter) => parameter.name),
+    );
     for (const [property, propertySchema] of Object.entries(writableProperties(schema))) {
-      if (!isFreeText(propertySchema)) continue;
+      if (!isFreeText(propertySchema) || addressed.has(property)) continue;
       for (const text of REALISTIC_TEXTS) {
         const bodies = text
           .samples(`${kit.label} ${property}`, propertySchema)
