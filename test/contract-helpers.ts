@@ -7,6 +7,8 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import type { Rule, RuleContext } from '../contract-tests/rules.js';
 
 const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 const TLS = fileURLToPath(new URL('./fixtures/tls/', import.meta.url));
@@ -79,3 +81,28 @@ export async function serveOnFreePort(
     },
   };
 }
+
+/**
+ * Runs the rules whose names match, one after the other as a run does, and tells what each did:
+ * `passed`, or the error's name and the first lines of its message.
+ * @example expect(await ruleOutcomes(rules, ctx, /^addPet: /)).toEqual(allPassed(found))
+ */
+export async function ruleOutcomes(
+  rules: readonly Rule[],
+  ctx: RuleContext,
+  name: RegExp,
+): Promise<Record<string, string>> {
+  const chosen = rules.filter((rule) => name.test(rule.name));
+  expect(chosen.length, `no rule matches ${String(name)}`).toBeGreaterThan(0);
+  const found: Record<string, string> = {};
+  for (const rule of chosen)
+    found[rule.name] = await rule.check(ctx).then(
+      () => 'passed',
+      (err: Error) => `${err.name}: ${err.message.split('\n').slice(0, 12).join('\n')}`,
+    );
+  return found;
+}
+
+/** What ruleOutcomes gives when every rule it ran passed. */
+export const allPassed = (found: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.keys(found).map((name) => [name, 'passed']));

@@ -18,6 +18,7 @@ import { targetFromSettings } from '../contract-tests/target.js';
 import { buildContractPlan } from '../src/cli/contract-plan.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { allPassed, ruleOutcomes } from './contract-helpers.js';
 
 const PETSTORE = fileURLToPath(
   new URL('./fixtures/corpus/petstore-openapi31/petstore.yaml', import.meta.url),
@@ -45,22 +46,7 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-/** Runs the rules whose names match, one after the other as a run does, and tells what each did. */
-async function outcomes(name: RegExp): Promise<Record<string, string>> {
-  const chosen = rules.filter((rule) => name.test(rule.name));
-  expect(chosen.length, `no rule matches ${String(name)}`).toBeGreaterThan(0);
-  const found: Record<string, string> = {};
-  for (const rule of chosen) {
-    found[rule.name] = await rule.check(ctx).then(
-      () => 'passed',
-      (err: Error) => `${err.name}: ${err.message.split('\n').slice(0, 12).join('\n')}`,
-    );
-  }
-  return found;
-}
-
-const allPassed = (found: Record<string, string>) =>
-  Object.fromEntries(Object.keys(found).map((name) => [name, 'passed']));
+const outcomes = (name: RegExp) => ruleOutcomes(rules, ctx, name);
 
 describe('the contract suite against the mock of the classic Petstore', () => {
   it('takes the 2xx of an operation that documents no success (addPet: only 405) as the description’s gap', async () => {

@@ -9,6 +9,7 @@ import { targetFromSettings } from '../contract-tests/target.js';
 import { buildContractPlan } from '../src/cli/contract-plan.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { allPassed, ruleOutcomes } from './contract-helpers.js';
 
 const NETLIFY = fileURLToPath(new URL('./fixtures/corpus/netlify/swagger.json', import.meta.url));
 const KEY = 'netlify-key';
@@ -32,20 +33,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => mock.close());
 
-async function outcomes(name: RegExp): Promise<Record<string, string>> {
-  const chosen = rules.filter((rule) => name.test(rule.name));
-  expect(chosen.length, `no rule matches ${String(name)}`).toBeGreaterThan(0);
-  const found: Record<string, string> = {};
-  for (const rule of chosen)
-    found[rule.name] = await rule.check(ctx).then(
-      () => 'passed',
-      (err: Error) => `${err.name}: ${err.message.split('\n').slice(0, 8).join('\n')}`,
-    );
-  return found;
-}
-
-const allPassed = (found: Record<string, string>) =>
-  Object.fromEntries(Object.keys(found).map((name) => [name, 'passed']));
+const outcomes = (name: RegExp) => ruleOutcomes(rules, ctx, name);
 
 describe('the mock and the suite on Netlify’s description', () => {
   it('refuses a body with the 422 the operation documents, not a 400 it does not', async () => {

@@ -1,5 +1,5 @@
 import type { SchemaObject } from './load.js';
-import { propertiesOf, requiredOf, typesOf } from './schema-parts.js';
+import { partsOf, propertiesOf, requiredOf, typesOf } from './schema-parts.js';
 
 /**
  * One record schema made of every schema the spec gives a record in (list items, the create
@@ -72,15 +72,7 @@ function mergeDefinitions(known: readonly SchemaObject[], depth: number): Schema
  * @example isClosed({ properties: { id: {} }, additionalProperties: false }) // true
  */
 export function isClosed(schema: SchemaObject): boolean {
-  // A lone `oneOf` or `anyOf` arm is the schema itself, as propertiesOf reads it.
-  const lone = (arms: unknown) =>
-    Array.isArray(arms) && arms.length === 1 ? (arms as SchemaObject[]) : [];
-  return [
-    schema,
-    ...((schema.allOf ?? []) as SchemaObject[]),
-    ...lone(schema.oneOf),
-    ...lone(schema.anyOf),
-  ].some(
+  return [schema, ...partsOf(schema)].some(
     (part) =>
       part.additionalProperties === false ||
       (part as { unevaluatedProperties?: unknown }).unevaluatedProperties === false,

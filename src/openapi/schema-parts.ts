@@ -33,8 +33,12 @@ export function requiredOf(schema: SchemaObject, seen = new Set<object>()): Set<
   return required;
 }
 
-/** The schemas a value must also satisfy: the `allOf` parts, and a lone `oneOf` or `anyOf` arm. */
-function partsOf(schema: SchemaObject): SchemaObject[] {
+/**
+ * The schemas a value must also satisfy: the `allOf` parts, and a lone `oneOf` or `anyOf` arm
+ * (`oneOf: [$ref]`, written to carry a description: the schema itself).
+ * @example partsOf({ description: 'read', oneOf: [content] }) // [content]
+ */
+export function partsOf(schema: SchemaObject): SchemaObject[] {
   const lone = (arms: unknown) =>
     Array.isArray(arms) && arms.length === 1 ? (arms as SchemaObject[]) : [];
   return [

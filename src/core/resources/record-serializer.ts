@@ -3,7 +3,7 @@ import { errors } from '../../vocabulary/error-catalogue.js';
 import type { SchemaObject } from '../../openapi/load.js';
 import { isClosed } from '../../openapi/record-schema.js';
 import { ID_WORDS, wordsOf } from '../../openapi/item-key.js';
-import { carries, propertiesOf, typesOf } from '../../openapi/schema-parts.js';
+import { carries, partsOf, propertiesOf, typesOf } from '../../openapi/schema-parts.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { StoredRecord } from '../../store/store.js';
 import { isJsonObject } from '../../vocabulary/record.js';
@@ -129,16 +129,13 @@ function nestedProjection(
 const OTHER_NAMES = ['oneOf', 'anyOf', 'if', 'dependentSchemas'] as const;
 
 function admitsNamesElsewhere(schema: SchemaObject): boolean {
-  return partsOf(schema).some((part) =>
-    OTHER_NAMES.some((keyword) => keyword in part && !(lone(part, keyword).length === 1)),
+  // A `oneOf` or `anyOf` of one arm is the schema itself (see partsOf), no alternative.
+  const isLone = (arms: unknown) => Array.isArray(arms) && arms.length === 1;
+  return allPartsOf(schema).some((part) =>
+    OTHER_NAMES.some(
+      (keyword) => keyword in part && !isLone((part as Record<string, unknown>)[keyword]),
+    ),
   );
-}
-
-/** The one arm of a `oneOf` or `anyOf` of one (`oneOf: [$ref]`, to carry a description): the schema itself. */
-function lone(schema: SchemaObject, keyword: string): SchemaObject[] {
-  if (keyword !== 'oneOf' && keyword !== 'anyOf') return [];
-  const arms = (schema as Record<string, unknown>)[keyword];
-  return Array.isArray(arms) && arms.length === 1 ? (arms as SchemaObject[]) : [];
 }
 
 /**
@@ -146,7 +143,7 @@ function lone(schema: SchemaObject, keyword: string): SchemaObject[] {
  * them is not an expression this engine reads (the schema is then shown whole).
  */
 function patternsOf(schema: SchemaObject): RegExp[] | undefined {
-  const patterns = partsOf(schema).flatMap((part) =>
+  const patterns = allPartsOf(schema).flatMap((part) =>
     Object.keys((part as { patternProperties?: object }).patternProperties ?? {}),
   );
   try {
@@ -156,18 +153,11 @@ function patternsOf(schema: SchemaObject): RegExp[] | undefined {
   }
 }
 
-/** A schema, its `allOf` parts and lone `oneOf`/`anyOf` arms, at every depth. */
-function partsOf(schema: SchemaObject, seen = new Set<SchemaObject>()): SchemaObject[] {
+/** A schema and its parts (see partsOf), at every depth. */
+function allPartsOf(schema: SchemaObject, seen = new Set<SchemaObject>()): SchemaObject[] {
   if (seen.has(schema)) return [];
   seen.add(schema);
-  return [
-    schema,
-    ...[
-      ...((schema.allOf ?? []) as SchemaObject[]),
-      ...lone(schema, 'oneOf'),
-      ...lone(schema, 'anyOf'),
-    ].flatMap((part) => partsOf(part, seen)),
-  ];
+  return [schema, ...partsOf(schema).flatMap((part) => allPartsOf(part, seen))];
 }
 
 /**
