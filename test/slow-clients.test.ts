@@ -44,13 +44,17 @@ describe('a client that stops reading', () => {
     const mock = await startMock({
       apiKeys: [KEY],
       seedCount: 0,
-      limits: { sendTimeout: 300 },
+      // Far above the client's 20 ms pauses: a busy machine that stalls the test's own process
+      // for 300 ms (the bound before) had the reader dropped as stalled (CI failed once on it).
+      limits: { sendTimeout: 3_000 },
       handlers: { getPetById: () => ({ status: 200, body: { id: 1, name: 'x'.repeat(4 << 20) } }) },
     });
     started.push(mock);
     const socket = await open(Number(new URL(mock.url).port));
     let received = 0;
-    const done = new Promise<void>((resolve) => {
+    const done = new Promise<void>((resolve, reject) => {
+      // Dropped before the whole answer came: said at once, not after the test's time runs out.
+      socket.on('close', () => reject(new Error(`the connection closed after ${received} bytes`)));
       socket.on('data', (chunk: Buffer) => {
         received += chunk.length;
         // A pause shorter than the timeout between reads.
