@@ -523,6 +523,61 @@ describe('views of a collection', () => {
     // findByTags filters on tags, which records hold as objects: not a filter the mock reads.
     expect(lists).toEqual(['/pet/findByStatus']);
   });
+  it('a list below a collection whose items require what its records lack is not a view of it: it answers its own schema', async () => {
+    // Discord's description: `/commands/permissions` lists each command's permissions, keyed
+    // by the command's id; served as a view of the commands, it answered 500 (its items lack
+    // the required `permissions`).
+    const id = { type: 'string', pattern: '^[0-9]+$' };
+    const command = {
+      type: 'object',
+      required: ['id', 'name'],
+      properties: { id: { ...id, readOnly: true }, name: { type: 'string' } },
+    };
+    const permissions = {
+      type: 'object',
+      required: ['id', 'permissions'],
+      properties: {
+        id,
+        permissions: { type: 'array', items: { type: 'boolean' } },
+      },
+    };
+    const ok = (schema: object) => ({
+      description: 'ok',
+      content: { 'application/json': { schema } },
+    });
+    const spec = {
+      openapi: '3.1.0',
+      info: { title: 'commands', version: '1' },
+      paths: {
+        '/commands': {
+          get: { responses: { '200': ok({ type: 'array', items: command }) } },
+          post: {
+            requestBody: { content: { 'application/json': { schema: command } } },
+            responses: { '201': ok(command) },
+          },
+        },
+        '/commands/permissions': {
+          get: { responses: { '200': ok({ type: 'array', items: permissions }) } },
+        },
+        '/commands/{command_id}': {
+          get: {
+            parameters: [{ name: 'command_id', in: 'path', required: true, schema: id }],
+            responses: { '200': ok(command) },
+          },
+        },
+      },
+    };
+    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-views-'));
+    await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
+    const mock = await startMock({ spec: join(folder, 'openapi.json'), apiKeys: [KEY], seed: 1 });
+    mocks.push(mock);
+    await call(mock, 'POST', '/commands', { name: 'hello' });
+    const listed = await call(mock, 'GET', '/commands/permissions');
+    expect(listed.status).toBe(200);
+    expect(listed.body.length).toBeGreaterThan(0);
+    for (const item of listed.body)
+      expect(item).toEqual(expect.objectContaining({ permissions: expect.any(Array) }));
+  });
 });
 
 describe('nested collections', () => {

@@ -112,7 +112,7 @@ describe('loadSpec', () => {
     expect(properties.default?.default).toEqual({ $ref: '#/not/a/pointer' });
   });
 
-  it('reads items written as a list, a name repeated in required and an unknown format, each with one warning', async () => {
+  it('reads items written as a list, a name repeated in required, an empty enum and an unknown format, each with one warning', async () => {
     const text = JSON.stringify({
       openapi: '3.0.3',
       info: { title: 't', version: '1' },
@@ -121,6 +121,8 @@ describe('loadSpec', () => {
         schemas: {
           Tags: { type: 'array', items: [{ type: 'string' }] },
           Pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }] },
+          // Discord's description: an enum whose values were never filled in.
+          Action: { type: 'string', enum: [] },
           Container: {
             type: 'object',
             required: ['id', 'name', 'id', 'name'],
@@ -140,10 +142,12 @@ describe('loadSpec', () => {
     expect(schemas.Pair?.prefixItems).toEqual([{ type: 'string' }, { type: 'integer' }]);
     expect(schemas.Pair?.items).toBeUndefined();
     expect(schemas.Container?.required).toEqual(['id', 'name']);
+    expect(schemas.Action).toEqual({ type: 'string' });
     expect(spec.warnings).toEqual(
       expect.arrayContaining([
         'items written as a list, 2 times (first at #/components/schemas/Tags): a list of one schema is read as the schema of every item, a longer one as a tuple (prefixItems)',
         'a name repeated in required, once (first at #/components/schemas/Container): each name is read once',
+        'an empty enum, once (first at #/components/schemas/Action): it would allow no value at all, which no service means (an enum whose values were never filled in): read as no enum, the other keywords check the value',
         'a format the mock does not check: unixtime (2): their values are checked by their type alone',
       ]),
     );

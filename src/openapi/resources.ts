@@ -504,6 +504,10 @@ function attachViews(
       if (!get || served.has(get)) continue;
       const envelope = listOf(get, word, resource.idProperty);
       if (!envelope || !(resource.idProperty in propertiesOf(envelope.record))) continue;
+      // Items that require what the records do not hold list something else, keyed alike
+      // (Discord's `/commands/permissions`: each command's permissions, their `id` the command's).
+      const held = propertiesOf(resource.schema);
+      if ([...requiredOf(envelope.record)].some((name) => !(name in held))) continue;
       if (honoursEveryQuery(get, listParametersOf(get, propertiesOf(resource.schema)))) {
         attach(resource, get, 'list');
         served.add(get);

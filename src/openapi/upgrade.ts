@@ -88,6 +88,8 @@ const LENIENT: Readonly<Record<string, string>> = {
   'items written as a list':
     'a list of one schema is read as the schema of every item, a longer one as a tuple (prefixItems)',
   'a name repeated in required': 'each name is read once',
+  'an empty enum':
+    'it would allow no value at all, which no service means (an enum whose values were never filled in): read as no enum, the other keywords check the value',
 };
 
 /**
@@ -95,11 +97,12 @@ const LENIENT: Readonly<Record<string, string>> = {
  * meant it; returns which of LENIENT's defects it found. `items: [S]` (JSON Schema's old
  * tuple form, which OpenAPI never allowed, and which ajv's 2020-12 refuses) is read as
  * `items: S` when it holds one schema, and as `prefixItems` otherwise; a name repeated in
- * `required` once.
+ * `required` once; `enum: []` (which ajv refuses to compile, and which would refuse every
+ * value) as no enum.
  */
 function readLeniently(schema: Record<string, unknown>): string[] {
   const found: string[] = [];
-  const { items, required } = schema;
+  const { items, required, enum: values } = schema;
   if (Array.isArray(items)) {
     found.push('items written as a list');
     if (items.length === 1) schema.items = items[0];
@@ -113,6 +116,10 @@ function readLeniently(schema: Record<string, unknown>): string[] {
   if (Array.isArray(required) && new Set(required).size < required.length) {
     found.push('a name repeated in required');
     schema.required = [...new Set(required)];
+  }
+  if (Array.isArray(values) && values.length === 0) {
+    found.push('an empty enum');
+    delete schema.enum;
   }
   return found;
 }
