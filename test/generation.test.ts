@@ -185,6 +185,27 @@ describe('generated data', () => {
   });
 });
 
+describe('listed values narrowed by composition', () => {
+  it('gives the listed value the composition allows, every time (Discord’s channel type: a 500 on about every other create)', () => {
+    // `enum: [1]` beside `allOf: [{oneOf: [{const: 0}, ..., {const: 15}]}]`: json-schema-faker drew from the oneOf.
+    const kinds: SchemaObject = {
+      type: 'integer',
+      oneOf: Array.from({ length: 16 }, (_, n) => ({ title: `kind ${n}`, const: n })),
+    };
+    const schema: SchemaObject = { type: 'integer', enum: [1], allOf: [kinds] };
+    const document = {
+      openapi: '3.1.0',
+      components: { schemas: {} },
+    } as unknown as OpenApiDocument;
+    const compiler = createSchemaCompiler(document);
+    for (let seed = 1; seed <= 20; seed++) {
+      const generator = createDataGenerator({ seed, compiler });
+      expect(generator.value(schema, 'channels.type')).toBe(1);
+      expect(generator.value({ const: 3, allOf: [kinds] }, 'channels.type')).toBe(3);
+    }
+  });
+});
+
 describe('compiled checks', () => {
   it('read examples and extensions as data: a $id inside them is no schema id (Box’s schemas could not be compiled)', () => {
     // Box's File--Full and Folder--Full: an example of metadata whose instances carry `$id`.

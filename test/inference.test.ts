@@ -580,6 +580,118 @@ describe('views of a collection', () => {
   });
 });
 
+describe('collections of several kinds of record', () => {
+  it('keeps the kind the client sent, makes the fields that kind requires, lists every kind and keeps it on update', async () => {
+    // Discord's moderation rules: the create takes and answers one of several kinds, each
+    // with its own `trigger_type` and metadata. The mock made every record of the first kind,
+    // turning the client's `trigger_type: 1` into 4, or answered 500.
+    const id = { type: 'string', pattern: '^[0-9]+$', readOnly: true };
+    const kind = (trigger: number, metadata: object) => ({
+      request: {
+        type: 'object',
+        required: ['name', 'trigger_type'],
+        properties: {
+          name: { type: 'string' },
+          trigger_type: { type: 'integer', enum: [trigger] },
+        },
+      },
+      record: {
+        type: 'object',
+        required: ['id', 'name', 'trigger_type', 'trigger_metadata'],
+        properties: {
+          id,
+          name: { type: 'string' },
+          trigger_type: { type: 'integer', enum: [trigger] },
+          trigger_metadata: metadata,
+        },
+      },
+    });
+    const keyword = kind(1, {
+      type: 'object',
+      required: ['keywords'],
+      properties: { keywords: { type: 'array', items: { type: 'string' } } },
+    });
+    const spam = kind(3, {
+      type: 'object',
+      required: ['limit'],
+      properties: { limit: { type: 'integer', minimum: 1 } },
+    });
+    const preset = kind(4, {
+      type: 'object',
+      required: ['presets'],
+      properties: { presets: { type: 'array', items: { type: 'integer' } } },
+    });
+    const kinds = [preset, keyword, spam];
+    const ok = (schema: object) => ({
+      description: 'ok',
+      content: { 'application/json': { schema } },
+    });
+    const body = (schema: object) => ({ content: { 'application/json': { schema } } });
+    const one = { oneOf: kinds.map((k) => k.record) };
+    const spec = {
+      openapi: '3.1.0',
+      info: { title: 'rules', version: '1' },
+      paths: {
+        '/rules': {
+          get: {
+            responses: {
+              '200': ok({
+                type: ['array', 'null'],
+                items: { oneOf: [...one.oneOf, { type: 'null' }] },
+              }),
+            },
+          },
+          post: {
+            requestBody: body({ oneOf: kinds.map((k) => k.request) }),
+            responses: { '200': ok(one) },
+          },
+        },
+        '/rules/{rule_id}': {
+          parameters: [{ name: 'rule_id', in: 'path', required: true, schema: { type: 'string' } }],
+          get: { responses: { '200': ok(one) } },
+          patch: {
+            requestBody: body({ type: 'object', properties: { name: { type: 'string' } } }),
+            responses: { '200': ok(one) },
+          },
+        },
+      },
+    };
+    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-kinds-'));
+    await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
+    const mock = await startMock({
+      spec: join(folder, 'openapi.json'),
+      apiKeys: [KEY],
+      seed: 1,
+      seedCount: 0,
+    });
+    mocks.push(mock);
+    const made = await call(mock, 'POST', '/rules', { name: 'words', trigger_type: 1 });
+    expect(made.status).toBe(200);
+    expect(made.body).toMatchObject({ name: 'words', trigger_type: 1 });
+    expect(made.body.trigger_metadata.keywords).toEqual(expect.any(Array));
+    const other = await call(mock, 'POST', '/rules', { name: 'spam', trigger_type: 3 });
+    expect(other.body).toMatchObject({
+      trigger_type: 3,
+      trigger_metadata: { limit: expect.any(Number) },
+    });
+
+    const listed = await call(mock, 'GET', '/rules');
+    expect(listed.status).toBe(200);
+    expect(
+      listed.body.map((rule: { name: string; trigger_type: number }) => [
+        rule.name,
+        rule.trigger_type,
+      ]),
+    ).toEqual([
+      ['words', 1],
+      ['spam', 3],
+    ]);
+    const renamed = await call(mock, 'PATCH', `/rules/${made.body.id}`, { name: 'renamed' });
+    expect(renamed.body).toEqual({ ...made.body, name: 'renamed' });
+    expect((await call(mock, 'GET', `/rules/${other.body.id}`)).body).toEqual(other.body);
+  });
+});
+
 describe('nested collections', () => {
   it('keeps records per parent, sets the reference to it, and refuses a parent that does not exist', async () => {
     const mock = await shapes(2);

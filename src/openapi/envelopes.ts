@@ -44,7 +44,9 @@ export function listEnvelopeOf(
   if (!answer) return undefined;
   if (isArray(answer)) {
     const items = itemsOf(answer);
-    return items && isObjectSchema(items) ? { kind: 'plain', record: items } : undefined;
+    return items && (isObjectSchema(items) || objectArmsOf(items).length >= 2)
+      ? { kind: 'plain', record: items }
+      : undefined;
   }
   if (!isObjectSchema(answer)) return undefined;
   const arrays = Object.entries(propertiesOf(answer)).filter(([, property]) => {
@@ -111,6 +113,19 @@ export function isObjectSchema(schema: unknown): boolean {
   const types = typesOf(s);
   if (types.length > 0 && !types.includes('object')) return false;
   return Object.keys(propertiesOf(s)).length > 0;
+}
+
+/**
+ * The object arms of a `oneOf`/`anyOf` schema (a list of records of several kinds: Discord's
+ * moderation rules), its `null` arm left aside.
+ * @example objectArmsOf({ oneOf: [keywordRule, spamRule, { type: 'null' }] }) // [keywordRule, spamRule]
+ */
+export function objectArmsOf(schema: SchemaObject): SchemaObject[] {
+  if (isObjectSchema(schema)) return [];
+  return [
+    ...((schema.oneOf ?? []) as SchemaObject[]),
+    ...((schema.anyOf ?? []) as SchemaObject[]),
+  ].filter(isObjectSchema);
 }
 
 function isArray(schema: SchemaObject): boolean {

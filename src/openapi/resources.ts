@@ -2,7 +2,13 @@ import type { SchemaObject } from './load.js';
 import { SpecError } from './load.js';
 import { jsonSchemaOf, type Operation } from './operations.js';
 import { isReadOnly, propertiesOf, requiredOf, typesOf, carries } from './schema-parts.js';
-import { isObjectSchema, listEnvelopeOf, recordEnvelopeOf, type Envelope } from './envelopes.js';
+import {
+  isObjectSchema,
+  listEnvelopeOf,
+  objectArmsOf,
+  recordEnvelopeOf,
+  type Envelope,
+} from './envelopes.js';
 import { ID_WORDS, keyPropertyFor, wordsOf } from './item-key.js';
 import { listParametersOf, type ListParameters } from './list-parameters.js';
 import { mergeRecordSchemas } from './record-schema.js';
@@ -65,6 +71,13 @@ export interface Resource {
   readonly parent: string | undefined;
   /** Properties of S that repeat a scope parameter (`userId` of a post): position in `scope`. */
   readonly references: ReadonlyMap<string, number>;
+  /**
+   * The kinds of record a polymorphic collection holds, when its create answers one of
+   * several record schemas (Discord's moderation rules, `oneOf` a keyword rule, a spam
+   * rule...: each with its own `trigger_type`); S is then made of the first. A write makes its
+   * record by the kind the client's fields fit. Undefined: one kind.
+   */
+  readonly variants?: readonly SchemaObject[];
 }
 
 /** The `x-mock` extension of an operation, which settles what inference cannot. */
@@ -199,7 +212,8 @@ interface Served {
 function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined {
   const { list, item } = candidate;
   const word = collectionWord(candidate.path);
-  const listed = candidate.listEnvelope?.record;
+  // Records of several kinds are told by the fields of them all.
+  const listed = candidate.listEnvelope && recordShapeOf(candidate.listEnvelope.record);
   const explicitKey = explicitKeyOf(candidate);
   const likely = (names: Iterable<string>) => likelyKeys(names, explicitKey, item);
 
@@ -244,7 +258,57 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     listing,
     scope,
     references: referencesOf(scope, properties, idProperty),
+    ...variantsOf(create, answersRecord, served.envelopes),
   };
+}
+
+/**
+ * The record schemas a create answers one of (`oneOf`/`anyOf` arms that each hold the record
+ * as they are, two or more); none for a create that answers one kind. An answer of one of
+ * several kinds shows its record by the whole union (its envelope, first found on one arm,
+ * is changed in place): a keyword rule is no spam rule.
+ */
+function variantsOf(
+  create: Operation | undefined,
+  answersRecord: RecordTest,
+  envelopes: Map<Operation, Envelope>,
+): Pick<Resource, 'variants'> {
+  const answer = create && successSchema(create);
+  const records = answer ? recordArmsOf(answer, answersRecord) : [];
+  if (records.length === 0) return {};
+  for (const [operation, envelope] of envelopes) {
+    const shown = successSchema(operation);
+    if (
+      envelope.kind === 'plain' &&
+      shown &&
+      recordArmsOf(shown, answersRecord).includes(envelope.record)
+    )
+      envelopes.set(operation, { kind: 'plain', record: shown });
+  }
+  return { variants: records };
+}
+
+/**
+ * A schema as one object: the properties of all its arms when it is one of several objects
+ * (none required), else itself.
+ */
+function recordShapeOf(schema: SchemaObject): SchemaObject {
+  const arms = objectArmsOf(schema);
+  if (arms.length === 0) return schema;
+  const properties: Record<string, SchemaObject> = {};
+  for (const arm of arms) Object.assign(properties, propertiesOf(arm));
+  return { type: 'object', properties } as SchemaObject;
+}
+
+/** The arms of a `oneOf`/`anyOf` answer that each are a record, when there are two or more. */
+function recordArmsOf(answer: SchemaObject, answersRecord: RecordTest): SchemaObject[] {
+  if (isObjectSchema(answer)) return [];
+  const arms = [
+    ...((answer.oneOf ?? []) as SchemaObject[]),
+    ...((answer.anyOf ?? []) as SchemaObject[]),
+  ];
+  const records = arms.filter((arm) => isObjectSchema(arm) && answersRecord(arm));
+  return records.length >= 2 ? records : [];
 }
 
 /** The key `x-mock` names on any of the collection's operations. */

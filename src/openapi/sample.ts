@@ -241,6 +241,8 @@ export function createDataGenerator({ seed, compiler }: DataGeneratorOptions): D
       // A schema that cannot be compiled fails now, by its name, not after every attempt.
       compiler.prepare('response', schema);
       const check = compiler.response(schema);
+      const listed = enumeratedValueOf(schema, check);
+      if (listed.found) return listed.value;
       const trees = [treeOf(schema, true, where), treeOf(schema, false, where)] as const;
       const started = performance.now();
       let problems: string[] = [];
@@ -266,6 +268,28 @@ export function createDataGenerator({ seed, compiler }: DataGeneratorOptions): D
       );
     },
   };
+}
+
+/**
+ * A value of a schema that lists its values (`enum`, `const`) and narrows them by composition
+ * (`allOf: [{oneOf: [{const: 1}, {const: 3}, ...]}]`, as Discord's channel types): the first of
+ * its values the whole schema accepts. json-schema-faker draws from the composition and missed
+ * the listed value in about half of its attempts (a 500 on every other create). Other
+ * schemas: not found, for the generator.
+ */
+function enumeratedValueOf(
+  schema: SchemaObject,
+  check: SchemaCheck,
+): { found: true; value: unknown } | { found: false } {
+  const composed = ['allOf', 'oneOf', 'anyOf'].some((keyword) => keyword in schema);
+  const values = Array.isArray(schema.enum)
+    ? (schema.enum as unknown[])
+    : 'const' in schema
+      ? [schema.const]
+      : undefined;
+  if (!composed || !values) return { found: false };
+  for (const value of values) if (check(value).length === 0) return { found: true, value };
+  return { found: false };
 }
 
 /**

@@ -57,6 +57,8 @@ export class RecordMaker {
   /** Whether new keys are made from the key's schema (see hasMeaningfulKey), not by the store. */
   readonly #meaningfulKey: boolean;
   readonly #now: () => Date;
+  /** A maker for each kind of record of a polymorphic collection (see Resource.variants). */
+  readonly #variants: readonly { schema: SchemaObject; maker: RecordMaker }[];
 
   constructor(
     readonly resource: Resource,
@@ -82,6 +84,43 @@ export class RecordMaker {
     ]);
     this.#meaningfulKey = hasMeaningfulKey(resource);
     this.#now = options.now ?? (() => new Date());
+    // The first kind is the one S was made of: this maker.
+    this.#variants = (resource.variants ?? []).map((schema, index) => ({
+      schema,
+      maker:
+        index === 0 ? this : new RecordMaker({ ...resource, schema, variants: undefined }, options),
+    }));
+  }
+
+  /**
+   * The maker of the kind of record the client's fields fit (none of them refused by that
+   * kind's definition of it, the most of them declared by it), else the one a `current`
+   * record is, else this one: a keyword rule's `trigger_type: 1` made a record of the first
+   * kind, whose `trigger_type` is 4, and was "made anew" as 4.
+   */
+  #makerFor(body: unknown, current?: StoredRecord): RecordMaker {
+    if (this.#variants.length === 0) return this;
+    const fits = (schema: SchemaObject, fields: unknown): number => {
+      if (!isJsonObject(fields)) return 0;
+      const properties = propertiesOf(schema);
+      let declared = 0;
+      for (const name of Object.keys(fields)) {
+        const property = properties[name];
+        if (!property) continue;
+        if (this.options.compiler.response(property)(fields[name], name).length > 0) return -1;
+        declared++;
+      }
+      return declared;
+    };
+    // The client's fields decide; between kinds they fit alike, the current record's kind.
+    let best: { maker: RecordMaker; score: number } | undefined;
+    for (const { schema, maker } of this.#variants) {
+      const sent = fits(schema, body);
+      if (sent < 0) continue;
+      const score = sent * 2 + (current && fits(schema, current) >= 0 ? 1 : 0);
+      if (!best || score > best.score) best = { maker, score };
+    }
+    return best?.maker ?? this;
   }
 
   /**
@@ -97,6 +136,8 @@ export class RecordMaker {
     operation: Operation,
     query: Readonly<Record<string, unknown>> = {},
   ): NewRecord | Promise<NewRecord> {
+    const maker = this.#makerFor(this.#unwrap(body, operation));
+    if (maker !== this) return maker.create(body, scope, collection, operation, query);
     body = this.#unwrap(body, operation);
     // Each source in turn, a later one's field in place of an earlier one's. Set into one
     // object rather than spread: spreads of objects of many shapes are V8's slow path.
@@ -141,6 +182,8 @@ export class RecordMaker {
     operation: Operation,
     scope: readonly string[],
   ): Record<string, unknown> {
+    const maker = this.#makerFor(this.#unwrap(body, operation), current);
+    if (maker !== this) return maker.change(current, body, action, operation, scope);
     body = this.#unwrap(body, operation);
     const client =
       action === 'replace'
