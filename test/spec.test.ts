@@ -153,6 +153,46 @@ describe('loadSpec', () => {
     );
   });
 
+  it('reads a $ref to a schema the document never defines as any value, with a warning (DocuSign’s eSignature description would not start)', async () => {
+    const text = JSON.stringify({
+      swagger: '2.0',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/envelopes': {
+          get: {
+            responses: {
+              '200': { description: 'ok', schema: { $ref: '#/definitions/envelope' } },
+            },
+          },
+        },
+      },
+      definitions: {
+        envelope: {
+          type: 'object',
+          properties: {
+            id: { type: 'string' },
+            offline: { $ref: '#/definitions/offlineAttributes' },
+            also: { $ref: '#/definitions/offlineAttributes' },
+            // A reference inside an example is a value: never mended.
+            note: { type: 'object', example: { $ref: '#/definitions/nowhere' } },
+          },
+        },
+      },
+    });
+    const spec = await loadSpec(await specFile(text), { checkCache: false });
+    const envelope = spec.resolved.components?.schemas?.envelope as {
+      properties: Record<string, Record<string, unknown>>;
+    };
+    expect(envelope.properties.offline).toEqual({});
+    expect(envelope.properties.also).toEqual({});
+    expect(envelope.properties.note?.example).toHaveProperty('$ref');
+    expect(spec.warnings).toContainEqual(
+      expect.stringMatching(
+        /^a \$ref to nothing in the document, read as any value: #\/components\/schemas\/offlineAttributes \(2 times, first at #\/components\/schemas\/envelope\/properties\/(also|offline)\)$/,
+      ),
+    );
+  });
+
   it('serves a document the official check refuses for a small defect, with a warning', async () => {
     const spec = await loadSpec(await specFile('openapi: 3.1.0\ninfo: {title: t}\npaths: {}\n'), {
       checkCache: false,

@@ -234,7 +234,17 @@ async function readDocument(
 
   const upgraded = upgradeSwagger(document, version);
   const leftovers = readSchemasAs31(upgraded, version);
-  const { resolved, files } = await resolveRefs(structuredClone(upgraded), path);
+  const { resolved, files } = await resolveRefs(structuredClone(upgraded), path).catch(
+    async (err: unknown) => {
+      // A reference to nothing in the document itself: read as any value, with a warning.
+      if (!(err instanceof SpecError) || !/Missing \$ref pointer "#/.test(err.message)) throw err;
+      const { mendDanglingRefs } = await import('./dangling-refs.js');
+      const mended = mendDanglingRefs(upgraded);
+      if (mended.length === 0) throw err;
+      warnings.push(...mended);
+      return resolveRefs(structuredClone(upgraded), path);
+    },
+  );
   // Schemas from other files were not read as 3.1 yet.
   if (files === undefined || files.length > 0) readSchemasAs31(resolved, version, leftovers);
   warnings.push(...leftoverWarnings(leftovers, version), ...lenientReadings(resolved));
