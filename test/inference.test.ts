@@ -692,6 +692,127 @@ describe('collections of several kinds of record', () => {
   });
 });
 
+describe('records whose schema requires a name it never describes', () => {
+  it('seeds and makes them with that field, so that lists and creates answer 200 (PagerDuty’s custom fields)', async () => {
+    const field = {
+      allOf: [
+        {
+          type: 'object',
+          properties: { id: { type: 'string', readOnly: true }, name: { type: 'string' } },
+        },
+      ],
+      required: ['id', 'name', 'namespace'],
+    };
+    const ok = (schema: object) => ({
+      description: 'ok',
+      content: { 'application/json': { schema } },
+    });
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'fields', version: '1' },
+      paths: {
+        '/fields': {
+          get: {
+            responses: {
+              '200': ok({
+                type: 'object',
+                required: ['fields'],
+                properties: { fields: { type: 'array', items: field } },
+              }),
+            },
+          },
+          post: {
+            requestBody: {
+              content: {
+                'application/json': {
+                  schema: { type: 'object', properties: { name: { type: 'string' } } },
+                },
+              },
+            },
+            responses: {
+              '201': ok({ type: 'object', required: ['field'], properties: { field } }),
+            },
+          },
+        },
+      },
+    };
+    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-undescribed-'));
+    await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
+    const mock = await startMock({
+      spec: join(folder, 'openapi.json'),
+      apiKeys: [KEY],
+      seed: 1,
+      seedCount: 3,
+    });
+    mocks.push(mock);
+    const seeded = await call(mock, 'GET', '/fields');
+    expect(seeded.status).toBe(200);
+    expect(seeded.body.fields).toHaveLength(3);
+    const made = await call(mock, 'POST', '/fields', { name: 'severity' });
+    expect(made.status).toBe(201);
+    expect(made.body.field).toHaveProperty('namespace');
+    const listed = await call(mock, 'GET', '/fields');
+    expect(listed.status).toBe(200);
+    expect(listed.body.fields.map((f: { name: string }) => f.name)).toContain('severity');
+  });
+});
+
+describe('lists whose array has a maxItems', () => {
+  it('never hold more records than it allows, whatever the limit asked (PagerDuty’s IP allow lists answered 500)', async () => {
+    const list = {
+      type: 'object',
+      properties: { id: { type: 'string', readOnly: true }, name: { type: 'string' } },
+      required: ['id', 'name'],
+    };
+    const ok = (schema: object) => ({
+      description: 'ok',
+      content: { 'application/json': { schema } },
+    });
+    const spec = {
+      openapi: '3.1.0',
+      info: { title: 'lists', version: '1' },
+      paths: {
+        '/allow_lists': {
+          get: {
+            parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer' } }],
+            responses: {
+              '200': ok({
+                type: 'object',
+                required: ['allow_lists'],
+                properties: { allow_lists: { type: 'array', maxItems: 2, items: list } },
+              }),
+            },
+          },
+          post: {
+            requestBody: {
+              content: {
+                'application/json': {
+                  schema: { type: 'object', properties: { name: { type: 'string' } } },
+                },
+              },
+            },
+            responses: { '201': ok(list) },
+          },
+        },
+      },
+    };
+    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-max-items-'));
+    await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
+    const mock = await startMock({
+      spec: join(folder, 'openapi.json'),
+      apiKeys: [KEY],
+      seed: 1,
+      seedCount: 5,
+    });
+    mocks.push(mock);
+    for (const query of ['', '?limit=10', '?limit=1']) {
+      const listed = await call(mock, 'GET', `/allow_lists${query}`);
+      expect(listed.status).toBe(200);
+      expect(listed.body.allow_lists).toHaveLength(query === '?limit=1' ? 1 : 2);
+    }
+  });
+});
+
 describe('nested collections', () => {
   it('keeps records per parent, sets the reference to it, and refuses a parent that does not exist', async () => {
     const mock = await shapes(2);

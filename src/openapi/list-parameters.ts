@@ -17,6 +17,11 @@ export interface Paging {
   readonly cursor?: string;
   /** The page size when the request names none: the limit's `default`. */
   readonly defaultLimit?: number;
+  /**
+   * The most records the answer's array may hold (its `maxItems`): no page holds more, whatever
+   * the limit asked (PagerDuty's IP allow lists hold one).
+   */
+  readonly maxItems?: number;
 }
 
 export interface ListParameters {
@@ -37,13 +42,15 @@ const NOT_FILTERS =
   /^(sort|sort_?by|order|order_?by|direction|fields|expand|include|embed|q|query|search|format|lang|locale|api_?key|access_?token)$/i;
 
 /**
- * The paging and filtering a list operation documents, for records with these properties.
+ * The paging and filtering a list operation documents, for records with these properties, in
+ * an answer whose records are held by `array` (the answer, or its wrapper's array).
  * @example listParametersOf(listPets, { status: {...}, name: {...} })
  * // { paging: { limit: 'limit', offset: 'offset' }, filters: Map { 'status' => 'status' } }
  */
 export function listParametersOf(
   operation: Operation,
   properties: Readonly<Record<string, SchemaObject>>,
+  array?: SchemaObject,
 ): ListParameters {
   const query = operation.parameters.filter((parameter) => parameter.in === 'query');
   const numeric = (parameter: Parameter) =>
@@ -59,6 +66,9 @@ export function listParametersOf(
     ...(page ? { page: { name: page.name, first: page.schema.minimum === 0 ? 0 : 1 } } : {}),
     ...(cursor ? { cursor: cursor.name } : {}),
     ...(typeof defaultLimit === 'number' && defaultLimit > 0 ? { defaultLimit } : {}),
+    ...(typeof array?.maxItems === 'number' && array.maxItems >= 1
+      ? { maxItems: array.maxItems }
+      : {}),
   };
   const paged = new Set([limit, offset, page, cursor].filter((p) => p !== undefined));
 

@@ -24,11 +24,10 @@ export function mergeRecordSchemas(schemas: readonly SchemaObject[], depth = 0):
   }
   const properties: Record<string, SchemaObject> = {};
   for (const [name, known] of definitions) properties[name] = mergeDefinitions(known, depth);
-  return {
-    type: 'object',
-    properties,
-    required: [...required].filter((name) => name in properties),
-  } as SchemaObject;
+  // A name required and defined nowhere (PagerDuty's custom fields require a `namespace` they
+  // never describe) must still be there, with any value: records without it broke every list.
+  for (const name of required) properties[name] ??= {};
+  return { type: 'object', properties, required: [...required] } as SchemaObject;
 }
 
 /** How deep nested objects are merged as records are; deeper (a recursive schema), `allOf`. */

@@ -235,7 +235,15 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
 
   const listing = new Map<Operation, ListParameters>();
   for (const [operation, action] of served.actions)
-    if (action === 'list') listing.set(operation, listParametersOf(operation, properties));
+    if (action === 'list')
+      listing.set(
+        operation,
+        listParametersOf(
+          operation,
+          properties,
+          listArrayOf(operation, served.envelopes.get(operation)),
+        ),
+      );
   const written = writtenProperties(served.bodies.values(), properties);
   const created = createBody ? propertiesOf(createBody.record) : {};
   const scope = parametersOf(candidate.path);
@@ -615,7 +623,7 @@ function attach(resource: Resource, operation: Operation, action: ResourceAction
   if (action === 'list')
     (resource.listing as Map<Operation, ListParameters>).set(
       operation,
-      listParametersOf(operation, propertiesOf(resource.schema)),
+      listParametersOf(operation, propertiesOf(resource.schema), listArrayOf(operation, envelope)),
     );
 }
 
@@ -729,6 +737,17 @@ function listOf(get: Operation, word: string, key?: string): Envelope | undefine
     name === key ||
     (name in items && wordsOf(name).length === 1 && ID_WORDS.has(wordsOf(name)[0] ?? ''));
   return Object.keys(propertiesOf(envelope.wrapper)).some(keyed) ? undefined : envelope;
+}
+
+/** The array schema that holds a list answer's records: the answer, or its wrapper's property. */
+function listArrayOf(
+  operation: Operation,
+  envelope: Envelope | undefined,
+): SchemaObject | undefined {
+  if (!envelope) return undefined;
+  return envelope.kind === 'plain'
+    ? successSchema(operation)
+    : propertiesOf(envelope.wrapper)[envelope.property];
 }
 
 function successSchema(operation: Operation): SchemaObject | undefined {

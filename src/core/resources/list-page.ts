@@ -58,7 +58,9 @@ export function selectPage<T>(
   const matching = filtered(records, query, listing, read);
   const { paging } = listing;
   const asked = paging.limit === undefined ? undefined : numberIn(query[paging.limit]);
-  const limit = asked ?? paging.defaultLimit;
+  const wanted = asked ?? paging.defaultLimit;
+  const limit =
+    paging.maxItems === undefined ? wanted : Math.min(wanted ?? paging.maxItems, paging.maxItems);
   let offset = 0;
   let page: number | undefined;
   if (paging.offset !== undefined && query[paging.offset] !== undefined)

@@ -292,8 +292,8 @@ export class RecordMaker {
   #fill(fields: Record<string, unknown>, current: StoredRecord | undefined): void {
     for (const name of this.#required) {
       if (name === this.resource.idProperty || name in fields) continue;
-      const schema = this.#properties[name];
-      if (!schema) continue;
+      // Required and described nowhere: any value will do.
+      const schema = this.#properties[name] ?? {};
       if (current && name in current) fields[name] = current[name];
       else
         fields[name] = isTimestamp(schema) ? this.#now().toISOString() : this.#made(name, schema);
