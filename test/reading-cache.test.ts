@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readingCacheFolder } from '../src/openapi/cache-folder.js';
 import { hideDataRefsSeeing } from '../src/openapi/data-refs.js';
-import { loadSpec } from '../src/openapi/load.js';
+import { codeIdOf, loadSpec } from '../src/openapi/load.js';
 
 const PROJECT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -69,6 +69,21 @@ describe('the folder of remembered readings', () => {
     expect(left).toEqual(expect.arrayContaining([first.reading, second.reading]));
     expect(left).not.toContain(others[1]);
   }, 30_000);
+});
+
+describe('the key of a remembered reading', () => {
+  it('changes with the code that reads, not only with the version number (a fixed reader was served the old reading)', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-reader-'));
+    await writeFile(join(folder, 'load.js'), 'export const reading = 1;\n');
+    await writeFile(join(folder, 'load.d.ts'), 'export declare const reading: number;\n');
+    const url = new URL(`file://${folder}/`);
+    const before = codeIdOf(url);
+    expect(before).toMatch(/^[0-9a-f]{16}$/);
+    await writeFile(join(folder, 'load.d.ts'), '// types only: no change to what reads\n');
+    expect(codeIdOf(url)).toBe(before);
+    await writeFile(join(folder, 'load.js'), 'export const reading = 2;\n');
+    expect(codeIdOf(url)).not.toBe(before);
+  });
 });
 
 describe('looking for other files to read', () => {
