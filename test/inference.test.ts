@@ -813,6 +813,76 @@ describe('lists whose array has a maxItems', () => {
   });
 });
 
+describe('a patch that sends null', () => {
+  it('empties a field the record requires, where the request allows null (Discord’s message edit clears embeds)', async () => {
+    const message = {
+      type: 'object',
+      required: ['id', 'content', 'embeds', 'topic'],
+      properties: {
+        id: { type: 'string', readOnly: true },
+        content: { type: 'string' },
+        embeds: { type: 'array', items: { type: 'string' } },
+        topic: { type: ['string', 'null'] },
+        pinned: { type: 'boolean' },
+      },
+    };
+    const edit = {
+      type: 'object',
+      properties: {
+        content: { type: 'string' },
+        embeds: { type: ['array', 'null'], items: { type: 'string' } },
+        topic: { type: ['string', 'null'] },
+        pinned: { type: ['boolean', 'null'] },
+      },
+    };
+    const ok = (schema: object) => ({
+      description: 'ok',
+      content: { 'application/json': { schema } },
+    });
+    const body = (schema: object) => ({ content: { 'application/json': { schema } } });
+    const spec = {
+      openapi: '3.1.0',
+      info: { title: 'messages', version: '1' },
+      paths: {
+        '/messages': {
+          post: { requestBody: body(edit), responses: { '201': ok(message) } },
+          get: { responses: { '200': ok({ type: 'array', items: message }) } },
+        },
+        '/messages/{message_id}': {
+          parameters: [
+            { name: 'message_id', in: 'path', required: true, schema: { type: 'string' } },
+          ],
+          patch: { requestBody: body(edit), responses: { '200': ok(message) } },
+        },
+      },
+    };
+    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-null-patch-'));
+    await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
+    const mock = await startMock({
+      spec: join(folder, 'openapi.json'),
+      apiKeys: [KEY],
+      seed: 1,
+      seedCount: 0,
+    });
+    mocks.push(mock);
+    const made = await call(mock, 'POST', '/messages', {
+      content: 'hello',
+      embeds: ['a'],
+      topic: 'news',
+      pinned: true,
+    });
+    expect(made.status).toBe(201);
+    const edited = await call(mock, 'PATCH', `/messages/${made.body.id}`, {
+      embeds: null,
+      topic: null,
+      pinned: null,
+    });
+    expect(edited.status).toBe(200);
+    // Required: emptied (a list), or null where the record allows it; optional: removed.
+    expect(edited.body).toEqual({ id: made.body.id, content: 'hello', embeds: [], topic: null });
+  });
+});
+
 describe('nested collections', () => {
   it('keeps records per parent, sets the reference to it, and refuses a parent that does not exist', async () => {
     const mock = await shapes(2);

@@ -188,10 +188,7 @@ export class RecordMaker {
     const client =
       action === 'replace'
         ? this.#clientFields(body)
-        : (applyMergePatch(this.#clientFields(current), this.#clientFields(body)) as Record<
-            string,
-            unknown
-          >);
+        : this.#patched(this.#clientFields(current), this.#clientFields(body));
     const fields: Record<string, unknown> = {};
     this.#serverFields(current, fields);
     this.references(scope, fields);
@@ -199,6 +196,28 @@ export class RecordMaker {
     if (action === 'replace') this.#fill(fields, current);
     this.#fit(fields, body, this.#declaredBy(operation), action === 'update' ? 'patched' : 'new');
     return fields;
+  }
+
+  /**
+   * The client's fields after a patch: a JSON Merge Patch, where `null` removes a field, except
+   * for a field the record requires, which a `null` the request allows empties instead: null
+   * where the record allows it, else an empty list, else a value made anew (Discord's message
+   * edit takes `embeds: null` to clear them; the record requires a list, and the edit got 400).
+   */
+  #patched(
+    current: Record<string, unknown>,
+    patch: Record<string, unknown>,
+  ): Record<string, unknown> {
+    const merged = applyMergePatch(current, patch) as Record<string, unknown>;
+    for (const name of Object.keys(patch)) {
+      if (patch[name] !== null || !this.#required.has(name)) continue;
+      const schema = this.#properties[name] ?? {};
+      const types = typesOf(schema);
+      if (this.options.compiler.response(schema)(null, name).length === 0) merged[name] = null;
+      else if (types.includes('array')) merged[name] = [];
+      else merged[name] = this.#made(name, schema);
+    }
+    return merged;
   }
 
   /**
