@@ -8,7 +8,7 @@
 // BENCH_CORPUS=all for the six (about 25 minutes on two cores).
 //
 //   BENCH_ONLY=corpus npm run bench
-//   BENCH_ONLY=corpus BENCH_CORPUS=box,twilio-api-v2010 npm run bench
+//   BENCH_ONLY=corpus BENCH_CORPUS=box,twilio-api-v2010 npm run bench   (slugs of test/fixtures/corpus-large/manifest.json)
 //   BENCH_ONLY=corpus BENCH_CORPUS=all BENCH_CORPUS_SETTLE_MS=0 npm run bench   # all, no settled rows
 //   BENCH_ONLY=corpus BENCH_PRISM=/tmp/prism/node_modules/.bin/prism npm run bench
 import { createServer } from 'node:net';
