@@ -1,6 +1,6 @@
 // The mock, composed from a read spec: the one object every adapter (the Node listener, the
 // express mount, startMock, MSW, a Fetch caller) takes.
-import type { LoadedSpec, SchemaObject } from '../openapi/load.js';
+import type { LoadedSpec } from '../openapi/load.js';
 import { SpecError } from '../openapi/load.js';
 import { documentErrorResponses } from '../openapi/error-responses.js';
 import { createExampleSource } from '../openapi/examples.js';
@@ -39,7 +39,7 @@ import { createSecurityCheck, type SchemeSummary } from './security.js';
 import { operationPreparer, serveApi } from './served-api.js';
 import { createStates, type MockStates } from './state.js';
 import { createTurnBudget, type TurnBudget } from './turn-budget.js';
-import { startWarmUp, type WarmUp, type WarmUpStep } from './warm-up.js';
+import { startWarmUp, stepsAhead, type WarmUp } from './warm-up.js';
 
 /**
  * Documents up to this size are checked whole at start-up (every schema compiled, every example
@@ -453,37 +453,6 @@ export function createMock(
     carried: { states, seeding, nestedSeeding: () => nestedSeeding },
     warmUp,
   };
-}
-
-/**
- * The work ahead for a large document, in the order a client meets it: each operation's
- * schemas compiled, then its answer made (an example answer, made once and kept) or its
- * collection seeded (once per collection); then each named schema compiled for answers, which
- * a check compiles only when a value reaches it (lazyRefs): a later answer that reaches further
- * than the one made ahead finds it ready. Each is one step: the smallest the work allows.
- */
-function* stepsAhead(ahead: {
-  operations: readonly Operation[];
-  prepare: (operation: Operation) => void;
-  example: (operation: Operation) => void;
-  resources: readonly Resource[];
-  seedOf: (resource: Resource) => Promise<unknown>;
-  namedSchemas: readonly unknown[];
-  compileNamed: (schema: SchemaObject) => void;
-}): Generator<WarmUpStep> {
-  const seeded = new Set<Resource>();
-  for (const operation of ahead.operations) {
-    yield () => ahead.prepare(operation);
-    const resource = ahead.resources.find((candidate) => candidate.actions.has(operation));
-    if (!resource) yield () => ahead.example(operation);
-    else if (!seeded.has(resource)) {
-      seeded.add(resource);
-      yield () => ahead.seedOf(resource);
-    }
-  }
-  for (const schema of ahead.namedSchemas)
-    if (typeof schema === 'object' && schema !== null)
-      yield () => ahead.compileNamed(schema as SchemaObject);
 }
 
 /**

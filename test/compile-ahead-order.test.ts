@@ -1,0 +1,52 @@
+// The work ahead of a large document runs in the background between requests, one step per
+// turn of the event loop, and a request that arrives while a step runs waits for it (issue 28:
+// the first call of any operation within 200 ms). Making a value (a seeded record, an example
+// answer) is the long step, and a third to a half of it was compiling the named schemas the
+// value reached: so every compile comes first, and values are made once what they reach is
+// compiled. These tests show the order.
+import { describe, expect, it } from 'vitest';
+import type { SchemaObject } from '../src/openapi/load.js';
+import type { Operation } from '../src/openapi/operations.js';
+import type { Resource } from '../src/openapi/resources.js';
+import { stepsAhead } from '../src/core/warm-up.js';
+
+/** Just what stepsAhead reads of an operation and a resource. */
+const operation = (operationId: string) => ({ operationId }) as unknown as Operation;
+const resource = (name: string, actions: Operation[]) =>
+  ({ name, actions: new Map(actions.map((action) => [action, 'list'])) }) as unknown as Resource;
+
+describe('the work ahead', () => {
+  it('compiles every operation and every named schema before it makes any value', async () => {
+    const [listPets, createPet, getHealth, getStats] = [
+      'listPets',
+      'createPet',
+      'getHealth',
+      'getStats',
+    ].map(operation) as [Operation, Operation, Operation, Operation];
+    const pets = resource('pets', [listPets, createPet]);
+    const named = [{ title: 'Pet' }, { title: 'Error' }];
+    const done: string[] = [];
+    const steps = stepsAhead({
+      operations: [listPets, createPet, getHealth, getStats],
+      prepare: (op) => done.push(`compile ${op.operationId}`),
+      example: (op) => done.push(`example ${op.operationId}`),
+      resources: [pets],
+      seedOf: async (res) => done.push(`seed ${res.name}`),
+      namedSchemas: [...named, 'not a schema'],
+      compileNamed: (schema: SchemaObject) => done.push(`compile ${String(schema.title)}`),
+    });
+    for (const step of steps) await step();
+    expect(done).toEqual([
+      'compile listPets',
+      'compile createPet',
+      'compile getHealth',
+      'compile getStats',
+      'compile Pet',
+      'compile Error',
+      // A collection is seeded once, for the first of its operations; the others have examples.
+      'seed pets',
+      'example getHealth',
+      'example getStats',
+    ]);
+  });
+});
