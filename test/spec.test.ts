@@ -193,6 +193,44 @@ describe('loadSpec', () => {
     );
   });
 
+  it('reads the arms of a oneOf that differ only by examples once, with a warning (PagerDuty’s references: no value matched exactly one)', async () => {
+    const reference = (example: string) => ({
+      type: 'object',
+      required: ['id', 'type'],
+      properties: { id: { type: 'string' }, type: { type: 'string', example } },
+    });
+    const text = JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: {},
+      components: {
+        schemas: {
+          Agent: {
+            oneOf: [
+              { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } },
+              reference('service_reference'),
+              reference('workflow_reference'),
+            ],
+          },
+          // A property named like an annotation is a property: these two arms differ.
+          Named: {
+            oneOf: [
+              { type: 'object', properties: { title: { type: 'string' } } },
+              { type: 'object', properties: { description: { type: 'string' } } },
+            ],
+          },
+        },
+      },
+    });
+    const spec = await loadSpec(await specFile(text), { checkCache: false });
+    const schemas = spec.resolved.components?.schemas as Record<string, { oneOf: unknown[] }>;
+    expect(schemas.Agent?.oneOf).toHaveLength(2);
+    expect(schemas.Named?.oneOf).toHaveLength(2);
+    expect(spec.warnings).toContain(
+      'a oneOf listing the same schema twice (but for its examples or descriptions), which no value can match exactly once: each read once, once (first at #/components/schemas/Agent)',
+    );
+  });
+
   it('serves a document the official check refuses for a small defect, with a warning', async () => {
     const spec = await loadSpec(await specFile('openapi: 3.1.0\ninfo: {title: t}\npaths: {}\n'), {
       checkCache: false,

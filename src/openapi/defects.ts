@@ -1,4 +1,5 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { alikeArmsMerger } from './alike-arms.js';
 import type { SchemaObject } from './load.js';
 import { closedParts, selfClosedOverParts } from './schema-trees.js';
 import { eachSchema, pointerOf, type Where } from './schema-walk.js';
@@ -8,6 +9,7 @@ import { eachSchema, pointerOf, type Where } from './schema-walk.js';
  * a schema closed by `additionalProperties: false` over properties that another part of its
  * `allOf` declares (a closed base extended by `allOf`, or a closed whole of open parts), which
  * no value could meet, is read as closing the whole instead (`unevaluatedProperties: false`);
+ * the arms of a `oneOf` that differ only by annotations are read once (see mergeAlikeArms);
  * OpenAPI 3.2's `query` operations and `additionalOperations` are not served.
  * @example lenientReadings(spec.resolved) // ['additionalProperties: false closes a schema over properties declared in another part of its allOf, 3 times (first at #/components/schemas/Pet): ...']
  */
@@ -15,14 +17,21 @@ export function lenientReadings(resolved: object): string[] {
   // One walk for both kinds of schema: each walk of a large document's schemas is 0.1-0.2 s.
   const counts = new Map<string, number>();
   const closed: Where[] = [];
+  const alike = alikeArmsMerger();
   eachSchema(resolved, (schema, where) => {
+    alike.visit(schema, where);
     const read = schema as SchemaObject;
     const { format } = read as { format?: unknown };
     if (typeof format === 'string' && !CHECKED_FORMATS.has(format))
       counts.set(format, (counts.get(format) ?? 0) + 1);
     if (closedParts(read).size > 0 || selfClosedOverParts(read)) closed.push(where);
   });
-  return [...closedOverParts(closed), ...unservedOperations(resolved), ...uncheckedFormats(counts)];
+  return [
+    ...alike.warnings(),
+    ...closedOverParts(closed),
+    ...unservedOperations(resolved),
+    ...uncheckedFormats(counts),
+  ];
 }
 
 /** The formats the mock checks (ajv-formats' and OpenAPI's own, as schemas.ts adds them). */
