@@ -2,7 +2,10 @@
 // was written, in order, whatever came between: replaces, deletes, copies (snapshots, sessions,
 // reset marks) written to on both sides, lists taken before a write, and compactions.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemoryStore } from '../src/store/memory-store.js';
+import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { AUTH, KEY } from './helpers.js';
 import { RecordArena } from '../src/store/record-arena.js';
 import type { Texts } from '../src/vocabulary/texts.js';
 import { CheckedList } from '../src/vocabulary/answer.js';
@@ -140,5 +143,39 @@ describe('a collection kept as bytes in shared chunks', () => {
 
   it('refuses an empty text, which no record is', () => {
     expect(() => new RecordArena().set(1, '')).toThrow(TypeError);
+  });
+});
+
+describe('a list sent from the bytes the store keeps', () => {
+  const started: RunningMock[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((mock) => mock.close()));
+  });
+
+  it('arrives whole over HTTP, every character and every record in place, large ones too', async () => {
+    // Records in many chunks, characters of 2 to 4 bytes, and one record larger than a write.
+    const initial = Array.from({ length: 3000 }, (_, i) => ({
+      id: i + 1,
+      name: `Émeu ${i} 🐦`,
+      description: i === 1500 ? 'ü'.repeat(100_000) : `a category, ${'ß'.repeat(i % 300)}`,
+    }));
+    const store = createMemoryStore({ initial: { categories: initial } });
+    const mock = await startMock({ apiKeys: [KEY], store, seedCount: 0 });
+    started.push(mock);
+    const list = async () => {
+      const res = await fetch(`${mock.url}/categories`, { headers: AUTH });
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(text));
+      return JSON.parse(text) as unknown[];
+    };
+    expect(await list()).toEqual(initial);
+    const made = await fetch(`${mock.url}/categories`, {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Ñandú' }),
+    });
+    expect(made.status).toBe(201);
+    expect(await list()).toEqual([...initial, await made.json()]);
   });
 });
