@@ -91,6 +91,14 @@ export function createSender(
         size += open.copy(buffer);
         opened = true;
       }
+      if (texts) {
+        // A store's texts go in runs of records stored one after the other, each run one copy
+        // (its commas included); what is left (a text no buffer holds) goes below.
+        const cursor = { index: i, offset: size };
+        texts.copyInto(cursor, buffer, buffer.length - reserve);
+        i = cursor.index;
+        size = cursor.offset;
+      }
       // A slice fills at most one buffer: the clock is read every 64 parts, not for each.
       while (i < parts.length && !((i & 63) === 0 && size > 1 && budget.spent(started))) {
         const part = texts ? undefined : (parts as readonly (Buffer | string)[])[i];

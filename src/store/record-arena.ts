@@ -13,6 +13,8 @@ const COMPACT_FROM_BYTES = 256 * 1024;
 const COMPACT_FROM_SLOTS = 4096;
 /** A slot whose record was deleted: no JSON text is empty. */
 const DEAD = 0;
+/** Written after each record: records stored one after the other are a list's body as it is. */
+const COMMA = 0x2c;
 
 /**
  * The records of one collection, each kept as its JSON's UTF-8 bytes in chunks appended to and
@@ -189,8 +191,9 @@ export class RecordArena implements Iterable<[RecordId, string]> {
       const start = starts[slot] as number;
       const bytes = lengths[slot] as number;
       const from = chunks[chunkOf[slot] as number] as Buffer;
-      const at = this.#roomFor(bytes);
-      from.copy(this.#tail as unknown as Buffer, at, start, start + bytes);
+      // The record and its comma.
+      const at = this.#roomFor(bytes + 1);
+      from.copy(this.#tail as unknown as Buffer, at, start, start + bytes + 1);
       this.#place(this.#slots, at, bytes);
       this.#index.set(id, this.#slots++);
     }
@@ -218,13 +221,15 @@ export class RecordArena implements Iterable<[RecordId, string]> {
     return chunk.toString('utf8', start, start + (this.#lengths[slot] as number));
   }
 
-  /** Appends `json` and points `slot` at it. */
+  /** Appends `json` and its comma (ChunkTexts) and points `slot` at it. */
   #write(slot: number, json: string, bytes: number): void {
-    const at = this.#roomFor(bytes);
+    const at = this.#roomFor(bytes + 1);
+    const tail = this.#tail as Utf8Writable;
     // Buffer's own UTF-8 writer, which `write` calls after checking its arguments: that check
     // was most of a create's cost here (0.4 to 0.8 µs a record).
-    const written = (this.#tail as Utf8Writable).utf8Write(json, at, bytes);
+    const written = tail.utf8Write(json, at, bytes);
     if (written !== bytes) throw new RangeError(`${bytes} bytes counted, ${written} written`);
+    tail[at + bytes] = COMMA;
     this.#place(slot, at, bytes);
   }
 
@@ -232,7 +237,7 @@ export class RecordArena implements Iterable<[RecordId, string]> {
     this.#chunkOf[slot] = this.#chunks.length - 1;
     this.#starts[slot] = at;
     this.#lengths[slot] = bytes;
-    this.#used = at + bytes;
+    this.#used = at + bytes + 1;
     this.#liveBytes += bytes;
   }
 

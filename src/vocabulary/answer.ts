@@ -107,7 +107,15 @@ export class CheckedList {
     let at = this.open.copy(bytes);
     const { parts } = this;
     const texts = Array.isArray(parts) ? undefined : (parts as Texts);
-    for (let i = 0; i < parts.length && at < size; i++) {
+    let i = 0;
+    if (texts) {
+      // Whole texts in runs (Texts.copyInto); a text cut short is written below.
+      const cursor = { index: 0, offset: at };
+      texts.copyInto(cursor, bytes, Math.min(size, this.length - this.close.length));
+      i = cursor.index;
+      at = cursor.offset;
+    }
+    for (; i < parts.length && at < size; i++) {
       if (i > 0) at += COMMA.copy(bytes, at);
       if (texts) {
         // A store's bytes: copied whole when they fit, else through a string, cut as one is.

@@ -15,6 +15,12 @@ export interface Texts {
   byteLengthAt(index: number): number;
   /** Copies the UTF-8 bytes of the text at `index` into `target` from `offset`; answers how many. */
   copyTo(index: number, target: Buffer, offset: number): number;
+  /**
+   * Copies the texts from `cursor.index` on into `target` from `cursor.offset`, each after a
+   * comma but the list's first, as many whole ones as fit before `end`, and moves the cursor
+   * past them: a list's body, a buffer at a time.
+   */
+  copyInto(cursor: TextCursor, target: Buffer, end: number): void;
   /** The texts from `start` to `end` (excluded), sharing this list's memory. */
   slice(start: number, end: number): Texts;
   /**
@@ -23,6 +29,14 @@ export interface Texts {
    */
   sameAs(index: number, other: Texts, otherIndex: number): boolean;
 }
+
+/** Where a list is in being copied: the next text, and where its bytes go. */
+export interface TextCursor {
+  index: number;
+  offset: number;
+}
+
+const COMMA = 0x2c;
 
 /**
  * Texts held as strings (a store that gives strings, a filtered list).
@@ -58,6 +72,20 @@ export class TextArray implements Texts {
     return target.write(this.at(index), offset);
   }
 
+  copyInto(cursor: TextCursor, target: Buffer, end: number): void {
+    let { index, offset } = cursor;
+    for (; index < this.texts.length; index++) {
+      const text = this.texts[index] as string;
+      const room = end - offset - (index > 0 ? 1 : 0);
+      // Counted only near the end: three bytes a character at most.
+      if (text.length * 3 > room && Buffer.byteLength(text) > room) break;
+      if (index > 0) target[offset++] = COMMA;
+      offset += target.write(text, offset);
+    }
+    cursor.index = index;
+    cursor.offset = offset;
+  }
+
   slice(start: number, end: number): Texts {
     return new TextArray(this.texts.slice(start, end));
   }
@@ -69,8 +97,9 @@ export class TextArray implements Texts {
 
 /**
  * Texts kept as UTF-8 bytes in chunks that are never written again where they hold a text:
- * each text is a range of a chunk (its chunk's place in `chunks`, its start, its length). Two
- * texts at the same start of the same chunk are the same bytes.
+ * each text is a range of a chunk (its chunk's place in `chunks`, its start, its length),
+ * followed in its chunk by a comma. Two texts at the same start of the same chunk are the same
+ * bytes, and texts stored one after the other are, with their commas, a list's body as it is.
  * @example new ChunkTexts([Buffer.from('{"id":1}')], Uint32Array.of(0), Uint32Array.of(0), Uint32Array.of(8)).at(0) // '{"id":1}'
  */
 export class ChunkTexts implements Texts {
@@ -110,6 +139,33 @@ export class ChunkTexts implements Texts {
   copyTo(index: number, target: Buffer, offset: number): number {
     const start = this.starts[index] as number;
     return this.#chunk(index).copy(target, offset, start, start + (this.lengths[index] as number));
+  }
+
+  copyInto(cursor: TextCursor, target: Buffer, end: number): void {
+    const { chunkOf, starts, lengths } = this;
+    const count = lengths.length;
+    let { index, offset } = cursor;
+    while (index < count) {
+      const separated = index > 0 ? 1 : 0;
+      const chunk = chunkOf[index] as number;
+      const start = starts[index] as number;
+      const room = end - offset - separated;
+      let last = index;
+      let stop = start + (lengths[index] as number);
+      if (stop - start > room) break;
+      // The texts after it in the same chunk, each after the comma of the one before: one copy.
+      while (last + 1 < count && chunkOf[last + 1] === chunk && starts[last + 1] === stop + 1) {
+        const next = (starts[last + 1] as number) + (lengths[last + 1] as number);
+        if (next - start > room) break;
+        last++;
+        stop = next;
+      }
+      if (separated) target[offset++] = COMMA;
+      offset += (this.chunks[chunk] as Buffer).copy(target, offset, start, stop);
+      index = last + 1;
+    }
+    cursor.index = index;
+    cursor.offset = offset;
   }
 
   slice(start: number, end: number): Texts {
