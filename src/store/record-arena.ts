@@ -132,13 +132,18 @@ export class RecordArena implements Iterable<[RecordId, string]> {
       const chunkOf = new Uint32Array(count);
       const starts = new Uint32Array(count);
       const lengths = new Uint32Array(count);
+      // The live slots between two deleted ones, a run at a time: a few copies for a few deletes.
       let at = 0;
-      for (let slot = 0; slot < this.#slots; slot++) {
-        if (this.#lengths[slot] === DEAD) continue;
-        chunkOf[at] = this.#chunkOf[slot] as number;
-        starts[at] = this.#starts[slot] as number;
-        lengths[at] = this.#lengths[slot] as number;
-        at++;
+      let from = -1;
+      for (let slot = 0; slot <= this.#slots; slot++) {
+        const live = slot < this.#slots && this.#lengths[slot] !== DEAD;
+        if (live && from < 0) from = slot;
+        if (live || from < 0) continue;
+        chunkOf.set(this.#chunkOf.subarray(from, slot), at);
+        starts.set(this.#starts.subarray(from, slot), at);
+        lengths.set(this.#lengths.subarray(from, slot), at);
+        at += slot - from;
+        from = -1;
       }
       this.#texts = new ChunkTexts(this.#chunks.slice(), chunkOf, starts, lengths);
     }
@@ -174,7 +179,8 @@ export class RecordArena implements Iterable<[RecordId, string]> {
     this.#chunks = [];
     this.#tail = undefined;
     this.#used = 0;
-    this.#nextChunk = FIRST_CHUNK_BYTES;
+    // Chunks as large as the records need, up to the usual size.
+    this.#nextChunk = Math.min(CHUNK_BYTES, Math.max(FIRST_CHUNK_BYTES, this.#liveBytes + size));
     const capacity = Math.max(16, size);
     this.#chunkOf = new Uint32Array(capacity);
     this.#starts = new Uint32Array(capacity);
@@ -187,16 +193,31 @@ export class RecordArena implements Iterable<[RecordId, string]> {
     this.#deadBytes = 0;
     // The map's order is the slots' order (a new id takes a new slot and goes last in both):
     // setting an id that is there keeps its place.
+    // Records stored one after the other, and placed one after the other, go in one copy.
+    const run = { from: undefined as Buffer | undefined, start: 0, end: 0, to: chunks[0], at: 0 };
+    const flush = () => {
+      if (run.from) run.from.copy(run.to as Buffer, run.at, run.start, run.end);
+    };
     for (const [id, slot] of this.#index) {
       const start = starts[slot] as number;
       const bytes = lengths[slot] as number;
       const from = chunks[chunkOf[slot] as number] as Buffer;
       // The record and its comma.
       const at = this.#roomFor(bytes + 1);
-      from.copy(this.#tail as unknown as Buffer, at, start, start + bytes + 1);
+      const follows =
+        run.from === from &&
+        run.end === start &&
+        run.to === this.#tail &&
+        run.at + (run.end - run.start) === at;
+      if (follows) run.end = start + bytes + 1;
+      else {
+        flush();
+        Object.assign(run, { from, start, end: start + bytes + 1, to: this.#tail, at });
+      }
       this.#place(this.#slots, at, bytes);
       this.#index.set(id, this.#slots++);
     }
+    flush();
   }
 
   *keys(): IterableIterator<RecordId> {
