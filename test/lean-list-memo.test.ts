@@ -8,6 +8,7 @@ import type { SchemaCompiler } from '../src/openapi/schemas.js';
 import { createRecordSerializers } from '../src/core/resources/record-serializer.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
+import { TextArray } from '../src/vocabulary/texts.js';
 
 /** A compiler whose response check counts the records it checks and refuses `bad: true`. */
 function countingCompiler(): { compiler: SchemaCompiler; checked: () => number } {
@@ -25,8 +26,9 @@ const texts = (ids: readonly number[]) => ids.map((id) => JSON.stringify({ id, n
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
 function show(serializer: ReturnType<ReturnType<typeof createRecordSerializers>>, list: string[]) {
-  const shown = serializer.texts(list);
-  return list.map((json, index) => shown(json, index));
+  // undefined: shown as stored.
+  const shown = serializer.texts(new TextArray(list));
+  return list.map((json, index) => shown(index) ?? json);
 }
 
 describe('what a serializer remembers of the lists it sent', () => {

@@ -165,17 +165,17 @@ function checkTexts(
   budget: TurnBudget | undefined,
 ): CheckedList | Promise<CheckedList> {
   let shown: string[] | undefined;
-  let bytes = 0;
   let i = 0;
   const step = (): void => {
-    const json = texts[i] as string;
-    const text = serialize(json, i);
-    if (text !== json) shown ??= texts.slice(0, i);
-    shown?.push(text);
-    bytes += Buffer.byteLength(text);
+    const text = serialize(i);
+    if (text !== undefined && !shown) {
+      shown = [];
+      for (let j = 0; j < i; j++) shown.push(texts.at(j));
+    }
+    shown?.push(text ?? texts.at(i));
     i++;
   };
-  const result = () => new CheckedList(shown ?? texts, undefined, bytes);
+  const result = () => (shown ? new CheckedList(shown) : new CheckedList(texts));
   if (!budget) {
     while (i < texts.length) step();
     return result();

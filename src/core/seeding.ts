@@ -123,10 +123,12 @@ function afterSeeding(collection: Collection, ready: () => Promise<void> | undef
     await ready();
   };
   const texts = collection.texts?.bind(collection);
+  const storedTexts = collection.storedTexts?.bind(collection);
   return {
     descriptor: collection.descriptor,
     list: () => first().then(() => collection.list()),
     ...(texts ? { texts: () => first().then(texts) } : {}),
+    ...(storedTexts ? { storedTexts: () => first().then(storedTexts) } : {}),
     get: (id) => first().then(() => collection.get(id)),
     create: (fields, id) => first().then(() => collection.create(fields, id)),
     update: (id, change) => first().then(() => collection.update(id, change)),

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TurnBudget } from '../core/turn-budget.js';
 import { CheckedList, type CheckedAnswer } from '../vocabulary/answer.js';
+import type { Texts } from '../vocabulary/texts.js';
 
 /** A list goes out in writes of about this many bytes. */
 const WRITE_BYTES = 64 * 1024;
@@ -71,6 +72,7 @@ export function createSender(
     { parts, open, close }: CheckedList,
     scratch: Buffer[],
   ): Promise<void> {
+    const texts = Array.isArray(parts) ? undefined : (parts as Texts);
     const written: Promise<void>[] = [Promise.resolve(), Promise.resolve()];
     // Room kept after a part: its comma, or the closing.
     const reserve = Math.max(COMMA.length, close.length) + 1;
@@ -89,27 +91,47 @@ export function createSender(
         size += open.copy(buffer);
         opened = true;
       }
+      if (texts) {
+        // A store's texts go in runs of records stored one after the other, each run one copy
+        // (its commas included); what is left (a text no buffer holds) goes below.
+        const cursor = { index: i, offset: size };
+        texts.copyInto(cursor, buffer, buffer.length - reserve);
+        i = cursor.index;
+        size = cursor.offset;
+      }
       // A slice fills at most one buffer: the clock is read every 64 parts, not for each.
       while (i < parts.length && !((i & 63) === 0 && size > 1 && budget.spent(started))) {
-        const part = parts[i] as Buffer | string;
+        const part = texts ? undefined : (parts as readonly (Buffer | string)[])[i];
         const separated = i > 0;
         // A text is counted only near the end of the buffer: three bytes a character at most.
-        const length =
-          typeof part !== 'string'
-            ? part.length
+        const length = texts
+          ? texts.byteLengthAt(i)
+          : typeof part !== 'string'
+            ? (part as Buffer).length
             : size + part.length * 3 + reserve <= buffer.length
               ? part.length
               : Buffer.byteLength(part);
         if (length + reserve > buffer.length) {
           if (size > 0) break; // what is filled goes first
           if (separated) direct.push(COMMA);
-          direct.push(typeof part === 'string' ? Buffer.from(part) : part);
+          direct.push(
+            texts
+              ? Buffer.from(texts.at(i))
+              : typeof part === 'string'
+                ? Buffer.from(part)
+                : (part as Buffer),
+          );
           i++;
           break;
         }
         if (size + length + reserve > buffer.length) break;
         if (separated) size += COMMA.copy(buffer, size);
-        size += typeof part === 'string' ? buffer.write(part, size) : part.copy(buffer, size);
+        // A store's bytes are copied as they are: no string is made for them.
+        size += texts
+          ? texts.copyTo(i, buffer, size)
+          : typeof part === 'string'
+            ? buffer.write(part, size)
+            : (part as Buffer).copy(buffer, size);
         i++;
       }
       const last = i >= parts.length;

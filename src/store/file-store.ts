@@ -40,6 +40,7 @@ import {
   type StoreLimits,
   type StoredRecord,
 } from './store.js';
+import type { Texts } from '../vocabulary/texts.js';
 
 /** When the file is rewritten as a snapshot of the live records. */
 export interface CompactionPolicy {
@@ -474,6 +475,10 @@ class FileCollection implements Collection {
   }
 
   async texts(): Promise<readonly string[]> {
+    return Array.from(this.store.durable(this.descriptor.name).records.values());
+  }
+
+  async storedTexts(): Promise<Texts> {
     return textsOf(this.store.durable(this.descriptor.name));
   }
 

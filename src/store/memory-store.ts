@@ -26,6 +26,7 @@ import {
   type StoreLimits,
   type StoredRecord,
 } from './store.js';
+import type { Texts } from '../vocabulary/texts.js';
 import { LocalSides } from './local-side-data.js';
 
 export interface MemoryStoreOptions {
@@ -257,6 +258,10 @@ class MemoryCollection implements Collection {
   }
 
   async texts(): Promise<readonly string[]> {
+    return Array.from(this.#state().records.values());
+  }
+
+  async storedTexts(): Promise<Texts> {
     return textsOf(this.#state());
   }
 

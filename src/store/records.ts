@@ -11,19 +11,20 @@ import {
   type StoredRecord,
 } from './store.js';
 import { setField } from '../vocabulary/record.js';
+import type { Texts } from '../vocabulary/texts.js';
+import { RecordArena } from './record-arena.js';
 
 /**
  * The state of one collection: what a snapshot copies and a reset restores. Each record is
- * kept once, as its JSON text (V8 keeps an ASCII string at a byte a character): a record as
- * an object, its cached serialization and its size took 6.4 times its JSON (issue 28).
+ * kept once, as its JSON's UTF-8 bytes outside V8's heap (RecordArena): a record as an object,
+ * its cached serialization and its size took 6.4 times its JSON, and as a string in a map
+ * 2.3 times (issue 28).
  */
 export interface CollectionState {
   /** Each record's JSON, by id, oldest first. */
-  records: Map<RecordId, string>;
+  records: RecordArena;
   /** The last integer id handed out (or planted): never handed out again. */
   lastId: number;
-  /** The texts in order, made by the first list after a write: shared by every list until the next. */
-  listed?: readonly string[] | undefined;
 }
 
 /** How many records and bytes a store holds, all collections together. */
@@ -62,21 +63,20 @@ export class StoreStates {
   /** Stores a record's JSON under its id, in place of any record with that id (keeping its position). */
   put(name: string, id: RecordId, json: string): void {
     const state = this.of(name);
-    const previous = state.records.get(id);
+    const previous = state.records.byteLengthOf(id);
     if (previous === undefined) this.totals.records += 1;
-    this.totals.bytes += Buffer.byteLength(json) - (previous ? Buffer.byteLength(previous) : 0);
-    state.records.set(id, json);
-    state.listed = undefined;
+    const bytes = Buffer.byteLength(json);
+    this.totals.bytes += bytes - (previous ?? 0);
+    state.records.set(id, json, bytes);
   }
 
   delete(name: string, id: RecordId): void {
     const state = this.of(name);
-    const json = state.records.get(id);
-    if (json === undefined) return;
+    const bytes = state.records.byteLengthOf(id);
+    if (bytes === undefined) return;
     this.totals.records -= 1;
-    this.totals.bytes -= Buffer.byteLength(json);
+    this.totals.bytes -= bytes;
     state.records.delete(id);
-    state.listed = undefined;
   }
 
   /** A copy that later writes to either leave alone. */
@@ -89,23 +89,24 @@ export class StoreStates {
     this.totals.bytes = 0;
     for (const state of this.byName.values()) {
       this.totals.records += state.records.size;
-      for (const json of state.records.values()) this.totals.bytes += Buffer.byteLength(json);
+      this.totals.bytes += state.records.byteLength;
     }
   }
 }
 
 /**
- * Every record's JSON, oldest first: one array per state of the collection, shared by every
- * list until the next write (a list being sent holds it, not a copy of its own).
+ * Every record's JSON, oldest first: one list per state of the collection, shared by every
+ * list until the next write (a list being sent holds it, not a copy of its own), made of the
+ * store's own bytes.
  * @example textsOf(state) === textsOf(state) // true, until a write
  */
-export function textsOf(state: CollectionState): readonly string[] {
-  return (state.listed ??= Object.freeze(Array.from(state.records.values())));
+export function textsOf(state: CollectionState): Texts {
+  return state.records.texts();
 }
 
-/** @example emptyState() // { records: Map {}, lastId: 0 } */
+/** @example emptyState() // { records: RecordArena {}, lastId: 0 } */
 export function emptyState(): CollectionState {
-  return { records: new Map(), lastId: 0 };
+  return { records: new RecordArena(), lastId: 0 };
 }
 
 /**
@@ -115,11 +116,11 @@ export function emptyState(): CollectionState {
 export function copyStates(
   states: ReadonlyMap<string, CollectionState>,
 ): Map<string, CollectionState> {
-  // Texts are immutable: copying the maps is a full copy.
+  // The records' bytes are never written again: copying the slots is a full copy.
   return new Map(
     [...states].map(([name, state]) => [
       name,
-      { records: new Map(state.records), lastId: state.lastId, listed: state.listed },
+      { records: state.records.copy(), lastId: state.lastId },
     ]),
   );
 }

@@ -8,6 +8,7 @@
  */
 
 import type { IdKind, JsonRecord, RecordId } from '../vocabulary/record.js';
+import type { Texts } from '../vocabulary/texts.js';
 
 export type { IdKind, RecordId };
 
@@ -34,6 +35,12 @@ export interface Collection {
    * from them, nothing parsed.
    */
   texts?(): Promise<readonly string[]>;
+  /**
+   * The same texts as the store keeps them (its records' bytes, outside V8's heap), shared by
+   * every list until the next write: a list of any size is sent from them with no string made
+   * per record. Offered by the stores that keep records' bytes.
+   */
+  storedTexts?(): Promise<Texts>;
   /** The record with this id, or undefined. */
   get(id: RecordId): Promise<StoredRecord | undefined>;
   /**

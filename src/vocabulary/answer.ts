@@ -1,6 +1,7 @@
 // The answers the layers pass upward as plain data: what a handler returns, and what the
 // core hands the HTTP adapter to send, checked against the spec.
 import { setField, type JsonRecord } from './record.js';
+import type { Texts } from './texts.js';
 
 /** What a handler answers: the status, extra headers, and a body (none when undefined). */
 export interface Answer {
@@ -37,14 +38,18 @@ export class RecordList {
 
 /**
  * A JSON array of stored records given as their JSON texts (a store that keeps records as
- * text), each checked and shown by `serialize` (which remembers), in slices, nothing parsed:
- * the list sent is the store's own strings.
+ * text or as its bytes), each checked by `serialize` (which remembers), in slices, nothing
+ * parsed: the list sent is the store's own texts.
  */
 export class RecordTexts {
   constructor(
-    readonly texts: readonly string[],
-    /** The record's JSON as the answer shows it; `index` places it in a message about a broken record. */
-    readonly serialize: (json: string, index: number) => string,
+    readonly texts: Texts,
+    /**
+     * Checks the record at `index` (which places it in a message about a broken record), and
+     * answers the JSON the answer shows in place of its stored text, or undefined when it shows
+     * the stored text.
+     */
+    readonly serialize: (index: number) => string | undefined,
     /**
      * The same for every list its texts are shown by (the record serializer): the checked list
      * of an unchanged array is remembered under it, as `serialize` is made for each list.
@@ -68,8 +73,8 @@ export class CheckedList {
   readonly close: Buffer;
 
   constructor(
-    /** Each item's UTF-8 JSON, as bytes or as text. */
-    readonly parts: readonly (Buffer | string)[],
+    /** Each item's UTF-8 JSON, as bytes or as text, or a store's texts. */
+    readonly parts: readonly (Buffer | string)[] | Texts,
     around: { open: Buffer; close: Buffer } = { open: OPEN, close: CLOSE },
     /** The UTF-8 bytes of the parts together, when the caller has counted them already. */
     partBytes?: number,
@@ -78,7 +83,8 @@ export class CheckedList {
     this.close = around.close;
     let length = this.open.length + this.close.length + Math.max(0, parts.length - 1);
     if (partBytes !== undefined) length += partBytes;
-    else for (const part of parts) length += byteLengthOf(part);
+    else if (!Array.isArray(parts)) length += (parts as Texts).byteLength;
+    else for (const part of parts as readonly (Buffer | string)[]) length += byteLengthOf(part);
     this.length = length;
   }
 
@@ -99,9 +105,25 @@ export class CheckedList {
     // leave the last bytes of a character unwritten: a cut buffer starts zeroed).
     const bytes = size < this.length ? Buffer.alloc(size) : Buffer.allocUnsafe(size);
     let at = this.open.copy(bytes);
-    for (let i = 0; i < this.parts.length && at < size; i++) {
+    const { parts } = this;
+    const texts = Array.isArray(parts) ? undefined : (parts as Texts);
+    let i = 0;
+    if (texts) {
+      // Whole texts in runs (Texts.copyInto); a text cut short is written below.
+      const cursor = { index: 0, offset: at };
+      texts.copyInto(cursor, bytes, Math.min(size, this.length - this.close.length));
+      i = cursor.index;
+      at = cursor.offset;
+    }
+    for (; i < parts.length && at < size; i++) {
       if (i > 0) at += COMMA.copy(bytes, at);
-      const part = this.parts[i] as Buffer | string;
+      if (texts) {
+        // A store's bytes: copied whole when they fit, else through a string, cut as one is.
+        if (at + texts.byteLengthAt(i) <= size) at += texts.copyTo(i, bytes, at);
+        else at += bytes.write(texts.at(i), at);
+        continue;
+      }
+      const part = (parts as readonly (Buffer | string)[])[i] as Buffer | string;
       at += typeof part === 'string' ? bytes.write(part, at) : part.copy(bytes, at);
     }
     if (at < size) this.close.copy(bytes, at);
@@ -165,7 +187,10 @@ export function plainAnswer(answer: Answer): Answer {
     return { ...answer, body: JSON.parse(body.bytes.toString('utf8')) as unknown };
   if (body instanceof RecordList) return { ...answer, body: [...body.records] };
   if (body instanceof RecordTexts)
-    return { ...answer, body: body.texts.map((json) => JSON.parse(json) as unknown) };
+    return {
+      ...answer,
+      body: Array.from({ length: body.texts.length }, (_, i) => JSON.parse(body.texts.at(i))),
+    };
   return answer;
 }
 

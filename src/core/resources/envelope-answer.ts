@@ -8,6 +8,7 @@ import { isObjectSchema } from '../../openapi/envelopes.js';
 import { propertiesOf, requiredOf, typesOf } from '../../openapi/schema-parts.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import { CheckedJson, RecordList, RecordTexts } from '../../vocabulary/answer.js';
+import { TextArray, type Texts } from '../../vocabulary/texts.js';
 import type { StoredRecord } from '../../store/store.js';
 import { jsonOf } from '../../store/records.js';
 import type { Page } from './list-page.js';
@@ -68,7 +69,7 @@ export interface EnvelopeAnswers {
   /** The body of an answer holding a page of records. */
   list(envelope: Envelope, page: ToldPage): unknown;
   /** The body of a plain list of every record, given as their stored JSON texts. */
-  texts(envelope: Envelope, texts: readonly string[]): RecordTexts;
+  texts(envelope: Envelope, texts: Texts): RecordTexts;
 }
 
 export interface EnvelopeOptions {
@@ -188,8 +189,8 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
       if (envelope.kind === 'plain') return new RecordList(page.records, serialize);
       // Each record checked (and its JSON kept) as a plain list's would be.
       refuseContradiction(envelope);
-      const show = serialize.texts(page.records.map(jsonOf));
-      page.records.forEach((record, index) => show(jsonOf(record), index));
+      const show = serialize.texts(new TextArray(page.records.map(jsonOf)));
+      page.records.forEach((_record, index) => show(index));
       const project = projectionOf(envelope.record);
       const body = { ...restOf(envelope), [envelope.property]: page.records.map(project) };
       return tellPage(body, envelope.wrapper, page, 0);

@@ -16,6 +16,7 @@ import type {
 import { SpecError } from '../../openapi/load.js';
 import { descriptorOf } from './descriptor.js';
 import { createEnvelopeAnswers, type EnvelopeAnswers, type ToldPage } from './envelope-answer.js';
+import { textsFrom, type Texts } from '../../vocabulary/texts.js';
 import { selectPage, type PageItems, type PageOf } from './list-page.js';
 import { nextPageLink } from './next-link.js';
 import type { ListParameters } from '../../openapi/list-parameters.js';
@@ -130,15 +131,17 @@ class ServedResource {
           // The store's texts (or its records' JSON, for a store that keeps none), parsed only
           // where a filter or a cursor reads a field: a plain list is sent from the texts of
           // its page, a wrapped one reads those records only.
-          const texts = collection.texts
-            ? await collection.texts()
-            : (await collection.list()).map(jsonOf);
-          const page = selectPage(texts, request.query, listing, this.#texts);
+          const texts = collection.storedTexts
+            ? await collection.storedTexts()
+            : textsFrom(
+                collection.texts ? await collection.texts() : (await collection.list()).map(jsonOf),
+              );
+          const page = selectPage<string, Texts>(texts, request.query, listing, this.#texts);
           return {
             status,
             body:
               envelope.kind === 'plain'
-                ? this.envelopes.texts(envelope, page.records)
+                ? this.envelopes.texts(envelope, textsFrom(page.records))
                 : this.envelopes.list(envelope, this.#told(page, request, listing)),
           };
         };
@@ -304,11 +307,12 @@ class ServedResource {
    * would lead its client nowhere (Scalar's Galaxy: `meta.next`, paged by offset).
    */
   #told(
-    page: PageOf<string>,
+    page: PageOf<string, Texts>,
     request: HandlerRequest,
     listing: ListParameters | undefined,
   ): ToldPage {
-    const records = page.records.map(recordOf);
+    const texts = textsFrom(page.records);
+    const records = Array.from({ length: texts.length }, (_, i) => recordOf(texts.at(i)));
     const told = { ...page, records };
     const link =
       listing && request.pathname !== undefined

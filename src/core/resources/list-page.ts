@@ -4,9 +4,20 @@ import type { ListParameters } from '../../openapi/resources.js';
 import { errors } from '../../vocabulary/error-catalogue.js';
 import type { RecordId, StoredRecord } from '../../store/store.js';
 
-export interface PageOf<T> {
-  /** The records of this page, in the list's order. */
-  readonly records: readonly T[];
+/** Items read by position: an array, or a store's texts (which a page slices with no copy). */
+export interface Sequence<T> {
+  readonly length: number;
+  at(index: number): T | undefined;
+  /** The items from `start` to `end` (excluded), of the same kind as these. */
+  slice(start: number, end: number): Sequence<T>;
+}
+
+export interface PageOf<T, L extends Sequence<T> = readonly T[]> {
+  /**
+   * The records of this page, in the list's order: the items given, or a slice of them, or
+   * (filtered) an array of those that match.
+   */
+  readonly records: L | readonly T[];
   /** How many records match the filters, on every page together. */
   readonly total: number;
   /** How many matching records come before this page. */
@@ -34,18 +45,19 @@ export interface PageItems<T> {
 
 /**
  * Selects a page of `records` (every record of the collection, oldest first, as objects or as
- * JSON texts): the same array when the page is every record (no filter, no limit, the first
- * page), so that a list of the whole collection is still the store's own array of texts.
+ * JSON texts): the same list when the page is every record (no filter, no limit, the first
+ * page), so that a list of the whole collection is still the store's own texts, and a slice of
+ * it for a page (the store's texts slice with no copy).
  * @param read how to read an item's fields and key (a cursor may name the last record seen: `after=42`).
  * @throws {ApiError} 400 `invalid_cursor` for a cursor the mock did not hand out.
  * @example selectPage(records, { status: 'sold', limit: 2 }, listing, read) // { records: [two sold], total: 7, ... }
  */
-export function selectPage<T>(
-  records: readonly T[],
+export function selectPage<T, L extends Sequence<T> = readonly T[]>(
+  records: L,
   query: Readonly<Record<string, unknown>>,
   listing: ListParameters | undefined,
   read: PageItems<T>,
-): PageOf<T> {
+): PageOf<T, L> {
   if (!listing)
     return {
       records,
@@ -55,7 +67,7 @@ export function selectPage<T>(
       page: undefined,
       next: undefined,
     };
-  const matching = filtered(records, query, listing, read);
+  const matching = filtered<T, L>(records, query, listing, read);
   const { paging } = listing;
   const asked = paging.limit === undefined ? undefined : numberIn(query[paging.limit]);
   const wanted = asked ?? paging.defaultLimit;
@@ -80,7 +92,11 @@ export function selectPage<T>(
   offset = Math.max(0, Math.min(offset, matching.length));
   const end = limit === undefined ? matching.length : Math.min(matching.length, offset + limit);
   return {
-    records: offset === 0 && end === matching.length ? matching : matching.slice(offset, end),
+    // A slice is of the kind sliced: an array's an array, a store's texts its texts.
+    records:
+      offset === 0 && end === matching.length
+        ? matching
+        : (matching.slice(offset, end) as L | readonly T[]),
     total: matching.length,
     offset,
     limit,
@@ -91,20 +107,23 @@ export function selectPage<T>(
 }
 
 /** The records equal to every filter the query sets; a filter given several values takes any. */
-function filtered<T>(
-  records: readonly T[],
+function filtered<T, L extends Sequence<T>>(
+  records: L,
   query: Readonly<Record<string, unknown>>,
   listing: ListParameters,
   read: PageItems<T>,
-): readonly T[] {
+): L | readonly T[] {
   const tests: [string, unknown][] = [];
   for (const [parameter, property] of listing.filters)
     if (query[parameter] !== undefined) tests.push([property, query[parameter]]);
   if (tests.length === 0) return records;
-  return records.filter((item) => {
+  const matching: T[] = [];
+  for (let i = 0; i < records.length; i++) {
+    const item = records.at(i) as T;
     const fields = read.fieldsOf(item);
-    return tests.every(([property, value]) => matches(fields[property], value));
-  });
+    if (tests.every(([property, value]) => matches(fields[property], value))) matching.push(item);
+  }
+  return matching;
 }
 
 function matches(actual: unknown, wanted: unknown): boolean {
@@ -132,7 +151,7 @@ function cursorAt(offset: number): string {
 function offsetOfCursor<T>(
   name: string,
   cursor: unknown,
-  records: readonly T[],
+  records: Sequence<T>,
   read: PageItems<T>,
 ): number {
   const text = String(cursor);
@@ -142,7 +161,7 @@ function offsetOfCursor<T>(
     cursorAt(Number(decoded.slice(1))) === text
   )
     return Number(decoded.slice(1));
-  const index = records.findIndex((item) => String(read.keyOf(read.fieldsOf(item))) === text);
-  if (index >= 0) return index + 1;
+  for (let i = 0; i < records.length; i++)
+    if (String(read.keyOf(read.fieldsOf(records.at(i) as T))) === text) return i + 1;
   throw errors.invalidCursor(name, cursor);
 }

@@ -7,16 +7,21 @@ import { carries, partsOf, propertiesOf, typesOf } from '../../openapi/schema-pa
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { StoredRecord } from '../../store/store.js';
 import { isJsonObject } from '../../vocabulary/record.js';
+import type { Texts } from '../../vocabulary/texts.js';
 
 /**
  * Checks a record against one schema and serializes it to UTF-8 JSON; `index` (its place in a
  * list) locates it in the message about a broken one. `texts` does the same for a list of
- * records given as their stored JSON: it answers the function that shows each of them, by its
- * place in that list, as JSON text, so that a list of stored texts is checked and sent with
- * nothing parsed.
+ * records given as their stored JSON: it answers the function that checks each of them, by its
+ * place in that list, so that a list of stored texts is checked and sent with nothing parsed
+ * (nothing even read as a string, for the records it finds checked).
  */
 export type RecordSerializer = ((record: StoredRecord, index?: number) => Buffer) & {
-  texts(texts: readonly string[]): (json: string, index: number) => string;
+  /**
+   * The function that checks (or finds checked) the text at each place of `texts`, and answers
+   * what the answer shows instead of it, or undefined when it is shown as stored.
+   */
+  texts(texts: Texts): (index: number) => string | undefined;
 };
 
 /** The last words of the fields that hold ids, or keys. */
@@ -203,7 +208,7 @@ export function createRecordSerializers(
           }
           return Buffer.from(lastText);
         },
-        { texts: (texts: readonly string[]) => lists.showing(texts, shownOf) },
+        { texts: (texts: Texts) => lists.showing(texts, shownOf) },
       );
       serializers.set(schema, serializer);
     }
@@ -216,43 +221,53 @@ const LOOK_AHEAD = 8;
 
 /** A list a serializer showed whole: its texts, and what it showed of each where that differs. */
 interface ShownList {
-  texts: readonly string[];
-  /** What each text was shown as, when any was not shown as stored (a closed schema's projection). */
-  shown: readonly string[] | undefined;
+  texts: Texts;
+  /**
+   * What each text was shown as, when any was not shown as stored (a closed schema's
+   * projection): undefined for one shown as stored.
+   */
+  shown: readonly (string | undefined)[] | undefined;
 }
 
 /**
  * What a serializer remembers of the lists it showed whole: the last one, and the longest of
  * the recent ones (a list of the whole collection, which a filtered list or a page between
- * two must not make check again). Each new list is matched against them by position.
+ * two must not make check again). Each new list is matched against them by position: the
+ * same stored text (Texts.sameAs, which a store's bytes answer with no text read) was checked.
  */
 function createListMemo() {
   let last: ShownList | undefined;
   let longest: ShownList | undefined;
   return {
-    /** The function that shows each text of `texts`, by its place, checking the ones not met. */
+    /** The function that checks each text of `texts`, by its place: what it shows instead, if anything. */
     showing(
-      texts: readonly string[],
+      texts: Texts,
       shownOf: (json: string, index: number) => string,
-    ): (json: string, index: number) => string {
+    ): (index: number) => string | undefined {
       const known = [last, longest].filter((list): list is ShownList => list !== undefined);
       const next = known.map(() => 0);
-      let shown: string[] | undefined;
-      return (json, index) => {
+      let shown: (string | undefined)[] | undefined;
+      return (index) => {
+        let found = false;
         let text: string | undefined;
-        for (let k = 0; k < known.length && text === undefined; k++) {
+        for (let k = 0; k < known.length && !found; k++) {
           const { texts: old, shown: oldShown } = known[k] as ShownList;
           const from = next[k] as number;
           const to = Math.min(old.length, from + LOOK_AHEAD);
           for (let at = from; at < to; at++)
-            if (old[at] === json) {
-              text = oldShown?.[at] ?? json;
+            if (texts.sameAs(index, old, at)) {
+              text = oldShown?.[at];
+              found = true;
               next[k] = at + 1;
               break;
             }
         }
-        text ??= shownOf(json, index);
-        if (text !== json) shown ??= texts.slice(0, index);
+        if (!found) {
+          const json = texts.at(index);
+          const made = shownOf(json, index);
+          text = made === json ? undefined : made;
+        }
+        if (text !== undefined) shown ??= new Array<string | undefined>(index).fill(undefined);
         shown?.push(text);
         if (index === texts.length - 1) {
           // Shown whole, every record checked: the list to match the next ones against.
