@@ -12,7 +12,8 @@ import { REDIS_SKIP_NOTE_PREFIX } from './test/redis/find-redis.js';
  * fresh clone (CI) has none, and then it starts the largest first: test/contract-realworld.test.ts,
  * 54 lines and over a minute, came among the last. Each with its CPU seconds, its child processes included,
  * and its seconds in a run of these files on 2 workers at a load of 10 (26 Nov 2026, the
- * method in docs/test-speed.md): on two cores the CPU is most of a file's time.
+ * method in docs/test-speed.md; cli and readme-snippets run alone after they were cut): on
+ * two cores the CPU is most of a file's time.
  */
 const SLOWEST_FIRST = [
   'test/contract-proof.test.ts', // 80 CPU s, 195 s: the contract suite against faulty servers, in-process
