@@ -54,6 +54,8 @@ export class RecordMaker {
   readonly #notClients: ReadonlySet<string>;
   /** The properties each operation's request body declares (see #declaredBy), by operation. */
   readonly #declared = new Map<Operation, ReadonlySet<string>>();
+  /** The properties each operation's request body lets a client set to null, by operation. */
+  readonly #nullable = new Map<Operation, ReadonlySet<string>>();
   /** Whether new keys are made from the key's schema (see hasMeaningfulKey), not by the store. */
   readonly #meaningfulKey: boolean;
   readonly #now: () => Date;
@@ -188,7 +190,7 @@ export class RecordMaker {
     const client =
       action === 'replace'
         ? this.#clientFields(body)
-        : this.#patched(this.#clientFields(current), this.#clientFields(body));
+        : this.#patched(this.#clientFields(current), this.#clientFields(body), operation);
     const fields: Record<string, unknown> = {};
     this.#serverFields(current, fields);
     this.references(scope, fields);
@@ -199,18 +201,22 @@ export class RecordMaker {
   }
 
   /**
-   * The client's fields after a patch: a JSON Merge Patch, where `null` removes a field, except
-   * for a field the record requires, which a `null` the request allows empties instead: null
-   * where the record allows it, else an empty list, else a value made anew (Discord's message
-   * edit takes `embeds: null` to clear them; the record requires a list, and the edit got 400).
+   * The client's fields after a patch: a JSON Merge Patch, where `null` removes a field (and
+   * removing one the record requires is refused), except where the operation's request body
+   * itself declares the field may be null and the record requires it: that `null` empties it,
+   * null where the record allows it, else an empty list, else a value made anew (Discord's
+   * message edit documents `embeds: null` to clear them; the record requires a list, and the
+   * edit got 400).
    */
   #patched(
     current: Record<string, unknown>,
     patch: Record<string, unknown>,
+    operation: Operation,
   ): Record<string, unknown> {
     const merged = applyMergePatch(current, patch) as Record<string, unknown>;
     for (const name of Object.keys(patch)) {
       if (patch[name] !== null || !this.#required.has(name)) continue;
+      if (!this.#nullableBy(operation).has(name)) continue;
       const schema = this.#properties[name] ?? {};
       const types = typesOf(schema);
       if (this.options.compiler.response(schema)(null, name).length === 0) merged[name] = null;
@@ -357,6 +363,26 @@ export class RecordMaker {
         : [...(operation.requestBody?.content.values() ?? [])];
       names = new Set(schemas.flatMap((schema) => Object.keys(propertiesOf(schema))));
       this.#declared.set(operation, names);
+    }
+    return names;
+  }
+
+  /** The properties the operation's request body declares that may be null. */
+  #nullableBy(operation: Operation): ReadonlySet<string> {
+    let names = this.#nullable.get(operation);
+    if (!names) {
+      const envelope = this.resource.bodies.get(operation);
+      const schemas = envelope
+        ? [envelope.record]
+        : [...(operation.requestBody?.content.values() ?? [])];
+      names = new Set(
+        schemas.flatMap((schema) =>
+          Object.entries(propertiesOf(schema))
+            .filter(([, property]) => this.options.compiler.request(property)(null).length === 0)
+            .map(([name]) => name),
+        ),
+      );
+      this.#nullable.set(operation, names);
     }
     return names;
   }
