@@ -357,26 +357,26 @@ export class RecordMaker {
   #declaredBy(operation: Operation): ReadonlySet<string> {
     let names = this.#declared.get(operation);
     if (!names) {
-      const envelope = this.resource.bodies.get(operation);
-      const schemas = envelope
-        ? [envelope.record]
-        : [...(operation.requestBody?.content.values() ?? [])];
-      names = new Set(schemas.flatMap((schema) => Object.keys(propertiesOf(schema))));
+      names = new Set(
+        this.#bodySchemasOf(operation).flatMap((schema) => Object.keys(propertiesOf(schema))),
+      );
       this.#declared.set(operation, names);
     }
     return names;
+  }
+
+  /** The schemas of the record in the operation's request bodies (unwrapped from their envelope). */
+  #bodySchemasOf(operation: Operation): SchemaObject[] {
+    const envelope = this.resource.bodies.get(operation);
+    return envelope ? [envelope.record] : [...(operation.requestBody?.content.values() ?? [])];
   }
 
   /** The properties the operation's request body declares that may be null. */
   #nullableBy(operation: Operation): ReadonlySet<string> {
     let names = this.#nullable.get(operation);
     if (!names) {
-      const envelope = this.resource.bodies.get(operation);
-      const schemas = envelope
-        ? [envelope.record]
-        : [...(operation.requestBody?.content.values() ?? [])];
       names = new Set(
-        schemas.flatMap((schema) =>
+        this.#bodySchemasOf(operation).flatMap((schema) =>
           Object.entries(propertiesOf(schema))
             .filter(([, property]) => this.options.compiler.request(property)(null).length === 0)
             .map(([name]) => name),
