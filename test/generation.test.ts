@@ -204,6 +204,34 @@ describe('listed values narrowed by composition', () => {
       expect(generator.value({ const: 3, allOf: [kinds] }, 'channels.type')).toBe(3);
     }
   });
+
+  it('gives them at any depth (Discord’s message components: six attempts, 100–500 ms a message)', () => {
+    const kinds: SchemaObject = {
+      type: 'integer',
+      oneOf: Array.from({ length: 31 }, (_, n) => ({ const: n })),
+    };
+    const component = (kind: number): SchemaObject => ({
+      type: 'object',
+      required: ['type'],
+      properties: { type: { type: 'integer', enum: [kind], allOf: [kinds] } },
+    });
+    const message: SchemaObject = {
+      type: 'object',
+      required: ['components'],
+      properties: {
+        components: {
+          type: 'array',
+          minItems: 4,
+          prefixItems: [1, 2, 3, 17].map(component),
+          items: component(17),
+        },
+      },
+    };
+    const { generator, compiler } = generatorFor({});
+    const made = generator.value(message, 'messages') as { components: { type: number }[] };
+    expect(compiler.response(message)(made)).toEqual([]);
+    expect(made.components.slice(0, 4).map((part) => part.type)).toEqual([1, 2, 3, 17]);
+  });
 });
 
 describe('compiled checks', () => {

@@ -142,8 +142,23 @@ function narrowBounds(tooLarge: (reason: string) => void) {
     }
     positive(copy);
     unexpanded(copy);
+    listedOnly(copy);
     return undefined;
   };
+}
+
+/**
+ * A value listed by `enum` or `const` is made from the list alone, its composition left to the
+ * check (Discord's component `type: {enum: [17], allOf: [{oneOf: [{const: 1}, ...]}]}`, at any
+ * depth): json-schema-faker drew from the composition, missed the listed value, and a message
+ * took six attempts, 100–500 ms.
+ */
+function listedOnly(copy: Record<string, unknown>): void {
+  const listed = (Array.isArray(copy.enum) && copy.enum.length > 0) || 'const' in copy;
+  if (!listed) return;
+  delete copy.allOf;
+  delete copy.oneOf;
+  delete copy.anyOf;
 }
 
 /**
