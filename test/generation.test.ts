@@ -219,12 +219,13 @@ describe('listed values narrowed by composition', () => {
       type: 'object',
       required: ['components'],
       properties: {
+        // prefixItems is 3.1's (JSON Schema 2020-12), which the 3.0 types do not know.
         components: {
           type: 'array',
           minItems: 4,
           prefixItems: [1, 2, 3, 17].map(component),
           items: component(17),
-        },
+        } as SchemaObject,
       },
     };
     const { generator, compiler } = generatorFor({});
