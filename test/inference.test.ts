@@ -33,6 +33,25 @@ async function shapes(seedCount = 3): Promise<RunningMock> {
   return mock;
 }
 
+/** An answer of this JSON schema, for specs written in a test. */
+const ok = (schema: object) => ({ description: 'ok', content: { 'application/json': { schema } } });
+/** A JSON request body of this schema. */
+const body = (schema: object) => ({ content: { 'application/json': { schema } } });
+
+/** The mock of a spec written in a test, closed after it. */
+async function mockOf(spec: object, seedCount?: number): Promise<RunningMock> {
+  const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-inline-'));
+  await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
+  const mock = await startMock({
+    spec: join(folder, 'openapi.json'),
+    apiKeys: [KEY],
+    seed: 1,
+    ...(seedCount === undefined ? {} : { seedCount }),
+  });
+  mocks.push(mock);
+  return mock;
+}
+
 interface Answer {
   status: number;
   location: string | null;
@@ -541,10 +560,6 @@ describe('views of a collection', () => {
         permissions: { type: 'array', items: { type: 'boolean' } },
       },
     };
-    const ok = (schema: object) => ({
-      description: 'ok',
-      content: { 'application/json': { schema } },
-    });
     const spec = {
       openapi: '3.1.0',
       info: { title: 'commands', version: '1' },
@@ -567,10 +582,7 @@ describe('views of a collection', () => {
         },
       },
     };
-    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-views-'));
-    await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
-    const mock = await startMock({ spec: join(folder, 'openapi.json'), apiKeys: [KEY], seed: 1 });
-    mocks.push(mock);
+    const mock = await mockOf(spec);
     await call(mock, 'POST', '/commands', { name: 'hello' });
     const listed = await call(mock, 'GET', '/commands/permissions');
     expect(listed.status).toBe(200);
@@ -622,11 +634,6 @@ describe('collections of several kinds of record', () => {
       properties: { presets: { type: 'array', items: { type: 'integer' } } },
     });
     const kinds = [preset, keyword, spam];
-    const ok = (schema: object) => ({
-      description: 'ok',
-      content: { 'application/json': { schema } },
-    });
-    const body = (schema: object) => ({ content: { 'application/json': { schema } } });
     const one = { oneOf: kinds.map((k) => k.record) };
     const spec = {
       openapi: '3.1.0',
@@ -656,15 +663,7 @@ describe('collections of several kinds of record', () => {
         },
       },
     };
-    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-kinds-'));
-    await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
-    const mock = await startMock({
-      spec: join(folder, 'openapi.json'),
-      apiKeys: [KEY],
-      seed: 1,
-      seedCount: 0,
-    });
-    mocks.push(mock);
+    const mock = await mockOf(spec, 0);
     const made = await call(mock, 'POST', '/rules', { name: 'words', trigger_type: 1 });
     expect(made.status).toBe(200);
     expect(made.body).toMatchObject({ name: 'words', trigger_type: 1 });
@@ -703,10 +702,6 @@ describe('records whose schema requires a name it never describes', () => {
       ],
       required: ['id', 'name', 'namespace'],
     };
-    const ok = (schema: object) => ({
-      description: 'ok',
-      content: { 'application/json': { schema } },
-    });
     const spec = {
       openapi: '3.0.3',
       info: { title: 'fields', version: '1' },
@@ -736,15 +731,7 @@ describe('records whose schema requires a name it never describes', () => {
         },
       },
     };
-    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-undescribed-'));
-    await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
-    const mock = await startMock({
-      spec: join(folder, 'openapi.json'),
-      apiKeys: [KEY],
-      seed: 1,
-      seedCount: 3,
-    });
-    mocks.push(mock);
+    const mock = await mockOf(spec, 3);
     const seeded = await call(mock, 'GET', '/fields');
     expect(seeded.status).toBe(200);
     expect(seeded.body.fields).toHaveLength(3);
@@ -764,10 +751,6 @@ describe('lists whose array has a maxItems', () => {
       properties: { id: { type: 'string', readOnly: true }, name: { type: 'string' } },
       required: ['id', 'name'],
     };
-    const ok = (schema: object) => ({
-      description: 'ok',
-      content: { 'application/json': { schema } },
-    });
     const spec = {
       openapi: '3.1.0',
       info: { title: 'lists', version: '1' },
@@ -796,15 +779,7 @@ describe('lists whose array has a maxItems', () => {
         },
       },
     };
-    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-max-items-'));
-    await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
-    const mock = await startMock({
-      spec: join(folder, 'openapi.json'),
-      apiKeys: [KEY],
-      seed: 1,
-      seedCount: 5,
-    });
-    mocks.push(mock);
+    const mock = await mockOf(spec, 5);
     for (const query of ['', '?limit=10', '?limit=1']) {
       const listed = await call(mock, 'GET', `/allow_lists${query}`);
       expect(listed.status).toBe(200);
@@ -835,11 +810,6 @@ describe('a patch that sends null', () => {
         pinned: { type: ['boolean', 'null'] },
       },
     };
-    const ok = (schema: object) => ({
-      description: 'ok',
-      content: { 'application/json': { schema } },
-    });
-    const body = (schema: object) => ({ content: { 'application/json': { schema } } });
     const spec = {
       openapi: '3.1.0',
       info: { title: 'messages', version: '1' },
@@ -856,15 +826,7 @@ describe('a patch that sends null', () => {
         },
       },
     };
-    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-null-patch-'));
-    await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
-    const mock = await startMock({
-      spec: join(folder, 'openapi.json'),
-      apiKeys: [KEY],
-      seed: 1,
-      seedCount: 0,
-    });
-    mocks.push(mock);
+    const mock = await mockOf(spec, 0);
     const made = await call(mock, 'POST', '/messages', {
       content: 'hello',
       embeds: ['a'],
