@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { SchemaObject } from '../src/openapi/load.js';
 import type { Operation } from '../src/openapi/operations.js';
 import type { Resource } from '../src/openapi/resources.js';
-import { stepsAhead } from '../src/core/warm-up.js';
+import { startWarmUp, stepsAhead } from '../src/core/warm-up.js';
 
 /** Just what stepsAhead reads of an operation and a resource. */
 const operation = (operationId: string) => ({ operationId }) as unknown as Operation;
@@ -48,5 +48,39 @@ describe('the work ahead', () => {
       'example getHealth',
       'example getStats',
     ]);
+  });
+
+  it('holds a long step (a value made) until the quiet it asks for, and runs compiles meanwhile', async () => {
+    const [listPets, getHealth] = ['listPets', 'getHealth'].map(operation) as [
+      Operation,
+      Operation,
+    ];
+    const done: string[] = [];
+    const steps = stepsAhead({
+      operations: [listPets, getHealth],
+      prepare: (op) => done.push(`compile ${op.operationId}`),
+      example: (op) => done.push(`example ${op.operationId}`),
+      resources: [resource('pets', [listPets])],
+      seedOf: (res) => done.push(`seed ${res.name}`),
+      namedSchemas: [{ title: 'Pet' }],
+      compileNamed: (schema: SchemaObject) => done.push(`compile ${String(schema.title)}`),
+    });
+    // A client still calling: short steps may run, long ones wait.
+    let calling = true;
+    const asked: boolean[] = [];
+    const ahead = startWarmUp(steps, {
+      busy: (long) => {
+        asked.push(long);
+        return long && calling;
+      },
+      delayMs: 0,
+      pauseMs: 5,
+    });
+    await expect.poll(() => asked.filter((long) => long).length).toBeGreaterThan(3);
+    expect(done).toEqual(['compile listPets', 'compile getHealth', 'compile Pet']);
+    calling = false;
+    const report = await ahead.done;
+    expect(report.stopped).toBe(false);
+    expect(done.slice(3)).toEqual(['seed pets', 'example getHealth']);
   });
 });

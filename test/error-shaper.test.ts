@@ -41,6 +41,7 @@ function flakyGenerator(failures: number, failure: () => Error) {
       if (calls <= failures) throw failure();
       return real.value(schema, where, options);
     },
+    withSeed: () => generator,
   };
   return { compiler, generator, calls: () => calls };
 }

@@ -493,6 +493,7 @@ describe('keys made up for records', () => {
         seen.add(schema);
         return `user_${seen.size}_${Math.random().toString(36).slice(2, 8)}`;
       },
+      withSeed: () => generator,
     };
     for (let i = 0; i < 3; i++) await madeUpKey(users, generator, async () => false);
     expect(seen.size).toBe(1);

@@ -31,7 +31,7 @@ import type { ViolationLog } from './proxy/violations.js';
 import { holdsRecordedAnswers, recordedOr } from './recorded-answers.js';
 import { createRequestValidator } from './request-validator.js';
 import { descriptorOf, resourceHandlers } from './resources/handlers.js';
-import { seedResources } from './resources/seed.js';
+import { createSeedPool, seedResources } from './resources/seed.js';
 import { forcedAnswer } from './scenarios/forced-answer.js';
 import type { ScenarioSettings } from './scenarios/settings.js';
 import { lazySeeding, type LazySeeding, type SeedSettings } from './seeding.js';
@@ -62,6 +62,14 @@ const SHARED_STORE_BUDGET_MS = 1500;
  * a test suite's requests come closer together than this, and keep the CPU to themselves.
  */
 const QUIET_BEFORE_AHEAD_MS = 100;
+
+/**
+ * The same before a long step (a record or an example answer made, up to a few hundred ms):
+ * a client that paused for a tenth of a second (a corpus probe preparing its next body, a page
+ * rendering) would otherwise often call while one runs, and wait for all of it (Discord's
+ * first calls: 160–280 ms of their time was such steps).
+ */
+const QUIET_BEFORE_LONG_STEP_MS = 1_000;
 
 /** What the core logs: the spec's defects it lives with, and the errors that become a 5xx. */
 export interface CoreLogger {
@@ -283,7 +291,7 @@ export function createMock(
   const seedOne = (resource: Resource, seedSettings: SeedSettings, into: Store) =>
     seedResources([resource], into, {
       ...seedSettings,
-      compiler,
+      generator,
       onWarning: (line) => warn(`the ${line}`),
     }).catch((err) => {
       if (!(err instanceof SpecError)) throw err;
@@ -292,10 +300,12 @@ export function createMock(
   seeding.lazy?.plan({ resources, descriptorOf, seedOne });
   // The seeding in force, which nested collections are seeded with when first asked for.
   let nestedSeeding = carried?.nestedSeeding();
+  const seedPool = createSeedPool(generator);
   const stateful = resourceHandlers({
     resources,
     compiler,
     generator,
+    seedPool,
     examples,
     basePath,
     seeding: () => nestedSeeding,
@@ -407,7 +417,18 @@ export function createMock(
                 examples.body(operation, String(operation.successStatus));
             },
             resources,
-            seedOf: (resource) => store.collection(descriptorOf(resource)).list(),
+            seedOf: (resource) => {
+              // A nested collection's records, made once for the first list under any parent.
+              if (resource.scope.length === 0)
+                return store.collection(descriptorOf(resource)).list();
+              if (nestedSeeding && nestedSeeding.count > 0)
+                try {
+                  seedPool.fieldsOf(resource, nestedSeeding);
+                } catch {
+                  // Told by the request that meets it: the collection starts empty.
+                }
+              return undefined;
+            },
             namedSchemas: Object.values(document.components?.schemas ?? {}),
             compileNamed: (schema) => {
               try {
@@ -419,7 +440,12 @@ export function createMock(
               }
             },
           }),
-          { busy: () => serving > 0 || performance.now() - lastAnswered < QUIET_BEFORE_AHEAD_MS },
+          {
+            busy: (long) =>
+              serving > 0 ||
+              performance.now() - lastAnswered <
+                (long ? QUIET_BEFORE_LONG_STEP_MS : QUIET_BEFORE_AHEAD_MS),
+          },
         );
 
   return {

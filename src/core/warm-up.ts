@@ -5,8 +5,17 @@ import type { SchemaObject } from '../openapi/load.js';
 import type { Operation } from '../openapi/operations.js';
 import type { Resource } from '../openapi/resources.js';
 
-/** One piece of work done ahead; a failure is the step's own business (it warns or not). */
-export type WarmUpStep = () => unknown;
+/**
+ * One piece of work done ahead; a failure is the step's own business (it warns or not).
+ * `long` marks a step that makes a value (a record, an example answer): tens to hundreds of
+ * ms, where a compile takes a few.
+ */
+export type WarmUpStep = (() => unknown) & { readonly long?: boolean };
+
+/** The step, marked long. */
+function long(step: () => unknown): WarmUpStep {
+  return Object.assign(step, { long: true });
+}
 
 /** What the work ahead came to, once every step has run (or it was stopped). */
 export interface WarmUpReport {
@@ -28,8 +37,11 @@ export interface WarmUp {
 }
 
 export interface WarmUpOptions {
-  /** Whether a request is being served now: no step is started then, requests come first. */
-  busy(): boolean;
+  /**
+   * Whether a step may not start now, because requests are being served or came lately: they
+   * come first. Given whether the step is a long one, which may ask for a longer quiet.
+   */
+  busy(long: boolean): boolean;
   /**
    * How long after start-up the first step runs, so that listening (and the start-up's own
    * work) comes first: a first step can be a second of compiling. @default 1000
@@ -56,6 +68,8 @@ export function startWarmUp(steps: Iterable<WarmUpStep>, options: WarmUpOptions)
   let count = 0;
   let longest = 0;
   let first: number | undefined;
+  /** The step drawn and not yet run (it waited for a quiet long enough for it). */
+  let held: IteratorResult<WarmUpStep> | undefined;
   let finish: (report: WarmUpReport) => void = () => undefined;
   const done = new Promise<WarmUpReport>((resolve) => (finish = resolve));
   const report = (): WarmUpReport => ({
@@ -76,9 +90,10 @@ export function startWarmUp(steps: Iterable<WarmUpStep>, options: WarmUpOptions)
     // Small steps share a turn, up to sliceMs; a large one has a turn of its own.
     do {
       if (stopped) return finish(report());
-      if (options.busy()) return later(options.pauseMs ?? 20);
-      const step = iterator.next();
+      const step = (held ??= iterator.next());
       if (step.done) return finish(report());
+      if (options.busy(step.value.long === true)) return later(options.pauseMs ?? 20);
+      held = undefined;
       const started = performance.now();
       first ??= started;
       try {
@@ -108,8 +123,8 @@ export interface WorkAhead {
   /** Makes (and keeps) the example answer of an operation no collection answers. */
   example: (operation: Operation) => void;
   resources: readonly Resource[];
-  /** Seeds a collection, as its first use would. */
-  seedOf: (resource: Resource) => Promise<unknown>;
+  /** Seeds a collection, as its first use would; makes a nested one's records, for every parent. */
+  seedOf: (resource: Resource) => unknown;
   namedSchemas: readonly unknown[];
   /** Compiles a named schema for answers, which a check compiles only when a value reaches it. */
   compileNamed: (schema: SchemaObject) => void;
@@ -135,10 +150,10 @@ export function* stepsAhead(ahead: WorkAhead): Generator<WarmUpStep> {
   const seeded = new Set<Resource>();
   for (const operation of ahead.operations) {
     const resource = ahead.resources.find((candidate) => candidate.actions.has(operation));
-    if (!resource) yield () => ahead.example(operation);
+    if (!resource) yield long(() => ahead.example(operation));
     else if (!seeded.has(resource)) {
       seeded.add(resource);
-      yield () => ahead.seedOf(resource);
+      yield long(() => ahead.seedOf(resource));
     }
   }
 }

@@ -21,7 +21,7 @@ import { selectPage, type PageItems, type PageOf } from './list-page.js';
 import { nextPageLink } from './next-link.js';
 import type { ListParameters } from '../../openapi/list-parameters.js';
 import { jsonOf, recordOf } from '../../store/records.js';
-import { seedCollection } from './seed.js';
+import { createSeedPool, seedCollection, type SeedPool } from './seed.js';
 import { RecordMaker } from './record-maker.js';
 import { createRecordSerializers } from './record-serializer.js';
 
@@ -43,6 +43,11 @@ export interface EngineOptions {
    * collection is seeded with it under each parent the first time it is asked for there.
    */
   seeding?: () => { count: number; seed: number } | undefined;
+  /**
+   * Where nested collections' seeded records are made, once for every parent (the work ahead
+   * fills it too). @default one of this engine's own
+   */
+  seedPool?: SeedPool;
 }
 
 /** Where the store remembers which nested collections were seeded: reset forgets with the records. */
@@ -64,7 +69,8 @@ const seedings = new WeakMap<object, Map<string, Promise<void>>>();
  * exist. Records are checked against the resource's schema before they are stored or sent.
  * @example resourceHandlers({ resources, compiler, generator, examples, basePath: '/v1' }).get(listCategories)
  */
-export function resourceHandlers(options: EngineOptions): Map<Operation, OperationHandler> {
+export function resourceHandlers(given: EngineOptions): Map<Operation, OperationHandler> {
+  const options = { ...given, seedPool: given.seedPool ?? createSeedPool(given.generator) };
   const serializerFor = createRecordSerializers(options.compiler);
   const envelopes = createEnvelopeAnswers({
     compiler: options.compiler,
@@ -85,6 +91,7 @@ export function resourceHandlers(options: EngineOptions): Map<Operation, Operati
 
 class ServedResource {
   readonly #maker: RecordMaker;
+  readonly #seedPool: SeedPool;
   /** The item path's text around its parameters (`/pets/`, `''` for `/pets/{petId}`), split once. */
   readonly #itemPathParts: readonly string[] | undefined;
 
@@ -95,6 +102,7 @@ class ServedResource {
     readonly all: ReadonlyMap<string, ServedResource>,
   ) {
     this.#maker = new RecordMaker(resource, options);
+    this.#seedPool = options.seedPool ?? createSeedPool(options.generator);
     this.#itemPathParts = resource.itemPath?.split(/\{[^}]+\}/);
   }
 
@@ -258,8 +266,9 @@ class ServedResource {
         try {
           await seedCollection(this.resource, collection, {
             ...seeding,
-            compiler: this.options.compiler,
+            generator: this.options.generator,
             fixed: this.#maker.references(scope),
+            fields: this.#seedPool.fieldsOf(this.resource, seeding),
           });
         } catch (err) {
           // A schema no record can be made for leaves the collection empty, as at start-up.

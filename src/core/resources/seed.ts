@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { SpecError, type SchemaObject } from '../../openapi/load.js';
 import { realisticRecords, type SchemaFacts } from '../../openapi/realistic.js';
 import type { Resource } from '../../openapi/resources.js';
-import { createDataGenerator } from '../../openapi/sample.js';
+import type { DataGenerator } from '../../openapi/sample.js';
 import { propertiesOf } from '../../openapi/schema-parts.js';
-import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { Collection, RecordId, Store } from '../../store/store.js';
 import { descriptorOf } from './descriptor.js';
 import { hasMeaningfulKey, madeUpKey } from './record-maker.js';
@@ -15,7 +14,8 @@ export interface SeedOptions {
   count: number;
   /** The same seed gives the same records. */
   seed: number;
-  compiler: SchemaCompiler;
+  /** The mock's generator: each collection draws from its own seed with it (withSeed), sharing its trees. */
+  generator: DataGenerator;
   /**
    * Told, in one line, of a collection left empty because no record valid against its schema
    * could be made (a pattern the generator cannot meet, say): the mock still starts.
@@ -30,7 +30,7 @@ export interface SeedOptions {
  * fits what the schema says (openapi/realistic.ts), its fields are used wherever they fit. Each collection draws from its own
  * sequence (seeded by the seed and its name), so adding a collection to the spec leaves the
  * data of the others as it was.
- * @example await seedResources(resources, store, { count: 10, seed: 1, compiler });
+ * @example await seedResources(resources, store, { count: 10, seed: 1, generator });
  */
 export async function seedResources(
   resources: readonly Resource[],
@@ -51,23 +51,22 @@ export async function seedResources(
 /**
  * Fills one collection (of a resource, or of one parent of a nested one) with `count` records,
  * `fixed` fields set in each (a post's `userId`). Every record is made before any is stored, so
- * a failure stores none. The records depend on the seed and the collection's name only.
+ * a failure stores none. The records depend on the seed and the collection's name only; with
+ * `fields` (a nested collection's, from its SeedPool), their fields are those, the same under
+ * every parent, and only their keys are drawn for this collection.
  * @throws {SpecError} when no record valid against the schema could be made.
- * @example await seedCollection(posts, store.collection(descriptorOf(posts, ['7'])), { count: 3, seed: 1, compiler, fixed: { userId: 7 } });
+ * @example await seedCollection(posts, store.collection(descriptorOf(posts, ['7'])), { count: 3, seed: 1, generator, fixed: { userId: 7 } });
  */
 export async function seedCollection(
   resource: Resource,
   collection: Collection,
-  options: SeedOptions & { fixed?: Readonly<Record<string, unknown>> },
+  options: SeedOptions & {
+    fixed?: Readonly<Record<string, unknown>>;
+    fields?: readonly Record<string, unknown>[];
+  },
 ): Promise<void> {
-  const generator = createDataGenerator({
-    seed: seedFor(options.seed, collection.descriptor.name),
-    compiler: options.compiler,
-  });
-  const check = options.compiler.response(resource.schema);
-  const realistic = realisticRecords(factsOf(resource), options.count, options.seed);
-  const known = new Set(Object.keys(propertiesOf(resource.schema)));
-  const placeholderId = resource.idKind === 'integer' ? 1 : '00000000-0000-4000-8000-000000000000';
+  const generator = options.generator.withSeed(seedFor(options.seed, collection.descriptor.name));
+  const { compiler } = generator;
   const made: { fields: Record<string, unknown>; id: RecordId | undefined }[] = [];
   const keys = new Set<RecordId>();
   // Integer ids the spec's examples use are left to the documented requests that send them
@@ -77,19 +76,11 @@ export async function seedCollection(
       ? documentedIds(resource)
       : new Set<number>();
   let nextId = 0;
+  const draw = options.fields ? undefined : fieldsMaker(resource, generator, options);
+  const count = options.fields?.length ?? options.count;
 
-  for (let i = 0; i < options.count; i++) {
-    const overlay = pick(realistic?.[i], known);
-    // The realistic fields alone, when they make a whole record; else generated ones under them.
-    let fields: Record<string, unknown> | undefined =
-      overlay && check({ ...overlay, [resource.idProperty]: placeholderId }).length === 0
-        ? overlay
-        : undefined;
-    if (!fields) {
-      const generated = generator.value(resource.schema, resource.name) as Record<string, unknown>;
-      const mixed = { ...generated, ...overlay };
-      fields = check(mixed).length === 0 ? mixed : generated;
-    }
+  for (let i = 0; i < count; i++) {
+    let fields = options.fields?.[i] ?? (draw?.(i) as Record<string, unknown>);
     if (options.fixed) fields = { ...fields, ...options.fixed };
     // UUIDs from the seeded generator: the same seed gives the same ids, as it gives the same
     // data; a key of another kind (a username, a slug, a `sid` with a pattern) is the one
@@ -97,8 +88,7 @@ export async function seedCollection(
     const generatedKey = fields[resource.idProperty];
     const free = async (key: RecordId) => !keys.has(key) && !(await collection.get(key));
     // The generated record's own key, when it also fits the item path (a slug's pattern).
-    const fitsPath = (key: unknown) =>
-      options.compiler.response(resource.keySchema)(key).length === 0;
+    const fitsPath = (key: unknown) => compiler.response(resource.keySchema)(key).length === 0;
     let id: RecordId | undefined;
     if (resource.idKind === 'uuid')
       id = generator.value({ type: 'string', format: 'uuid' }, 'a uuid') as string;
@@ -123,6 +113,75 @@ export async function seedCollection(
     made.push({ fields: inOrder(withoutId(fields, resource.idProperty)), id });
   }
   for (const { fields, id } of made) await collection.create(fields, id);
+}
+
+/**
+ * The fields of the i-th seeded record of a resource, drawn from `generator`: the realistic
+ * table's where they make a whole record, else generated ones under them.
+ */
+function fieldsMaker(
+  resource: Resource,
+  generator: DataGenerator,
+  options: SeedOptions,
+): (i: number) => Record<string, unknown> {
+  const check = generator.compiler.response(resource.schema);
+  const realistic = realisticRecords(factsOf(resource), options.count, options.seed);
+  const known = new Set(Object.keys(propertiesOf(resource.schema)));
+  const placeholderId = resource.idKind === 'integer' ? 1 : '00000000-0000-4000-8000-000000000000';
+  return (i) => {
+    const overlay = pick(realistic?.[i], known);
+    // The realistic fields alone, when they make a whole record; else generated ones under them.
+    if (overlay && check({ ...overlay, [resource.idProperty]: placeholderId }).length === 0)
+      return overlay;
+    const generated = generator.value(resource.schema, resource.name) as Record<string, unknown>;
+    const mixed = { ...generated, ...overlay };
+    return check(mixed).length === 0 ? mixed : generated;
+  };
+}
+
+/**
+ * The fields of a nested collection's seeded records, made once per resource and seeding and
+ * given to the collection of every parent (see seedCollection's `fields`): a nested collection
+ * is seeded the first time it is asked for under a parent, and making its records there took
+ * that request hundreds of ms on large schemas (Discord's messages, 40 KB each), under every
+ * channel; the work ahead makes them before any is asked for.
+ */
+export interface SeedPool {
+  /** @throws {SpecError} when no record valid against the schema could be made (each time asked). */
+  fieldsOf(
+    resource: Resource,
+    seeding: { count: number; seed: number },
+  ): readonly Record<string, unknown>[];
+}
+
+/** @example createSeedPool(generator).fieldsOf(messages, { count: 2, seed: 1 }) */
+export function createSeedPool(generator: DataGenerator): SeedPool {
+  const made = new Map<Resource, Map<string, readonly Record<string, unknown>[] | SpecError>>();
+  return {
+    fieldsOf(resource, seeding) {
+      let bySeeding = made.get(resource);
+      if (!bySeeding) made.set(resource, (bySeeding = new Map()));
+      const key = `${seeding.seed}\0${seeding.count}`;
+      let fields = bySeeding.get(key);
+      if (!fields) {
+        const options = { ...seeding, generator };
+        const draw = fieldsMaker(
+          resource,
+          generator.withSeed(seedFor(seeding.seed, `${resource.name}\0fields`)),
+          options,
+        );
+        try {
+          fields = Array.from({ length: seeding.count }, (_, i) => draw(i));
+        } catch (err) {
+          if (!(err instanceof SpecError)) throw err;
+          fields = err;
+        }
+        bySeeding.set(key, fields);
+      }
+      if (fields instanceof SpecError) throw fields;
+      return fields;
+    },
+  };
 }
 
 /**

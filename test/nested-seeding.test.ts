@@ -1,0 +1,184 @@
+// A nested collection (`/channels/{channel_id}/messages`) is seeded under each parent the first
+// time it is asked for there. Making its records in that request took hundreds of ms on large
+// schemas (Discord's messages, 20–50 KB each), for every channel a client opened (issue 28: the
+// first call of any operation within 200 ms). The records' fields are now made once per
+// resource and given to every parent, each record with its own key and the parent's fields.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadSpec } from '../src/openapi/load.js';
+import { createSchemaCompiler } from '../src/openapi/schemas.js';
+import { createDataGenerator } from '../src/openapi/sample.js';
+import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+
+const KEY = 'nested-key';
+
+const spec = {
+  openapi: '3.1.0',
+  info: { title: 'Channels', version: '1' },
+  components: {
+    securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } },
+    schemas: {
+      Message: {
+        type: 'object',
+        required: ['id', 'channel_id', 'content', 'author'],
+        properties: {
+          id: { type: 'integer', readOnly: true },
+          channel_id: { type: 'string', readOnly: true },
+          content: { type: 'string', minLength: 1 },
+          author: {
+            type: 'object',
+            required: ['name'],
+            properties: { name: { type: 'string' }, bot: { type: 'boolean' } },
+          },
+          reactions: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    },
+  },
+  security: [{ key: [] }],
+  paths: {
+    '/channels/{channel_id}/messages': {
+      parameters: [{ name: 'channel_id', in: 'path', required: true, schema: { type: 'string' } }],
+      get: {
+        operationId: 'listMessages',
+        responses: {
+          '200': {
+            description: 'the messages',
+            content: {
+              'application/json': {
+                schema: { type: 'array', items: { $ref: '#/components/schemas/Message' } },
+              },
+            },
+          },
+        },
+      },
+      post: {
+        operationId: 'createMessage',
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Message' } } },
+        },
+        responses: {
+          '201': {
+            description: 'made',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Message' } } },
+          },
+        },
+      },
+    },
+    '/channels/{channel_id}/messages/{message_id}': {
+      parameters: [
+        { name: 'channel_id', in: 'path', required: true, schema: { type: 'string' } },
+        { name: 'message_id', in: 'path', required: true, schema: { type: 'integer' } },
+      ],
+      get: {
+        operationId: 'getMessage',
+        responses: {
+          '200': {
+            description: 'one',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Message' } } },
+          },
+        },
+      },
+    },
+  },
+};
+
+const folders: string[] = [];
+const mocks: RunningMock[] = [];
+afterAll(async () => {
+  await Promise.all(mocks.map((mock) => mock.close()));
+  await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })));
+});
+
+async function mockOf(seedCount: number, seed = 1): Promise<RunningMock> {
+  const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-nested-'));
+  folders.push(folder);
+  await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
+  const mock = await startMock({
+    spec: join(folder, 'openapi.json'),
+    apiKeys: [KEY],
+    seed,
+    seedCount,
+  });
+  mocks.push(mock);
+  return mock;
+}
+
+async function list(mock: RunningMock, channel: string): Promise<Record<string, unknown>[]> {
+  const res = await fetch(`${mock.url}/channels/${channel}/messages`, {
+    headers: { 'X-Api-Key': KEY },
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, unknown>[];
+}
+
+/** A record without what differs by parent: its key and the parent's field. */
+const content = ({ id: _id, channel_id: _channel, ...rest }: Record<string, unknown>) => rest;
+
+describe('a nested collection seeded under each parent', () => {
+  it('has the same records under every parent, each keyed and placed under its own parent', async () => {
+    const mock = await mockOf(3);
+    const general = await list(mock, 'general');
+    const random = await list(mock, 'random');
+    expect(general).toHaveLength(3);
+    expect(random).toHaveLength(3);
+    expect(general.map((record) => record.channel_id)).toEqual(['general', 'general', 'general']);
+    expect(random.map((record) => record.channel_id)).toEqual(['random', 'random', 'random']);
+    expect(random.map(content)).toEqual(general.map(content));
+    // Each record is read by its key under its own parent.
+    for (const [channel, records] of [
+      ['general', general],
+      ['random', random],
+    ] as const)
+      for (const record of records) {
+        const res = await fetch(`${mock.url}/channels/${channel}/messages/${String(record.id)}`, {
+          headers: { 'X-Api-Key': KEY },
+        });
+        expect(res.status).toBe(200);
+        expect(await res.json()).toEqual(record);
+      }
+  });
+
+  it('draws them from the seed: the same seed gives the same records, another seed others', async () => {
+    const [one, again, other] = await Promise.all([mockOf(2, 5), mockOf(2, 5), mockOf(2, 6)]);
+    const seeded = await list(one, 'c1');
+    expect(await list(again, 'c1')).toEqual(seeded);
+    expect((await list(other, 'c1')).map(content)).not.toEqual(seeded.map(content));
+  });
+
+  it('keeps a parent’s writes to itself', async () => {
+    const mock = await mockOf(2);
+    const made = await fetch(`${mock.url}/channels/general/messages`, {
+      method: 'POST',
+      headers: { 'X-Api-Key': KEY, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ content: 'hello', author: { name: 'Ada' } }),
+    });
+    expect(made.status).toBe(201);
+    expect(await list(mock, 'general')).toHaveLength(3);
+    expect(await list(mock, 'random')).toHaveLength(2);
+  });
+});
+
+describe('a generator of another seed', () => {
+  it('makes the values a generator made with that seed makes, sharing the trees', async () => {
+    const loaded = await loadSpec(await writeSpec());
+    const schema = (loaded.resolved.components?.schemas as Record<string, object>).Message as never;
+    const compiler = createSchemaCompiler(loaded.resolved);
+    const first = createDataGenerator({ seed: 1, compiler });
+    first.value(schema);
+    for (const seed of [2, 3, 99])
+      expect(first.withSeed(seed).value(schema)).toEqual(
+        createDataGenerator({ seed, compiler }).value(schema),
+      );
+  });
+});
+
+async function writeSpec(): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-nested-'));
+  folders.push(folder);
+  await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
+  return join(folder, 'openapi.json');
+}
