@@ -219,6 +219,7 @@ export function createDataGenerator({ seed, compiler }: DataGeneratorOptions): D
   return generatorOf(seed, compiler, {
     hinted: new WeakMap(),
     trees: { hinted: new WeakMap(), plain: new WeakMap() },
+    children: new WeakMap(),
   });
 }
 
@@ -231,10 +232,12 @@ interface Shapes {
     hinted: WeakMap<object, JsonSchema | string>;
     plain: WeakMap<object, JsonSchema | string>;
   };
+  /** The schemas directly inside each schema, for the walks of schemaGraph (Stripe's reach most of the document each). */
+  children: WeakMap<object, readonly object[]>;
 }
 
 function generatorOf(seed: number, compiler: SchemaCompiler, shapes: Shapes): DataGenerator {
-  const { hinted, trees } = shapes;
+  const { hinted, trees, children } = shapes;
   // Made on first use: most mocks answer from examples and seed realistic categories.
   const generators: { full?: Generator; minimal?: Generator } = {};
   const made = (minimal: boolean): Generator => {
@@ -259,9 +262,13 @@ function generatorOf(seed: number, compiler: SchemaCompiler, shapes: Shapes): Da
     let tree = memo.get(schema);
     if (tree === undefined) {
       let tooLarge: string | undefined;
-      const made = finiteTree(hints ? withHints(schema, hinted) : schema, (reason) => {
-        tooLarge ??= reason;
-      });
+      const made = finiteTree(
+        hints ? withHints(schema, hinted) : schema,
+        (reason) => {
+          tooLarge ??= reason;
+        },
+        children,
+      );
       tree = made === false ? (tooLarge ?? 'it cannot leave its own recursion out') : made;
       memo.set(schema, tree);
     }
@@ -348,8 +355,12 @@ const RECURSION = 3;
  * Exported for its tests. `false` when the schema cannot leave its own recursion out.
  * @example finiteTree({ type: 'object', properties: { id: { type: 'string' } } }, () => {})
  */
-export function finiteTree(schema: SchemaObject, tooLarge: (reason: string) => void): JsonSchema {
-  const graph = schemaGraph(schema);
+export function finiteTree(
+  schema: SchemaObject,
+  tooLarge: (reason: string) => void,
+  children?: WeakMap<object, readonly object[]>,
+): JsonSchema {
+  const graph = schemaGraph(schema, children);
   const ids = new Map<object, number>();
   const defs: Record<string, unknown> = {};
   // The copies a `$ref` was put in place of, made only once a tree made refers to one: adjust

@@ -281,24 +281,28 @@ export interface SchemaGraph {
 /**
  * @example schemaGraph(node).points // Set { node }
  */
-export function schemaGraph(root: SchemaObject): SchemaGraph {
+export function schemaGraph(
+  root: SchemaObject,
+  children: WeakMap<object, readonly object[]> = new WeakMap(),
+): SchemaGraph {
   const points = new Set<object>();
   const seen = new Set<object>();
   const shared = new Set<object>();
   const reaching = new Set<object>();
   const open = new Set<object>();
   // Depth-first with an explicit stack: schemas can be deep.
-  const stack: { schema: object; children: Iterator<object> }[] = [];
+  const stack: { schema: object; children: readonly object[]; next: number }[] = [];
   const enter = (schema: object) => {
     seen.add(schema);
     open.add(schema);
-    stack.push({ schema, children: subschemasOf(schema)[Symbol.iterator]() });
+    let below = children.get(schema);
+    if (!below) children.set(schema, (below = subschemasOf(schema)));
+    stack.push({ schema, children: below, next: 0 });
   };
   if (isJsonObject(root)) enter(root);
   while (stack.length > 0) {
     const top = stack[stack.length - 1] as (typeof stack)[number];
-    const next = top.children.next();
-    if (next.done) {
+    if (top.next >= top.children.length) {
       stack.pop();
       open.delete(top.schema);
       if (points.has(top.schema)) reaching.add(top.schema);
@@ -306,7 +310,7 @@ export function schemaGraph(root: SchemaObject): SchemaGraph {
       if (parent && reaching.has(top.schema)) reaching.add(parent.schema);
       continue;
     }
-    const child = next.value;
+    const child = top.children[top.next++] as object;
     if (!seen.has(child)) {
       enter(child);
       continue;
@@ -319,23 +323,27 @@ export function schemaGraph(root: SchemaObject): SchemaGraph {
 }
 
 /** The schemas directly inside a schema, at every keyword that holds schemas. */
-function* subschemasOf(schema: object): Generator<object> {
-  for (const [key, value] of Object.entries(schema)) {
+function subschemasOf(schema: object): object[] {
+  const found: object[] = [];
+  for (const key in schema) {
     if (isDropped(key)) continue;
+    const value = (schema as Record<string, unknown>)[key];
     if (key === 'properties' || SCHEMA_MAPS.has(key)) {
-      if (isJsonObject(value)) yield* Object.values(value).filter(isJsonObject);
+      if (isJsonObject(value))
+        for (const inner of Object.values(value)) if (isJsonObject(inner)) found.push(inner);
     } else if (Array.isArray(value)) {
       if (key === 'allOf' || UNIONS.has(key) || key === 'prefixItems' || key === 'items')
-        yield* value.filter(isJsonObject);
+        for (const inner of value) if (isJsonObject(inner)) found.push(inner);
     } else if (
       ITEMS.has(key) ||
       EXTRA_PROPERTIES.has(key) ||
       OPTIONAL_SCHEMA.has(key) ||
       key === 'contentSchema'
     ) {
-      if (isJsonObject(value)) yield value;
+      if (isJsonObject(value)) found.push(value);
     }
   }
+  return found;
 }
 
 /**
