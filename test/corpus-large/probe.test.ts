@@ -20,7 +20,7 @@ const DOCUMENT: LargeDocument = {
   apiVersion: '1',
   bytes: 0,
   sha256: '',
-  operations: 8,
+  operations: 9,
   source: { repository: 'none/none', commit: '', path: '', licencePath: '' },
   licence: {},
   licenceSha256: '',
@@ -46,6 +46,7 @@ describe('the large corpus harness', () => {
       );
       expect(outcomes).toEqual({
         'GET /ok': 'answered 200',
+        'GET /stall': 'answered 200',
         'GET /fail': 'answered 500',
         'GET /unsatisfiable': 'answered 500',
         'GET /slow': 'hung',
@@ -60,6 +61,8 @@ describe('the large corpus harness', () => {
       expect(run.restarts).toBe(2);
       expect(run.cold?.ms).toBeGreaterThan(0);
       expect(run.warm?.ms).toBeGreaterThan(0);
+      // The stall probe waited through most of the 1.5 s turn of GET /stall.
+      expect(Math.max(...(run.stallsMs ?? []))).toBeGreaterThan(1_000);
       const table = tableOf([summarize(run, new RegExp(ALLOWED, 'i'))]);
       expect(table).toContain('| misbehaving |');
       expect(table).toContain('| 1 (+1 named) | 2 | 1 | 1 |');

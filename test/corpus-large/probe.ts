@@ -2,7 +2,9 @@
 // warm), then every operation called once with a valid request, one at a time. A request
 // unanswered within its bound is checked against a second, trivial one: when that is not
 // answered either, the event loop is blocked, and the mock is killed and started again so that
-// the other operations are still called. The result is data; run.ts judges it.
+// the other operations are still called. Beside the calls, a trivial request every
+// STALL_PROBE_EVERY_MS measures how long the mock's event loop leaves a request waiting (its
+// longest turn, seen from outside). The result is data; run.ts judges it.
 import { rm } from 'node:fs/promises';
 import { credentialsFor, labelOf, prepareRequest, requestBodyOf } from '../corpus/drive.js';
 import { loadDocument } from '../corpus/document.js';
@@ -64,6 +66,11 @@ export interface DocumentRun {
   /** Whether the watchdog killed a process past the RSS bound. */
   rssKilled: boolean;
   wallMs: number;
+  /**
+   * The stall probe's latencies over the calls, ms (see stallProbe): the longest is about the
+   * longest turn of the mock's event loop, seen from outside.
+   */
+  stallsMs?: number[];
 }
 
 export interface ProbeOptions {
@@ -128,6 +135,45 @@ async function answersAtAll(mock: MockChild): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * How often the stall probe asks: more often than the mock's quiet before work ahead (100 ms)
+ * would keep that work from ever running, and change what is measured.
+ */
+const STALL_PROBE_EVERY_MS = 150;
+
+/**
+ * A request for a path no document has, sent every STALL_PROBE_EVERY_MS beside the calls: the
+ * mock answers it at once unless its event loop is busy, so its latency is how long a turn in
+ * progress (a call's compile or generation, a step of the work ahead) kept it waiting. A stall
+ * shorter than the interval can be missed, a longer one is seen nearly whole.
+ */
+function stallProbe(target: () => MockChild, timeoutMs: number): { stop(): Promise<number[]> } {
+  let running = true;
+  const latencies: number[] = [];
+  const loop = (async () => {
+    while (running) {
+      const sent = performance.now();
+      try {
+        const res = await fetch(`${target().url}/__corpus-large-stall__`, {
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        await res.arrayBuffer();
+        latencies.push(Math.round(performance.now() - sent));
+      } catch {
+        // A mock that died or hung: the calls say so.
+      }
+      await new Promise((resolve) => setTimeout(resolve, STALL_PROBE_EVERY_MS));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return latencies;
+    },
+  };
 }
 
 /** CPU a second below this is idle: the mock's timers, not its work ahead. */
@@ -215,6 +261,7 @@ export async function probeDocument(
   const credentials = credentialsFor(loaded.resolved, API_KEY, BASIC);
   const values = createValueMaker(1);
   const deadline = performance.now() + budgetMs;
+  const stalls = stallProbe(() => mock, callTimeoutMs);
   for (const operation of operationsOf(loaded.resolved)) {
     const label = labelOf(operation);
     if (performance.now() > deadline) {
@@ -292,6 +339,7 @@ export async function probeDocument(
       }
     }
   }
+  run.stallsMs = await stalls.stop();
   await retire(mock, true);
   run.wallMs = Math.round(performance.now() - began);
   return run;

@@ -18,6 +18,8 @@ export interface RunSummary {
   firstCallWorstMs?: number;
   /** Answered calls slower than FIRST_CALL_TARGET_MS, the issue's bound for a first call. */
   firstCallsOverTarget: number;
+  /** The stall probe's longest wait over the calls: about the mock's longest turn, ms. */
+  longestStallMs?: number;
   /** With a settle: how long the mock took to go idle after listening (its work ahead), ms. */
   settledMs?: number;
   status5xx: number;
@@ -58,6 +60,7 @@ export function summarize(run: DocumentRun, allowed: RegExp): RunSummary {
     ...(middle === undefined ? {} : { firstCallMedianMs: Math.round(middle) }),
     ...(worst === undefined ? {} : { firstCallWorstMs: worst }),
     firstCallsOverTarget: times.filter((ms) => ms > FIRST_CALL_TARGET_MS).length,
+    ...(run.stallsMs?.length ? { longestStallMs: Math.max(...run.stallsMs) } : {}),
     ...(run.settled ? { settledMs: run.settled.ms } : {}),
     status5xx: fivexx.filter((call) => failureOf(call, allowed) === '5xx').length,
     allowed5xx: fivexx.filter((call) => failureOf(call, allowed) === undefined).length,
@@ -79,6 +82,7 @@ const COLUMNS: [string, (row: RunSummary) => string][] = [
   ['first call median ms', (row) => String(row.firstCallMedianMs ?? '-')],
   ['worst ms', (row) => String(row.firstCallWorstMs ?? '-')],
   [`over ${FIRST_CALL_TARGET_MS} ms`, (row) => String(row.firstCallsOverTarget)],
+  ['longest stall ms', (row) => String(row.longestStallMs ?? '-')],
   ['5xx', (row) => `${row.status5xx}${row.allowed5xx ? ` (+${row.allowed5xx} named)` : ''}`],
   ['hung', (row) => String(row.hung)],
   ['closed', (row) => String(row.closed)],
