@@ -220,6 +220,7 @@ export function createDataGenerator({ seed, compiler }: DataGeneratorOptions): D
     hinted: new WeakMap(),
     trees: { hinted: new WeakMap(), plain: new WeakMap() },
     children: new WeakMap(),
+    large: new WeakMap(),
   });
 }
 
@@ -234,18 +235,48 @@ interface Shapes {
   };
   /** The schemas directly inside each schema, for the walks of schemaGraph (Stripe's reach most of the document each). */
   children: WeakMap<object, readonly object[]>;
+  /** Whether a tree is large (see isLarge). */
+  large: WeakMap<object, boolean>;
+}
+
+/** How much of what a schema allows a value holds: see FILLS. */
+type Fill = 'full' | 'large' | 'minimal';
+
+/**
+ * The generator's settings by fill. `full`: most optional fields (0.8 of them) and arrays of up
+ * to 3 items, a record a UI shows whole. `large`, for a schema whose tree is large (isLarge):
+ * half of its optional fields and arrays of up to 2 items, at every depth; with `full`, a
+ * Discord message (a reply to a message, forwarded messages, embeds, attachments, components,
+ * each with their own optional parts) was 20–50 KB where the service sends 1–3 KB, and took
+ * 40–90 ms to make; a Stripe account 30 KB. `minimal`: only what is required, the fewest
+ * items (error fillers).
+ */
+const FILLS: Record<Fill, { optionalsProbability: number; maxDefaultItems: number }> = {
+  full: { optionalsProbability: 0.8, maxDefaultItems: 3 },
+  large: { optionalsProbability: 0.5, maxDefaultItems: 2 },
+  minimal: { optionalsProbability: 0, maxDefaultItems: 1 },
+};
+
+/** A tree whose JSON is longer than this describes a large record (see FILLS). */
+const LARGE_TREE_CHARACTERS = 16_000;
+
+function isLarge(tree: JsonSchema, shapes: Shapes): boolean {
+  let large = shapes.large.get(tree as object);
+  if (large === undefined) {
+    large = JSON.stringify(tree).length > LARGE_TREE_CHARACTERS;
+    shapes.large.set(tree as object, large);
+  }
+  return large;
 }
 
 function generatorOf(seed: number, compiler: SchemaCompiler, shapes: Shapes): DataGenerator {
   const { hinted, trees, children } = shapes;
   // Made on first use: most mocks answer from examples and seed realistic categories.
-  const generators: { full?: Generator; minimal?: Generator } = {};
-  const made = (minimal: boolean): Generator => {
-    const kind = minimal ? 'minimal' : 'full';
+  const generators: Partial<Record<Fill, Generator>> = {};
+  const made = (kind: Fill): Generator => {
     return (generators[kind] ??= createGeneratorSync({
       seed,
-      optionalsProbability: minimal ? 0 : 0.8,
-      maxDefaultItems: minimal ? 1 : 3,
+      ...FILLS[kind],
       // Deep enough for any document: the tree it is given is finite (see finiteTree).
       maxDepth: 64,
       formats: FORMATS,
@@ -299,7 +330,8 @@ function generatorOf(seed: number, compiler: SchemaCompiler, shapes: Shapes): Da
         // making (and keeping) both took a third of the trees' time on Stripe.
         const tree = attempt < ATTEMPTS / 2 ? hinted : treeOf(schema, false, where);
         try {
-          const value = made(minimal).generate(tree);
+          const fill = minimal ? 'minimal' : isLarge(hinted, shapes) ? 'large' : 'full';
+          const value = made(fill).generate(tree);
           problems = check(value);
           if (problems.length === 0) return value;
           // After a few tries, what keeps breaking its schema is left out where it may be.

@@ -6,6 +6,7 @@
 // STALL_PROBE_EVERY_MS measures how long the mock's event loop leaves a request waiting (its
 // longest turn, seen from outside). The result is data; run.ts judges it.
 import { rm } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
 import { credentialsFor, labelOf, prepareRequest, requestBodyOf } from '../corpus/drive.js';
 import { loadDocument } from '../corpus/document.js';
 import { operationsOf } from '../corpus/operations.js';
@@ -147,34 +148,61 @@ const STALL_PROBE_EVERY_MS = 150;
  * A request for a path no document has, sent every STALL_PROBE_EVERY_MS beside the calls: the
  * mock answers it at once unless its event loop is busy, so its latency is how long a turn in
  * progress (a call's compile or generation, a step of the work ahead) kept it waiting. A stall
- * shorter than the interval can be missed, a longer one is seen nearly whole.
+ * shorter than the interval can be missed, a longer one is seen nearly whole. It runs in a
+ * worker thread of its own: in the harness's thread, the harness making its next request's body
+ * (hundreds of ms for Discord's) counted as the mock's stall.
  */
 function stallProbe(target: () => MockChild, timeoutMs: number): { stop(): Promise<number[]> } {
-  let running = true;
-  const latencies: number[] = [];
-  const loop = (async () => {
-    while (running) {
-      const sent = performance.now();
-      try {
-        const res = await fetch(`${target().url}/__corpus-large-stall__`, {
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        await res.arrayBuffer();
-        latencies.push(Math.round(performance.now() - sent));
-      } catch {
-        // A mock that died or hung: the calls say so.
-      }
-      await new Promise((resolve) => setTimeout(resolve, STALL_PROBE_EVERY_MS));
-    }
-  })();
+  const worker = new Worker(STALL_PROBE_SOURCE, {
+    eval: true,
+    workerData: { everyMs: STALL_PROBE_EVERY_MS, timeoutMs },
+  });
+  worker.unref();
+  let url = target().url;
+  worker.postMessage({ url });
+  // A mock started again (after a block or a crash) is asked at its own address.
+  const follow = setInterval(() => {
+    if (target().url !== url) worker.postMessage({ url: (url = target().url) });
+  }, STALL_PROBE_EVERY_MS);
+  follow.unref();
   return {
-    async stop() {
-      running = false;
-      await loop;
-      return latencies;
-    },
+    stop: () =>
+      new Promise<number[]>((resolve) => {
+        clearInterval(follow);
+        worker.once('message', (latencies: number[]) => {
+          void worker.terminate();
+          resolve(latencies);
+        });
+        worker.once('error', () => resolve([]));
+        worker.postMessage({ stop: true });
+      }),
   };
 }
+
+/** The stall probe's thread: asks `url` every `everyMs` until told to stop, then posts the latencies. */
+const STALL_PROBE_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { everyMs, timeoutMs } = workerData;
+let url; let running = true; const latencies = [];
+parentPort.on('message', (message) => {
+  if (message.url) url = message.url;
+  if (message.stop) running = false;
+});
+(async () => {
+  while (running) {
+    if (url) {
+      const sent = performance.now();
+      try {
+        const res = await fetch(url + '/__corpus-large-stall__', { signal: AbortSignal.timeout(timeoutMs) });
+        await res.arrayBuffer();
+        latencies.push(Math.round(performance.now() - sent));
+      } catch {}
+    }
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  parentPort.postMessage(latencies);
+})();
+`;
 
 /** CPU a second below this is idle: the mock's timers, not its work ahead. */
 const IDLE_CPU_SECONDS = 0.05;
