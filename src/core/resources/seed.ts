@@ -80,7 +80,9 @@ export async function seedCollection(
   const count = options.fields?.length ?? options.count;
 
   for (let i = 0; i < count; i++) {
-    let fields = options.fields?.[i] ?? (draw?.(i) as Record<string, unknown>);
+    // A pool's fields are copied: they are every parent's, and a store may keep what it is given.
+    const given = options.fields?.[i];
+    let fields = given ? structuredClone(given) : (draw?.(i) as Record<string, unknown>);
     if (options.fixed) fields = { ...fields, ...options.fixed };
     // UUIDs from the seeded generator: the same seed gives the same ids, as it gives the same
     // data; a key of another kind (a username, a slug, a `sid` with a pattern) is the one
