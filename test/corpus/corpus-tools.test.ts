@@ -128,6 +128,32 @@ describe('traits', () => {
   });
 });
 
+describe('the reading of a document', () => {
+  it('reads a reference to nothing in the document as any value, as the mock does', async () => {
+    // DocuSign's eSignature description refers to `#/definitions/offlineAttributes`, which it
+    // never defines: the harness refused it where the mock serves it.
+    const dir = await mkdtemp(join(tmpdir(), 'corpus-dangling-'));
+    const path = join(dir, 'api.json');
+    await writeFile(
+      path,
+      JSON.stringify({
+        swagger: '2.0',
+        info: { title: 'Envelopes', version: '1' },
+        paths: {},
+        definitions: {
+          envelope: {
+            type: 'object',
+            properties: { offline: { $ref: '#/definitions/offlineAttributes' } },
+          },
+        },
+      }),
+    );
+    const loaded = await loadDocument(path);
+    const envelope = (loaded.resolved.definitions as Record<string, JsonObject>).envelope;
+    expect((envelope?.properties as JsonObject).offline).toEqual({});
+  });
+});
+
 describe('request values', () => {
   it('follow the query styles', () => {
     const base = { name: 'filter', in: 'query' as const, required: true, schema: {} };
