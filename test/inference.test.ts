@@ -1049,3 +1049,80 @@ describe('seeded records', () => {
     expect(next.body.id).toBe(14);
   });
 });
+
+describe('references to other records in a request body', () => {
+  it('are taken with the id the referenced schema marks read-only, while the record’s own server-set id is refused (PagerDuty’s incidents name their service)', async () => {
+    // PagerDuty's shape: every reference is its base object (each property read-only),
+    // requiring its `id` and `type`; a client names the service by them.
+    const base = {
+      type: 'object',
+      properties: {
+        id: { type: 'string', readOnly: true },
+        type: { type: 'string', readOnly: true },
+        summary: { type: 'string', readOnly: true },
+        self: { type: 'string', readOnly: true },
+      },
+    };
+    const reference = { allOf: [base, { type: 'object', required: ['type', 'id'] }] };
+    const serviceReference = {
+      allOf: [reference, { type: 'object', properties: { type: { enum: ['service_reference'] } } }],
+    };
+    const incident = {
+      type: 'object',
+      required: ['title', 'service'],
+      properties: {
+        id: { type: 'string', readOnly: true },
+        title: { type: 'string' },
+        service: serviceReference,
+      },
+    };
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'incidents', version: '1' },
+      components: { schemas: { Tag: base, Reference: reference, Incident: incident } },
+      paths: {
+        '/incidents': {
+          get: {
+            responses: {
+              '200': ok({
+                type: 'object',
+                properties: { incidents: { type: 'array', items: incident } },
+              }),
+            },
+          },
+          post: {
+            requestBody: body({
+              type: 'object',
+              required: ['incident'],
+              properties: { incident },
+            }),
+            responses: { '201': ok({ type: 'object', properties: { incident } }) },
+          },
+        },
+        '/incidents/{id}': {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          get: { responses: { '200': ok({ type: 'object', properties: { incident } }) } },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 0);
+    const service = { id: 'PWIXJZS', type: 'service_reference' };
+    const made = await call(mock, 'POST', '/incidents', { incident: { title: 'Down', service } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body.incident.service).toMatchObject(service);
+    const read = await call(mock, 'GET', `/incidents/${made.body.incident.id}`);
+    expect(read.body.incident.service).toMatchObject(service);
+    // A reference still needs what names the record: its id.
+    const unnamed = await call(mock, 'POST', '/incidents', {
+      incident: { title: 'Down', service: { type: 'service_reference' } },
+    });
+    expect(unnamed.status).toBe(400);
+    expect(JSON.stringify(unnamed.body)).toContain("must have required property 'id'");
+    // The incident's own id is the service's to set.
+    const own = await call(mock, 'POST', '/incidents', {
+      incident: { id: 'P1', title: 'Down', service },
+    });
+    expect(own.status).toBe(400);
+    expect(JSON.stringify(own.body)).toContain('/body/incident/id is read-only');
+  });
+});

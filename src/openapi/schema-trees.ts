@@ -149,6 +149,7 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
   const hiddenOf = (schema: SchemaObject): ReadonlySet<string> => {
     const hidden = new Set<string>();
     if (options.hide) collectHidden(schema, options.hide.marker, hidden, new Set());
+    if (options.hide?.marker === 'readOnly' && isReference(schema, hidden)) return NONE;
     return hidden;
   };
 
@@ -376,6 +377,32 @@ export function selfClosedOverParts(schema: SchemaObject): boolean {
   if (schema.additionalProperties !== false || !Array.isArray(schema.allOf)) return false;
   const own = new Set(Object.keys(schema.properties ?? {}));
   return Object.keys(propertiesOf(schema)).some((name) => !own.has(name));
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * Whether an object a client sends is a reference to another record: every property it declares
+ * is the service's (`readOnly`), so its own values are what name that record. PagerDuty's
+ * incidents name their service as `{"id": "PWIXJZS", "type": "service_reference"}`, whose schema
+ * marks both read-only (they are set by the service that holds the service); refused, no
+ * documented create of an incident could be sent. JSON Schema says a read-only value is one a
+ * client cannot change, and a reference changes none: it names. An object with any property a
+ * client writes (the record itself, a nested line) keeps its read-only fields refused.
+ */
+function isReference(schema: SchemaObject, readOnly: ReadonlySet<string>): boolean {
+  if (readOnly.size === 0) return false;
+  const declared = new Set<string>();
+  collectDeclared(schema, declared, new Set());
+  return [...declared].every((name) => readOnly.has(name));
+}
+
+/** Names of the properties this schema or its `allOf` parts declare. */
+function collectDeclared(schema: SchemaObject, into: Set<string>, seen: Set<object>): void {
+  if (!isJsonObject(schema) || seen.has(schema)) return;
+  seen.add(schema);
+  for (const name of Object.keys(schema.properties ?? {})) into.add(name);
+  for (const part of (schema.allOf ?? []) as SchemaObject[]) collectDeclared(part, into, seen);
 }
 
 /** Names of the properties, of this schema or of its `allOf` parts, that carry the marker. */
