@@ -1126,3 +1126,101 @@ describe('references to other records in a request body', () => {
     expect(JSON.stringify(own.body)).toContain('/body/incident/id is read-only');
   });
 });
+
+describe('records keyed by their own link', () => {
+  it('are read, changed and deleted at the path their `uri` names, seeded ones and nested ones too (Vimeo’s videos have no id)', async () => {
+    const video = {
+      type: 'object',
+      required: ['uri', 'name'],
+      properties: {
+        uri: { type: 'string', example: '/videos/258684937' },
+        name: { type: 'string' },
+        link: { type: 'string', example: 'https://vimeo.com/258684937' },
+      },
+    };
+    const comment = {
+      type: 'object',
+      required: ['uri', 'text'],
+      properties: { uri: { type: 'string' }, text: { type: 'string' } },
+    };
+    const id = (name: string) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'number' },
+    });
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'videos', version: '1' },
+      paths: {
+        '/videos': {
+          get: { responses: { '200': ok({ type: 'array', items: video }) } },
+          post: {
+            requestBody: body({
+              type: 'object',
+              required: ['name'],
+              properties: { name: { type: 'string' } },
+            }),
+            responses: { '201': ok(video) },
+          },
+        },
+        '/videos/{video_id}': {
+          parameters: [id('video_id')],
+          get: { responses: { '200': ok(video) } },
+          patch: {
+            requestBody: body({ type: 'object', properties: { name: { type: 'string' } } }),
+            responses: { '200': ok(video) },
+          },
+          delete: { responses: { '204': { description: 'gone' } } },
+        },
+        '/videos/{video_id}/comments': {
+          parameters: [id('video_id')],
+          get: { responses: { '200': ok({ type: 'array', items: comment }) } },
+          post: {
+            requestBody: body({
+              type: 'object',
+              required: ['text'],
+              properties: { text: { type: 'string' } },
+            }),
+            responses: { '201': ok(comment) },
+          },
+        },
+        '/videos/{video_id}/comments/{comment_id}': {
+          parameters: [id('video_id'), id('comment_id')],
+          get: { responses: { '200': ok(comment) } },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 2);
+    const seeded = await call(mock, 'GET', '/videos');
+    expect(seeded.body).toHaveLength(2);
+    for (const one of seeded.body as { uri: string }[]) {
+      expect(one.uri).toMatch(/^\/videos\/[1-9][0-9]*$/);
+      expect((await call(mock, 'GET', one.uri)).body).toEqual(one);
+    }
+
+    const made = await call(mock, 'POST', '/videos', { name: 'Sunrise' });
+    expect(made.status).toBe(201);
+    expect(made.body.uri).toMatch(/^\/videos\/[1-9][0-9]*$/);
+    expect(made.location).toBe(made.body.uri);
+    expect((await call(mock, 'GET', made.body.uri)).body).toEqual(made.body);
+    const renamed = await call(mock, 'PATCH', made.body.uri, { name: 'Sunset' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toEqual({ ...made.body, name: 'Sunset' });
+
+    // Under a video, a comment's link is the path it is read at, its video's value in it.
+    const comments = await call(mock, 'GET', `${made.body.uri}/comments`);
+    expect(comments.body).toHaveLength(2);
+    for (const one of comments.body as { uri: string }[]) {
+      expect(one.uri).toMatch(new RegExp(`^${made.body.uri}/comments/[1-9][0-9]*$`));
+      expect((await call(mock, 'GET', one.uri)).body).toEqual(one);
+    }
+    const said = await call(mock, 'POST', `${made.body.uri}/comments`, { text: 'Lovely' });
+    expect(said.status).toBe(201);
+    expect(said.body.uri).toMatch(new RegExp(`^${made.body.uri}/comments/[1-9][0-9]*$`));
+    expect((await call(mock, 'GET', said.body.uri)).body).toEqual(said.body);
+
+    expect((await call(mock, 'DELETE', made.body.uri)).status).toBe(204);
+    expect((await call(mock, 'GET', made.body.uri)).status).toBe(404);
+  });
+});

@@ -11,11 +11,13 @@ import {
 } from './envelopes.js';
 import { ID_WORDS, keyPropertyFor, wordsOf } from './item-key.js';
 import { listParametersOf, type ListParameters } from './list-parameters.js';
+import { linkPropertyOf, linkSchemaOf, linkValueSchemaOf, type LinkKey } from './link-key.js';
 import { mergeRecordSchemas } from './record-schema.js';
 import type { IdKind } from '../vocabulary/record.js';
 
 export type { Envelope } from './envelopes.js';
 export type { ListParameters, Paging } from './list-parameters.js';
+export type { LinkKey } from './link-key.js';
 
 /** What an operation does to its resource. */
 export type ResourceAction = 'list' | 'create' | 'read' | 'replace' | 'update' | 'delete';
@@ -49,6 +51,12 @@ export interface Resource {
    * never null. One object for the resource's life: what compiles it once keeps it.
    */
   readonly keySchema: SchemaObject;
+  /**
+   * Set when the records are keyed by their own link (`uri: "/videos/258684937"`, read at
+   * `/videos/{video_id}`): no property names the item parameter, and the record has no `id`.
+   * The key is then the link, the item path filled with the scope and the parameter's value.
+   */
+  readonly keyLink?: LinkKey;
   /**
    * Whether a create may choose the id: the create body lets the client write the id property
    * (a `username`, a `slug`, a writable `id`). One the client leaves out is made up.
@@ -230,8 +238,9 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   const served = servedOperations(candidate, create, createBody, bodyOf, answersRecord);
   const schema = mergeRecordSchemas(withBodyOnlyFields(served.records, createBody));
   const properties = propertiesOf(schema);
-  const idProperty = idPropertyOf(candidate, explicitKey, schema);
-  if (idProperty === undefined) return undefined;
+  const key = idPropertyOf(candidate, explicitKey, schema);
+  if (key === undefined) return undefined;
+  const { idProperty } = key;
 
   const listing = new Map<Operation, ListParameters>();
   for (const [operation, action] of served.actions)
@@ -248,6 +257,10 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   const created = createBody ? propertiesOf(createBody.record) : {};
   const scope = parametersOf(candidate.path);
   const idSchema = properties[idProperty] ?? {};
+  const keyLink: LinkKey | undefined =
+    key.byLink && item
+      ? { template: item.path, value: linkValueSchemaOf(itemParameterSchema(item)) }
+      : undefined;
 
   return {
     name: explicitNameOf(list, create) ?? candidate.path.replace(/^\/+|\/+$/g, ''),
@@ -255,10 +268,11 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     itemPath: item?.path,
     schema,
     idProperty,
-    idKind: idKindOf(idSchema),
+    idKind: keyLink ? 'string' : idKindOf(idSchema),
     actions: served.actions,
     itemParameter: item?.parameter,
-    keySchema: keySchemaOf(idSchema, item),
+    keySchema: keyLink ? linkSchemaOf(keyLink) : keySchemaOf(idSchema, item),
+    ...(keyLink ? { keyLink } : {}),
     clientChosenId: idProperty in created && !isReadOnly(created[idProperty] ?? {}),
     writable: written.length > 0 ? new Set(written) : undefined,
     envelopes: served.envelopes,
@@ -443,15 +457,16 @@ function withBodyOnlyFields(
 
 /**
  * The property that keys the records: `x-mock`'s, else the one the item parameter names, else
- * the id (see idOf); undefined when the records have none. A key is a scalar: `floating_ip`
- * naming an object (a wrapper's field) is no key.
+ * `id`, else, for records with an item path, their own link (`uri`, `self`, `href`: `byLink`),
+ * else the id idOf finds; undefined when the records have none. A key is a scalar:
+ * `floating_ip` naming an object (a wrapper's field) is no key.
  * @throws {SpecError} when `x-mock` names a key the records do not have.
  */
 function idPropertyOf(
   candidate: Candidate,
   explicitKey: string | undefined,
   schema: SchemaObject,
-): string | undefined {
+): { idProperty: string; byLink: boolean } | undefined {
   const properties = propertiesOf(schema);
   if (explicitKey !== undefined && !(explicitKey in properties))
     throw new SpecError(
@@ -460,11 +475,27 @@ function idPropertyOf(
   const scalars = Object.keys(properties).filter((name) => isScalarKey(properties[name] ?? {}));
   const { item } = candidate;
   const named = item && keyPropertyFor(item.parameter, scalars);
-  const idProperty =
+  const chosen =
     explicitKey ??
     (named !== undefined && ownIdNamed(named, candidate.path, scalars) ? 'id' : named) ??
-    idOf(schema);
-  return idProperty !== undefined && idProperty in properties ? idProperty : undefined;
+    ('id' in properties ? 'id' : undefined);
+  // Vimeo's records hold their key only in their `uri` (`/videos/258684937`): keyed by
+  // another property the service sets, none of them could be read at the path they name.
+  const link =
+    chosen === undefined && item
+      ? linkPropertyOf(scalars.filter((name) => holdsText(properties[name] ?? {})))
+      : undefined;
+  const idProperty = chosen ?? link ?? idOf(schema);
+  return idProperty !== undefined && idProperty in properties
+    ? { idProperty, byLink: link !== undefined && idProperty === link }
+    : undefined;
+}
+
+/** The schema of an item path's own parameter, as its operations declare it. */
+function itemParameterSchema(item: NonNullable<Candidate['item']>): SchemaObject | undefined {
+  return item.operations
+    .flatMap((operation) => operation.parameters)
+    .find((one) => one.in === 'path' && one.name === item.parameter)?.schema;
 }
 
 /**
@@ -660,9 +691,7 @@ function keySchemaOf(property: SchemaObject, item: Candidate['item']): SchemaObj
 }
 
 function keyOrParameterSchema(property: SchemaObject, item: Candidate['item']): SchemaObject {
-  const parameter = item?.operations
-    .flatMap((operation) => operation.parameters)
-    .find((one) => one.in === 'path' && one.name === item.parameter)?.schema;
+  const parameter = item && itemParameterSchema(item);
   if (!parameter || Object.keys(parameter).length === 0) return property;
   const types = typesOf(property);
   const parameterTypes = typesOf(parameter);

@@ -665,9 +665,29 @@ function idNames(itemParam: string): string[] {
       'slug',
       'key',
       'sid',
+      LINK,
       'name',
     ]),
   ];
+}
+
+/** In idNames, the place of the record's own link (a `uri`, `self` or `href` property). */
+const LINK = '\u0000link';
+const LINK_NAMES = new Set(['uri', 'self', 'href', 'self_link', 'selfLink']);
+
+/** The last segment of a record's own link, when it has one that is a path. */
+function linkIn(value: JsonObject): Json | undefined {
+  for (const name of LINK_NAMES) {
+    const link = value[name];
+    if (typeof link === 'string' && link.includes('/')) return lastSegment(link);
+  }
+  return undefined;
+}
+
+function lastSegment(link: string | number): Json {
+  if (typeof link === 'number') return link;
+  const last = link.split('?')[0]?.split('/').filter(Boolean).at(-1);
+  return last === undefined ? link : decodeURIComponent(last);
 }
 
 function isId(value: Json | undefined): value is string | number {
@@ -685,7 +705,14 @@ export function idIn(
 ): Json | undefined {
   if (!isObject(value)) return undefined;
   const names = idProperty === undefined ? idNames(itemParam) : [idProperty];
-  for (const name of names) if (isId(value[name])) return value[name];
+  for (const name of names) {
+    // A record's own link holds its id as its last segment (Vimeo's `uri: "/videos/7"`).
+    if (name === LINK && idProperty === undefined) {
+      const link = linkIn(value);
+      if (link !== undefined) return link;
+    } else if (isId(value[name]))
+      return LINK_NAMES.has(name) ? lastSegment(value[name]) : value[name];
+  }
   const inner = Object.values(value).filter(isObject);
   return inner.length === 1 ? idIn(inner[0], itemParam, idProperty) : undefined;
 }

@@ -7,6 +7,7 @@ import { jsonSchemaOf, responseFor, type Operation } from '../../openapi/operati
 import type { DataGenerator } from '../../openapi/sample.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import { parametersOf, type Resource, type ResourceAction } from '../../openapi/resources.js';
+import { lastValueOf, linkOf } from '../../openapi/link-key.js';
 import type {
   Collection,
   CollectionDescriptor,
@@ -114,7 +115,12 @@ class ServedResource {
     const keyName = names[this.resource.scope.length] ?? names.at(-1) ?? '';
     const scopeOf = (request: HandlerRequest): string[] =>
       scopeNames.map((name) => String(request.params[name]));
-    const keyOf = (request: HandlerRequest): RecordId => request.params[keyName] as RecordId;
+    const { keyLink } = this.resource;
+    // A record keyed by its link is found by the link its path makes (see Resource.keyLink).
+    const keyOf = (request: HandlerRequest): RecordId =>
+      keyLink
+        ? linkOf(keyLink.template, [...scopeOf(request), String(request.params[keyName])])
+        : (request.params[keyName] as RecordId);
     /** The answer for a record: in its envelope, else the operation's example. */
     const answer = (
       record: StoredRecord | undefined,
@@ -238,7 +244,9 @@ class ServedResource {
     const parent = this.resource.parent && this.all.get(this.resource.parent);
     if (parent) {
       const depth = parent.resource.scope.length;
-      const key = scope[depth] ?? '';
+      const value = scope[depth] ?? '';
+      const link = parent.resource.keyLink;
+      const key = link ? linkOf(link.template, scope.slice(0, depth + 1)) : value;
       const found = await (await parent.collection(scope.slice(0, depth), context)).get(key);
       if (!found) throw errors.noRecord(parent.resource.name, parent.resource.idProperty, key);
     }
@@ -264,7 +272,7 @@ class ServedResource {
     if (!seeded) {
       seeded = (async () => {
         try {
-          await seedCollection(this.resource, collection, {
+          await seedCollection(this.#scoped(scope), collection, {
             ...seeding,
             generator: this.options.generator,
             fixed: this.#maker.references(scope),
@@ -343,11 +351,23 @@ class ServedResource {
     return errors.noRecord(this.resource.name, this.resource.idProperty, id);
   }
 
+  /**
+   * The resource as one parent's collection of it sees it: a link key's template with the
+   * scope's values in it, so that a record seeded there links to where it is read.
+   */
+  #scoped(scope: readonly string[]): Resource {
+    const { keyLink } = this.resource;
+    if (!keyLink || scope.length === 0) return this.resource;
+    return { ...this.resource, keyLink: { ...keyLink, template: linkOf(keyLink.template, scope) } };
+  }
+
   #location(scope: readonly string[], record: StoredRecord): Record<string, string> | undefined {
     const between = this.#itemPathParts;
     if (!between) return undefined;
     // The item path with the scope's values, then the record's key, in its parameters.
-    const values = [...scope, String(this.#keyOf(record))];
+    const key = String(this.#keyOf(record));
+    const { keyLink } = this.resource;
+    const values = [...scope, (keyLink && lastValueOf(keyLink.template, key)) ?? key];
     let path = `${this.options.basePath}${between[0] ?? ''}`;
     for (let index = 1; index < between.length; index++)
       path += `${encodeURIComponent(values[index - 1] ?? '')}${between[index] ?? ''}`;

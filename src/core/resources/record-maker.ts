@@ -6,6 +6,7 @@ import type { SchemaObject } from '../../openapi/load.js';
 import type { Operation } from '../../openapi/operations.js';
 import type { Resource } from '../../openapi/resources.js';
 import { ID_WORDS, wordsOf } from '../../openapi/item-key.js';
+import { linkOf } from '../../openapi/link-key.js';
 import type { DataGenerator } from '../../openapi/sample.js';
 import {
   carries,
@@ -157,7 +158,7 @@ export class RecordMaker {
       throw errors.emptyKey(this.resource.name, this.resource.idProperty);
     // The store makes the id (integers, UUIDs): nothing to look up, no promise to wait for.
     if (!this.#meaningfulKey) return { fields };
-    return this.#madeUpId(collection).then((id) => ({ fields, id }));
+    return this.#madeUpId(collection, scope).then((id) => ({ fields, id }));
   }
 
   /** The fields with the key the client chose, once the store is known not to hold it. */
@@ -397,9 +398,12 @@ export class RecordMaker {
    * An id made from the key's schema, for a key whose schema says what it looks like.
    * @throws {ApiError} 409 when every id the schema allows (a short enum) is taken.
    */
-  async #madeUpId(collection: Collection): Promise<RecordId> {
+  async #madeUpId(collection: Collection, scope: readonly string[]): Promise<RecordId> {
+    const { keyLink } = this.resource;
     const id = await madeUpKey(
-      this.resource,
+      keyLink && scope.length > 0
+        ? { ...this.resource, keyLink: { ...keyLink, template: linkOf(keyLink.template, scope) } }
+        : this.resource,
       this.options.generator,
       async (key) => (await collection.get(key)) !== undefined,
     );
@@ -433,8 +437,15 @@ export async function madeUpKey(
   generator: DataGenerator,
   taken: (id: RecordId) => Promise<boolean>,
 ): Promise<RecordId | undefined> {
+  const { keyLink } = resource;
   for (let attempt = 0; attempt < KEY_ATTEMPTS; attempt++) {
-    const id = generator.value(resource.keySchema, `${resource.name}.${resource.idProperty}`);
+    // A link key is its template filled with a value made for its last parameter: its scope
+    // is the one the caller filled in (see Resource.keyLink).
+    const id = keyLink
+      ? linkOf(keyLink.template, [
+          String(generator.value(keyLink.value, `${resource.name}.${resource.idProperty}`)),
+        ])
+      : generator.value(resource.keySchema, `${resource.name}.${resource.idProperty}`);
     // An empty text names no record: no path can hold it.
     if (((typeof id === 'string' && id !== '') || typeof id === 'number') && !(await taken(id)))
       return id;
