@@ -1224,3 +1224,71 @@ describe('records keyed by their own link', () => {
     expect((await call(mock, 'GET', made.body.uri)).status).toBe(404);
   });
 });
+
+describe('collections under a parent no client can create', () => {
+  it('answer under the documentation’s parent id, not 404 (Adyen’s companies are listed, never made)', async () => {
+    const company = {
+      type: 'object',
+      required: ['id', 'name'],
+      properties: { id: { type: 'string', readOnly: true }, name: { type: 'string' } },
+    };
+    const hook = {
+      type: 'object',
+      required: ['id', 'url'],
+      properties: { id: { type: 'string', readOnly: true }, url: { type: 'string' } },
+    };
+    const companyId = {
+      name: 'companyId',
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+      example: 'YOUR_COMPANY_ACCOUNT',
+    };
+    const spec = {
+      openapi: '3.1.0',
+      info: { title: 'companies', version: '1' },
+      paths: {
+        '/companies': { get: { responses: { '200': ok({ type: 'array', items: company }) } } },
+        '/companies/{companyId}': {
+          parameters: [companyId],
+          get: { responses: { '200': ok(company) } },
+        },
+        '/companies/{companyId}/webhooks': {
+          parameters: [companyId],
+          get: { responses: { '200': ok({ type: 'array', items: hook }) } },
+          post: {
+            requestBody: body({
+              type: 'object',
+              required: ['url'],
+              properties: { url: { type: 'string' } },
+            }),
+            responses: { '201': ok(hook) },
+          },
+        },
+        '/companies/{companyId}/webhooks/{webhookId}': {
+          parameters: [
+            companyId,
+            { name: 'webhookId', in: 'path', required: true, schema: { type: 'string' } },
+          ],
+          get: { responses: { '200': ok(hook) } },
+          delete: { responses: { '204': { description: 'gone' } } },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 2);
+    const made = await call(mock, 'POST', '/companies/YOUR_COMPANY_ACCOUNT/webhooks', {
+      url: 'https://example.org/hook',
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const listed = await call(mock, 'GET', '/companies/YOUR_COMPANY_ACCOUNT/webhooks');
+    expect(listed.status).toBe(200);
+    expect(listed.body).toContainEqual(made.body);
+    expect(
+      (await call(mock, 'GET', `/companies/YOUR_COMPANY_ACCOUNT/webhooks/${made.body.id}`)).body,
+    ).toEqual(made.body);
+    // Kept per parent all the same.
+    expect((await call(mock, 'GET', '/companies/OTHER/webhooks')).body).not.toContainEqual(
+      made.body,
+    );
+  });
+});

@@ -67,7 +67,7 @@ const seedings = new WeakMap<object, Map<string, Promise<void>>>();
  * replaced), update (`patch`: a JSON Merge Patch) and delete, each answering the success
  * status the spec gives it, in the envelope its answer documents, on the store of the
  * request's context. A nested collection's records are kept per parent, whose record must
- * exist. Records are checked against the resource's schema before they are stored or sent.
+ * exist where clients can create one. Records are checked against the resource's schema before they are stored or sent.
  * @example resourceHandlers({ resources, compiler, generator, examples, basePath: '/v1' }).get(listCategories)
  */
 export function resourceHandlers(given: EngineOptions): Map<Operation, OperationHandler> {
@@ -230,8 +230,11 @@ class ServedResource {
 
   /**
    * The collection of a scope (the values of the collection path's parameters), once the
-   * parent record it belongs to is known to exist.
-   * @throws {ApiError} 404 when the parent record does not exist.
+   * parent record it belongs to is known to exist. A parent no client can create (Adyen's
+   * companies, Vimeo's users: the account's own, listed, never made) is taken to exist: the
+   * mock cannot tell which of them the service holds, and the documented request, which names
+   * the documentation's company, was a 404 whatever the client did.
+   * @throws {ApiError} 404 when the parent record, of a collection clients add to, does not exist.
    */
   collection(scope: readonly string[], context: HandlerContext): Collection | Promise<Collection> {
     // A top-level collection is the store's at once: no await on the path of every request.
@@ -242,7 +245,7 @@ class ServedResource {
 
   async #nestedCollection(scope: readonly string[], context: HandlerContext): Promise<Collection> {
     const parent = this.resource.parent && this.all.get(this.resource.parent);
-    if (parent) {
+    if (parent && isCreatable(parent.resource)) {
       const depth = parent.resource.scope.length;
       const value = scope[depth] ?? '';
       const link = parent.resource.keyLink;
@@ -373,6 +376,12 @@ class ServedResource {
       path += `${encodeURIComponent(values[index - 1] ?? '')}${between[index] ?? ''}`;
     return { Location: path };
   }
+}
+
+/** Whether clients can add records to a collection: only then must a parent be made before its children. */
+function isCreatable(resource: Resource): boolean {
+  for (const action of resource.actions.values()) if (action === 'create') return true;
+  return false;
 }
 
 /** The operation's answer of that status is a bare key: a JSON string, or an integer for integer keys. */
