@@ -1292,3 +1292,50 @@ describe('collections under a parent no client can create', () => {
     );
   });
 });
+
+describe('a field no value of the record’s schema fits', () => {
+  it('is left out of the record when sent, not a 500, where the record does not require it (Vimeo’s user content filters)', async () => {
+    // The answer's schema is an array whose `enum` lists strings: no array fits it.
+    const user = {
+      type: 'object',
+      required: ['id', 'name'],
+      properties: {
+        id: { type: 'integer', readOnly: true },
+        name: { type: 'string' },
+        content_filter: { type: 'array', items: { type: 'string' }, enum: ['drugs', 'safe'] },
+      },
+    };
+    const edit = {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        content_filter: { type: 'array', items: { type: 'string' } },
+      },
+    };
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'users', version: '1' },
+      paths: {
+        '/users': {
+          get: { responses: { '200': ok({ type: 'array', items: user }) } },
+          post: { requestBody: body(edit), responses: { '201': ok(user) } },
+        },
+        '/users/{id}': {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+          get: { responses: { '200': ok(user) } },
+          patch: { requestBody: body(edit), responses: { '200': ok(user) } },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 0);
+    const made = await call(mock, 'POST', '/users', { name: 'Ada', content_filter: ['safe'] });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body).not.toHaveProperty('content_filter');
+    const changed = await call(mock, 'PATCH', `/users/${made.body.id}`, {
+      name: 'Bob',
+      content_filter: ['drugs'],
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body).toEqual({ id: made.body.id, name: 'Bob' });
+  });
+});

@@ -4,6 +4,7 @@
 import { errors } from '../../vocabulary/error-catalogue.js';
 import type { SchemaObject } from '../../openapi/load.js';
 import type { Operation } from '../../openapi/operations.js';
+import { SpecError } from '../../openapi/load.js';
 import type { Resource } from '../../openapi/resources.js';
 import { ID_WORDS, wordsOf } from '../../openapi/item-key.js';
 import { linkOf } from '../../openapi/link-key.js';
@@ -346,12 +347,27 @@ export class RecordMaker {
       if (found.length === 0) continue;
       const fromClient = isJsonObject(body) && name in body;
       if (fromClient && !declared.has(name)) problems.push(...found);
-      else fields[name] = this.#made(name, schema);
+      else this.#remade(fields, name, schema);
     }
     for (const name of this.#required)
       if (name !== this.resource.idProperty && !(name in fields))
         problems.push(`/body must have required property '${name}'`);
     if (problems.length > 0) throw errors.recordWouldBreak(change, problems);
+  }
+
+  /**
+   * A field the service transforms, made anew from S; left out when S allows no value of it
+   * and the record does not require it. Vimeo's user answers `content_filter` as an array whose
+   * `enum` lists strings, which no array fits: a documented edit that sent the filters was a 500.
+   * @throws {SpecError} when the record requires the field and no value of it can be made.
+   */
+  #remade(fields: Record<string, unknown>, name: string, schema: SchemaObject): void {
+    try {
+      fields[name] = this.#made(name, schema);
+    } catch (err) {
+      if (!(err instanceof SpecError) || this.#required.has(name)) throw err;
+      Reflect.deleteProperty(fields, name);
+    }
   }
 
   /** The properties the operation's request body declares for the record. */
