@@ -1339,3 +1339,40 @@ describe('a field no value of the record’s schema fits', () => {
     expect(changed.body).toEqual({ id: made.body.id, name: 'Bob' });
   });
 });
+
+describe('a put to a record of a collection that has no create', () => {
+  it('makes the record at the key its path names, as HTTP’s PUT does (Vimeo’s likes, Discord’s guild members)', async () => {
+    const like = {
+      type: 'object',
+      required: ['id', 'name'],
+      properties: { id: { type: 'integer' }, name: { type: 'string' } },
+    };
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'likes', version: '1' },
+      paths: {
+        '/me/likes': { get: { responses: { '200': ok({ type: 'array', items: like }) } } },
+        '/me/likes/{video_id}': {
+          parameters: [
+            { name: 'video_id', in: 'path', required: true, schema: { type: 'integer' } },
+          ],
+          get: { responses: { '200': ok(like) } },
+          put: { responses: { '204': { description: 'liked' } } },
+          delete: { responses: { '204': { description: 'unliked' } } },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 0);
+    expect((await call(mock, 'GET', '/me/likes/42')).status).toBe(404);
+    expect((await call(mock, 'PUT', '/me/likes/42')).status).toBe(204);
+    const liked = await call(mock, 'GET', '/me/likes/42');
+    expect(liked.status).toBe(200);
+    expect(liked.body).toMatchObject({ id: 42, name: expect.any(String) });
+    expect((await call(mock, 'GET', '/me/likes')).body).toEqual([liked.body]);
+    // Again: the same record, kept.
+    expect((await call(mock, 'PUT', '/me/likes/42')).status).toBe(204);
+    expect((await call(mock, 'GET', '/me/likes')).body).toEqual([liked.body]);
+    expect((await call(mock, 'DELETE', '/me/likes/42')).status).toBe(204);
+    expect((await call(mock, 'GET', '/me/likes/42')).status).toBe(404);
+  });
+});

@@ -134,6 +134,11 @@ class ServedResource {
       ...(headers ? { headers } : {}),
     });
 
+    // Where clients have no create, a `put` is how a record comes to be at its key (HTTP's
+    // PUT creates the target it names): Vimeo's `PUT /me/likes/{video_id}` likes a video,
+    // Discord's `PUT /guilds/{guild_id}/members/{user_id}` adds a member. Where a create
+    // exists, the record must be made by it first.
+    const putCreates = !isCreatable(this.resource);
     switch (action) {
       case 'list':
         return async (request, context) => {
@@ -214,8 +219,13 @@ class ServedResource {
           const record = await collection.update(id, (current) =>
             this.#maker.change(current, request.body, action, operation, scope),
           );
-          if (!record) throw this.#notFound(id);
-          return answer(record);
+          if (record) return answer(record);
+          if (action === 'replace' && putCreates) {
+            const made = this.#maker.create(request.body, scope, collection, operation);
+            const { fields } = made instanceof Promise ? await made : made;
+            return answer(await collection.create(fields, id));
+          }
+          throw this.#notFound(id);
         };
       case 'delete':
         return async (request, context) => {
