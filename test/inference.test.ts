@@ -1376,3 +1376,63 @@ describe('a put to a record of a collection that has no create', () => {
     expect((await call(mock, 'GET', '/me/likes/42')).status).toBe(404);
   });
 });
+
+describe('a field a base marks read-only that the extending schema requires and lists', () => {
+  it('is the client’s to send (PagerDuty’s add-ons choose their type)', async () => {
+    const base = {
+      type: 'object',
+      properties: {
+        id: { type: 'string', readOnly: true },
+        type: { type: 'string', readOnly: true },
+        summary: { type: 'string', readOnly: true },
+      },
+    };
+    const addon = {
+      allOf: [
+        base,
+        {
+          type: 'object',
+          required: ['type', 'name'],
+          properties: {
+            type: { type: 'string', enum: ['full_page_addon', 'incident_show_addon'] },
+            name: { type: 'string' },
+          },
+        },
+      ],
+    };
+    const wrapped = { type: 'object', required: ['addon'], properties: { addon } };
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'addons', version: '1' },
+      components: { schemas: { Tag: base, Addon: addon } },
+      paths: {
+        '/addons': {
+          get: {
+            responses: {
+              '200': ok({
+                type: 'object',
+                properties: { addons: { type: 'array', items: addon } },
+              }),
+            },
+          },
+          post: { requestBody: body(wrapped), responses: { '201': ok(wrapped) } },
+        },
+        '/addons/{id}': {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          get: { responses: { '200': ok(wrapped) } },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 0);
+    const sent = { type: 'incident_show_addon', name: 'Status' };
+    const made = await call(mock, 'POST', '/addons', { addon: sent });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body.addon).toMatchObject(sent);
+    expect((await call(mock, 'GET', `/addons/${made.body.addon.id}`)).body.addon).toMatchObject(
+      sent,
+    );
+    const own = await call(mock, 'POST', '/addons', { addon: { ...sent, id: 'P1' } });
+    expect(own.status).toBe(400);
+    expect(JSON.stringify(own.body)).toContain('/body/addon/id is read-only');
+  });
+});

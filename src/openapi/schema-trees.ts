@@ -149,7 +149,10 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
   const hiddenOf = (schema: SchemaObject): ReadonlySet<string> => {
     const hidden = new Set<string>();
     if (options.hide) collectHidden(schema, options.hide.marker, hidden, new Set());
-    if (options.hide?.marker === 'readOnly' && isReference(schema, hidden)) return NONE;
+    if (options.hide?.marker === 'readOnly') {
+      if (isReference(schema, hidden)) return NONE;
+      for (const name of requiredWritable(schema, new Set())) hidden.delete(name);
+    }
     return hidden;
   };
 
@@ -395,6 +398,25 @@ function isReference(schema: SchemaObject, readOnly: ReadonlySet<string>): boole
   const declared = new Set<string>();
   collectDeclared(schema, declared, new Set());
   return [...declared].every((name) => readOnly.has(name));
+}
+
+/**
+ * Names a schema, or one of its `allOf` parts, both requires and declares without `readOnly`:
+ * the client's to send, though a base the part extends marks them read-only. PagerDuty's
+ * add-on extends its base (every field read-only) with a `type` it requires and lists
+ * (`full_page_addon`...); refused, no documented install of an add-on could be sent.
+ */
+function requiredWritable(schema: SchemaObject, seen: Set<object>): string[] {
+  if (!isJsonObject(schema) || seen.has(schema)) return [];
+  seen.add(schema);
+  const properties = (schema.properties ?? {}) as Record<string, SchemaObject>;
+  const own = (Array.isArray(schema.required) ? (schema.required as string[]) : []).filter(
+    (name) => name in properties && !carries(properties[name] as SchemaObject, 'readOnly'),
+  );
+  const parts = ((schema.allOf ?? []) as SchemaObject[]).flatMap((part) =>
+    requiredWritable(part, seen),
+  );
+  return [...own, ...parts];
 }
 
 /** Names of the properties this schema or its `allOf` parts declare. */
