@@ -1141,7 +1141,11 @@ describe('records keyed by their own link', () => {
     const comment = {
       type: 'object',
       required: ['uri', 'text'],
-      properties: { uri: { type: 'string' }, text: { type: 'string' } },
+      // An example of another video's comment: never the link of a comment under this one.
+      properties: {
+        uri: { type: 'string', example: '/videos/258684937/comments/12345' },
+        text: { type: 'string' },
+      },
     };
     const id = (name: string) => ({
       name,

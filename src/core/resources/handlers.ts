@@ -14,7 +14,7 @@ import type {
   RecordId,
   StoredRecord,
 } from '../../store/store.js';
-import { SpecError } from '../../openapi/load.js';
+import { SpecError, type SchemaObject } from '../../openapi/load.js';
 import { descriptorOf } from './descriptor.js';
 import { createEnvelopeAnswers, type EnvelopeAnswers, type ToldPage } from './envelope-answer.js';
 import { textsFrom, type Texts } from '../../vocabulary/texts.js';
@@ -57,6 +57,9 @@ const SEEDED: CollectionDescriptor = {
   idProperty: 'collection',
   idKind: 'string',
 };
+
+/** A key schema no value fits: see #scoped. */
+const NO_TAKEN_KEY: SchemaObject = { not: {} } as SchemaObject;
 
 /** Seedings under way, by store and collection: two first requests seed once. */
 const seedings = new WeakMap<object, Map<string, Promise<void>>>();
@@ -371,7 +374,13 @@ class ServedResource {
   #scoped(scope: readonly string[]): Resource {
     const { keyLink } = this.resource;
     if (!keyLink || scope.length === 0) return this.resource;
-    return { ...this.resource, keyLink: { ...keyLink, template: linkOf(keyLink.template, scope) } };
+    return {
+      ...this.resource,
+      keyLink: { ...keyLink, template: linkOf(keyLink.template, scope) },
+      // Made from the template, never taken from the generated record: its link (an example
+      // of another parent's) would fit the item path and be read nowhere.
+      keySchema: NO_TAKEN_KEY,
+    };
   }
 
   #location(scope: readonly string[], record: StoredRecord): Record<string, string> | undefined {
