@@ -1440,3 +1440,75 @@ describe('a field a base marks read-only that the extending schema requires and 
     expect(JSON.stringify(own.body)).toContain('/body/addon/id is read-only');
   });
 });
+
+describe('a create whose body wraps one record of several kinds', () => {
+  it('makes the record, read afterwards at its id (PagerDuty’s automation runners: {runner: oneOf [sidecar, runbook]})', async () => {
+    const runner = {
+      type: 'object',
+      required: ['id', 'name', 'runner_type'],
+      properties: {
+        id: { type: 'string', readOnly: true },
+        name: { type: 'string' },
+        runner_type: { type: 'string', enum: ['sidecar', 'runbook'] },
+        runbook_base_uri: { type: 'string' },
+      },
+    };
+    const sidecar = {
+      type: 'object',
+      required: ['name', 'runner_type'],
+      properties: { name: { type: 'string' }, runner_type: { type: 'string', enum: ['sidecar'] } },
+    };
+    const runbook = {
+      type: 'object',
+      required: ['name', 'runner_type', 'runbook_base_uri'],
+      properties: {
+        name: { type: 'string' },
+        runner_type: { type: 'string', enum: ['runbook'] },
+        runbook_base_uri: { type: 'string' },
+      },
+    };
+    const wrapped = { type: 'object', required: ['runner'], properties: { runner } };
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'runners', version: '1' },
+      paths: {
+        '/runners': {
+          get: {
+            responses: {
+              '200': ok({
+                type: 'object',
+                properties: { runners: { type: 'array', items: runner } },
+              }),
+            },
+          },
+          post: {
+            requestBody: body({
+              type: 'object',
+              required: ['runner'],
+              properties: {
+                runner: {
+                  oneOf: [sidecar, runbook],
+                  discriminator: { propertyName: 'runner_type' },
+                },
+              },
+            }),
+            responses: { '201': ok(wrapped) },
+          },
+        },
+        '/runners/{id}': {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          get: { responses: { '200': ok(wrapped) } },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 0);
+    const sent = { name: 'prod', runner_type: 'runbook', runbook_base_uri: 'acme.runbook.io' };
+    const made = await call(mock, 'POST', '/runners', { runner: sent });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body.runner).toMatchObject(sent);
+    const read = await call(mock, 'GET', `/runners/${made.body.runner.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.runner).toEqual(made.body.runner);
+    expect((await call(mock, 'GET', '/runners')).body.runners).toEqual([made.body.runner]);
+  });
+});

@@ -390,7 +390,30 @@ function requestEnvelopeOf(
   const schema = bodySchemaOf(operation);
   if (!schema) return undefined;
   const envelope = recordEnvelopeOf(schema, word, isBody ?? (() => true));
-  return envelope && (!isBody || isBody(envelope.record)) ? envelope : undefined;
+  if (envelope && (!isBody || isBody(envelope.record))) return envelope;
+  return unionWrappedOf(schema, isBody);
+}
+
+/**
+ * A body that wraps one record of several kinds (PagerDuty's automation runners: `{runner:
+ * oneOf [sidecar, runbook]}`, told by `runner_type`): the wrapper's one property that is a union
+ * of objects, read as one record with the fields of every kind (the record's check still holds
+ * the kind to its own). Unread, the create was no create, and its answer an example no read found.
+ */
+function unionWrappedOf(
+  schema: SchemaObject,
+  isBody: RecordTest | undefined,
+): Envelope | undefined {
+  const unions = Object.entries(propertiesOf(schema)).filter(
+    ([, property]) => objectArmsOf(property).length >= 2,
+  );
+  const [only] = unions;
+  if (!only || unions.length > 1) return undefined;
+  const [property, union] = only;
+  const record = recordShapeOf(union);
+  return !isBody || isBody(record)
+    ? { kind: 'wrapped', property, wrapper: schema, record }
+    : undefined;
 }
 
 /**
