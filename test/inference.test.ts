@@ -1512,3 +1512,80 @@ describe('a create whose body wraps one record of several kinds', () => {
     expect((await call(mock, 'GET', '/runners')).body.runners).toEqual([made.body.runner]);
   });
 });
+
+describe('a field each answer fixes to its own value', () => {
+  it('is shown as each answer fixes it: a list of references, a read of the record (PagerDuty’s schedules)', async () => {
+    const reference = {
+      type: 'object',
+      required: ['id', 'type'],
+      properties: {
+        id: { type: 'string', readOnly: true },
+        type: { type: 'string', enum: ['schedule_v3_reference'] },
+        summary: { type: 'string' },
+      },
+    };
+    const schedule = {
+      type: 'object',
+      required: ['id', 'type', 'name'],
+      properties: {
+        id: { type: 'string', readOnly: true },
+        type: { type: 'string', enum: ['schedule_v3'] },
+        name: { type: 'string' },
+      },
+    };
+    const wrapped = { type: 'object', required: ['schedule'], properties: { schedule } };
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'schedules', version: '1' },
+      paths: {
+        '/schedules': {
+          get: {
+            responses: {
+              '200': ok({
+                type: 'object',
+                required: ['schedules'],
+                properties: { schedules: { type: 'array', items: reference } },
+              }),
+            },
+          },
+          post: {
+            requestBody: body({
+              type: 'object',
+              properties: {
+                schedule: { type: 'object', properties: { name: { type: 'string' } } },
+              },
+            }),
+            responses: { '201': ok(wrapped) },
+          },
+        },
+        '/schedules/{id}': {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          get: { responses: { '200': ok(wrapped) } },
+          put: {
+            requestBody: body({
+              type: 'object',
+              properties: {
+                schedule: { type: 'object', properties: { name: { type: 'string' } } },
+              },
+            }),
+            responses: { '200': ok(wrapped) },
+          },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 2);
+    const made = await call(mock, 'POST', '/schedules', { schedule: { name: 'On-call' } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body.schedule).toMatchObject({ type: 'schedule_v3', name: 'On-call' });
+    const listed = await call(mock, 'GET', '/schedules');
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.schedules).toHaveLength(3);
+    for (const one of listed.body.schedules)
+      expect(one.type, JSON.stringify(one)).toBe('schedule_v3_reference');
+    const changed = await call(mock, 'PUT', `/schedules/${made.body.schedule.id}`, {
+      schedule: { name: 'Primary' },
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body.schedule).toMatchObject({ type: 'schedule_v3', name: 'Primary' });
+  });
+});

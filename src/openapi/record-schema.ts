@@ -43,6 +43,10 @@ const NESTED_DEPTH = 4;
  */
 function mergeDefinitions(known: readonly SchemaObject[], depth: number): SchemaObject {
   if (known.length === 1) return known[0] as SchemaObject;
+  // Values listed apart (a reference's `type: schedule_v3_reference`, the record's
+  // `schedule_v3`: PagerDuty's): no value fits both, the record keeps the last answer's, and
+  // each answer shows its own (projectionFor).
+  if (listedApart(known)) return known.at(-1) as SchemaObject;
   if (
     depth < NESTED_DEPTH &&
     known.every(
@@ -63,6 +67,21 @@ function mergeDefinitions(known: readonly SchemaObject[], depth: number): Schema
       typesOf(schema).some((type) => type === 'integer' || type === 'number'),
     ) ?? (known[0] as SchemaObject)
   );
+}
+
+/** Whether each definition lists its values (`enum`, `const`) and no value is listed by all. */
+function listedApart(known: readonly SchemaObject[]): boolean {
+  const lists = known.map(listedOf);
+  if (lists.some((list) => list === undefined)) return false;
+  const [first, ...others] = lists as string[][];
+  return !(first ?? []).some((value) => others.every((list) => list.includes(value)));
+}
+
+/** The values a schema lists, as JSON texts; undefined when it lists none. */
+function listedOf(schema: SchemaObject): string[] | undefined {
+  if ('const' in schema) return [JSON.stringify((schema as { const: unknown }).const)];
+  const listed = (schema as { enum?: unknown }).enum;
+  return Array.isArray(listed) ? listed.map((value) => JSON.stringify(value)) : undefined;
 }
 
 /**

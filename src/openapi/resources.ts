@@ -226,8 +226,10 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   const likely = (names: Iterable<string>) => likelyKeys(names, explicitKey, item);
 
   // What a client sends: the create body, maybe wrapped (`{data: {...}}`); one that holds no
-  // record (a batch of them, a command) is no create of this collection.
-  const isBody = recordTest(listed, 1, likely);
+  // record (a batch of them, a command) is no create of this collection. Told by the fields
+  // of the listed records and of the record the create answers: PagerDuty lists references
+  // (`id`, `type`, `summary`), which share no field with what a create sends (`name`...).
+  const isBody = recordTest(withCreated(listed, candidate.create, word, likely), 1, likely);
   const bodyOf = (operation: Operation | undefined) =>
     operation && requestEnvelopeOf(operation, word, listed ? isBody : undefined);
   const createBody = bodyOf(candidate.create);
@@ -320,6 +322,26 @@ function recordShapeOf(schema: SchemaObject): SchemaObject {
   const properties: Record<string, SchemaObject> = {};
   for (const arm of arms) Object.assign(properties, propertiesOf(arm));
   return { type: 'object', properties } as SchemaObject;
+}
+
+/**
+ * The listed record's shape with the fields of the record a create answers, where that answer
+ * holds one the list's records are (in a wrapper, or sharing fields with them).
+ */
+function withCreated(
+  listed: SchemaObject | undefined,
+  create: Operation | undefined,
+  word: string,
+  likely: (names: Iterable<string>) => Set<string>,
+): SchemaObject | undefined {
+  if (!listed || !create) return listed;
+  const answersListed = recordTest(listed, 2, likely);
+  const envelope = recordEnvelopeOf(successSchema(create), word, answersListed);
+  if (!envelope || !answersListed(envelope.record)) return listed;
+  return {
+    type: 'object',
+    properties: { ...propertiesOf(envelope.record), ...propertiesOf(listed) },
+  } as SchemaObject;
 }
 
 /** The arms of a `oneOf`/`anyOf` answer that each are a record, when there are two or more. */

@@ -56,6 +56,13 @@ export function projectionFor(schema: SchemaObject): (record: StoredRecord) => S
     if (types.includes('string') && !numeric) asText.add(name);
     if (numeric && !types.includes('string')) asNumber.add(name);
   }
+  // A field the answer fixes to one value is that value there: PagerDuty lists its schedules
+  // as references, `type: "schedule_v3_reference"`, and reads each as `type: "schedule_v3"`.
+  const fixed = new Map<string, unknown>();
+  for (const [name, property] of Object.entries(properties)) {
+    const only = onlyValueOf(property);
+    if (only !== undefined) fixed.set(name, only.value);
+  }
   const nested = new Map<string, (value: unknown) => unknown>();
   for (const [name, property] of Object.entries(properties)) {
     const inner = nestedProjection(property, new Set());
@@ -65,6 +72,7 @@ export function projectionFor(schema: SchemaObject): (record: StoredRecord) => S
     hidden.has(name) ||
     (closed && !(name in properties) && !patterns?.some((pattern) => pattern.test(name)));
   const shown = (name: string, value: unknown): unknown => {
+    if (fixed.has(name)) return fixed.get(name);
     if (typeof value === 'number' && asText.has(name)) return String(value);
     if (typeof value === 'string' && asNumber.has(name) && /^-?\d+(\.\d+)?$/.test(value))
       return Number(value);
@@ -128,6 +136,17 @@ function nestedProjection(
     const shown = value.map(each);
     return shown.some((item, i) => item !== value[i]) ? Object.freeze(shown) : value;
   };
+}
+
+/** The one value a schema allows, by `const` or an `enum` of one (itself or an `allOf` part). */
+function onlyValueOf(schema: SchemaObject): { value: unknown } | undefined {
+  for (const part of [schema, ...((schema.allOf ?? []) as SchemaObject[])]) {
+    if (typeof part !== 'object' || part === null) continue;
+    if ('const' in part) return { value: (part as { const: unknown }).const };
+    const listed = (part as { enum?: unknown }).enum;
+    if (Array.isArray(listed) && listed.length === 1) return { value: listed[0] as unknown };
+  }
+  return undefined;
 }
 
 /** The keywords through which a schema admits property names its `properties` do not list. */
