@@ -713,8 +713,12 @@ export function idIn(
     } else if (isId(value[name]))
       return LINK_NAMES.has(name) ? lastSegment(value[name]) : value[name];
   }
-  const inner = Object.values(value).filter(isObject);
-  return inner.length === 1 ? idIn(inner[0], itemParam, idProperty) : undefined;
+  // The one object inside that holds an id: a wrapper may carry others (Apideck's `_raw: {}`).
+  const ids = Object.values(value)
+    .filter(isObject)
+    .map((inner) => idIn(inner, itemParam, idProperty))
+    .filter((id) => id !== undefined);
+  return ids.length === 1 ? ids[0] : undefined;
 }
 
 /** The record holding the id, at the top level or inside a one-record wrapper. */
@@ -726,8 +730,11 @@ function recordIn(
   if (!isObject(value)) return undefined;
   const names = idProperty === undefined ? idNames(itemParam) : [idProperty];
   if (names.some((name) => isId(value[name]))) return value;
-  const inner = Object.values(value).filter(isObject);
-  return inner.length === 1 ? recordIn(inner[0], itemParam, idProperty) : undefined;
+  const records = Object.values(value)
+    .filter(isObject)
+    .map((inner) => recordIn(inner, itemParam, idProperty))
+    .filter((record) => record !== undefined);
+  return records.length === 1 ? records[0] : undefined;
 }
 
 function idInLocation(location: string | undefined): Json | undefined {
