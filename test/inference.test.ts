@@ -1589,3 +1589,60 @@ describe('a field each answer fixes to its own value', () => {
     expect(changed.body.schedule).toMatchObject({ type: 'schedule_v3', name: 'Primary' });
   });
 });
+
+describe('a put whose body cannot express a field the create set', () => {
+  it('keeps that field, and removes one it declares and leaves out (Intercom’s attributes keep their data type)', async () => {
+    const attribute = {
+      type: 'object',
+      required: ['id', 'name'],
+      properties: {
+        id: { type: 'integer', readOnly: true },
+        name: { type: 'string' },
+        description: { type: 'string' },
+        data_type: { type: 'string', enum: ['string', 'list'] },
+      },
+    };
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'attributes', version: '1' },
+      paths: {
+        '/attributes': {
+          get: { responses: { '200': ok({ type: 'array', items: attribute }) } },
+          post: {
+            requestBody: body({
+              type: 'object',
+              required: ['name', 'data_type'],
+              properties: {
+                name: { type: 'string' },
+                description: { type: 'string' },
+                data_type: { type: 'string', enum: ['string', 'list'] },
+              },
+            }),
+            responses: { '201': ok(attribute) },
+          },
+        },
+        '/attributes/{id}': {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+          get: { responses: { '200': ok(attribute) } },
+          put: {
+            requestBody: body({
+              type: 'object',
+              properties: { name: { type: 'string' }, description: { type: 'string' } },
+            }),
+            responses: { '200': ok(attribute) },
+          },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 0);
+    const made = await call(mock, 'POST', '/attributes', {
+      name: 'tier',
+      description: 'Customer tier',
+      data_type: 'list',
+    });
+    expect(made.status).toBe(201);
+    const put = await call(mock, 'PUT', `/attributes/${made.body.id}`, { name: 'level' });
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({ id: made.body.id, name: 'level', data_type: 'list' });
+  });
+});

@@ -56,6 +56,8 @@ export class RecordMaker {
   readonly #notClients: ReadonlySet<string>;
   /** The properties each operation's request body declares (see #declaredBy), by operation. */
   readonly #declared = new Map<Operation, ReadonlySet<string>>();
+  /** The words of the properties each operation's request body declares, by operation. */
+  readonly #declaredWords = new Map<Operation, ReadonlySet<string>>();
   /** The properties each operation's request body lets a client set to null, by operation. */
   readonly #nullable = new Map<Operation, ReadonlySet<string>>();
   /** Whether new keys are made from the key's schema (see hasMeaningfulKey), not by the store. */
@@ -197,9 +199,34 @@ export class RecordMaker {
     this.#serverFields(current, fields);
     this.references(scope, fields);
     for (const [name, value] of Object.entries(client)) setField(fields, name, value);
-    if (action === 'replace') this.#fill(fields, current);
+    if (action === 'replace') {
+      this.#keepUnexpressed(current, fields, operation);
+      this.#fill(fields, current);
+    }
     this.#fit(fields, body, this.#declaredBy(operation), action === 'update' ? 'patched' : 'new');
     return fields;
+  }
+
+  /**
+   * A replace keeps the client's fields its body cannot express: Intercom's PUT of a
+   * conversation attribute declares its name and description, not the `data_type` the create
+   * chose, and a replace that dropped it left a record of no kind (a 500 on every answer). A
+   * field the body declares and leaves out is removed, as a replace does.
+   */
+  #keepUnexpressed(
+    current: StoredRecord,
+    fields: Record<string, unknown>,
+    operation: Operation,
+  ): void {
+    const declared = this.#declaredBy(operation);
+    if (declared.size === 0) return;
+    let words = this.#declaredWords.get(operation);
+    if (!words) {
+      words = new Set([...declared].map((name) => wordsOf(name).join(' ')));
+      this.#declaredWords.set(operation, words);
+    }
+    for (const [name, value] of Object.entries(this.#clientFields(current)))
+      if (!(name in fields) && !words.has(wordsOf(name).join(' '))) setField(fields, name, value);
   }
 
   /**
