@@ -1646,3 +1646,80 @@ describe('a put whose body cannot express a field the create set', () => {
     expect(put.body).toEqual({ id: made.body.id, name: 'level', data_type: 'list' });
   });
 });
+
+describe('a field listed as references to the record’s own values', () => {
+  it('is shown in a list as the value that names the record’s (PagerDuty’s add-on references)', async () => {
+    const reference = {
+      type: 'object',
+      required: ['id', 'type'],
+      properties: {
+        id: { type: 'string', readOnly: true },
+        type: {
+          type: 'string',
+          enum: ['full_page_addon_reference', 'incident_show_addon_reference'],
+        },
+      },
+    };
+    const addon = {
+      type: 'object',
+      required: ['id', 'type', 'name'],
+      properties: {
+        id: { type: 'string', readOnly: true },
+        type: { type: 'string', enum: ['full_page_addon', 'incident_show_addon'] },
+        name: { type: 'string' },
+      },
+    };
+    const wrapped = { type: 'object', required: ['addon'], properties: { addon } };
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'addons', version: '1' },
+      paths: {
+        '/addons': {
+          get: {
+            responses: {
+              '200': ok({
+                type: 'object',
+                required: ['addons'],
+                properties: { addons: { type: 'array', items: reference } },
+              }),
+            },
+          },
+          post: {
+            requestBody: body({
+              type: 'object',
+              properties: {
+                addon: {
+                  type: 'object',
+                  required: ['type', 'name'],
+                  properties: {
+                    type: { type: 'string', enum: ['full_page_addon', 'incident_show_addon'] },
+                    name: { type: 'string' },
+                  },
+                },
+              },
+            }),
+            responses: { '201': ok(wrapped) },
+          },
+        },
+        '/addons/{id}': {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          get: { responses: { '200': ok(wrapped) } },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 0);
+    const made = await call(mock, 'POST', '/addons', {
+      addon: { type: 'incident_show_addon', name: 'Status' },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body.addon.type).toBe('incident_show_addon');
+    const listed = await call(mock, 'GET', '/addons');
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.addons).toEqual([
+      { id: made.body.addon.id, type: 'incident_show_addon_reference', name: 'Status' },
+    ]);
+    expect((await call(mock, 'GET', `/addons/${made.body.addon.id}`)).body.addon.type).toBe(
+      'incident_show_addon',
+    );
+  });
+});
