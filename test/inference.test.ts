@@ -1723,3 +1723,43 @@ describe('a field listed as references to the record’s own values', () => {
     );
   });
 });
+
+describe('records keyed by their own link, whose item operations type the parameter apart', () => {
+  it('make link values every operation takes (Vimeo’s GET of a followed category takes a text, its PUT a number)', async () => {
+    const category = {
+      type: 'object',
+      required: ['uri', 'name'],
+      properties: { uri: { type: 'string' }, name: { type: 'string' } },
+    };
+    const parameter = (type: string) => ({
+      name: 'category',
+      in: 'path',
+      required: true,
+      schema: { type },
+    });
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'categories', version: '1' },
+      paths: {
+        '/me/categories': { get: { responses: { '200': ok({ type: 'array', items: category }) } } },
+        '/me/categories/{category}': {
+          get: { parameters: [parameter('string')], responses: { '200': ok(category) } },
+          put: {
+            parameters: [parameter('number')],
+            requestBody: body({ type: 'object', properties: { name: { type: 'string' } } }),
+            responses: { '200': ok(category) },
+          },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 2);
+    const seeded = (await call(mock, 'GET', '/me/categories')).body as { uri: string }[];
+    expect(seeded).toHaveLength(2);
+    for (const one of seeded) {
+      expect(one.uri).toMatch(/^\/me\/categories\/[1-9][0-9]*$/);
+      const put = await call(mock, 'PUT', one.uri, { name: 'Animation' });
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+      expect(put.body).toEqual({ uri: one.uri, name: 'Animation' });
+    }
+  });
+});

@@ -77,10 +77,11 @@ export function linkSchemaOf(link: LinkKey): SchemaObject {
 
 /**
  * The schema a link key's own value is made from: a positive number where the item parameter
- * takes one (ids no real service gives are not made: `-982`), else a short word.
+ * takes one in any of its operations (ids no real service gives are not made: `-982`; Vimeo's
+ * `GET /me/categories/{category}` takes a text, its `PUT` a number), else a short word.
  */
-export function linkValueSchemaOf(parameter: SchemaObject | undefined): SchemaObject {
-  return isNumeric(parameter ?? {})
+export function linkValueSchemaOf(parameters: readonly SchemaObject[]): SchemaObject {
+  return parameters.some(isNumeric)
     ? ({ type: 'integer', minimum: 1, maximum: 999_999_999 } as SchemaObject)
     : ({ type: 'string', pattern: '^[a-z0-9]{6,12}$' } as SchemaObject);
 }

@@ -261,7 +261,7 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   const idSchema = properties[idProperty] ?? {};
   const keyLink: LinkKey | undefined =
     key.byLink && item
-      ? { template: item.path, value: linkValueSchemaOf(itemParameterSchema(item)) }
+      ? { template: item.path, value: linkValueSchemaOf(itemParameterSchemas(item)) }
       : undefined;
 
   return {
@@ -536,11 +536,17 @@ function idPropertyOf(
     : undefined;
 }
 
-/** The schema of an item path's own parameter, as its operations declare it. */
+/** The schema of an item path's own parameter, as its first operation declares it. */
 function itemParameterSchema(item: NonNullable<Candidate['item']>): SchemaObject | undefined {
+  return itemParameterSchemas(item)[0];
+}
+
+/** The schemas each operation of an item path gives its own parameter. */
+function itemParameterSchemas(item: NonNullable<Candidate['item']>): SchemaObject[] {
   return item.operations
     .flatMap((operation) => operation.parameters)
-    .find((one) => one.in === 'path' && one.name === item.parameter)?.schema;
+    .filter((one) => one.in === 'path' && one.name === item.parameter)
+    .map((one) => one.schema);
 }
 
 /**
