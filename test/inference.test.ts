@@ -1763,3 +1763,39 @@ describe('records keyed by their own link, whose item operations type the parame
     }
   });
 });
+
+describe('a link key', () => {
+  it('is read only where the path takes a number and the link says nothing of its own shape (ReadMe’s links end in a slug)', () => {
+    const specWith = (parameter: object, uri: object) => ({
+      openapi: '3.1.0',
+      info: { title: 'links', version: '1' },
+      paths: {
+        '/changelogs': {
+          get: {
+            responses: {
+              '200': ok({
+                type: 'array',
+                items: { type: 'object', properties: { uri, title: { type: 'string' } } },
+              }),
+            },
+          },
+        },
+        '/changelogs/{identifier}': {
+          parameters: [{ name: 'identifier', in: 'path', required: true, schema: parameter }],
+          get: { responses: { '200': ok({ type: 'object', properties: { uri } }) } },
+        },
+      },
+    });
+    const keyOf = (spec: object) =>
+      inferResources(listOperations(spec as never)).map((one) => [one.idProperty, one.keyLink])[0];
+    const text = { type: 'string' };
+    expect(keyOf(specWith({ type: 'integer' }, text))).toEqual([
+      'uri',
+      expect.objectContaining({ template: '/changelogs/{identifier}' }),
+    ]);
+    expect(keyOf(specWith({ type: 'string' }, text))).toBeUndefined();
+    expect(
+      keyOf(specWith({ type: 'integer' }, { type: 'string', pattern: '^/changelogs/[a-z]+$' })),
+    ).toBeUndefined();
+  });
+});

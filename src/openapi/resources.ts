@@ -526,14 +526,37 @@ function idPropertyOf(
     ('id' in properties ? 'id' : undefined);
   // Vimeo's records hold their key only in their `uri` (`/videos/258684937`): keyed by
   // another property the service sets, none of them could be read at the path they name.
+  // Only for a number in the path, which names no other field: a word there (ReadMe's
+  // `/changelogs/{identifier}`, its links `/changelogs/<slug>`) is some field's value, which a
+  // link made up around another word would not hold. A link whose schema says its own shape
+  // (a pattern, a list) is kept as the spec says it.
   const link =
-    chosen === undefined && item
-      ? linkPropertyOf(scalars.filter((name) => holdsText(properties[name] ?? {})))
+    chosen === undefined && item && itemParameterSchemas(item).some(isNumeric)
+      ? linkPropertyOf(
+          scalars.filter(
+            (name) => holdsText(properties[name] ?? {}) && !hasOwnShape(properties[name] ?? {}),
+          ),
+        )
       : undefined;
   const idProperty = chosen ?? link ?? idOf(schema);
   return idProperty !== undefined && idProperty in properties
     ? { idProperty, byLink: link !== undefined && idProperty === link }
     : undefined;
+}
+
+function isNumeric(schema: SchemaObject): boolean {
+  return typesOf(schema).some((type) => type === 'integer' || type === 'number');
+}
+
+/** Whether a text's schema says what it looks like: a pattern, a format, listed values. */
+function hasOwnShape(schema: SchemaObject): boolean {
+  return [schema, ...((schema.allOf ?? []) as SchemaObject[])].some(
+    (part) =>
+      part.pattern !== undefined ||
+      part.format !== undefined ||
+      part.enum !== undefined ||
+      'const' in part,
+  );
 }
 
 /** The schema of an item path's own parameter, as its first operation declares it. */
