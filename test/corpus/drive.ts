@@ -675,11 +675,13 @@ function idNames(itemParam: string): string[] {
 const LINK = '\u0000link';
 const LINK_NAMES = new Set(['uri', 'self', 'href', 'self_link', 'selfLink']);
 
-/** The last segment of a record's own link, when it has one that is a path. */
+/** The last segment of a record's own link, when it is a path that ends in a number. */
 function linkIn(value: JsonObject): Json | undefined {
   for (const name of LINK_NAMES) {
     const link = value[name];
-    if (typeof link === 'string' && link.includes('/')) return lastSegment(link);
+    // A number, as an id is: a link that ends in a word may end in any field's value.
+    if (typeof link === 'string' && /\/\d+\/?$/.test(link.split('?')[0] ?? ''))
+      return lastSegment(link);
   }
   return undefined;
 }
@@ -687,7 +689,12 @@ function linkIn(value: JsonObject): Json | undefined {
 function lastSegment(link: string | number): Json {
   if (typeof link === 'number') return link;
   const last = link.split('?')[0]?.split('/').filter(Boolean).at(-1);
-  return last === undefined ? link : decodeURIComponent(last);
+  if (last === undefined) return link;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
 }
 
 function isId(value: Json | undefined): value is string | number {
