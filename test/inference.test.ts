@@ -1049,3 +1049,753 @@ describe('seeded records', () => {
     expect(next.body.id).toBe(14);
   });
 });
+
+describe('references to other records in a request body', () => {
+  it('are taken with the id the referenced schema marks read-only, while the record’s own server-set id is refused (PagerDuty’s incidents name their service)', async () => {
+    // PagerDuty's shape: every reference is its base object (each property read-only),
+    // requiring its `id` and `type`; a client names the service by them.
+    const base = {
+      type: 'object',
+      properties: {
+        id: { type: 'string', readOnly: true },
+        type: { type: 'string', readOnly: true },
+        summary: { type: 'string', readOnly: true },
+        self: { type: 'string', readOnly: true },
+      },
+    };
+    const reference = { allOf: [base, { type: 'object', required: ['type', 'id'] }] };
+    const serviceReference = {
+      allOf: [reference, { type: 'object', properties: { type: { enum: ['service_reference'] } } }],
+    };
+    const incident = {
+      type: 'object',
+      required: ['title', 'service'],
+      properties: {
+        id: { type: 'string', readOnly: true },
+        title: { type: 'string' },
+        service: serviceReference,
+      },
+    };
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'incidents', version: '1' },
+      components: { schemas: { Tag: base, Reference: reference, Incident: incident } },
+      paths: {
+        '/incidents': {
+          get: {
+            responses: {
+              '200': ok({
+                type: 'object',
+                properties: { incidents: { type: 'array', items: incident } },
+              }),
+            },
+          },
+          post: {
+            requestBody: body({
+              type: 'object',
+              required: ['incident'],
+              properties: { incident },
+            }),
+            responses: { '201': ok({ type: 'object', properties: { incident } }) },
+          },
+        },
+        '/incidents/{id}': {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          get: { responses: { '200': ok({ type: 'object', properties: { incident } }) } },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 0);
+    const service = { id: 'PWIXJZS', type: 'service_reference' };
+    const made = await call(mock, 'POST', '/incidents', { incident: { title: 'Down', service } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body.incident.service).toMatchObject(service);
+    const read = await call(mock, 'GET', `/incidents/${made.body.incident.id}`);
+    expect(read.body.incident.service).toMatchObject(service);
+    // A reference still needs what names the record: its id.
+    const unnamed = await call(mock, 'POST', '/incidents', {
+      incident: { title: 'Down', service: { type: 'service_reference' } },
+    });
+    expect(unnamed.status).toBe(400);
+    expect(JSON.stringify(unnamed.body)).toContain("must have required property 'id'");
+    // The incident's own id is the service's to set.
+    const own = await call(mock, 'POST', '/incidents', {
+      incident: { id: 'P1', title: 'Down', service },
+    });
+    expect(own.status).toBe(400);
+    expect(JSON.stringify(own.body)).toContain('/body/incident/id is read-only');
+  });
+});
+
+describe('records keyed by their own link', () => {
+  it('are read, changed and deleted at the path their `uri` names, seeded ones and nested ones too (Vimeo’s videos have no id)', async () => {
+    const video = {
+      type: 'object',
+      required: ['uri', 'name'],
+      properties: {
+        uri: { type: 'string', example: '/videos/258684937' },
+        name: { type: 'string' },
+        link: { type: 'string', example: 'https://vimeo.com/258684937' },
+      },
+    };
+    const comment = {
+      type: 'object',
+      required: ['uri', 'text'],
+      // An example of another video's comment: never the link of a comment under this one.
+      properties: {
+        uri: { type: 'string', example: '/videos/258684937/comments/12345' },
+        text: { type: 'string' },
+      },
+    };
+    const id = (name: string) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'number' },
+    });
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'videos', version: '1' },
+      paths: {
+        '/videos': {
+          get: { responses: { '200': ok({ type: 'array', items: video }) } },
+          post: {
+            requestBody: body({
+              type: 'object',
+              required: ['name'],
+              properties: { name: { type: 'string' } },
+            }),
+            responses: { '201': ok(video) },
+          },
+        },
+        '/videos/{video_id}': {
+          parameters: [id('video_id')],
+          get: { responses: { '200': ok(video) } },
+          patch: {
+            requestBody: body({ type: 'object', properties: { name: { type: 'string' } } }),
+            responses: { '200': ok(video) },
+          },
+          delete: { responses: { '204': { description: 'gone' } } },
+        },
+        '/videos/{video_id}/comments': {
+          parameters: [id('video_id')],
+          get: { responses: { '200': ok({ type: 'array', items: comment }) } },
+          post: {
+            requestBody: body({
+              type: 'object',
+              required: ['text'],
+              properties: { text: { type: 'string' } },
+            }),
+            responses: { '201': ok(comment) },
+          },
+        },
+        '/videos/{video_id}/comments/{comment_id}': {
+          parameters: [id('video_id'), id('comment_id')],
+          get: { responses: { '200': ok(comment) } },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 2);
+    const seeded = await call(mock, 'GET', '/videos');
+    expect(seeded.body).toHaveLength(2);
+    for (const one of seeded.body as { uri: string }[]) {
+      expect(one.uri).toMatch(/^\/videos\/[1-9][0-9]*$/);
+      expect((await call(mock, 'GET', one.uri)).body).toEqual(one);
+    }
+
+    const made = await call(mock, 'POST', '/videos', { name: 'Sunrise' });
+    expect(made.status).toBe(201);
+    expect(made.body.uri).toMatch(/^\/videos\/[1-9][0-9]*$/);
+    expect(made.location).toBe(made.body.uri);
+    expect((await call(mock, 'GET', made.body.uri)).body).toEqual(made.body);
+    const renamed = await call(mock, 'PATCH', made.body.uri, { name: 'Sunset' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toEqual({ ...made.body, name: 'Sunset' });
+
+    // Under a video, a comment's link is the path it is read at, its video's value in it.
+    const comments = await call(mock, 'GET', `${made.body.uri}/comments`);
+    expect(comments.body).toHaveLength(2);
+    for (const one of comments.body as { uri: string }[]) {
+      expect(one.uri).toMatch(new RegExp(`^${made.body.uri}/comments/[1-9][0-9]*$`));
+      expect((await call(mock, 'GET', one.uri)).body).toEqual(one);
+    }
+    const said = await call(mock, 'POST', `${made.body.uri}/comments`, { text: 'Lovely' });
+    expect(said.status).toBe(201);
+    expect(said.body.uri).toMatch(new RegExp(`^${made.body.uri}/comments/[1-9][0-9]*$`));
+    expect((await call(mock, 'GET', said.body.uri)).body).toEqual(said.body);
+
+    expect((await call(mock, 'DELETE', made.body.uri)).status).toBe(204);
+    expect((await call(mock, 'GET', made.body.uri)).status).toBe(404);
+  });
+});
+
+describe('collections under a parent no client can create', () => {
+  it('answer under the documentation’s parent id, not 404 (Adyen’s companies are listed, never made)', async () => {
+    const company = {
+      type: 'object',
+      required: ['id', 'name'],
+      properties: { id: { type: 'string', readOnly: true }, name: { type: 'string' } },
+    };
+    const hook = {
+      type: 'object',
+      required: ['id', 'url'],
+      properties: { id: { type: 'string', readOnly: true }, url: { type: 'string' } },
+    };
+    const companyId = {
+      name: 'companyId',
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+      example: 'YOUR_COMPANY_ACCOUNT',
+    };
+    const spec = {
+      openapi: '3.1.0',
+      info: { title: 'companies', version: '1' },
+      paths: {
+        '/companies': { get: { responses: { '200': ok({ type: 'array', items: company }) } } },
+        '/companies/{companyId}': {
+          parameters: [companyId],
+          get: { responses: { '200': ok(company) } },
+        },
+        '/companies/{companyId}/webhooks': {
+          parameters: [companyId],
+          get: { responses: { '200': ok({ type: 'array', items: hook }) } },
+          post: {
+            requestBody: body({
+              type: 'object',
+              required: ['url'],
+              properties: { url: { type: 'string' } },
+            }),
+            responses: { '201': ok(hook) },
+          },
+        },
+        '/companies/{companyId}/webhooks/{webhookId}': {
+          parameters: [
+            companyId,
+            { name: 'webhookId', in: 'path', required: true, schema: { type: 'string' } },
+          ],
+          get: { responses: { '200': ok(hook) } },
+          delete: { responses: { '204': { description: 'gone' } } },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 2);
+    const made = await call(mock, 'POST', '/companies/YOUR_COMPANY_ACCOUNT/webhooks', {
+      url: 'https://example.org/hook',
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const listed = await call(mock, 'GET', '/companies/YOUR_COMPANY_ACCOUNT/webhooks');
+    expect(listed.status).toBe(200);
+    expect(listed.body).toContainEqual(made.body);
+    expect(
+      (await call(mock, 'GET', `/companies/YOUR_COMPANY_ACCOUNT/webhooks/${made.body.id}`)).body,
+    ).toEqual(made.body);
+    // Kept per parent all the same.
+    expect((await call(mock, 'GET', '/companies/OTHER/webhooks')).body).not.toContainEqual(
+      made.body,
+    );
+  });
+});
+
+describe('a field no value of the record’s schema fits', () => {
+  it('is left out of the record when sent, not a 500, where the record does not require it (Vimeo’s user content filters)', async () => {
+    // The answer's schema is an array whose `enum` lists strings: no array fits it.
+    const user = {
+      type: 'object',
+      required: ['id', 'name'],
+      properties: {
+        id: { type: 'integer', readOnly: true },
+        name: { type: 'string' },
+        content_filter: { type: 'array', items: { type: 'string' }, enum: ['drugs', 'safe'] },
+      },
+    };
+    const edit = {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        content_filter: { type: 'array', items: { type: 'string' } },
+      },
+    };
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'users', version: '1' },
+      paths: {
+        '/users': {
+          get: { responses: { '200': ok({ type: 'array', items: user }) } },
+          post: { requestBody: body(edit), responses: { '201': ok(user) } },
+        },
+        '/users/{id}': {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+          get: { responses: { '200': ok(user) } },
+          patch: { requestBody: body(edit), responses: { '200': ok(user) } },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 0);
+    const made = await call(mock, 'POST', '/users', { name: 'Ada', content_filter: ['safe'] });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body).not.toHaveProperty('content_filter');
+    const changed = await call(mock, 'PATCH', `/users/${made.body.id}`, {
+      name: 'Bob',
+      content_filter: ['drugs'],
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body).toEqual({ id: made.body.id, name: 'Bob' });
+  });
+});
+
+describe('a put to a record of a collection that has no create', () => {
+  it('makes the record at the key its path names, as HTTP’s PUT does (Vimeo’s likes, Discord’s guild members)', async () => {
+    const like = {
+      type: 'object',
+      required: ['id', 'name'],
+      properties: { id: { type: 'integer' }, name: { type: 'string' } },
+    };
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'likes', version: '1' },
+      paths: {
+        '/me/likes': { get: { responses: { '200': ok({ type: 'array', items: like }) } } },
+        '/me/likes/{video_id}': {
+          parameters: [
+            { name: 'video_id', in: 'path', required: true, schema: { type: 'integer' } },
+          ],
+          get: { responses: { '200': ok(like) } },
+          put: { responses: { '204': { description: 'liked' } } },
+          delete: { responses: { '204': { description: 'unliked' } } },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 0);
+    expect((await call(mock, 'GET', '/me/likes/42')).status).toBe(404);
+    expect((await call(mock, 'PUT', '/me/likes/42')).status).toBe(204);
+    const liked = await call(mock, 'GET', '/me/likes/42');
+    expect(liked.status).toBe(200);
+    expect(liked.body).toMatchObject({ id: 42, name: expect.any(String) });
+    expect((await call(mock, 'GET', '/me/likes')).body).toEqual([liked.body]);
+    // Again: the same record, kept.
+    expect((await call(mock, 'PUT', '/me/likes/42')).status).toBe(204);
+    expect((await call(mock, 'GET', '/me/likes')).body).toEqual([liked.body]);
+    expect((await call(mock, 'DELETE', '/me/likes/42')).status).toBe(204);
+    expect((await call(mock, 'GET', '/me/likes/42')).status).toBe(404);
+  });
+});
+
+describe('a field a base marks read-only that the extending schema requires and lists', () => {
+  it('is the client’s to send (PagerDuty’s add-ons choose their type)', async () => {
+    const base = {
+      type: 'object',
+      properties: {
+        id: { type: 'string', readOnly: true },
+        type: { type: 'string', readOnly: true },
+        summary: { type: 'string', readOnly: true },
+      },
+    };
+    const addon = {
+      allOf: [
+        base,
+        {
+          type: 'object',
+          required: ['type', 'name'],
+          properties: {
+            type: { type: 'string', enum: ['full_page_addon', 'incident_show_addon'] },
+            name: { type: 'string' },
+          },
+        },
+      ],
+    };
+    const wrapped = { type: 'object', required: ['addon'], properties: { addon } };
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'addons', version: '1' },
+      components: { schemas: { Tag: base, Addon: addon } },
+      paths: {
+        '/addons': {
+          get: {
+            responses: {
+              '200': ok({
+                type: 'object',
+                properties: { addons: { type: 'array', items: addon } },
+              }),
+            },
+          },
+          post: { requestBody: body(wrapped), responses: { '201': ok(wrapped) } },
+        },
+        '/addons/{id}': {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          get: { responses: { '200': ok(wrapped) } },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 0);
+    const sent = { type: 'incident_show_addon', name: 'Status' };
+    const made = await call(mock, 'POST', '/addons', { addon: sent });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body.addon).toMatchObject(sent);
+    expect((await call(mock, 'GET', `/addons/${made.body.addon.id}`)).body.addon).toMatchObject(
+      sent,
+    );
+    const own = await call(mock, 'POST', '/addons', { addon: { ...sent, id: 'P1' } });
+    expect(own.status).toBe(400);
+    expect(JSON.stringify(own.body)).toContain('/body/addon/id is read-only');
+  });
+});
+
+describe('a create whose body wraps one record of several kinds', () => {
+  it('makes the record, read afterwards at its id (PagerDuty’s automation runners: {runner: oneOf [sidecar, runbook]})', async () => {
+    const runner = {
+      type: 'object',
+      required: ['id', 'name', 'runner_type'],
+      properties: {
+        id: { type: 'string', readOnly: true },
+        name: { type: 'string' },
+        runner_type: { type: 'string', enum: ['sidecar', 'runbook'] },
+        runbook_base_uri: { type: 'string' },
+      },
+    };
+    const sidecar = {
+      type: 'object',
+      required: ['name', 'runner_type'],
+      properties: { name: { type: 'string' }, runner_type: { type: 'string', enum: ['sidecar'] } },
+    };
+    const runbook = {
+      type: 'object',
+      required: ['name', 'runner_type', 'runbook_base_uri'],
+      properties: {
+        name: { type: 'string' },
+        runner_type: { type: 'string', enum: ['runbook'] },
+        runbook_base_uri: { type: 'string' },
+      },
+    };
+    const wrapped = { type: 'object', required: ['runner'], properties: { runner } };
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'runners', version: '1' },
+      paths: {
+        '/runners': {
+          get: {
+            responses: {
+              '200': ok({
+                type: 'object',
+                properties: { runners: { type: 'array', items: runner } },
+              }),
+            },
+          },
+          post: {
+            requestBody: body({
+              type: 'object',
+              required: ['runner'],
+              properties: {
+                runner: {
+                  oneOf: [sidecar, runbook],
+                  discriminator: { propertyName: 'runner_type' },
+                },
+              },
+            }),
+            responses: { '201': ok(wrapped) },
+          },
+        },
+        '/runners/{id}': {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          get: { responses: { '200': ok(wrapped) } },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 0);
+    const sent = { name: 'prod', runner_type: 'runbook', runbook_base_uri: 'acme.runbook.io' };
+    const made = await call(mock, 'POST', '/runners', { runner: sent });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body.runner).toMatchObject(sent);
+    const read = await call(mock, 'GET', `/runners/${made.body.runner.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.runner).toEqual(made.body.runner);
+    expect((await call(mock, 'GET', '/runners')).body.runners).toEqual([made.body.runner]);
+  });
+});
+
+describe('a field each answer fixes to its own value', () => {
+  it('is shown as each answer fixes it: a list of references, a read of the record (PagerDuty’s schedules)', async () => {
+    const reference = {
+      type: 'object',
+      required: ['id', 'type'],
+      properties: {
+        id: { type: 'string', readOnly: true },
+        type: { type: 'string', enum: ['schedule_v3_reference'] },
+        summary: { type: 'string' },
+      },
+    };
+    const schedule = {
+      type: 'object',
+      required: ['id', 'type', 'name'],
+      properties: {
+        id: { type: 'string', readOnly: true },
+        type: { type: 'string', enum: ['schedule_v3'] },
+        name: { type: 'string' },
+      },
+    };
+    const wrapped = { type: 'object', required: ['schedule'], properties: { schedule } };
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'schedules', version: '1' },
+      paths: {
+        '/schedules': {
+          get: {
+            responses: {
+              '200': ok({
+                type: 'object',
+                required: ['schedules'],
+                properties: { schedules: { type: 'array', items: reference } },
+              }),
+            },
+          },
+          post: {
+            requestBody: body({
+              type: 'object',
+              properties: {
+                schedule: { type: 'object', properties: { name: { type: 'string' } } },
+              },
+            }),
+            responses: { '201': ok(wrapped) },
+          },
+        },
+        '/schedules/{id}': {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          get: { responses: { '200': ok(wrapped) } },
+          put: {
+            requestBody: body({
+              type: 'object',
+              properties: {
+                schedule: { type: 'object', properties: { name: { type: 'string' } } },
+              },
+            }),
+            responses: { '200': ok(wrapped) },
+          },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 2);
+    const made = await call(mock, 'POST', '/schedules', { schedule: { name: 'On-call' } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body.schedule).toMatchObject({ type: 'schedule_v3', name: 'On-call' });
+    const listed = await call(mock, 'GET', '/schedules');
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.schedules).toHaveLength(3);
+    for (const one of listed.body.schedules)
+      expect(one.type, JSON.stringify(one)).toBe('schedule_v3_reference');
+    const changed = await call(mock, 'PUT', `/schedules/${made.body.schedule.id}`, {
+      schedule: { name: 'Primary' },
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body.schedule).toMatchObject({ type: 'schedule_v3', name: 'Primary' });
+  });
+});
+
+describe('a put whose body cannot express a field the create set', () => {
+  it('keeps that field, and removes one it declares and leaves out (Intercom’s attributes keep their data type)', async () => {
+    const attribute = {
+      type: 'object',
+      required: ['id', 'name'],
+      properties: {
+        id: { type: 'integer', readOnly: true },
+        name: { type: 'string' },
+        description: { type: 'string' },
+        data_type: { type: 'string', enum: ['string', 'list'] },
+      },
+    };
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'attributes', version: '1' },
+      paths: {
+        '/attributes': {
+          get: { responses: { '200': ok({ type: 'array', items: attribute }) } },
+          post: {
+            requestBody: body({
+              type: 'object',
+              required: ['name', 'data_type'],
+              properties: {
+                name: { type: 'string' },
+                description: { type: 'string' },
+                data_type: { type: 'string', enum: ['string', 'list'] },
+              },
+            }),
+            responses: { '201': ok(attribute) },
+          },
+        },
+        '/attributes/{id}': {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+          get: { responses: { '200': ok(attribute) } },
+          put: {
+            requestBody: body({
+              type: 'object',
+              properties: { name: { type: 'string' }, description: { type: 'string' } },
+            }),
+            responses: { '200': ok(attribute) },
+          },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 0);
+    const made = await call(mock, 'POST', '/attributes', {
+      name: 'tier',
+      description: 'Customer tier',
+      data_type: 'list',
+    });
+    expect(made.status).toBe(201);
+    const put = await call(mock, 'PUT', `/attributes/${made.body.id}`, { name: 'level' });
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({ id: made.body.id, name: 'level', data_type: 'list' });
+  });
+});
+
+describe('a field listed as references to the record’s own values', () => {
+  it('is shown in a list as the value that names the record’s (PagerDuty’s add-on references)', async () => {
+    const reference = {
+      type: 'object',
+      required: ['id', 'type'],
+      properties: {
+        id: { type: 'string', readOnly: true },
+        type: {
+          type: 'string',
+          enum: ['full_page_addon_reference', 'incident_show_addon_reference'],
+        },
+      },
+    };
+    const addon = {
+      type: 'object',
+      required: ['id', 'type', 'name'],
+      properties: {
+        id: { type: 'string', readOnly: true },
+        type: { type: 'string', enum: ['full_page_addon', 'incident_show_addon'] },
+        name: { type: 'string' },
+      },
+    };
+    const wrapped = { type: 'object', required: ['addon'], properties: { addon } };
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'addons', version: '1' },
+      paths: {
+        '/addons': {
+          get: {
+            responses: {
+              '200': ok({
+                type: 'object',
+                required: ['addons'],
+                properties: { addons: { type: 'array', items: reference } },
+              }),
+            },
+          },
+          post: {
+            requestBody: body({
+              type: 'object',
+              properties: {
+                addon: {
+                  type: 'object',
+                  required: ['type', 'name'],
+                  properties: {
+                    type: { type: 'string', enum: ['full_page_addon', 'incident_show_addon'] },
+                    name: { type: 'string' },
+                  },
+                },
+              },
+            }),
+            responses: { '201': ok(wrapped) },
+          },
+        },
+        '/addons/{id}': {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          get: { responses: { '200': ok(wrapped) } },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 0);
+    const made = await call(mock, 'POST', '/addons', {
+      addon: { type: 'incident_show_addon', name: 'Status' },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body.addon.type).toBe('incident_show_addon');
+    const listed = await call(mock, 'GET', '/addons');
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.addons).toEqual([
+      { id: made.body.addon.id, type: 'incident_show_addon_reference', name: 'Status' },
+    ]);
+    expect((await call(mock, 'GET', `/addons/${made.body.addon.id}`)).body.addon.type).toBe(
+      'incident_show_addon',
+    );
+  });
+});
+
+describe('records keyed by their own link, whose item operations type the parameter apart', () => {
+  it('make link values every operation takes (Vimeo’s GET of a followed category takes a text, its PUT a number)', async () => {
+    const category = {
+      type: 'object',
+      required: ['uri', 'name'],
+      properties: { uri: { type: 'string' }, name: { type: 'string' } },
+    };
+    const parameter = (type: string) => ({
+      name: 'category',
+      in: 'path',
+      required: true,
+      schema: { type },
+    });
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'categories', version: '1' },
+      paths: {
+        '/me/categories': { get: { responses: { '200': ok({ type: 'array', items: category }) } } },
+        '/me/categories/{category}': {
+          get: { parameters: [parameter('string')], responses: { '200': ok(category) } },
+          put: {
+            parameters: [parameter('number')],
+            requestBody: body({ type: 'object', properties: { name: { type: 'string' } } }),
+            responses: { '200': ok(category) },
+          },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 2);
+    const seeded = (await call(mock, 'GET', '/me/categories')).body as { uri: string }[];
+    expect(seeded).toHaveLength(2);
+    for (const one of seeded) {
+      expect(one.uri).toMatch(/^\/me\/categories\/[1-9][0-9]*$/);
+      const put = await call(mock, 'PUT', one.uri, { name: 'Animation' });
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+      expect(put.body).toEqual({ uri: one.uri, name: 'Animation' });
+    }
+  });
+});
+
+describe('a link key', () => {
+  it('is read only where the path takes a number and the link says nothing of its own shape (ReadMe’s links end in a slug)', () => {
+    const specWith = (parameter: object, uri: object) => ({
+      openapi: '3.1.0',
+      info: { title: 'links', version: '1' },
+      paths: {
+        '/changelogs': {
+          get: {
+            responses: {
+              '200': ok({
+                type: 'array',
+                items: { type: 'object', properties: { uri, title: { type: 'string' } } },
+              }),
+            },
+          },
+        },
+        '/changelogs/{identifier}': {
+          parameters: [{ name: 'identifier', in: 'path', required: true, schema: parameter }],
+          get: { responses: { '200': ok({ type: 'object', properties: { uri } }) } },
+        },
+      },
+    });
+    const keyOf = (spec: object) =>
+      inferResources(listOperations(spec as never)).map((one) => [one.idProperty, one.keyLink])[0];
+    const text = { type: 'string' };
+    expect(keyOf(specWith({ type: 'integer' }, text))).toEqual([
+      'uri',
+      expect.objectContaining({ template: '/changelogs/{identifier}' }),
+    ]);
+    expect(keyOf(specWith({ type: 'string' }, text))).toBeUndefined();
+    expect(
+      keyOf(specWith({ type: 'integer' }, { type: 'string', pattern: '^/changelogs/[a-z]+$' })),
+    ).toBeUndefined();
+  });
+});

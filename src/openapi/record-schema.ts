@@ -43,6 +43,10 @@ const NESTED_DEPTH = 4;
  */
 function mergeDefinitions(known: readonly SchemaObject[], depth: number): SchemaObject {
   if (known.length === 1) return known[0] as SchemaObject;
+  // Values listed apart (a reference's `type: schedule_v3_reference`, the record's
+  // `schedule_v3`: PagerDuty's): no value fits both, the record keeps the last answer's, and
+  // each answer shows its own (projectionFor), where it names each of them.
+  if (listedApart(known)) return known.at(-1) as SchemaObject;
   if (
     depth < NESTED_DEPTH &&
     known.every(
@@ -63,6 +67,44 @@ function mergeDefinitions(known: readonly SchemaObject[], depth: number): Schema
       typesOf(schema).some((type) => type === 'integer' || type === 'number'),
     ) ?? (known[0] as SchemaObject)
   );
+}
+
+/** Whether each definition lists its values (`enum`, `const`) and no value is listed by all. */
+function listedApart(known: readonly SchemaObject[]): boolean {
+  const lists = known.map(listedOf);
+  if (lists.some((list) => list === undefined)) return false;
+  const [first, ...others] = lists as unknown[][];
+  if ((first ?? []).some((value) => others.every((list) => list.includes(value)))) return false;
+  // Each other answer must name each value the last one lists, or fix its own.
+  const last = lists.at(-1) as unknown[];
+  return lists.every(
+    (list) =>
+      list === last ||
+      list?.length === 1 ||
+      last.every((value) => listedValueFor(value, list as unknown[]) !== undefined),
+  );
+}
+
+/** The values a schema lists (`const`, `enum`); undefined when it lists none. */
+function listedOf(schema: SchemaObject): unknown[] | undefined {
+  if ('const' in schema) return [(schema as { const: unknown }).const];
+  const listed = (schema as { enum?: unknown }).enum;
+  return Array.isArray(listed) ? listed : undefined;
+}
+
+/**
+ * The value of `listed` that shows `value`: itself, else the one listed text that extends it
+ * (a reference's `incident_show_addon_reference` for the record's `incident_show_addon`);
+ * undefined when none or several do.
+ * @example listedValueFor('full_page_addon', ['full_page_addon_reference', 'incident_show_addon_reference']) // 'full_page_addon_reference'
+ */
+export function listedValueFor(value: unknown, listed: readonly unknown[]): unknown {
+  if (listed.includes(value)) return value;
+  if (typeof value !== 'string' || value === '') return undefined;
+  const extending = listed.filter(
+    (one) => typeof one === 'string' && one.length > value.length && one.startsWith(value),
+  );
+  return extending.length === 1 ? extending[0] : undefined;
 }
 
 /**

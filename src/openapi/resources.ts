@@ -11,11 +11,13 @@ import {
 } from './envelopes.js';
 import { ID_WORDS, keyPropertyFor, wordsOf } from './item-key.js';
 import { listParametersOf, type ListParameters } from './list-parameters.js';
+import { linkPropertyOf, linkSchemaOf, linkValueSchemaOf, type LinkKey } from './link-key.js';
 import { mergeRecordSchemas } from './record-schema.js';
 import type { IdKind } from '../vocabulary/record.js';
 
 export type { Envelope } from './envelopes.js';
 export type { ListParameters, Paging } from './list-parameters.js';
+export type { LinkKey } from './link-key.js';
 
 /** What an operation does to its resource. */
 export type ResourceAction = 'list' | 'create' | 'read' | 'replace' | 'update' | 'delete';
@@ -49,6 +51,12 @@ export interface Resource {
    * never null. One object for the resource's life: what compiles it once keeps it.
    */
   readonly keySchema: SchemaObject;
+  /**
+   * Set when the records are keyed by their own link (`uri: "/videos/258684937"`, read at
+   * `/videos/{video_id}`): no property names the item parameter, and the record has no `id`.
+   * The key is then the link, the item path filled with the scope and the parameter's value.
+   */
+  readonly keyLink?: LinkKey;
   /**
    * Whether a create may choose the id: the create body lets the client write the id property
    * (a `username`, a `slug`, a writable `id`). One the client leaves out is made up.
@@ -218,8 +226,10 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   const likely = (names: Iterable<string>) => likelyKeys(names, explicitKey, item);
 
   // What a client sends: the create body, maybe wrapped (`{data: {...}}`); one that holds no
-  // record (a batch of them, a command) is no create of this collection.
-  const isBody = recordTest(listed, 1, likely);
+  // record (a batch of them, a command) is no create of this collection. Told by the fields
+  // of the listed records and of the record the create answers: PagerDuty lists references
+  // (`id`, `type`, `summary`), which share no field with what a create sends (`name`...).
+  const isBody = recordTest(withCreated(listed, candidate.create, word, likely), 1, likely);
   const bodyOf = (operation: Operation | undefined) =>
     operation && requestEnvelopeOf(operation, word, listed ? isBody : undefined);
   const createBody = bodyOf(candidate.create);
@@ -230,8 +240,9 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   const served = servedOperations(candidate, create, createBody, bodyOf, answersRecord);
   const schema = mergeRecordSchemas(withBodyOnlyFields(served.records, createBody));
   const properties = propertiesOf(schema);
-  const idProperty = idPropertyOf(candidate, explicitKey, schema);
-  if (idProperty === undefined) return undefined;
+  const key = idPropertyOf(candidate, explicitKey, schema);
+  if (key === undefined) return undefined;
+  const { idProperty } = key;
 
   const listing = new Map<Operation, ListParameters>();
   for (const [operation, action] of served.actions)
@@ -248,6 +259,10 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   const created = createBody ? propertiesOf(createBody.record) : {};
   const scope = parametersOf(candidate.path);
   const idSchema = properties[idProperty] ?? {};
+  const keyLink: LinkKey | undefined =
+    key.byLink && item
+      ? { template: item.path, value: linkValueSchemaOf(itemParameterSchemas(item)) }
+      : undefined;
 
   return {
     name: explicitNameOf(list, create) ?? candidate.path.replace(/^\/+|\/+$/g, ''),
@@ -255,10 +270,11 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     itemPath: item?.path,
     schema,
     idProperty,
-    idKind: idKindOf(idSchema),
+    idKind: keyLink ? 'string' : idKindOf(idSchema),
     actions: served.actions,
     itemParameter: item?.parameter,
-    keySchema: keySchemaOf(idSchema, item),
+    keySchema: keyLink ? linkSchemaOf(keyLink) : keySchemaOf(idSchema, item),
+    ...(keyLink ? { keyLink } : {}),
     clientChosenId: idProperty in created && !isReadOnly(created[idProperty] ?? {}),
     writable: written.length > 0 ? new Set(written) : undefined,
     envelopes: served.envelopes,
@@ -306,6 +322,26 @@ function recordShapeOf(schema: SchemaObject): SchemaObject {
   const properties: Record<string, SchemaObject> = {};
   for (const arm of arms) Object.assign(properties, propertiesOf(arm));
   return { type: 'object', properties } as SchemaObject;
+}
+
+/**
+ * The listed record's shape with the fields of the record a create answers, where that answer
+ * holds one the list's records are (in a wrapper, or sharing fields with them).
+ */
+function withCreated(
+  listed: SchemaObject | undefined,
+  create: Operation | undefined,
+  word: string,
+  likely: (names: Iterable<string>) => Set<string>,
+): SchemaObject | undefined {
+  if (!listed || !create) return listed;
+  const answersListed = recordTest(listed, 2, likely);
+  const envelope = recordEnvelopeOf(successSchema(create), word, answersListed);
+  if (!envelope || !answersListed(envelope.record)) return listed;
+  return {
+    type: 'object',
+    properties: { ...propertiesOf(envelope.record), ...propertiesOf(listed) },
+  } as SchemaObject;
 }
 
 /** The arms of a `oneOf`/`anyOf` answer that each are a record, when there are two or more. */
@@ -376,7 +412,30 @@ function requestEnvelopeOf(
   const schema = bodySchemaOf(operation);
   if (!schema) return undefined;
   const envelope = recordEnvelopeOf(schema, word, isBody ?? (() => true));
-  return envelope && (!isBody || isBody(envelope.record)) ? envelope : undefined;
+  if (envelope && (!isBody || isBody(envelope.record))) return envelope;
+  return unionWrappedOf(schema, isBody);
+}
+
+/**
+ * A body that wraps one record of several kinds (PagerDuty's automation runners: `{runner:
+ * oneOf [sidecar, runbook]}`, told by `runner_type`): the wrapper's one property that is a union
+ * of objects, read as one record with the fields of every kind (the record's check still holds
+ * the kind to its own). Unread, the create was no create, and its answer an example no read found.
+ */
+function unionWrappedOf(
+  schema: SchemaObject,
+  isBody: RecordTest | undefined,
+): Envelope | undefined {
+  const unions = Object.entries(propertiesOf(schema)).filter(
+    ([, property]) => objectArmsOf(property).length >= 2,
+  );
+  const [only] = unions;
+  if (!only || unions.length > 1) return undefined;
+  const [property, union] = only;
+  const record = recordShapeOf(union);
+  return !isBody || isBody(record)
+    ? { kind: 'wrapped', property, wrapper: schema, record }
+    : undefined;
 }
 
 /**
@@ -443,15 +502,16 @@ function withBodyOnlyFields(
 
 /**
  * The property that keys the records: `x-mock`'s, else the one the item parameter names, else
- * the id (see idOf); undefined when the records have none. A key is a scalar: `floating_ip`
- * naming an object (a wrapper's field) is no key.
+ * `id`, else, for records with an item path, their own link (`uri`, `self`, `href`: `byLink`),
+ * else the id idOf finds; undefined when the records have none. A key is a scalar:
+ * `floating_ip` naming an object (a wrapper's field) is no key.
  * @throws {SpecError} when `x-mock` names a key the records do not have.
  */
 function idPropertyOf(
   candidate: Candidate,
   explicitKey: string | undefined,
   schema: SchemaObject,
-): string | undefined {
+): { idProperty: string; byLink: boolean } | undefined {
   const properties = propertiesOf(schema);
   if (explicitKey !== undefined && !(explicitKey in properties))
     throw new SpecError(
@@ -460,11 +520,56 @@ function idPropertyOf(
   const scalars = Object.keys(properties).filter((name) => isScalarKey(properties[name] ?? {}));
   const { item } = candidate;
   const named = item && keyPropertyFor(item.parameter, scalars);
-  const idProperty =
+  const chosen =
     explicitKey ??
     (named !== undefined && ownIdNamed(named, candidate.path, scalars) ? 'id' : named) ??
-    idOf(schema);
-  return idProperty !== undefined && idProperty in properties ? idProperty : undefined;
+    ('id' in properties ? 'id' : undefined);
+  // Vimeo's records hold their key only in their `uri` (`/videos/258684937`): keyed by
+  // another property the service sets, none of them could be read at the path they name.
+  // Only for a number in the path, which names no other field: a word there (ReadMe's
+  // `/changelogs/{identifier}`, its links `/changelogs/<slug>`) is some field's value, which a
+  // link made up around another word would not hold. A link whose schema says its own shape
+  // (a pattern, a list) is kept as the spec says it.
+  const link =
+    chosen === undefined && item && itemParameterSchemas(item).some(isNumeric)
+      ? linkPropertyOf(
+          scalars.filter(
+            (name) => holdsText(properties[name] ?? {}) && !hasOwnShape(properties[name] ?? {}),
+          ),
+        )
+      : undefined;
+  const idProperty = chosen ?? link ?? idOf(schema);
+  return idProperty !== undefined && idProperty in properties
+    ? { idProperty, byLink: link !== undefined && idProperty === link }
+    : undefined;
+}
+
+function isNumeric(schema: SchemaObject): boolean {
+  return typesOf(schema).some((type) => type === 'integer' || type === 'number');
+}
+
+/** Whether a text's schema says what it looks like: a pattern, a format, listed values. */
+function hasOwnShape(schema: SchemaObject): boolean {
+  return [schema, ...((schema.allOf ?? []) as SchemaObject[])].some(
+    (part) =>
+      part.pattern !== undefined ||
+      part.format !== undefined ||
+      part.enum !== undefined ||
+      'const' in part,
+  );
+}
+
+/** The schema of an item path's own parameter, as its first operation declares it. */
+function itemParameterSchema(item: NonNullable<Candidate['item']>): SchemaObject | undefined {
+  return itemParameterSchemas(item)[0];
+}
+
+/** The schemas each operation of an item path gives its own parameter. */
+function itemParameterSchemas(item: NonNullable<Candidate['item']>): SchemaObject[] {
+  return item.operations
+    .flatMap((operation) => operation.parameters)
+    .filter((one) => one.in === 'path' && one.name === item.parameter)
+    .map((one) => one.schema);
 }
 
 /**
@@ -660,9 +765,7 @@ function keySchemaOf(property: SchemaObject, item: Candidate['item']): SchemaObj
 }
 
 function keyOrParameterSchema(property: SchemaObject, item: Candidate['item']): SchemaObject {
-  const parameter = item?.operations
-    .flatMap((operation) => operation.parameters)
-    .find((one) => one.in === 'path' && one.name === item.parameter)?.schema;
+  const parameter = item && itemParameterSchema(item);
   if (!parameter || Object.keys(parameter).length === 0) return property;
   const types = typesOf(property);
   const parameterTypes = typesOf(parameter);

@@ -149,6 +149,10 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
   const hiddenOf = (schema: SchemaObject): ReadonlySet<string> => {
     const hidden = new Set<string>();
     if (options.hide) collectHidden(schema, options.hide.marker, hidden, new Set());
+    if (options.hide?.marker === 'readOnly') {
+      if (isReference(schema, hidden)) return NONE;
+      for (const name of requiredWritable(schema, new Set())) hidden.delete(name);
+    }
     return hidden;
   };
 
@@ -376,6 +380,51 @@ export function selfClosedOverParts(schema: SchemaObject): boolean {
   if (schema.additionalProperties !== false || !Array.isArray(schema.allOf)) return false;
   const own = new Set(Object.keys(schema.properties ?? {}));
   return Object.keys(propertiesOf(schema)).some((name) => !own.has(name));
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * Whether an object a client sends is a reference to another record: every property it declares
+ * is the service's (`readOnly`), so its own values are what name that record. PagerDuty's
+ * incidents name their service as `{"id": "PWIXJZS", "type": "service_reference"}`, whose schema
+ * marks both read-only (they are set by the service that holds the service); refused, no
+ * documented create of an incident could be sent. JSON Schema says a read-only value is one a
+ * client cannot change, and a reference changes none: it names. An object with any property a
+ * client writes (the record itself, a nested line) keeps its read-only fields refused.
+ */
+function isReference(schema: SchemaObject, readOnly: ReadonlySet<string>): boolean {
+  if (readOnly.size === 0) return false;
+  const declared = new Set<string>();
+  collectDeclared(schema, declared, new Set());
+  return [...declared].every((name) => readOnly.has(name));
+}
+
+/**
+ * Names a schema, or one of its `allOf` parts, both requires and declares without `readOnly`:
+ * the client's to send, though a base the part extends marks them read-only. PagerDuty's
+ * add-on extends its base (every field read-only) with a `type` it requires and lists
+ * (`full_page_addon`...); refused, no documented install of an add-on could be sent.
+ */
+function requiredWritable(schema: SchemaObject, seen: Set<object>): string[] {
+  if (!isJsonObject(schema) || seen.has(schema)) return [];
+  seen.add(schema);
+  const properties = (schema.properties ?? {}) as Record<string, SchemaObject>;
+  const own = (Array.isArray(schema.required) ? (schema.required as string[]) : []).filter(
+    (name) => name in properties && !carries(properties[name] as SchemaObject, 'readOnly'),
+  );
+  const parts = ((schema.allOf ?? []) as SchemaObject[]).flatMap((part) =>
+    requiredWritable(part, seen),
+  );
+  return [...own, ...parts];
+}
+
+/** Names of the properties this schema or its `allOf` parts declare. */
+function collectDeclared(schema: SchemaObject, into: Set<string>, seen: Set<object>): void {
+  if (!isJsonObject(schema) || seen.has(schema)) return;
+  seen.add(schema);
+  for (const name of Object.keys(schema.properties ?? {})) into.add(name);
+  for (const part of (schema.allOf ?? []) as SchemaObject[]) collectDeclared(part, into, seen);
 }
 
 /** Names of the properties, of this schema or of its `allOf` parts, that carry the marker. */

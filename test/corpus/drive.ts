@@ -665,9 +665,36 @@ function idNames(itemParam: string): string[] {
       'slug',
       'key',
       'sid',
+      LINK,
       'name',
     ]),
   ];
+}
+
+/** In idNames, the place of the record's own link (a `uri`, `self` or `href` property). */
+const LINK = '\u0000link';
+const LINK_NAMES = new Set(['uri', 'self', 'href', 'self_link', 'selfLink']);
+
+/** The last segment of a record's own link, when it is a path that ends in a number. */
+function linkIn(value: JsonObject): Json | undefined {
+  for (const name of LINK_NAMES) {
+    const link = value[name];
+    // A number, as an id is: a link that ends in a word may end in any field's value.
+    if (typeof link === 'string' && /\/\d+\/?$/.test(link.split('?')[0] ?? ''))
+      return lastSegment(link);
+  }
+  return undefined;
+}
+
+function lastSegment(link: string | number): Json {
+  if (typeof link === 'number') return link;
+  const last = link.split('?')[0]?.split('/').filter(Boolean).at(-1);
+  if (last === undefined) return link;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
 }
 
 function isId(value: Json | undefined): value is string | number {
@@ -685,9 +712,20 @@ export function idIn(
 ): Json | undefined {
   if (!isObject(value)) return undefined;
   const names = idProperty === undefined ? idNames(itemParam) : [idProperty];
-  for (const name of names) if (isId(value[name])) return value[name];
-  const inner = Object.values(value).filter(isObject);
-  return inner.length === 1 ? idIn(inner[0], itemParam, idProperty) : undefined;
+  for (const name of names) {
+    // A record's own link holds its id as its last segment (Vimeo's `uri: "/videos/7"`).
+    if (name === LINK && idProperty === undefined) {
+      const link = linkIn(value);
+      if (link !== undefined) return link;
+    } else if (isId(value[name]))
+      return LINK_NAMES.has(name) ? lastSegment(value[name]) : value[name];
+  }
+  // The one object inside that holds an id: a wrapper may carry others (Apideck's `_raw: {}`).
+  const ids = Object.values(value)
+    .filter(isObject)
+    .map((inner) => idIn(inner, itemParam, idProperty))
+    .filter((id) => id !== undefined);
+  return ids.length === 1 ? ids[0] : undefined;
 }
 
 /** The record holding the id, at the top level or inside a one-record wrapper. */
@@ -699,8 +737,11 @@ function recordIn(
   if (!isObject(value)) return undefined;
   const names = idProperty === undefined ? idNames(itemParam) : [idProperty];
   if (names.some((name) => isId(value[name]))) return value;
-  const inner = Object.values(value).filter(isObject);
-  return inner.length === 1 ? recordIn(inner[0], itemParam, idProperty) : undefined;
+  const records = Object.values(value)
+    .filter(isObject)
+    .map((inner) => recordIn(inner, itemParam, idProperty))
+    .filter((record) => record !== undefined);
+  return records.length === 1 ? records[0] : undefined;
 }
 
 function idInLocation(location: string | undefined): Json | undefined {

@@ -7,13 +7,14 @@ import { jsonSchemaOf, responseFor, type Operation } from '../../openapi/operati
 import type { DataGenerator } from '../../openapi/sample.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import { parametersOf, type Resource, type ResourceAction } from '../../openapi/resources.js';
+import { lastValueOf, linkOf } from '../../openapi/link-key.js';
 import type {
   Collection,
   CollectionDescriptor,
   RecordId,
   StoredRecord,
 } from '../../store/store.js';
-import { SpecError } from '../../openapi/load.js';
+import { SpecError, type SchemaObject } from '../../openapi/load.js';
 import { descriptorOf } from './descriptor.js';
 import { createEnvelopeAnswers, type EnvelopeAnswers, type ToldPage } from './envelope-answer.js';
 import { textsFrom, type Texts } from '../../vocabulary/texts.js';
@@ -57,6 +58,9 @@ const SEEDED: CollectionDescriptor = {
   idKind: 'string',
 };
 
+/** A key schema no value fits: see #scoped. */
+const NO_TAKEN_KEY: SchemaObject = { not: {} } as SchemaObject;
+
 /** Seedings under way, by store and collection: two first requests seed once. */
 const seedings = new WeakMap<object, Map<string, Promise<void>>>();
 
@@ -66,7 +70,7 @@ const seedings = new WeakMap<object, Map<string, Promise<void>>>();
  * replaced), update (`patch`: a JSON Merge Patch) and delete, each answering the success
  * status the spec gives it, in the envelope its answer documents, on the store of the
  * request's context. A nested collection's records are kept per parent, whose record must
- * exist. Records are checked against the resource's schema before they are stored or sent.
+ * exist where clients can create one. Records are checked against the resource's schema before they are stored or sent.
  * @example resourceHandlers({ resources, compiler, generator, examples, basePath: '/v1' }).get(listCategories)
  */
 export function resourceHandlers(given: EngineOptions): Map<Operation, OperationHandler> {
@@ -114,7 +118,12 @@ class ServedResource {
     const keyName = names[this.resource.scope.length] ?? names.at(-1) ?? '';
     const scopeOf = (request: HandlerRequest): string[] =>
       scopeNames.map((name) => String(request.params[name]));
-    const keyOf = (request: HandlerRequest): RecordId => request.params[keyName] as RecordId;
+    const { keyLink } = this.resource;
+    // A record keyed by its link is found by the link its path makes (see Resource.keyLink).
+    const keyOf = (request: HandlerRequest): RecordId =>
+      keyLink
+        ? linkOf(keyLink.template, [...scopeOf(request), String(request.params[keyName])])
+        : (request.params[keyName] as RecordId);
     /** The answer for a record: in its envelope, else the operation's example. */
     const answer = (
       record: StoredRecord | undefined,
@@ -128,6 +137,11 @@ class ServedResource {
       ...(headers ? { headers } : {}),
     });
 
+    // Where clients have no create, a `put` is how a record comes to be at its key (HTTP's
+    // PUT creates the target it names): Vimeo's `PUT /me/likes/{video_id}` likes a video,
+    // Discord's `PUT /guilds/{guild_id}/members/{user_id}` adds a member. Where a create
+    // exists, the record must be made by it first.
+    const putCreates = !isCreatable(this.resource);
     switch (action) {
       case 'list':
         return async (request, context) => {
@@ -208,8 +222,13 @@ class ServedResource {
           const record = await collection.update(id, (current) =>
             this.#maker.change(current, request.body, action, operation, scope),
           );
-          if (!record) throw this.#notFound(id);
-          return answer(record);
+          if (record) return answer(record);
+          if (action === 'replace' && putCreates) {
+            const made = this.#maker.create(request.body, scope, collection, operation);
+            const { fields } = made instanceof Promise ? await made : made;
+            return answer(await collection.create(fields, id));
+          }
+          throw this.#notFound(id);
         };
       case 'delete':
         return async (request, context) => {
@@ -224,8 +243,11 @@ class ServedResource {
 
   /**
    * The collection of a scope (the values of the collection path's parameters), once the
-   * parent record it belongs to is known to exist.
-   * @throws {ApiError} 404 when the parent record does not exist.
+   * parent record it belongs to is known to exist. A parent no client can create (Adyen's
+   * companies, Vimeo's users: the account's own, listed, never made) is taken to exist: the
+   * mock cannot tell which of them the service holds, and the documented request, which names
+   * the documentation's company, was a 404 whatever the client did.
+   * @throws {ApiError} 404 when the parent record, of a collection clients add to, does not exist.
    */
   collection(scope: readonly string[], context: HandlerContext): Collection | Promise<Collection> {
     // A top-level collection is the store's at once: no await on the path of every request.
@@ -236,9 +258,11 @@ class ServedResource {
 
   async #nestedCollection(scope: readonly string[], context: HandlerContext): Promise<Collection> {
     const parent = this.resource.parent && this.all.get(this.resource.parent);
-    if (parent) {
+    if (parent && isCreatable(parent.resource)) {
       const depth = parent.resource.scope.length;
-      const key = scope[depth] ?? '';
+      const value = scope[depth] ?? '';
+      const link = parent.resource.keyLink;
+      const key = link ? linkOf(link.template, scope.slice(0, depth + 1)) : value;
       const found = await (await parent.collection(scope.slice(0, depth), context)).get(key);
       if (!found) throw errors.noRecord(parent.resource.name, parent.resource.idProperty, key);
     }
@@ -264,7 +288,7 @@ class ServedResource {
     if (!seeded) {
       seeded = (async () => {
         try {
-          await seedCollection(this.resource, collection, {
+          await seedCollection(this.#scoped(scope), collection, {
             ...seeding,
             generator: this.options.generator,
             fixed: this.#maker.references(scope),
@@ -343,16 +367,40 @@ class ServedResource {
     return errors.noRecord(this.resource.name, this.resource.idProperty, id);
   }
 
+  /**
+   * The resource as one parent's collection of it sees it: a link key's template with the
+   * scope's values in it, so that a record seeded there links to where it is read.
+   */
+  #scoped(scope: readonly string[]): Resource {
+    const { keyLink } = this.resource;
+    if (!keyLink || scope.length === 0) return this.resource;
+    return {
+      ...this.resource,
+      keyLink: { ...keyLink, template: linkOf(keyLink.template, scope) },
+      // Made from the template, never taken from the generated record: its link (an example
+      // of another parent's) would fit the item path and be read nowhere.
+      keySchema: NO_TAKEN_KEY,
+    };
+  }
+
   #location(scope: readonly string[], record: StoredRecord): Record<string, string> | undefined {
     const between = this.#itemPathParts;
     if (!between) return undefined;
     // The item path with the scope's values, then the record's key, in its parameters.
-    const values = [...scope, String(this.#keyOf(record))];
+    const key = String(this.#keyOf(record));
+    const { keyLink } = this.resource;
+    const values = [...scope, (keyLink && lastValueOf(keyLink.template, key)) ?? key];
     let path = `${this.options.basePath}${between[0] ?? ''}`;
     for (let index = 1; index < between.length; index++)
       path += `${encodeURIComponent(values[index - 1] ?? '')}${between[index] ?? ''}`;
     return { Location: path };
   }
+}
+
+/** Whether clients can add records to a collection: only then must a parent be made before its children. */
+function isCreatable(resource: Resource): boolean {
+  for (const action of resource.actions.values()) if (action === 'create') return true;
+  return false;
 }
 
 /** The operation's answer of that status is a bare key: a JSON string, or an integer for integer keys. */

@@ -4,8 +4,10 @@
 import { errors } from '../../vocabulary/error-catalogue.js';
 import type { SchemaObject } from '../../openapi/load.js';
 import type { Operation } from '../../openapi/operations.js';
+import { SpecError } from '../../openapi/load.js';
 import type { Resource } from '../../openapi/resources.js';
 import { ID_WORDS, wordsOf } from '../../openapi/item-key.js';
+import { linkOf } from '../../openapi/link-key.js';
 import type { DataGenerator } from '../../openapi/sample.js';
 import {
   carries,
@@ -54,6 +56,8 @@ export class RecordMaker {
   readonly #notClients: ReadonlySet<string>;
   /** The properties each operation's request body declares (see #declaredBy), by operation. */
   readonly #declared = new Map<Operation, ReadonlySet<string>>();
+  /** The words of the properties each operation's request body declares, by operation. */
+  readonly #declaredWords = new Map<Operation, ReadonlySet<string>>();
   /** The properties each operation's request body lets a client set to null, by operation. */
   readonly #nullable = new Map<Operation, ReadonlySet<string>>();
   /** Whether new keys are made from the key's schema (see hasMeaningfulKey), not by the store. */
@@ -157,7 +161,7 @@ export class RecordMaker {
       throw errors.emptyKey(this.resource.name, this.resource.idProperty);
     // The store makes the id (integers, UUIDs): nothing to look up, no promise to wait for.
     if (!this.#meaningfulKey) return { fields };
-    return this.#madeUpId(collection).then((id) => ({ fields, id }));
+    return this.#madeUpId(collection, scope).then((id) => ({ fields, id }));
   }
 
   /** The fields with the key the client chose, once the store is known not to hold it. */
@@ -195,9 +199,34 @@ export class RecordMaker {
     this.#serverFields(current, fields);
     this.references(scope, fields);
     for (const [name, value] of Object.entries(client)) setField(fields, name, value);
-    if (action === 'replace') this.#fill(fields, current);
+    if (action === 'replace') {
+      this.#keepUnexpressed(current, fields, operation);
+      this.#fill(fields, current);
+    }
     this.#fit(fields, body, this.#declaredBy(operation), action === 'update' ? 'patched' : 'new');
     return fields;
+  }
+
+  /**
+   * A replace keeps the client's fields its body cannot express: Intercom's PUT of a
+   * conversation attribute declares its name and description, not the `data_type` the create
+   * chose, and a replace that dropped it left a record of no kind (a 500 on every answer). A
+   * field the body declares and leaves out is removed, as a replace does.
+   */
+  #keepUnexpressed(
+    current: StoredRecord,
+    fields: Record<string, unknown>,
+    operation: Operation,
+  ): void {
+    const declared = this.#declaredBy(operation);
+    if (declared.size === 0) return;
+    let words = this.#declaredWords.get(operation);
+    if (!words) {
+      words = new Set([...declared].map((name) => wordsOf(name).join(' ')));
+      this.#declaredWords.set(operation, words);
+    }
+    for (const [name, value] of Object.entries(this.#clientFields(current)))
+      if (!(name in fields) && !words.has(wordsOf(name).join(' '))) setField(fields, name, value);
   }
 
   /**
@@ -345,12 +374,27 @@ export class RecordMaker {
       if (found.length === 0) continue;
       const fromClient = isJsonObject(body) && name in body;
       if (fromClient && !declared.has(name)) problems.push(...found);
-      else fields[name] = this.#made(name, schema);
+      else this.#remade(fields, name, schema);
     }
     for (const name of this.#required)
       if (name !== this.resource.idProperty && !(name in fields))
         problems.push(`/body must have required property '${name}'`);
     if (problems.length > 0) throw errors.recordWouldBreak(change, problems);
+  }
+
+  /**
+   * A field the service transforms, made anew from S; left out when S allows no value of it
+   * and the record does not require it. Vimeo's user answers `content_filter` as an array whose
+   * `enum` lists strings, which no array fits: a documented edit that sent the filters was a 500.
+   * @throws {SpecError} when the record requires the field and no value of it can be made.
+   */
+  #remade(fields: Record<string, unknown>, name: string, schema: SchemaObject): void {
+    try {
+      fields[name] = this.#made(name, schema);
+    } catch (err) {
+      if (!(err instanceof SpecError) || this.#required.has(name)) throw err;
+      Reflect.deleteProperty(fields, name);
+    }
   }
 
   /** The properties the operation's request body declares for the record. */
@@ -397,9 +441,12 @@ export class RecordMaker {
    * An id made from the key's schema, for a key whose schema says what it looks like.
    * @throws {ApiError} 409 when every id the schema allows (a short enum) is taken.
    */
-  async #madeUpId(collection: Collection): Promise<RecordId> {
+  async #madeUpId(collection: Collection, scope: readonly string[]): Promise<RecordId> {
+    const { keyLink } = this.resource;
     const id = await madeUpKey(
-      this.resource,
+      keyLink && scope.length > 0
+        ? { ...this.resource, keyLink: { ...keyLink, template: linkOf(keyLink.template, scope) } }
+        : this.resource,
       this.options.generator,
       async (key) => (await collection.get(key)) !== undefined,
     );
@@ -433,8 +480,15 @@ export async function madeUpKey(
   generator: DataGenerator,
   taken: (id: RecordId) => Promise<boolean>,
 ): Promise<RecordId | undefined> {
+  const { keyLink } = resource;
   for (let attempt = 0; attempt < KEY_ATTEMPTS; attempt++) {
-    const id = generator.value(resource.keySchema, `${resource.name}.${resource.idProperty}`);
+    // A link key is its template filled with a value made for its last parameter: its scope
+    // is the one the caller filled in (see Resource.keyLink).
+    const id = keyLink
+      ? linkOf(keyLink.template, [
+          String(generator.value(keyLink.value, `${resource.name}.${resource.idProperty}`)),
+        ])
+      : generator.value(resource.keySchema, `${resource.name}.${resource.idProperty}`);
     // An empty text names no record: no path can hold it.
     if (((typeof id === 'string' && id !== '') || typeof id === 'number') && !(await taken(id)))
       return id;

@@ -1,7 +1,7 @@
 import { jsonOf } from '../../store/records.js';
 import { errors } from '../../vocabulary/error-catalogue.js';
 import type { SchemaObject } from '../../openapi/load.js';
-import { isClosed } from '../../openapi/record-schema.js';
+import { isClosed, listedValueFor } from '../../openapi/record-schema.js';
 import { ID_WORDS, wordsOf } from '../../openapi/item-key.js';
 import { carries, partsOf, propertiesOf, typesOf } from '../../openapi/schema-parts.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
@@ -56,6 +56,21 @@ export function projectionFor(schema: SchemaObject): (record: StoredRecord) => S
     if (types.includes('string') && !numeric) asText.add(name);
     if (numeric && !types.includes('string')) asNumber.add(name);
   }
+  // A field the answer fixes to one value is that value there: PagerDuty lists its schedules
+  // as references, `type: "schedule_v3_reference"`, and reads each as `type: "schedule_v3"`;
+  // one it lists values of shows the value that names the record's (its add-ons' references,
+  // `incident_show_addon_reference` for `incident_show_addon`).
+  const fixed = new Map<string, unknown>();
+  const listed = new Map<string, readonly unknown[]>();
+  for (const [name, property] of Object.entries(properties)) {
+    const only = onlyValueOf(property);
+    if (only !== undefined) fixed.set(name, only.value);
+    else {
+      const values = (property as { enum?: unknown }).enum;
+      if (Array.isArray(values) && values.every((value) => typeof value === 'string'))
+        listed.set(name, values);
+    }
+  }
   const nested = new Map<string, (value: unknown) => unknown>();
   for (const [name, property] of Object.entries(properties)) {
     const inner = nestedProjection(property, new Set());
@@ -65,6 +80,10 @@ export function projectionFor(schema: SchemaObject): (record: StoredRecord) => S
     hidden.has(name) ||
     (closed && !(name in properties) && !patterns?.some((pattern) => pattern.test(name)));
   const shown = (name: string, value: unknown): unknown => {
+    if (fixed.has(name)) return fixed.get(name);
+    const values = listed.get(name);
+    if (values && typeof value === 'string' && !values.includes(value))
+      return listedValueFor(value, values) ?? value;
     if (typeof value === 'number' && asText.has(name)) return String(value);
     if (typeof value === 'string' && asNumber.has(name) && /^-?\d+(\.\d+)?$/.test(value))
       return Number(value);
@@ -128,6 +147,17 @@ function nestedProjection(
     const shown = value.map(each);
     return shown.some((item, i) => item !== value[i]) ? Object.freeze(shown) : value;
   };
+}
+
+/** The one value a schema allows, by `const` or an `enum` of one (itself or an `allOf` part). */
+function onlyValueOf(schema: SchemaObject): { value: unknown } | undefined {
+  for (const part of [schema, ...((schema.allOf ?? []) as SchemaObject[])]) {
+    if (typeof part !== 'object' || part === null) continue;
+    if ('const' in part) return { value: (part as { const: unknown }).const };
+    const listed = (part as { enum?: unknown }).enum;
+    if (Array.isArray(listed) && listed.length === 1) return { value: listed[0] as unknown };
+  }
+  return undefined;
 }
 
 /** The keywords through which a schema admits property names its `properties` do not list. */
