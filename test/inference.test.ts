@@ -1799,3 +1799,71 @@ describe('a link key', () => {
     ).toBeUndefined();
   });
 });
+
+describe('the records the documentation reads', () => {
+  // Vimeo documents `GET /channels/{channel_id}` with `channel_id: 927`, and its nested calls
+  // under that channel: the service holds channel 927, a fresh mock answered 404 to each.
+  const channel = {
+    type: 'object',
+    required: ['id', 'name'],
+    properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string' } },
+  };
+  const member = {
+    type: 'object',
+    required: ['id', 'name'],
+    properties: { id: { type: 'integer' }, name: { type: 'string' } },
+  };
+  const spec = {
+    openapi: '3.1.0',
+    info: { title: 'documented keys', version: '1' },
+    paths: {
+      '/channels': {
+        get: { responses: { '200': ok({ type: 'array', items: channel }) } },
+        post: { requestBody: body(channel), responses: { '201': ok(channel) } },
+      },
+      '/channels/{channel_id}': {
+        get: {
+          parameters: [
+            {
+              name: 'channel_id',
+              in: 'path',
+              required: true,
+              schema: { type: 'integer', example: 927 },
+            },
+          ],
+          responses: { '200': ok(channel) },
+        },
+      },
+      '/members': {
+        get: { responses: { '200': ok({ type: 'array', items: member }) } },
+        post: { requestBody: body(member), responses: { '201': ok(member) } },
+      },
+      '/members/{id}': {
+        get: {
+          parameters: [
+            { name: 'id', in: 'path', required: true, example: 10, schema: { type: 'integer' } },
+          ],
+          responses: { '200': ok(member) },
+        },
+      },
+    },
+  };
+
+  it('seeds a record at the key an item path is documented with, where the service chooses keys', async () => {
+    const mock = await mockOf(spec, 3);
+    const read = await call(mock, 'GET', '/channels/927');
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ id: 927 });
+    expect((await call(mock, 'GET', '/channels')).body).toHaveLength(3);
+    // A create still gets a key of its own.
+    const made = await call(mock, 'POST', '/channels', { name: 'news' });
+    expect(made.status).toBe(201);
+    expect(made.body.id).not.toBe(927);
+  });
+
+  it('leaves the key free where the client chooses it: the documented create sends it', async () => {
+    const mock = await mockOf(spec, 3);
+    expect((await call(mock, 'GET', '/members/10')).status).toBe(404);
+    expect((await call(mock, 'POST', '/members', { id: 10, name: 'Ada' })).status).toBe(201);
+  });
+});

@@ -39,6 +39,7 @@ export function readUrlEncoded(
       // An empty field is what a form sends for an empty input: the schema decides.
       allowEmptyValue: true,
       json: encoding.contentType !== undefined && isJsonMediaType(encoding.contentType),
+      examples: [],
     };
   });
   return readQuery(text, parameters, { where: '/body' });

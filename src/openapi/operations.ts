@@ -57,6 +57,8 @@ export interface Parameter {
   readonly allowEmptyValue: boolean;
   /** Its value is a JSON document (`content: application/json`), not a styled value. */
   readonly json: boolean;
+  /** The values its `example`, `examples` and its schema's examples give, in that order. */
+  readonly examples: readonly unknown[];
 }
 
 /** How one property of a form or multipart body is written (OpenAPI's Encoding Object). */
@@ -239,7 +241,23 @@ function parameterOf(parameter: ParameterObject): Parameter {
     explode: parameter.explode ?? style === 'form',
     allowEmptyValue: parameter.allowEmptyValue === true,
     json: mediaType !== undefined && isJsonMediaType(mediaType),
+    examples: parameterExamples(parameter, (media?.schema ?? parameter.schema) as unknown),
   };
+}
+
+/** What a parameter's `example`, `examples` (their `value`s) and its schema's examples give. */
+function parameterExamples(parameter: ParameterObject, schema: unknown): unknown[] {
+  const found: unknown[] = [];
+  if (parameter.example !== undefined) found.push(parameter.example);
+  for (const example of Object.values(parameter.examples ?? {}))
+    if (typeof example === 'object' && example !== null && 'value' in example)
+      found.push(example.value);
+  if (typeof schema === 'object' && schema !== null) {
+    const { example, examples } = schema as { example?: unknown; examples?: unknown };
+    if (example !== undefined) found.push(example);
+    if (Array.isArray(examples)) found.push(...(examples as unknown[]));
+  }
+  return found;
 }
 
 function requestBodyOf(definition: OperationObject): RequestBody | undefined {

@@ -58,6 +58,13 @@ export interface Resource {
    */
   readonly keyLink?: LinkKey;
   /**
+   * The keys the documentation's requests read records by: the examples of the item path's
+   * parameter (Vimeo's `channel_id: 927`), each once. A service holds the records its
+   * documentation names; a fresh mock seeds them (where the service, not the client, chooses
+   * keys), so that the documented read works first time.
+   */
+  readonly documentedKeys: readonly unknown[];
+  /**
    * Whether a create may choose the id: the create body lets the client write the id property
    * (a `username`, a `slug`, a writable `id`). One the client leaves out is made up.
    */
@@ -275,6 +282,7 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     itemParameter: item?.parameter,
     keySchema: keyLink ? linkSchemaOf(keyLink) : keySchemaOf(idSchema, item),
     ...(keyLink ? { keyLink } : {}),
+    documentedKeys: keyLink || !item ? [] : documentedKeysOf(item),
     clientChosenId: idProperty in created && !isReadOnly(created[idProperty] ?? {}),
     writable: written.length > 0 ? new Set(written) : undefined,
     envelopes: served.envelopes,
@@ -562,6 +570,18 @@ function hasOwnShape(schema: SchemaObject): boolean {
 /** The schema of an item path's own parameter, as its first operation declares it. */
 function itemParameterSchema(item: NonNullable<Candidate['item']>): SchemaObject | undefined {
   return itemParameterSchemas(item)[0];
+}
+
+/** The values the item path's parameter is documented with, each once (see Resource.documentedKeys). */
+function documentedKeysOf(item: NonNullable<Candidate['item']>): unknown[] {
+  const keys = new Map<string, unknown>();
+  for (const operation of item.operations)
+    for (const one of operation.parameters)
+      if (one.in === 'path' && one.name === item.parameter)
+        for (const value of one.examples)
+          if (typeof value === 'string' || typeof value === 'number')
+            keys.set(JSON.stringify(value), value);
+  return [...keys.values()];
 }
 
 /** The schemas each operation of an item path gives its own parameter. */

@@ -92,7 +92,9 @@ export async function seedCollection(
     // The generated record's own key, when it also fits the item path (a slug's pattern).
     const fitsPath = (key: unknown) => compiler.response(resource.keySchema)(key).length === 0;
     let id: RecordId | undefined;
-    if (resource.idKind === 'uuid')
+    const documented = documentedKeyOf(resource, i, fitsPath);
+    if (documented !== undefined && (await free(documented))) id = documented;
+    else if (resource.idKind === 'uuid')
       id = generator.value({ type: 'string', format: 'uuid' }, 'a uuid') as string;
     else if (hasMeaningfulKey(resource))
       id =
@@ -115,6 +117,25 @@ export async function seedCollection(
     made.push({ fields: inOrder(withoutId(fields, resource.idProperty)), id });
   }
   for (const { fields, id } of made) await collection.create(fields, id);
+}
+
+/**
+ * The i-th key the documentation reads a record by (Resource.documentedKeys), as a key of the
+ * resource's kind, where the service chooses keys and it addresses a record; else none. Where a
+ * client chooses them, the documented create sends it, and a seeded record holding it was a 409.
+ */
+function documentedKeyOf(
+  resource: Resource,
+  i: number,
+  fits: (key: unknown) => boolean,
+): RecordId | undefined {
+  if (resource.clientChosenId) return undefined;
+  const value = resource.documentedKeys[i];
+  if (value === undefined) return undefined;
+  const key = resource.idKind === 'integer' ? Number(value) : String(value);
+  if (resource.idKind === 'integer' && !(Number.isSafeInteger(key) && (key as number) > 0))
+    return undefined;
+  return fits(key) ? key : undefined;
 }
 
 /**
