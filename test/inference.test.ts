@@ -1861,6 +1861,44 @@ describe('the records the documentation reads', () => {
     expect(made.body.id).not.toBe(927);
   });
 
+  it('seeds a record keyed by its link at the link the documented key makes', async () => {
+    const video = {
+      type: 'object',
+      required: ['uri', 'name'],
+      properties: { uri: { type: 'string' }, name: { type: 'string' } },
+    };
+    const videos = {
+      openapi: '3.0.3',
+      info: { title: 'videos', version: '1' },
+      paths: {
+        '/videos': {
+          get: { responses: { '200': ok({ type: 'array', items: video }) } },
+          post: {
+            requestBody: body({ type: 'object', properties: { name: { type: 'string' } } }),
+            responses: { '201': ok(video) },
+          },
+        },
+        '/videos/{video_id}': {
+          get: {
+            parameters: [
+              {
+                name: 'video_id',
+                in: 'path',
+                required: true,
+                schema: { type: 'number', example: 258684937 },
+              },
+            ],
+            responses: { '200': ok(video) },
+          },
+        },
+      },
+    };
+    const mock = await mockOf(videos, 2);
+    const read = await call(mock, 'GET', '/videos/258684937');
+    expect(read.status).toBe(200);
+    expect(read.body.uri).toBe('/videos/258684937');
+  });
+
   it('leaves the key free where the client chooses it: the documented create sends it', async () => {
     const mock = await mockOf(spec, 3);
     expect((await call(mock, 'GET', '/members/10')).status).toBe(404);

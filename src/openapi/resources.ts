@@ -59,7 +59,8 @@ export interface Resource {
   readonly keyLink?: LinkKey;
   /**
    * The keys the documentation's requests read records by: the examples of the item path's
-   * parameter (Vimeo's `channel_id: 927`), each once. A service holds the records its
+   * parameter (Vimeo's `channel_id: 927`), each once; of a record keyed by its link, the
+   * link's last value. A service holds the records its
    * documentation names; a fresh mock seeds them (where the service, not the client, chooses
    * keys), so that the documented read works first time.
    */
@@ -282,7 +283,7 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     itemParameter: item?.parameter,
     keySchema: keyLink ? linkSchemaOf(keyLink) : keySchemaOf(idSchema, item),
     ...(keyLink ? { keyLink } : {}),
-    documentedKeys: keyLink || !item ? [] : documentedKeysOf(item),
+    documentedKeys: item ? documentedKeysOf(item) : [],
     clientChosenId: idProperty in created && !isReadOnly(created[idProperty] ?? {}),
     writable: written.length > 0 ? new Set(written) : undefined,
     envelopes: served.envelopes,

@@ -3,7 +3,9 @@ import { SpecError, type SchemaObject } from '../../openapi/load.js';
 import { realisticRecords, type SchemaFacts } from '../../openapi/realistic.js';
 import type { Resource } from '../../openapi/resources.js';
 import type { DataGenerator } from '../../openapi/sample.js';
+import { linkOf } from '../../openapi/link-key.js';
 import { propertiesOf } from '../../openapi/schema-parts.js';
+import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { Collection, RecordId, Store } from '../../store/store.js';
 import { descriptorOf } from './descriptor.js';
 import { hasMeaningfulKey, madeUpKey } from './record-maker.js';
@@ -92,7 +94,7 @@ export async function seedCollection(
     // The generated record's own key, when it also fits the item path (a slug's pattern).
     const fitsPath = (key: unknown) => compiler.response(resource.keySchema)(key).length === 0;
     let id: RecordId | undefined;
-    const documented = documentedKeyOf(resource, i, fitsPath);
+    const documented = documentedKeyOf(resource, i, fitsPath, compiler);
     if (documented !== undefined && (await free(documented))) id = documented;
     else if (resource.idKind === 'uuid')
       id = generator.value({ type: 'string', format: 'uuid' }, 'a uuid') as string;
@@ -128,14 +130,28 @@ function documentedKeyOf(
   resource: Resource,
   i: number,
   fits: (key: unknown) => boolean,
+  compiler: SchemaCompiler,
 ): RecordId | undefined {
   if (resource.clientChosenId) return undefined;
   const value = resource.documentedKeys[i];
   if (value === undefined) return undefined;
+  const { keyLink } = resource;
+  if (keyLink) {
+    // A link's value is checked as the value it is; the link is made of the (scoped) template.
+    const typed = isNumeric(keyLink.value) ? Number(value) : String(value);
+    return compiler.response(keyLink.value)(typed).length === 0
+      ? linkOf(keyLink.template, [String(typed)])
+      : undefined;
+  }
   const key = resource.idKind === 'integer' ? Number(value) : String(value);
   if (resource.idKind === 'integer' && !(Number.isSafeInteger(key) && (key as number) > 0))
     return undefined;
   return fits(key) ? key : undefined;
+}
+
+function isNumeric(schema: SchemaObject): boolean {
+  const { type } = schema as { type?: unknown };
+  return type === 'integer' || type === 'number';
 }
 
 /**
