@@ -22,7 +22,7 @@ const SLOWEST_FIRST = [
   'test/contract-coverage.test.ts', // 41 CPU s, 133 s: runs of the built contract CLI
   'test/contract-realworld.test.ts', // 35 CPU s, 115 s: the contract CLI against public documents' mocks
   'test/browser/playwright-fixture.test.ts', // 51 CPU s, 93 s: two Playwright runs, three Chromiums each
-  'test/contract-cli.test.ts', // 45 CPU s, 79 s alone: the built contract CLI
+  'test/contract-cli.test.ts', // 47 CPU s, 72 s alone: the built contract CLI
   'test/browser/inspector.test.ts', // 21 CPU s, 67 s: Chromium
   'test/recipes/playwright.test.ts', // 23 CPU s, 58 s: Vite, the mock and two Chromiums
   'test/corpus.test.ts', // 25 CPU s, 57 s: a mock for each document, the expected ones' operations called
