@@ -17,7 +17,7 @@ import { REDIS_SKIP_NOTE_PREFIX } from './test/redis/find-redis.js';
  * most of a file's time.
  */
 const SLOWEST_FIRST = [
-  'test/contract-proof.test.ts', // 65-71 CPU s, 96-110 s alone: the contract suite against faulty servers, in-process
+  'test/contract-proof.test.ts', // 59-83 CPU s, 68-110 s alone: the contract suite against faulty servers, in-process
   'test/cli.test.ts', // 44 CPU s, 100 s: the built CLI started some 60 times
   'test/contract-coverage.test.ts', // 41 CPU s, 133 s: runs of the built contract CLI
   'test/contract-realworld.test.ts', // 35 CPU s, 115 s: the contract CLI against public documents' mocks
