@@ -12,16 +12,17 @@ import { REDIS_SKIP_NOTE_PREFIX } from './test/redis/find-redis.js';
  * fresh clone (CI) has none, and then it starts the largest first: test/contract-realworld.test.ts,
  * 54 lines and over a minute, came among the last. Each with its CPU seconds, its child processes included,
  * and its seconds in a run of these files on 2 workers at a load of 10 (26 Nov 2026, the
- * method in docs/test-speed.md; cli and readme-snippets run alone after they were cut): on
- * two cores the CPU is most of a file's time.
+ * method in docs/test-speed.md; cli and readme-snippets run alone after they were cut, and
+ * contract-proof and contract-cli alone at a load of 5-7 on 27 Nov): on two cores the CPU is
+ * most of a file's time.
  */
 const SLOWEST_FIRST = [
-  'test/contract-proof.test.ts', // 80 CPU s, 195 s: the contract suite against faulty servers, in-process
+  'test/contract-proof.test.ts', // 59-83 CPU s, 68-110 s alone: the contract suite against faulty servers, in-process
   'test/cli.test.ts', // 44 CPU s, 100 s: the built CLI started some 60 times
   'test/contract-coverage.test.ts', // 41 CPU s, 133 s: runs of the built contract CLI
   'test/contract-realworld.test.ts', // 35 CPU s, 115 s: the contract CLI against public documents' mocks
   'test/browser/playwright-fixture.test.ts', // 51 CPU s, 93 s: two Playwright runs, three Chromiums each
-  'test/contract-cli.test.ts', // 53 CPU s, 89 s: the built contract CLI
+  'test/contract-cli.test.ts', // 47 CPU s, 72 s alone: the built contract CLI
   'test/browser/inspector.test.ts', // 21 CPU s, 67 s: Chromium
   'test/recipes/playwright.test.ts', // 23 CPU s, 58 s: Vite, the mock and two Chromiums
   'test/corpus.test.ts', // 25 CPU s, 57 s: a mock for each document, the expected ones' operations called

@@ -57,15 +57,21 @@ async function get(url: string, key: string): Promise<{ status: number; body: un
   return { status: res.status, body: await res.json() };
 }
 
-/** A request whose body stops half-way: authorized, so that the mock waits for the rest. */
+/**
+ * A request whose body stops half-way: authorized, so that the mock waits for the rest. It asks
+ * `Expect: 100-continue`, and the mock's `100 Continue` says the request is in its hands: the
+ * fixed pause it replaces (100 ms) bet that a busy machine let the mock read it by then.
+ */
 async function halfSentRequest(url: string): Promise<Socket> {
   const socket = connect(Number(new URL(url).port), '127.0.0.1');
   await new Promise((resolve) => socket.once('connect', resolve));
+  const told = new Promise<Buffer>((resolve) => socket.once('data', resolve));
   socket.write(
     'POST /v1/categories HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer petstore-kit-dev-key\r\n' +
-      'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
+      'Content-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n',
   );
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect((await told).toString()).toMatch(/^HTTP\/1\.1 100 Continue\r\n/);
+  socket.write('{"na');
   return socket;
 }
 

@@ -752,3 +752,30 @@ describe('a connection that fails', () => {
     expect(received).toBe(2);
   });
 });
+
+describe('an answer that stalls', () => {
+  let server: Server;
+  let baseUrl: string;
+  beforeAll(async () => {
+    // The status and headers at once, then half the body, and nothing more.
+    server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('[{"id":');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('is no answer: --timeout bounds the body too, and the rule cannot be judged', async () => {
+    const ctx = { target: { baseUrl, timeoutMs: 300 }, advise: () => {} };
+    const sent = send(ctx, { method: 'get', path: '/categories', headers: {} });
+    await expect(sent).rejects.toMatchObject({
+      name: 'TargetUnavailable',
+      message: `GET ${baseUrl}/categories: no answer within 300 ms (raise --timeout)`,
+    });
+  });
+});

@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
+import type * as VitestNode from 'vitest/node';
 import type { TestCase } from 'vitest/node';
 import { loadSpec, type OpenApiDocument } from '../openapi/load.js';
 import { basePathOf, findServer, resolveServerUrl } from '../openapi/servers.js';
@@ -96,10 +97,7 @@ export async function runContract(
   // Colour codes only for a person at a terminal; a CI log gets plain text (set before vitest
   // loads: its colours are chosen then).
   if ((io.stdout as { isTTY?: boolean }).isTTY !== true) process.env.NO_COLOR ??= '1';
-  // Loaded while the spec is read and the target asked, a second of start-up on two cores;
-  // a run that stops before the rules waits for it no longer than it takes.
-  const loadingVitest = import('vitest/node');
-  loadingVitest.catch(() => undefined);
+  let loadingVitest: Promise<typeof VitestNode>;
   try {
     checkOptions(options);
     // A start after the first reads the spec from loadSpec's remembered loads, without YAML.
@@ -107,6 +105,11 @@ export async function runContract(
     plan = buildContractPlan(spec);
     baseUrl = resolveBaseUrl(options, spec);
     checkCredentials(plan, options);
+    // Loaded while the target is asked, half a second of start-up that the pre-flight's
+    // network waits hide. Not before: a refused option or spec stops at once without paying
+    // its 0.6 CPU s (the checks above take the same thread, so they hid nothing of it).
+    loadingVitest = import('vitest/node');
+    loadingVitest.catch(() => undefined);
     ({ refusedSchemes } = await preflight(plan, baseUrl, {
       credentials: { token: options.apiKey, basic: options.basic },
       timeoutMs,
