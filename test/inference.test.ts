@@ -1905,3 +1905,108 @@ describe('the records the documentation reads', () => {
     expect((await call(mock, 'POST', '/members', { id: 10, name: 'Ada' })).status).toBe(201);
   });
 });
+
+describe('answers about a record, not the record', () => {
+  const model = {
+    type: 'object',
+    required: ['id', 'object', 'owned_by'],
+    properties: {
+      id: { type: 'string', readOnly: true },
+      object: { type: 'string', enum: ['model'] },
+      owned_by: { type: 'string' },
+    },
+  };
+  const deleted = {
+    type: 'object',
+    required: ['id', 'object', 'deleted'],
+    properties: {
+      id: { type: 'string' },
+      object: { type: 'string' },
+      deleted: { type: 'boolean' },
+    },
+  };
+  const run = {
+    type: 'object',
+    required: ['id', 'workflow_id'],
+    properties: { id: { type: 'integer', readOnly: true }, workflow_id: { type: 'integer' } },
+  };
+  const invitation = {
+    type: 'object',
+    required: ['id', 'invitee'],
+    properties: { id: { type: 'integer' }, invitee: { type: 'string' } },
+  };
+  const member = {
+    type: 'object',
+    required: ['login'],
+    properties: { login: { type: 'string' }, role: { type: 'string' } },
+  };
+  const spec = {
+    openapi: '3.1.0',
+    info: { title: 'about records', version: '1' },
+    paths: {
+      '/models': { get: { responses: { '200': ok({ type: 'array', items: model }) } } },
+      '/models/{model}': {
+        parameters: [
+          {
+            name: 'model',
+            in: 'path',
+            required: true,
+            schema: { type: 'string' },
+            example: 'gpt-x',
+          },
+        ],
+        get: { responses: { '200': ok(model) } },
+        delete: { responses: { '200': ok(deleted) } },
+      },
+      // Workflows no client creates, named by an id or a file name.
+      '/workflows': {
+        get: {
+          responses: {
+            '200': ok({
+              type: 'array',
+              items: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } },
+            }),
+          },
+        },
+      },
+      '/workflows/{workflow_id}/runs': {
+        parameters: [
+          { name: 'workflow_id', in: 'path', required: true, schema: { type: 'string' } },
+        ],
+        get: { responses: { '200': ok({ type: 'array', items: run }) } },
+      },
+      '/members': { get: { responses: { '200': ok({ type: 'array', items: member }) } } },
+      '/members/{login}': {
+        parameters: [{ name: 'login', in: 'path', required: true, schema: { type: 'string' } }],
+        get: { responses: { '200': ok(member) } },
+        put: {
+          requestBody: body({ type: 'object', properties: { role: { type: 'string' } } }),
+          responses: { '201': ok(invitation) },
+        },
+      },
+    },
+  };
+
+  it('answers a delete documented as a confirmation with one, holding the record’s id', async () => {
+    const mock = await mockOf(spec, 2);
+    const gone = await call(mock, 'DELETE', '/models/gpt-x');
+    expect(gone.status).toBe(200);
+    expect(gone.body).toMatchObject({ id: 'gpt-x', deleted: expect.any(Boolean) });
+    expect((await call(mock, 'GET', '/models/gpt-x')).status).toBe(404);
+  });
+
+  it('leaves a numeric field as made where the path names its parent by a word', async () => {
+    const mock = await mockOf(spec, 2);
+    const runs = await call(mock, 'GET', '/workflows/main.yaml/runs');
+    expect(runs.status).toBe(200);
+    for (const one of runs.body) expect(one.workflow_id).toEqual(expect.any(Number));
+  });
+
+  it('answers a put that makes a record with what the put documents', async () => {
+    const mock = await mockOf(spec, 2);
+    const put = await call(mock, 'PUT', '/members/ada', { role: 'admin' });
+    expect(put.status).toBe(201);
+    expect(put.body).toMatchObject({ id: expect.any(Number), invitee: expect.any(String) });
+    expect((await call(mock, 'GET', '/members/ada')).status).toBe(200);
+  });
+});

@@ -8,6 +8,7 @@ import type { DataGenerator } from '../../openapi/sample.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import { parametersOf, type Resource, type ResourceAction } from '../../openapi/resources.js';
 import { lastValueOf, linkOf } from '../../openapi/link-key.js';
+import { propertiesOf, requiredOf } from '../../openapi/schema-parts.js';
 import type {
   Collection,
   CollectionDescriptor,
@@ -124,6 +125,20 @@ class ServedResource {
       keyLink
         ? linkOf(keyLink.template, [...scopeOf(request), String(request.params[keyName])])
         : (request.params[keyName] as RecordId);
+    const example = () => this.options.examples.body(operation, String(status))?.body;
+    // An answer that requires what the record does not hold is about the record, not the record:
+    // OpenAI's deletes answer `{id, object, deleted}`, GitHub's collaborator put an invitation.
+    // It is the operation's example, with the record's fields it declares where they fit.
+    const about = envelope?.kind === 'plain' && !holdsOnly(envelope.record, this.resource.schema);
+    const aboutRecord = (record: StoredRecord): unknown => {
+      const base = example();
+      if (!envelope || typeof base !== 'object' || base === null || Array.isArray(base))
+        return base;
+      const declared = propertiesOf(envelope.record);
+      const told = Object.fromEntries(Object.entries(record).filter(([name]) => name in declared));
+      const merged = { ...base, ...told };
+      return this.options.compiler.response(envelope.record)(merged).length === 0 ? merged : base;
+    };
     /** The answer for a record: in its envelope, else the operation's example. */
     const answer = (
       record: StoredRecord | undefined,
@@ -132,8 +147,10 @@ class ServedResource {
       status,
       body:
         envelope && record
-          ? this.envelopes.record(envelope, record)
-          : this.options.examples.body(operation, String(status))?.body,
+          ? about
+            ? aboutRecord(record)
+            : this.envelopes.record(envelope, record)
+          : example(),
       ...(headers ? { headers } : {}),
     });
 
@@ -226,7 +243,15 @@ class ServedResource {
           if (action === 'replace' && putCreates) {
             const made = this.#maker.create(request.body, scope, collection, operation);
             const { fields } = made instanceof Promise ? await made : made;
-            return answer(await collection.create(fields, id));
+            const created = await collection.create(fields, id);
+            // A put's answer may be about the record, not the record (GitHub's collaborator put
+            // answers an invitation): shown as such where the record does not fit it.
+            if (
+              envelope?.kind === 'plain' &&
+              this.options.compiler.response(envelope.record)(created).length > 0
+            )
+              return { status, body: aboutRecord(created) };
+            return answer(created);
           }
           throw this.#notFound(id);
         };
@@ -395,6 +420,13 @@ class ServedResource {
       path += `${encodeURIComponent(values[index - 1] ?? '')}${between[index] ?? ''}`;
     return { Location: path };
   }
+}
+
+/** Whether every property an answer requires is one the record has: then it can show the record. */
+function holdsOnly(answer: SchemaObject, record: SchemaObject): boolean {
+  const fields = propertiesOf(record);
+  for (const name of requiredOf(answer)) if (!(name in fields)) return false;
+  return true;
 }
 
 /** Whether clients can add records to a collection: only then must a parent be made before its children. */

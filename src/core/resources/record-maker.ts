@@ -332,12 +332,11 @@ export class RecordMaker {
       if (text === undefined) continue;
       const types = typesOf(this.#properties[name] ?? {});
       const number = Number(text);
-      fields[name] =
-        (types.includes('integer') || types.includes('number')) &&
-        text !== '' &&
-        Number.isFinite(number)
-          ? number
-          : text;
+      const numeric = types.includes('integer') || types.includes('number');
+      if (numeric && text !== '' && Number.isFinite(number)) fields[name] = number;
+      // A path value no number reads (GitHub's `workflow_id` may be a file name) leaves a
+      // numeric field as the record has it: written as text, every answer was a 500.
+      else if (!numeric || types.includes('string')) fields[name] = text;
     }
     return fields;
   }
