@@ -3,6 +3,7 @@
 // segment. HAL and JSON:API-like descriptions do the same with `self` and `href`.
 import type { SchemaObject } from './load.js';
 import { wordsOf } from './item-key.js';
+import { isNumeric } from './schema-parts.js';
 
 /**
  * How a record's link makes its key: the link is the item path with its parameters filled
@@ -84,12 +85,6 @@ export function linkValueSchemaOf(parameters: readonly SchemaObject[]): SchemaOb
   return parameters.some(isNumeric)
     ? ({ type: 'integer', minimum: 1, maximum: 999_999_999 } as SchemaObject)
     : ({ type: 'string', pattern: '^[a-z0-9]{6,12}$' } as SchemaObject);
-}
-
-function isNumeric(schema: SchemaObject): boolean {
-  const type = (schema as { type?: unknown }).type;
-  const types = Array.isArray(type) ? type : [type];
-  return types.includes('integer') || types.includes('number');
 }
 
 /** The template as a regular expression, each parameter a captured segment. */

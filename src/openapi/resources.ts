@@ -1,7 +1,14 @@
 import type { SchemaObject } from './load.js';
 import { SpecError } from './load.js';
 import { jsonSchemaOf, type Operation } from './operations.js';
-import { isReadOnly, propertiesOf, requiredOf, typesOf, carries } from './schema-parts.js';
+import {
+  isNumeric,
+  isReadOnly,
+  propertiesOf,
+  requiredOf,
+  typesOf,
+  carries,
+} from './schema-parts.js';
 import {
   isObjectSchema,
   listEnvelopeOf,
@@ -551,10 +558,6 @@ function idPropertyOf(
   return idProperty !== undefined && idProperty in properties
     ? { idProperty, byLink: link !== undefined && idProperty === link }
     : undefined;
-}
-
-function isNumeric(schema: SchemaObject): boolean {
-  return typesOf(schema).some((type) => type === 'integer' || type === 'number');
 }
 
 /** Whether a text's schema says what it looks like: a pattern, a format, listed values. */

@@ -74,3 +74,8 @@ export function typesOf(schema: SchemaObject): string[] {
     Array.isArray(part.type) ? part.type : part.type ? [part.type] : [],
   );
 }
+
+/** Whether a schema takes numbers (an integer or a number type, in itself or its parts). */
+export function isNumeric(schema: SchemaObject): boolean {
+  return typesOf(schema).some((type) => type === 'integer' || type === 'number');
+}

@@ -96,18 +96,16 @@ export function resourceHandlers(given: EngineOptions): Map<Operation, Operation
 
 class ServedResource {
   readonly #maker: RecordMaker;
-  readonly #seedPool: SeedPool;
   /** The item path's text around its parameters (`/pets/`, `''` for `/pets/{petId}`), split once. */
   readonly #itemPathParts: readonly string[] | undefined;
 
   constructor(
     readonly resource: Resource,
-    readonly options: EngineOptions,
+    readonly options: EngineOptions & { readonly seedPool: SeedPool },
     readonly envelopes: EnvelopeAnswers,
     readonly all: ReadonlyMap<string, ServedResource>,
   ) {
     this.#maker = new RecordMaker(resource, options);
-    this.#seedPool = options.seedPool ?? createSeedPool(options.generator);
     this.#itemPathParts = resource.itemPath?.split(/\{[^}]+\}/);
   }
 
@@ -317,7 +315,7 @@ class ServedResource {
             ...seeding,
             generator: this.options.generator,
             fixed: this.#maker.references(scope),
-            fields: this.#seedPool.fieldsOf(this.resource, seeding),
+            fields: this.options.seedPool.fieldsOf(this.resource, seeding),
           });
         } catch (err) {
           // A schema no record can be made for leaves the collection empty, as at start-up.

@@ -4,7 +4,7 @@ import { realisticRecords, type SchemaFacts } from '../../openapi/realistic.js';
 import type { Resource } from '../../openapi/resources.js';
 import type { DataGenerator } from '../../openapi/sample.js';
 import { linkOf } from '../../openapi/link-key.js';
-import { propertiesOf } from '../../openapi/schema-parts.js';
+import { isNumeric, propertiesOf } from '../../openapi/schema-parts.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { Collection, RecordId, Store } from '../../store/store.js';
 import { descriptorOf } from './descriptor.js';
@@ -147,11 +147,6 @@ function documentedKeyOf(
   if (resource.idKind === 'integer' && !(Number.isSafeInteger(key) && (key as number) > 0))
     return undefined;
   return fits(key) ? key : undefined;
-}
-
-function isNumeric(schema: SchemaObject): boolean {
-  const { type } = schema as { type?: unknown };
-  return type === 'integer' || type === 'number';
 }
 
 /**
