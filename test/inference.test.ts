@@ -37,6 +37,13 @@ async function shapes(seedCount = 3): Promise<RunningMock> {
 const ok = (schema: object) => ({ description: 'ok', content: { 'application/json': { schema } } });
 /** A JSON request body of this schema. */
 const body = (schema: object) => ({ content: { 'application/json': { schema } } });
+/** A path parameter, a string unless a schema is given. */
+const inPath = (name: string, schema: object = { type: 'string' }) => ({
+  name,
+  in: 'path',
+  required: true,
+  schema,
+});
 
 /** The mock of a spec written in a test, closed after it. */
 async function mockOf(spec: object, seedCount?: number): Promise<RunningMock> {
@@ -577,7 +584,7 @@ describe('views of a collection', () => {
         },
         '/commands/{command_id}': {
           get: {
-            parameters: [{ name: 'command_id', in: 'path', required: true, schema: id }],
+            parameters: [inPath('command_id', id)],
             responses: { '200': ok(command) },
           },
         },
@@ -655,7 +662,7 @@ describe('collections of several kinds of record', () => {
           },
         },
         '/rules/{rule_id}': {
-          parameters: [{ name: 'rule_id', in: 'path', required: true, schema: { type: 'string' } }],
+          parameters: [inPath('rule_id')],
           get: { responses: { '200': ok(one) } },
           patch: {
             requestBody: body({ type: 'object', properties: { name: { type: 'string' } } }),
@@ -820,9 +827,7 @@ describe('a patch that sends null', () => {
           get: { responses: { '200': ok({ type: 'array', items: message }) } },
         },
         '/messages/{message_id}': {
-          parameters: [
-            { name: 'message_id', in: 'path', required: true, schema: { type: 'string' } },
-          ],
+          parameters: [inPath('message_id')],
           patch: { requestBody: body(edit), responses: { '200': ok(message) } },
         },
       },
@@ -921,10 +926,7 @@ describe('references to the path a record is listed under', () => {
       info: { title: 'events', version: '1' },
       paths: {
         '/repos/{owner}/{repo}/events': {
-          parameters: [
-            { name: 'owner', in: 'path', required: true, schema: { type: 'string' } },
-            { name: 'repo', in: 'path', required: true, schema: { type: 'string' } },
-          ],
+          parameters: [inPath('owner'), inPath('repo')],
           get: {
             operationId: 'listRepoEvents',
             responses: {
@@ -1100,7 +1102,7 @@ describe('references to other records in a request body', () => {
           },
         },
         '/incidents/{id}': {
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          parameters: [inPath('id')],
           get: { responses: { '200': ok({ type: 'object', properties: { incident } }) } },
         },
       },
@@ -1147,12 +1149,7 @@ describe('records keyed by their own link', () => {
         text: { type: 'string' },
       },
     };
-    const id = (name: string) => ({
-      name,
-      in: 'path',
-      required: true,
-      schema: { type: 'number' },
-    });
+    const id = (name: string) => inPath(name, { type: 'number' });
     const spec = {
       openapi: '3.0.3',
       info: { title: 'videos', version: '1' },
@@ -1270,10 +1267,7 @@ describe('collections under a parent no client can create', () => {
           },
         },
         '/companies/{companyId}/webhooks/{webhookId}': {
-          parameters: [
-            companyId,
-            { name: 'webhookId', in: 'path', required: true, schema: { type: 'string' } },
-          ],
+          parameters: [companyId, inPath('webhookId')],
           get: { responses: { '200': ok(hook) } },
           delete: { responses: { '204': { description: 'gone' } } },
         },
@@ -1325,7 +1319,7 @@ describe('a field no value of the record’s schema fits', () => {
           post: { requestBody: body(edit), responses: { '201': ok(user) } },
         },
         '/users/{id}': {
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+          parameters: [inPath('id', { type: 'integer' })],
           get: { responses: { '200': ok(user) } },
           patch: { requestBody: body(edit), responses: { '200': ok(user) } },
         },
@@ -1357,9 +1351,7 @@ describe('a put to a record of a collection that has no create', () => {
       paths: {
         '/me/likes': { get: { responses: { '200': ok({ type: 'array', items: like }) } } },
         '/me/likes/{video_id}': {
-          parameters: [
-            { name: 'video_id', in: 'path', required: true, schema: { type: 'integer' } },
-          ],
+          parameters: [inPath('video_id', { type: 'integer' })],
           get: { responses: { '200': ok(like) } },
           put: { responses: { '204': { description: 'liked' } } },
           delete: { responses: { '204': { description: 'unliked' } } },
@@ -1422,7 +1414,7 @@ describe('a field a base marks read-only that the extending schema requires and 
           post: { requestBody: body(wrapped), responses: { '201': ok(wrapped) } },
         },
         '/addons/{id}': {
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          parameters: [inPath('id')],
           get: { responses: { '200': ok(wrapped) } },
         },
       },
@@ -1496,7 +1488,7 @@ describe('a create whose body wraps one record of several kinds', () => {
           },
         },
         '/runners/{id}': {
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          parameters: [inPath('id')],
           get: { responses: { '200': ok(wrapped) } },
         },
       },
@@ -1559,7 +1551,7 @@ describe('a field each answer fixes to its own value', () => {
           },
         },
         '/schedules/{id}': {
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          parameters: [inPath('id')],
           get: { responses: { '200': ok(wrapped) } },
           put: {
             requestBody: body({
@@ -1622,7 +1614,7 @@ describe('a put whose body cannot express a field the create set', () => {
           },
         },
         '/attributes/{id}': {
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+          parameters: [inPath('id', { type: 'integer' })],
           get: { responses: { '200': ok(attribute) } },
           put: {
             requestBody: body({
@@ -1702,7 +1694,7 @@ describe('a field listed as references to the record’s own values', () => {
           },
         },
         '/addons/{id}': {
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          parameters: [inPath('id')],
           get: { responses: { '200': ok(wrapped) } },
         },
       },
@@ -1731,12 +1723,7 @@ describe('records keyed by their own link, whose item operations type the parame
       required: ['uri', 'name'],
       properties: { uri: { type: 'string' }, name: { type: 'string' } },
     };
-    const parameter = (type: string) => ({
-      name: 'category',
-      in: 'path',
-      required: true,
-      schema: { type },
-    });
+    const parameter = (type: string) => inPath('category', { type });
     const spec = {
       openapi: '3.0.3',
       info: { title: 'categories', version: '1' },
@@ -1781,7 +1768,7 @@ describe('a link key', () => {
           },
         },
         '/changelogs/{identifier}': {
-          parameters: [{ name: 'identifier', in: 'path', required: true, schema: parameter }],
+          parameters: [inPath('identifier', parameter)],
           get: { responses: { '200': ok({ type: 'object', properties: { uri } }) } },
         },
       },
@@ -1823,14 +1810,7 @@ describe('the records the documentation reads', () => {
       },
       '/channels/{channel_id}': {
         get: {
-          parameters: [
-            {
-              name: 'channel_id',
-              in: 'path',
-              required: true,
-              schema: { type: 'integer', example: 927 },
-            },
-          ],
+          parameters: [inPath('channel_id', { type: 'integer', example: 927 })],
           responses: { '200': ok(channel) },
         },
       },
@@ -1880,14 +1860,7 @@ describe('the records the documentation reads', () => {
         },
         '/videos/{video_id}': {
           get: {
-            parameters: [
-              {
-                name: 'video_id',
-                in: 'path',
-                required: true,
-                schema: { type: 'number', example: 258684937 },
-              },
-            ],
+            parameters: [inPath('video_id', { type: 'number', example: 258684937 })],
             responses: { '200': ok(video) },
           },
         },
@@ -1970,14 +1943,12 @@ describe('answers about a record, not the record', () => {
         },
       },
       '/workflows/{workflow_id}/runs': {
-        parameters: [
-          { name: 'workflow_id', in: 'path', required: true, schema: { type: 'string' } },
-        ],
+        parameters: [inPath('workflow_id')],
         get: { responses: { '200': ok({ type: 'array', items: run }) } },
       },
       '/members': { get: { responses: { '200': ok({ type: 'array', items: member }) } } },
       '/members/{login}': {
-        parameters: [{ name: 'login', in: 'path', required: true, schema: { type: 'string' } }],
+        parameters: [inPath('login')],
         get: { responses: { '200': ok(member) } },
         put: {
           requestBody: body({ type: 'object', properties: { role: { type: 'string' } } }),
