@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { LargeDocument } from './documents.js';
 import { judge, type KnownFailures } from './expectations.js';
 import { probeDocument, type DocumentRun } from './probe.js';
-import { summarize, tableOf } from './table.js';
+import { slowCallsOf, summarize, tableOf } from './table.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 
@@ -66,6 +66,10 @@ describe('the large corpus harness', () => {
       const table = tableOf([summarize(run, new RegExp(ALLOWED, 'i'))]);
       expect(table).toContain('| misbehaving |');
       expect(table).toContain('| 1 (+1 named) | 2 | 1 | 1 |');
+      // The slow call is named, with its place in the run (others may be slow on a busy machine).
+      expect(slowCallsOf([run])).toContainEqual(
+        expect.stringMatching(/^misbehaving: GET \/stall \(call 2\): \d+ ms$/),
+      );
     },
   );
 

@@ -27,7 +27,7 @@ import {
   type Bounds,
 } from './expectations.js';
 import { probeDocument, type DocumentRun } from './probe.js';
-import { summarize, tableOf } from './table.js';
+import { FIRST_CALL_TARGET_MS, slowCallsOf, summarize, tableOf } from './table.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -98,6 +98,7 @@ async function main(): Promise<void> {
   }
   const allowed = new RegExp(known.allowed5xx.pattern, 'i');
   console.log(`\n${tableOf(runs.map((run) => summarize(run, allowed)))}\n`);
+  for (const line of slowCallsOf(runs)) console.log(`over ${FIRST_CALL_TARGET_MS} ms: ${line}`);
   const verdict = judge(runs, known, BOUNDS);
   console.log(
     `bounds: every answer within ${CALL_TIMEOUT_MS} ms, peak RSS under ${BOUNDS.rssMb} MB, ` +

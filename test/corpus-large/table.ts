@@ -98,3 +98,17 @@ export function tableOf(rows: readonly RunSummary[]): string {
   ];
   return lines.join('\n');
 }
+
+/**
+ * The answered calls slower than FIRST_CALL_TARGET_MS, one line each (document, operation, its
+ * place in the run, ms): which call was slow is what a CI log must say, since the run is gone.
+ */
+export function slowCallsOf(runs: readonly DocumentRun[]): string[] {
+  return runs.flatMap((run) =>
+    run.calls.flatMap((call, index) =>
+      call.outcome === 'answered' && (call.ms ?? 0) > FIRST_CALL_TARGET_MS
+        ? [`${run.slug}: ${call.operation} (call ${index + 1}): ${call.ms} ms`]
+        : [],
+    ),
+  );
+}
