@@ -6,7 +6,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadSpec } from '../src/openapi/load.js';
+import { loadSpec, type SchemaObject } from '../src/openapi/load.js';
+import { fieldsInTwoShapes } from '../src/openapi/record-schema.js';
 import { createMemoryStore } from '../src/store/memory-store.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { closeAll, serve } from './server-helpers.js';
@@ -117,6 +118,7 @@ const REPOS = {
                     id: { type: 'string', readOnly: true },
                     title: { type: 'string' },
                     owner: { type: 'string', nullable: true },
+                    duration: { type: 'number' },
                   },
                   required: ['id', 'owner'],
                 },
@@ -139,6 +141,7 @@ const REPOS = {
               id: { type: 'string', readOnly: true },
               title: { type: 'string' },
               owner: { ...OWNER, nullable: true },
+              duration: { type: 'string' },
             },
             required: ['id', 'owner'],
           }),
@@ -264,22 +267,26 @@ describe('a field two answers describe in two shapes', () => {
       expect(await get(mock.url, `/repos/${repo.id}`)).toEqual(read);
     }
     const origin = await holding(REPOS, 'repos', [
-      { id: 'r1', title: 'kit', owner: 'u-17' },
+      { id: 'r1', title: 'kit', owner: 'u-17', duration: 90 },
       { id: 'r2', title: 'pet', owner: { id: 'u-3', login: 'ada' } },
     ]);
     const first = await get(origin, '/repos/r1');
     expect(first.status).toBe(200);
     expect(first.body.owner.id).toBe('u-17');
     expect(first.body.owner.login.length).toBeGreaterThanOrEqual(3);
+    // A number in the list, a text in the read: the same value in each.
+    expect(first.body.duration).toBe('90');
     expect(await get(origin, '/repos/r1')).toEqual(first);
     // The owner made for the read is the same in another mock holding the same record.
-    const replica = await holding(REPOS, 'repos', [{ id: 'r1', title: 'kit', owner: 'u-17' }]);
+    const replica = await holding(REPOS, 'repos', [
+      { id: 'r1', title: 'kit', owner: 'u-17', duration: 90 },
+    ]);
     expect(await get(replica, '/repos/r1')).toEqual(first);
     expect((await get(origin, '/repos/r2')).body.owner).toEqual({ id: 'u-3', login: 'ada' });
     const listed = await get(origin, '/repos');
     expect(listed.status).toBe(200);
     expect(listed.body.data).toEqual([
-      { id: 'r1', title: 'kit', owner: 'u-17' },
+      { id: 'r1', title: 'kit', owner: 'u-17', duration: 90 },
       { id: 'r2', title: 'pet', owner: 'u-3' },
     ]);
   });
@@ -294,5 +301,27 @@ describe('a field two answers describe in two shapes', () => {
       expect(answer.body.code).toBe('invalid_response');
       expect(answer.body.message).toContain('name');
     }
+  });
+});
+
+describe('which fields are in two shapes', () => {
+  const of = (...shapes: object[]) =>
+    fieldsInTwoShapes(shapes.map((field) => ({ properties: { field } }) as SchemaObject));
+
+  it('those whose definitions admit no type in common, null aside', () => {
+    expect(of({ type: 'object' }, { type: 'array' })).toEqual(new Set(['field']));
+    expect(of({ type: 'string', nullable: true }, { type: 'object', nullable: true })).toEqual(
+      new Set(['field']),
+    );
+    expect(of({ type: 'string' }, { allOf: [{ type: 'object' }] })).toEqual(new Set(['field']));
+  });
+
+  it('not those a value fits at once, or that say no type', () => {
+    expect(of({ type: 'integer' }, { type: 'number' })).toEqual(new Set());
+    expect(of({ oneOf: [{ type: 'string' }, { type: 'object' }] }, { type: 'object' })).toEqual(
+      new Set(),
+    );
+    expect(of({ type: 'object' }, { description: 'anything' })).toEqual(new Set());
+    expect(of({ type: 'string', enum: ['a'] }, { type: 'string', enum: ['b'] })).toEqual(new Set());
   });
 });
