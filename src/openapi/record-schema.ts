@@ -1,5 +1,5 @@
 import type { SchemaObject } from './load.js';
-import { partsOf, propertiesOf, requiredOf, typesOf } from './schema-parts.js';
+import { admittedTypes, partsOf, propertiesOf, requiredOf, typesOf } from './schema-parts.js';
 
 /**
  * One record schema made of every schema the spec gives a record in (list items, the create
@@ -23,11 +23,63 @@ export function mergeRecordSchemas(schemas: readonly SchemaObject[], depth = 0):
     for (const name of requiredOf(schema)) required.add(name);
   }
   const properties: Record<string, SchemaObject> = {};
-  for (const [name, known] of definitions) properties[name] = mergeDefinitions(known, depth);
+  for (const [name, known] of definitions)
+    properties[name] =
+      depth === 0 && inTwoShapes(known) && !scalarsApart(known)
+        ? // Either shape, as the answers describe them: a record holds what a client sent in
+          // one of them, and each answer shows it in its own (projectionFor).
+          ({ anyOf: [...known] } as SchemaObject)
+        : mergeDefinitions(known, depth);
   // A name required and defined nowhere (PagerDuty's custom fields require a `namespace` they
   // never describe) must still be there, with any value: records without it broke every list.
   for (const name of required) properties[name] ??= {};
   return { type: 'object', properties, required: [...required] } as SchemaObject;
+}
+
+/**
+ * The properties two of a record's schemas (its answers, its list's items) describe in two
+ * shapes, which no value fits at once: an object in one and an array of them in another
+ * (Cloudflare's resource groups' `scope`), an id text here and the object it names there.
+ * Only the types they admit are compared (see admittedTypes), null aside: a field both make
+ * nullable still holds, in a record, something other than null. Top-level properties only.
+ * @example fieldsInTwoShapes([{ properties: { scope: { type: 'object' } } }, { properties: { scope: { type: 'array' } } }]) // Set { 'scope' }
+ */
+export function fieldsInTwoShapes(schemas: readonly SchemaObject[]): Set<string> {
+  const definitions = new Map<string, SchemaObject[]>();
+  for (const schema of new Set(schemas))
+    for (const [name, property] of Object.entries(propertiesOf(schema))) {
+      const known = definitions.get(name) ?? [];
+      if (!known.includes(property)) known.push(property);
+      definitions.set(name, known);
+    }
+  const found = new Set<string>();
+  for (const [name, known] of definitions) if (inTwoShapes(known)) found.add(name);
+  return found;
+}
+
+/** Whether two of a property's definitions admit no type in common, null aside. */
+function inTwoShapes(known: readonly SchemaObject[]): boolean {
+  if (known.length < 2) return false;
+  const typed = known
+    .map((schema) => admittedTypes(schema))
+    .filter((types): types is Set<string> => types !== undefined)
+    .map((types) => [...types].filter((type) => type !== 'null'))
+    .filter((types) => types.length > 0);
+  return typed.some((one, i) =>
+    typed.slice(i + 1).some((other) => !one.some((type) => other.includes(type))),
+  );
+}
+
+/**
+ * Whether the definitions are a number in one and a text in another, nothing else (Jira's
+ * ids): the record keeps the number, which an answer that wants text shows as one.
+ */
+function scalarsApart(known: readonly SchemaObject[]): boolean {
+  const types = known.flatMap((schema) => [...(admittedTypes(schema) ?? ['any'])]);
+  return (
+    types.some((type) => type === 'integer') &&
+    types.every((type) => ['integer', 'number', 'string', 'null'].includes(type))
+  );
 }
 
 /** How deep nested objects are merged as records are; deeper (a recursive schema), `allOf`. */

@@ -19,7 +19,7 @@ import {
 import { ID_WORDS, keyPropertyFor, wordsOf } from './item-key.js';
 import { listParametersOf, type ListParameters } from './list-parameters.js';
 import { linkPropertyOf, linkSchemaOf, linkValueSchemaOf, type LinkKey } from './link-key.js';
-import { mergeRecordSchemas } from './record-schema.js';
+import { fieldsInTwoShapes, mergeRecordSchemas } from './record-schema.js';
 import type { IdKind } from '../vocabulary/record.js';
 
 export type { Envelope } from './envelopes.js';
@@ -101,6 +101,12 @@ export interface Resource {
    * record by the kind the client's fields fit. Undefined: one kind.
    */
   readonly variants?: readonly SchemaObject[];
+  /**
+   * The fields two of its answers describe in two shapes no value fits at once (an object in
+   * the list, an array of them in the read: see fieldsInTwoShapes). A record holds one; an
+   * answer whose shape it does not fit shows it in its own. Undefined: none.
+   */
+  readonly twoShapes?: ReadonlySet<string>;
 }
 
 /** The `x-mock` extension of an operation, which settles what inference cannot. */
@@ -254,6 +260,7 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   const answersRecord = recordTest(listed ?? createBody?.record, 2, likely);
   const served = servedOperations(candidate, create, createBody, bodyOf, answersRecord);
   const schema = mergeRecordSchemas(withBodyOnlyFields(served.records, createBody));
+  const twoShapes = fieldsInTwoShapes(served.records);
   const properties = propertiesOf(schema);
   const key = idPropertyOf(candidate, explicitKey, schema);
   if (key === undefined) return undefined;
@@ -299,6 +306,7 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     scope,
     references: referencesOf(scope, properties, idProperty),
     ...variantsOf(create, answersRecord, served.envelopes),
+    ...(twoShapes.size > 0 ? { twoShapes } : {}),
   };
 }
 

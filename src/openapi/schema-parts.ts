@@ -79,3 +79,45 @@ export function typesOf(schema: SchemaObject): string[] {
 export function isNumeric(schema: SchemaObject): boolean {
   return typesOf(schema).some((type) => type === 'integer' || type === 'number');
 }
+
+/** How deep admittedTypes reads parts and arms: a recursive schema admits any type below. */
+const ADMITTED_DEPTH = 8;
+
+/**
+ * The JSON types a schema admits, read as a validator would: its `type` (an integer is a
+ * number), `nullable: true` adding null, its `allOf` parts narrowing them, its `oneOf`/`anyOf`
+ * arms each adding theirs. Undefined where it admits any type (no `type` anywhere).
+ * @example admittedTypes({ type: 'object', nullable: true }) // Set { 'object', 'null' }
+ * @example admittedTypes({ oneOf: [{ type: 'string' }, { type: 'array' }] }) // Set { 'string', 'array' }
+ */
+export function admittedTypes(schema: SchemaObject, depth = 0): Set<string> | undefined {
+  if (typeof schema !== 'object' || schema === null || depth > ADMITTED_DEPTH) return undefined;
+  let admitted: Set<string> | undefined;
+  const narrow = (types: Set<string> | undefined) => {
+    if (types) admitted = admitted ? intersection(admitted, types) : types;
+  };
+  const own = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : undefined;
+  if (own) {
+    const types = new Set<string>(own as string[]);
+    if ((schema as { nullable?: unknown }).nullable === true) types.add('null');
+    narrow(widened(types));
+  }
+  for (const part of (schema.allOf ?? []) as SchemaObject[]) narrow(admittedTypes(part, depth + 1));
+  for (const arms of [schema.oneOf, schema.anyOf]) {
+    if (!Array.isArray(arms) || arms.length === 0) continue;
+    const each = (arms as SchemaObject[]).map((arm) => admittedTypes(arm, depth + 1));
+    if (each.some((types) => types === undefined)) continue;
+    narrow(new Set(each.flatMap((types) => [...(types as Set<string>)])));
+  }
+  return admitted;
+}
+
+/** A number type admits integers. */
+function widened(types: Set<string>): Set<string> {
+  if (types.has('number')) types.add('integer');
+  return types;
+}
+
+function intersection(one: ReadonlySet<string>, other: ReadonlySet<string>): Set<string> {
+  return new Set([...one].filter((type) => other.has(type)));
+}

@@ -14,6 +14,7 @@ import { jsonOf } from '../../store/records.js';
 import type { Page } from './list-page.js';
 import { keptProjectionFor, type RecordSerializer } from './record-serializer.js';
 import { isJsonObject } from '../../vocabulary/record.js';
+import type { FieldShapes } from './two-shapes.js';
 
 /** A page as an answer tells it: with the link to its next page, where the list has one. */
 export type ToldPage = Page & { readonly nextLink?: string };
@@ -76,18 +77,20 @@ export interface EnvelopeOptions {
   compiler: SchemaCompiler;
   generator: DataGenerator;
   serializerFor: (schema: SchemaObject) => RecordSerializer;
+  /** The fields of the records in two shapes, which each answer shows in its own (see FieldShapes). */
+  shapes?: FieldShapes;
 }
 
 /**
  * @example createEnvelopeAnswers(options).list(dropletsEnvelope, page) // { droplets: [...], links: {...}, meta: { total: 3 } }
  */
 export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers {
-  const { compiler, generator, serializerFor } = options;
+  const { compiler, generator, serializerFor, shapes } = options;
   /** One projection per record schema, made once: each keeps what it has shown. */
   const projections = new WeakMap<SchemaObject, (record: StoredRecord) => StoredRecord>();
   const projectionOf = (schema: SchemaObject) => {
     let project = projections.get(schema);
-    if (!project) projections.set(schema, (project = keptProjectionFor(schema)));
+    if (!project) projections.set(schema, (project = keptProjectionFor(schema, shapes)));
     return project;
   };
   // Made on first use, once per wrapper: the same fields on every answer, as a real server's would be.

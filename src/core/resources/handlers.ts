@@ -26,6 +26,7 @@ import { jsonOf, recordOf } from '../../store/records.js';
 import { createSeedPool, seedCollection, type SeedPool } from './seed.js';
 import { RecordMaker } from './record-maker.js';
 import { createRecordSerializers } from './record-serializer.js';
+import { createFieldShapes } from './two-shapes.js';
 
 export { descriptorOf } from './descriptor.js';
 
@@ -82,9 +83,31 @@ export function resourceHandlers(given: EngineOptions): Map<Operation, Operation
     generator: options.generator,
     serializerFor,
   });
+  // A resource whose answers show a field in two shapes has answers of its own, which know
+  // them; every other one shares the engine's.
+  const envelopesOf = (resource: Resource): EnvelopeAnswers | undefined => {
+    const shapes = createFieldShapes({
+      fields: resource.twoShapes,
+      idProperty: resource.idProperty,
+      compiler: options.compiler,
+      generator: options.generator,
+    });
+    return (
+      shapes &&
+      createEnvelopeAnswers({
+        compiler: options.compiler,
+        generator: options.generator,
+        serializerFor: createRecordSerializers(options.compiler, shapes),
+        shapes,
+      })
+    );
+  };
   const served = new Map<string, ServedResource>();
   for (const resource of options.resources)
-    served.set(resource.name, new ServedResource(resource, options, envelopes, served));
+    served.set(
+      resource.name,
+      new ServedResource(resource, options, envelopesOf(resource) ?? envelopes, served),
+    );
   const handlers = new Map<Operation, OperationHandler>();
   for (const resource of options.resources) {
     const one = served.get(resource.name) as ServedResource;

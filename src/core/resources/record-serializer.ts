@@ -8,6 +8,7 @@ import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { StoredRecord } from '../../store/store.js';
 import { isJsonObject } from '../../vocabulary/record.js';
 import type { Texts } from '../../vocabulary/texts.js';
+import type { FieldShapes, FieldShower } from './two-shapes.js';
 
 /**
  * Checks a record against one schema and serializes it to UTF-8 JSON; `index` (its place in a
@@ -37,9 +38,14 @@ const KEY_WORDS = new Set([...ID_WORDS, 'key']);
  * depth: a nested object whose schema is closed is shown as that schema declares it. A name a
  * closed schema admits through `patternProperties` is kept; a schema that admits names through
  * `oneOf`, `anyOf`, `if` or `dependentSchemas` is shown whole (the answer check judges it).
+ * A field the resource's answers describe in two shapes (`shapes`, see FieldShapes) is shown
+ * in this answer's shape where the record holds the other; no other field is reshaped.
  * @example projectionFor({ properties: { id: { type: 'string' } }, additionalProperties: false })({ id: 1, bio: 'x' }) // { id: '1' }
  */
-export function projectionFor(schema: SchemaObject): (record: StoredRecord) => StoredRecord {
+export function projectionFor(
+  schema: SchemaObject,
+  shapes?: FieldShapes,
+): (record: StoredRecord) => StoredRecord {
   const properties = propertiesOf(schema);
   const patterns = patternsOf(schema);
   const closed = isClosed(schema) && patterns !== undefined && !admitsNamesElsewhere(schema);
@@ -76,10 +82,15 @@ export function projectionFor(schema: SchemaObject): (record: StoredRecord) => S
     const inner = nestedProjection(property, new Set());
     if (inner) nested.set(name, inner);
   }
+  // Settled once per answer: a resource with no field in two shapes has none to look up.
+  const shapers = new Map<string, FieldShower>();
+  if (shapes)
+    for (const [name, property] of Object.entries(properties))
+      if (shapes.fields.has(name)) shapers.set(name, shapes.showerFor(name, property));
   const hides = (name: string): boolean =>
     hidden.has(name) ||
     (closed && !(name in properties) && !patterns?.some((pattern) => pattern.test(name)));
-  const shown = (name: string, value: unknown): unknown => {
+  const asStated = (name: string, value: unknown): unknown => {
     if (fixed.has(name)) return fixed.get(name);
     const values = listed.get(name);
     if (values && typeof value === 'string' && !values.includes(value))
@@ -89,17 +100,26 @@ export function projectionFor(schema: SchemaObject): (record: StoredRecord) => S
       return Number(value);
     return nested.get(name)?.(value) ?? value;
   };
+  const shown: (name: string, value: unknown, record: StoredRecord) => unknown =
+    shapers.size === 0
+      ? asStated
+      : (name, value, record) => {
+          const stated = asStated(name, value);
+          const shaper = shapers.get(name);
+          return shaper ? shaper(stated, record, (other) => asStated(name, other)) : stated;
+        };
   const reshaped = (record: StoredRecord): StoredRecord => {
     const fields: [string, unknown][] = [];
     for (const name of Object.keys(record))
-      if (!hides(name)) fields.push([name, shown(name, record[name])]);
+      if (!hides(name)) fields.push([name, shown(name, record[name], record)]);
     return Object.freeze(Object.fromEntries(fields));
   };
   return (record) => {
     // An answer that shows the record as it is keeps it: one object, one cached JSON, and
     // nothing allocated to find that out (a create's answer, nearly always).
     for (const name of Object.keys(record))
-      if (hides(name) || shown(name, record[name]) !== record[name]) return reshaped(record);
+      if (hides(name) || shown(name, record[name], record) !== record[name])
+        return reshaped(record);
     return record;
   };
 }
@@ -110,8 +130,11 @@ export function projectionFor(schema: SchemaObject): (record: StoredRecord) => S
  * none: it keeps each record's JSON.
  * @example const project = keptProjectionFor(schema); project(record) === project(record) // true
  */
-export function keptProjectionFor(schema: SchemaObject): (record: StoredRecord) => StoredRecord {
-  const project = projectionFor(schema);
+export function keptProjectionFor(
+  schema: SchemaObject,
+  shapes?: FieldShapes,
+): (record: StoredRecord) => StoredRecord {
+  const project = projectionFor(schema, shapes);
   const shown = new WeakMap<StoredRecord, StoredRecord>();
   return (record) => {
     let projected = shown.get(record);
@@ -205,19 +228,20 @@ function allPartsOf(schema: SchemaObject, seen = new Set<SchemaObject>()): Schem
  * last lists' arrays (the store's own, shared until its next write), 8 bytes a record at most:
  * a map from each text to what it showed was about 37 bytes a record (issue 28). One
  * serializer per schema object. A closed schema sees the record through its projection
- * (projectionFor).
+ * (projectionFor), with `shapes`, the fields of the resource's records in two shapes.
  * @throws {ApiError} 500 `invalid_response` naming the problem, for a record that breaks its schema.
  * @example createRecordSerializers(compiler)(categorySchema)({ id: 1, name: 'Dog' }).toString() // '{"id":1,"name":"Dog"}'
  */
 export function createRecordSerializers(
   compiler: SchemaCompiler,
+  shapes?: FieldShapes,
 ): (schema: SchemaObject) => RecordSerializer {
   const serializers = new WeakMap<SchemaObject, RecordSerializer>();
   return (schema) => {
     let serializer = serializers.get(schema);
     if (!serializer) {
       const check = compiler.response(schema);
-      const project = projectionFor(schema);
+      const project = projectionFor(schema, shapes);
       const shownOf = (json: string, index: number | undefined, given?: StoredRecord) => {
         const record = given ?? (JSON.parse(json) as StoredRecord);
         const shown = project(record);
