@@ -5,6 +5,8 @@
 // the other operations are still called. Beside the calls, a trivial request every
 // STALL_PROBE_EVERY_MS measures how long the mock's event loop leaves a request waiting (its
 // longest turn, seen from outside). The result is data; run.ts judges it.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { rm } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { credentialsFor, labelOf, prepareRequest, requestBodyOf } from '../corpus/drive.js';
@@ -123,6 +125,23 @@ function messageOf(text: string): string {
     // Not JSON: its text.
   }
   return text.slice(0, 400);
+}
+
+/**
+ * The harness's own first fetch is not the mock's latency: Node loads undici on a process's
+ * first `fetch` (60-80 ms on two cores), and that went into the first call's time. One fetch
+ * to a server of the harness's own (not the mock, whose code it would warm) before the calls.
+ */
+async function warmClient(): Promise<void> {
+  const server = createServer((_req, res) => res.end());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  try {
+    await (await fetch(`http://127.0.0.1:${port}/`)).arrayBuffer();
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 }
 
 /** Whether the mock answers anything at all (a path no spec has) within ALIVE_TIMEOUT_MS. */
@@ -289,6 +308,7 @@ export async function probeDocument(
   const credentials = credentialsFor(loaded.resolved, API_KEY, BASIC);
   const values = createValueMaker(1);
   const deadline = performance.now() + budgetMs;
+  await warmClient();
   const stalls = stallProbe(() => mock, callTimeoutMs);
   for (const operation of operationsOf(loaded.resolved)) {
     const label = labelOf(operation);
