@@ -36,6 +36,7 @@ function flakyGenerator(failures: number, failure: () => Error) {
   let calls = 0;
   const generator: DataGenerator = {
     compiler,
+    seed: 1,
     value(schema, where, options) {
       calls++;
       if (calls <= failures) throw failure();

@@ -169,9 +169,14 @@ async function holding(
   spec: object,
   collection: string,
   records: Record<string, unknown>[],
+  seed?: number,
 ): Promise<string> {
   const store = createMemoryStore({ initial: { [collection]: records } });
-  const served = await serve({ spec: await loadSpec(await specFile(spec)), store });
+  const served = await serve({
+    spec: await loadSpec(await specFile(spec)),
+    store,
+    ...(seed === undefined ? {} : { seed }),
+  });
   return served.origin;
 }
 
@@ -282,6 +287,16 @@ describe('a field two answers describe in two shapes', () => {
       { id: 'r1', title: 'kit', owner: 'u-17', duration: 90 },
     ]);
     expect(await get(replica, '/repos/r1')).toEqual(first);
+    // Another seed (`--seed`) makes other data, here as everywhere else.
+    const reseeded = await holding(
+      REPOS,
+      'repos',
+      [{ id: 'r1', title: 'kit', owner: 'u-17', duration: 90 }],
+      99,
+    );
+    const other = await get(reseeded, '/repos/r1');
+    expect(other.body.owner.id).toBe('u-17');
+    expect(other.body.owner.login).not.toBe(first.body.owner.login);
     expect((await get(origin, '/repos/r2')).body.owner).toEqual({ id: 'u-3', login: 'ada' });
     const listed = await get(origin, '/repos');
     expect(listed.status).toBe(200);

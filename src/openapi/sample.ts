@@ -29,6 +29,8 @@ export interface DataGenerator {
   value(schema: SchemaObject, where?: string, options?: { minimal?: boolean }): unknown;
   /** What its values are checked with. */
   readonly compiler: SchemaCompiler;
+  /** The seed of its sequence (`--seed`): what a value made apart from it mixes in. */
+  readonly seed: number;
   /**
    * A generator of another seed's sequence that shares this one's trees: a tree depends on
    * the schema alone, and making it took a nested collection's first seeding (under each
@@ -310,6 +312,7 @@ function generatorOf(seed: number, compiler: SchemaCompiler, shapes: Shapes): Da
 
   return {
     compiler,
+    seed,
     withSeed: (other) => generatorOf(other, compiler, shapes),
     value(schema, where = 'a schema', { minimal = false } = {}) {
       // A schema that cannot be compiled fails now, by its name, not after every attempt.

@@ -34,7 +34,7 @@ export type FieldShower = (
 export interface FieldShapesOptions {
   /** The fields two answers describe apart (Resource.twoShapes). */
   fields: ReadonlySet<string> | undefined;
-  /** The property that keys a record: a made value is seeded by its value and the field's name. */
+  /** The property that keys a record: a made value is seeded by its value and the field's name (and the generator's seed). */
   idProperty: string;
   compiler: SchemaCompiler;
   generator: DataGenerator;
@@ -45,7 +45,7 @@ export interface FieldShapesOptions {
  * show records with nothing more to decide). A value that does not fit an answer is shown
  * as the one derived from it that fits, where that is plain: an object as the array of it,
  * an array as its first item, an object as its `id`, a number as its text and back, an id as
- * the object it names (that `id`, the rest made); else as a value made from the answer's schema, seeded by the record's
+ * the object it names (that `id`, the rest made); else as a value made from the answer's schema, seeded by the mock's seed, the record's
  * key and the field's name, so that the same record shows the same value in the same answer
  * on every read and in every replica. The stored record is never changed.
  * @example createFieldShapes({ fields: new Set(['scope']), idProperty: 'id', compiler, generator })?.showerFor('scope', { type: 'array', items: scope })({ key: 'k' }, record, (v) => v) // [{ key: 'k' }]
@@ -65,13 +65,20 @@ export function createFieldShapes(options: FieldShapesOptions): FieldShapes | un
           const candidate = shown(derived);
           if (fits(candidate)) return candidate;
         }
-        const made = generator
-          .withSeed(seedOf(record[idProperty], name))
-          .value(schema, `the field "${name}" in its answer's shape`);
-        // The object an id names: that id, the rest made.
-        if ((typeof value === 'string' || typeof value === 'number') && isJsonObject(made)) {
-          const named = shown({ ...made, id: value });
-          if (fits(named)) return named;
+        const madeWith = (attempt: number) =>
+          generator
+            .withSeed(seedOf(generator.seed + attempt, record[idProperty], name))
+            .value(schema, `the field "${name}" in its answer's shape`);
+        const made = madeWith(0);
+        // The object an id names: that id, the rest made. A nullable answer may make null,
+        // which would lose the reference the record holds: the next seeds are tried for one.
+        if (typeof value === 'string' || typeof value === 'number') {
+          for (let attempt = 0; attempt < OBJECT_ATTEMPTS; attempt++) {
+            const candidate = attempt === 0 ? made : madeWith(attempt);
+            if (!isJsonObject(candidate)) continue;
+            const named = shown({ ...candidate, id: value });
+            if (fits(named)) return named;
+          }
         }
         return made;
       };
@@ -93,13 +100,16 @@ function derivedFrom(value: unknown, types: ReadonlySet<string> | undefined): un
   return derived;
 }
 
+/** How many seeds are tried for the object an id names, where the answer may also be null. */
+const OBJECT_ATTEMPTS = 8;
+
 /** A text that is a number as JSON writes it. */
 const NUMERIC = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
 
-/** A generator's seed from a record's key and a field's name. */
-function seedOf(key: unknown, name: string): number {
+/** A generator's seed from the mock's (`--seed`), a record's key and a field's name. */
+function seedOf(seed: number, key: unknown, name: string): number {
   return createHash('sha256')
-    .update(`${JSON.stringify(key) ?? ''}\0${name}`)
+    .update(`${seed}\0${JSON.stringify(key) ?? ''}\0${name}`)
     .digest()
     .readUInt32BE(0);
 }
