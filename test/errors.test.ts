@@ -132,4 +132,45 @@ describe('createErrorShaper', () => {
       });
     }
   });
+
+  it('puts ours as the one item of a list of errors (Cloudflare, JSON:API), not a made-up message', () => {
+    const messages: SchemaObject = {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: { code: { type: 'integer', minimum: 1000 }, message: { type: 'string' } },
+      },
+    };
+    const envelope: SchemaObject = {
+      type: 'object',
+      required: ['errors', 'messages', 'result', 'success'],
+      properties: {
+        // As Cloudflare writes it: the list through an allOf part.
+        errors: { allOf: [messages], minLength: 1 },
+        messages,
+        result: { type: ['object', 'null'] },
+        success: { type: 'boolean', enum: [false] },
+      },
+    };
+    const compiler = createSchemaCompiler({
+      openapi: '3.1.0',
+      components: { schemas: { envelope, messages } },
+    } as unknown as OpenApiDocument);
+    const shape = createErrorShaper(compiler, createDataGenerator({ seed: 3, compiler }), () => ({
+      description: 'error',
+      content: { 'application/json': { schema: envelope } },
+    }));
+    for (let i = 0; i < 5; i++) {
+      const { body } = shape(new ApiError(404, 'not_found', 'no such thing'), undefined);
+      expect(compiler.response(envelope)(body)).toEqual([]);
+      const { errors, success } = body as {
+        errors: { code: number; message: string }[];
+        success: boolean;
+      };
+      expect(success).toBe(false);
+      // The code where ours cannot go (an integer from 1000) is the sample's.
+      expect(errors).toEqual([{ code: expect.any(Number), message: 'no such thing' }]);
+    }
+  });
 });

@@ -2,7 +2,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import type { SchemaObject } from '../openapi/load.js';
 import { jsonMediaOf, responseFor, type Operation } from '../openapi/operations.js';
 import { ValueTimeError, type DataGenerator } from '../openapi/sample.js';
-import { propertiesOf } from '../openapi/schema-parts.js';
+import { partsOf, propertiesOf } from '../openapi/schema-parts.js';
 import type { SchemaCompiler } from '../openapi/schemas.js';
 import { reasonPhrase, type ApiError } from '../vocabulary/errors.js';
 
@@ -120,6 +120,23 @@ const STATUS_NAMES = /^(status|statusCode|status_code|httpStatus|code)$/i;
 const CODE_NAMES = /^(code|error|errorCode|error_code|type|reason|kind)$/i;
 const MESSAGE_NAMES = /^(message|detail|details|description|error_description|msg)$/i;
 
+/** The item schema of a property that lists errors (`errors`), when its items name a message or a code. */
+function errorItemOf(name: string, property: SchemaObject): SchemaObject | undefined {
+  if (!/^errors$/i.test(name)) return undefined;
+  // Cloudflare's is `allOf: [$ref messages]`: the items are a part's.
+  const items = [property, ...partsOf(property)]
+    .map((part): unknown => ('items' in part ? part.items : undefined))
+    .find((found) => typeof found === 'object' && found !== null);
+  if (items === undefined) return undefined;
+  const item = items as SchemaObject;
+  const names = Object.keys(propertiesOf(item));
+  return names.some((key) => MESSAGE_NAMES.test(key) || CODE_NAMES.test(key)) ? item : undefined;
+}
+
+function firstOf(value: unknown): unknown {
+  return Array.isArray(value) ? value[0] : undefined;
+}
+
 /**
  * Our error put into another schema's properties, by their names; each value only where it
  * fits its property (a `type` that must be a URI gets the code as a URN). The rest comes
@@ -148,6 +165,11 @@ function mapOnto(
     // the same names, one level down.
     if (depth === 0 && /^error$/i.test(name) && Object.keys(propertiesOf(property)).length > 0)
       candidates.push(mapOnto(property, error, () => body[name], fits, depth + 1));
+    // A list of errors (Cloudflare's `errors: [{code, message}]`, JSON:API's, Google's
+    // `error.errors`): ours as its one item, where a sample put a made-up message.
+    const item = errorItemOf(name, property);
+    if (depth <= 1 && item)
+      candidates.push([mapOnto(item, error, () => firstOf(body[name]), fits, depth + 1)]);
     const value = candidates.find((candidate) => fits(property, candidate));
     if (value !== undefined) body[name] = value;
   }

@@ -27,6 +27,9 @@ const LIST_WRAPPERS = [
   'content',
   'elements',
   'list',
+  // Cloudflare's `{result: [...], result_info, errors: [...], messages: [...], success}`: its
+  // other arrays of objects (errors, messages) left no single one to take.
+  'result',
 ];
 const RECORD_WRAPPERS = ['data', 'item', 'result', 'record', 'resource', 'object', 'entity'];
 

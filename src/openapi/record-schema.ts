@@ -1,5 +1,12 @@
 import type { SchemaObject } from './load.js';
-import { admittedTypes, partsOf, propertiesOf, requiredOf, typesOf } from './schema-parts.js';
+import {
+  admittedTypes,
+  definitionsOf,
+  partsOf,
+  propertiesOf,
+  requiredOf,
+  typesOf,
+} from './schema-parts.js';
 
 /**
  * One record schema made of every schema the spec gives a record in (list items, the create
@@ -15,9 +22,9 @@ export function mergeRecordSchemas(schemas: readonly SchemaObject[], depth = 0):
   const definitions = new Map<string, SchemaObject[]>();
   const required = new Set<string>();
   for (const schema of unique) {
-    for (const [name, property] of Object.entries(propertiesOf(schema))) {
+    for (const [name, defined] of definitionsOf(schema)) {
       const known = definitions.get(name) ?? [];
-      if (!known.includes(property)) known.push(property);
+      for (const property of defined) if (!known.includes(property)) known.push(property);
       definitions.set(name, known);
     }
     for (const name of requiredOf(schema)) required.add(name);
@@ -47,9 +54,9 @@ export function mergeRecordSchemas(schemas: readonly SchemaObject[], depth = 0):
 export function fieldsInTwoShapes(schemas: readonly SchemaObject[]): Set<string> {
   const definitions = new Map<string, SchemaObject[]>();
   for (const schema of new Set(schemas))
-    for (const [name, property] of Object.entries(propertiesOf(schema))) {
+    for (const [name, defined] of definitionsOf(schema)) {
       const known = definitions.get(name) ?? [];
-      if (!known.includes(property)) known.push(property);
+      for (const property of defined) if (!known.includes(property)) known.push(property);
       definitions.set(name, known);
     }
   const found = new Set<string>();

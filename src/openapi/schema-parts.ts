@@ -24,6 +24,28 @@ export function propertiesOf(
   return merged;
 }
 
+/**
+ * Every definition a schema gives each property, its parts included (see partsOf): a property
+ * described in several `allOf` parts is all of them, where propertiesOf keeps the last.
+ * Cloudflare's operations are `allOf: [operation, { properties: { features: {} } }]`: the
+ * last alone said a record's features could be anything, the first that they are objects.
+ * @example definitionsOf({ allOf: [{ properties: { a: { type: 'object' } } }, { properties: { a: {} } }] }).get('a') // [{ type: 'object' }, {}]
+ */
+export function definitionsOf(
+  schema: SchemaObject,
+  seen = new Set<object>(),
+  found = new Map<string, SchemaObject[]>(),
+): Map<string, SchemaObject[]> {
+  seen.add(schema);
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    const known = found.get(name) ?? [];
+    if (!known.includes(property as SchemaObject)) known.push(property as SchemaObject);
+    found.set(name, known);
+  }
+  for (const part of partsOf(schema)) if (!seen.has(part)) definitionsOf(part, seen, found);
+  return found;
+}
+
 /** The required property names of a schema, its parts included (see propertiesOf). */
 export function requiredOf(schema: SchemaObject, seen = new Set<object>()): Set<string> {
   const required = new Set<string>(schema.required ?? []);

@@ -5,7 +5,13 @@ import type { Envelope } from '../../openapi/resources.js';
 import { SpecError, type SchemaObject } from '../../openapi/load.js';
 import type { DataGenerator } from '../../openapi/sample.js';
 import { isObjectSchema } from '../../openapi/envelopes.js';
-import { propertiesOf, requiredOf, typesOf } from '../../openapi/schema-parts.js';
+import {
+  admittedTypes,
+  definitionsOf,
+  propertiesOf,
+  requiredOf,
+  typesOf,
+} from '../../openapi/schema-parts.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import { CheckedJson, RecordList, RecordTexts } from '../../vocabulary/answer.js';
 import { TextArray, type Texts } from '../../vocabulary/texts.js';
@@ -103,6 +109,7 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
         string,
         unknown
       >;
+      rest = withoutErrors(rest, schema, check);
       rests.set(envelope, rest);
     }
     return rest;
@@ -209,7 +216,7 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
  * required.
  */
 function restSchemaOf(wrapper: SchemaObject, records: string): SchemaObject {
-  const described = describedIn(wrapper);
+  const described = definitionsOf(wrapper);
   const required = [...requiredOf(wrapper)].filter((name) => name !== records);
   const properties: Record<string, SchemaObject> = {};
   for (const name of new Set([...described.keys(), ...required])) {
@@ -220,16 +227,23 @@ function restSchemaOf(wrapper: SchemaObject, records: string): SchemaObject {
   return { type: 'object', properties, required } as SchemaObject;
 }
 
-/** Each property of a schema with every description its `allOf` parts give it. */
-function describedIn(schema: SchemaObject): Map<string, SchemaObject[]> {
-  const described = new Map<string, SchemaObject[]>();
-  const collect = (part: SchemaObject): void => {
-    for (const [name, property] of Object.entries(part.properties ?? {}))
-      described.set(name, [...(described.get(name) ?? []), property as SchemaObject]);
-    for (const inner of (part.allOf ?? []) as SchemaObject[]) collect(inner);
-  };
-  collect(schema);
-  return described;
+/**
+ * The fields beside a successful answer's records with no made-up errors: a wrapper's `errors`
+ * list (Cloudflare's `{result, errors, messages, success}`) empty, where its schema allows it.
+ * A generated one (`[{code: 1000, message: "H2N"}]` beside `success: true`) is a failure a
+ * client would show.
+ */
+function withoutErrors(
+  rest: Record<string, unknown>,
+  schema: SchemaObject,
+  check: (schema: SchemaObject, value: unknown) => boolean,
+): Record<string, unknown> {
+  const properties = propertiesOf(schema);
+  const cleared = { ...rest };
+  for (const name of Object.keys(rest))
+    if (/^errors$/i.test(name) && Array.isArray(rest[name]) && check(properties[name] ?? {}, []))
+      cleared[name] = [];
+  return check(schema, cleared) ? cleared : rest;
 }
 
 /**
@@ -240,19 +254,25 @@ function describedIn(schema: SchemaObject): Map<string, SchemaObject[]> {
  * // 'the answer that holds "result": it is array in one allOf part and object in another'
  */
 function contradictionOf(wrapper: SchemaObject, property: string): string | false {
-  // An integer is a number: `number` allows what `integer` says.
-  const widened = (types: string[]) => (types.includes('number') ? [...types, 'integer'] : types);
-  const typed = (describedIn(wrapper).get(property) ?? [])
-    .map((part) => typesOf(part))
-    .filter((types) => types.length > 0);
-  let common = widened(typed[0] ?? []);
+  // Each part's types as a validator reads them (an integer is a number; an anyOf's arms;
+  // nullable): Cloudflare's magic sites list is `result: anyOf [object, string]` (nullable) in
+  // one part and `result: array` in another. Null in common holds no record.
+  const typed = (definitionsOf(wrapper).get(property) ?? [])
+    .map((part) => admittedTypes(part))
+    .filter((types): types is Set<string> => types !== undefined && types.size > 0);
+  let common = [...(typed[0] ?? [])];
   for (const types of typed.slice(1)) {
-    const next = common.filter((type) => widened(types).includes(type));
-    if (next.length === 0)
-      return `the answer that holds "${property}": it is ${common.join(' or ')} in one allOf part and ${types.join(' or ')} in another`;
+    const next = common.filter((type) => types.has(type));
+    if (next.filter((type) => type !== 'null').length === 0)
+      return `the answer that holds "${property}": it is ${shown(common)} in one allOf part and ${shown([...types])} in another`;
     common = next;
   }
   return false;
+}
+
+/** Types as a message says them: `integer` left out beside `number`, which admits it. */
+function shown(types: readonly string[]): string {
+  return types.filter((type) => type !== 'integer' || !types.includes('number')).join(' or ');
 }
 
 /** An example that is a URL or a path with a query: `/planets?limit=10&offset=10`. */

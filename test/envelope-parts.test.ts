@@ -1,0 +1,187 @@
+// Envelopes written as allOf parts, as Cloudflare writes its 1,500 operations: a common part
+// (`errors`, `messages`, `success`) and a part that says what `result` holds. Each case is a
+// small document of that shape; each failed before its fix.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+
+const KEY = 'envelope-parts-key';
+const AUTH = { authorization: `Bearer ${KEY}` };
+const mocks: RunningMock[] = [];
+
+afterEach(async () => {
+  await Promise.all(mocks.splice(0).map((mock) => mock.close()));
+});
+
+async function mockOf(spec: object, seedCount = 0): Promise<RunningMock> {
+  const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-envelope-parts-'));
+  await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
+  const mock = await startMock({
+    spec: join(folder, 'openapi.json'),
+    apiKeys: [KEY],
+    seed: 1,
+    seedCount,
+  });
+  mocks.push(mock);
+  return mock;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers read by the tests
+type Body = any;
+
+async function call(
+  mock: RunningMock,
+  method: string,
+  path: string,
+  body?: object,
+): Promise<{ status: number; body: Body }> {
+  const res = await fetch(`${mock.url}${path}`, {
+    method,
+    headers: { ...AUTH, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: res.status, body: (await res.json()) as Body };
+}
+
+const MESSAGES = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['code', 'message'],
+    properties: { code: { type: 'integer', minimum: 1000 }, message: { type: 'string' } },
+  },
+};
+
+const COMMON = {
+  type: 'object',
+  required: ['success', 'errors', 'messages'],
+  properties: {
+    errors: MESSAGES,
+    messages: MESSAGES,
+    success: { type: 'boolean', enum: [true] },
+  },
+};
+
+const WIDGET = {
+  type: 'object',
+  required: ['id', 'name'],
+  properties: {
+    id: { type: 'string', readOnly: true, maxLength: 32 },
+    name: { type: 'string', minLength: 1, maxLength: 40 },
+    features: {
+      type: 'object',
+      readOnly: true,
+      required: ['level'],
+      properties: { level: { type: 'integer', minimum: 1, maximum: 5 } },
+    },
+  },
+};
+
+/** A widget as the list and the read describe it: a later part leaves `features` open. */
+const WIDGET_AS_READ = { allOf: [WIDGET, { type: 'object', properties: { features: {} } }] };
+
+/** The common part, then one part per description of `result` (the first with `extra`). */
+function answer(results: object | object[], extra: object = {}) {
+  const [first, ...more] = Array.isArray(results) ? results : [results];
+  return {
+    description: 'ok',
+    content: {
+      'application/json': {
+        schema: {
+          allOf: [
+            COMMON,
+            { type: 'object', properties: { result: first, ...extra } },
+            ...more.map((result) => ({ type: 'object', properties: { result } })),
+          ],
+        },
+      },
+    },
+  };
+}
+
+function widgetsSpec(listResult: object | object[] = { type: 'array', items: WIDGET_AS_READ }) {
+  return {
+    openapi: '3.1.0',
+    info: { title: 'widgets', version: '1' },
+    components: {
+      securitySchemes: { token: { type: 'http', scheme: 'bearer' } },
+    },
+    security: [{ token: [] }],
+    paths: {
+      '/widgets': {
+        get: {
+          responses: {
+            '200': answer(listResult, {
+              result_info: {
+                type: 'object',
+                properties: { count: { type: 'number' }, total_count: { type: 'number' } },
+              },
+            }),
+          },
+        },
+        post: {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: WIDGET } },
+          },
+          responses: { '200': answer(WIDGET) },
+        },
+      },
+      '/widgets/{widget_id}': {
+        parameters: [{ name: 'widget_id', in: 'path', required: true, schema: { type: 'string' } }],
+        get: { responses: { '200': answer(WIDGET_AS_READ) } },
+      },
+    },
+  };
+}
+
+describe('envelopes written as allOf parts', () => {
+  it('a list whose records are its `result`, beside lists of errors and messages, lists the collection', async () => {
+    const mock = await mockOf(widgetsSpec());
+    const created = await call(mock, 'POST', '/widgets', { name: 'sprocket' });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const id = created.body.result.id as string;
+    const list = await call(mock, 'GET', '/widgets');
+    expect(list.status, JSON.stringify(list.body)).toBe(200);
+    expect(list.body.result).toEqual([expect.objectContaining({ id, name: 'sprocket' })]);
+    // The page told as it is, and a successful answer with no made-up errors.
+    expect(list.body.result_info).toMatchObject({ count: 1, total_count: 1 });
+    expect(list.body.errors).toEqual([]);
+    expect(created.body.errors).toEqual([]);
+    expect(list.body.success).toBe(true);
+  });
+
+  it('a field one part describes and a later part leaves open is made as the first says', async () => {
+    // No create whose answer would describe the field whole: the list and the read alone.
+    const spec = widgetsSpec();
+    delete (spec.paths['/widgets'] as { post?: object }).post;
+    const mock = await mockOf(spec, 4);
+    const list = await call(mock, 'GET', '/widgets');
+    expect(list.status, JSON.stringify(list.body)).toBe(200);
+    expect(list.body.result).toHaveLength(4);
+    for (const widget of list.body.result as Body[]) {
+      expect(widget.features).toEqual({ level: expect.any(Number) });
+      const read = await call(mock, 'GET', `/widgets/${widget.id}`);
+      expect(read.status, JSON.stringify(read.body)).toBe(200);
+      expect(read.body.result).toEqual(widget);
+    }
+  });
+
+  it('a wrapper whose parts leave its records no type but null answers the named 500', async () => {
+    // Cloudflare's magic sites: the single answer's part, then the list's.
+    const contradicted = [
+      { anyOf: [{ type: ['object', 'null'] }, { type: ['string', 'null'] }] },
+      { type: 'array', items: WIDGET_AS_READ },
+    ];
+    const mock = await mockOf(widgetsSpec(contradicted), 2);
+    const list = await call(mock, 'GET', '/widgets');
+    expect(list.status).toBe(500);
+    expect(list.body.message).toContain(
+      'cannot generate data valid against the answer that holds "result"',
+    );
+    // The next request is served.
+    expect((await call(mock, 'POST', '/widgets', { name: 'gear' })).status).toBe(200);
+  });
+});
