@@ -1,11 +1,9 @@
 // Envelopes written as allOf parts, as Cloudflare writes its 1,500 operations: a common part
 // (`errors`, `messages`, `success`) and a part that says what `result` holds. Each case is a
 // small document of that shape; each failed before its fix.
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { specFileOf } from './helpers.js';
 
 const KEY = 'envelope-parts-key';
 const AUTH = { authorization: `Bearer ${KEY}` };
@@ -16,10 +14,8 @@ afterEach(async () => {
 });
 
 async function mockOf(spec: object, seedCount = 0): Promise<RunningMock> {
-  const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-envelope-parts-'));
-  await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
   const mock = await startMock({
-    spec: join(folder, 'openapi.json'),
+    spec: await specFileOf(spec),
     apiKeys: [KEY],
     seed: 1,
     seedCount,

@@ -12,6 +12,17 @@ import { createMemoryStore } from '../src/store/memory-store.js';
 import type { Collection, CollectionDescriptor, Store, StoredRecord } from '../src/store/store.js';
 
 export const KEY = 'test-key';
+
+/**
+ * A document a test writes out, as `openapi.json` in a temporary folder of its own: its path,
+ * for what reads a spec from a file (startMock, loadSpec, the CLI).
+ * @example startMock({ spec: await specFileOf({ openapi: '3.1.0', ... }) })
+ */
+export async function specFileOf(spec: object): Promise<string> {
+  const file = join(await mkdtemp(join(tmpdir(), 'petstore-kit-spec-')), 'openapi.json');
+  await writeFile(file, JSON.stringify(spec));
+  return file;
+}
 export const AUTH = { Authorization: `Bearer ${KEY}` };
 
 /** Asserts an answer is the spec's Error body with this status and code, as JSON. */

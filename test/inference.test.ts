@@ -2,7 +2,7 @@
 // them, small), served with no code: routes by specificity, item paths by username, slug, uuid
 // and sid, records made of everything the spec says of them, wrapped lists with their counts,
 // nested collections, paging and filters.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,7 @@ import { loadSpec, SpecError } from '../src/openapi/load.js';
 import { listOperations, type Operation } from '../src/openapi/operations.js';
 import { inferResources, type ListParameters } from '../src/openapi/resources.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { specFileOf } from './helpers.js';
 
 const SHAPES = fileURLToPath(new URL('./fixtures/specs/real-world.yaml', import.meta.url));
 const KEY = 'shapes-key';
@@ -47,10 +48,8 @@ const inPath = (name: string, schema: object = { type: 'string' }) => ({
 
 /** The mock of a spec written in a test, closed after it. */
 async function mockOf(spec: object, seedCount?: number): Promise<RunningMock> {
-  const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-inline-'));
-  await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
   const mock = await startMock({
-    spec: join(folder, 'openapi.json'),
+    spec: await specFileOf(spec),
     apiKeys: [KEY],
     seed: 1,
     ...(seedCount === undefined ? {} : { seedCount }),
@@ -974,10 +973,8 @@ describe('references to the path a record is listed under', () => {
         },
       },
     };
-    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-events-'));
-    await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
     const mock = await startMock({
-      spec: join(folder, 'openapi.json'),
+      spec: await specFileOf(spec),
       apiKeys: [KEY],
       seedCount: 2,
     });
@@ -1035,10 +1032,8 @@ describe('seeded records', () => {
       },
       components: { schemas: { Pet: pet } },
     };
-    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-pets-'));
-    await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
     const mock = await startMock({
-      spec: join(folder, 'openapi.json'),
+      spec: await specFileOf(spec),
       apiKeys: [KEY],
       seedCount: 12,
     });

@@ -2,16 +2,13 @@
 // one object in the list, an array of them in the read; an owner's id in a summary, the owner in
 // the detail). The mock keeps one record; each answer shows the field in its own shape, and every
 // other field exactly as stored (issue 28).
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSpec, type SchemaObject } from '../src/openapi/load.js';
 import { fieldsInTwoShapes } from '../src/openapi/record-schema.js';
 import { createMemoryStore } from '../src/store/memory-store.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { closeAll, serve } from './server-helpers.js';
-import { AUTH } from './helpers.js';
+import { AUTH, specFileOf } from './helpers.js';
 
 const mocks: RunningMock[] = [];
 afterEach(async () => {
@@ -151,15 +148,8 @@ const REPOS = {
   },
 };
 
-async function specFile(spec: object): Promise<string> {
-  const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-two-shapes-'));
-  const file = join(folder, 'openapi.json');
-  await writeFile(file, JSON.stringify(spec));
-  return file;
-}
-
 async function seeded(spec: object): Promise<RunningMock> {
-  const mock = await startMock({ spec: await specFile(spec), seed: 1, seedCount: 4 });
+  const mock = await startMock({ spec: await specFileOf(spec), seed: 1, seedCount: 4 });
   mocks.push(mock);
   return mock;
 }
@@ -173,7 +163,7 @@ async function holding(
 ): Promise<string> {
   const store = createMemoryStore({ initial: { [collection]: records } });
   const served = await serve({
-    spec: await loadSpec(await specFile(spec)),
+    spec: await loadSpec(await specFileOf(spec)),
     store,
     ...(seed === undefined ? {} : { seed }),
   });
