@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DISABLED_FEATURES } from './chromium.js';
 import { withChromium } from './with-chromium.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -59,6 +60,7 @@ function playwright(env: Record<string, string>): Promise<{ code: number | null;
         NO_COLOR: '1',
         CI: '1',
         CHROMIUM_PATH: chromium.found ? chromium.path : '',
+        CHROMIUM_DISABLE_FEATURES: DISABLED_FEATURES.join(','),
         PETSTORE_KIT_BIN: join(ROOT, 'dist/cli/bin.js'),
         ...env,
       },

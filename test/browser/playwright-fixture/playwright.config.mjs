@@ -22,7 +22,14 @@ export default defineConfig({
     // Playwright's own browser download is out of reach: the system's Chromium.
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH,
-      args: ['--disable-gpu', '--no-first-run'],
+      // The features test/browser/chromium.ts turns off (a WebUI each page's window starts).
+      args: [
+        '--disable-gpu',
+        '--no-first-run',
+        ...(process.env.CHROMIUM_DISABLE_FEATURES
+          ? [`--disable-features=${process.env.CHROMIUM_DISABLE_FEATURES}`]
+          : []),
+      ],
     },
   },
   projects: [
