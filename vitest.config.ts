@@ -18,12 +18,12 @@ import { REDIS_SKIP_NOTE_PREFIX } from './test/redis/find-redis.js';
  */
 const SLOWEST_FIRST = [
   'test/contract-proof.test.ts', // 59-83 CPU s, 68-110 s alone: the contract suite against faulty servers, in-process
-  'test/cli.test.ts', // 44 CPU s, 100 s: the built CLI started some 60 times
-  'test/contract-coverage.test.ts', // 41 CPU s, 133 s: runs of the built contract CLI
+  'test/cli.test.ts', // 30-48 CPU s alone (27 Nov, load 2-10): the built CLI started some 50 times
+  'test/contract-coverage.test.ts', // 24-29 CPU s alone (27 Nov): five runs of the built contract CLI
   'test/contract-realworld.test.ts', // 35 CPU s, 115 s: the contract CLI against public documents' mocks
-  'test/browser/playwright-fixture.test.ts', // 51 CPU s, 93 s: two Playwright runs, three Chromiums each
+  'test/browser/playwright-fixture.test.ts', // 36-40 CPU s alone (27 Nov, /proc sampler): one Playwright run, four Chromiums
   'test/contract-cli.test.ts', // 47 CPU s, 72 s alone: the built contract CLI
-  'test/browser/inspector.test.ts', // 21 CPU s, 67 s: Chromium
+  'test/browser/inspector.test.ts', // 26-30 CPU s alone (27 Nov, /proc sampler): Chromium
   'test/recipes/playwright.test.ts', // 23 CPU s, 58 s: Vite, the mock and two Chromiums
   'test/corpus.test.ts', // 25 CPU s, 57 s: a mock for each document, the expected ones' operations called
   'test/redis-mock.test.ts', // 25 CPU s, 55 s: replicas of the built CLI

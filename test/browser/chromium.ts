@@ -8,6 +8,41 @@ export const INSTALL_HINT = 'Install it: apt-get install chromium (or set CHROMI
 export const SKIP_NOTE_PREFIX = 'BROWSER TESTS SKIPPED';
 
 /**
+ * The features Playwright 1.65 turns off in every Chromium it launches (its `chromiumSwitches`).
+ * Chromium keeps the last `--disable-features` it is given, so ours repeats them;
+ * test/browser/chromium-args.test.ts fails when a Playwright upgrade adds one.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * Chromium 156 gives every page's window an address-bar popup made of two WebUI pages
+ * (chrome://omnibox-popup.top-chrome/), in a renderer of their own that spends about 1.8 CPU s
+ * starting, for a popup no headless test opens: off.
+ */
+export const DISABLED_FEATURES = [
+  ...PLAYWRIGHT_DISABLED_FEATURES,
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxAimPopup',
+];
+
+/**
  * Flags beside the ones Playwright passes (--headless, --no-sandbox, a fresh profile):
  * a closed network refuses Chromium's background connections, many at a time.
  */
@@ -18,6 +53,7 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  `--disable-features=${DISABLED_FEATURES.join(',')}`,
 ];
 
 export type ChromiumLookup = { found: true; path: string } | { found: false; why: string };

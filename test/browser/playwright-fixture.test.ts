@@ -1,6 +1,8 @@
-// petstore-kit/playwright in a real Playwright run: three workers at once in headless
-// Chromium, against one mock the config's webServer starts, then against a mock each worker's
-// fixture starts. The project imports the package as a user would (a link to this checkout).
+// petstore-kit/playwright in a real Playwright run: two workers at once in headless Chromium,
+// against one mock the config's webServer starts (project "shared"), then against a mock each
+// worker's fixture starts (project "own"). One run for both projects: a run and each of its
+// workers cost a Chromium launch. The project imports the package as a user would (a link to
+// this checkout).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
@@ -9,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DISABLED_FEATURES } from './chromium.js';
 import { withChromium } from './with-chromium.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -57,6 +60,7 @@ function playwright(env: Record<string, string>): Promise<{ code: number | null;
         NO_COLOR: '1',
         CI: '1',
         CHROMIUM_PATH: chromium.found ? chromium.path : '',
+        CHROMIUM_DISABLE_FEATURES: DISABLED_FEATURES.join(','),
         PETSTORE_KIT_BIN: join(ROOT, 'dist/cli/bin.js'),
         ...env,
       },
@@ -69,21 +73,63 @@ function playwright(env: Record<string, string>): Promise<{ code: number | null;
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
 }
 
-it('three workers share the webServer’s mock, each in its own session', async () => {
-  if (!chromium.found) return;
-  const { code, output } = await playwright({ MOCK_PORT: String(await freePort()) });
-  expect(code, output).toBe(0);
-  expect(output).toMatch(/Running 6 tests using 3 workers/);
-  expect(output).toMatch(/6 passed/);
-  // The three adds ran on three workers, in three sessions.
-  const sessions = new Set(output.match(/petstore-kit-worker-\d+ added/g));
-  expect(sessions.size, output).toBe(3);
-}, 180_000);
+/** One add as the spec logs it: project, worker, session, the mock's URL and the name. */
+interface Add {
+  project: string;
+  worker: string;
+  session: string;
+  url: string;
+  name: string;
+}
 
-it('without a mock URL, each worker’s fixture starts a mock of its own', async () => {
+function addsOf(output: string, project: string): Add[] {
+  const lines = output.matchAll(/^\[(\w+)\] worker (\d+) (\S+) at (\S+) added (\w+)$/gm);
+  return [...lines]
+    .map(([, p, worker, session, url, name]) => ({
+      project: p!,
+      worker: worker!,
+      session: session!,
+      url: url!,
+      name: name!,
+    }))
+    .filter((add) => add.project === project);
+}
+
+let run: { code: number | null; output: string; mockUrl: string } | undefined;
+
+beforeAll(async () => {
   if (!chromium.found) return;
-  const { code, output } = await playwright({});
-  expect(code, output).toBe(0);
-  expect(output).toMatch(/Running 6 tests using 3 workers/);
-  expect(output).toMatch(/6 passed/);
-}, 180_000);
+  const port = await freePort();
+  const result = await playwright({ MOCK_PORT: String(port) });
+  run = { ...result, mockUrl: `http://127.0.0.1:${port}/v1` };
+  expect(result.code, result.output).toBe(0);
+  expect(result.output).toMatch(/Running 12 tests using 2 workers/);
+  expect(result.output).toMatch(/12 passed/);
+}, 240_000);
+
+it('two workers share the webServer’s mock, each in its own session', () => {
+  if (!chromium.found) return;
+  const { output, mockUrl } = run!;
+  const adds = addsOf(output, 'shared');
+  expect(adds.map((add) => add.name).sort(), output).toEqual(['Axolotl', 'Capybara', 'Dugong']);
+  expect(new Set(adds.map((add) => add.url)), output).toEqual(new Set([mockUrl]));
+  // The three adds ran on two workers, in two sessions.
+  expect(new Set(adds.map((add) => add.session)).size, output).toBe(2);
+  for (const add of adds) expect(add.session).toBe(`petstore-kit-worker-${add.worker}`);
+});
+
+it('without a mock URL, each worker’s fixture starts a mock of its own', () => {
+  if (!chromium.found) return;
+  const { output, mockUrl } = run!;
+  const adds = addsOf(output, 'own');
+  expect(adds.map((add) => add.name).sort(), output).toEqual(['Axolotl', 'Capybara', 'Dugong']);
+  expect(
+    adds.filter((add) => add.url === mockUrl),
+    output,
+  ).toEqual([]);
+  // A mock to each worker: as many mocks as workers, and a worker keeps its own.
+  const workers = new Set(adds.map((add) => add.worker));
+  expect(new Set(adds.map((add) => add.url)).size, output).toBe(workers.size);
+  for (const worker of workers)
+    expect(new Set(adds.filter((add) => add.worker === worker).map((add) => add.url)).size).toBe(1);
+});

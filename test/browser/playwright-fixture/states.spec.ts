@@ -1,5 +1,6 @@
-// Six tests on three workers at once against one mock: each worker in its own session, each
-// test starting from the seed data, forcing the states a UI must render.
+// Six tests on two workers at once against one mock: each worker in its own session, each
+// test starting from the seed data, forcing the states a UI must render. Each add logs its
+// project, worker, session and mock, for the Vitest test that runs Playwright to check.
 import { expect, test } from 'petstore-kit/playwright';
 
 /** A page that lists the categories, adds one, and says what state it is in. */
@@ -54,7 +55,10 @@ for (const name of ['Axolotl', 'Capybara', 'Dugong']) {
     const posts = await mock.requests({ path: '/v1/categories', method: 'POST' });
     expect(posts).toHaveLength(1);
     expect(posts[0]).toMatchObject({ status: 201, session: mock.session });
-    console.log(`worker ${test.info().parallelIndex} ${mock.session} added ${name}`);
+    const { project, parallelIndex } = test.info();
+    console.log(
+      `[${project.name}] worker ${parallelIndex} ${mock.session} at ${mock.url} added ${name}`,
+    );
   });
 }
 
