@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { createLogger, LOG_LEVELS, type LogLevel } from '../http/logger.js';
+import { LOG_LEVELS, type LogLevel } from '../http/log-levels.js';
 import { DEFAULT_API_KEY, DEFAULTS, validateOptions } from '../wiring/options.js';
 import { DEFAULT_TARGET_TIMEOUT_MS } from '../wiring/proxy-defaults.js';
 import type { RunningMock } from '../wiring/start-mock.js';
@@ -88,7 +88,7 @@ export function createCli(io: CliIo): Command {
     // Checked before the server's modules load: a refused option is told in a third of the time.
     const options = validateOptions(givenOptions(command, 'mock'));
     const { runMock } = await import('./mock-command.js');
-    await runMock(options, loggerOf(flags, io), io.onListening);
+    await runMock(options, await loggerOf(flags, io), io.onListening);
   });
 
   addLogFlags(
@@ -143,7 +143,7 @@ export function createCli(io: CliIo): Command {
     .action(async (flags: ProxyFlags, command: Command) => {
       const shared = validateOptions(givenOptions(command, 'proxy'));
       const { runProxy } = await import('./proxy-command.js');
-      await runProxy(flags, shared, loggerOf(flags, io), io.onProxy, io.onExitCode);
+      await runProxy(flags, shared, await loggerOf(flags, io), io.onProxy, io.onExitCode);
     });
 
   program.addCommand(
@@ -358,7 +358,9 @@ function addLogFlags(command: Command): Command {
 /** Request log lines: pretty for people on a terminal, JSON for tools. */
 type LogFormat = 'auto' | 'pretty' | 'json';
 
-function loggerOf(flags: { logFormat: LogFormat; logLevel: LogLevel }, io: CliIo) {
+/** Loaded by the commands that log (mock, proxy): a contract run or a diff loads no pino. */
+async function loggerOf(flags: { logFormat: LogFormat; logLevel: LogLevel }, io: CliIo) {
+  const { createLogger } = await import('../http/logger.js');
   const format = flags.logFormat;
   const pretty =
     format === 'pretty' || (format === 'auto' && (io.stdout as { isTTY?: boolean }).isTTY === true);

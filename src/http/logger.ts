@@ -2,6 +2,7 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 import { createRequire } from 'node:module';
 import type PinoPretty from 'pino-pretty';
 import type { FaultKind } from '../vocabulary/answer.js';
+import type { LogLevel } from './log-levels.js';
 
 export type { Logger };
 
@@ -18,9 +19,7 @@ export interface LoggerOptions {
   level?: LogLevel;
 }
 
-/** The levels a user picks from (`--log-level`). */
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export { LOG_LEVELS, type LogLevel } from './log-levels.js';
 
 /**
  * The mock's logger: JSON lines on stdout (or `destination`), or lines for people.
