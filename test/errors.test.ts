@@ -173,4 +173,33 @@ describe('createErrorShaper', () => {
       expect(errors).toEqual([{ code: expect.any(Number), message: 'no such thing' }]);
     }
   });
+
+  it("puts ours into a JSON:API errors list whose sample is empty: its item's detail", () => {
+    const item: SchemaObject = {
+      type: 'object',
+      properties: {
+        status: { type: 'string' },
+        title: { type: 'string' },
+        detail: { type: 'string' },
+      },
+    };
+    const document: SchemaObject = {
+      type: 'object',
+      required: ['errors'],
+      properties: { errors: { type: 'array', items: item } },
+    };
+    const compiler = createSchemaCompiler({
+      openapi: '3.1.0',
+      components: { schemas: { document, item } },
+    } as unknown as OpenApiDocument);
+    const shape = createErrorShaper(compiler, createDataGenerator({ seed: 3, compiler }), () => ({
+      description: 'error',
+      content: { 'application/vnd.api+json': { schema: document } },
+    }));
+    const { body } = shape(new ApiError(404, 'not_found', 'no such thing'), undefined);
+    expect(compiler.response(document)(body)).toEqual([]);
+    expect((body as { errors: { detail: string; status: string }[] }).errors).toEqual([
+      expect.objectContaining({ detail: 'no such thing', status: '404' }),
+    ]);
+  });
 });

@@ -94,9 +94,9 @@ export function createErrorShaper(
     const check = compiler.response(schema);
     if (check(ours).length === 0) return ours;
     const sample = () => sampleOf(schema);
-    const mapped = mapOnto(schema, error, sample, (property, value) => {
-      return compiler.response(property)(value).length === 0;
-    });
+    const fits = (property: SchemaObject, value: unknown) =>
+      compiler.response(property)(value).length === 0;
+    const mapped = mapOnto(schema, error, sample, { fits, sampleOf });
     return check(mapped).length === 0 ? mapped : structuredClone(sample());
   }
 }
@@ -146,7 +146,11 @@ function mapOnto(
   schema: SchemaObject,
   error: ApiError,
   sample: () => unknown,
-  fits: (schema: SchemaObject, value: unknown) => boolean,
+  schemas: {
+    fits: (schema: SchemaObject, value: unknown) => boolean;
+    /** A sample of a list's item, where the list's own sample is empty. */
+    sampleOf: (schema: SchemaObject) => unknown;
+  },
   depth = 0,
 ): unknown {
   const properties = propertiesOf(schema);
@@ -157,6 +161,8 @@ function mapOnto(
   for (const [name, property] of Object.entries(properties)) {
     const candidates: unknown[] = [];
     if (STATUS_NAMES.test(name)) candidates.push(error.status);
+    // JSON:API's `status` is the code as text ("404"); a `code` text is ours (`not_found`).
+    if (STATUS_NAMES.test(name) && !/^code$/i.test(name)) candidates.push(String(error.status));
     if (CODE_NAMES.test(name)) candidates.push(error.code, `urn:petstore-kit:error:${error.code}`);
     if (MESSAGE_NAMES.test(name)) candidates.push(error.message);
     if (/^title$/i.test(name))
@@ -164,13 +170,21 @@ function mapOnto(
     // An error wrapped in an object of its own (Stripe's and Google's `{ error: { ... } }`):
     // the same names, one level down.
     if (depth === 0 && /^error$/i.test(name) && Object.keys(propertiesOf(property)).length > 0)
-      candidates.push(mapOnto(property, error, () => body[name], fits, depth + 1));
+      candidates.push(mapOnto(property, error, () => body[name], schemas, depth + 1));
     // A list of errors (Cloudflare's `errors: [{code, message}]`, JSON:API's, Google's
     // `error.errors`): ours as its one item, where a sample put a made-up message.
     const item = errorItemOf(name, property);
     if (depth <= 1 && item)
-      candidates.push([mapOnto(item, error, () => firstOf(body[name]), fits, depth + 1)]);
-    const value = candidates.find((candidate) => fits(property, candidate));
+      candidates.push([
+        mapOnto(
+          item,
+          error,
+          () => firstOf(body[name]) ?? schemas.sampleOf(item),
+          schemas,
+          depth + 1,
+        ),
+      ]);
+    const value = candidates.find((candidate) => schemas.fits(property, candidate));
     if (value !== undefined) body[name] = value;
   }
   return body;
