@@ -108,18 +108,29 @@ export function projectionFor(
           const shaper = shapers.get(name);
           return shaper ? shaper(stated, record, (other) => asStated(name, other)) : stated;
         };
-  const reshaped = (record: StoredRecord): StoredRecord => {
+  /** The record as shown; the fields before `from` are shown as stored, `from`'s as `value`. */
+  const reshaped = (record: StoredRecord, from: number, value: unknown): StoredRecord => {
+    const names = Object.keys(record);
     const fields: [string, unknown][] = [];
-    for (const name of Object.keys(record))
-      if (!hides(name)) fields.push([name, shown(name, record[name], record)]);
+    names.forEach((name, index) => {
+      if (index < from) fields.push([name, record[name]]);
+      else if (index === from) {
+        if (!hides(name)) fields.push([name, value]);
+      } else if (!hides(name)) fields.push([name, shown(name, record[name], record)]);
+    });
     return Object.freeze(Object.fromEntries(fields));
   };
   return (record) => {
     // An answer that shows the record as it is keeps it: one object, one cached JSON, and
-    // nothing allocated to find that out (a create's answer, nearly always).
-    for (const name of Object.keys(record))
-      if (hides(name) || shown(name, record[name], record) !== record[name])
-        return reshaped(record);
+    // nothing allocated to find that out (a create's answer, nearly always). A field shown
+    // otherwise is shown once (a made one is not made again).
+    const names = Object.keys(record);
+    for (let index = 0; index < names.length; index++) {
+      const name = names[index] as string;
+      if (hides(name)) return reshaped(record, index, undefined);
+      const value = shown(name, record[name], record);
+      if (value !== record[name]) return reshaped(record, index, value);
+    }
     return record;
   };
 }
