@@ -181,3 +181,143 @@ describe('envelopes written as allOf parts', () => {
     expect((await call(mock, 'POST', '/widgets', { name: 'gear' })).status).toBe(200);
   });
 });
+
+/** The fields every kind of record has; the service sets `id` and the dates. */
+const RECORD_BASE = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', readOnly: true, maxLength: 32 },
+    name: { type: 'string', minLength: 1, maxLength: 60 },
+    created_on: { type: 'string', format: 'date-time', readOnly: true },
+    proxiable: { type: 'boolean', readOnly: true },
+  },
+};
+
+/** One kind: its `type` names it, its `content` is its own. */
+function kind(type: string, content: object) {
+  return {
+    allOf: [
+      RECORD_BASE,
+      {
+        type: 'object',
+        required: ['type', 'content'],
+        properties: { type: { type: 'string', enum: [type] }, content },
+      },
+    ],
+  };
+}
+
+/**
+ * Cloudflare's DNS records: a record is one of several kinds, the names every kind has
+ * `required` beside the `oneOf`, some of them read-only in the kinds (the service sets them),
+ * and the same schema is the create's body.
+ */
+const DNS_RECORD = {
+  type: 'object',
+  required: ['id', 'type', 'name', 'content', 'proxiable', 'created_on'],
+  oneOf: [
+    kind('A', { type: 'string', format: 'ipv4' }),
+    kind('CNAME', { type: 'string', format: 'hostname' }),
+    // A kind whose `content` the service makes (from its `data`, in Cloudflare's): the last
+    // kind, so that a shape of them all taken from the last lost every other kind's content.
+    kind('CAA', { type: 'string', readOnly: true }),
+  ],
+};
+
+function recordsSpec() {
+  return {
+    openapi: '3.0.3',
+    info: { title: 'dns', version: '1' },
+    components: {
+      securitySchemes: { token: { type: 'http', scheme: 'bearer' } },
+      schemas: { Record: DNS_RECORD },
+    },
+    security: [{ token: [] }],
+    paths: {
+      '/records': {
+        get: {
+          responses: {
+            '200': answer({ type: 'array', items: { $ref: '#/components/schemas/Record' } }),
+          },
+        },
+        post: {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Record' } } },
+          },
+          responses: { '200': answer({ $ref: '#/components/schemas/Record' }) },
+        },
+      },
+      '/records/{record_id}': {
+        parameters: [{ name: 'record_id', in: 'path', required: true, schema: { type: 'string' } }],
+        get: { responses: { '200': answer({ $ref: '#/components/schemas/Record' }) } },
+      },
+    },
+  };
+}
+
+describe('records of several kinds inside a wrapper', () => {
+  it('a documented create is accepted though the kinds mark required names read-only, and a record is read and listed as its own kind', async () => {
+    const mock = await mockOf(recordsSpec());
+    const a = await call(mock, 'POST', '/records', {
+      type: 'A',
+      name: 'example.com',
+      content: '198.51.100.4',
+    });
+    expect(a.status, JSON.stringify(a.body)).toBe(200);
+    expect(a.body.result).toMatchObject({
+      type: 'A',
+      name: 'example.com',
+      content: '198.51.100.4',
+    });
+    expect(a.body.result.id).toEqual(expect.any(String));
+    expect(a.body.result.created_on).toEqual(expect.any(String));
+    const cname = await call(mock, 'POST', '/records', {
+      type: 'CNAME',
+      name: 'www',
+      content: 'example.com',
+    });
+    expect(cname.status, JSON.stringify(cname.body)).toBe(200);
+    expect(cname.body.result).toMatchObject({ type: 'CNAME', content: 'example.com' });
+
+    const list = await call(mock, 'GET', '/records');
+    expect(list.status, JSON.stringify(list.body)).toBe(200);
+    expect(list.body.result).toEqual([a.body.result, cname.body.result]);
+    const read = await call(mock, 'GET', `/records/${cname.body.result.id}`);
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    expect(read.body.result).toEqual(cname.body.result);
+  });
+
+  it('a client still may not send what the service sets, nor a record of no kind', async () => {
+    const mock = await mockOf(recordsSpec());
+    const own = await call(mock, 'POST', '/records', {
+      id: 'mine',
+      type: 'A',
+      name: 'example.com',
+      content: '198.51.100.4',
+    });
+    expect(own.status).toBe(400);
+    expect(JSON.stringify(own.body)).toContain('read-only');
+    const made = await call(mock, 'POST', '/records', { type: 'CAA', name: 'x', content: 'y' });
+    expect(made.status).toBe(400);
+    expect(JSON.stringify(made.body)).toContain('read-only');
+    const none = await call(mock, 'POST', '/records', { type: 'MX', name: 'x', content: 'y' });
+    expect(none.status).toBe(400);
+    const missing = await call(mock, 'POST', '/records', { type: 'A', content: '198.51.100.4' });
+    expect(missing.status).toBe(400);
+    expect(JSON.stringify(missing.body)).toContain("required property 'name'");
+  });
+
+  it('seeded records are each of one kind, listed and read', async () => {
+    const mock = await mockOf(recordsSpec(), 4);
+    const list = await call(mock, 'GET', '/records');
+    expect(list.status, JSON.stringify(list.body)).toBe(200);
+    expect(list.body.result).toHaveLength(4);
+    for (const record of list.body.result as Body[]) {
+      expect(['A', 'CNAME', 'CAA']).toContain(record.type);
+      const read = await call(mock, 'GET', `/records/${record.id}`);
+      expect(read.status, JSON.stringify(read.body)).toBe(200);
+      expect(read.body.result).toEqual(record);
+    }
+  });
+});

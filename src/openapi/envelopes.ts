@@ -52,9 +52,11 @@ export function listEnvelopeOf(
       : undefined;
   }
   if (!isObjectSchema(answer)) return undefined;
+  // Records of one kind, or of several (Cloudflare's DNS records: `result` a list of `oneOf`
+  // an A record, a CNAME record...), as a plain list's may be.
   const arrays = Object.entries(propertiesOf(answer)).filter(([, property]) => {
     const items = isArray(property) ? itemsOf(property) : undefined;
-    return items !== undefined && isObjectSchema(items);
+    return items !== undefined && (isObjectSchema(items) || objectArmsOf(items).length >= 2);
   });
   const named = (name: string) =>
     LIST_WRAPPERS.includes(name.toLowerCase()) || sameWords(name, collectionWord);
@@ -90,8 +92,15 @@ export function recordEnvelopeOf(
     return undefined;
   }
   if (isRecord(answer)) return { kind: 'plain', record: answer };
-  const objects = Object.entries(propertiesOf(answer)).filter(([, property]) =>
-    isObjectSchema(property),
+  // A property holding a record of one of several kinds (`result: oneOf [A record, CNAME
+  // record...]`) holds the first kind that is the record, as a union answer does above.
+  const objects = Object.entries(propertiesOf(answer)).flatMap(
+    ([name, property]): [string, SchemaObject][] => {
+      if (isObjectSchema(property)) return [[name, property]];
+      const kinds = objectArmsOf(property);
+      const kind = kinds.length >= 2 ? (kinds.find(isRecord) ?? kinds[0]) : undefined;
+      return kind ? [[name, kind]] : [];
+    },
   );
   const singular = singularOf(collectionWord);
   const chosen =

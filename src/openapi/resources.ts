@@ -321,30 +321,44 @@ function variantsOf(
   answersRecord: RecordTest,
   envelopes: Map<Operation, Envelope>,
 ): Pick<Resource, 'variants'> {
-  const answer = create && successSchema(create);
+  const held = create && envelopes.get(create);
+  const answer = held && unionHolding(held, create);
   const records = answer ? recordArmsOf(answer, answersRecord) : [];
   if (records.length === 0) return {};
   for (const [operation, envelope] of envelopes) {
-    const shown = successSchema(operation);
-    if (
-      envelope.kind === 'plain' &&
-      shown &&
-      recordArmsOf(shown, answersRecord).includes(envelope.record)
-    )
-      envelopes.set(operation, { kind: 'plain', record: shown });
+    const shown = unionHolding(envelope, operation);
+    if (shown && recordArmsOf(shown, answersRecord).includes(envelope.record))
+      envelopes.set(operation, { ...envelope, record: shown });
   }
   return { variants: records };
 }
 
 /**
+ * The schema an answer holds its record in, before a kind was chosen: the answer itself, or its
+ * wrapper's property (Cloudflare's `{result: oneOf [A record, CNAME record...]}`).
+ */
+function unionHolding(envelope: Envelope, operation: Operation): SchemaObject | undefined {
+  if (envelope.kind === 'plain') return successSchema(operation);
+  return propertiesOf(envelope.wrapper)[envelope.property];
+}
+
+/**
  * A schema as one object: the properties of all its arms when it is one of several objects
- * (none required), else itself.
+ * (none required), else itself. A property some kinds mark read-only and others let a client
+ * write is the client's to write (Cloudflare's DNS records: an MX record's `content` is sent,
+ * a CAA record's is made from its `data`): taken from the last kind, every MX record a client
+ * created lost its `content` to a made-up one. Each kind's check still refuses it where it is
+ * read-only.
  */
 function recordShapeOf(schema: SchemaObject): SchemaObject {
   const arms = objectArmsOf(schema);
   if (arms.length === 0) return schema;
   const properties: Record<string, SchemaObject> = {};
-  for (const arm of arms) Object.assign(properties, propertiesOf(arm));
+  for (const arm of arms)
+    for (const [name, property] of Object.entries(propertiesOf(arm))) {
+      const known = properties[name];
+      if (!known || (isReadOnly(known) && !isReadOnly(property))) properties[name] = property;
+    }
   return { type: 'object', properties } as SchemaObject;
 }
 
@@ -436,7 +450,13 @@ function requestEnvelopeOf(
   const schema = bodySchemaOf(operation);
   if (!schema) return undefined;
   const envelope = recordEnvelopeOf(schema, word, isBody ?? (() => true));
-  if (envelope && (!isBody || isBody(envelope.record))) return envelope;
+  if (envelope && (!isBody || isBody(envelope.record))) {
+    // A client writes the fields of whichever kind it sends: the fields of them all.
+    const union = envelope.kind === 'wrapped' && propertiesOf(envelope.wrapper)[envelope.property];
+    return union && objectArmsOf(union).length >= 2
+      ? { ...envelope, record: recordShapeOf(union) }
+      : envelope;
+  }
   return unionWrappedOf(schema, isBody);
 }
 
@@ -896,19 +916,8 @@ function successSchema(operation: Operation): SchemaObject | undefined {
 function bodySchemaOf(operation: Operation): SchemaObject | undefined {
   for (const schema of operation.requestBody?.content.values() ?? []) {
     if (isObjectSchema(schema)) return schema;
-    const composed: SchemaObject = schema;
-    const alternatives = [
-      ...((composed.oneOf ?? []) as SchemaObject[]),
-      ...((composed.anyOf ?? []) as SchemaObject[]),
-    ].filter(isObjectSchema);
-    if (alternatives.length > 0)
-      return {
-        type: 'object',
-        properties: Object.assign({}, ...alternatives.map((part) => propertiesOf(part))) as Record<
-          string,
-          SchemaObject
-        >,
-      } as SchemaObject;
+    // One of several objects: the fields of them all.
+    if (objectArmsOf(schema).length > 0) return recordShapeOf(schema);
   }
   return undefined;
 }

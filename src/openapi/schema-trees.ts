@@ -148,7 +148,10 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
 
   const hiddenOf = (schema: SchemaObject): ReadonlySet<string> => {
     const hidden = new Set<string>();
-    if (options.hide) collectHidden(schema, options.hide.marker, hidden, new Set());
+    if (options.hide) {
+      collectHidden(schema, options.hide.marker, hidden, new Set());
+      for (const name of hiddenInEveryKind(schema, options.hide.marker)) hidden.add(name);
+    }
     if (options.hide?.marker === 'readOnly') {
       if (isReference(schema, hidden)) return NONE;
       for (const name of requiredWritable(schema, new Set())) hidden.delete(name);
@@ -397,7 +400,8 @@ function isReference(schema: SchemaObject, readOnly: ReadonlySet<string>): boole
   if (readOnly.size === 0) return false;
   const declared = new Set<string>();
   collectDeclared(schema, declared, new Set());
-  return [...declared].every((name) => readOnly.has(name));
+  // A schema that declares nothing itself (its kinds do: hiddenInEveryKind) names nothing.
+  return declared.size > 0 && [...declared].every((name) => readOnly.has(name));
 }
 
 /**
@@ -417,6 +421,35 @@ function requiredWritable(schema: SchemaObject, seen: Set<object>): string[] {
     requiredWritable(part, seen),
   );
   return [...own, ...parts];
+}
+
+/**
+ * Names a schema requires beside its `oneOf`/`anyOf` without declaring them itself, where every
+ * arm that declares one marks it: Cloudflare's DNS record requires `id`, `created_on` and
+ * `proxiable` atop a `oneOf` of twenty kinds, each of which marks them read-only, and the same
+ * schema is the create's body. Kept required, no documented create could be sent. Each arm
+ * still refuses the marked property where it declares it; a name some arm leaves unmarked, or
+ * that no arm declares, stays required.
+ * @example hiddenInEveryKind({ required: ['id'], oneOf: [{ properties: { id: { readOnly: true } } }] }, 'readOnly') // ['id']
+ */
+function hiddenInEveryKind(schema: SchemaObject, marker: Hidden): string[] {
+  const arms = [...((schema.oneOf ?? []) as unknown[]), ...((schema.anyOf ?? []) as unknown[])];
+  if (arms.length === 0) return [];
+  const declared = new Set<string>();
+  collectDeclared(schema, declared, new Set());
+  const required = [...requiredOf(schema)].filter((name) => !declared.has(name));
+  if (required.length === 0) return [];
+  const kinds = arms.filter(isJsonObject).map((arm) => {
+    const names = new Set<string>();
+    const marked = new Set<string>();
+    collectDeclared(arm as SchemaObject, names, new Set());
+    collectHidden(arm as SchemaObject, marker, marked, new Set());
+    return { names, marked };
+  });
+  return required.filter((name) => {
+    const declaring = kinds.filter((kind) => kind.names.has(name));
+    return declaring.length > 0 && declaring.every((kind) => kind.marked.has(name));
+  });
 }
 
 /** Names of the properties this schema or its `allOf` parts declare. */
