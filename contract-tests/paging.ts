@@ -19,6 +19,14 @@ const NEXT_NAME = /^(next|next_?(cursor|page_?token|page_?url|url|link|href|toke
 /** Names of a query parameter that takes a cursor (`?cursor=`, `?page_token=`, `?after=`). */
 const CURSOR_PARAMETER =
   /^(cursor|page_?token|after|starting_?after|next|next_?token|continuation(_?token)?)$/i;
+/**
+ * Names of a body property that says whether pages follow (Stripe's and OpenAI's `has_more`),
+ * of one that holds the last record's id (OpenAI's `last_id`), and of a query parameter that
+ * takes the id of the last record seen (`after`, Stripe's `starting_after`).
+ */
+const MORE_NAME = /^(has_?more|has_?next(_?page)?|is_?truncated)$/i;
+const LAST_ID_NAME = /^(last_?id)$/i;
+const AFTER_PARAMETER = /^(after|starting_?after|after_?id)$/i;
 /** Names of a query parameter that numbers pages, and of one that skips records. */
 const PAGE_PARAMETER = /^(page|page_?number|page_?index)$/i;
 const OFFSET_PARAMETER = /^(offset|skip|start)$/i;
@@ -26,7 +34,9 @@ const OFFSET_PARAMETER = /^(offset|skip|start)$/i;
 /**
  * What the list's answer says of the next page, as clients page: a `Link: <...>; rel="next"`
  * header; a next link or cursor in the body (`next`, `nextCursor`, `links.next`,
- * `_links.next.href`), a cursor going to the parameter the spec declares for it; else, when
+ * `_links.next.href`), a cursor going to the parameter the spec declares for it; a `has_more`
+ * with an `after` parameter, which takes the page's last id (`last_id`, or its last record's
+ * `id`: Stripe's and OpenAI's lists); else, when
  * the spec declares page or offset parameters and the page held records, the page after it.
  * `sent` are the parameters this page was asked with; `items` the records it held.
  * @example nextPage(listTickets, exchange, {}, items) // { kind: 'params', params: { cursor: 'abc' } }
@@ -47,6 +57,19 @@ export function nextPage(
       return { kind: 'link', url: new URL(found, exchange.request.url).href };
     const cursor = query.find((parameter) => CURSOR_PARAMETER.test(parameter.name));
     return cursor ? { kind: 'params', params: { ...sent, [cursor.name]: found } } : undefined;
+  }
+  // An `after` that is a date filters by time (`created after`): it takes no id.
+  const after = query.find(
+    (parameter) =>
+      AFTER_PARAMETER.test(parameter.name) && !/date/i.test(String(parameter.schema.format ?? '')),
+  );
+  const more = after && moreInBody(exchange.json);
+  if (more !== undefined) {
+    if (!more || items.length === 0) return undefined;
+    const last = lastIdOf(exchange.json, items);
+    return last === undefined
+      ? undefined
+      : { kind: 'params', params: { ...sent, [after.name]: last } };
   }
   if (items.length === 0) return undefined;
   const page = query.find((parameter) => PAGE_PARAMETER.test(parameter.name));
@@ -99,6 +122,28 @@ function nextInBody(json: unknown): unknown {
       if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) return value;
     }
   return undefined;
+}
+
+/** Whether the body says more pages follow (`has_more`), at its top; undefined: it does not say. */
+function moreInBody(json: unknown): boolean | undefined {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
+  for (const [name, value] of Object.entries(json))
+    if (MORE_NAME.test(name) && typeof value === 'boolean') return value;
+  return undefined;
+}
+
+/**
+ * The id a page's next one starts after: the body's `last_id`, else the `id` of its last
+ * record (Stripe's lists say `has_more` and nothing else). Undefined: neither is there.
+ */
+function lastIdOf(json: unknown, items: readonly unknown[]): unknown {
+  if (typeof json === 'object' && json !== null && !Array.isArray(json))
+    for (const [name, value] of Object.entries(json))
+      if (LAST_ID_NAME.test(name) && (typeof value === 'string' || typeof value === 'number'))
+        return value;
+  const last = items.at(-1);
+  const id = typeof last === 'object' && last !== null ? (last as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 }
 
 function numberKeyword(schema: Schema, name: string): number | undefined {

@@ -63,6 +63,27 @@ describe('the next page', () => {
     expect(nextPage(list(), answer({ items: [{}], next: 'abc' }), {}, [{}])).toBe(undefined);
   });
 
+  it('follows `has_more` with the last id, where the spec declares `after` or `starting_after`', () => {
+    // Stripe's lists: `{data, has_more}`, the next page asked with `starting_after=<last id>`.
+    const stripe = list(query('limit', 'integer'), query('starting_after'));
+    const data = [{ id: 'cus_1' }, { id: 'cus_2' }];
+    expect(nextPage(stripe, answer({ data, has_more: true }), { limit: 2 }, data)).toEqual({
+      kind: 'params',
+      params: { limit: 2, starting_after: 'cus_2' },
+    });
+    expect(nextPage(stripe, answer({ data, has_more: false }), { limit: 2 }, data)).toBe(undefined);
+    // OpenAI's: `{data, first_id, last_id, has_more}`, asked with `after=<last_id>`.
+    const openai = list(query('after'), query('before'));
+    expect(nextPage(openai, answer({ data, last_id: 'asst_9', has_more: true }), {}, data)).toEqual(
+      { kind: 'params', params: { after: 'asst_9' } },
+    );
+    // A `has_more` with no parameter to take an id pages as before (here: not at all), and an
+    // `after` that is a date is a filter, not a cursor.
+    expect(nextPage(list(), answer({ data, has_more: true }), {}, data)).toBe(undefined);
+    const dated = list({ ...query('after'), schema: { type: 'string', format: 'date-time' } });
+    expect(nextPage(dated, answer({ data, has_more: true }), {}, data)).toBe(undefined);
+  });
+
   it('counts pages and offsets the spec declares, until a page holds nothing', () => {
     const paged = list(query('page', 'integer'), query('per_page', 'integer'));
     expect(nextPage(paged, answer([{}]), {}, [{}])).toEqual({

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp, type MockApp } from '../src/wiring/create-app.js';
+import { specFileOf } from './helpers.js';
 
 const HELPDESK = fileURLToPath(new URL('./fixtures/specs/helpdesk.yaml', import.meta.url));
 const KEY = 'paging-key';
@@ -95,5 +96,100 @@ describe('a list paged by offset whose `next` is a link', () => {
     expect(all.meta.next).toBeNull();
     expect(seen).toEqual(all.data.map((planet) => planet.id));
     expect(seen).toHaveLength(all.meta.total);
+  });
+});
+
+// OpenAI's lists (`{object: "list", data, first_id, last_id, has_more}`, paged by `limit` and
+// `after`) tell the ids of the page's first and last records, and a client asks for the next
+// page with `after=<last_id>`. The mock made both ids up, so `after=<last_id>` was a 400
+// invalid_cursor and no client could page.
+describe('a list that tells the ids of its first and last records', () => {
+  const assistant = {
+    type: 'object',
+    required: ['id', 'object', 'name'],
+    properties: {
+      id: { type: 'string', readOnly: true },
+      object: { type: 'string', enum: ['assistant'] },
+      name: { type: 'string', maxLength: 40 },
+    },
+  };
+  const spec = {
+    openapi: '3.1.0',
+    info: { title: 'assistants', version: '1' },
+    components: { securitySchemes: { key: { type: 'http', scheme: 'bearer' } } },
+    security: [{ key: [] }],
+    paths: {
+      '/assistants': {
+        get: {
+          parameters: [
+            { name: 'limit', in: 'query', schema: { type: 'integer', default: 20 } },
+            { name: 'after', in: 'query', schema: { type: 'string' } },
+          ],
+          responses: {
+            '200': {
+              description: 'ok',
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['object', 'data', 'first_id', 'last_id', 'has_more'],
+                    properties: {
+                      object: { type: 'string', example: 'list' },
+                      data: { type: 'array', items: assistant },
+                      first_id: { type: 'string', example: 'asst_abc123' },
+                      last_id: { type: 'string', example: 'asst_abc456' },
+                      has_more: { type: 'boolean' },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+        post: {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: assistant } },
+          },
+          responses: {
+            '200': { description: 'ok', content: { 'application/json': { schema: assistant } } },
+          },
+        },
+      },
+    },
+  };
+  let app: MockApp;
+  const get = async (target: string) => {
+    const response = await app.mock.fetch(
+      new Request(`http://mock.test${target}`, { headers: { Authorization: `Bearer ${KEY}` } }),
+    );
+    expect(response.status, await response.clone().text()).toBe(200);
+    return (await response.json()) as {
+      data: { id: string }[];
+      first_id: string;
+      last_id: string;
+      has_more: boolean;
+    };
+  };
+
+  beforeAll(async () => {
+    app = createApp({ spec: await loadSpec(await specFileOf(spec)), apiKeys: [KEY], seed: 3 });
+    await app.seed({ count: 5, seed: 3 });
+  });
+
+  it('tells the ids of the page, and the next page follows `after=<last_id>`', async () => {
+    const seen: string[] = [];
+    let query = '?limit=2';
+    for (let pages = 0; pages < 10; pages += 1) {
+      const page = await get(`/assistants${query}`);
+      expect(page.first_id).toBe(page.data[0]?.id);
+      expect(page.last_id).toBe(page.data.at(-1)?.id);
+      seen.push(...page.data.map((record) => record.id));
+      if (!page.has_more) break;
+      query = `?limit=2&after=${encodeURIComponent(page.last_id)}`;
+    }
+    const all = await get('/assistants');
+    expect(seen).toEqual(all.data.map((record) => record.id));
+    expect(seen).toHaveLength(5);
   });
 });

@@ -15,15 +15,29 @@ import {
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import { CheckedJson, RecordList, RecordTexts } from '../../vocabulary/answer.js';
 import { TextArray, type Texts } from '../../vocabulary/texts.js';
-import type { StoredRecord } from '../../store/store.js';
+import type { RecordId, StoredRecord } from '../../store/store.js';
 import { jsonOf } from '../../store/records.js';
 import type { Page } from './list-page.js';
 import { keptProjectionFor, type RecordSerializer } from './record-serializer.js';
 import { isJsonObject } from '../../vocabulary/record.js';
 import type { FieldShapes } from './two-shapes.js';
 
-/** A page as an answer tells it: with the link to its next page, where the list has one. */
-export type ToldPage = Page & { readonly nextLink?: string };
+/**
+ * A page as an answer tells it: with the link to its next page, where the list has one, and the
+ * keys of its first and last records, where it has any.
+ */
+export type ToldPage = Page & {
+  readonly nextLink?: string;
+  readonly firstKey?: RecordId;
+  readonly lastKey?: RecordId;
+};
+
+/** A record's key as a field of `type` tells it, or null (none, or not of that type). */
+function keyAs(key: RecordId | undefined, type: 'string' | 'number'): string | number | null {
+  if (key === undefined) return null;
+  if (type === 'string') return String(key);
+  return typeof key === 'number' ? key : null;
+}
 
 /**
  * A field that tells a page: the names it goes by, the type it must have, and what it says
@@ -68,6 +82,13 @@ const PAGE_FIELDS: readonly PageField[] = [
     'boolean',
     (page) => page.next !== undefined,
   ],
+  // The keys of the page's first and last records (OpenAI's lists: `first_id`, `last_id`,
+  // `has_more`), which a client sends back as `after` or `before`: made up, `after=<last_id>`
+  // was a 400 invalid_cursor, and no client could page.
+  [/^(first_?id|first_?key)$/i, 'string', (page) => keyAs(page.firstKey, 'string')],
+  [/^(first_?id|first_?key)$/i, 'number', (page) => keyAs(page.firstKey, 'number')],
+  [/^(last_?id|last_?key)$/i, 'string', (page) => keyAs(page.lastKey, 'string')],
+  [/^(last_?id|last_?key)$/i, 'number', (page) => keyAs(page.lastKey, 'number')],
 ];
 
 export interface EnvelopeAnswers {

@@ -392,7 +392,16 @@ class ServedResource {
   ): ToldPage {
     const texts = textsFrom(page.records);
     const records = Array.from({ length: texts.length }, (_, i) => recordOf(texts.at(i)));
-    const told = { ...page, records };
+    const told: ToldPage = {
+      ...page,
+      records,
+      ...(records.length > 0
+        ? {
+            firstKey: this.#keyOf(records[0] as StoredRecord),
+            lastKey: this.#keyOf(records[records.length - 1] as StoredRecord),
+          }
+        : {}),
+    };
     const link =
       listing && request.pathname !== undefined
         ? nextPageLink(request.pathname, request.query, listing.paging, told)
