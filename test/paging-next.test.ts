@@ -124,6 +124,7 @@ describe('a list that tells the ids of its first and last records', () => {
           parameters: [
             { name: 'limit', in: 'query', schema: { type: 'integer', default: 20 } },
             { name: 'after', in: 'query', schema: { type: 'string' } },
+            { name: 'before', in: 'query', schema: { type: 'string' } },
           ],
           responses: {
             '200': {
@@ -191,5 +192,22 @@ describe('a list that tells the ids of its first and last records', () => {
     const all = await get('/assistants');
     expect(seen).toEqual(all.data.map((record) => record.id));
     expect(seen).toHaveLength(5);
+  });
+
+  it('gives the page before a record with `before=<first_id>`', async () => {
+    const all = (await get('/assistants')).data.map((record) => record.id);
+    const third = await get(`/assistants?limit=2&after=${encodeURIComponent(all[3]!)}`);
+    expect(third.data.map((record) => record.id)).toEqual([all[4]]);
+    const second = await get(`/assistants?limit=2&before=${encodeURIComponent(third.first_id)}`);
+    expect(second.data.map((record) => record.id)).toEqual([all[2], all[3]]);
+    expect(second.has_more).toBe(true);
+    const first = await get(`/assistants?limit=2&before=${encodeURIComponent(second.first_id)}`);
+    expect(first.data.map((record) => record.id)).toEqual([all[0], all[1]]);
+    const none = await app.mock.fetch(
+      new Request('http://mock.test/assistants?before=nobody', {
+        headers: { Authorization: `Bearer ${KEY}` },
+      }),
+    );
+    expect(none.status).toBe(400);
   });
 });

@@ -15,6 +15,11 @@ export interface Paging {
   readonly page?: { readonly name: string; readonly first: number };
   /** An opaque position, handed out by the mock with each page. */
   readonly cursor?: string;
+  /**
+   * The key of a record the page ends before (OpenAI's `before`, Stripe's `ending_before`):
+   * the page before the one that record starts.
+   */
+  readonly before?: string;
   /** The page size when the request names none: the limit's `default`. */
   readonly defaultLimit?: number;
   /**
@@ -37,6 +42,7 @@ const OFFSET = /^(\$?skip|offset|start|start_?at|start_?index|from)$/i;
 const PAGE = /^(page|page_?number|page_?no|page_?index|p)$/i;
 const CURSOR =
   /^(cursor|after|starting_?after|page_?token|next_?token|continue|continuation(_?token)?|marker|offset|start_?cursor|page_?cursor)$/i;
+const BEFORE = /^(before|ending_?before|before_?id)$/i;
 /** Query parameters that never filter, whatever property shares their name. */
 const NOT_FILTERS =
   /^(sort|sort_?by|order|order_?by|direction|fields|expand|include|embed|q|query|search|format|lang|locale|api_?key|access_?token)$/i;
@@ -59,18 +65,23 @@ export function listParametersOf(
   const offset = query.find((p) => OFFSET.test(p.name) && numeric(p));
   const page = query.find((p) => PAGE.test(p.name) && numeric(p));
   const cursor = query.find((p) => CURSOR.test(p.name) && !numeric(p) && p !== offset);
+  // A `before` that is a date filters by time (`created before`): it names no record.
+  const before = query.find(
+    (p) => BEFORE.test(p.name) && !numeric(p) && !/date/i.test(String(p.schema.format ?? '')),
+  );
   const defaultLimit = limit?.schema.default;
   const paging: Paging = {
     ...(limit ? { limit: limit.name } : {}),
     ...(offset ? { offset: offset.name } : {}),
     ...(page ? { page: { name: page.name, first: page.schema.minimum === 0 ? 0 : 1 } } : {}),
     ...(cursor ? { cursor: cursor.name } : {}),
+    ...(before ? { before: before.name } : {}),
     ...(typeof defaultLimit === 'number' && defaultLimit > 0 ? { defaultLimit } : {}),
     ...(typeof array?.maxItems === 'number' && array.maxItems >= 1
       ? { maxItems: array.maxItems }
       : {}),
   };
-  const paged = new Set([limit, offset, page, cursor].filter((p) => p !== undefined));
+  const paged = new Set([limit, offset, page, cursor, before].filter((p) => p !== undefined));
 
   const byWords = new Map(Object.keys(properties).map((name) => [wordsOf(name).join(' '), name]));
   const filters = new Map<string, string>();

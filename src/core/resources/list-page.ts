@@ -75,7 +75,12 @@ export function selectPage<T, L extends Sequence<T> = readonly T[]>(
     paging.maxItems === undefined ? wanted : Math.min(wanted ?? paging.maxItems, paging.maxItems);
   let offset = 0;
   let page: number | undefined;
-  if (paging.offset !== undefined && query[paging.offset] !== undefined)
+  /** Where the page ends, when a `before` says so rather than the limit. */
+  let before: number | undefined;
+  if (paging.before !== undefined && query[paging.before] !== undefined) {
+    before = positionOf(paging.before, query[paging.before], matching, read);
+    offset = limit === undefined ? 0 : Math.max(0, before - limit);
+  } else if (paging.offset !== undefined && query[paging.offset] !== undefined)
     offset = numberIn(query[paging.offset]) ?? 0;
   else if (paging.cursor !== undefined && query[paging.cursor] !== undefined)
     offset = offsetOfCursor(paging.cursor, query[paging.cursor], matching, read);
@@ -90,7 +95,8 @@ export function selectPage<T, L extends Sequence<T> = readonly T[]>(
         : (page - paging.page.first) * limit;
   }
   offset = Math.max(0, Math.min(offset, matching.length));
-  const end = limit === undefined ? matching.length : Math.min(matching.length, offset + limit);
+  const end =
+    before ?? (limit === undefined ? matching.length : Math.min(matching.length, offset + limit));
   return {
     // A slice is of the kind sliced: an array's an array, a store's texts its texts.
     records:
@@ -145,6 +151,19 @@ const CURSOR_PREFIX = 'o';
 /** An opaque cursor: the offset of the next page, encoded. */
 function cursorAt(offset: number): string {
   return Buffer.from(`${CURSOR_PREFIX}${offset}`).toString('base64url');
+}
+
+/** The position of the record a key names, among the matching records. */
+function positionOf<T>(
+  name: string,
+  key: unknown,
+  records: Sequence<T>,
+  read: PageItems<T>,
+): number {
+  const text = String(key);
+  for (let i = 0; i < records.length; i++)
+    if (String(read.keyOf(read.fieldsOf(records.at(i) as T))) === text) return i;
+  throw errors.invalidCursor(name, key);
 }
 
 /** The offset a cursor stands for: one the mock handed out, or the key of the last record seen. */
