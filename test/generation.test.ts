@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OpenApiDocument, SchemaObject } from '../src/openapi/load.js';
 import { SpecError } from '../src/openapi/load.js';
-import { createDataGenerator } from '../src/openapi/sample.js';
+import { createDataGenerator, requiredOnly } from '../src/openapi/sample.js';
 import { createSchemaCompiler } from '../src/openapi/schemas.js';
 
 /** A resolved document holding these named schemas (one object each, as $refs resolve). */
@@ -342,5 +342,63 @@ describe('the fill of a large record', () => {
     }
     // 0.8 of 20 fields, over 20 records: 320 expected.
     expect(filled).toBeGreaterThan(20 * 20 * 0.65);
+  });
+});
+
+describe('a minimal value (an error body the mock fills)', () => {
+  /** A node that must hold another: no finite value has it. */
+  const endless: SchemaObject = { type: 'object', required: ['child'], properties: {} };
+  (endless.properties as Record<string, SchemaObject>).child = endless;
+  /** Stripe's error shape: a type and a message required, and big optional objects beside. */
+  const error: SchemaObject = {
+    type: 'object',
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['type'],
+        allOf: [{ required: ['message'] }],
+        properties: {
+          type: { type: 'string', enum: ['api_error', 'card_error'] },
+          message: { type: 'string', maxLength: 40 },
+          payment_intent: endless,
+        },
+      },
+    },
+  };
+
+  it('is made of what is required, never walking what only optional properties reach', () => {
+    const { generator, compiler } = generatorFor({ Endless: endless, Error: error });
+    const lean = requiredOnly(error, new WeakMap());
+    const inner = (lean.properties as Record<string, SchemaObject>).error as SchemaObject;
+    expect(Object.keys(inner.properties ?? {}).sort()).toEqual(['message', 'type']);
+    // A kind of a union keeps what is required atop it; a recursion through parts ends.
+    const kinds: SchemaObject = {
+      required: ['id'],
+      oneOf: [{ properties: { id: { type: 'string' }, extra: endless } }],
+    };
+    (kinds.oneOf as SchemaObject[]).push(kinds);
+    const arms = requiredOnly(kinds, new WeakMap()).oneOf as SchemaObject[];
+    expect(Object.keys(arms[0]?.properties ?? {})).toEqual(['id']);
+    for (let i = 0; i < 5; i++) {
+      const value = generator.value(error, 'the error', { minimal: true }) as {
+        error: Record<string, unknown>;
+      };
+      expect(compiler.response(error)(value)).toEqual([]);
+      // A name an allOf part requires is made too.
+      expect(Object.keys(value.error).sort()).toEqual(['message', 'type']);
+    }
+  });
+
+  it('is made from the whole schema where the required ones alone cannot make it', () => {
+    const closed: SchemaObject = {
+      type: 'object',
+      minProperties: 2,
+      required: ['code'],
+      properties: { code: { type: 'integer' }, detail: { type: 'string' } },
+    };
+    const { generator, compiler } = generatorFor({});
+    const value = generator.value(closed, 'the error', { minimal: true });
+    expect(compiler.response(closed)(value)).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import type { Faker } from '@faker-js/faker';
 import { faker as englishFaker } from '@faker-js/faker/locale/en';
 import { createGeneratorSync, type JsonSchema } from 'json-schema-faker';
 import { SpecError, type SchemaObject } from './load.js';
-import { typesOf } from './schema-parts.js';
+import { requiredOf, typesOf } from './schema-parts.js';
 import { CUT, schemaGraph, schemaTree } from './schema-trees.js';
 import type { SchemaCheck, SchemaCompiler } from './schemas.js';
 
@@ -111,6 +111,8 @@ const FORMATS = {
 const ATTEMPTS = 20;
 /** How many of those must be whole, before the parts that break their schema are left out. */
 const WHOLE_ATTEMPTS = 3;
+/** Attempts at a minimal value made from its lean tree, before the whole one (see requiredOnly). */
+const LEAN_ATTEMPTS = 2;
 /** How many rounds of leaving out a value may take (each goes one level up, at most). */
 const PRUNING_ROUNDS = 8;
 /**
@@ -220,7 +222,8 @@ function positive(copy: Record<string, unknown>): void {
 export function createDataGenerator({ seed, compiler }: DataGeneratorOptions): DataGenerator {
   return generatorOf(seed, compiler, {
     hinted: new WeakMap(),
-    trees: { hinted: new WeakMap(), plain: new WeakMap() },
+    trees: { hinted: new WeakMap(), plain: new WeakMap(), lean: new WeakMap() },
+    leanSchemas: new WeakMap(),
     children: new WeakMap(),
     large: new WeakMap(),
   });
@@ -234,7 +237,11 @@ interface Shapes {
   trees: {
     hinted: WeakMap<object, JsonSchema | string>;
     plain: WeakMap<object, JsonSchema | string>;
+    /** Of what a minimal value holds: the required properties only (see requiredOnly). */
+    lean: WeakMap<object, JsonSchema | string>;
   };
+  /** Each schema with only its required properties (see requiredOnly). */
+  leanSchemas: WeakMap<object, SchemaObject>;
   /** The schemas directly inside each schema, for the walks of schemaGraph (Stripe's reach most of the document each). */
   children: WeakMap<object, readonly object[]>;
   /** Whether a tree is large (see isLarge). */
@@ -290,13 +297,21 @@ function generatorOf(seed: number, compiler: SchemaCompiler, shapes: Shapes): Da
       },
     } as never));
   };
-  const treeOf = (schema: SchemaObject, hints: boolean, where: string): JsonSchema => {
-    const memo = hints ? trees.hinted : trees.plain;
+  const treeOf = (
+    schema: SchemaObject,
+    kind: 'hinted' | 'plain' | 'lean',
+    where: string,
+  ): JsonSchema => {
+    const memo = trees[kind];
     let tree = memo.get(schema);
     if (tree === undefined) {
       let tooLarge: string | undefined;
       const made = finiteTree(
-        hints ? withHints(schema, hinted) : schema,
+        kind === 'lean'
+          ? withHints(requiredOnly(schema, shapes.leanSchemas), hinted)
+          : kind === 'hinted'
+            ? withHints(schema, hinted)
+            : schema,
         (reason) => {
           tooLarge ??= reason;
         },
@@ -320,7 +335,12 @@ function generatorOf(seed: number, compiler: SchemaCompiler, shapes: Shapes): Da
       const check = compiler.response(schema);
       const listed = enumeratedValueOf(schema, check);
       if (listed.found) return listed.value;
-      const hinted = treeOf(schema, true, where);
+      // Made when needed: a minimal value is made from the lean tree first, and Stripe's error
+      // schema reaches most of its document (a payment intent, a source...), whose whole tree
+      // took a first 404 200 ms to make for a body of a type and a message.
+      let hinted: JsonSchema | undefined;
+      const hintedTree = () => (hinted ??= treeOf(schema, 'hinted', where));
+      const lean = minimal ? treeOf(schema, 'lean', where) : undefined;
       const started = performance.now();
       let problems: string[] = [];
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -331,9 +351,16 @@ function generatorOf(seed: number, compiler: SchemaCompiler, shapes: Shapes): Da
         // Hints first; if they keep breaking a constraint (a maxLength, say), plain data. The
         // plain tree is made only then: nearly every value is made from the hinted one, and
         // making (and keeping) both took a third of the trees' time on Stripe.
-        const tree = attempt < ATTEMPTS / 2 ? hinted : treeOf(schema, false, where);
+        // A lean value that breaks its schema (a property required by a sibling the lean copy
+        // could not see, a `minProperties`) is made from the whole tree next.
+        const tree =
+          lean !== undefined && attempt < LEAN_ATTEMPTS
+            ? lean
+            : attempt < ATTEMPTS / 2
+              ? hintedTree()
+              : treeOf(schema, 'plain', where);
         try {
-          const fill = minimal ? 'minimal' : isLarge(hinted, shapes) ? 'large' : 'full';
+          const fill = minimal ? 'minimal' : isLarge(hintedTree(), shapes) ? 'large' : 'full';
           const value = made(fill).generate(tree);
           problems = check(value);
           if (problems.length === 0) return value;
@@ -503,6 +530,52 @@ function remove(value: unknown, pointer: string): void {
   if (Array.isArray(parent)) parent.splice(Number(last), 1);
   else Reflect.deleteProperty(parent, last);
 }
+
+/**
+ * The schema with only the properties a value must have (required by the schema, by one of its
+ * `allOf` parts, or atop the `oneOf`/`anyOf` an arm belongs to), at every depth: what a minimal
+ * value is made of. The rest of the graph is never walked, however much of the document the
+ * optional properties reach. Names a part of the value's schema requires that this copy cannot
+ * see make the value break its schema, and it is made from the whole tree instead.
+ * @example requiredOnly({ required: ['a'], properties: { a: {}, b: hugeSchema } }, new WeakMap()) // { required: ['a'], properties: { a: {} } }
+ */
+export function requiredOnly(
+  schema: SchemaObject,
+  memo: WeakMap<object, SchemaObject>,
+  inherited: ReadonlySet<string> = NO_NAMES,
+  path: Set<object> = new Set(),
+): SchemaObject {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
+  // Reached again inside itself through its parts: the schema as it is, which ends the walk.
+  if (path.has(schema)) return schema;
+  const memoized = inherited.size === 0;
+  const done = memoized ? memo.get(schema) : undefined;
+  if (done) return done;
+  const out: Record<string, unknown> = { ...schema };
+  if (memoized) memo.set(schema, out as SchemaObject);
+  path.add(schema);
+  const required = new Set([...requiredOf(schema), ...inherited]);
+  const whole = (sub: unknown) => requiredOnly(sub as SchemaObject, memo, NO_NAMES, new Set());
+  const part = (sub: unknown) => requiredOnly(sub as SchemaObject, memo, required, path);
+  if (typeof schema.properties === 'object' && schema.properties !== null)
+    out.properties = Object.fromEntries(
+      Object.entries(schema.properties)
+        .filter(([name]) => required.has(name))
+        .map(([name, property]) => [name, whole(property)]),
+    );
+  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const list = schema[key];
+    if (Array.isArray(list)) out[key] = list.map(part);
+  }
+  for (const key of ['items', 'additionalProperties'] as const) {
+    const sub = (schema as Record<string, unknown>)[key];
+    if (typeof sub === 'object' && sub !== null && !Array.isArray(sub)) out[key] = whole(sub);
+  }
+  path.delete(schema);
+  return out as SchemaObject;
+}
+
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** The schema with faker hints on the string properties whose names say what they hold. */
 function withHints(schema: SchemaObject, memo: WeakMap<object, SchemaObject>): SchemaObject {

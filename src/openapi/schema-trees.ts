@@ -433,11 +433,14 @@ function requiredWritable(schema: SchemaObject, seen: Set<object>): string[] {
  * @example hiddenInEveryKind({ required: ['id'], oneOf: [{ properties: { id: { readOnly: true } } }] }, 'readOnly') // ['id']
  */
 function hiddenInEveryKind(schema: SchemaObject, marker: Hidden): string[] {
+  // Cheapest first: it runs for every copy of a large document's schemas.
   const arms = [...((schema.oneOf ?? []) as unknown[]), ...((schema.anyOf ?? []) as unknown[])];
   if (arms.length === 0) return [];
+  const named = requiredOf(schema);
+  if (named.size === 0) return [];
   const declared = new Set<string>();
   collectDeclared(schema, declared, new Set());
-  const required = [...requiredOf(schema)].filter((name) => !declared.has(name));
+  const required = [...named].filter((name) => !declared.has(name));
   if (required.length === 0) return [];
   const kinds = arms.filter(isJsonObject).map((arm) => {
     const names = new Set<string>();
