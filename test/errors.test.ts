@@ -133,6 +133,89 @@ describe('createErrorShaper', () => {
     }
   });
 
+  it('names the error by the code or type its schema lists that fits the status (ShipEngine, Stripe)', () => {
+    // ShipEngine's `errors: [{error_type, error_code, message}]`, both enums; Stripe's
+    // `{error: {type, message}}`. Neither lists our codes: a made-up pick said a 401 was
+    // `trial_expired` and a 500 `forbidden`.
+    const shipEngine: SchemaObject = {
+      type: 'object',
+      required: ['errors'],
+      properties: {
+        errors: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['error_type', 'error_code', 'message'],
+            properties: {
+              error_type: {
+                type: 'string',
+                enum: ['account_status', 'business_rules', 'validation', 'security', 'system'],
+              },
+              error_code: {
+                type: 'string',
+                enum: [
+                  'carrier_conflict',
+                  'forbidden',
+                  'invalid_field_value',
+                  'trial_expired',
+                  'unauthorized',
+                ],
+              },
+              message: { type: 'string' },
+            },
+          },
+        },
+      },
+    };
+    const stripe: SchemaObject = {
+      type: 'object',
+      required: ['error'],
+      properties: {
+        error: {
+          type: 'object',
+          required: ['type', 'message'],
+          properties: {
+            type: {
+              type: 'string',
+              enum: ['api_connection_error', 'api_error', 'authentication_error', 'card_error'],
+            },
+            message: { type: 'string' },
+          },
+        },
+      },
+    };
+    const compiler = createSchemaCompiler();
+    const generator = createDataGenerator({ seed: 3, compiler });
+    const shaperFor = (schema: SchemaObject) =>
+      createErrorShaper(compiler, generator, () => ({
+        description: 'error',
+        content: { 'application/json': { schema } },
+      }));
+    const ship = shaperFor(shipEngine);
+    const item = (status: number, code: string) =>
+      (ship(new ApiError(status, code, 'told'), undefined).body as { errors: object[] }).errors[0];
+    expect(item(401, 'missing_credential')).toEqual({
+      error_type: 'security',
+      error_code: 'unauthorized',
+      message: 'told',
+    });
+    expect(item(400, 'validation_failed')).toMatchObject({
+      error_type: 'validation',
+      error_code: 'invalid_field_value',
+    });
+    expect(item(403, 'forbidden')).toMatchObject({
+      error_type: 'security',
+      error_code: 'forbidden',
+    });
+    expect(item(500, 'internal_error')).toMatchObject({ error_type: 'system' });
+    const str = shaperFor(stripe);
+    const type = (status: number, code: string) =>
+      (str(new ApiError(status, code, 'told'), undefined).body as { error: { type: string } }).error
+        .type;
+    expect(type(401, 'missing_credential')).toBe('authentication_error');
+    expect(type(500, 'internal_error')).toBe('api_error');
+  });
+
   it('puts ours as the one item of a list of errors (Cloudflare, JSON:API), not a made-up message', () => {
     const messages: SchemaObject = {
       type: 'array',

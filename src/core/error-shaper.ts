@@ -117,7 +117,7 @@ const STRIKES_OUT_OF_TIME = 2;
 
 /** Property names that say where the status, the code and the message go. */
 const STATUS_NAMES = /^(status|statusCode|status_code|httpStatus|code)$/i;
-const CODE_NAMES = /^(code|error|errorCode|error_code|type|reason|kind)$/i;
+const CODE_NAMES = /^(code|error|error_?code|type|error_?type|reason|kind)$/i;
 const MESSAGE_NAMES = /^(message|detail|details|description|error_description|msg)$/i;
 
 /** The item schema of a property that lists errors (`errors`), when its items name a message or a code. */
@@ -131,6 +131,54 @@ function errorItemOf(name: string, property: SchemaObject): SchemaObject | undef
   const item = items as SchemaObject;
   const names = Object.keys(propertiesOf(item));
   return names.some((key) => MESSAGE_NAMES.test(key) || CODE_NAMES.test(key)) ? item : undefined;
+}
+
+/**
+ * Words that name an error of each kind, by status (the class's first, then HTTP's own). Read
+ * from HTTP's meaning of a status, not from any document.
+ */
+const STATUS_WORDS: readonly [(status: number) => boolean, readonly string[]][] = [
+  [(status) => status === 401, ['unauthorized', 'unauthenticated', 'authentication', 'security']],
+  [(status) => status === 403, ['forbidden', 'permission', 'denied', 'security']],
+  [
+    (status) => status === 404,
+    ['not_found', 'notfound', 'no_such', 'missing', 'invalid_request', 'unknown'],
+  ],
+  [(status) => status === 409, ['conflict', 'already_exists', 'duplicate']],
+  [(status) => status === 429, ['rate_limit', 'too_many', 'throttl']],
+  [(status) => status === 413 || status === 507, ['too_large', 'limit', 'quota', 'storage']],
+  // What was sent is at fault: its body, its parameters, its media type.
+  [
+    (status) => [400, 405, 406, 411, 415, 422, 431].includes(status),
+    ['validation', 'invalid', 'bad_request', 'malformed'],
+  ],
+  [
+    (status) => status >= 500,
+    ['internal', 'server', 'system', 'unavailable', 'unknown', 'unspecified', 'error'],
+  ],
+];
+
+/**
+ * The values a code property's `enum` lists that name an error like ours, the likeliest first
+ * (ShipEngine's `error_type` lists `security` and `system`, its `error_code` `unauthorized`
+ * and `unknown`): where our own code is not listed, the sample's value was any of them, and a
+ * 401 said `trial_expired`, a 500 `forbidden`.
+ */
+function listedFor(property: SchemaObject, error: ApiError): string[] {
+  const listed = [property, ...partsOf(property)].flatMap((part) =>
+    Array.isArray(part.enum) ? part.enum : [],
+  );
+  const texts = listed.filter((value): value is string => typeof value === 'string');
+  if (texts.length === 0) return [];
+  const words = STATUS_WORDS.filter(([applies]) => applies(error.status)).flatMap(
+    ([, named]) => named,
+  );
+  const flat = (text: string) => text.toLowerCase().replace(/[^a-z]+/g, '_');
+  // Of the values a word finds, the shortest first: Stripe's 500 is `api_error`, not
+  // `api_connection_error`.
+  return words.flatMap((word) =>
+    texts.filter((text) => flat(text).includes(word)).sort((a, b) => a.length - b.length),
+  );
 }
 
 function firstOf(value: unknown): unknown {
@@ -163,7 +211,10 @@ function mapOnto(
     if (STATUS_NAMES.test(name)) candidates.push(error.status);
     // JSON:API's `status` is the code as text ("404"); a `code` text is ours (`not_found`).
     if (STATUS_NAMES.test(name) && !/^code$/i.test(name)) candidates.push(String(error.status));
-    if (CODE_NAMES.test(name)) candidates.push(error.code, `urn:petstore-kit:error:${error.code}`);
+    if (CODE_NAMES.test(name)) {
+      candidates.push(error.code, `urn:petstore-kit:error:${error.code}`);
+      candidates.push(...listedFor(property, error));
+    }
     if (MESSAGE_NAMES.test(name)) candidates.push(error.message);
     if (/^title$/i.test(name))
       candidates.push(hasMessage ? (reasonPhrase(error.status) ?? error.code) : error.message);
