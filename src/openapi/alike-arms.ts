@@ -60,7 +60,7 @@ export function alikeArmsMerger(): { visit: SchemaVisitor; warnings: () => strin
     });
     if (kept.length === arms.length) return;
     schema.oneOf = kept;
-    places.push(pointerOf(where));
+    places.push(pointerOf(where()));
   };
   const warnings = () => {
     if (places.length === 0) return [];

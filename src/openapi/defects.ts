@@ -24,7 +24,7 @@ export function lenientReadings(resolved: object): string[] {
     const { format } = read as { format?: unknown };
     if (typeof format === 'string' && !CHECKED_FORMATS.has(format))
       counts.set(format, (counts.get(format) ?? 0) + 1);
-    if (closedParts(read).size > 0 || selfClosedOverParts(read)) closed.push(where);
+    if (closedParts(read).size > 0 || selfClosedOverParts(read)) closed.push(where());
   });
   return [
     ...alike.warnings(),

@@ -9,6 +9,8 @@ import { BUNDLED_SPEC_PATH } from './bundled.js';
 import { readingCacheFolder } from './cache-folder.js';
 import { hideDataRefsSeeing } from './data-refs.js';
 import { lenientReadings } from './defects.js';
+import { cutDeepNesting } from './deep-nesting.js';
+import { orderedForResolving } from './resolve-order.js';
 import { SpecError } from './spec-error.js';
 import { specDefects } from './spec-check.js';
 import {
@@ -192,7 +194,15 @@ export async function loadSpec(
     }
   }
 
-  const { files, ...spec } = await readDocument(bytes.toString('utf8'), bytes.length, path);
+  const { files, ...spec } = await readDocument(bytes.toString('utf8'), bytes.length, path).catch(
+    (err: unknown) => {
+      // The last guard: a reader that still recurses past the stack (a file a `$ref` names,
+      // which is not cut to MAX_NESTING) refuses the document in one line, never a crash.
+      if (err instanceof RangeError)
+        throw new SpecError(`${path} nests too deeply to be read: ${err.message}`);
+      throw err;
+    },
+  );
   if (cache && remembered && files) {
     // A read-only install reads every time instead.
     const entry: Remembered = { ...spec, files };
@@ -234,6 +244,8 @@ async function readDocument(
 ): Promise<Omit<LoadedSpec, 'source'> & { files: Remembered['files'] | undefined }> {
   const warnings: string[] = [];
   const parsed = await parse(text, path, warnings);
+  const deep = cutDeepNesting(parsed);
+  if (deep) warnings.push(deep);
   const version = versionOf(parsed);
   if (!version) {
     throw new SpecError(
@@ -320,10 +332,14 @@ async function resolveRefs(
   let resolved: Record<string, unknown>;
   try {
     // A recursive schema becomes a cycle of objects: one object per target, as for every $ref.
-    resolved = (await parser.dereference(root, document as never, {
-      dereference: { circular: true },
-      resolve: { external, http: { timeout: URL_TIMEOUT_MS } },
-    })) as Record<string, unknown>;
+    resolved = (await parser.dereference(
+      root,
+      orderedForResolving(document as Record<string, unknown>) as never,
+      {
+        dereference: { circular: true },
+        resolve: { external, http: { timeout: URL_TIMEOUT_MS } },
+      },
+    )) as Record<string, unknown>;
   } catch (err) {
     throw new SpecError(`${path} has a $ref that cannot be resolved: ${refFailure(err, root)}`);
   }

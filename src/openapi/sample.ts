@@ -408,6 +408,15 @@ function enumeratedValueOf(
 const RECURSION = 3;
 
 /**
+ * How many subschemas deep a generator's tree (and each `$defs` entry of it) is copied: below,
+ * what may be left out is (see TreeOptions.maxDepth). json-schema-faker goes 64 deep at most.
+ */
+const TREE_DEPTH = 48;
+
+/** How deep the walks that prepare a schema for the generator go (hints, the lean copy). */
+const WALK_DEPTH = 64;
+
+/**
  * The schema as a finite tree json-schema-faker can walk, never with write-only properties.
  * Each recursion point (schemaGraph) becomes a `$ref` into `$defs`, one copy per level of
  * recursion, the copies of level n referring to those of level n + 1; a schema held in
@@ -448,7 +457,13 @@ export function finiteTree(
   const adjust = narrowBounds(tooLarge);
   let tree: Record<string, unknown>;
   try {
-    tree = schemaTree(schema, { refer: referAt(0), hide, oneOfAsAnyOf: true, adjust });
+    tree = schemaTree(schema, {
+      refer: referAt(0),
+      hide,
+      oneOfAsAnyOf: true,
+      adjust,
+      maxDepth: TREE_DEPTH,
+    });
   } catch {
     return false;
   }
@@ -462,6 +477,7 @@ export function finiteTree(
         hide,
         oneOfAsAnyOf: true,
         adjust,
+        maxDepth: TREE_DEPTH,
       });
       defs[name] = made;
       wanted.push(...referencesIn(made));
@@ -544,10 +560,12 @@ export function requiredOnly(
   memo: WeakMap<object, SchemaObject>,
   inherited: ReadonlySet<string> = NO_NAMES,
   path: Set<object> = new Set(),
+  depth = 0,
 ): SchemaObject {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
-  // Reached again inside itself through its parts: the schema as it is, which ends the walk.
-  if (path.has(schema)) return schema;
+  // Reached again inside itself through its parts, or deeper than any tree is copied: the
+  // schema as it is, which ends the walk.
+  if (path.has(schema) || depth >= WALK_DEPTH) return schema;
   const memoized = inherited.size === 0;
   const done = memoized ? memo.get(schema) : undefined;
   if (done) return done;
@@ -555,8 +573,9 @@ export function requiredOnly(
   if (memoized) memo.set(schema, out as SchemaObject);
   path.add(schema);
   const required = new Set([...requiredOf(schema), ...inherited]);
-  const whole = (sub: unknown) => requiredOnly(sub as SchemaObject, memo, NO_NAMES, new Set());
-  const part = (sub: unknown) => requiredOnly(sub as SchemaObject, memo, required, path);
+  const whole = (sub: unknown) =>
+    requiredOnly(sub as SchemaObject, memo, NO_NAMES, new Set(), depth + 1);
+  const part = (sub: unknown) => requiredOnly(sub as SchemaObject, memo, required, path, depth + 1);
   if (typeof schema.properties === 'object' && schema.properties !== null)
     out.properties = Object.fromEntries(
       Object.entries(schema.properties)
@@ -578,28 +597,35 @@ export function requiredOnly(
 const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** The schema with faker hints on the string properties whose names say what they hold. */
-function withHints(schema: SchemaObject, memo: WeakMap<object, SchemaObject>): SchemaObject {
+function withHints(
+  schema: SchemaObject,
+  memo: WeakMap<object, SchemaObject>,
+  depth = 0,
+): SchemaObject {
   if (typeof schema !== 'object' || schema === null) return schema;
   const done = memo.get(schema);
   if (done) return done;
+  // Deeper than any tree is copied (TREE_DEPTH): the schema as it is, unhinted.
+  if (depth >= WALK_DEPTH) return schema;
   const out: Record<string, unknown> = { ...schema };
   memo.set(schema, out as SchemaObject);
   if (schema.properties) {
     out.properties = Object.fromEntries(
       Object.entries(schema.properties).map(([name, property]) => {
         const hint = hintFor(name, property as SchemaObject);
-        const inner = withHints(property as SchemaObject, memo);
+        const inner = withHints(property as SchemaObject, memo, depth + 1);
         return [name, hint ? { ...inner, faker: hint } : inner];
       }),
     );
   }
   for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
     const list = schema[key];
-    if (Array.isArray(list)) out[key] = list.map((part) => withHints(part as SchemaObject, memo));
+    if (Array.isArray(list))
+      out[key] = list.map((part) => withHints(part as SchemaObject, memo, depth + 1));
   }
   const items = (schema as { items?: unknown }).items;
   if (typeof items === 'object' && items !== null)
-    out.items = withHints(items as SchemaObject, memo);
+    out.items = withHints(items as SchemaObject, memo, depth + 1);
   return out as SchemaObject;
 }
 

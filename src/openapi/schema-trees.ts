@@ -58,6 +58,13 @@ export interface TreeOptions {
   lazyRef?: string;
   /** Whether the tree's root is referred to by other trees: see `lazyRef`. @default false */
   rootReferred?: boolean;
+  /**
+   * How many subschemas deep a copy goes: below, a schema is left out where it may be (CUT), as
+   * a recursion is. For a generator, whose trees must end: a chain of thousands of distinct
+   * schemas (each `$ref` to the next, resolved) is no recursion, and copied whole it overflowed
+   * the call stack. Undefined: no bound (a check's trees, whose named schemas are kept apart).
+   */
+  maxDepth?: number;
 }
 
 /**
@@ -107,9 +114,13 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
   const reference = (id: string): Record<string, unknown> =>
     options.lazyRef !== undefined && !evaluating ? { [options.lazyRef]: id } : { $ref: id };
 
+  /** How many copies deep the walk is now (see `maxDepth`). */
+  let level = 0;
+
   /** A subschema; `ofItsOwn` when it describes another value (a property's, an item's). */
   const sub = (value: unknown, ofItsOwn = false): unknown => {
     if (!isJsonObject(value)) return value;
+    if (options.maxDepth !== undefined && level >= options.maxDepth) return CUT;
     const outer = evaluating;
     if (ofItsOwn) evaluating = false;
     try {
@@ -163,9 +174,11 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
     path.set(schema, (path.get(schema) ?? 0) + 1);
     const outer = evaluating;
     evaluating ||= evaluatesOthers(schema);
+    level += 1;
     try {
       return copyOf(schema, hidden, reopen);
     } finally {
+      level -= 1;
       evaluating = outer;
       const depth = (path.get(schema) ?? 1) - 1;
       if (depth === 0) path.delete(schema);

@@ -115,6 +115,13 @@ export function createSchemaCompiler(
     marker: Hidden | undefined,
     lazyRefs: boolean,
     alike: Map<string, ValidateFunction>,
+    /**
+     * The same direction with lazy references, for a schema whose compile overflowed the call
+     * stack: ajv compiles every schema a `$ref` reaches inside the compile of the one holding
+     * it, so a chain of a few hundred named schemas (each referring to the next) was one
+     * recursion too deep; referred to lazily, each is compiled on its own, when a value reaches it.
+     */
+    deep?: () => { ready(schema: SchemaObject): SchemaCheck },
   ) {
     const ids = new WeakMap<object, string>();
     const compiled = new WeakMap<object, SchemaCheck | SpecError>();
@@ -151,6 +158,13 @@ export function createSchemaCompiler(
         if (!validate) throw new Error('it was not registered');
         return checkWith(validate);
       } catch (err) {
+        if (deep && isStackOverflow(err)) {
+          try {
+            return deep().ready(schema);
+          } catch (again) {
+            return again instanceof SpecError ? again : compileFailure(names.get(schema), again);
+          }
+        }
         // A schema reached through a lazy reference names itself (see lazyReferences).
         return err instanceof SpecError ? err : compileFailure(names.get(schema), err);
       }
@@ -179,9 +193,28 @@ export function createSchemaCompiler(
   // One per ajv: a tree compiled by one ajv is checked alike by another only if their options are.
   const alikeStrict = new Map<string, ValidateFunction>();
   const alikeCoercing = new Map<string, ValidateFunction>();
+  // Made when a schema first needs them (see `deep`): with lazy references throughout.
+  let deepRequest: ReturnType<typeof direction> | undefined;
+  let deepResponse: ReturnType<typeof direction> | undefined;
   const directions: Record<Direction, ReturnType<typeof direction>> = {
-    request: direction(strict, 'readOnly', lazyRefs, alikeStrict),
-    response: direction(strict, 'writeOnly', lazyRefs, alikeStrict),
+    request: direction(
+      strict,
+      'readOnly',
+      lazyRefs,
+      alikeStrict,
+      lazyRefs
+        ? undefined
+        : () => (deepRequest ??= direction(strict, 'readOnly', true, alikeStrict)),
+    ),
+    response: direction(
+      strict,
+      'writeOnly',
+      lazyRefs,
+      alikeStrict,
+      lazyRefs
+        ? undefined
+        : () => (deepResponse ??= direction(strict, 'writeOnly', true, alikeStrict)),
+    ),
     parameters: direction(coercing, undefined, false, alikeCoercing),
     form: direction(coercing, 'readOnly', false, alikeCoercing),
   };
@@ -222,6 +255,14 @@ function compileAlike(
     alike.set(text, validate);
   }
   return validate;
+}
+
+/** Whether an error is the call stack's overflow (directly, or as the SpecError that names it). */
+function isStackOverflow(err: unknown): boolean {
+  return (
+    err instanceof RangeError ||
+    (err instanceof SpecError && err.message.endsWith('Maximum call stack size exceeded'))
+  );
 }
 
 /** Why a schema (named, when it is one of the document's) cannot be compiled, in one line. */

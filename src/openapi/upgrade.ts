@@ -61,9 +61,10 @@ export function readSchemasAs31(
     const found = readAs30(schema, where, { swagger: version === '2.0', refSiblings: older });
     // Defects of every version, read as their authors meant them.
     for (const defect of readLeniently(schema))
-      leftovers.set(defect, [...(leftovers.get(defect) ?? []), where]);
+      leftovers.set(defect, [...(leftovers.get(defect) ?? []), where()]);
     if (older) return;
-    for (const keyword of found) leftovers.set(keyword, [...(leftovers.get(keyword) ?? []), where]);
+    for (const keyword of found)
+      leftovers.set(keyword, [...(leftovers.get(keyword) ?? []), where()]);
   });
   if (older) document.openapi = '3.1.1';
   return leftovers;
@@ -136,7 +137,7 @@ const MEANING: Readonly<Record<string, string>> = {
  */
 function readAs30(
   schema: Record<string, unknown>,
-  where: Where,
+  where: () => Where,
   options: { swagger: boolean; refSiblings: boolean },
 ): string[] {
   const found: string[] = [];
@@ -151,7 +152,7 @@ function readAs30(
   }
   if ('nullable' in schema) {
     found.push('nullable');
-    if (schema.nullable === true) allowNull(schema, isUnionArm(where));
+    if (schema.nullable === true) allowNull(schema, isUnionArm(where()));
     delete schema.nullable;
   }
   for (const [exclusive, bound] of [

@@ -156,6 +156,12 @@ export const errors = {
     'malformed_json',
     (reason: string) => `The body is not valid JSON: ${reason}`,
   ),
+  nestedTooDeep: define(
+    400,
+    'nested_too_deep',
+    (limit: number) =>
+      `The body nests deeper than ${limit} levels of objects and arrays, more than the mock reads`,
+  ),
 
   // The spec's rules
   validationFailed: define(400, 'validation_failed', (problems: readonly string[]) =>

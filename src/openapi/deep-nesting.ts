@@ -1,0 +1,52 @@
+// A document nested deeper than any reader of it can follow: what lies below a bound is read
+// as any value, with a warning, before anything walks it.
+import { pointerOf, type Where } from './schema-walk.js';
+
+/**
+ * How deep a parsed document may nest, in JSON levels (an object or an array each). The deepest
+ * of the 38 real descriptions the tests hold nests 30 (DigitalOcean's); structuredClone, the
+ * `$ref` resolver and the official check (each recursive) overflow the call stack between 800
+ * and 2,000 levels, and so would JSON.stringify past about 6,000. 256 is eight times the
+ * deepest real one, and a third of what the readers take.
+ */
+export const MAX_NESTING = 256;
+
+/**
+ * Replaces every object or array of `document` nested `limit` levels deep by an empty one (a
+ * schema there becomes `{}`, any value), in place, walking with a stack of its own; the line
+ * that says so, or undefined when nothing was that deep.
+ * @example cutDeepNesting(parsed) // 'the document nests deeper than 256 levels (first at #/components/schemas/Deep/properties/inner/...): 1 value there is read as any value'
+ */
+export function cutDeepNesting(document: unknown, limit = MAX_NESTING): string | undefined {
+  let cut = 0;
+  let first: Where | undefined;
+  // A YAML alias shares one object between places: it is walked once.
+  const seen = new WeakSet<object>();
+  const stack: [Record<string, unknown> | unknown[], number, Where][] = [];
+  if (typeof document === 'object' && document !== null)
+    stack.push([document as Record<string, unknown>, 1, []]);
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [node, depth, where] = next;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    const entries: [string | number, unknown][] = Array.isArray(node)
+      ? node.map((item, index) => [index, item])
+      : Object.entries(node);
+    for (const [key, value] of entries) {
+      if (typeof value !== 'object' || value === null) continue;
+      if (depth + 1 < limit) {
+        stack.push([value as Record<string, unknown>, depth + 1, [...where, key]]);
+        continue;
+      }
+      const empty = Array.isArray(value) ? [] : {};
+      if (Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0) continue;
+      (node as Record<string | number, unknown>)[key] = empty;
+      cut += 1;
+      first ??= [...where, key];
+    }
+  }
+  if (cut === 0 || !first) return undefined;
+  // The place's first segments: the whole pointer is as long as the nesting.
+  const shown = first.length > 8 ? `${pointerOf(first.slice(0, 8))}/…` : pointerOf(first);
+  return `the document nests deeper than ${limit} levels (first under ${shown}): ${cut} ${cut === 1 ? 'value there is' : 'values there are'} read as any value`;
+}
