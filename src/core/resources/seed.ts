@@ -4,7 +4,7 @@ import { realisticRecords, type SchemaFacts } from '../../openapi/realistic.js';
 import type { Resource } from '../../openapi/resources.js';
 import type { DataGenerator } from '../../openapi/sample.js';
 import { linkOf } from '../../openapi/link-key.js';
-import { isNumeric, propertiesOf } from '../../openapi/schema-parts.js';
+import { admittedTypes, isNumeric, propertiesOf } from '../../openapi/schema-parts.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { Collection, RecordId, Store } from '../../store/store.js';
 import { descriptorOf } from './descriptor.js';
@@ -162,15 +162,27 @@ function fieldsMaker(
   const realistic = realisticRecords(factsOf(resource), options.count, options.seed);
   const known = new Set(Object.keys(propertiesOf(resource.schema)));
   const placeholderId = resource.idKind === 'integer' ? 1 : '00000000-0000-4000-8000-000000000000';
+  const made = recordOnly(resource.schema);
   return (i) => {
     const overlay = pick(realistic?.[i], known);
     // The realistic fields alone, when they make a whole record; else generated ones under them.
     if (overlay && check({ ...overlay, [resource.idProperty]: placeholderId }).length === 0)
       return overlay;
-    const generated = generator.value(resource.schema, resource.name) as Record<string, unknown>;
+    const generated = generator.value(made, resource.name) as Record<string, unknown>;
     const mixed = { ...generated, ...overlay };
     return check(mixed).length === 0 ? mixed : generated;
   };
+}
+
+/**
+ * The schema a record is made from: the record's own, but never null. A record schema may
+ * also admit null (Unicourt's master data: `CaseType` says `nullable: true` on the record
+ * itself), and a record made null cannot be stored: seeding threw a TypeError, and every
+ * operation of the collection answered 500 `internal_error` (32 of Unicourt's 158).
+ */
+function recordOnly(schema: SchemaObject): SchemaObject {
+  if (!admittedTypes(schema)?.has('null')) return schema;
+  return { allOf: [schema, { type: 'object' }] } as SchemaObject;
 }
 
 /**
