@@ -39,3 +39,30 @@ describe('a record schema that also allows null (Unicourt: master data, 32 opera
     }
   });
 });
+
+/** loket.nl's pattern: a GUID of upper-case hex digits, braces and hyphens optional. */
+const UPPER_GUID = /^[{(]?[0-9A-F]{8}[-]?([0-9A-F]{4}[-]?){3}[0-9A-F]{12}[)}]?$/;
+
+describe('a uuid id whose pattern asks for upper-case digits (loket.nl: 67 operations)', () => {
+  // The store made the id (`randomUUID()`, lower case): every create and every list of seeded
+  // records answered 500 `invalid_response: /response/id must match pattern`.
+  it('makes ids the pattern accepts, for seeded and created records, and reads them back', async () => {
+    const api = await mock('upper-case-guid.yaml', 2);
+    const list = await fetch(`${api.url}/departments`);
+    expect(list.status).toBe(200);
+    const seeded = ((await list.json()) as { _embedded: { id: string }[] })._embedded;
+    expect(seeded).toHaveLength(2);
+    for (const record of seeded) expect(record.id).toMatch(UPPER_GUID);
+    const created = await fetch(`${api.url}/departments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ description: 'Finance' }),
+    });
+    expect(created.status).toBe(201);
+    const record = (await created.json()) as { id: string; description: string };
+    expect(record).toEqual({ id: expect.stringMatching(UPPER_GUID), description: 'Finance' });
+    const read = await fetch(`${api.url}/departments/${record.id}`);
+    expect(read.status).toBe(200);
+    expect(await read.json()).toEqual(record);
+  });
+});

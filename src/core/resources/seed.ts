@@ -10,6 +10,7 @@ import type { Collection, RecordId, Store } from '../../store/store.js';
 import { descriptorOf } from './descriptor.js';
 import { hasMeaningfulKey, madeUpKey } from './record-maker.js';
 import { inOrder } from './timestamps.js';
+import { uuidKeysOf } from './uuid-keys.js';
 
 export interface SeedOptions {
   /** Records generated for each collection. */
@@ -78,6 +79,7 @@ export async function seedCollection(
       ? documentedIds(resource)
       : new Set<number>();
   let nextId = 0;
+  const uuidKeys = uuidKeysOf(resource, compiler);
   const draw = options.fields ? undefined : fieldsMaker(resource, generator, options);
   const count = options.fields?.length ?? options.count;
 
@@ -96,9 +98,10 @@ export async function seedCollection(
     let id: RecordId | undefined;
     const documented = documentedKeyOf(resource, i, fitsPath, compiler);
     if (documented !== undefined && (await free(documented))) id = documented;
-    else if (resource.idKind === 'uuid')
-      id = generator.value({ type: 'string', format: 'uuid' }, 'a uuid') as string;
-    else if (hasMeaningfulKey(resource))
+    else if (resource.idKind === 'uuid' && uuidKeys !== 'schema') {
+      const made = generator.value({ type: 'string', format: 'uuid' }, 'a uuid') as string;
+      id = uuidKeys === 'upper' ? made.toUpperCase() : made;
+    } else if (hasMeaningfulKey(resource) || uuidKeys === 'schema')
       id =
         // An empty text names no record: no path can hold it (Dialogporten's transmissions).
         ((typeof generatedKey === 'string' && generatedKey !== '') ||
