@@ -66,3 +66,19 @@ describe('a uuid id whose pattern asks for upper-case digits (loket.nl: 67 opera
     expect(await read.json()).toEqual(record);
   });
 });
+
+describe('a date-time whose length bounds rule out the shortest form (Unicourt: 146 dates)', () => {
+  // `minLength: 25, maxLength: 25`, the length of `2021-03-04T05:06:07+00:00`: every date
+  // made was `...07Z` (20 characters), and the answer was the 500 for a schema no value
+  // satisfies.
+  it('answers dates of the lengths asked for', async () => {
+    const api = await mock('bounded-date-time.yaml');
+    const res = await fetch(`${api.url}/usage`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, string>;
+    expect(body.lastUpdated).toHaveLength(25);
+    expect(body.started?.length).toBeGreaterThanOrEqual(25);
+    expect(body.checked?.length).toBeGreaterThanOrEqual(22);
+    for (const value of Object.values(body)) expect(Number.isNaN(Date.parse(value))).toBe(false);
+  });
+});
