@@ -82,3 +82,25 @@ describe('a date-time whose length bounds rule out the shortest form (Unicourt: 
     for (const value of Object.values(body)) expect(Number.isNaN(Date.parse(value))).toBe(false);
   });
 });
+
+describe('a schema written inside its own `type` (Codat: items)', () => {
+  // `{type: {type: string, enum: [...]}}`: ajv refused to compile the record's schema, and the
+  // create answered 500 `spec_defect: ... type must be JSONType or JSONType[]`.
+  it('is read as the schema its author meant, with a warning', async () => {
+    const api = await mock('type-as-schema.yaml');
+    expect(api.warnings.join('\n')).toMatch(/a schema written as the value of type/);
+    const ok = await fetch(`${api.url}/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Bolt', type: 'Inventory' }),
+    });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ name: 'Bolt', type: 'Inventory' });
+    const refused = await fetch(`${api.url}/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Bolt', type: 'Gadget' }),
+    });
+    expect(refused.status).toBe(400);
+  });
+});
