@@ -104,3 +104,20 @@ describe('a schema written inside its own `type` (Codat: items)', () => {
     expect(refused.status).toBe(400);
   });
 });
+
+describe('a page number whose minimum is 0 and whose default is 1 (Codat: 22 collections)', () => {
+  // `page: {minimum: 0, default: 1}`: pages were counted from 0, and the page a client asks
+  // first (1, the default and the example) held no record, while `totalResults` said 2.
+  it('answers the records on the page the default names, and none on the next', async () => {
+    const api = await mock('page-from-default.yaml', 2);
+    const first = await fetch(`${api.url}/bankAccounts?page=1`);
+    expect(first.status).toBe(200);
+    const body = (await first.json()) as { results: unknown[]; totalResults: number };
+    expect(body.totalResults).toBe(2);
+    expect(body.results).toHaveLength(2);
+    const next = (await (await fetch(`${api.url}/bankAccounts?page=2`)).json()) as {
+      results: unknown[];
+    };
+    expect(next.results).toHaveLength(0);
+  });
+});
