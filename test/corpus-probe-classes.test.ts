@@ -121,3 +121,18 @@ describe('a page number whose minimum is 0 and whose default is 1 (Codat: 22 col
     expect(next.results).toHaveLength(0);
   });
 });
+
+describe('an error message longer than the error schema allows (Unicourt: every error)', () => {
+  // `message: {maxLength: 255}`: the mock's own message was longer, so the sample's random
+  // text was answered in its place (`"message": "5bZHJxgfQxaF..."`).
+  it('answers the start of its own message, within the length allowed', async () => {
+    const api = await mock('short-error-message.yaml');
+    const res = await fetch(`${api.url}/cases/${'c'.repeat(60)}`);
+    expect(res.status).toBe(404);
+    const body = (await res.json()) as Record<string, string>;
+    for (const name of ['message', 'details']) {
+      expect([...(body[name] ?? '')].length).toBeLessThanOrEqual(40);
+      expect(body[name]).toMatch(/^There is no /);
+    }
+  });
+});
