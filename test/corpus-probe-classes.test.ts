@@ -148,3 +148,27 @@ describe('a oneOf of objects that require nothing (Zoom: account and room settin
     expect(typeof (await res.json())).toBe('object');
   });
 });
+
+describe('an integer id listed by an enum (Zoom: TSP accounts)', () => {
+  // `id: {enum: [1, 2]}`: the store counted the keys up, and the create after the two seeded
+  // records made id 3, answered 500 `invalid_response: /response/id must be one of [1,2]`.
+  it('makes ids the enum lists, and says 409 when none is left', async () => {
+    const api = await mock('enum-integer-key.yaml', 1);
+    const create = () =>
+      fetch(`${api.url}/users/u1/tsp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ conference_code: '123' }),
+      });
+    const made = await create();
+    expect(made.status).toBe(201);
+    const { id } = (await made.json()) as { id: number };
+    expect([1, 2]).toContain(id);
+    expect((await fetch(`${api.url}/users/u1/tsp/${id}`)).status).toBe(200);
+    expect((await create()).status).toBe(409);
+    const list = (await (await fetch(`${api.url}/users/u1/tsp`)).json()) as {
+      tsp_accounts: { id: number }[];
+    };
+    expect(list.tsp_accounts.map((record) => record.id).sort()).toEqual([1, 2]);
+  });
+});

@@ -10,7 +10,7 @@ import type { Collection, RecordId, Store } from '../../store/store.js';
 import { descriptorOf } from './descriptor.js';
 import { hasMeaningfulKey, madeUpKey } from './record-maker.js';
 import { inOrder } from './timestamps.js';
-import { uuidKeysOf } from './uuid-keys.js';
+import { storeKeysOf } from './store-keys.js';
 
 export interface SeedOptions {
   /** Records generated for each collection. */
@@ -79,7 +79,7 @@ export async function seedCollection(
       ? documentedIds(resource)
       : new Set<number>();
   let nextId = 0;
-  const uuidKeys = uuidKeysOf(resource, compiler);
+  const storeKeys = storeKeysOf(resource, compiler);
   const draw = options.fields ? undefined : fieldsMaker(resource, generator, options);
   const count = options.fields?.length ?? options.count;
 
@@ -98,10 +98,10 @@ export async function seedCollection(
     let id: RecordId | undefined;
     const documented = documentedKeyOf(resource, i, fitsPath, compiler);
     if (documented !== undefined && (await free(documented))) id = documented;
-    else if (resource.idKind === 'uuid' && uuidKeys !== 'schema') {
+    else if (resource.idKind === 'uuid' && storeKeys !== 'schema') {
       const made = generator.value({ type: 'string', format: 'uuid' }, 'a uuid') as string;
-      id = uuidKeys === 'upper' ? made.toUpperCase() : made;
-    } else if (hasMeaningfulKey(resource) || uuidKeys === 'schema')
+      id = storeKeys === 'upper' ? made.toUpperCase() : made;
+    } else if (hasMeaningfulKey(resource) || storeKeys === 'schema')
       id =
         // An empty text names no record: no path can hold it (Dialogporten's transmissions).
         ((typeof generatedKey === 'string' && generatedKey !== '') ||
@@ -112,7 +112,7 @@ export async function seedCollection(
           : await madeUpKey(resource, generator, async (key) => !(await free(key)));
     if (id !== undefined && !(await free(id))) id = undefined;
     // A key that says what it holds and has no free value left (a short enum): no more records.
-    if (id === undefined && hasMeaningfulKey(resource)) break;
+    if (id === undefined && (hasMeaningfulKey(resource) || storeKeys === 'schema')) break;
     if (id === undefined && reserved.size > 0) {
       do nextId++;
       while (reserved.has(nextId) || !(await free(nextId)));
