@@ -54,8 +54,15 @@ export function openArmsReader(): { visit: SchemaVisitor; warnings: () => string
   return { visit, warnings };
 }
 
-/** Whether an arm is an object schema that no keyword of NARROWING narrows. */
-function isOpenObject(arm: unknown): boolean {
+/** How deep isOpenObject reads arms of arms. */
+const ARMS_DEPTH = 4;
+
+/**
+ * Whether an arm is an object schema that no keyword of NARROWING narrows; a union or an
+ * `allOf` of such objects is one too (Zoom's user settings: one arm is itself a `oneOf` of
+ * open objects).
+ */
+function isOpenObject(arm: unknown, depth = 0): boolean {
   if (typeof arm !== 'object' || arm === null || Array.isArray(arm)) return false;
   const schema = arm as Record<string, unknown>;
   const objectOnly =
@@ -66,6 +73,12 @@ function isOpenObject(arm: unknown): boolean {
     if (value === undefined) return true;
     // An empty list of required names, or a schema that takes every other field, narrows nothing.
     if (keyword === 'required') return Array.isArray(value) && value.length === 0;
+    if (keyword === 'oneOf' || keyword === 'anyOf' || keyword === 'allOf')
+      return (
+        depth < ARMS_DEPTH &&
+        Array.isArray(value) &&
+        value.every((inner: unknown) => isOpenObject(inner, depth + 1))
+      );
     if (keyword === 'additionalProperties' || keyword === 'unevaluatedProperties')
       return (
         value === true || (typeof value === 'object' && Object.keys(value as object).length === 0)
