@@ -172,3 +172,24 @@ describe('an integer id listed by an enum (Zoom: TSP accounts)', () => {
     expect(list.tsp_accounts.map((record) => record.id).sort()).toEqual([1, 2]);
   });
 });
+
+describe('a delete that answers a task, whose fields share names with the record (Rubrik: live mounts)', () => {
+  // The task requires `id`, `status` and `links`, all names of the record, but its `links` is
+  // a list where the record's is an object: the record was answered, a 500 for breaking the
+  // task's schema.
+  it('answers the task, and the record is gone', async () => {
+    const api = await mock('delete-answers-a-task.yaml');
+    const made = await fetch(`${api.url}/mounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'sql-01' }),
+    });
+    expect(made.status).toBe(201);
+    const { id } = (await made.json()) as { id: string };
+    const deleted = await fetch(`${api.url}/mounts/${id}`, { method: 'DELETE' });
+    expect(deleted.status).toBe(202);
+    const task = (await deleted.json()) as { links: unknown };
+    expect(Array.isArray(task.links)).toBe(true);
+    expect((await fetch(`${api.url}/mounts/${id}`)).status).toBe(404);
+  });
+});
