@@ -19,7 +19,7 @@ async function mock(name: string, seedCount = 0): Promise<RunningMock> {
   return running;
 }
 
-describe('a record schema that also allows null (Unicourt: master data, 32 operations)', () => {
+describe('a record schema that also allows null (Unicourt: master data, 28 operations)', () => {
   // `CaseType` says `nullable: true` on the record itself: a seeded record was made null,
   // seeding threw a TypeError, and every operation of the collection answered 500
   // `internal_error`.

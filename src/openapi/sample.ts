@@ -177,8 +177,8 @@ function narrowBounds(tooLarge: (reason: string) => void) {
 /**
  * A `date-time` whose length bounds rule out the shortest form is made in a longer one that
  * fits: Unicourt's 146 dates say `minLength: 25, maxLength: 25` (`2021-03-04T05:06:07+00:00`),
- * and every value made (`...07Z`) broke them, a 500 naming the schema as one no value
- * satisfies on 44 of its 158 operations.
+ * and every value made (`...07Z`) broke them: 16 of its 158 operations answered the 500 for a
+ * schema no value satisfies.
  */
 function instantOfLength(copy: Record<string, unknown>): void {
   if (copy.format !== 'date-time') return;

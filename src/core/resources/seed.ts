@@ -181,7 +181,7 @@ function fieldsMaker(
  * The schema a record is made from: the record's own, but never null. A record schema may
  * also admit null (Unicourt's master data: `CaseType` says `nullable: true` on the record
  * itself), and a record made null cannot be stored: seeding threw a TypeError, and every
- * operation of the collection answered 500 `internal_error` (32 of Unicourt's 158).
+ * operation of the collection answered 500 `internal_error` (28 of Unicourt's 158).
  */
 function recordOnly(schema: SchemaObject): SchemaObject {
   if (!admittedTypes(schema)?.has('null')) return schema;
