@@ -212,11 +212,16 @@ describe('loadSpec', () => {
               reference('workflow_reference'),
             ],
           },
-          // A property named like an annotation is a property: these two arms differ.
+          // A property named like an annotation is a property: these two arms differ. (Each
+          // requires its own, else every object meets both: see openArmsReader.)
           Named: {
             oneOf: [
-              { type: 'object', properties: { title: { type: 'string' } } },
-              { type: 'object', properties: { description: { type: 'string' } } },
+              { type: 'object', required: ['title'], properties: { title: { type: 'string' } } },
+              {
+                type: 'object',
+                required: ['description'],
+                properties: { description: { type: 'string' } },
+              },
             ],
           },
         },

@@ -120,6 +120,18 @@ const STATUS_NAMES = /^(status|statusCode|status_code|httpStatus|code)$/i;
 const CODE_NAMES = /^(code|error|error_?code|type|error_?type|reason|kind)$/i;
 const MESSAGE_NAMES = /^(message|detail|details|description|error_description|msg)$/i;
 
+/**
+ * The message cut to the length its property allows, where it is longer: Unicourt's
+ * `Exception` says `message: {maxLength: 255}`, and the mock's 500 naming a schema no value
+ * satisfies is longer, so the property kept its sample's random text and the client read
+ * `"message": "5bZHJxgfQxaF..."` in place of the mock's explanation.
+ */
+function cutToFit(message: string, property: SchemaObject): string[] {
+  const max = property.maxLength;
+  if (typeof max !== 'number' || max < 2 || [...message].length <= max) return [];
+  return [`${[...message].slice(0, max - 1).join('')}…`];
+}
+
 /** The item schema of a property that lists errors (`errors`), when its items name a message or a code. */
 function errorItemOf(name: string, property: SchemaObject): SchemaObject | undefined {
   if (!/^errors$/i.test(name)) return undefined;
@@ -215,7 +227,8 @@ function mapOnto(
       candidates.push(error.code, `urn:petstore-kit:error:${error.code}`);
       candidates.push(...listedFor(property, error));
     }
-    if (MESSAGE_NAMES.test(name)) candidates.push(error.message);
+    if (MESSAGE_NAMES.test(name))
+      candidates.push(error.message, ...cutToFit(error.message, property));
     if (/^title$/i.test(name))
       candidates.push(hasMessage ? (reasonPhrase(error.status) ?? error.code) : error.message);
     // An error wrapped in an object of its own (Stripe's and Google's `{ error: { ... } }`):

@@ -1,5 +1,6 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { alikeArmsMerger } from './alike-arms.js';
+import { openArmsReader } from './open-arms.js';
 import type { SchemaObject } from './load.js';
 import { closedParts, selfClosedOverParts } from './schema-trees.js';
 import { eachSchema, pointerOf, type Where } from './schema-walk.js';
@@ -10,6 +11,7 @@ import { eachSchema, pointerOf, type Where } from './schema-walk.js';
  * `allOf` declares (a closed base extended by `allOf`, or a closed whole of open parts), which
  * no value could meet, is read as closing the whole instead (`unevaluatedProperties: false`);
  * the arms of a `oneOf` that differ only by annotations are read once (see mergeAlikeArms);
+ * a `oneOf` of objects that require nothing is read as `anyOf` (see openArmsReader);
  * OpenAPI 3.2's `query` operations and `additionalOperations` are not served.
  * @example lenientReadings(spec.resolved) // ['additionalProperties: false closes a schema over properties declared in another part of its allOf, 3 times (first at #/components/schemas/Pet): ...']
  */
@@ -18,8 +20,10 @@ export function lenientReadings(resolved: object): string[] {
   const counts = new Map<string, number>();
   const closed: Where[] = [];
   const alike = alikeArmsMerger();
+  const open = openArmsReader();
   eachSchema(resolved, (schema, where) => {
     alike.visit(schema, where);
+    open.visit(schema, where);
     const read = schema as SchemaObject;
     const { format } = read as { format?: unknown };
     if (typeof format === 'string' && !CHECKED_FORMATS.has(format))
@@ -28,6 +32,7 @@ export function lenientReadings(resolved: object): string[] {
   });
   return [
     ...alike.warnings(),
+    ...open.warnings(),
     ...closedOverParts(closed),
     ...unservedOperations(resolved),
     ...uncheckedFormats(counts),

@@ -48,6 +48,18 @@ const NOT_FILTERS =
   /^(sort|sort_?by|order|order_?by|direction|fields|expand|include|embed|q|query|search|format|lang|locale|api_?key|access_?token)$/i;
 
 /**
+ * The number of a list's first page: the page a client gets when it names none (the
+ * parameter's `default`) where that is 0 or 1, else 0 where the schema allows it
+ * (`minimum: 0`), else 1. Codat's `page` says `minimum: 0, default: 1` (pages count from 1,
+ * and 0 is let through): read from its minimum alone, page 1 was taken for the second page,
+ * and the first page of each of its 22 read-only collections listed no record.
+ */
+function firstPageOf(schema: SchemaObject): number {
+  if (schema.default === 0 || schema.default === 1) return schema.default;
+  return schema.minimum === 0 ? 0 : 1;
+}
+
+/**
  * The paging and filtering a list operation documents, for records with these properties, in
  * an answer whose records are held by `array` (the answer, or its wrapper's array).
  * @example listParametersOf(listPets, { status: {...}, name: {...} })
@@ -73,7 +85,7 @@ export function listParametersOf(
   const paging: Paging = {
     ...(limit ? { limit: limit.name } : {}),
     ...(offset ? { offset: offset.name } : {}),
-    ...(page ? { page: { name: page.name, first: page.schema.minimum === 0 ? 0 : 1 } } : {}),
+    ...(page ? { page: { name: page.name, first: firstPageOf(page.schema) } } : {}),
     ...(cursor ? { cursor: cursor.name } : {}),
     ...(before ? { before: before.name } : {}),
     ...(typeof defaultLimit === 'number' && defaultLimit > 0 ? { defaultLimit } : {}),

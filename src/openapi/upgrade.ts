@@ -58,6 +58,9 @@ export function readSchemasAs31(
 ): Leftovers {
   const older = version === '2.0' || version === '3.0';
   eachSchema(document, (schema, where) => {
+    // First, so that the schema read out of `type` is read as its version means too.
+    if (schemaInType(schema))
+      leftovers.set(TYPE_AS_SCHEMA, [...(leftovers.get(TYPE_AS_SCHEMA) ?? []), where()]);
     const found = readAs30(schema, where, { swagger: version === '2.0', refSiblings: older });
     // Defects of every version, read as their authors meant them.
     for (const defect of readLeniently(schema))
@@ -84,14 +87,35 @@ export function leftoverWarnings(leftovers: Leftovers, version: SpecVersion): st
   });
 }
 
+/** See schemaInType. */
+const TYPE_AS_SCHEMA = 'a schema written as the value of type';
+
 /** Defects of any version the mock reads as their authors meant them, and how. */
 const LENIENT: Readonly<Record<string, string>> = {
+  [TYPE_AS_SCHEMA]:
+    'read as the schema itself (its keywords beside those of the schema that holds it), not as a type',
   'items written as a list':
     'a list of one schema is read as the schema of every item, a longer one as a tuple (prefixItems)',
   'a name repeated in required': 'each name is read once',
   'an empty enum':
     'it would allow no value at all, which no service means (an enum whose values were never filled in): read as no enum, the other keywords check the value',
 };
+
+/**
+ * Rewrites, in place, a schema written one level too deep, as the value of its own `type`
+ * (Codat's accounting API: `itemType: {type: {type: string, enum: [...]}}`), into the schema
+ * its author meant: the inner schema's keywords where the outer has none of its own. ajv
+ * refused to compile the whole record's schema (`type must be JSONType or JSONType[]`), and
+ * its create answered 500 `spec_defect`. Returns whether it found one.
+ */
+function schemaInType(schema: Record<string, unknown>): boolean {
+  const { type } = schema;
+  if (typeof type !== 'object' || type === null || Array.isArray(type)) return false;
+  delete schema.type;
+  for (const [keyword, value] of Object.entries(type))
+    if (!(keyword in schema)) schema[keyword] = value;
+  return true;
+}
 
 /**
  * Rewrites, in place, what no version allows but real descriptions write, as their authors

@@ -9,7 +9,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { rm } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
-import { credentialsFor, labelOf, prepareRequest, requestBodyOf } from '../corpus/drive.js';
+import {
+  credentialsFor,
+  labelOf,
+  prepareRequest,
+  requestBodyOf,
+  seeClosedConnections,
+} from '../corpus/drive.js';
 import { loadDocument } from '../corpus/document.js';
 import { operationsOf } from '../corpus/operations.js';
 import { createValueMaker } from '../corpus/values.js';
@@ -326,6 +332,7 @@ export async function probeDocument(
       {},
       bodiless ? undefined : requestBodyOf(values, operation),
     );
+    await seeClosedConnections();
     const sent = performance.now();
     let call: CallRecord;
     try {

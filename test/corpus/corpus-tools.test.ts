@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
 import { findCollections, listShapeOf } from './collections.js';
 import { loadDocument, type JsonObject } from './document.js';
-import { credentialsFor, driveApi, idIn } from './drive.js';
+import { credentialsFor, driveApi, idIn, prepareRequest } from './drive.js';
 import { operationsOf } from './operations.js';
 import { traitsOf } from './traits.js';
-import { queryPairs } from './values.js';
+import { createValueMaker, queryPairs } from './values.js';
 
 const LIBRARY = fileURLToPath(new URL('../fixtures/specs/library.yaml', import.meta.url));
 
@@ -175,6 +175,48 @@ describe('request values', () => {
   });
 });
 
+describe('a request', () => {
+  it('leaves the framing of its body to the client, whatever parameters the document lists', () => {
+    // HERE Tracking lists a required `content-length` header parameter: sent as a value made
+    // from its schema, it did not match the body, and fetch refused to send the request.
+    const [operation] = operationsOf({
+      openapi: '3.0.0',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/shadows/{id}': {
+          put: {
+            parameters: [
+              { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+              {
+                name: 'content-length',
+                in: 'header',
+                required: true,
+                schema: { type: 'number', minimum: 0, maximum: 1000 },
+              },
+              { name: 'X-Request-Tag', in: 'header', required: true, schema: { type: 'string' } },
+            ],
+            requestBody: {
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+            responses: { 200: { description: 'ok' } },
+          },
+        },
+      },
+    });
+    const request = prepareRequest(
+      'http://127.0.0.1:1',
+      {},
+      createValueMaker(1),
+      operation as NonNullable<typeof operation>,
+      {},
+      { mediaType: 'application/json', value: { desired: {} }, schema: { type: 'object' } },
+    );
+    const names = Object.keys(request.headers).map((name) => name.toLowerCase());
+    expect(names).not.toContain('content-length');
+    expect(names).toContain('x-request-tag');
+  });
+});
+
 describe('the driver against the mock', () => {
   let mock: RunningMock;
   beforeAll(async () => {
@@ -214,5 +256,51 @@ describe('the driver against the mock', () => {
         json: { status: expect.any(String) },
       },
     ]);
+  });
+});
+
+describe('the driver on a GET that describes a body (Chaingateway: 10 operations)', () => {
+  it('calls it without the body, which fetch would refuse to send', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'corpus-tools-'));
+    const spec = join(folder, 'blocks.json');
+    const document = {
+      openapi: '3.0.3',
+      info: { title: 'blocks', version: '1' },
+      paths: {
+        '/blocks/{block}': {
+          get: {
+            parameters: [{ name: 'block', in: 'path', required: true, schema: { type: 'string' } }],
+            requestBody: {
+              content: {
+                'application/json': {
+                  schema: { type: 'object', properties: { verbose: { type: 'boolean' } } },
+                },
+              },
+            },
+            responses: {
+              200: {
+                description: 'the block',
+                content: {
+                  'application/json': {
+                    schema: { type: 'object', properties: { hash: { type: 'string' } } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    };
+    await writeFile(spec, JSON.stringify(document));
+    const running = await startMock({ spec, port: 0 });
+    try {
+      const { resolved } = await loadDocument(spec);
+      const result = await driveApi({ baseUrl: running.url, document: resolved });
+      expect(result.calls).toEqual([
+        expect.objectContaining({ operation: 'GET /blocks/{block}', status: 200 }),
+      ]);
+    } finally {
+      await running.close();
+    }
   });
 });

@@ -463,7 +463,10 @@ async function driveCollection(
 }
 
 async function callOnce(context: Context, operation: ApiOperation): Promise<CallResult> {
-  const body = operation.bodies.length > 0 ? bodyFor(context, operation) : undefined;
+  // A body described for a GET (Stripe's empty forms, Chaingateway's JSON) cannot be sent
+  // with fetch, which refuses the request: the call is made without it, as the probe does.
+  const bodiless = operation.method === 'get' || operation.method === 'head';
+  const body = operation.bodies.length > 0 && !bodiless ? bodyFor(context, operation) : undefined;
   const exchange = await send(context, operation, {}, body);
   return {
     operation: labelOf(operation),
@@ -573,7 +576,14 @@ export function prepareRequest(
     if (parameter.in === 'query')
       for (const [key, text] of queryPairs(parameter, value)) query.append(key, text);
     else if (parameter.in === 'cookie') cookies[parameter.name] = plainText(value);
-    else if (!/^(accept|content-type|authorization)$/i.test(parameter.name))
+    // The body's framing is the client's to write: a `Content-Length` the document lists as
+    // a parameter (HERE Tracking's shadows) sent as a made-up value did not match the body,
+    // and the request was never sent ("Request body length does not match").
+    else if (
+      !/^(accept|content-type|authorization|content-length|transfer-encoding|host|connection)$/i.test(
+        parameter.name,
+      )
+    )
       headers[parameter.name] = plainText(value);
   }
   const cookieText = Object.entries(cookies)
@@ -589,6 +599,19 @@ export function prepareRequest(
     headers,
     ...(encoded ? { body: encoded.body } : {}),
   };
+}
+
+/**
+ * A turn of the event loop, before a request is sent: making a large body holds this
+ * process's loop for seconds (DocuSign's recipients, 9 s), longer than the server's keep-alive
+ * timeout, and a connection the server closed meanwhile is seen as closed only once the loop
+ * turns; without it the request went out on it, and failed with "other side closed".
+ */
+export async function seeClosedConnections(): Promise<void> {
+  // A timer, then an immediate: the loop's poll phase, which reads the server's FIN, lies
+  // between them (an immediate alone may come before it, in the same turn).
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  await new Promise((resolve) => setImmediate(resolve));
 }
 
 /** Sends one operation, its required parameters filled; `given` names path parameter values. */
@@ -611,6 +634,7 @@ async function send(
     body,
     queryGiven,
   );
+  await seeClosedConnections();
   try {
     const response = await fetch(url, {
       ...request,

@@ -8,7 +8,7 @@ import type { DataGenerator } from '../../openapi/sample.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import { parametersOf, type Resource, type ResourceAction } from '../../openapi/resources.js';
 import { lastValueOf, linkOf } from '../../openapi/link-key.js';
-import { propertiesOf, requiredOf } from '../../openapi/schema-parts.js';
+import { admittedTypes, propertiesOf, requiredOf } from '../../openapi/schema-parts.js';
 import type {
   Collection,
   CollectionDescriptor,
@@ -452,11 +452,27 @@ class ServedResource {
   }
 }
 
-/** Whether every property an answer requires is one the record has: then it can show the record. */
+/** Whether every property an answer requires is one the record has, of a type it has: then it can show the record. */
 function holdsOnly(answer: SchemaObject, record: SchemaObject): boolean {
   const fields = propertiesOf(record);
-  for (const name of requiredOf(answer)) if (!(name in fields)) return false;
+  const answered = propertiesOf(answer);
+  for (const name of requiredOf(answer)) {
+    if (!(name in fields)) return false;
+    // The same name in another shape is another field: Rubrik's delete answers a task,
+    // `{id, status, links: [...]}`, where the record's `links` is an object; the record was
+    // answered as the task, a 500 for breaking its schema.
+    if (!admitTypeInCommon(answered[name] ?? {}, fields[name] ?? {})) return false;
+  }
   return true;
+}
+
+/** Whether two schemas admit a JSON type in common, null aside (either admitting any: yes). */
+function admitTypeInCommon(one: SchemaObject, other: SchemaObject): boolean {
+  const [a, b] = [admittedTypes(one), admittedTypes(other)];
+  if (!a || !b) return true;
+  const these = [...a].filter((type) => type !== 'null');
+  const those = new Set([...b].filter((type) => type !== 'null'));
+  return these.length === 0 || those.size === 0 || these.some((type) => those.has(type));
 }
 
 /** Whether clients can add records to a collection: only then must a parent be made before its children. */

@@ -20,6 +20,7 @@ import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { Collection, RecordId, StoredRecord } from '../../store/store.js';
 import { applyMergePatch } from './merge-patch.js';
 import { CREATED, UPDATED } from './timestamps.js';
+import { storeKeysOf, upperCaseUuid, type StoreKeys } from './store-keys.js';
 import { withoutWriteOnly } from './write-only.js';
 import { isJsonObject, setField } from '../../vocabulary/record.js';
 
@@ -62,6 +63,8 @@ export class RecordMaker {
   readonly #nullable = new Map<Operation, ReadonlySet<string>>();
   /** Whether new keys are made from the key's schema (see hasMeaningfulKey), not by the store. */
   readonly #meaningfulKey: boolean;
+  /** Who writes the keys the store would (see StoreKeys): known on the first create. */
+  #storeKeys: StoreKeys | undefined;
   readonly #now: () => Date;
   /** A maker for each kind of record of a polymorphic collection (see Resource.variants). */
   readonly #variants: readonly { schema: SchemaObject; maker: RecordMaker }[];
@@ -160,7 +163,13 @@ export class RecordMaker {
     if (this.resource.clientChosenId && isJsonObject(body) && body[this.resource.idProperty] === '')
       throw errors.emptyKey(this.resource.name, this.resource.idProperty);
     // The store makes the id (integers, UUIDs): nothing to look up, no promise to wait for.
-    if (!this.#meaningfulKey) return { fields };
+    const keys = this.#meaningfulKey ? 'schema' : this.#keysOfStore();
+    if (keys === 'store') return { fields };
+    if (keys === 'upper')
+      return upperCaseUuid(async (id) => (await collection.get(id)) !== undefined).then((id) => ({
+        fields,
+        id,
+      }));
     return this.#madeUpId(collection, scope).then((id) => ({ fields, id }));
   }
 
@@ -440,6 +449,11 @@ export class RecordMaker {
    * An id made from the key's schema, for a key whose schema says what it looks like.
    * @throws {ApiError} 409 when every id the schema allows (a short enum) is taken.
    */
+  /** Who writes the keys the store would make (see StoreKeys), asked of the key's schema once. */
+  #keysOfStore(): StoreKeys {
+    return (this.#storeKeys ??= storeKeysOf(this.resource, this.options.generator.compiler));
+  }
+
   async #madeUpId(collection: Collection, scope: readonly string[]): Promise<RecordId> {
     const { keyLink } = this.resource;
     const id = await madeUpKey(

@@ -4,12 +4,13 @@ import { realisticRecords, type SchemaFacts } from '../../openapi/realistic.js';
 import type { Resource } from '../../openapi/resources.js';
 import type { DataGenerator } from '../../openapi/sample.js';
 import { linkOf } from '../../openapi/link-key.js';
-import { isNumeric, propertiesOf } from '../../openapi/schema-parts.js';
+import { admittedTypes, isNumeric, propertiesOf } from '../../openapi/schema-parts.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { Collection, RecordId, Store } from '../../store/store.js';
 import { descriptorOf } from './descriptor.js';
 import { hasMeaningfulKey, madeUpKey } from './record-maker.js';
 import { inOrder } from './timestamps.js';
+import { storeKeysOf } from './store-keys.js';
 
 export interface SeedOptions {
   /** Records generated for each collection. */
@@ -78,6 +79,7 @@ export async function seedCollection(
       ? documentedIds(resource)
       : new Set<number>();
   let nextId = 0;
+  const storeKeys = storeKeysOf(resource, compiler);
   const draw = options.fields ? undefined : fieldsMaker(resource, generator, options);
   const count = options.fields?.length ?? options.count;
 
@@ -96,9 +98,10 @@ export async function seedCollection(
     let id: RecordId | undefined;
     const documented = documentedKeyOf(resource, i, fitsPath, compiler);
     if (documented !== undefined && (await free(documented))) id = documented;
-    else if (resource.idKind === 'uuid')
-      id = generator.value({ type: 'string', format: 'uuid' }, 'a uuid') as string;
-    else if (hasMeaningfulKey(resource))
+    else if (resource.idKind === 'uuid' && storeKeys !== 'schema') {
+      const made = generator.value({ type: 'string', format: 'uuid' }, 'a uuid') as string;
+      id = storeKeys === 'upper' ? made.toUpperCase() : made;
+    } else if (hasMeaningfulKey(resource) || storeKeys === 'schema')
       id =
         // An empty text names no record: no path can hold it (Dialogporten's transmissions).
         ((typeof generatedKey === 'string' && generatedKey !== '') ||
@@ -109,7 +112,7 @@ export async function seedCollection(
           : await madeUpKey(resource, generator, async (key) => !(await free(key)));
     if (id !== undefined && !(await free(id))) id = undefined;
     // A key that says what it holds and has no free value left (a short enum): no more records.
-    if (id === undefined && hasMeaningfulKey(resource)) break;
+    if (id === undefined && (hasMeaningfulKey(resource) || storeKeys === 'schema')) break;
     if (id === undefined && reserved.size > 0) {
       do nextId++;
       while (reserved.has(nextId) || !(await free(nextId)));
@@ -162,15 +165,27 @@ function fieldsMaker(
   const realistic = realisticRecords(factsOf(resource), options.count, options.seed);
   const known = new Set(Object.keys(propertiesOf(resource.schema)));
   const placeholderId = resource.idKind === 'integer' ? 1 : '00000000-0000-4000-8000-000000000000';
+  const made = recordOnly(resource.schema);
   return (i) => {
     const overlay = pick(realistic?.[i], known);
     // The realistic fields alone, when they make a whole record; else generated ones under them.
     if (overlay && check({ ...overlay, [resource.idProperty]: placeholderId }).length === 0)
       return overlay;
-    const generated = generator.value(resource.schema, resource.name) as Record<string, unknown>;
+    const generated = generator.value(made, resource.name) as Record<string, unknown>;
     const mixed = { ...generated, ...overlay };
     return check(mixed).length === 0 ? mixed : generated;
   };
+}
+
+/**
+ * The schema a record is made from: the record's own, but never null. A record schema may
+ * also admit null (Unicourt's master data: `CaseType` says `nullable: true` on the record
+ * itself), and a record made null cannot be stored: seeding threw a TypeError, and every
+ * operation of the collection answered 500 `internal_error` (28 of Unicourt's 158).
+ */
+function recordOnly(schema: SchemaObject): SchemaObject {
+  if (!admittedTypes(schema)?.has('null')) return schema;
+  return { allOf: [schema, { type: 'object' }] } as SchemaObject;
 }
 
 /**
