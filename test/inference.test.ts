@@ -1977,3 +1977,104 @@ describe('answers about a record, not the record', () => {
     expect((await call(mock, 'GET', '/members/ada')).status).toBe(200);
   });
 });
+
+describe('paths that end in a slash (Django REST: NetBox)', () => {
+  it('are a collection, its items and a nested collection under them, as without the slash', async () => {
+    const site = {
+      type: 'object',
+      required: ['name'],
+      properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string' } },
+    };
+    const device = {
+      type: 'object',
+      required: ['name'],
+      properties: {
+        id: { type: 'integer', readOnly: true },
+        name: { type: 'string' },
+        site_id: { type: 'string' },
+      },
+    };
+    const page = (item: object) =>
+      ok({
+        type: 'object',
+        required: ['count', 'results'],
+        properties: {
+          count: { type: 'integer' },
+          next: { type: ['string', 'null'], format: 'uri' },
+          results: { type: 'array', items: item },
+        },
+      });
+    const spec = {
+      openapi: '3.1.0',
+      info: { title: 'netbox-like', version: '1' },
+      paths: {
+        '/dcim/sites/': {
+          get: { responses: { '200': page(site) } },
+          post: { requestBody: body(site), responses: { '201': ok(site) } },
+        },
+        '/dcim/sites/{id}/': {
+          parameters: [inPath('id', { type: 'integer' })],
+          get: { responses: { '200': ok(site) } },
+          delete: { responses: { '204': { description: 'gone' } } },
+        },
+        '/dcim/sites/{site_id}/devices/': {
+          parameters: [inPath('site_id')],
+          get: { responses: { '200': page(device) } },
+          post: { requestBody: body(device), responses: { '201': ok(device) } },
+        },
+      },
+    };
+    const mock = await mockOf(spec, 0);
+    const made = await call(mock, 'POST', '/dcim/sites/', { name: 'ams1' });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body).toEqual({ id: 1, name: 'ams1' });
+    expect((await call(mock, 'GET', '/dcim/sites/1/')).body).toEqual(made.body);
+    expect((await call(mock, 'GET', '/dcim/sites/')).body).toMatchObject({
+      count: 1,
+      results: [made.body],
+    });
+    const inside = await call(mock, 'POST', '/dcim/sites/1/devices/', { name: 'sw1' });
+    expect(inside.status, JSON.stringify(inside.body)).toBe(201);
+    expect(inside.body).toMatchObject({ name: 'sw1', site_id: '1' });
+    expect((await call(mock, 'GET', '/dcim/sites/1/devices/')).body.results).toEqual([inside.body]);
+    // A parent that does not exist holds no devices.
+    expect((await call(mock, 'POST', '/dcim/sites/9/devices/', { name: 'sw2' })).status).toBe(404);
+    expect((await call(mock, 'DELETE', '/dcim/sites/1/')).status).toBe(204);
+    expect((await call(mock, 'GET', '/dcim/sites/1/')).status).toBe(404);
+  });
+});
+
+describe('an `id` that holds an object', () => {
+  it('is no key: the operation answers as the spec says, not a collection keyed by an object (Mist)', async () => {
+    const chassis = {
+      type: 'object',
+      properties: {
+        members: {
+          type: 'array',
+          items: { type: 'object', properties: { mac: { type: 'string' } } },
+        },
+      },
+    };
+    const spec = {
+      openapi: '3.0.1',
+      info: { title: 'mist-like', version: '1' },
+      paths: {
+        '/sites/{site_id}/devices/{device_id}/vc': {
+          parameters: [inPath('site_id'), inPath('device_id')],
+          post: {
+            requestBody: body(chassis),
+            responses: { '200': ok({ type: 'object', properties: { id: chassis } }) },
+          },
+        },
+      },
+    };
+    const resources = inferResources(
+      listOperations((await loadSpec(await specFileOf(spec))).resolved),
+    );
+    expect(resources.map((resource) => resource.idProperty)).not.toContain('id');
+    const mock = await mockOf(spec, 0);
+    const sent = { members: [{ mac: 'aff827549235' }] };
+    const made = await call(mock, 'POST', '/sites/s1/devices/d1/vc', sent);
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+  });
+});

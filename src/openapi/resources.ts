@@ -182,7 +182,8 @@ function candidateAt(
   operations: readonly Operation[],
   byPath: ReadonlyMap<string, readonly Operation[]>,
 ): Candidate | undefined {
-  const last = path.split('/').at(-1) ?? '';
+  const bare = withoutTrailingSlash(path);
+  const last = bare.split('/').at(-1) ?? '';
   if (last === '' || last.includes('{')) return undefined;
   const word = collectionWord(path);
   const get = operations.find((operation) => operation.method === 'get');
@@ -193,7 +194,8 @@ function candidateAt(
   const item = itemOf(path, byPath);
   // A list alone below another collection (`/pet/findByStatus` under `/pet`), with nowhere to
   // add or address a record of its own, is a view of that collection (see attachViews).
-  const parent = byPath.get(path.slice(0, path.lastIndexOf('/')));
+  const above = bare.slice(0, bare.lastIndexOf('/'));
+  const parent = byPath.get(above) ?? (bare === path ? undefined : byPath.get(`${above}/`));
   if (!create && !item && parent?.some((operation) => operation.method === 'post'))
     return undefined;
   return {
@@ -209,11 +211,17 @@ function itemOf(
   path: string,
   byPath: ReadonlyMap<string, readonly Operation[]>,
 ): Pick<Candidate, 'item'> | undefined {
-  const suffix = /\.[A-Za-z0-9]+$/.exec(path)?.[0] ?? '';
-  const stem = path.slice(0, path.length - suffix.length);
+  // Django REST's paths end in a slash, the item's as the collection's (`/dcim/cables/`,
+  // `/dcim/cables/{id}/`): a suffix of the path, as Twilio's `.json` is.
+  const bare = withoutTrailingSlash(path);
+  const slash = bare === path ? '' : '/';
+  const suffix = /\.[A-Za-z0-9]+$/.exec(bare)?.[0] ?? '';
+  const stem = bare.slice(0, bare.length - suffix.length);
   for (const [candidate, operations] of byPath) {
-    if (!candidate.startsWith(`${stem}/`)) continue;
-    const match = ITEM_SEGMENT.exec(candidate.slice(stem.length + 1));
+    if (!candidate.startsWith(`${stem}/`) || !candidate.endsWith(slash)) continue;
+    const match = ITEM_SEGMENT.exec(
+      candidate.slice(stem.length + 1, candidate.length - slash.length),
+    );
     if (!match || (match[2] ?? '') !== suffix) continue;
     const acting = operations.filter((operation) => ITEM_ACTIONS[operation.method]);
     if (acting.length === 0) continue;
@@ -567,7 +575,8 @@ function idPropertyOf(
   const chosen =
     explicitKey ??
     (named !== undefined && ownIdNamed(named, candidate.path, scalars) ? 'id' : named) ??
-    ('id' in properties ? 'id' : undefined);
+    // An `id` holding an object (Mist's virtual chassis answers `{id: <the chassis>}`) is no key.
+    (scalars.includes('id') ? 'id' : undefined);
   // Vimeo's records hold their key only in their `uri` (`/videos/258684937`): keyed by
   // another property the service sets, none of them could be read at the path they name.
   // Only for a number in the path, which names no other field: a word there (ReadMe's
@@ -702,13 +711,15 @@ function parentOf(
   resource: Omit<Resource, 'parent'>,
   resources: readonly Omit<Resource, 'parent'>[],
 ): string | undefined {
-  const base = shapeOf(resource.collectionPath.slice(0, resource.collectionPath.lastIndexOf('/')));
-  // Twilio's parents are `/Calls/{Sid}.json`, their children `/Calls/{CallSid}/Recordings.json`.
+  const bare = withoutTrailingSlash(resource.collectionPath);
+  const base = shapeOf(bare.slice(0, bare.lastIndexOf('/')));
+  // Twilio's parents are `/Calls/{Sid}.json`, their children `/Calls/{CallSid}/Recordings.json`;
+  // Django REST's `/sites/{id}/`, theirs `/sites/{site_id}/devices/`.
   return resources.find(
     (other) =>
       other !== resource &&
       other.itemPath &&
-      shapeOf(other.itemPath.replace(/\.[A-Za-z0-9]+$/, '')) === base,
+      shapeOf(withoutTrailingSlash(other.itemPath).replace(/\.[A-Za-z0-9]+$/, '')) === base,
   )?.name;
 }
 
@@ -854,7 +865,8 @@ function isScalarKey(schema: SchemaObject): boolean {
 function idOf(schema: SchemaObject): string | undefined {
   const properties = propertiesOf(schema);
   const required = requiredOf(schema);
-  const names = Object.keys(properties);
+  // A key is a scalar: an `id` holding an object (Mist's `{id: <a virtual chassis>}`) is none.
+  const names = Object.keys(properties).filter((name) => isScalarKey(properties[name] ?? {}));
   const idLike = names.filter(
     (name) => wordsOf(name).length === 1 && ID_WORDS.has(wordsOf(name)[0] ?? ''),
   );
@@ -862,7 +874,7 @@ function idOf(schema: SchemaObject): string | undefined {
   // another record it holds (GitHub's installations' `app_id`), and keyed by it, a second
   // installation of one app was a 409 the service never gives.
   return (
-    ('id' in properties ? 'id' : undefined) ??
+    (names.includes('id') ? 'id' : undefined) ??
     names.find((key) => required.has(key) && isReadOnly(properties[key] ?? {})) ??
     idLike.find((name) => isReadOnly(properties[name] ?? {})) ??
     idLike[0]
@@ -952,7 +964,15 @@ function shapeOf(template: string): string {
 
 /** The last word of a collection's path, its suffix left out: `droplets`, `Calls`. */
 function collectionWord(path: string): string {
-  return (path.split('/').at(-1) ?? '').replace(/\.[A-Za-z0-9]+$/, '');
+  return (withoutTrailingSlash(path).split('/').at(-1) ?? '').replace(/\.[A-Za-z0-9]+$/, '');
+}
+
+/**
+ * A path without the slash it ends in (Django REST's `/dcim/cables/`), which names the same
+ * collection; the root `/` as it is.
+ */
+function withoutTrailingSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
 function extensionOf(operation: Operation): MockExtension {
