@@ -91,5 +91,8 @@ describe('schemas built to blow the call stack', () => {
     expect(deep.status).toBe(400);
     expect(JSON.parse(deep.text)).toMatchObject({ code: 'nested_too_deep', status: 400 });
     expect((await call(mock, 'POST', '{"a":{"b":[1]}}')).status).toBe(201);
+    // Brackets inside a text (escaped quotes too) are no nesting.
+    const text = JSON.stringify({ a: `"${'[{'.repeat(3_000)}` });
+    expect((await call(mock, 'POST', text)).status).toBe(201);
   });
 });

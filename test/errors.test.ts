@@ -208,6 +208,24 @@ describe('createErrorShaper', () => {
       error_code: 'forbidden',
     });
     expect(item(500, 'internal_error')).toMatchObject({ error_type: 'system' });
+    // A value naming a bad key is no name for a bad body, and a key's error names a 401.
+    const keyed: SchemaObject = {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: {
+          type: 'string',
+          enum: ['invalid_api_key', 'invalid_request', 'rate_limited', 'server_error'],
+        },
+        message: { type: 'string' },
+      },
+    };
+    const key = shaperFor(keyed);
+    const code = (status: number, ours: string) =>
+      (key(new ApiError(status, ours, 'told'), undefined).body as { code: string }).code;
+    expect(code(400, 'validation_failed')).toBe('invalid_request');
+    expect(code(401, 'invalid_credential')).toBe('invalid_api_key');
+    expect(code(500, 'internal_error')).toBe('server_error');
     const str = shaperFor(stripe);
     const type = (status: number, code: string) =>
       (str(new ApiError(status, code, 'told'), undefined).body as { error: { type: string } }).error

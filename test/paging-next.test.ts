@@ -203,11 +203,15 @@ describe('a list that tells the ids of its first and last records', () => {
     expect(second.has_more).toBe(true);
     const first = await get(`/assistants?limit=2&before=${encodeURIComponent(second.first_id)}`);
     expect(first.data.map((record) => record.id)).toEqual([all[0], all[1]]);
-    const none = await app.mock.fetch(
+    // Nothing lies before the first page: a client paging back by `has_more` stops there.
+    expect(first.has_more).toBe(false);
+    const none = await get(`/assistants?limit=2&before=${encodeURIComponent(first.first_id)}`);
+    expect(none).toMatchObject({ data: [], has_more: false });
+    const unknown = await app.mock.fetch(
       new Request('http://mock.test/assistants?before=nobody', {
         headers: { Authorization: `Bearer ${KEY}` },
       }),
     );
-    expect(none.status).toBe(400);
+    expect(unknown.status).toBe(400);
   });
 });

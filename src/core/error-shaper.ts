@@ -150,7 +150,18 @@ function errorItemOf(name: string, property: SchemaObject): SchemaObject | undef
  * from HTTP's meaning of a status, not from any document.
  */
 const STATUS_WORDS: readonly [(status: number) => boolean, readonly string[]][] = [
-  [(status) => status === 401, ['unauthorized', 'unauthenticated', 'authentication', 'security']],
+  [
+    (status) => status === 401,
+    [
+      'unauthorized',
+      'unauthenticated',
+      'authentication',
+      'credential',
+      'api_key',
+      'token',
+      'security',
+    ],
+  ],
   [(status) => status === 403, ['forbidden', 'permission', 'denied', 'security']],
   [
     (status) => status === 404,
@@ -186,12 +197,22 @@ function listedFor(property: SchemaObject, error: ApiError): string[] {
     ([, named]) => named,
   );
   const flat = (text: string) => text.toLowerCase().replace(/[^a-z]+/g, '_');
+  // A value naming a credential or a permission is an error of those only: `invalid_api_key`
+  // holds `invalid`, and a 400 of a body was answered as a bad key.
+  const aboutAccess = (text: string) => ACCESS.test(flat(text));
+  const candidates =
+    error.status === 401 || error.status === 403
+      ? texts
+      : texts.filter((text) => !aboutAccess(text));
   // Of the values a word finds, the shortest first: Stripe's 500 is `api_error`, not
   // `api_connection_error`.
   return words.flatMap((word) =>
-    texts.filter((text) => flat(text).includes(word)).sort((a, b) => a.length - b.length),
+    candidates.filter((text) => flat(text).includes(word)).sort((a, b) => a.length - b.length),
   );
 }
+
+/** Words of a value that names a credential or a permission (see listedFor). */
+const ACCESS = /auth|credential|api_?key|token|permission|forbidden|unauthori[sz]ed|security/;
 
 function firstOf(value: unknown): unknown {
   return Array.isArray(value) ? value[0] : undefined;

@@ -77,10 +77,14 @@ export function listParametersOf(
   const offset = query.find((p) => OFFSET.test(p.name) && numeric(p));
   const page = query.find((p) => PAGE.test(p.name) && numeric(p));
   const cursor = query.find((p) => CURSOR.test(p.name) && !numeric(p) && p !== offset);
-  // A `before` that is a date filters by time (`created before`): it names no record.
-  const before = query.find(
-    (p) => BEFORE.test(p.name) && !numeric(p) && !/date/i.test(String(p.schema.format ?? '')),
-  );
+  // Only beside a cursor that goes forward (OpenAI's `after` and `before`, Stripe's
+  // `starting_after` and `ending_before`): a `before` alone, or one that is a date, is a
+  // time filter (`created before`), which names no record.
+  const before = cursor
+    ? query.find(
+        (p) => BEFORE.test(p.name) && !numeric(p) && !/date/i.test(String(p.schema.format ?? '')),
+      )
+    : undefined;
   const defaultLimit = limit?.schema.default;
   const paging: Paging = {
     ...(limit ? { limit: limit.name } : {}),

@@ -68,6 +68,9 @@ function isOpenObject(arm: unknown, depth = 0): boolean {
   const objectOnly =
     schema.type === 'object' || (schema.type === undefined && 'properties' in schema);
   if (!objectOnly) return false;
+  // A property fixed to listed values tells the arms apart (`method: card` or `method: bank`):
+  // an object that names its kind meets one arm, and one that does not is the client's error.
+  if (Object.values(propertiesIn(schema)).some(isListed)) return false;
   return NARROWING.every((keyword) => {
     const value = schema[keyword];
     if (value === undefined) return true;
@@ -85,4 +88,20 @@ function isOpenObject(arm: unknown, depth = 0): boolean {
       );
     return false;
   });
+}
+
+function propertiesIn(schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = schema.properties;
+  return typeof properties === 'object' && properties !== null
+    ? (properties as Record<string, unknown>)
+    : {};
+}
+
+/** Whether a property's schema fixes its value to a list (`enum`) or one value (`const`). */
+function isListed(property: unknown): boolean {
+  return (
+    typeof property === 'object' &&
+    property !== null &&
+    ('const' in property || Array.isArray((property as { enum?: unknown }).enum))
+  );
 }

@@ -53,8 +53,11 @@ export function orderedForResolving(document: Record<string, unknown>): Record<s
 function referencesIn(value: unknown): string[] {
   const found: string[] = [];
   const stack: unknown[] = [value];
+  // A YAML alias may make the parsed document a graph, even a cycle: each object once.
+  const seen = new Set<object>();
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    if (typeof node !== 'object' || node === null) continue;
+    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
+    seen.add(node);
     if (Array.isArray(node)) {
       for (const item of node as unknown[]) stack.push(item);
       continue;

@@ -80,7 +80,7 @@ const PAGE_FIELDS: readonly PageField[] = [
   [
     /^(has_?more|has_?next(_?page)?|more|is_?truncated)$/i,
     'boolean',
-    (page) => page.next !== undefined,
+    (page) => page.more ?? page.next !== undefined,
   ],
   // The keys of the page's first and last records (OpenAI's lists: `first_id`, `last_id`,
   // `has_more`), which a client sends back as `after` or `before`: made up, `after=<last_id>`

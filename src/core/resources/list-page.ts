@@ -26,8 +26,13 @@ export interface PageOf<T, L extends Sequence<T> = readonly T[]> {
   readonly limit: number | undefined;
   /** The page number, counted as the spec counts them, when the list has page numbers. */
   readonly page: number | undefined;
-  /** The cursor of the next page; undefined on the last page. */
+  /** The cursor of the next page; undefined on the last page, and on a page asked `before` a record. */
   readonly next: string | undefined;
+  /**
+   * Whether records follow in the direction the page was asked in: after it, or before it for
+   * a page asked `before` a record (what a `has_more` says). Undefined: `next` says it.
+   */
+  readonly more?: boolean;
 }
 
 /** A page of records as objects. */
@@ -108,7 +113,11 @@ export function selectPage<T, L extends Sequence<T> = readonly T[]>(
     limit,
     page:
       page ?? (paging.page && limit ? paging.page.first + Math.floor(offset / limit) : undefined),
-    next: end < matching.length ? cursorAt(end) : undefined,
+    // A page asked `before` a record is followed by asking before its own first record (its
+    // `first_id`): no cursor or link leads on from it, and it says whether records lie before.
+    ...(before === undefined
+      ? { next: end < matching.length ? cursorAt(end) : undefined }
+      : { next: undefined, more: offset > 0 }),
   };
 }
 

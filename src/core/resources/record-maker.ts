@@ -445,15 +445,15 @@ export class RecordMaker {
     return envelope?.kind === 'wrapped' && isJsonObject(body) ? body[envelope.property] : body;
   }
 
-  /**
-   * An id made from the key's schema, for a key whose schema says what it looks like.
-   * @throws {ApiError} 409 when every id the schema allows (a short enum) is taken.
-   */
   /** Who writes the keys the store would make (see StoreKeys), asked of the key's schema once. */
   #keysOfStore(): StoreKeys {
     return (this.#storeKeys ??= storeKeysOf(this.resource, this.options.generator.compiler));
   }
 
+  /**
+   * An id made from the key's schema, for a key whose schema says what it looks like.
+   * @throws {ApiError} 409 when every id the schema allows (a short enum) is taken.
+   */
   async #madeUpId(collection: Collection, scope: readonly string[]): Promise<RecordId> {
     const { keyLink } = this.resource;
     const id = await madeUpKey(
