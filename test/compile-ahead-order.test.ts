@@ -32,6 +32,7 @@ describe('the work ahead', () => {
       example: (op) => done.push(`example ${op.operationId}`),
       resources: [pets],
       seedOf: async (res) => done.push(`seed ${res.name}`),
+      recordSchemas: [{ title: 'pets record' }],
       namedSchemas: [...named, 'not a schema'],
       compileNamed: (schema: SchemaObject) => done.push(`compile ${String(schema.title)}`),
     });
@@ -41,6 +42,8 @@ describe('the work ahead', () => {
       'compile createPet',
       'compile getHealth',
       'compile getStats',
+      // What a collection's records are made by and checked against, before they are made.
+      'compile pets record',
       'compile Pet',
       'compile Error',
       // A collection is seeded once, for the first of its operations; the others have examples.

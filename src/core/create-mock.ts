@@ -429,6 +429,10 @@ export function createMock(
                 }
               return undefined;
             },
+            recordSchemas: resources.flatMap((resource) => [
+              resource.schema,
+              ...(resource.variants ?? []),
+            ]),
             namedSchemas: Object.values(document.components?.schemas ?? {}),
             compileNamed: (schema) => {
               try {
