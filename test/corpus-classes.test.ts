@@ -1,22 +1,10 @@
 // Classes of problem the largest public descriptions showed (issue 28's corpus run), each
 // reproduced on a small document of the same shape under test/fixtures/corpus-classes/.
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../src/index.js';
+import { classMocks } from './corpus-class-mocks.js';
 
-const fixture = (name: string) =>
-  fileURLToPath(new URL(`fixtures/corpus-classes/${name}`, import.meta.url));
-
-const started: RunningMock[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((mock) => mock.close()));
-});
-
-async function mock(name: string, seedCount = 0): Promise<RunningMock> {
-  const running = await startMock({ spec: fixture(name), seedCount });
-  started.push(running);
-  return running;
-}
+const { mock, closeAll } = classMocks();
+afterEach(closeAll);
 
 describe('an error schema no value satisfies (Cloudflare: 181 operations)', () => {
   // Its 4XX is the allOf of the success envelope (`success: enum [true]`) and the failure

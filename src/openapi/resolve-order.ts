@@ -2,8 +2,9 @@
 // target at once, recursively, unless the target was resolved before: a chain of thousands of
 // named schemas (each referring to the next) met at its head overflowed the call stack ("has a
 // $ref that cannot be resolved: Maximum call stack size exceeded"), met at its tail it is one
-// level at a time.
+// level at a time. Used only for a document whose resolving overflowed (load.ts resolveCopy).
 import { isJsonObject } from '../vocabulary/record.js';
+import { referencesUnder } from './schema-walk.js';
 
 const SCHEMA_REF = '#/components/schemas/';
 
@@ -20,7 +21,9 @@ export function orderedForResolving(document: Record<string, unknown>): Record<s
   const schemas = components.schemas;
   const names = Object.keys(schemas);
   const refersTo = (name: string): string[] =>
-    referencesIn(schemas[name]).filter((target) => target in schemas);
+    referencesUnder(schemas[name], SCHEMA_REF)
+      .map(nameIn)
+      .filter((target) => target in schemas);
   const ordered: string[] = [];
   const entered = new Set<string>();
   for (const start of names) {
@@ -47,28 +50,6 @@ export function orderedForResolving(document: Record<string, unknown>): Record<s
     components: { schemas: sortedSchemas, ...Object.fromEntries(otherComponents) },
     ...Object.fromEntries(rest),
   };
-}
-
-/** The names of the named schemas a value's `$ref`s point into, walked with a stack of its own. */
-function referencesIn(value: unknown): string[] {
-  const found: string[] = [];
-  const stack: unknown[] = [value];
-  // A YAML alias may make the parsed document a graph, even a cycle: each object once.
-  const seen = new Set<object>();
-  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
-    seen.add(node);
-    if (Array.isArray(node)) {
-      for (const item of node as unknown[]) stack.push(item);
-      continue;
-    }
-    for (const [key, inner] of Object.entries(node)) {
-      if (key === '$ref' && typeof inner === 'string' && inner.startsWith(SCHEMA_REF))
-        found.push(nameIn(inner.slice(SCHEMA_REF.length)));
-      else if (typeof inner === 'object') stack.push(inner);
-    }
-  }
-  return found;
 }
 
 /** The schema name a pointer's first segment holds, unescaped (`a~1b` is `a/b`). */

@@ -279,11 +279,7 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     if (action === 'list')
       listing.set(
         operation,
-        listParametersOf(
-          operation,
-          properties,
-          listArrayOf(operation, served.envelopes.get(operation)),
-        ),
+        listParametersOf(operation, properties, heldIn(operation, served.envelopes.get(operation))),
       );
   const written = writtenProperties(served.bodies.values(), properties);
   const created = createBody ? propertiesOf(createBody.record) : {};
@@ -329,25 +325,15 @@ function variantsOf(
   answersRecord: RecordTest,
   envelopes: Map<Operation, Envelope>,
 ): Pick<Resource, 'variants'> {
-  const held = create && envelopes.get(create);
-  const answer = held && unionHolding(held, create);
+  const answer = create && heldIn(create, envelopes.get(create));
   const records = answer ? recordArmsOf(answer, answersRecord) : [];
   if (records.length === 0) return {};
   for (const [operation, envelope] of envelopes) {
-    const shown = unionHolding(envelope, operation);
+    const shown = heldIn(operation, envelope);
     if (shown && recordArmsOf(shown, answersRecord).includes(envelope.record))
       envelopes.set(operation, { ...envelope, record: shown });
   }
   return { variants: records };
-}
-
-/**
- * The schema an answer holds its record in, before a kind was chosen: the answer itself, or its
- * wrapper's property (Cloudflare's `{result: oneOf [A record, CNAME record...]}`).
- */
-function unionHolding(envelope: Envelope, operation: Operation): SchemaObject | undefined {
-  if (envelope.kind === 'plain') return successSchema(operation);
-  return propertiesOf(envelope.wrapper)[envelope.property];
 }
 
 /**
@@ -791,7 +777,7 @@ function attach(resource: Resource, operation: Operation, action: ResourceAction
   if (action === 'list')
     (resource.listing as Map<Operation, ListParameters>).set(
       operation,
-      listParametersOf(operation, propertiesOf(resource.schema), listArrayOf(operation, envelope)),
+      listParametersOf(operation, propertiesOf(resource.schema), heldIn(operation, envelope)),
     );
 }
 
@@ -906,11 +892,12 @@ function listOf(get: Operation, word: string, key?: string): Envelope | undefine
   return Object.keys(propertiesOf(envelope.wrapper)).some(keyed) ? undefined : envelope;
 }
 
-/** The array schema that holds a list answer's records: the answer, or its wrapper's property. */
-function listArrayOf(
-  operation: Operation,
-  envelope: Envelope | undefined,
-): SchemaObject | undefined {
+/**
+ * The schema an answer holds its records or its record in, as the spec writes it: the answer
+ * itself, or its wrapper's property. For a list, the array; for a record of several kinds
+ * (Cloudflare's `{result: oneOf [A record, CNAME record...]}`), the union a kind was chosen from.
+ */
+function heldIn(operation: Operation, envelope: Envelope | undefined): SchemaObject | undefined {
   if (!envelope) return undefined;
   return envelope.kind === 'plain'
     ? successSchema(operation)

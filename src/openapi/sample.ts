@@ -4,6 +4,7 @@ import { createGeneratorSync, type JsonSchema } from 'json-schema-faker';
 import { SpecError, type SchemaObject } from './load.js';
 import { requiredOf, typesOf } from './schema-parts.js';
 import { CUT, schemaGraph, schemaTree } from './schema-trees.js';
+import { referencesUnder } from './schema-walk.js';
 import type { SchemaCheck, SchemaCompiler } from './schemas.js';
 
 /**
@@ -440,6 +441,9 @@ function enumeratedValueOf(
  */
 const RECURSION = 3;
 
+/** Where a generator's tree keeps the copies its `$ref`s name. */
+const DEFS = '#/$defs/';
+
 /**
  * How many subschemas deep a generator's tree (and each `$defs` entry of it) is copied: below,
  * what may be left out is (see TreeOptions.maxDepth). json-schema-faker goes 64 deep at most.
@@ -476,7 +480,7 @@ export function finiteTree(
     if (id === undefined) ids.set(sub, (id = ids.size));
     const name = level === undefined ? `s${id}` : `s${id}_${level}`;
     if (!named.has(name)) named.set(name, { sub, level: level ?? 0 });
-    return `#/$defs/${name}`;
+    return `${DEFS}${name}`;
   };
   const referAt =
     (level: number) =>
@@ -500,7 +504,7 @@ export function finiteTree(
   } catch {
     return false;
   }
-  const wanted = referencesIn(tree);
+  const wanted = referencesUnder(tree, DEFS);
   for (let name = wanted.pop(); name !== undefined; name = wanted.pop()) {
     const next = named.get(name);
     if (name in defs || !next) continue;
@@ -513,36 +517,13 @@ export function finiteTree(
         maxDepth: TREE_DEPTH,
       });
       defs[name] = made;
-      wanted.push(...referencesIn(made));
+      wanted.push(...referencesUnder(made, DEFS));
     } catch {
       // It cannot leave its own recursion out: what refers to it fails to generate, and says so.
       defs[name] = false;
     }
   }
   return (Object.keys(defs).length > 0 ? { ...tree, $defs: defs } : tree) as JsonSchema;
-}
-
-/** The names of the `$defs` a tree refers to (`#/$defs/<name>`), walked without recursion. */
-function referencesIn(tree: unknown): string[] {
-  const names: string[] = [];
-  const stack: unknown[] = [tree];
-  // A copy is a tree, but the values it keeps as they are (an enum, a default) may be shared.
-  const seen = new Set<object>();
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
-    seen.add(node);
-    if (Array.isArray(node)) {
-      stack.push(...(node as unknown[]));
-      continue;
-    }
-    for (const [key, value] of Object.entries(node)) {
-      if (key === '$ref' && typeof value === 'string' && value.startsWith('#/$defs/'))
-        names.push(value.slice('#/$defs/'.length));
-      else if (typeof value === 'object') stack.push(value);
-    }
-  }
-  return names;
 }
 
 /**

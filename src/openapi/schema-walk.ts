@@ -173,3 +173,28 @@ function eachEntry(value: unknown, each: (key: string, item: unknown) => void): 
 function eachItem(value: unknown, each: (index: number, item: unknown) => void): void {
   if (Array.isArray(value)) value.forEach((item, index) => each(index, item));
 }
+
+/**
+ * What follows `prefix` in each `$ref` of a value that starts with it, walked with a stack of
+ * its own, each object once (a copy may share the values it keeps, a YAML alias a whole part).
+ * @example referencesUnder({ items: { $ref: '#/$defs/s3' } }, '#/$defs/') // ['s3']
+ */
+export function referencesUnder(value: unknown, prefix: string): string[] {
+  const found: string[] = [];
+  const stack: unknown[] = [value];
+  const seen = new Set<object>();
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (const item of node as unknown[]) stack.push(item);
+      continue;
+    }
+    for (const [key, inner] of Object.entries(node)) {
+      if (key === '$ref' && typeof inner === 'string' && inner.startsWith(prefix))
+        found.push(inner.slice(prefix.length));
+      else if (typeof inner === 'object') stack.push(inner);
+    }
+  }
+  return found;
+}
