@@ -194,7 +194,7 @@ export function createCli(io: CliIo): Command {
           .default('default'),
       )
       .addOption(
-        // Resolved here, from where the user stands: vitest would resolve it from its own root.
+        // Resolved here, from where the user stands, before anything else reads it.
         new Option(
           '-o, --output <file>',
           'where --reporter junit writes its XML (json: its JSON, else to stdout)',
@@ -248,7 +248,7 @@ export function createCli(io: CliIo): Command {
       )
       .action(async (options: ContractCommandOptions, command: Command) => {
         const baseUrlSource = command.getOptionValueSource('baseUrl');
-        // Loaded here only: vitest would add a third to the mock's start-up.
+        // Loaded here only: the suite's modules are no part of the mock's start-up.
         const { runContract } = await import('./contract-command.js');
         io.onExitCode?.(await runContract({ ...options, baseUrlSource }, io));
       }),
