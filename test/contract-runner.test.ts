@@ -1,5 +1,8 @@
 // The contract suite's own runner: the rules in a plain loop, in order, each within its time
 // bound, with what each heard and advised; and the JUnit report the CLI writes of a run.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { Rule } from '../contract-tests/rule.js';
 import { runRules } from '../contract-tests/runner.js';
@@ -9,6 +12,15 @@ import { ContractViolation, RuleSkipped } from '../contract-tests/verdicts.js';
 import { junitReport, type JunitCase } from '../src/cli/contract-junit.js';
 import type { SuiteResult, SuiteRun } from '../src/cli/contract-suite.js';
 import type { Coverage } from '../src/openapi/coverage-table.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The TypeScript files the package ships, its own tests left out. */
+function shippedSources(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+    .map((file) => join(dir, file));
+}
 
 /** A target nothing listens on: these rules send no request. */
 function target(settings: { readOnly?: boolean; ruleTimeMs?: number; timeoutMs?: number } = {}) {
@@ -164,6 +176,24 @@ describe('the contract runner', () => {
       },
     });
     expect(rules[1]).toMatchObject({ advisories: [], hits: { listPets: { '200': 1 } } });
+  });
+});
+
+describe('the package and vitest', () => {
+  it('neither depends on it at run time nor imports it in what it ships: a project on another Vitest installs one', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    expect(Object.keys(manifest.dependencies)).not.toContain('vitest');
+    expect(Object.keys(manifest.devDependencies)).toContain('vitest');
+    const importing = [...shippedSources('src'), ...shippedSources('contract-tests')].filter(
+      (file) =>
+        /from '(vitest|@vitest\/[^']+)(\/[^']*)?'|import\('vitest|declare module '@?vitest/.test(
+          readFileSync(join(ROOT, file), 'utf8'),
+        ),
+    );
+    expect(importing).toEqual([]);
   });
 });
 

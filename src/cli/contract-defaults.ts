@@ -1,5 +1,5 @@
 // What the contract command and its flags share: its exit codes and its defaults, in a module
-// of their own, so that declaring the flags does not load the suite (and vitest) with it.
+// of their own, so that declaring the flags does not load the suite with it.
 
 /** Exit codes of `petstore-kit contract`. */
 export const ContractExit = {
