@@ -43,13 +43,18 @@ export async function runRules(rules: readonly Rule[], target: ContractTarget): 
   const shared: Pick<RuleContext, 'circuit' | 'memo'> = { circuit: {}, memo: new Map() };
   const results: RuleResult[] = [];
   let broken: string | undefined;
-  // A rule's stray promise must not kill the run: it is reported as an error outside the rules.
-  const onStray = (err: unknown) => (broken ??= firstLine(err));
+  // A rule's stray error (a promise nobody awaits, a throw in a timer) must not kill the run:
+  // it is reported as an error outside the rules, as a test runner reports it.
+  const onStray = (err: unknown) => {
+    broken ??= firstLine(err);
+  };
   process.on('unhandledRejection', onStray);
+  process.on('uncaughtException', onStray);
   try {
     for (const rule of rules) results.push(await runRule(rule, target, shared));
   } finally {
     process.off('unhandledRejection', onStray);
+    process.off('uncaughtException', onStray);
   }
   return broken === undefined ? { rules: results } : { rules: results, broken };
 }

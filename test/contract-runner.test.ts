@@ -1,14 +1,17 @@
 // The contract suite's own runner: the rules in a plain loop, in order, each within its time
 // bound, with what each heard and advised; and the JUnit report the CLI writes of a run.
+import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { Rule } from '../contract-tests/rule.js';
 import { runRules } from '../contract-tests/runner.js';
 import type { RunResult, runSuite } from '../contract-tests/suite.js';
 import { targetFromSettings, type ContractRun } from '../contract-tests/target.js';
 import { ContractViolation, RuleSkipped } from '../contract-tests/verdicts.js';
+import { CONTRACT_TUNABLES } from '../src/cli/contract-defaults.js';
 import { junitReport, type JunitCase } from '../src/cli/contract-junit.js';
 import type { SuiteResult, SuiteRun } from '../src/cli/contract-suite.js';
 import type { Coverage } from '../src/openapi/coverage-table.js';
@@ -144,6 +147,31 @@ describe('the contract runner', () => {
     expect(rules[1]?.state).toBe('passed');
   });
 
+  it('reports an error no rule caught as an error outside the rules, and runs on', async () => {
+    // In a process of its own: vitest counts such an error in its own process as a failure.
+    const script = `
+      import { runRules } from './contract-tests/runner.ts';
+      import { targetFromSettings } from './contract-tests/target.ts';
+      const target = targetFromSettings({ baseUrl: 'http://127.0.0.1:9/v1', seed: 1, budget: 0, timeoutMs: 1000, replay: '' });
+      const result = await runRules([
+        { name: 'a', createsData: false, async check() {
+          Promise.reject(new Error('nobody waits on this'));
+          setTimeout(() => { throw new Error('thrown in a timer'); });
+        } },
+        { name: 'b', createsData: false, check: () => new Promise((done) => setTimeout(done, 20)) },
+      ], target);
+      console.log(JSON.stringify({ broken: result.broken, states: result.rules.map((r) => r.state) }));`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: ROOT },
+    );
+    expect(JSON.parse(stdout)).toEqual({
+      broken: 'nobody waits on this',
+      states: ['passed', 'passed'],
+    });
+  });
+
   it("keeps each rule's advisories once and the answers it heard, by operation, status and credential places", async () => {
     const { rules } = await runRules(
       [
@@ -194,6 +222,17 @@ describe('the package and vitest', () => {
         ),
     );
     expect(importing).toEqual([]);
+  });
+});
+
+describe("the contract command's tunable bounds", () => {
+  it('are documented with the flag, variable and default the CLI declares', () => {
+    const page = readFileSync(join(ROOT, 'docs/contract-suite.md'), 'utf8').split('\n');
+    for (const row of Object.values(CONTRACT_TUNABLES)) {
+      const line = page.find((text) => text.startsWith(`| \`${row.flag}\``));
+      expect(line, row.flag).toContain(`\`${row.env}\``);
+      expect(line, row.flag).toContain(`(default ${row.default}`);
+    }
   });
 });
 

@@ -44,13 +44,13 @@ export interface ContractCommandOptions {
   readOnly?: boolean;
   /** Seed of the generated cases. @default a random one, shown in the replay command */
   seed?: number;
-  /** Generated bodies in all, half valid and half invalid; 0 generates none. @default 100 */
+  /** Generated bodies in all, half valid and half invalid; 0 generates none. @default CONTRACT_DEFAULTS.budget */
   budget?: number;
-  /** Milliseconds one request may take. @default 10000 */
+  /** Milliseconds one request may take. @default CONTRACT_DEFAULTS.timeoutMs */
   timeout?: number;
   /**
    * Milliseconds one rule may take, generated cases and shrinking included; a rule that
-   * reaches it is not judged (exit 2 unless another fails). @default 60000
+   * reaches it is not judged (exit 2 unless another fails). @default CONTRACT_DEFAULTS.ruleTimeMs
    */
   ruleTimeout?: number;
 }
