@@ -10,7 +10,7 @@ import type { ProxyFlags } from './proxy-command.js';
 import type { ContractCommandOptions } from './contract-command.js';
 import type { CoverageFlags } from './coverage-command.js';
 import { COVERAGE_FORMATS } from './coverage-report.js';
-import { CONTRACT_DEFAULTS, ContractExit } from './contract-defaults.js';
+import { CONTRACT_TUNABLES, ContractExit } from './contract-defaults.js';
 import { DIFF_FORMATS } from '../diff/report.js';
 import { LEVELS } from '../diff/rules.js';
 import type { DiffCommandOptions } from './diff-command.js';
@@ -194,7 +194,7 @@ export function createCli(io: CliIo): Command {
           .default('default'),
       )
       .addOption(
-        // Resolved here, from where the user stands: vitest would resolve it from its own root.
+        // Resolved here, from where the user stands, before anything else reads it.
         new Option(
           '-o, --output <file>',
           'where --reporter junit writes its XML (json: its JSON, else to stdout)',
@@ -214,30 +214,9 @@ export function createCli(io: CliIo): Command {
           .env('CONTRACT_SEED')
           .argParser(parseCount),
       )
-      .addOption(
-        new Option(
-          '--budget <count>',
-          'bodies generated from the spec in all, half valid (0: none)',
-        )
-          .env('CONTRACT_BUDGET')
-          .default(CONTRACT_DEFAULTS.budget)
-          .argParser(parseCount),
-      )
-      .addOption(
-        new Option('--timeout <ms>', 'milliseconds one request may take, for slow networks')
-          .env('CONTRACT_TIMEOUT')
-          .default(CONTRACT_DEFAULTS.timeoutMs)
-          .argParser(parsePositive),
-      )
-      .addOption(
-        new Option(
-          '--rule-timeout <ms>',
-          'milliseconds one rule may take, its generated cases included; past it the rule is not judged',
-        )
-          .env('CONTRACT_RULE_TIMEOUT')
-          .default(CONTRACT_DEFAULTS.ruleTimeMs)
-          .argParser(parsePositive),
-      )
+      .addOption(tunableOption(CONTRACT_TUNABLES.budget, parseCount))
+      .addOption(tunableOption(CONTRACT_TUNABLES.timeout, parsePositive))
+      .addOption(tunableOption(CONTRACT_TUNABLES.ruleTimeout, parsePositive))
       .addOption(
         new Option(
           '--min-coverage <percent>',
@@ -248,7 +227,7 @@ export function createCli(io: CliIo): Command {
       )
       .action(async (options: ContractCommandOptions, command: Command) => {
         const baseUrlSource = command.getOptionValueSource('baseUrl');
-        // Loaded here only: vitest would add a third to the mock's start-up.
+        // Loaded here only: the suite's modules are no part of the mock's start-up.
         const { runContract } = await import('./contract-command.js');
         io.onExitCode?.(await runContract({ ...options, baseUrlSource }, io));
       }),
@@ -357,6 +336,14 @@ function addLogFlags(command: Command): Command {
 
 /** Request log lines: pretty for people on a terminal, JSON for tools. */
 type LogFormat = 'auto' | 'pretty' | 'json';
+
+/** The flag of one of the contract command's tunable bounds, from its row of CONTRACT_TUNABLES. */
+function tunableOption(
+  row: (typeof CONTRACT_TUNABLES)[keyof typeof CONTRACT_TUNABLES],
+  parse: (value: string) => number,
+): Option {
+  return new Option(row.flag, row.help).env(row.env).default(row.default).argParser(parse);
+}
 
 /** Loaded by the commands that log (mock, proxy): a contract run or a diff loads no pino. */
 async function loggerOf(flags: { logFormat: LogFormat; logLevel: LogLevel }, io: CliIo) {
