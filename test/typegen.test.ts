@@ -75,6 +75,11 @@ export const wrongShape: Schemas['Shape'] = { kind: 'circle', side: 1 };
 export const named: Schemas['Named'] = { kind: 'circle', radius: 1, name: 'c' };
 // @ts-expect-error name is required by the allOf arm
 export const unnamed: Schemas['Named'] = { kind: 'circle', radius: 1 };
+// A discriminator's value, by the mapping or by the schema's name.
+export const cat: Schemas['Cat'] = { petType: 'cat', name: 'Tom', purrs: true };
+export const dog: Schemas['Dog'] = { petType: 'Dog', name: 'Rex' };
+// @ts-expect-error a cat's petType is cat
+export const notCat: Schemas['Cat'] = { petType: 'Dog', name: 'Tom' };
 export const either: Schemas['Either'][] = ['a', 1];
 // @ts-expect-error neither a string nor an integer
 export const neither: Schemas['Either'] = true;

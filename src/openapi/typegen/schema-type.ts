@@ -59,7 +59,16 @@ function composedType(schema: Record<string, unknown>, at: At, ctx: Context): Ty
       isRecord(arm) && typeof arm.$ref !== 'string' && required.length > 0
         ? { ...arm, required: [...(Array.isArray(arm.required) ? arm.required : []), ...required] }
         : arm;
-    parts.push(schemaType(inherited, armAt, ctx));
+    const base = discriminatedBase(arm, ctx);
+    if (base) {
+      // As openapi-typescript: the base's discriminator becomes this schema's own value.
+      parts.push(
+        atom(`Omit<${schemaType(arm, armAt, ctx).text}, ${JSON.stringify(base.property)}>`),
+      );
+      const values = discriminatorValues(base, at);
+      if (values)
+        parts.push(objectType([{ name: base.property, type: union(values.map(literal)) }]));
+    } else parts.push(schemaType(inherited, armAt, ctx));
   });
   for (const keyword of ['anyOf', 'oneOf'] as const) {
     const choices = arms(schema[keyword]).map((arm, i) =>
@@ -70,6 +79,39 @@ function composedType(schema: Record<string, unknown>, at: At, ctx: Context): Ty
   if (parts.length > 0) return intersection(parts);
   if ('type' in schema) return emptyObject(ctx);
   return UNKNOWN;
+}
+
+/** The discriminator of the named schema an `allOf` arm refers to, if it has one. */
+function discriminatedBase(
+  arm: unknown,
+  ctx: Context,
+): { property: string; mapping: Record<string, unknown> } | undefined {
+  if (!isRecord(arm) || typeof arm.$ref !== 'string') return undefined;
+  const component = componentOf(arm.$ref, ctx);
+  if (component?.section !== 'schemas') return undefined;
+  const target = targetOf(arm.$ref, { path: [], request: false }, ctx)?.value;
+  const discriminator = isRecord(target) ? target.discriminator : undefined;
+  if (!isRecord(discriminator) || typeof discriminator.propertyName !== 'string') return undefined;
+  const mapping = isRecord(discriminator.mapping) ? discriminator.mapping : {};
+  return { property: discriminator.propertyName, mapping };
+}
+
+/**
+ * The values of the discriminator that name a named schema: the mapping's keys that refer to
+ * it, else its name (OpenAPI's implicit mapping); undefined for a schema with no name.
+ */
+function discriminatorValues(
+  base: { mapping: Record<string, unknown> },
+  at: At,
+): string[] | undefined {
+  const [components, schemas, name] = at.path;
+  if (at.path.length !== 3 || components !== 'components' || schemas !== 'schemas' || !name)
+    return undefined;
+  const self = `#/components/schemas/${name}`;
+  const keys = Object.entries(base.mapping)
+    .filter(([, target]) => target === self || target === name)
+    .map(([key]) => key);
+  return keys.length > 0 ? keys : [name];
 }
 
 function arms(value: unknown): unknown[] {
