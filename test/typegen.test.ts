@@ -80,6 +80,9 @@ export const cat: Schemas['Cat'] = { petType: 'cat', name: 'Tom', purrs: true };
 export const dog: Schemas['Dog'] = { petType: 'Dog', name: 'Rex' };
 // @ts-expect-error a cat's petType is cat
 export const notCat: Schemas['Cat'] = { petType: 'Dog', name: 'Tom' };
+export const adopted: Schemas['Adopted'] = { id: 1 };
+// @ts-expect-error the parent's required makes the named schema's id required
+export const unadopted: Schemas['Adopted'] = { nick: 'n' };
 export const either: Schemas['Either'][] = ['a', 1];
 // @ts-expect-error neither a string nor an integer
 export const neither: Schemas['Either'] = true;

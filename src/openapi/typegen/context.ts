@@ -11,6 +11,8 @@ export interface Context {
   readonly requestReach: ReadonlySet<string>;
   /** The objects being written, outermost first: meeting one again is a cycle. */
   readonly open: Set<object>;
+  /** The helper types the text uses (`WithRequired`), declared once at its end. */
+  readonly helpers: Set<keyof typeof HELPERS>;
 }
 
 /** Where a part of the document is, and whether a client writes it (a request) or reads it. */
@@ -20,6 +22,11 @@ export interface At {
   /** In a request body or a parameter: a property with a default stays optional. */
   readonly request: boolean;
 }
+
+/** Helper types a module may need, as openapi-typescript declares them. */
+export const HELPERS = {
+  WithRequired: 'type WithRequired<T, K extends keyof T> = T & { [P in K]-?: T[P] };',
+} as const;
 
 /** The sections of `components` the generator writes, in openapi-typescript's order. */
 export const SECTIONS = [

@@ -1,5 +1,5 @@
 import type { At, Context, Section } from './context.js';
-import { SECTIONS, entriesOf, followed, isRecord } from './context.js';
+import { HELPERS, SECTIONS, entriesOf, followed, isRecord } from './context.js';
 import type { OperationSink } from './operation-types.js';
 import {
   headerType,
@@ -36,6 +36,7 @@ export function typesModule(source: TypeSource, options: TypeOptions): string {
     options,
     requestReach: requestReach(document),
     open: new Set(),
+    helpers: new Set(),
   };
   const operations: Member[] = [];
   const sink = operationSink(operations, ctx);
@@ -47,6 +48,7 @@ export function typesModule(source: TypeSource, options: TypeOptions): string {
     root('operations', objectType(operations), ctx),
   ];
   if (options.rootTypes) declarations.push(...rootTypes(ctx));
+  for (const helper of ctx.helpers) declarations.push(HELPERS[helper]);
   return `${declarations.join('\n')}\n`;
 }
 

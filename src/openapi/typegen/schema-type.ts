@@ -68,7 +68,7 @@ function composedType(schema: Record<string, unknown>, at: At, ctx: Context): Ty
       const values = discriminatorValues(base, at);
       if (values)
         parts.push(objectType([{ name: base.property, type: union(values.map(literal)) }]));
-    } else parts.push(schemaType(inherited, armAt, ctx));
+    } else parts.push(withRequired(schemaType(inherited, armAt, ctx), arm, required, ctx));
   });
   for (const keyword of ['anyOf', 'oneOf'] as const) {
     const choices = arms(schema[keyword]).map((arm, i) =>
@@ -79,6 +79,22 @@ function composedType(schema: Record<string, unknown>, at: At, ctx: Context): Ty
   if (parts.length > 0) return intersection(parts);
   if ('type' in schema) return emptyObject(ctx);
   return UNKNOWN;
+}
+
+/**
+ * A named schema an `allOf` lists, with the properties the parent's `required` names made
+ * required (openapi-typescript's `WithRequired`).
+ */
+function withRequired(type: TypeText, arm: unknown, required: unknown[], ctx: Context): TypeText {
+  if (!isRecord(arm) || typeof arm.$ref !== 'string' || required.length === 0) return type;
+  const target = targetOf(arm.$ref, { path: [], request: false }, ctx)?.value;
+  const properties = isRecord(target) && isRecord(target.properties) ? target.properties : {};
+  const names = required.filter(
+    (name): name is string => typeof name === 'string' && name in properties,
+  );
+  if (names.length === 0) return type;
+  ctx.helpers.add('WithRequired');
+  return atom(`WithRequired<${type.text}, ${union(names.map(literal)).text}>`);
 }
 
 /** The discriminator of the named schema an `allOf` arm refers to, if it has one. */
