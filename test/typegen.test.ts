@@ -28,6 +28,7 @@ const DOCUMENTS: Record<string, string> = {
   nullable: join(fixtures, 'nullable-30.yaml'),
   swagger2: join(import.meta.dirname, 'fixtures/specs/swagger2.yaml'),
   bundled: join(import.meta.dirname, '../spec/openapi.yaml'),
+  split: join(import.meta.dirname, 'fixtures/specs/split/openapi.yaml'),
 };
 
 /** What a client writes against the types: each `@ts-expect-error` proves a wrong use is refused. */
@@ -154,6 +155,14 @@ export async function names(): Promise<string[]> {
   await client.POST('/categories', { body: { name: 'Axolotls' } });
   return (data ?? []).map((category) => category.name);
 }
+`,
+  // Schemas in other files, written where they are used.
+  'split-app.ts': `
+import type { operations } from './split.ts';
+type NewPet = operations['createPet']['requestBody']['content']['application/json'];
+export const pet: NewPet = { id: 1, name: 'Rex', tag: null };
+// @ts-expect-error a pet has a name
+export const unnamed: NewPet = { id: 1 };
 `,
   'swagger2-app.ts': `
 import type { paths } from './swagger2.ts';
