@@ -23,6 +23,18 @@ export interface At {
   readonly request: boolean;
 }
 
+/** The methods a path item may hold, in openapi-typescript's order. */
+export const METHODS = [
+  'get',
+  'put',
+  'post',
+  'delete',
+  'options',
+  'head',
+  'patch',
+  'trace',
+] as const;
+
 /** Helper types a module may need, as openapi-typescript declares them. */
 export const HELPERS = {
   WithRequired: 'type WithRequired<T, K extends keyof T> = T & { [P in K]-?: T[P] };',
@@ -115,6 +127,7 @@ export function followed(
 ): Record<string, unknown> | undefined {
   let current: unknown = value;
   let where = at;
+  // A bound, not a count any document needs: a `$ref` loop must not hang the generator.
   for (let hops = 0; hops < 32; hops++) {
     if (!isRecord(current)) return undefined;
     if (typeof current.$ref !== 'string') return current;

@@ -1,5 +1,5 @@
 import type { At, Context, Section } from './context.js';
-import { HELPERS, SECTIONS, entriesOf, followed, isRecord } from './context.js';
+import { HELPERS, METHODS, SECTIONS, entriesOf, followed, isRecord } from './context.js';
 import type { OperationSink } from './operation-types.js';
 import {
   headerType,
@@ -101,9 +101,7 @@ function urlPattern(url: string, item: Record<string, unknown>, ctx: Context): s
   const at: At = { path: [], request: true };
   const parameters = [
     item.parameters,
-    ...['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'].map(
-      (m) => followed(item[m], at, ctx)?.parameters,
-    ),
+    ...METHODS.map((m) => followed(item[m], at, ctx)?.parameters),
   ];
   for (const list of parameters)
     for (const parameter of Array.isArray(list) ? list : []) {

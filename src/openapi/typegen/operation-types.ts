@@ -1,20 +1,8 @@
 import type { At, Context } from './context.js';
-import { componentOf, entriesOf, followed, isRecord } from './context.js';
+import { METHODS, componentOf, entriesOf, followed, isRecord } from './context.js';
 import { schemaType } from './schema-type.js';
 import type { Member, TypeText } from './text.js';
 import { NEVER, UNKNOWN, atom, indexed, objectType } from './text.js';
-
-/** The methods a path item may hold, in openapi-typescript's order. */
-export const METHODS = [
-  'get',
-  'put',
-  'post',
-  'delete',
-  'options',
-  'head',
-  'patch',
-  'trace',
-] as const;
 
 const LOCATIONS = ['query', 'header', 'path', 'cookie'] as const;
 

@@ -1,6 +1,4 @@
-import { isRecord, pointerSegments, valueAt } from './context.js';
-
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+import { METHODS, isRecord, pointerSegments, valueAt } from './context.js';
 
 /**
  * The components (`components/<section>/<name>`) a request body or a parameter reaches
