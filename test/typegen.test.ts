@@ -299,8 +299,16 @@ describe('the generator options', () => {
     { flags: ['--additional-properties'], says: '[key: string]: unknown;' },
     { flags: ['--empty-objects-unknown'], says: 'Free: Record<string, unknown>;' },
     { flags: ['--path-params-as-types'], says: '[path: `/todos/${number}`]: {' },
+    { flags: ['--exclude-deprecated'], says: 'delete?: never;\n        options?: never;' },
   ])('$flags writes $says', async ({ flags, says }) => {
     expect(await constructs(...flags)).toContain(says);
+  });
+
+  it('--exclude-deprecated leaves out a deprecated property and operation', async () => {
+    const text = await constructs('--exclude-deprecated');
+    expect(block(text, 'Todo')).not.toContain('created');
+    expect(text).not.toContain('deleteTodo');
+    expect(block(await constructs(), 'Todo')).toContain('created?: string;');
   });
 
   it('--alphabetize sorts the properties', async () => {
@@ -347,7 +355,7 @@ describe('the generator options', () => {
     );
     expect(thrown?.exitCode).toBe(2);
     expect(said).toBe(
-      "petstore-kit types: unknown option '--enum': the options are --spec, --output, --default-non-nullable, --no-default-non-nullable, --export-type, --immutable, --alphabetize, --additional-properties, --empty-objects-unknown, --path-params-as-types, --root-types, --array-length\n",
+      "petstore-kit types: unknown option '--enum': the options are --spec, --output, --default-non-nullable, --no-default-non-nullable, --export-type, --immutable, --alphabetize, --additional-properties, --empty-objects-unknown, --path-params-as-types, --root-types, --exclude-deprecated, --array-length\n",
     );
   });
 });

@@ -30,7 +30,7 @@ export function pathItemType(item: unknown, at: At, ctx: Context, sink: Operatio
   ];
   for (const method of METHODS) {
     const operation = followed(path[method], at, ctx);
-    if (!operation) {
+    if (!operation || (ctx.options.excludeDeprecated && operation.deprecated === true)) {
       members.push({ name: method, type: NEVER, optional: true, readonly: ctx.options.immutable });
       continue;
     }
@@ -110,7 +110,7 @@ export function parametersType(parameters: unknown, at: At, ctx: Context): TypeT
     list.sort((a, b) => String(a.read?.name ?? '').localeCompare(String(b.read?.name ?? '')));
   const members: Member[] = LOCATIONS.map((location) => {
     const inPlace: Member[] = list.flatMap(({ written, read, at: parameterAt }) =>
-      read?.in === location && typeof read.name === 'string'
+      read?.in === location && typeof read.name === 'string' && !leftOut(read, ctx)
         ? [
             {
               name: read.name,
@@ -235,4 +235,11 @@ function componentType(value: unknown, ctx: Context): TypeText | undefined {
   if (!isRecord(value) || typeof value.$ref !== 'string') return undefined;
   const component = componentOf(value.$ref, ctx);
   return component && indexed('components', component.section, component.name);
+}
+
+/** A deprecated parameter, when the options leave them out. */
+function leftOut(parameter: Record<string, unknown>, ctx: Context): boolean {
+  if (!ctx.options.excludeDeprecated) return false;
+  const schema = parameter.schema;
+  return parameter.deprecated === true || (isRecord(schema) && schema.deprecated === true);
 }

@@ -44,6 +44,11 @@ export const TYPE_OPTIONS = {
     default: false,
     doc: 'also export each component as a type of its own (`SchemaPet`, `ResponseNotFound`)',
   },
+  excludeDeprecated: {
+    flag: 'exclude-deprecated',
+    default: false,
+    doc: 'leave out deprecated operations, parameters and properties',
+  },
   arrayLength: {
     flag: 'array-length',
     default: false,

@@ -1,5 +1,5 @@
 import type { At, Context } from './context.js';
-import { componentOf, entriesOf, isRecord, targetOf } from './context.js';
+import { componentOf, entriesOf, followed, isRecord, targetOf } from './context.js';
 import type { Member, TypeText } from './text.js';
 import {
   NEVER,
@@ -241,7 +241,13 @@ function boundedTuples(
 /** An object's properties, then what any other property may be. */
 function objectOf(schema: Record<string, unknown>, at: At, ctx: Context): TypeText | undefined {
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
-  const members: Member[] = entriesOf(schema.properties, ctx).map(([name, property]) => {
+  const properties = entriesOf(schema.properties, ctx).filter(
+    ([name, property]) =>
+      !ctx.options.excludeDeprecated ||
+      followed(property, { ...at, path: [...at.path, 'properties', name] }, ctx)?.deprecated !==
+        true,
+  );
+  const members: Member[] = properties.map(([name, property]) => {
     const declared = isRecord(property) ? property : {};
     const presentByDefault =
       declared.default !== undefined && ctx.options.defaultNonNullable && !at.request;
