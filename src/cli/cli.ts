@@ -14,7 +14,8 @@ import { CONTRACT_TUNABLES, ContractExit } from './contract-defaults.js';
 import { DIFF_FORMATS } from '../diff/report.js';
 import { LEVELS } from '../diff/rules.js';
 import type { DiffCommandOptions } from './diff-command.js';
-import type { TypesFlags } from './types-command.js';
+import type { TypesCommandFlags } from './types-command.js';
+import { TYPE_OPTIONS } from '../openapi/typegen/options.js';
 import { addOptionFlags, givenOptions } from './option-flags.js';
 import { collectList, parseCount, parsePercent, parsePositive, parseSeconds } from './parse.js';
 
@@ -40,6 +41,44 @@ class DiffCommand extends Command {
     const line = message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
     return super.error(`petstore-kit diff: ${line}`, { ...options, exitCode: 2 });
   }
+}
+
+/**
+ * The `types` command: an unknown option is told in one line with the valid ones, exit code 2
+ * (the generator's options are many, and openapi-typescript users bring its flags).
+ */
+class TypesCommand extends Command {
+  override error(message: string, options?: { code?: string; exitCode?: number }): never {
+    let line = message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+    if (options?.code === 'commander.unknownOption') {
+      const valid = this.options.map((option) => option.long ?? option.short).join(', ');
+      line = `${line}: the options are ${valid}`;
+    }
+    return super.error(`petstore-kit types: ${line}`, { ...options, exitCode: 2 });
+  }
+}
+
+/** `petstore-kit types`: the spec, the output, and the generator's options (TYPE_OPTIONS). */
+function typesCommand(io: CliIo): Command {
+  const command = new TypesCommand('types')
+    .description(
+      "write the spec's TypeScript types (openapi-typescript's shape, written with no compiler: TypeScript 5 and 7 read them)",
+    )
+    .addOption(
+      new Option('--spec <path>', 'OpenAPI document to read').default(
+        DEFAULTS.spec,
+        'the bundled spec',
+      ),
+    )
+    .addOption(new Option('-o, --output <file>', 'the file to write (default: stdout)'));
+  for (const { flag, doc, default: on } of Object.values(TYPE_OPTIONS)) {
+    command.addOption(new Option(`--${flag}`, `${doc}${on ? ' (on by default)' : ''}`));
+    if (on) command.addOption(new Option(`--no-${flag}`, `turn --${flag} off`));
+  }
+  return command.action(async (options: TypesCommandFlags) => {
+    const { runTypes } = await import('./types-command.js');
+    io.onExitCode?.(await runTypes(options, io));
+  });
 }
 
 /** Where the CLI writes: the process's streams in production, buffers in tests. */
@@ -265,22 +304,7 @@ export function createCli(io: CliIo): Command {
       const { runCoverage } = await import('./coverage-command.js');
       io.onExitCode?.(await runCoverage(options, io));
     });
-  program
-    .command('types')
-    .description(
-      "write the spec's TypeScript types (openapi-typescript, with a compiler of its own: any TypeScript project reads them)",
-    )
-    .addOption(
-      new Option('--spec <path>', 'OpenAPI document to read').default(
-        DEFAULTS.spec,
-        'the bundled spec',
-      ),
-    )
-    .addOption(new Option('-o, --output <file>', 'the file to write (default: stdout)'))
-    .action(async (options: TypesFlags) => {
-      const { runTypes } = await import('./types-command.js');
-      io.onExitCode?.(await runTypes(options, io));
-    });
+  program.addCommand(typesCommand(io).copyInheritedSettings(program));
   program.addCommand(
     new DiffCommand('diff')
       .copyInheritedSettings(program)
