@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import getRawBody from 'raw-body';
+import { readRawBody } from './raw-body.js';
 import { errors } from '../vocabulary/error-catalogue.js';
 import { inflatedBody } from './inflate.js';
 
@@ -47,7 +47,7 @@ export function createBodyReader(
     if (encoding !== undefined && encoding.toLowerCase() !== 'identity')
       return inflatedBody(req, options.limit) as Promise<Buffer>;
     const read = () =>
-      getRawBody(req, { length: req.headers['content-length'], limit: options.limit });
+      readRawBody(req, { length: req.headers['content-length'], limit: options.limit });
     // Asked for while Node is still parsing the request: its bytes, when they came in the same
     // packet, are buffered once this turn's parse is over, a microtask later.
     if (declared > 0 && req.headers['transfer-encoding'] === undefined)

@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import { finished } from 'node:stream';
 import * as zlib from 'node:zlib';
-import getRawBody from 'raw-body';
+import { readRawBody } from './raw-body.js';
 
 /** Node 22.15 and 23.8 have zstd; where Node has it, a zstd body is read too. */
 const zstd = (zlib as { createZstdDecompress?: () => zlib.Zlib & NodeJS.ReadWriteStream })
@@ -48,7 +48,7 @@ export function inflatedBody(req: IncomingMessage, limit: number): Promise<Buffe
   const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
   const stream = decompressor(encoding);
   req.pipe(stream);
-  return getRawBody(stream as never, { limit }).then(
+  return readRawBody(stream as never, { limit }).then(
     (body) => {
       // Detached once read: the finished decompressor would fail on anything after its end.
       req.unpipe();
