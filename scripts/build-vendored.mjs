@@ -1,20 +1,44 @@
-// Replaces tsc's output for a few wrapper modules by one module each with its library inside
-// (a devDependency, then), so that a user's install does not get the packages behind it:
-// @scalar/openapi-upgrader requires @scalar/openapi-types and zod (8 MB, only its types use
-// them), qs 21 small packages, raw-body 10. Each file's banner names what it holds; their
-// licences are in <file>.LICENSES.txt beside it.
+// Replaces tsc's output for a few modules by the same module with the libraries it imports
+// inside (devDependencies, then), so that a user's install does not get the packages behind
+// them: @scalar/openapi-upgrader requires @scalar/openapi-types and zod (8 MB, only its types
+// use them), qs 21 small packages, raw-body 10, fast-xml-parser 7, cors 2, busboy 1. Its other
+// imports stay imports. Each file's banner names what it holds; their licences are in
+// <file>.LICENSES.txt beside it. decisions/016-a-light-install.md says why.
 import { build } from 'esbuild';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
 
-/** Each wrapper module, compiled by tsc to the same path under dist/. */
-const WRAPPERS = [
-  'src/openapi/swagger-upgrader.ts',
-  'src/core/nested-query.ts',
-  'src/http/raw-body.ts',
-];
+/** Each module, compiled by tsc to the same path under dist/, and the packages put inside it. */
+const BUNDLED = {
+  'src/openapi/swagger-upgrader.ts': ['@scalar/openapi-upgrader'],
+  'src/core/nested-query.ts': ['qs'],
+  'src/http/raw-body.ts': ['raw-body'],
+  'src/core/xml-body.ts': ['fast-xml-parser'],
+  'src/http/cors.ts': ['cors'],
+  'src/core/form-body.ts': ['busboy'],
+};
+
+/** Keeps the module's other imports (its folder's modules, other packages) as imports. */
+function onlyThese(packages) {
+  return {
+    name: 'only-these-packages',
+    setup(builder) {
+      builder.onResolve({ filter: /.*/ }, ({ path, kind, importer }) => {
+        if (kind === 'entry-point') return undefined;
+        // Inside a bundled package, everything it needs comes along (Node's modules excepted).
+        if (importer.includes('/node_modules/'))
+          return path.startsWith('node:') ? { path, external: true } : undefined;
+        if (path.startsWith('.')) return { path, external: true };
+        const name = path.startsWith('@')
+          ? path.split('/').slice(0, 2).join('/')
+          : path.split('/')[0];
+        return packages.includes(name) ? undefined : { path, external: true };
+      });
+    },
+  };
+}
 
 /** The packages whose files a bundle took in, as name@version with their folders. */
 async function packagesIn(inputs) {
@@ -33,10 +57,11 @@ async function packagesIn(inputs) {
   return packages;
 }
 
-for (const wrapper of WRAPPERS) {
-  const outfile = join(ROOT, 'dist', wrapper.replace(/^src\//, '').replace(/\.ts$/, '.js'));
+for (const [module, names] of Object.entries(BUNDLED)) {
+  const outfile = join(ROOT, 'dist', module.replace(/^src\//, '').replace(/\.ts$/, '.js'));
   const { metafile } = await build({
-    entryPoints: [join(ROOT, wrapper)],
+    entryPoints: [join(ROOT, module)],
+    plugins: [onlyThese(names)],
     outfile,
     bundle: true,
     format: 'esm',
