@@ -1,7 +1,8 @@
 // Replaces tsc's output for a few modules by the same module with the libraries it imports
 // inside (devDependencies, then), so that a user's install does not get the packages behind
 // them: @scalar/openapi-upgrader requires @scalar/openapi-types and zod (8 MB, only its types
-// use them), qs 21 small packages, raw-body 10, fast-xml-parser 7, cors 2, busboy 1. Its other
+// use them), qs 21 small packages, raw-body 10, fast-xml-parser 7, cors 2, busboy 1, and
+// negotiator, cookie and content-type, one each. Its other
 // imports stay imports. Each file's banner names what it holds; their licences are in
 // <file>.LICENSES.txt beside it. decisions/016-a-light-install.md says why.
 import { build } from 'esbuild';
@@ -18,6 +19,9 @@ const BUNDLED = {
   'src/core/xml-body.ts': ['fast-xml-parser'],
   'src/http/cors.ts': ['cors'],
   'src/core/form-body.ts': ['busboy'],
+  'src/core/xml-answer.ts': ['negotiator'],
+  'src/core/credentials.ts': ['cookie'],
+  'src/core/request-body.ts': ['content-type'],
 };
 
 /** Keeps the module's other imports (its folder's modules, other packages) as imports. */
