@@ -49,11 +49,38 @@ class SlowestFirst extends BaseSequencer {
   }
 }
 
+/** The MSW handlers' test files, run again with `msw` resolving to MSW 3 (the `msw3` alias). */
+const MSW_FILES = [
+  'test/msw.test.ts',
+  'test/msw-document-spec.test.ts',
+  'test/browser/msw-worker.test.ts',
+];
+
+/** MSW 3 needs Node 22.12 (its `engines`); on an older Node its run is left out, and said so. */
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+const mswThreeRuns = major > 22 || (major === 22 && minor >= 12);
+if (!mswThreeRuns)
+  process.stderr.write(`MSW 3 tests left out: Node ${process.versions.node} is older than 22.12\n`);
+
 // The project's own tests. The contract suite (contract-tests/) runs against a
 // deployment and has its own config.
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Every file once with the installed MSW 2, and the MSW files once more with MSW 3. Each
+    // project names its files: a project that extends this config adds to an `include` here.
+    projects: [
+      { extends: true, test: { name: 'main', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] } },
+      ...(mswThreeRuns
+        ? [
+            {
+              extends: true as const,
+              // msw and msw/node, as the sources and tests import them, are MSW 3's.
+              resolve: { alias: [{ find: /^msw(?=\/|$)/, replacement: 'msw3' }] },
+              test: { name: 'msw3', include: MSW_FILES, env: { PETSTORE_KIT_MSW_MAJOR: '3' } },
+            },
+          ]
+        : []),
+    ],
     // The tests of a frontend project of its own, which test/recipes/ run there.
     exclude: [...configDefaults.exclude, 'test/recipes/frontend-app/**'],
     // A bound only, for a test that hangs: a passing test ends when it is done. Tests that run

@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 /* global process, fetch, setTimeout, clearTimeout, performance, URL */
 // petstore-kit as a frontend project gets it: `npm pack` (which builds, on prepack), the
-// tarball installed into an empty project, and everything run from there with no build
-// step: `npx petstore-kit mock`, `npx petstore-kit contract`, the library's startMock and
+// tarball installed into a fresh create-vite react-ts app, and everything run from there with
+// no build step: MSW's handlers under Vitest (MSW 3 on Node >= 22.12, MSW 2 before), `npx petstore-kit mock`, `npx petstore-kit contract`, the library's startMock and
 // its types, petstore-kit/express, the spec files through `exports`, and types generated from
 // the installed spec as docs/recipes.md says. It checks the package is publishable and that its
-// dependencies are what its shipped code imports, and prints what the install weighs. Plain
-// Node, so that it needs nothing the package does not ship. Exits 1, naming the step, on the
-// first failure, and keeps the temporary folder to look into.
+// dependencies are what its shipped code imports, and prints what the install adds to the app,
+// failing (after every other step) above the target of issue 47. Plain Node, so that it needs
+// nothing the package does not ship. Exits 1, naming the step, on the first failure, and keeps
+// the temporary folder to look into.
 //
-// Usage: node scripts/pack-smoke.mjs   (npm run test:pack; .ci/run runs it after npm test)
+// Usage: node scripts/pack-smoke.mjs [--tarball petstore-kit-0.1.0.tgz]
+//   (npm run test:pack; .ci/run packs once and runs it on each Node version with --tarball)
 import { spawn } from 'node:child_process';
 import { builtinModules } from 'node:module';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -41,6 +43,33 @@ const MUST_SHIP = [
 /** The licence of the spec the package serves (spec/openapi.yaml, info.license). */
 const LICENSE = 'Apache-2.0';
 const MUST_NOT_SHIP = [/\.map$/, /^src\//, /^test\//, /node_modules\//, /^scripts\//];
+
+/**
+ * The most a user's `npm i -D petstore-kit` may add to a fresh Vite app (issue 47): packages
+ * as npm counts them, megabytes of node_modules.
+ */
+const INSTALL_TARGET = { packages: 40, megabytes: 25 };
+
+/**
+ * `npm create vite@latest -- --template react-ts` (create-vite 9.3.0, 6 Dec 2026): the app
+ * the install is measured in. Pinned, so the figure moves only when petstore-kit does.
+ */
+const VITE_APP = {
+  name: 'frontend-app',
+  private: true,
+  version: '0.0.0',
+  type: 'module',
+  dependencies: { react: '^19.3.1', 'react-dom': '^19.3.1' },
+  devDependencies: {
+    '@types/node': '^24.19.2',
+    '@types/react': '^19.3.0',
+    '@types/react-dom': '^19.3.0',
+    '@vitejs/plugin-react': '^6.1.2',
+    oxlint: '^1.88.0',
+    typescript: '~7.0.2',
+    vite: '^8.3.4',
+  },
+};
 
 /** Raised by a step; its message is what the reader needs, output included. */
 class StepFailure extends Error {}
@@ -237,7 +266,10 @@ function importedPackages(text) {
  */
 async function checkDependencies(installed) {
   const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'));
-  const shipped = (await filesUnder(installed)).filter((file) => /\.(m?js|ts)$/.test(file));
+  // Its own files: in an app, its dependencies that clash with the app's are nested below it.
+  const shipped = (await filesUnder(installed)).filter(
+    (file) => /\.(m?js|ts)$/.test(file) && !file.startsWith('node_modules/'),
+  );
   const imported = new Set();
   for (const file of shipped) {
     for (const name of importedPackages(await readFile(join(installed, file), 'utf8')))
@@ -274,11 +306,70 @@ async function checkDependencies(installed) {
   return Object.keys(manifest.dependencies ?? {}).length;
 }
 
-/** What installing the tarball put into node_modules: packages (as npm counts them), size on disk. */
-async function installedWeight(project, installOutput) {
-  const packages = /added (\d+) packages?/.exec(installOutput)?.[1] ?? '?';
+/** The size of the project's node_modules on disk, in kilobytes (du -sk). */
+async function nodeModulesKb(project) {
   const [kb] = (await run('du', ['-sk', 'node_modules'], { cwd: project })).split('\t');
-  return { packages, megabytes: (Number(kb) / 1024).toFixed(0) };
+  return Number(kb);
+}
+
+/**
+ * What installing the tarball added to the app: packages (as npm counts them, its output),
+ * megabytes of node_modules (du, after less before).
+ */
+function addedWeight(installOutput, kbBefore, kbAfter) {
+  const added = /added (\d+) packages?/.exec(installOutput)?.[1];
+  if (added === undefined)
+    throw new StepFailure(`npm said no "added N packages":\n${installOutput}`);
+  return { packages: Number(added), megabytes: (kbAfter - kbBefore) / 1024 };
+}
+
+/** The version of a package the repository's own lockfile has (what its tests ran with). */
+async function lockedVersion(path) {
+  const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8'));
+  const version = lock.packages[`node_modules/${path}`]?.version;
+  if (!version) throw new StepFailure(`package-lock.json has no node_modules/${path}`);
+  return version;
+}
+
+/** Vitest 5, which MSW 3 goes with (Vitest 4's mocker accepts MSW 2 only), pinned. */
+const VITEST_5 = '5.1.2';
+
+/**
+ * The MSW and Vitest a user on this Node has: MSW 3 and Vitest 5 from Node 22.12 (their
+ * engines), MSW 2 and Vitest 4 before; MSW versions and Vitest 4 as the repository tests them.
+ */
+async function mswAndVitest() {
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  return major > 22 || (major === 22 && minor >= 12)
+    ? { msw: await lockedVersion('msw3'), vitest: VITEST_5 }
+    : { msw: await lockedVersion('msw'), vitest: await lockedVersion('vitest') };
+}
+
+/** A Vitest file of the app: the mock's MSW handlers under setupServer, state kept, reset. */
+const MSW_VITEST_TEST = `import { setupServer } from 'msw/node';
+import { mockHandlers } from 'petstore-kit/msw';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+
+const mock = await mockHandlers({ apiKeys: ['k'], origin: 'http://api.test' });
+const server = setupServer(...mock.handlers);
+// Both names: MSW 3 renamed onUnhandledRequest to onUnhandledFrame.
+beforeAll(() => server.listen({ onUnhandledRequest: 'error', onUnhandledFrame: 'error' }));
+beforeEach(() => mock.reset());
+afterAll(() => server.close());
+
+it('keeps what a test creates, until reset', async () => {
+  const headers = { Authorization: 'Bearer k', 'Content-Type': 'application/json' };
+  const created = await fetch('http://api.test/v1/categories', { method: 'POST', headers, body: '{"name":"Ferret"}' });
+  expect(created.status).toBe(201);
+  const list = await (await fetch('http://api.test/v1/categories', { headers })).json();
+  expect(list).toContainEqual(await created.json());
+});
+`;
+
+/** The tarball to test: --tarball <file>, else undefined (npm pack makes one). */
+function givenTarball(argv) {
+  const at = argv.indexOf('--tarball');
+  return at === -1 ? undefined : argv[at + 1];
 }
 
 async function main() {
@@ -287,12 +378,18 @@ async function main() {
   let mock;
   process.stdout.write(`pack smoke test in ${work}\n`);
   try {
-    const tarball = await step('npm pack (builds on prepack)', async () => {
-      await run('npm', ['pack', '--pack-destination', work], { cwd: ROOT });
-      const name = (await readdir(work)).find((file) => file.endsWith('.tgz'));
-      if (!name) throw new StepFailure(`npm pack wrote no tarball into ${work}`);
-      return join(work, name);
-    });
+    const given = givenTarball(process.argv);
+    process.stdout.write(`      Node ${process.versions.node}\n`);
+    const tarball = await step(
+      given ? `the tarball ${given}` : 'npm pack (builds on prepack)',
+      async () => {
+        if (given) return given;
+        await run('npm', ['pack', '--pack-destination', work], { cwd: ROOT });
+        const name = (await readdir(work)).find((file) => file.endsWith('.tgz'));
+        if (!name) throw new StepFailure(`npm pack wrote no tarball into ${work}`);
+        return join(work, name);
+      },
+    );
 
     await step('the tarball ships dist, spec and contract-tests, and nothing else', async () => {
       const files = (await run('tar', ['-tzf', tarball], { cwd: work }))
@@ -310,18 +407,25 @@ async function main() {
       }
     });
 
-    const installed = await step('npm install <tarball> into an empty project', async () => {
+    const kbBefore = await step('a fresh create-vite react-ts app, installed', async () => {
       await mkdir(project);
-      await writeFile(
-        join(project, 'package.json'),
-        JSON.stringify({ name: 'frontend-app', private: true, type: 'module' }, null, 2),
-      );
-      return run('npm', ['install', tarball, ...INSTALL_FLAGS], { cwd: project });
+      await writeFile(join(project, 'package.json'), JSON.stringify(VITE_APP, null, 2));
+      await run('npm', ['install', ...INSTALL_FLAGS], { cwd: project });
+      return nodeModulesKb(project);
     });
 
-    const weight = await step('what the install weighs', () => installedWeight(project, installed));
+    const installed = await step('npm i -D <tarball> into the app', () =>
+      run('npm', ['install', '-D', tarball, ...INSTALL_FLAGS], { cwd: project }),
+    );
+
+    const weight = addedWeight(installed, kbBefore, await nodeModulesKb(project));
     process.stdout.write(
-      `      npm install <tarball> added ${weight.packages} packages, ${weight.megabytes} MB of node_modules\n`,
+      `      npm i -D <tarball> added ${weight.packages} packages and ${weight.megabytes.toFixed(1)} MB ` +
+        `to the app (target: under ${INSTALL_TARGET.packages} packages and ${INSTALL_TARGET.megabytes} MB)\n`,
+    );
+
+    await step("npm ls: the app's tree is valid (no missing or invalid peer)", () =>
+      run('npm', ['ls', '--all'], { cwd: project }).then(() => undefined),
     );
 
     await step(
@@ -373,6 +477,35 @@ async function main() {
       },
     );
 
+    await step('without ioredis, --redis says to npm i ioredis', async () => {
+      const refused = await run(
+        'npx',
+        ['--no', 'petstore-kit', 'mock', '--port', '0', '--redis', 'redis://127.0.0.1:1'],
+        { cwd: project },
+      ).then(
+        (output) => new StepFailure(`it started:\n${output}`),
+        (failure) => failure,
+      );
+      if (!String(refused.message).includes('npm i ioredis'))
+        throw new StepFailure(refused.message);
+    });
+
+    await step(
+      'without pino-pretty, --log-format pretty says to npm i -D pino-pretty',
+      async () => {
+        const refused = await run(
+          'npx',
+          ['--no', 'petstore-kit', 'mock', '--port', '0', '--log-format', 'pretty'],
+          { cwd: project, timeoutMs: 30_000 },
+        ).then(
+          (output) => new StepFailure(`it started:\n${output}`),
+          (failure) => failure,
+        );
+        if (!String(refused.message).includes('npm i -D pino-pretty'))
+          throw new StepFailure(refused.message);
+      },
+    );
+
     await step('petstore-kit types --spec node_modules/petstore-kit/spec/openapi.yaml', () =>
       run(
         'node',
@@ -410,6 +543,33 @@ async function main() {
         );
       },
     );
+    // Last but the weight: MSW and Vitest change the app's node_modules.
+    const { msw, vitest } = await mswAndVitest();
+    await step(
+      `MSW in Vitest: the handlers under setupServer (msw@${msw}, vitest@${vitest})`,
+      async () => {
+        await run('npm', ['install', '-D', `msw@${msw}`, `vitest@${vitest}`, ...INSTALL_FLAGS], {
+          cwd: project,
+        });
+        await writeFile(join(project, 'msw.test.js'), MSW_VITEST_TEST);
+        const output = await run('npx', ['--no', 'vitest', 'run', 'msw.test.js'], { cwd: project });
+        if (!/1 passed/.test(output)) throw new StepFailure(`no test passed:\n${output}`);
+        // As a user's next `npm install` would see it: no invalid or missing peer.
+        await run('npm', ['ls', '--all'], { cwd: project });
+      },
+    );
+
+    await step('the install is under the target (checked last, after every other step)', () => {
+      const over = [
+        weight.packages >= INSTALL_TARGET.packages ? `${weight.packages} packages` : '',
+        weight.megabytes >= INSTALL_TARGET.megabytes ? `${weight.megabytes.toFixed(1)} MB` : '',
+      ].filter(Boolean);
+      if (over.length)
+        throw new StepFailure(
+          `npm i -D <tarball> added ${over.join(' and ')} to a fresh Vite app: the target is under ` +
+            `${INSTALL_TARGET.packages} packages and ${INSTALL_TARGET.megabytes} MB (docs/development.md)`,
+        );
+    });
   } catch (err) {
     mock?.stop();
     process.stderr.write(`\nFAIL  pack smoke test: ${err instanceof Error ? err.message : err}\n`);

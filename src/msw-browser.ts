@@ -9,7 +9,7 @@ import type { MswMock, MswMockOptions } from './wiring/msw-mock.js';
 export type { MswMock, MswMockOptions } from './wiring/msw-mock.js';
 
 /**
- * The mock as MSW 2 request handlers in a page: the server's core and answers (state,
+ * The mock as MSW request handlers (MSW 2 or 3) in a page: the server's core and answers (state,
  * validation, credentials, `Prefer` scenarios, sessions, the spec's error shapes), with the
  * spec given as a parsed document. Multipart bodies are answered 415 here.
  * @example

@@ -8,7 +8,7 @@ import { errorForStatus as byStatus } from '../src/vocabulary/error-catalogue.js
 import { ApiError } from '../src/vocabulary/errors.js';
 import { StoreDiskFullError, StoreFullError, StoreUnavailableError } from '../src/store/store.js';
 
-/** What body-parser and raw-body raise, through http-errors. */
+/** What the body reader raises: raw-body's http-errors, and inflate.ts's of the same shape. */
 function httpError(status: number, extra: object = {}): Error {
   return Object.assign(new Error('parser says no'), { status, ...extra });
 }
@@ -37,7 +37,7 @@ describe('toApiError', () => {
     },
     { err: httpError(400, { type: 'request.aborted' }), status: 400, code: 'bad_request' },
     { err: httpError(400, { type: 'request.size.invalid' }), status: 400, code: 'bad_request' },
-    // A body sent as gzip that is not gzip: zlib's error, given 400 by body-parser.
+    // A body sent as gzip that is not gzip: zlib's error, given 400 by the body reader (inflate.ts).
     { err: httpError(400, { code: 'Z_DATA_ERROR' }), status: 400, code: 'malformed_body' },
     {
       err: httpError(400, { code: 'ERR_BROTLI_DECOMPRESSION_FAILED' }),

@@ -1,7 +1,8 @@
 // What a long CI day sends a mock, over real sockets: every answer is the spec's Error JSON,
 // Node's own HTTP layer included; ambiguous requests are refused; resources are bounded.
 import { Agent, request } from 'node:http';
-import { gzipSync } from 'node:zlib';
+import * as zlib from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryStore } from '../src/store/memory-store.js';
 import { CATEGORIES, KEY, storedCategories } from './helpers.js';
@@ -211,6 +212,33 @@ describe('compressed bodies', () => {
     );
     expect(answer.status).toBe(201);
     expect(answer.json).toMatchObject({ name: 'Zipped' });
+  });
+
+  /** zstd where this Node has it (22.15, 23.8 and later), as the mock then reads it too. */
+  const zstdSync = (zlib as { zstdCompressSync?: (data: string) => Buffer }).zstdCompressSync;
+  const packers: [string, (data: string) => Buffer][] = [
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+    ...(zstdSync ? [['ZSTD', zstdSync] as [string, (data: string) => Buffer]] : []),
+  ];
+  it.each(packers)('a %s body is read, the encoding in any case', async (encoding, compress) => {
+    const { port } = await serve();
+    const answer = await raw(
+      port,
+      post(compress('{"name":"Packed"}'), [AUTH, JSON_TYPE, `Content-Encoding: ${encoding}`]),
+    );
+    expect(answer.status).toBe(201);
+    expect(answer.json).toMatchObject({ name: 'Packed' });
+  });
+
+  it('a body over the limit once decompressed -> 413', async () => {
+    const { port } = await serve({ bodyLimit: 1000 });
+    const name = 'x'.repeat(5000);
+    const answer = await raw(
+      port,
+      post(gzipSync(JSON.stringify({ name })), [AUTH, JSON_TYPE, 'Content-Encoding: gzip']),
+    );
+    expectErrorAnswer(answer, 413, 'payload_too_large');
   });
 
   it.each(['gzip', 'deflate', 'br'])('a body labelled %s that is not -> 400', async (encoding) => {

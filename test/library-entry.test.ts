@@ -37,7 +37,7 @@ beforeAll(() => {
 describe('the library entry', () => {
   it('loads no ioredis module when imported', async () => {
     const loaded = await loadedAfter('index.js');
-    // The check sees CommonJS modules at all (body-parser's raw-body is loaded by the entry's graph).
+    // The check sees CommonJS modules at all (raw-body is loaded by the entry's graph).
     expect(loaded.length).toBeGreaterThan(0);
     expect(ioredis(loaded)).toEqual([]);
   });

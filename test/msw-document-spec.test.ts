@@ -8,6 +8,7 @@ import { mockHandlers } from '../src/msw.js';
 import { specFromDocument } from '../src/openapi/document-spec.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { SpecError } from '../src/openapi/spec-error.js';
+import { unhandled } from './msw-major.js';
 
 const fixture = (name: string) => new URL(`./fixtures/specs/${name}`, import.meta.url);
 const documentOf = (url: URL): Record<string, unknown> => parse(readFileSync(url, 'utf8'));
@@ -70,7 +71,7 @@ describe('specFromDocument', () => {
 
 describe('mockHandlers with a spec given as a document (Node)', () => {
   const server = setupServer();
-  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  beforeAll(() => server.listen(unhandled('error')));
   afterAll(() => server.close());
 
   it('serves it as it serves the file', async () => {

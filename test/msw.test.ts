@@ -10,13 +10,14 @@ import { loadSpec, type LoadedSpec } from '../src/openapi/load.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { mockHandlers, type MswMock, type MswMockOptions } from '../src/msw.js';
 import { KEYS, withKeySchemes } from './fixtures/library-keys.js';
+import { EXPECTED_MSW_MAJOR, MSW_MAJOR, unhandled } from './msw-major.js';
 
 const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
 /** The origin the handlers answer for; the started mocks (127.0.0.1) are left to the network. */
 const ORIGIN = 'http://api.test';
 
 const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
+beforeAll(() => server.listen(unhandled('bypass')));
 afterAll(() => server.close());
 
 /** The same mock twice: as MSW handlers, and as a server, to compare their answers. */
@@ -42,6 +43,10 @@ async function seen(response: Response): Promise<Seen> {
     body: text === '' ? undefined : (JSON.parse(text) as unknown),
   };
 }
+
+it('runs with the MSW major of its Vitest project (2, or 3 in the msw3 project)', () => {
+  expect(MSW_MAJOR).toBe(EXPECTED_MSW_MAJOR);
+});
 
 describe('petstore-kit/msw with the bundled spec (setupServer, no port)', () => {
   const KEY = 'msw-key';

@@ -345,7 +345,7 @@ function addLogFlags(command: Command): Command {
     .addOption(
       new Option('--log-format <format>', 'log lines: pretty for people, json for tools')
         .choices(['auto', 'pretty', 'json'])
-        .default('auto', 'pretty on a terminal, json otherwise'),
+        .default('auto', 'pretty on a terminal when pino-pretty is installed, json otherwise'),
     )
     .addOption(
       new Option(
@@ -371,9 +371,11 @@ function tunableOption(
 
 /** Loaded by the commands that log (mock, proxy): a contract run or a diff loads no pino. */
 async function loggerOf(flags: { logFormat: LogFormat; logLevel: LogLevel }, io: CliIo) {
-  const { createLogger } = await import('../http/logger.js');
+  const { createLogger, prettyInstalled } = await import('../http/logger.js');
   const format = flags.logFormat;
+  // On a terminal, lines for people when their formatter (an optional peer) is installed.
   const pretty =
-    format === 'pretty' || (format === 'auto' && (io.stdout as { isTTY?: boolean }).isTTY === true);
+    format === 'pretty' ||
+    (format === 'auto' && (io.stdout as { isTTY?: boolean }).isTTY === true && prettyInstalled());
   return createLogger(io.stdout, { pretty, level: flags.logLevel });
 }

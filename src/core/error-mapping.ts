@@ -10,7 +10,7 @@ import {
 import { errorForStatus, errors } from '../vocabulary/error-catalogue.js';
 import { ApiError } from '../vocabulary/errors.js';
 
-/** What body-parser and raw-body raise (through http-errors): a status, often a `type`. */
+/** What the body reader raises (raw-body's http-errors, inflate.ts's): a status, often a `type`. */
 interface HttpError {
   status: number;
   type?: string;

@@ -1,7 +1,7 @@
 // Reading parameters as their `style` and `explode` write them (OpenAPI's Style Values table),
 // into values the schema check then converts and checks. Query strings are split by the
 // platform's URLSearchParams and deepObject keys read by `qs`; cookies by `cookie`.
-import qs from 'qs';
+import { parseNestedQuery } from './nested-query.js';
 import type { Parameter } from '../openapi/operations.js';
 import { propertiesOf, typesOf } from '../openapi/schema-parts.js';
 import { readCookies } from './credentials.js';
@@ -94,7 +94,7 @@ export function readQuery(
       const pairs = keys.flatMap((key) =>
         (take(key) ?? []).map((value) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`),
       );
-      const parsed = qs.parse(pairs.join('&'), {
+      const parsed = parseNestedQuery(pairs.join('&'), {
         ...DEEP_OBJECT_LIMITS,
         parameterLimit: Infinity,
         allowPrototypes: false,

@@ -1,44 +1,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import getRawBody from 'raw-body';
+import { readRawBody } from './raw-body.js';
 import { errors } from '../vocabulary/error-catalogue.js';
+import { inflatedBody } from './inflate.js';
 
 export interface BodyReaderOptions {
   /** The largest body in bytes, after decompression. */
   limit: number;
 }
 
-type RawParser = (req: never, res: never, next: (err?: unknown) => void) => void;
-
 /**
  * Reads request bodies off the socket: decompressed (gzip, deflate, br), bounded (413 before a
  * single byte is read when Content-Length says the body is too large), and only when asked.
  * A client that sent `Expect: 100-continue` is told to continue only then, which the core does
  * after authentication, so a bad credential gets its 401 before the body is sent.
- * Errors are raw-body's and body-parser's (http-errors with a status and a type), which the core maps.
+ * Errors are raw-body's and inflate.ts's (http-errors' shape: a status and a type), which the core maps.
  * @example const read = createBodyReader({ limit: 1024 }); const bytes = await read(req, res);
  */
 export function createBodyReader(
   options: BodyReaderOptions,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<Buffer> {
-  // Loaded on the first body, not at start-up (a quarter of a second of modules), and
-  // warmed in the background meanwhile so that first body does not wait for it.
-  let parser: Promise<RawParser> | undefined;
-  const rawParser = () =>
-    (parser ??= import('body-parser').then(({ default: bodyParser }) =>
-      bodyParser.raw({ type: () => true, limit: options.limit, inflate: true }),
-    ));
-  setImmediate(() => void rawParser().catch(() => undefined));
-
-  /** A compressed body, through body-parser's inflation. */
-  async function inflated(req: IncomingMessage, res: ServerResponse): Promise<Buffer> {
-    const read = await rawParser();
-    return new Promise<Buffer>((resolve, reject) => {
-      read(req as never, res as never, (err?: unknown) =>
-        err ? reject(err as Error) : resolve((req as { body?: unknown }).body as Buffer),
-      );
-    });
-  }
-
   // Not an async function: raw-body's own promise is returned as it is, not wrapped in another.
   return function readBody(req, res) {
     try {
@@ -51,7 +31,7 @@ export function createBodyReader(
   /** The read of a body, begun; throws what is refused before a byte is read. */
   function startReading(req: IncomingMessage, res: ServerResponse): Promise<Buffer> {
     // Mounted in a framework's app (petstore-kit/express), a body parser in front of the mock
-    // may have read the stream already; body-parser marks that with `_body`.
+    // may have read the stream already; body-parser (the app's) marks that with `_body`.
     if ((req as { _body?: boolean })._body === true || req.readableEnded)
       throw errors.bodyAlreadyRead();
     const declared = Number(req.headers['content-length']);
@@ -61,13 +41,13 @@ export function createBodyReader(
     // the mock's does; in-process (supertest) it has already been sent.
     if (req.headers.expect !== undefined && !(res as { _sent100?: boolean })._sent100)
       res.writeContinue();
-    // A compressed body goes through body-parser's inflation. One sent as it is is taken from
-    // the request's buffer once it has all arrived (takeArrived), else read by raw-body
-    // (body-parser's own reader, with the same errors) without body-parser's checks and streams.
+    // A compressed body is decompressed as it arrives (inflate.ts). One sent as it is is taken
+    // from the request's buffer once it has all arrived (takeArrived), else read by raw-body.
     const encoding = req.headers['content-encoding'];
-    if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return inflated(req, res);
+    if (encoding !== undefined && encoding.toLowerCase() !== 'identity')
+      return inflatedBody(req, options.limit) as Promise<Buffer>;
     const read = () =>
-      getRawBody(req, { length: req.headers['content-length'], limit: options.limit });
+      readRawBody(req, { length: req.headers['content-length'], limit: options.limit });
     // Asked for while Node is still parsing the request: its bytes, when they came in the same
     // packet, are buffered once this turn's parse is over, a microtask later.
     if (declared > 0 && req.headers['transfer-encoding'] === undefined)

@@ -2,6 +2,7 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 import { createRequire } from 'node:module';
 import type PinoPretty from 'pino-pretty';
 import type { FaultKind } from '../vocabulary/answer.js';
+import { StartupError } from '../vocabulary/errors.js';
 import type { LogLevel } from './log-levels.js';
 
 export type { Logger };
@@ -9,6 +10,7 @@ export type { Logger };
 export interface LoggerOptions {
   /**
    * Lines for people (pino-pretty: colours, one readable line per request) instead of JSON.
+   * pino-pretty is an optional peer dependency: see `prettyInstalled`.
    * @default false
    */
   pretty?: boolean;
@@ -22,7 +24,21 @@ export interface LoggerOptions {
 export { LOG_LEVELS, type LogLevel } from './log-levels.js';
 
 /**
+ * Whether pino-pretty, an optional peer dependency (`npm i -D pino-pretty`), can be loaded.
+ * @example const pretty = process.stdout.isTTY && prettyInstalled();
+ */
+export function prettyInstalled(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The mock's logger: JSON lines on stdout (or `destination`), or lines for people.
+ * @throws {StartupError} for lines for people when pino-pretty is not installed.
  * @example createLogger(process.stdout, { pretty: process.stdout.isTTY }).info('started');
  */
 export function createLogger(
@@ -36,6 +52,10 @@ export function createLogger(
   };
   if (!options.pretty) return pino(settings, destination as DestinationStream | undefined);
   // Required only for people at a terminal: a tenth of a second of modules otherwise saved.
+  if (!prettyInstalled())
+    throw new StartupError(
+      'log lines for people need pino-pretty, an optional peer dependency: npm i -D pino-pretty (or --log-format json)',
+    );
   const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
   const stream = pretty({
     ...(destination ? { destination: destination as never } : {}),

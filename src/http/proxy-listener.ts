@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import getRawBody from 'raw-body';
+import { readRawBody } from './raw-body.js';
 import {
   keptAnswer,
   LOGGED_BODY_LIMIT,
@@ -152,7 +152,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
     if (hasBody({ headers: req.headers })) {
       if (req.headers.expect !== undefined) res.writeContinue();
       try {
-        body = await getRawBody(req, {
+        body = await readRawBody(req, {
           length: req.headers['content-length'],
           limit: options.bodyLimit,
         });

@@ -56,13 +56,13 @@ export interface LoadedSpec {
 
 /**
  * The versions of the mock and of the libraries that make what is remembered: a new one
- * reads again, so an upgrade is never served a reading its predecessor made.
+ * reads again, so an upgrade is never served a reading its predecessor made. The Swagger
+ * upgrader is bundled in this folder's swagger-upgrader.js, so the code id covers it.
  */
 const READERS = [
   `petstore-kit@${ownVersion()}+${codeIdOf(new URL('.', import.meta.url))}`,
   ...[
     '@seriousme/openapi-schema-validator',
-    '@scalar/openapi-upgrader',
     '@apidevtools/json-schema-ref-parser',
     'yaml',
     'js-yaml',

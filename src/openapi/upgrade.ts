@@ -1,4 +1,4 @@
-import { upgrade } from '@scalar/openapi-upgrader';
+import { swaggerToOpenApi30 } from './swagger-upgrader.js';
 import { eachSchema, pointerOf, type Where } from './schema-walk.js';
 
 /** The versions of OpenAPI the mock serves: Swagger 2.0 and OpenAPI 3.0 are read as 3.1. */
@@ -33,9 +33,7 @@ export function upgradeSwagger(
   document: Record<string, unknown>,
   version: SpecVersion,
 ): Record<string, unknown> {
-  return version === '2.0'
-    ? (upgrade(document as never, '3.0') as Record<string, unknown>)
-    : document;
+  return version === '2.0' ? swaggerToOpenApi30(document) : document;
 }
 
 /**

@@ -4,6 +4,8 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { SCRIPTS, type Script } from './redis-scripts.js';
 
+export { safeUrl } from './redis-defaults.js';
+
 /** Each script's SHA-1 digest, by name: what EVALSHA takes. */
 export type LoadedScripts = ReadonlyMap<string, string>;
 
@@ -76,21 +78,6 @@ export function failureOf(error: unknown, timeoutMs: number): Failure | undefine
   if (message === 'Connection is closed.' || error.name === 'MaxRetriesPerRequestError')
     return { problem: 'was lost before it answered', sent: true };
   return undefined;
-}
-
-/**
- * The URL without its user name and password, for messages; undefined when it is no URL.
- * @example safeUrl('redis://:secret@cache:6379/0') // 'redis://cache:6379/0'
- */
-export function safeUrl(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    parsed.username = '';
-    parsed.password = '';
-    return parsed.toString();
-  } catch {
-    return undefined;
-  }
 }
 
 function sha1(text: string): string {

@@ -32,3 +32,18 @@ export class RedisError extends StartupError {
     super(`Redis at ${url}: ${problem.replace(/\s*\n\s*/g, ' ')}`, options);
   }
 }
+
+/**
+ * The URL without its user name and password, for messages; undefined when it is no URL.
+ * @example safeUrl('redis://:secret@cache:6379/0') // 'redis://cache:6379/0'
+ */
+export function safeUrl(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return undefined;
+  }
+}

@@ -7,7 +7,7 @@ import { createMswMock, isLoaded, type MswMock, type MswMockOptions } from './ms
 export type { MswMock, MswMockOptions } from './msw-mock.js';
 
 /**
- * The mock as MSW 2 request handlers: the same core and spec as the server, so the answers
+ * The mock as MSW request handlers (MSW 2 or 3): the same core and spec as the server, so the answers
  * are the server's (state kept across requests, every request and answer checked against the
  * spec, credentials, `Prefer` scenarios, `Mock-Session` sessions, errors in the spec's own
  * shape), with no port: for Vitest or Jest (`setupServer`) and for a page or Storybook

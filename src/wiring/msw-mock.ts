@@ -1,4 +1,5 @@
 // What the MSW handlers are on every platform: the core behind one MSW handler.
+// From `msw` itself, which MSW 2 and 3 both export `http` from (`msw/http` is MSW 3's only).
 import { http, type HttpHandler } from 'msw';
 import type { SchemeSummary } from '../core/security.js';
 import type { LoadedSpec } from '../openapi/load.js';

@@ -268,8 +268,8 @@ async function openStore(
   const { storage, storeLimits: limits } = options;
   if (storage.kind === 'custom') return { store: storage.store, hasData: storage.hasData };
   if (storage.kind === 'redis') {
-    // Loaded only for Redis: the client is a fifth of a second of modules.
-    const { openRedisStore } = await import('../store/redis-store.js');
+    // Loaded only for Redis (the client is a fifth of a second of modules, and optional).
+    const { openRedisStore } = await import('../store/open-redis.js');
     const store = await openRedisStore(storage.url, {
       prefix: storage.prefix,
       limits,

@@ -50,6 +50,9 @@ function call(
   );
 }
 
+/** The MSW the app installs: MSW 2, or MSW 3 (the `msw3` alias) in the msw3 Vitest project. */
+const MSW = join(ROOT, 'node_modules', process.env.PETSTORE_KIT_MSW_MAJOR === '3' ? 'msw3' : 'msw');
+
 /**
  * The app as a project installs it: petstore-kit (this repository, built) and msw in its
  * node_modules, MSW's worker script put in public/ by `msw init`.
@@ -59,10 +62,10 @@ async function makeApp(): Promise<string> {
   cpSync(APP, app, { recursive: true });
   mkdirSync(join(app, 'node_modules'));
   symlinkSync(ROOT, join(app, 'node_modules/petstore-kit'), 'dir');
-  symlinkSync(join(ROOT, 'node_modules/msw'), join(app, 'node_modules/msw'), 'dir');
+  symlinkSync(MSW, join(app, 'node_modules/msw'), 'dir');
   await promisify(execFile)(
     process.execPath,
-    [join(ROOT, 'node_modules/msw/cli/index.js'), 'init', 'public', '--no-save'],
+    [join(MSW, 'cli/index.js'), 'init', 'public', '--no-save'],
     { cwd: app },
   );
   return app;
@@ -78,6 +81,8 @@ beforeAll(async () => {
     configFile: false,
     logLevel: 'silent',
     cacheDir: join(folder, '.vite'),
+    // One msw, the app's: petstore-kit (linked to this repository) would find the repository's.
+    resolve: { dedupe: ['msw'] },
     server: { host: '127.0.0.1', port: 0, fs: { allow: [folder, ROOT] } },
   });
   await vite.listen();

@@ -5,7 +5,8 @@ import { mockHandlers } from 'petstore-kit/msw';
 
 const mock = await mockHandlers({ apiKeys: ['page-key'], seedCount: 3 });
 const worker = setupWorker(...mock.handlers);
-await worker.start({ onUnhandledRequest: 'bypass', quiet: true });
+// Both names: MSW 3 renamed onUnhandledRequest to onUnhandledFrame.
+await worker.start({ onUnhandledRequest: 'bypass', onUnhandledFrame: 'bypass', quiet: true });
 
 // For the test: the mock's reset, and a sign that the worker is in place.
 window.mock = mock;
