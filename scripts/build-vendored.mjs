@@ -4,7 +4,7 @@
 // use them), qs 21 small packages, raw-body 10, fast-xml-parser 7, cors 2, busboy 1, and
 // negotiator, cookie and content-type, one each. Its other
 // imports stay imports. Each file's banner names what it holds; their licences are in
-// <file>.LICENSES.txt beside it. decisions/016-a-light-install.md says why.
+// <file>.LICENSES.txt beside it. decisions/018-a-light-install.md says why.
 import { build } from 'esbuild';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
