@@ -4,6 +4,7 @@
 // command, and petstore-kit installed (a link to this checkout, whose dist/ `npm test` builds
 // first).
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -175,15 +176,38 @@ export async function docPages(): Promise<PageSnippets[]> {
  * @param dir where to make it (a folder holding the app's own install); none: a new temporary
  * folder whose node_modules links this checkout's, as frontendProject's does
  */
-export async function docsAppProject(msw: MswMajor, dir?: string): Promise<FrontendProject> {
+export async function docsAppProject(msw: MswMajor, fresh?: FreshApp): Promise<FrontendProject> {
   const snippets = oneApp(await docPages(), msw);
-  const at = dir ?? (await mkdtemp(join(tmpdir(), 'petstore-kit-docs-app-')));
-  if (!dir) await linkNodeModules(at);
+  const recipes = await readFile(join(ROOT, RECIPES_PAGE), 'utf8');
+  if (fresh) {
+    await applyNodeInclude(fresh.dir, recipes);
+    await writeTemplateFiles(fresh.dir, snippets);
+    return finishProject(fresh.dir, snippets, recipes, fresh.env);
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-docs-app-'));
+  await linkNodeModules(dir);
   // The template's settings and pages, not our own tests of the recipes' isolation.
   const ours = (from: string) => /^(test|e2e)(\/|$)|README\.md$/.test(relative(TEMPLATE, from));
-  await cp(TEMPLATE, at, { recursive: true, filter: (from) => !ours(from) });
-  await writeTemplateFiles(at, snippets);
-  return finishProject(at, snippets, await readFile(join(ROOT, RECIPES_PAGE), 'utf8'));
+  await cp(TEMPLATE, dir, { recursive: true, filter: (from) => !ours(from) });
+  await writeTemplateFiles(dir, snippets);
+  return finishProject(dir, snippets, recipes);
+}
+
+/** An app create-vite made and npm installed, and the environment its commands run in. */
+export interface FreshApp {
+  dir: string;
+  env: Record<string, string>;
+}
+
+/** Sets tsconfig.node.json's `include` to the list the recipes tell a reader to give it. */
+async function applyNodeInclude(dir: string, recipes: string): Promise<void> {
+  const told = /tsconfig\.node\.json`\s*\(`("include": \[[^\]]*\])`\)/.exec(recipes)?.[1];
+  if (!told) throw new Error(`${RECIPES_PAGE} no longer says what tsconfig.node.json includes`);
+  const path = join(dir, 'tsconfig.node.json');
+  const config = await readFile(path, 'utf8');
+  const edited = config.replace(/"include": \[[^\]]*\]/, told);
+  if (edited === config) throw new Error(`create-vite's ${path} has no "include" to edit`);
+  await writeFile(path, edited);
 }
 
 /** Writes the snippets into a project and runs the type step of the page that gives it. */
@@ -191,6 +215,7 @@ async function finishProject(
   dir: string,
   snippets: readonly PlacedSnippet[],
   typePage: string,
+  baseEnv: Record<string, string> = {},
 ): Promise<FrontendProject> {
   for (const snippet of snippets) {
     await mkdir(dirname(join(dir, snippet.path)), { recursive: true });
@@ -199,7 +224,7 @@ async function finishProject(
   const project: FrontendProject = {
     dir,
     snippets: [...snippets],
-    run: (command, args, env = {}) => runIn(dir, command, args, env),
+    run: (command, args, env = {}) => runIn(dir, command, args, { ...baseEnv, ...env }),
     origin(path, line) {
       const snippet = snippets.find((s) => s.path === path);
       return snippet
@@ -236,13 +261,15 @@ export async function writeTemplateFiles(dir: string, snippets: readonly Snippet
         .map((match) => join(dirname(snippet.path), match[1] ?? match[2]!))
         .filter((path) => path.endsWith(`/${file}`) || path === file),
     );
+  // What the template made is the template's: only a missing file is written.
+  const missing = (path: string) => !given(path) && !existsSync(join(dir, path));
   await mkdir(join(dir, 'src'), { recursive: true });
-  if (imported('App.tsx').length > 0 && !given('src/App.tsx'))
+  if (imported('App.tsx').length > 0 && missing('src/App.tsx'))
     await writeFile(
       join(dir, 'src/App.tsx'),
       'export default function App() {\n  return null;\n}\n',
     );
-  if (imported('index.css').length > 0 && !given('src/index.css'))
+  if (imported('index.css').length > 0 && missing('src/index.css'))
     await writeFile(join(dir, 'src/index.css'), ':root {\n  font-family: system-ui;\n}\n');
   for (const path of new Set(imported('openapi.json'))) {
     const spec = parse(await readFile(join(ROOT, 'spec/openapi.yaml'), 'utf8')) as unknown;
