@@ -54,9 +54,15 @@ async function peerTakes(msw: number): Promise<boolean> {
 /**
  * Makes the app in `work/app`: create-vite's react-ts template, its install, then petstore-kit
  * from `tarball` with the toolchain's MSW and Vitest.
+ * @param extra more packages to install with them (`storybook@10`)
  * @returns the app, with the environment its commands run in (the pinned Node first on PATH)
  */
-export async function freshApp(work: string, tarball: string, tools: Toolchain): Promise<FreshApp> {
+export async function freshApp(
+  work: string,
+  tarball: string,
+  tools: Toolchain,
+  extra: readonly string[] = [],
+): Promise<FreshApp> {
   const bin = await nodeBin(tools.node);
   const dir = join(work, 'app');
   const env = { PATH: `${join(dir, 'node_modules/.bin')}:${bin}:${process.env.PATH ?? ''}` };
@@ -85,6 +91,7 @@ export async function freshApp(work: string, tarball: string, tools: Toolchain):
       `msw@${tools.msw}`,
       `vitest@${tools.vitest}`,
       ...SNIPPET_PACKAGES,
+      ...extra,
     ],
     dir,
   );
