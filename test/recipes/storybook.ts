@@ -99,7 +99,19 @@ async function checkStories(executablePath: string, base: string): Promise<void>
     const added = await open('after-adding');
     await added.getByText('Ferret').waitFor({ timeout: WAIT_MS });
     await items(added, 4, 'AfterAdding');
-    // Opened after AfterAdding added its record: a mock of its own, as seeded.
+    // In the same page, as Storybook's sidebar switches stories (no reload: the worker and any
+    // mock shared between stories live on): Seeded must show its own mock's three.
+    await added.evaluate(() => {
+      const preview = globalThis as unknown as {
+        __STORYBOOK_ADDONS_CHANNEL__: { emit(event: string, args: object): void };
+      };
+      preview.__STORYBOOK_ADDONS_CHANNEL__.emit('setCurrentStory', {
+        storyId: 'categories--seeded',
+        viewMode: 'story',
+      });
+    });
+    await added.getByText('Ferret').waitFor({ state: 'detached', timeout: WAIT_MS });
+    await items(added, 3, 'Seeded, after AfterAdding in the same page');
     await items(await open('seeded'), 3, 'Seeded');
     const failed = await open('server-error');
     const alert = failed.getByRole('alert');
