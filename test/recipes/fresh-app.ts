@@ -77,23 +77,18 @@ export async function freshApp(
     work,
   );
   await run(['install', ...NPM_FLAGS], dir);
-  // Until the peer range takes MSW 3 (the `versions` branch), npm refuses it (ERESOLVE); past
-  // that with --legacy-peer-deps, npm also drops openapi-typescript's TypeScript 5 peer, and
-  // `petstore-kit types` fails on the app's TypeScript 7: the Node 24 row fails until then.
-  const peers = (await peerTakes(tools.msw)) ? [] : ['--legacy-peer-deps'];
-  await run(
-    [
-      'install',
-      '--save-dev',
-      ...NPM_FLAGS,
-      ...peers,
-      tarball,
-      `msw@${tools.msw}`,
-      `vitest@${tools.vitest}`,
-      ...SNIPPET_PACKAGES,
-      ...extra,
-    ],
-    dir,
-  );
+  const packages = [tarball, `vitest@${tools.vitest}`, ...SNIPPET_PACKAGES, ...extra];
+  if (await peerTakes(tools.msw)) {
+    await run(['install', '--save-dev', ...NPM_FLAGS, ...packages, `msw@${tools.msw}`], dir);
+  } else {
+    // Until the peer range takes this MSW (the `versions` branch), npm refuses it (ERESOLVE):
+    // the rest first, with peers resolved (openapi-typescript keeps its TypeScript 5 beside
+    // the app's 7), then MSW past the peer check, as a reader forcing it would.
+    await run(['install', '--save-dev', ...NPM_FLAGS, ...packages], dir);
+    await run(
+      ['install', '--save-dev', ...NPM_FLAGS, '--legacy-peer-deps', `msw@${tools.msw}`],
+      dir,
+    );
+  }
   return { dir, env };
 }
