@@ -1,7 +1,7 @@
 /**
- * Answers heard per operation and status, as a rule's test hands them to `petstore-kit
- * contract` (src/cli/contract-coverage.ts) in its metadata: the command sums the rules' counts
- * into the coverage table of the run.
+ * Answers heard per operation and status, as a rule's result hands them to `petstore-kit
+ * contract` (src/cli/contract-coverage.ts): the command sums the rules' counts into the
+ * coverage table of the run.
  */
 export type HitCounts = Record<string, Record<string, number>>;
 
@@ -22,20 +22,9 @@ export interface SentPlaces {
 /** Answers heard by operationId, then by the places a request filled (`JSON` of SentPlaces), then by status. */
 export type PlaceHitCounts = Record<string, Record<string, Record<string, number>>>;
 
-/** The names of the metadata that carry a rule's counts; the CLI reads the same names. */
-export const HITS_META = 'contractHits';
-export const PLACE_HITS_META = 'contractPlaceHits';
-
-declare module '@vitest/runner' {
-  interface TaskMeta {
-    contractHits?: HitCounts;
-    contractPlaceHits?: PlaceHitCounts;
-  }
-}
-
 /**
  * A counter for one rule: `heard` goes into its context, `counts` and `byPlaces` into its
- * test's metadata.
+ * result.
  * @example const hits = hitCounter(); hits.heard('listTickets', 200); hits.counts // { listTickets: { '200': 1 } }
  */
 export function hitCounter(): {

@@ -2,7 +2,7 @@
  * The plan: what the suite knows of the interface, as plain JSON data. `petstore-kit
  * contract` builds it from the spec with the mock's own reading of OpenAPI (src/cli/contract-plan.ts:
  * every version the mock loads, the collections the mock infers) and hands it to the suite
- * through vitest's `provide`; the rules read nothing else, and speak only HTTP.
+ * (contract-tests/suite.ts); the rules read nothing else, and speak only HTTP.
  *
  * The format is written twice, once on each side of that JSON boundary (the suite imports
  * nothing from src/); test/contract-plan.test.ts holds the two equal.

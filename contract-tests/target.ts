@@ -28,7 +28,7 @@ export interface ContractTarget {
   replay: string;
 }
 
-/** What `petstore-kit contract` hands the suite, through vitest's `provide`. */
+/** What `petstore-kit contract` hands the suite (contract-tests/suite.ts). */
 export interface ContractRun {
   plan: ContractPlan;
   settings: ContractSettings;
@@ -51,12 +51,6 @@ export interface ContractSettings {
   /** @default TARGET_DEFAULTS.ruleTimeMs */
   ruleTimeMs?: number | undefined;
   replay: string;
-}
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    contractRun: ContractRun | undefined;
-  }
 }
 
 /** Defaults of the target's tunable parts. */

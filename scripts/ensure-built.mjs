@@ -28,7 +28,7 @@ const server = isFresh(
     'dist/cli/bin.js',
     'dist/index.js',
     'dist/bundles/msw.browser.js',
-    'dist/contract-tests/categories.contract.test.js',
+    'dist/contract-tests/suite.js',
   ],
   [
     'package.json',

@@ -1,4 +1,4 @@
-// `petstore-kit contract` end to end: the built CLI runs the suite in vitest against
+// `petstore-kit contract` end to end: the built CLI runs the suite against
 // servers started here, and its exit code says whether they conform.
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -96,7 +96,9 @@ describe('petstore-kit contract', { timeout: 120_000 }, () => {
     expect(run.stdout).toContain(`conforms: ${ruleCount} rules passed, 0 failed, 0 skipped`);
     expect(run.stdout + run.stderr).not.toContain(ANSI);
     const xml = await readFile(report, 'utf8');
-    expect(xml).toContain(`<testsuites name="vitest tests" tests="${ruleCount}" failures="0"`);
+    expect(xml).toContain(
+      `<testsuites name="petstore-kit contract" tests="${ruleCount}" failures="0"`,
+    );
     expect(xml).toContain(
       'createCategory rule 1: a body without `name` gets 400 with an Error body',
     );
@@ -211,7 +213,7 @@ describe('petstore-kit contract', { timeout: 120_000 }, () => {
     expect(failed.stdout).toContain(
       `Replay: petstore-kit contract --spec ${LIBRARY} --base-url ${faulty} --seed 3 --budget 100`,
     );
-    // Two whole runs of the CLI, each starting vitest: on a busy machine, well over 20 s.
+    // Two whole runs of the CLI: on a busy machine, well over 20 s.
   }, 180_000);
 
   it('exits 2 with one line when the key is refused for every operation: a rotated key is not a violation', async () => {

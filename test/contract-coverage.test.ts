@@ -23,7 +23,7 @@ import { categoryStore } from './helpers.js';
 const KEY = 'coverage-key';
 const PROJECTS = fileURLToPath(new URL('./fixtures/specs/projects.yaml', import.meta.url));
 const MEDIA = fileURLToPath(new URL('./fixtures/specs/media.yaml', import.meta.url));
-/** Two whole runs of the CLI, each starting vitest: minutes on a busy machine, as a bound only. */
+/** Two whole runs of the CLI: minutes on a busy machine, as a bound only. */
 const RUNS_TIMEOUT = 240_000;
 let served: Served;
 

@@ -30,7 +30,7 @@ const OUTPUTS = [
   'dist/cli/bin.js',
   'dist/index.js',
   'dist/bundles/msw.browser.js',
-  'dist/contract-tests/categories.contract.test.js',
+  'dist/contract-tests/suite.js',
   'dist/inspector/main.js',
   'dist/inspector/index.html',
 ];

@@ -1,5 +1,5 @@
-// `petstore-kit types`: the spec's TypeScript types written with petstore-kit's own generator and
-// compiler, then read by a project's compiler (here the repository's TypeScript 5, strict).
+// `petstore-kit types`: the spec's TypeScript types written as text by petstore-kit's own generator,
+// then read by a project's compiler (here the repository's TypeScript 5, strict).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

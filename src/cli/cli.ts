@@ -10,11 +10,12 @@ import type { ProxyFlags } from './proxy-command.js';
 import type { ContractCommandOptions } from './contract-command.js';
 import type { CoverageFlags } from './coverage-command.js';
 import { COVERAGE_FORMATS } from './coverage-report.js';
-import { CONTRACT_DEFAULTS, ContractExit } from './contract-defaults.js';
+import { CONTRACT_TUNABLES, ContractExit } from './contract-defaults.js';
 import { DIFF_FORMATS } from '../diff/report.js';
 import { LEVELS } from '../diff/rules.js';
 import type { DiffCommandOptions } from './diff-command.js';
-import type { TypesFlags } from './types-command.js';
+import type { TypesCommandFlags } from './types-command.js';
+import { TYPE_OPTIONS } from '../openapi/typegen/options.js';
 import { addOptionFlags, givenOptions } from './option-flags.js';
 import { collectList, parseCount, parsePercent, parsePositive, parseSeconds } from './parse.js';
 
@@ -40,6 +41,44 @@ class DiffCommand extends Command {
     const line = message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
     return super.error(`petstore-kit diff: ${line}`, { ...options, exitCode: 2 });
   }
+}
+
+/**
+ * The `types` command: an unknown option is told in one line with the valid ones, exit code 2
+ * (the generator's options are many, and openapi-typescript users bring its flags).
+ */
+class TypesCommand extends Command {
+  override error(message: string, options?: { code?: string; exitCode?: number }): never {
+    let line = message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+    if (options?.code === 'commander.unknownOption') {
+      const valid = this.options.map((option) => option.long ?? option.short).join(', ');
+      line = `${line}: the options are ${valid}`;
+    }
+    return super.error(`petstore-kit types: ${line}`, { ...options, exitCode: 2 });
+  }
+}
+
+/** `petstore-kit types`: the spec, the output, and the generator's options (TYPE_OPTIONS). */
+function typesCommand(io: CliIo): Command {
+  const command = new TypesCommand('types')
+    .description(
+      "write the spec's TypeScript types (openapi-typescript's shape, written with no compiler: TypeScript 5 and 7 read them)",
+    )
+    .addOption(
+      new Option('--spec <path>', 'OpenAPI document to read').default(
+        DEFAULTS.spec,
+        'the bundled spec',
+      ),
+    )
+    .addOption(new Option('-o, --output <file>', 'the file to write (default: stdout)'));
+  for (const { flag, doc, default: on } of Object.values(TYPE_OPTIONS)) {
+    command.addOption(new Option(`--${flag}`, `${doc}${on ? ' (on by default)' : ''}`));
+    if (on) command.addOption(new Option(`--no-${flag}`, `turn --${flag} off`));
+  }
+  return command.action(async (options: TypesCommandFlags) => {
+    const { runTypes } = await import('./types-command.js');
+    io.onExitCode?.(await runTypes(options, io));
+  });
 }
 
 /** Where the CLI writes: the process's streams in production, buffers in tests. */
@@ -194,7 +233,7 @@ export function createCli(io: CliIo): Command {
           .default('default'),
       )
       .addOption(
-        // Resolved here, from where the user stands: vitest would resolve it from its own root.
+        // Resolved here, from where the user stands, before anything else reads it.
         new Option(
           '-o, --output <file>',
           'where --reporter junit writes its XML (json: its JSON, else to stdout)',
@@ -214,30 +253,9 @@ export function createCli(io: CliIo): Command {
           .env('CONTRACT_SEED')
           .argParser(parseCount),
       )
-      .addOption(
-        new Option(
-          '--budget <count>',
-          'bodies generated from the spec in all, half valid (0: none)',
-        )
-          .env('CONTRACT_BUDGET')
-          .default(CONTRACT_DEFAULTS.budget)
-          .argParser(parseCount),
-      )
-      .addOption(
-        new Option('--timeout <ms>', 'milliseconds one request may take, for slow networks')
-          .env('CONTRACT_TIMEOUT')
-          .default(CONTRACT_DEFAULTS.timeoutMs)
-          .argParser(parsePositive),
-      )
-      .addOption(
-        new Option(
-          '--rule-timeout <ms>',
-          'milliseconds one rule may take, its generated cases included; past it the rule is not judged',
-        )
-          .env('CONTRACT_RULE_TIMEOUT')
-          .default(CONTRACT_DEFAULTS.ruleTimeMs)
-          .argParser(parsePositive),
-      )
+      .addOption(tunableOption(CONTRACT_TUNABLES.budget, parseCount))
+      .addOption(tunableOption(CONTRACT_TUNABLES.timeout, parsePositive))
+      .addOption(tunableOption(CONTRACT_TUNABLES.ruleTimeout, parsePositive))
       .addOption(
         new Option(
           '--min-coverage <percent>',
@@ -248,7 +266,7 @@ export function createCli(io: CliIo): Command {
       )
       .action(async (options: ContractCommandOptions, command: Command) => {
         const baseUrlSource = command.getOptionValueSource('baseUrl');
-        // Loaded here only: vitest would add a third to the mock's start-up.
+        // Loaded here only: the suite's modules are no part of the mock's start-up.
         const { runContract } = await import('./contract-command.js');
         io.onExitCode?.(await runContract({ ...options, baseUrlSource }, io));
       }),
@@ -286,22 +304,7 @@ export function createCli(io: CliIo): Command {
       const { runCoverage } = await import('./coverage-command.js');
       io.onExitCode?.(await runCoverage(options, io));
     });
-  program
-    .command('types')
-    .description(
-      "write the spec's TypeScript types (openapi-typescript, with a compiler of its own: any TypeScript project reads them)",
-    )
-    .addOption(
-      new Option('--spec <path>', 'OpenAPI document to read').default(
-        DEFAULTS.spec,
-        'the bundled spec',
-      ),
-    )
-    .addOption(new Option('-o, --output <file>', 'the file to write (default: stdout)'))
-    .action(async (options: TypesFlags) => {
-      const { runTypes } = await import('./types-command.js');
-      io.onExitCode?.(await runTypes(options, io));
-    });
+  program.addCommand(typesCommand(io).copyInheritedSettings(program));
   program.addCommand(
     new DiffCommand('diff')
       .copyInheritedSettings(program)
@@ -357,6 +360,14 @@ function addLogFlags(command: Command): Command {
 
 /** Request log lines: pretty for people on a terminal, JSON for tools. */
 type LogFormat = 'auto' | 'pretty' | 'json';
+
+/** The flag of one of the contract command's tunable bounds, from its row of CONTRACT_TUNABLES. */
+function tunableOption(
+  row: (typeof CONTRACT_TUNABLES)[keyof typeof CONTRACT_TUNABLES],
+  parse: (value: string) => number,
+): Option {
+  return new Option(row.flag, row.help).env(row.env).default(row.default).argParser(parse);
+}
 
 /** Loaded by the commands that log (mock, proxy): a contract run or a diff loads no pino. */
 async function loggerOf(flags: { logFormat: LogFormat; logLevel: LogLevel }, io: CliIo) {

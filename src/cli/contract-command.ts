@@ -1,28 +1,19 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { Writable } from 'node:stream';
-import type * as VitestNode from 'vitest/node';
-import type { TestCase } from 'vitest/node';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { loadSpec, type OpenApiDocument } from '../openapi/load.js';
 import { basePathOf, findServer, resolveServerUrl } from '../openapi/servers.js';
 import { buildContractPlan, type ContractPlan } from './contract-plan.js';
-import {
-  contractCoverage,
-  unreachedOperations,
-  type HitCounts,
-  type PlaceHitCounts,
-  type RuleHits,
-} from './contract-coverage.js';
+import { contractCoverage, unreachedOperations } from './contract-coverage.js';
 import { preflight } from './contract-preflight.js';
-import {
-  contractReport,
-  floorShortfall,
-  githubAnnotations,
-  type RuleOutcome,
-} from './contract-report.js';
-import { coverageReport } from './coverage-report.js';
-import type { Coverage } from '../openapi/coverage-table.js';
+import { junitReport } from './contract-junit.js';
+import { contractReport, githubAnnotations, type RuleOutcome } from './contract-report.js';
 import { CONTRACT_DEFAULTS, ContractExit } from './contract-defaults.js';
-import { locateSuite, suiteOptions } from './contract-suite.js';
+import {
+  loadSuite,
+  type RunSuite,
+  type SuiteResult,
+  type SuiteRuleResult,
+} from './contract-suite.js';
 
 export interface ContractCommandOptions {
   /** The OpenAPI document of the interface. @default the bundled spec */
@@ -53,13 +44,13 @@ export interface ContractCommandOptions {
   readOnly?: boolean;
   /** Seed of the generated cases. @default a random one, shown in the replay command */
   seed?: number;
-  /** Generated bodies in all, half valid and half invalid; 0 generates none. @default 100 */
+  /** Generated bodies in all, half valid and half invalid; 0 generates none. @default CONTRACT_DEFAULTS.budget */
   budget?: number;
-  /** Milliseconds one request may take. @default 10000 */
+  /** Milliseconds one request may take. @default CONTRACT_DEFAULTS.timeoutMs */
   timeout?: number;
   /**
    * Milliseconds one rule may take, generated cases and shrinking included; a rule that
-   * reaches it is not judged (exit 2 unless another fails). @default 60000
+   * reaches it is not judged (exit 2 unless another fails). @default CONTRACT_DEFAULTS.ruleTimeMs
    */
   ruleTimeout?: number;
 }
@@ -71,12 +62,6 @@ export class ContractConfigError extends Error {
 
 /** The names the suite gives a rule it could not judge (see contract-tests/verdicts.ts). */
 const UNJUDGED = new Set(['TargetUnavailable', 'BudgetReached']);
-/** The annotation types of the suite (see contract-tests/reporter.ts). */
-const ADVISORY = 'warning';
-const SKIP_NOTE = 'skipped';
-/** The metadata in which each rule's test hands over its answers heard (contract-tests/coverage-hits.ts). */
-const HITS_META = 'contractHits';
-const PLACE_HITS_META = 'contractPlaceHits';
 
 /**
  * Runs the contract suite against a deployment and tells whether it conforms.
@@ -94,10 +79,7 @@ export async function runContract(
   let spec: OpenApiDocument;
   let baseUrl: string;
   let refusedSchemes: Record<string, string>;
-  // Colour codes only for a person at a terminal; a CI log gets plain text (set before vitest
-  // loads: its colours are chosen then).
-  if ((io.stdout as { isTTY?: boolean }).isTTY !== true) process.env.NO_COLOR ??= '1';
-  let loadingVitest: Promise<typeof VitestNode>;
+  let loadingSuite: Promise<RunSuite>;
   try {
     checkOptions(options);
     // A start after the first reads the spec from loadSpec's remembered loads, without YAML.
@@ -105,11 +87,10 @@ export async function runContract(
     plan = buildContractPlan(spec);
     baseUrl = resolveBaseUrl(options, spec);
     checkCredentials(plan, options);
-    // Loaded while the target is asked, half a second of start-up that the pre-flight's
-    // network waits hide. Not before: a refused option or spec stops at once without paying
-    // its 0.6 CPU s (the checks above take the same thread, so they hid nothing of it).
-    loadingVitest = import('vitest/node');
-    loadingVitest.catch(() => undefined);
+    // Loaded while the target is asked, its network waits hiding the load; not before: a
+    // refused option or spec stops at once without loading the rules.
+    loadingSuite = loadSuite();
+    loadingSuite.catch(() => undefined);
     ({ refusedSchemes } = await preflight(plan, baseUrl, {
       credentials: { token: options.apiKey, basic: options.basic },
       timeoutMs,
@@ -122,96 +103,65 @@ export async function runContract(
   }
 
   const replay = replayCommand({ ...options, baseUrl, seed, budget, timeout: timeoutMs });
-  const run = {
-    plan,
-    settings: {
-      baseUrl,
-      token: options.apiKey,
-      basic: options.basic,
-      refusedSchemes,
-      readOnly: options.readOnly === true,
-      seed,
-      budget,
-      timeoutMs,
-      ruleTimeMs: options.ruleTimeout ?? CONTRACT_DEFAULTS.ruleTimeMs,
-      replay,
-    },
-  };
-
-  const junit = options.reporter === 'junit';
-  const { createVitest } = await loadingVitest;
-  const suite = locateSuite();
-  // What vitest prints (`JUNIT report written to ...`) follows the report, whose first line is the verdict.
-  const vitestOutput: Buffer[] = [];
-  const held = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      vitestOutput.push(Buffer.from(chunk));
-      done();
-    },
-  });
-  const vitest = await createVitest(
-    'test',
-    {
-      ...suiteOptions(suite),
-      reporters: [suite.reporter, ...(junit ? ['junit'] : [])],
-      ...(junit && options.output ? { outputFile: { junit: options.output } } : {}),
-    },
-    {},
-    { stdout: held as never, stderr: io.stderr as never },
-  );
-  // The key is declared by the suite (contract-tests/target.ts), which the build does not see.
-  (vitest.provide as (key: string, value: unknown) => void)('contractRun', run);
+  let result: SuiteResult;
   try {
-    await vitest.start();
+    const runSuite = await loadingSuite;
+    result = await runSuite({
+      plan,
+      settings: {
+        baseUrl,
+        token: options.apiKey,
+        basic: options.basic,
+        refusedSchemes,
+        readOnly: options.readOnly === true,
+        seed,
+        budget,
+        timeoutMs,
+        ruleTimeMs: options.ruleTimeout ?? CONTRACT_DEFAULTS.ruleTimeMs,
+        replay,
+      },
+    });
   } catch (err) {
-    io.stderr.write(Buffer.concat(vitestOutput));
     io.stderr.write(`petstore-kit contract: ${err instanceof Error ? err.message : String(err)}\n`);
-    await vitest.close();
     return ContractExit.unusable;
   }
 
-  const outcomes: RuleOutcome[] = [];
-  const tests: TestCase[] = [];
-  const hits: RuleHits[] = [];
-  let broken =
-    vitest.state.getUnhandledErrors().length > 0 ? 'an error outside the rules' : undefined;
-  for (const module of vitest.state.getTestModules()) {
-    for (const error of module.errors()) broken ??= error.message.split('\n')[0];
-    for (const test of module.children.allTests()) {
-      tests.push(test);
-      outcomes.push(outcomeOf(test, options.readOnly === true));
-      const meta = test.meta() as Record<string, unknown>;
-      const counted = meta[HITS_META];
-      const byPlaces = meta[PLACE_HITS_META];
-      if (counted && typeof counted === 'object')
-        hits.push({
-          statuses: counted as HitCounts,
-          ...(byPlaces && typeof byPlaces === 'object'
-            ? { places: byPlaces as PlaceHitCounts }
-            : {}),
-        });
-    }
-  }
-  await vitest.close();
-
-  const coverage = contractCoverage(spec, hits);
-  const unreached = unreachedOperations(plan, coverage, outcomes, options.readOnly === true);
+  const readOnly = options.readOnly === true;
+  const cases = result.rules.map((rule) => ({
+    ...outcomeOf(rule, readOnly),
+    durationMs: rule.durationMs,
+    errorType: rule.error?.name,
+  }));
+  const outcomes: RuleOutcome[] = cases.map(
+    ({ durationMs: _d, errorType: _e, ...outcome }) => outcome,
+  );
+  const coverage = contractCoverage(
+    spec,
+    result.rules.map((rule) => ({ statuses: rule.hits, places: rule.placeHits })),
+  );
+  const unreached = unreachedOperations(plan, coverage, outcomes, readOnly);
   const report = contractReport(outcomes, {
     baseUrl,
     replay,
     credentialsFrom: credentialSources(options),
-    timing: timing(tests),
-    broken,
+    timing: timing(result.rules),
+    broken: result.broken,
     coverage,
     minCoverage: options.minCoverage,
     unreached,
   });
-  if (junit && options.output)
-    await addJunitParts(options.output, {
-      properties: { seed: String(seed), budget: String(budget), base_url: baseUrl, replay },
-      coverage,
-      minCoverage: options.minCoverage,
-    });
+  if (options.reporter === 'junit' && options.output) {
+    await mkdir(dirname(options.output), { recursive: true });
+    await writeFile(
+      options.output,
+      junitReport(cases, {
+        suite: plan.title,
+        properties: { seed: String(seed), budget: String(budget), base_url: baseUrl, replay },
+        coverage,
+        minCoverage: options.minCoverage,
+      }),
+    );
+  }
   const json =
     options.reporter === 'json'
       ? `${JSON.stringify(
@@ -231,11 +181,8 @@ export async function runContract(
   if (json !== undefined && options.output) await writeFile(options.output, json);
   if (json !== undefined && !options.output) io.stdout.write(json);
   else io.stdout.write(`${report.lines.join('\n')}\n`);
-  // Standard output holds the JSON alone when it is written there.
-  if (vitestOutput.length > 0)
-    (json !== undefined && !options.output ? io.stderr : io.stdout).write(
-      Buffer.concat(vitestOutput),
-    );
+  if (options.reporter === 'junit' && options.output)
+    io.stdout.write(`JUnit report written to ${options.output}\n`);
   if (process.env.GITHUB_ACTIONS === 'true')
     for (const line of githubAnnotations(outcomes)) io.stdout.write(`${line}\n`);
   // The report opens with the verdict; a log that keeps stderr apart gets it there too.
@@ -243,32 +190,27 @@ export async function runContract(
   return report.exitCode;
 }
 
-function outcomeOf(test: TestCase, readOnly: boolean): RuleOutcome {
-  const result = test.result();
-  const annotations = test.annotations();
-  const advisories = annotations.filter((a) => a.type === ADVISORY).map((a) => a.message);
-  const base = { name: test.name, advisories };
-  if (result.state === 'passed') return { ...base, state: 'passed' };
-  if (result.state === 'failed') {
-    const message = result.errors[0]?.message ?? 'failed';
-    const unjudged = result.errors.every((error) => UNJUDGED.has(error.name ?? ''));
-    return { ...base, state: unjudged ? 'unjudged' : 'failed', message };
+function outcomeOf(rule: SuiteRuleResult, readOnly: boolean): RuleOutcome {
+  const base = { name: rule.name, advisories: rule.advisories };
+  if (rule.state === 'passed') return { ...base, state: 'passed' };
+  if (rule.state === 'failed') {
+    const unjudged = UNJUDGED.has(rule.error?.name ?? '');
+    return {
+      ...base,
+      state: unjudged ? 'unjudged' : 'failed',
+      message: rule.error?.message ?? 'failed',
+    };
   }
   const note =
-    annotations.find((a) => a.type === SKIP_NOTE)?.message ??
-    (readOnly ? 'they write, and --read-only skips what writes' : 'skipped');
+    rule.note ?? (readOnly ? 'they write, and --read-only skips what writes' : 'skipped');
   return { ...base, state: 'skipped', note };
 }
 
 /** The suite's own start-up (process start to its first rule) and the rules' time. */
-function timing(tests: TestCase[]): string {
-  const spans = tests
-    .map((test) => test.diagnostic())
-    .filter((d) => d !== undefined)
-    .map((d) => ({ start: d.startTime, end: d.startTime + d.duration }));
-  if (spans.length === 0) return 'no rule ran';
-  const first = Math.min(...spans.map((s) => s.start));
-  const last = Math.max(...spans.map((s) => s.end));
+function timing(rules: readonly SuiteRuleResult[]): string {
+  if (rules.length === 0) return 'no rule ran';
+  const first = Math.min(...rules.map((rule) => rule.startTime));
+  const last = Math.max(...rules.map((rule) => rule.startTime + rule.durationMs));
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   return `start-up ${seconds(first - performance.timeOrigin)}, rules ${seconds(last - first)}`;
 }
@@ -311,50 +253,6 @@ function credentialSources(options: ContractCommandOptions): string {
     Boolean,
   );
   return sources.length > 0 ? sources.join(' and ') : 'none';
-}
-
-/**
- * JUnit readers (Jenkins, GitLab) show a test suite's properties: the seed, the base URL and
- * the replay command go there, so that a report alone tells how to run it again. The
- * coverage table follows as a test suite of its own, a missed status a skipped case; below
- * `--min-coverage` it holds a failing case that says by how much.
- */
-async function addJunitParts(
-  file: string,
-  facts: {
-    properties: Record<string, string>;
-    coverage: Coverage;
-    minCoverage?: number | undefined;
-  },
-): Promise<void> {
-  const xml = await readFile(file, 'utf8').catch(() => undefined);
-  if (xml === undefined) return;
-  const escape = (text: string) =>
-    text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const properties = Object.entries(facts.properties)
-    .map(([name, value]) => `<property name="${name}" value="${escape(value)}"/>`)
-    .join('');
-  const { coverage, minCoverage } = facts;
-  let suite = coverageReport(coverage, 'junit').replace(/^<\?xml[^>]*>\n/, '');
-  const message = minCoverage === undefined ? undefined : floorShortfall(coverage, minCoverage);
-  if (message !== undefined) {
-    suite = suite
-      .replace(/ failures="0"/, ' failures="1"')
-      .replace(
-        '</testsuite>',
-        `  <testcase classname="coverage" name="--min-coverage ${minCoverage}%">\n    <failure message="${escape(message)}"/>\n  </testcase>\n</testsuite>`,
-      );
-  }
-  const withProperties = xml.replace(
-    /(<testsuite [^>]*>)/g,
-    `$1\n<properties>${properties}</properties>`,
-  );
-  await writeFile(
-    file,
-    withProperties.includes('</testsuites>')
-      ? withProperties.replace('</testsuites>', `${suite}</testsuites>`)
-      : `${withProperties}${suite}`,
-  );
 }
 
 function resolveBaseUrl(options: ContractCommandOptions, spec: OpenApiDocument): string {

@@ -1,68 +1,60 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import type { ContractPlan } from './contract-plan.js';
+import type { HitCounts, PlaceHitCounts } from './contract-coverage.js';
 
 /**
- * Where the contract suite's rules are and how vitest runs them, given inline to
- * `createVitest` (no config file: vite bundling one cost every run a few hundred ms).
- *
- * `npm run build` compiles the suite to JavaScript beside the CLI (dist/contract-tests/), and
- * the run hands those modules to Node as they are (`server.deps.external`): no module is
- * transformed at run time, so a run has nothing to cache and two runs at once share no files.
- * The CLI run from its sources (src/, under tsx or vitest) has no compiled suite beside it and
- * runs the TypeScript suite in contract-tests/, which vitest transforms.
+ * The contract suite as the CLI sees it: `runSuite` of contract-tests/suite.ts, its input and
+ * its results written again on this side (the suite imports nothing from src/, and src/ is
+ * compiled apart from it); test/contract-runner.test.ts holds the two equal.
  */
-export interface ContractSuite {
-  /** The folder holding the suite's test file. */
-  root: string;
-  /** Whether `root` holds the compiled suite (dist/contract-tests) rather than its sources. */
-  compiled: boolean;
-  /** The suite's silent reporter (contract-tests/reporter.ts). */
-  reporter: string;
-}
+export type RunSuite = (run: SuiteRun) => Promise<SuiteResult>;
 
-/** The compiled suite beside this module when it runs from dist/cli/, else the sources. */
-export function locateSuite(): ContractSuite {
-  const compiled = fileURLToPath(new URL('../contract-tests/', import.meta.url));
-  if (existsSync(`${compiled}categories.contract.test.js`))
-    return { root: compiled, compiled: true, reporter: `${compiled}reporter.js` };
-  const sources = fileURLToPath(new URL('../../contract-tests/', import.meta.url));
-  return { root: sources, compiled: false, reporter: `${sources}reporter.ts` };
-}
-
-/**
- * The vitest options of a run of the suite: its rules one after another (some create data that
- * others then look for), no time limit per rule (each request has its own, --timeout, and every
- * rule its own bound, --rule-timeout).
- */
-export function suiteOptions(suite: ContractSuite, env: NodeJS.ProcessEnv = process.env) {
-  return {
-    config: false as const,
-    root: suite.root,
-    include: [suite.compiled ? '*.contract.test.js' : '*.contract.test.ts'],
-    watch: false,
-    testTimeout: 0,
-    pool: 'threads' as const,
-    fileParallelism: false,
-    sequence: { concurrent: false },
-    // The compiled suite's modules go to Node as they are: only its test file passes through vite.
-    ...(suite.compiled ? { server: { deps: { external: [/\.js$/] } } } : {}),
-    experimental: suite.compiled ? { fsModuleCache: false } : moduleCache(env),
+/** What the CLI hands the suite: the plan and the run's checked settings. */
+export interface SuiteRun {
+  plan: ContractPlan;
+  settings: {
+    baseUrl: string;
+    token?: string | undefined;
+    basic?: string | undefined;
+    refusedSchemes?: Record<string, string>;
+    readOnly?: boolean;
+    seed: number;
+    budget: number;
+    timeoutMs: number;
+    ruleTimeMs?: number | undefined;
+    replay: string;
   };
 }
 
+/** Each rule's result in the table's order, and an error outside the rules if one came. */
+export interface SuiteResult {
+  rules: SuiteRuleResult[];
+  broken?: string;
+}
+
+/** How one rule ended (see contract-tests/runner.ts). */
+export interface SuiteRuleResult {
+  name: string;
+  state: 'passed' | 'failed' | 'skipped';
+  error?: { name: string; message: string };
+  note?: string;
+  advisories: string[];
+  hits: HitCounts;
+  placeHits: PlaceHitCounts;
+  startTime: number;
+  durationMs: number;
+}
+
 /**
- * Where the TypeScript suite's compiled modules are kept between runs, when the user asks:
- * `PETSTORE_KIT_CONTRACT_CACHE` names a directory of the user's own. Off by default: vitest's
- * module cache is experimental, and two runs at once on one cache (two CI jobs on one runner)
- * made one of them fail with ENOENT on a file the other moved. The built CLI needs none: its
- * suite is compiled already.
- * @default off
+ * Loads the suite: compiled beside this module when the CLI runs from dist/cli/ (`npm run
+ * build` compiles contract-tests/ to dist/contract-tests/), else its TypeScript sources, for
+ * the CLI run from src/ under tsx.
+ * @example const runSuite = await loadSuite(); const { rules } = await runSuite(run);
  */
-export function moduleCache(env: NodeJS.ProcessEnv = process.env): {
-  fsModuleCache: boolean;
-  fsModuleCachePath?: string;
-} {
-  const chosen = env.PETSTORE_KIT_CONTRACT_CACHE;
-  if (!chosen || chosen === 'off') return { fsModuleCache: false };
-  return { fsModuleCache: true, fsModuleCachePath: chosen };
+export async function loadSuite(): Promise<RunSuite> {
+  const compiled = new URL('../contract-tests/suite.js', import.meta.url);
+  const url = existsSync(compiled)
+    ? compiled
+    : new URL('../../contract-tests/suite.ts', import.meta.url);
+  return ((await import(url.href)) as { runSuite: RunSuite }).runSuite;
 }
