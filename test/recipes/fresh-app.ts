@@ -82,8 +82,8 @@ export async function freshApp(
     await run(['install', '--save-dev', ...NPM_FLAGS, ...packages, `msw@${tools.msw}`], dir);
   } else {
     // Until the peer range takes this MSW (the `versions` branch), npm refuses it (ERESOLVE):
-    // the rest first, with peers resolved (openapi-typescript keeps its TypeScript 5 beside
-    // the app's 7), then MSW past the peer check, as a reader forcing it would.
+    // the rest first, every peer resolved, then MSW alone past the peer check, so that the
+    // check is skipped for it only, as a reader forcing it would.
     await run(['install', '--save-dev', ...NPM_FLAGS, ...packages], dir);
     await run(
       ['install', '--save-dev', ...NPM_FLAGS, '--legacy-peer-deps', `msw@${tools.msw}`],
