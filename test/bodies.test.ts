@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 
 beforeEach(() => {
-  app = createApp({ spec });
+  app = createApp({ spec, seedCount: 0 }); // "nothing is stored" reads an empty store;
 });
 
 function post(path: string, contentType: string, body: string | Buffer) {

@@ -13,6 +13,7 @@ import {
   ROOT,
   type FrontendProject,
 } from './recipes/frontend-project.js';
+import { layoutDisagreements } from './recipes/docs-layout.js';
 
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 
@@ -25,10 +26,17 @@ const PAGES = [
     .map((name) => `docs/${name}`),
 ];
 
+/**
+ * The Storybook recipe's snippets need Storybook, which this project does not install: `npm run
+ * test:storybook` type-checks and builds them in a fresh app (test/recipes/storybook.ts).
+ */
+const CHECKED_ELSEWHERE = ['docs/storybook.md'];
+
 /** The pages other than the recipes that hold TypeScript, each type-checked on its own. */
 const OTHER_PAGES_WITH_TYPESCRIPT = PAGES.filter(
   (page) =>
     page !== RECIPES_PAGE &&
+    !CHECKED_ELSEWHERE.includes(page) &&
     /^\s*```(ts|tsx|typescript)\s*$/m.test(readFileSync(join(ROOT, page), 'utf8')),
 );
 
@@ -93,8 +101,9 @@ describe('the recipes’ TypeScript snippets (docs/recipes.md)', () => {
   it('name the file each goes to, and cover the app, its Vitest and Playwright tests and the express mount', () => {
     expect(project.snippets.map((snippet) => snippet.path)).toEqual(
       expect.arrayContaining([
-        'src/api.ts',
+        'src/api/client.ts',
         'src/Categories.tsx',
+        'src/App.tsx',
         'vite.config.ts',
         'vitest.config.ts',
         'test/mock-setup.ts',
@@ -152,6 +161,47 @@ describe('every other page’s TypeScript snippets', () => {
       expect(unexplainedFailure(), build.output).toBe(false);
     },
   );
+});
+
+describe('one layout of files across the pages (issue 47, item 10)', () => {
+  it('every page writes a file as every other does, and each test is where Vitest or Playwright looks', () => {
+    const pages = PAGES.map((page) => ({
+      page,
+      snippets: readmeSnippets(readFileSync(join(ROOT, page), 'utf8'), page),
+    }));
+    expect(layoutDisagreements(pages)).toEqual([]);
+  });
+
+  it('refuses the layout the docs had: one file two ways, a test outside the include (the check is not vacuous)', () => {
+    const recipes = readmeSnippets(
+      [
+        '```ts\n// src/api.ts\nexport const client = 1;\n```',
+        "```ts\n// vitest.config.ts\nexport default { test: { include: ['test/**/*.test.ts'] } };\n```",
+        "```ts\n// playwright.config.ts\nexport default { testDir: './e2e' };\n```",
+        '```ts\n// test/api.test.ts\nexport {};\n```',
+        '```ts\n// e2e/categories.spec.ts\nexport {};\n```',
+      ].join('\n\n'),
+      'docs/recipes.md',
+    );
+    const frontend = readmeSnippets(
+      [
+        '```ts\n// src/api.ts\nexport interface paths {}\n```',
+        '```ts\n// src/categories.test.ts\nexport {};\n```',
+        '```ts\n// test/msw.ts (MSW 2)\nexport const v = 2;\n```',
+        '```ts\n// test/msw.ts (MSW 3)\nexport const v = 3;\n```',
+      ].join('\n\n'),
+      'docs/frontend.md',
+    );
+    expect(
+      layoutDisagreements([
+        { page: 'docs/frontend.md', snippets: frontend },
+        { page: 'docs/recipes.md', snippets: recipes },
+      ]),
+    ).toEqual([
+      'docs/recipes.md:2 writes src/api.ts otherwise than docs/frontend.md:2',
+      "docs/frontend.md:7: src/categories.test.ts is a test neither Vitest's include (test/**/*.test.ts) nor Playwright's testDir (./e2e) runs",
+    ]);
+  });
 });
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
@@ -223,5 +273,14 @@ describe('readmeSnippets', () => {
     expect(readmeSnippets('```sh\nnpm test\n```\n```tsx\n// src/A.tsx: a comment\n```\n')).toEqual([
       { path: 'src/A.tsx', line: 5, code: '// src/A.tsx: a comment\n' },
     ]);
+    // One version of a file per MSW major, and not two for the same one.
+    expect(
+      readmeSnippets('```ts\n// a.ts (MSW 2)\n```\n```ts\n// a.ts (MSW 3)\n```\n').map(
+        (snippet) => snippet.msw,
+      ),
+    ).toEqual([2, 3]);
+    expect(() =>
+      readmeSnippets('```ts\n// a.ts (MSW 3)\n```\n```ts\n// a.ts (MSW 3)\n```\n'),
+    ).toThrow('README line 5: a.ts is named twice (first at line 2)');
   });
 });

@@ -127,6 +127,12 @@ export interface MockSettings {
    * @example false // a test that starts many mocks of large documents and calls few operations
    */
   compileAhead?: boolean;
+  /**
+   * Whether every collection is seeded on its first use, whatever the document's size: a caller
+   * that cannot wait for seeding (createApp, synchronous) defers it with `seed()` this way.
+   * @default false: only a document too large to check whole at start-up
+   */
+  seedOnFirstUse?: boolean;
   /** @default silence */
   logger?: CoreLogger;
   /**
@@ -244,7 +250,7 @@ export function createMock(
   // A custom store that holds only records gets the rest of the state backend in this process.
   const given = stateBackend(settings.store ?? createMemoryStore());
   // A store replicas share keeps its sessions' state itself: it is seeded at start-up.
-  const lazy = eager || given.shared ? undefined : lazySeeding(given);
+  const lazy = (eager && !settings.seedOnFirstUse) || given.shared ? undefined : lazySeeding(given);
   const states =
     carried?.states ??
     createStates({

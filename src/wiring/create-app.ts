@@ -47,10 +47,14 @@ export interface MockApp extends Pick<
  */
 export function createApp(options: AppOptions, from: { carriedFrom?: Mock } = {}): MockApp {
   const { storage, ...settings } = resolveOptions(options, APP_ONLY);
-  return appOf(
+  // A memory store starts with the seed data, as startMock's does; createApp cannot wait for
+  // it, so each collection is seeded on its first use. A store of the caller's is theirs.
+  const seeded = storage.kind !== 'custom';
+  const app = appOf(
     {
       ...settings,
       storage,
+      ...(seeded ? { seedOnFirstUse: true } : {}),
       spec: options.spec,
       ...(storage.kind === 'custom' ? { store: storage.store } : {}),
       ...(options.adminSpec ? { adminSpec: options.adminSpec } : {}),
@@ -59,6 +63,10 @@ export function createApp(options: AppOptions, from: { carriedFrom?: Mock } = {}
     },
     from,
   );
+  // Deferred (seedOnFirstUse): it only records the settings, so nothing is left to await.
+  if (seeded && !from.carriedFrom)
+    void app.seed({ count: settings.seedCount, seed: settings.seed });
+  return app;
 }
 
 /**

@@ -16,6 +16,7 @@ export interface AppOptions extends Pick<
   | 'logger'
   | 'bodyLimit'
   | 'seed'
+  | 'seedCount'
   | 'cors'
   | 'scenarios'
   | 'faultTimeoutMs'
@@ -45,6 +46,8 @@ export interface AppSettings
   spec: LoadedSpec;
   /** The store opened for the records; none: a new in-memory one. */
   store?: Store | undefined;
+  /** See MockSettings.seedOnFirstUse. */
+  seedOnFirstUse?: boolean;
 }
 
 /**
@@ -59,6 +62,7 @@ export function mockSettings(settings: AppSettings): MockSettings {
     seed: settings.seed,
     seedCount: settings.seedCount,
     compileAhead: settings.compileAhead,
+    ...(settings.seedOnFirstUse ? { seedOnFirstUse: true } : {}),
     scenarios: settings.scenarios,
     faultTimeoutMs: settings.faultTimeoutMs,
     maxSessions: settings.maxSessions,

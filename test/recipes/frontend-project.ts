@@ -4,11 +4,13 @@
 // command, and petstore-kit installed (a link to this checkout, whose dist/ `npm test` builds
 // first).
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { oneApp, type PageSnippets, type PlacedSnippet } from './docs-layout.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TEMPLATE = join(ROOT, 'test/recipes/frontend-app');
@@ -18,12 +20,17 @@ export const RECIPES_PAGE = 'docs/recipes.md';
 
 /** A TypeScript code block of a page, and the file its first line names. */
 export interface Snippet {
-  /** Where it goes in the project, e.g. `src/api.ts`. */
+  /** Where it goes in the project, e.g. `src/api/client.ts`. */
   path: string;
+  /** The MSW major it is written for (`// test/msw.ts (MSW 3)`); none: every one. */
+  msw?: MswMajor;
   /** The page's line of its first line of code (the `// path` comment). */
   line: number;
   code: string;
 }
+
+/** The MSW majors the docs give setups for. */
+export type MswMajor = 2 | 3;
 
 /** A fenced block of a page: its language, the line it starts on, its text. */
 interface Block {
@@ -49,8 +56,9 @@ function blocksOf(markdown: string): Block[] {
 
 /**
  * Every TypeScript block (`ts`, `tsx`, `typescript`) of a page, by the file its first line
- * names (`// src/api.ts`). A block that names no file, or a file named twice, is an error: a
- * snippet nobody can place is a snippet nobody checks.
+ * names (`// src/api.ts`, or `// test/msw.ts (MSW 3)` for one MSW major's version of a file). A
+ * block that names no file, or a file named twice for the same MSW, is an error: a snippet
+ * nobody can place is a snippet nobody checks.
  * @param page how errors name the page (`README` unless told)
  * @example readmeSnippets('```ts\n// a.ts\nexport {};\n```\n') // [{ path: 'a.ts', line: 2, code: '// a.ts\nexport {};\n' }]
  */
@@ -58,19 +66,28 @@ export function readmeSnippets(markdown: string, page = 'README'): Snippet[] {
   const snippets: Snippet[] = [];
   for (const block of blocksOf(markdown)) {
     if (!['ts', 'tsx', 'typescript'].includes(block.lang)) continue;
-    const path = /^\/\/ ([\w./-]+\.tsx?)\b/.exec(block.code)?.[1];
+    const named = /^\/\/ ([\w./-]+\.tsx?)\b(?: \(MSW (2|3)\))?/.exec(block.code);
+    const path = named?.[1];
+    const msw = named?.[2] ? (Number(named[2]) as MswMajor) : undefined;
     if (!path)
       throw new Error(
         `${page} line ${block.line}: a TypeScript block must start with a comment naming its file (// src/api.ts)`,
       );
-    const twice = snippets.find((snippet) => snippet.path === path);
+    const twice = snippets.find(
+      (snippet) => snippet.path === path && (!snippet.msw || !msw || snippet.msw === msw),
+    );
     if (twice)
       throw new Error(
         `${page} line ${block.line}: ${path} is named twice (first at line ${twice.line})`,
       );
-    snippets.push({ path, line: block.line, code: block.code });
+    snippets.push({ path, line: block.line, code: block.code, ...(msw ? { msw } : {}) });
   }
   return snippets;
+}
+
+/** The snippets a project on one MSW major takes: its versions of a file, and the others. */
+export function forMsw(snippets: readonly Snippet[], msw: MswMajor): Snippet[] {
+  return snippets.filter((snippet) => !snippet.msw || snippet.msw === msw);
 }
 
 /** The arguments of a page's `npx <command> ...` line inside a `sh` block. */
@@ -114,10 +131,17 @@ export interface FrontendProject {
  * every package this checkout has installed, and petstore-kit itself (to this checkout, as
  * `npm link` would): what the snippets import resolves as in a real install.
  * @param page the page, from the repository's root (`docs/recipes.md` unless told)
+ * @param msw the MSW major whose versions of a file it takes: this checkout's (2) unless told
  */
-export async function frontendProject(page = RECIPES_PAGE): Promise<FrontendProject> {
+export async function frontendProject(
+  page = RECIPES_PAGE,
+  msw: MswMajor = 2,
+): Promise<FrontendProject> {
   const readme = await readFile(join(ROOT, page), 'utf8');
-  const snippets = readmeSnippets(readme, page);
+  const snippets = forMsw(readmeSnippets(readme, page), msw).map((snippet) => ({
+    ...snippet,
+    page,
+  }));
   const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-frontend-'));
   await linkNodeModules(dir);
   // Another page gets the template's settings only: its app and tests are the recipes'.
@@ -132,28 +156,89 @@ export async function frontendProject(page = RECIPES_PAGE): Promise<FrontendProj
     await writeFile(join(dir, 'src/vite-env.d.ts'), '/// <reference types="vite/client" />\n');
   }
   if (page !== RECIPES_PAGE) await writeTemplateFiles(dir, snippets);
+  return finishProject(dir, snippets, readme);
+}
+
+/** The README and every docs page, from the repository's root. */
+export async function docPages(): Promise<PageSnippets[]> {
+  const names = (await readdir(join(ROOT, 'docs'))).filter((name) => name.endsWith('.md')).sort();
+  return Promise.all(
+    ['README.md', ...names.map((name) => `docs/${name}`)].map(async (page) => ({
+      page,
+      snippets: readmeSnippets(await readFile(join(ROOT, page), 'utf8'), page),
+    })),
+  );
+}
+
+/**
+ * The one app every page's snippets make together (oneApp), in the template, for one MSW
+ * major: the app the docs describe, whole.
+ * @param dir where to make it (a folder holding the app's own install); none: a new temporary
+ * folder whose node_modules links this checkout's, as frontendProject's does
+ */
+export async function docsAppProject(msw: MswMajor, fresh?: FreshApp): Promise<FrontendProject> {
+  const snippets = oneApp(await docPages(), msw);
+  const recipes = await readFile(join(ROOT, RECIPES_PAGE), 'utf8');
+  if (fresh) {
+    await applyNodeInclude(fresh.dir, recipes);
+    await writeTemplateFiles(fresh.dir, snippets);
+    return finishProject(fresh.dir, snippets, recipes, fresh.env);
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-docs-app-'));
+  await linkNodeModules(dir);
+  // The template's settings and pages, not our own tests of the recipes' isolation.
+  const ours = (from: string) => /^(test|e2e)(\/|$)|README\.md$/.test(relative(TEMPLATE, from));
+  await cp(TEMPLATE, dir, { recursive: true, filter: (from) => !ours(from) });
+  await writeTemplateFiles(dir, snippets);
+  return finishProject(dir, snippets, recipes);
+}
+
+/** An app create-vite made and npm installed, and the environment its commands run in. */
+export interface FreshApp {
+  dir: string;
+  env: Record<string, string>;
+}
+
+/** Sets tsconfig.node.json's `include` to the list the recipes tell a reader to give it. */
+async function applyNodeInclude(dir: string, recipes: string): Promise<void> {
+  const told = /tsconfig\.node\.json`\s*\(`("include": \[[^\]]*\])`\)/.exec(recipes)?.[1];
+  if (!told) throw new Error(`${RECIPES_PAGE} no longer says what tsconfig.node.json includes`);
+  const path = join(dir, 'tsconfig.node.json');
+  const config = await readFile(path, 'utf8');
+  const edited = config.replace(/"include": \[[^\]]*\]/, told);
+  if (edited === config) throw new Error(`create-vite's ${path} has no "include" to edit`);
+  await writeFile(path, edited);
+}
+
+/** Writes the snippets into a project and runs the type step of the page that gives it. */
+async function finishProject(
+  dir: string,
+  snippets: readonly PlacedSnippet[],
+  typePage: string,
+  baseEnv: Record<string, string> = {},
+): Promise<FrontendProject> {
   for (const snippet of snippets) {
     await mkdir(dirname(join(dir, snippet.path)), { recursive: true });
     await writeFile(join(dir, snippet.path), snippet.code);
   }
   const project: FrontendProject = {
     dir,
-    snippets,
-    run: (command, args, env = {}) => runIn(dir, command, args, env),
+    snippets: [...snippets],
+    run: (command, args, env = {}) => runIn(dir, command, args, { ...baseEnv, ...env }),
     origin(path, line) {
       const snippet = snippets.find((s) => s.path === path);
       return snippet
-        ? `${page}:${snippet.line + line - 1}`
+        ? `${snippet.page}:${snippet.line + line - 1}`
         : `test/recipes/frontend-app/${path}:${line}`;
     },
     remove: () => rm(dir, { recursive: true, force: true }),
   };
   // The page's own type step, as a reader runs it: `petstore-kit types`, or openapi-typescript
   // where a page still names it.
-  const typeStep = hasReadmeCommand(readme, 'petstore-kit types')
-    ? (['petstore-kit', ['types', ...readmeCommand(readme, 'petstore-kit types')]] as const)
-    : hasReadmeCommand(readme, 'openapi-typescript')
-      ? (['openapi-typescript', readmeCommand(readme, 'openapi-typescript')] as const)
+  const typeStep = hasReadmeCommand(typePage, 'petstore-kit types')
+    ? (['petstore-kit', ['types', ...readmeCommand(typePage, 'petstore-kit types')]] as const)
+    : hasReadmeCommand(typePage, 'openapi-typescript')
+      ? (['openapi-typescript', readmeCommand(typePage, 'openapi-typescript')] as const)
       : undefined;
   if (typeStep) {
     const [command, args] = typeStep;
@@ -164,22 +249,32 @@ export async function frontendProject(page = RECIPES_PAGE): Promise<FrontendProj
 }
 
 /**
- * What a page's snippets import and a reader already has: create-vite's `src/App.tsx`, and the
- * `src/openapi.json` the page's own `npx yaml --json` line makes of the spec.
+ * What a page's snippets import and a reader already has: create-vite's `src/App.tsx` and
+ * `src/index.css`, and the `openapi.json` the page's own `npx yaml --json` line makes of the spec.
  */
-async function writeTemplateFiles(dir: string, snippets: readonly Snippet[]): Promise<void> {
-  const imports = (file: string) =>
-    snippets.some((snippet) => snippet.code.includes(`from './${file}'`));
+export async function writeTemplateFiles(dir: string, snippets: readonly Snippet[]): Promise<void> {
   const given = (path: string) => snippets.some((snippet) => snippet.path === path);
+  /** The files of the project the snippets import by this name, relative to each snippet. */
+  const imported = (file: string) =>
+    snippets.flatMap((snippet) =>
+      [...snippet.code.matchAll(/from '(\.{1,2}\/[^']+)'|import '(\.{1,2}\/[^']+)'/g)]
+        .map((match) => join(dirname(snippet.path), match[1] ?? match[2]!))
+        .filter((path) => path.endsWith(`/${file}`) || path === file),
+    );
+  // What the template made is the template's: only a missing file is written.
+  const missing = (path: string) => !given(path) && !existsSync(join(dir, path));
   await mkdir(join(dir, 'src'), { recursive: true });
-  if (imports('App.tsx') && !given('src/App.tsx'))
+  if (imported('App.tsx').length > 0 && missing('src/App.tsx'))
     await writeFile(
       join(dir, 'src/App.tsx'),
       'export default function App() {\n  return null;\n}\n',
     );
-  if (imports('openapi.json') && !given('src/openapi.json')) {
+  if (imported('index.css').length > 0 && missing('src/index.css'))
+    await writeFile(join(dir, 'src/index.css'), ':root {\n  font-family: system-ui;\n}\n');
+  for (const path of new Set(imported('openapi.json'))) {
     const spec = parse(await readFile(join(ROOT, 'spec/openapi.yaml'), 'utf8')) as unknown;
-    await writeFile(join(dir, 'src/openapi.json'), JSON.stringify(spec));
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), JSON.stringify(spec));
   }
 }
 

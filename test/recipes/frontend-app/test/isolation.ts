@@ -1,7 +1,7 @@
 // Not in docs/recipes.md: the proof that its Vitest recipe isolates test files running at once.
 import { expect, test } from 'vitest';
 import { barrier } from '../e2e/barrier.ts';
-import { createApi } from '../src/api.ts';
+import { createApi } from '../src/api/client.ts';
 import { apiKey, mockUrl, session } from './mock.ts';
 
 export function isolatedFile(name: string): void {
