@@ -53,12 +53,14 @@ interface CompiledOperation {
  * parameters, read as their styles write them (an unknown query parameter is refused, and so
  * is one sent empty that the spec does not allow empty), then the body against the schema of
  * its media type (a `readOnly` property is refused). Form, multipart and text bodies arrive as
- * strings and are converted to the schema's types first. Every problem is listed in one 400
- * `validation_failed`.
+ * strings and are converted to the schema's types first. Every problem is listed in one
+ * `validation_failed`: a 400 when the request's form is wrong (a parameter, a body that does not
+ * decode or is missing), a 422 when only a parsed body breaks its schema (error-mapping.ts
+ * answers it as 400 where the operation documents no 422).
  * @example validator.check(createCategory, input) // throws ApiError 400 "/body must have required property 'name'"
  */
 export interface RequestValidator {
-  /** @throws {ApiError} 400 `validation_failed` listing every problem. */
+  /** @throws {ApiError} 400 or 422 `validation_failed` listing every problem. */
   check(operation: Operation, input: RequestInput): ValidRequest;
   /** Compiles the schemas of an operation now rather than on its first request. */
   prepare(operation: Operation): void;
@@ -109,10 +111,14 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
         : checkParameters(operation, input, problems);
 
     const spec = operation.requestBody;
+    // Problems of the request's form (parameters, a body that does not decode) make it a 400; a
+    // body that parses but breaks its schema alone is content (422 where documented).
+    let form = problems.length;
     let body: unknown;
     if (spec && input.body) {
       body = input.body.value;
       problems.push(...input.body.problems);
+      form += input.body.problems.length;
       const schema = spec.content.get(input.body.mediaType) ?? {};
       switch (input.body.kind) {
         case 'json':
@@ -133,11 +139,12 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
           break;
       }
     } else if (spec?.required) {
+      form++;
       problems.push(`/body is required: send ${[...spec.content.keys()].join(' or ')}`);
     }
 
-    if (problems.length > 0) throw errors.validationFailed(problems);
-    return { params, query, headers, cookies, body };
+    if (problems.length === 0) return { params, query, headers, cookies, body };
+    throw form > 0 ? errors.validationFailed(problems) : errors.contentInvalid(problems);
   }
 
   /** The parameters of a request read as their styles write them and checked; what is wrong goes to `problems`. */

@@ -167,8 +167,12 @@ export const errors = {
   validationFailed: define(400, 'validation_failed', (problems: readonly string[]) =>
     problems.join('; '),
   ),
+  /** A body that parses but breaks its schema: 422, or 400 where the operation documents no 422 (error-mapping.ts). */
+  contentInvalid: define(422, 'validation_failed', (problems: readonly string[]) =>
+    problems.join('; '),
+  ),
   recordWouldBreak: define(
-    400,
+    422,
     'validation_failed',
     (change: 'patched' | 'new', problems: readonly string[]) =>
       `The ${change} record would break the schema: ${problems.join('; ')}`,

@@ -1,0 +1,90 @@
+// Issue 48 on the inventory description (test/fixtures/specs/inventory.yaml): the HTTP its
+// structure states, each behaviour asked through mock.fetch as a client would.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createMock, type Mock } from '../src/core/create-mock.js';
+import { DEFAULT_SCENARIO_SETTINGS } from '../src/core/scenarios/settings.js';
+import { loadSpec, type LoadedSpec } from '../src/openapi/load.js';
+import { INVENTORY, PROBE_KEYS } from './inventory-probe.js';
+
+const BASE = 'http://inventory.test/v2';
+const ALL = { authorization: 'Bearer probe-all' };
+const WRITE = { ...ALL, 'content-type': 'application/json' };
+const PATCH = { ...ALL, 'content-type': 'application/merge-patch+json' };
+
+let spec: LoadedSpec | undefined;
+let mock: Mock;
+
+beforeEach(async () => {
+  spec ??= await loadSpec(INVENTORY);
+  mock = createMock(spec, {
+    apiKeys: [...PROBE_KEYS],
+    basic: [],
+    defaultCredentials: false,
+    seed: 1,
+    seedCount: 0,
+    scenarios: DEFAULT_SCENARIO_SETTINGS,
+    faultTimeoutMs: 1000,
+    maxSessions: 10,
+    sessionTtlMs: 60_000,
+    stability: 'experimental',
+    handlers: {},
+  });
+});
+
+function call(
+  method: string,
+  path: string,
+  headers: Record<string, string> = ALL,
+  body?: unknown,
+): Promise<Response> {
+  const init: RequestInit = { method, headers };
+  if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
+  return mock.fetch(new Request(`${BASE}${path}`, init));
+}
+
+/** A warehouse and one item in it: the item's path and its first ETag. */
+async function anItem(): Promise<{ path: string; id: string; tag: string | null }> {
+  await call('PUT', '/warehouses/AAA01', WRITE, { name: 'North' });
+  const res = await call('POST', '/warehouses/AAA01/items', WRITE, {
+    sku: 'BOLT-1',
+    name: 'Bolt',
+    quantity: 10,
+  });
+  expect(res.status).toBe(201);
+  const { id } = (await res.json()) as { id: string };
+  return { path: `/warehouses/AAA01/items/${id}`, id, tag: res.headers.get('etag') };
+}
+
+async function problem(res: Response, status: number): Promise<void> {
+  expect(res.status, await res.clone().text()).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(await res.json()).toMatchObject({ status });
+}
+
+describe('400 for the request form, 422 for a body that breaks the schema', () => {
+  it('answers 422 for a parsed body missing a required property, where 422 is documented', async () => {
+    await call('PUT', '/warehouses/AAA01', WRITE, { name: 'North' });
+    await problem(await call('POST', '/warehouses/AAA01/items', WRITE, { sku: 'NUT-1' }), 422);
+  });
+
+  it('answers 422 for a merge patch that breaks its schema', async () => {
+    const item = await anItem();
+    const res = await call(
+      'PATCH',
+      item.path,
+      { ...PATCH, 'if-match': item.tag ?? '*' },
+      {
+        quantity: -1,
+      },
+    );
+    await problem(res, 422);
+  });
+
+  it('answers 400 for a body that does not parse, a bad parameter, and both at once', async () => {
+    await call('PUT', '/warehouses/AAA01', WRITE, { name: 'North' });
+    await problem(await call('POST', '/warehouses/AAA01/items', WRITE, '{"sku":'), 400);
+    await problem(await call('GET', '/warehouses/AAA01/items?limit=abc'), 400);
+    // A bad path parameter with a bad body: the form is wrong, so 400.
+    await problem(await call('PUT', '/warehouses/lower', WRITE, { name: '' }), 400);
+  });
+});
