@@ -88,3 +88,19 @@ describe('400 for the request form, 422 for a body that breaks the schema', () =
     await problem(await call('PUT', '/warehouses/lower', WRITE, { name: '' }), 400);
   });
 });
+
+describe('upserts: a put at a key the client chooses', () => {
+  it('creates with 201 and a Location, then replaces with 200, one record on the list', async () => {
+    const created = await call('PUT', '/warehouses/AAA01', WRITE, { name: 'North', city: 'Oslo' });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toBe('/v2/warehouses/AAA01');
+    expect(await created.json()).toEqual({ code: 'AAA01', name: 'North', city: 'Oslo' });
+    const replaced = await call('PUT', '/warehouses/AAA01', WRITE, { name: 'North 2' });
+    expect(replaced.status).toBe(200);
+    expect(replaced.headers.get('location')).toBeNull();
+    expect(await replaced.json()).toEqual({ code: 'AAA01', name: 'North 2' });
+    const page = (await (await call('GET', '/warehouses')).json()) as unknown;
+    expect(page).toEqual({ warehouses: [{ code: 'AAA01', name: 'North 2' }], total: 1 });
+    expect((await call('GET', '/warehouses/AAA01')).status).toBe(200);
+  });
+});

@@ -164,14 +164,17 @@ class ServedResource {
     const answer = (
       record: StoredRecord | undefined,
       headers?: Record<string, string>,
+      as: number = status,
     ): Answer => ({
-      status,
+      status: as,
       body:
-        envelope && record
-          ? about
-            ? aboutRecord(record)
-            : this.envelopes.record(envelope, record)
-          : example(),
+        as === 204
+          ? undefined
+          : envelope && record
+            ? about
+              ? aboutRecord(record)
+              : this.envelopes.record(envelope, record)
+            : example(),
       ...(headers ? { headers } : {}),
     });
 
@@ -179,7 +182,9 @@ class ServedResource {
     // PUT creates the target it names): Vimeo's `PUT /me/likes/{video_id}` likes a video,
     // Discord's `PUT /guilds/{guild_id}/members/{user_id}` adds a member. Where a create
     // exists, the record must be made by it first.
-    const putCreates = !isCreatable(this.resource);
+    // A put that documents a 201 creates at the key its path names wherever it is (an upsert).
+    const { created: putCreated, replaced } = upsertStatuses(operation);
+    const putCreates = !isCreatable(this.resource) || putCreated !== undefined;
     switch (action) {
       case 'list':
         return async (request, context) => {
@@ -260,19 +265,25 @@ class ServedResource {
           const record = await collection.update(id, (current) =>
             this.#maker.change(current, request.body, action, operation, scope),
           );
-          if (record) return answer(record);
+          if (record) return answer(record, undefined, action === 'replace' ? replaced : status);
           if (action === 'replace' && putCreates) {
             const made = this.#maker.create(request.body, scope, collection, operation);
             const { fields } = made instanceof Promise ? await made : made;
             const created = await collection.create(fields, id);
+            const as = putCreated ?? status;
+            const location = as === 201 ? this.#location(scope, created) : undefined;
             // A put's answer may be about the record, not the record (GitHub's collaborator put
             // answers an invitation): shown as such where the record does not fit it.
             if (
               envelope?.kind === 'plain' &&
               this.options.compiler.response(envelope.record)(created).length > 0
             )
-              return { status, body: aboutRecord(created) };
-            return answer(created);
+              return {
+                status: as,
+                body: aboutRecord(created),
+                ...(location ? { headers: location } : {}),
+              };
+            return answer(created, location, as);
           }
           throw this.#notFound(id);
         };
@@ -473,6 +484,18 @@ function admitTypeInCommon(one: SchemaObject, other: SchemaObject): boolean {
   const these = [...a].filter((type) => type !== 'null');
   const those = new Set([...b].filter((type) => type !== 'null'));
   return these.length === 0 || those.size === 0 || these.some((type) => those.has(type));
+}
+
+/**
+ * The statuses a put documents for a record it creates (201, when documented) and for one it
+ * replaces (200, else 204, else its lowest success status).
+ */
+function upsertStatuses(operation: Operation): { created?: number; replaced: number } {
+  const { responses, successStatus, method } = operation;
+  if (method !== 'put') return { replaced: successStatus };
+  const replaced =
+    responses['200'] !== undefined ? 200 : responses['204'] !== undefined ? 204 : successStatus;
+  return responses['201'] !== undefined ? { created: 201, replaced } : { replaced };
 }
 
 /** Whether clients can add records to a collection: only then must a parent be made before its children. */
