@@ -1,7 +1,7 @@
 // Issue 48 on the inventory description (test/fixtures/specs/inventory.yaml): the HTTP its
 // structure states, each behaviour asked through mock.fetch as a client would.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createMock, type Mock } from '../src/core/create-mock.js';
+import { createMock, type Mock, type MockSettings } from '../src/core/create-mock.js';
 import { DEFAULT_SCENARIO_SETTINGS } from '../src/core/scenarios/settings.js';
 import { loadSpec, type LoadedSpec } from '../src/openapi/load.js';
 import { INVENTORY, PROBE_KEYS } from './inventory-probe.js';
@@ -15,8 +15,12 @@ let spec: LoadedSpec | undefined;
 let mock: Mock;
 
 beforeEach(async () => {
+  mock = await inventoryMock();
+});
+
+async function inventoryMock(handlers: MockSettings['handlers'] = {}): Promise<Mock> {
   spec ??= await loadSpec(INVENTORY);
-  mock = createMock(spec, {
+  return createMock(spec, {
     apiKeys: [...PROBE_KEYS],
     basic: [],
     defaultCredentials: false,
@@ -27,9 +31,9 @@ beforeEach(async () => {
     maxSessions: 10,
     sessionTtlMs: 60_000,
     stability: 'experimental',
-    handlers: {},
+    handlers,
   });
-});
+}
 
 function call(
   method: string,
@@ -102,5 +106,83 @@ describe('upserts: a put at a key the client chooses', () => {
     const page = (await (await call('GET', '/warehouses')).json()) as unknown;
     expect(page).toEqual({ warehouses: [{ code: 'AAA01', name: 'North 2' }], total: 1 });
     expect((await call('GET', '/warehouses/AAA01')).status).toBe(200);
+  });
+});
+
+describe('the answer headers a response requires, with values that mean what they say', () => {
+  it('gives an item a strong ETag of its current version, the same on every read, another after a write', async () => {
+    const item = await anItem();
+    expect(item.tag).toMatch(/^"[^"]+"$/);
+    const read = await call('GET', item.path);
+    expect(read.headers.get('etag')).toBe(item.tag);
+    const patched = await call(
+      'PATCH',
+      item.path,
+      { ...PATCH, 'if-match': item.tag ?? '' },
+      {
+        quantity: 3,
+      },
+    );
+    expect(patched.status).toBe(200);
+    const tag = patched.headers.get('etag');
+    expect(tag).toMatch(/^"[^"]+"$/);
+    expect(tag).not.toBe(item.tag);
+    expect((await call('GET', item.path)).headers.get('etag')).toBe(tag);
+  });
+
+  it('links the next and previous pages of a list (RFC 8288), and no next from the last', async () => {
+    await call('PUT', '/warehouses/AAA01', WRITE, { name: 'North' });
+    for (const sku of ['A-1', 'B-2', 'C-3'])
+      await call('POST', '/warehouses/AAA01/items', WRITE, {
+        sku: `SKU${sku}`,
+        name: sku,
+        quantity: 1,
+      });
+    const first = await call('GET', '/warehouses/AAA01/items?limit=1');
+    expect(first.headers.get('link')).toBe(
+      '</v2/warehouses/AAA01/items?limit=1&offset=1>; rel="next"',
+    );
+    const middle = await call('GET', '/warehouses/AAA01/items?limit=1&offset=1');
+    expect(middle.headers.get('link')).toBe(
+      '</v2/warehouses/AAA01/items?limit=1&offset=2>; rel="next", </v2/warehouses/AAA01/items?limit=1&offset=0>; rel="prev"',
+    );
+    const last = await call('GET', '/warehouses/AAA01/items?limit=1&offset=2');
+    expect(last.headers.get('link')).toBe(
+      '</v2/warehouses/AAA01/items?limit=1&offset=1>; rel="prev"',
+    );
+    expect((await call('GET', '/warehouses/AAA01/items')).headers.get('link')).toBeNull();
+  });
+
+  it('makes a required request id valid against its schema, a new one for each answer', async () => {
+    await call('PUT', '/warehouses/AAA01', WRITE, { name: 'North' });
+    const ids = await Promise.all(
+      [1, 2].map(async () =>
+        (await call('GET', '/warehouses/AAA01/items')).headers.get('x-request-id'),
+      ),
+    );
+    for (const id of ids)
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(ids[0]).not.toBe(ids[1]);
+  });
+
+  it('refuses an answer without a required Location, as a body without a required property', async () => {
+    const custom = await inventoryMock({
+      putWarehouse: (request) => ({
+        status: 201,
+        body: { code: String(request.params.code), name: 'North' },
+      }),
+    });
+    const res = await custom.fetch(
+      new Request(`${BASE}/warehouses/AAA01`, {
+        method: 'PUT',
+        headers: WRITE,
+        body: '{"name":"N"}',
+      }),
+    );
+    expect(res.status).toBe(500);
+    expect(await res.json()).toMatchObject({
+      code: 'invalid_response',
+      message: expect.stringMatching(/required header 'Location'/),
+    });
   });
 });

@@ -20,7 +20,8 @@ import { descriptorOf } from './descriptor.js';
 import { createEnvelopeAnswers, type EnvelopeAnswers, type ToldPage } from './envelope-answer.js';
 import { textsFrom, type Texts } from '../../vocabulary/texts.js';
 import { selectPage, type PageItems, type PageOf } from './list-page.js';
-import { nextPageLink } from './next-link.js';
+import { nextPageLink, pageLinks } from './next-link.js';
+import { entityTagOf } from './entity-tags.js';
 import type { ListParameters } from '../../openapi/list-parameters.js';
 import { jsonOf, recordOf } from '../../store/records.js';
 import { createSeedPool, seedCollection, type SeedPool } from './seed.js';
@@ -122,6 +123,9 @@ class ServedResource {
   /** The item path's text around its parameters (`/pets/`, `''` for `/pets/{petId}`), split once. */
   readonly #itemPathParts: readonly string[] | undefined;
 
+  /** Whether its records carry an `ETag`: a response of it declares one, or documents 304, 412 or 428. */
+  readonly #tagged: boolean;
+
   constructor(
     readonly resource: Resource,
     readonly options: EngineOptions & { readonly seedPool: SeedPool },
@@ -130,6 +134,7 @@ class ServedResource {
   ) {
     this.#maker = new RecordMaker(resource, options);
     this.#itemPathParts = resource.itemPath?.split(/\{[^}]+\}/);
+    this.#tagged = [...resource.actions.keys()].some(documentsEntityTags);
   }
 
   handler(operation: Operation, action: ResourceAction): OperationHandler {
@@ -167,6 +172,11 @@ class ServedResource {
       as: number = status,
     ): Answer => ({
       status: as,
+      ...(this.#tagged && record
+        ? { headers: { ...headers, ETag: entityTagOf(record) } }
+        : headers
+          ? { headers }
+          : {}),
       body:
         as === 204
           ? undefined
@@ -175,7 +185,6 @@ class ServedResource {
               ? aboutRecord(record)
               : this.envelopes.record(envelope, record)
             : example(),
-      ...(headers ? { headers } : {}),
     });
 
     // Where clients have no create, a `put` is how a record comes to be at its key (HTTP's
@@ -186,7 +195,8 @@ class ServedResource {
     const { created: putCreated, replaced } = upsertStatuses(operation);
     const putCreates = !isCreatable(this.resource) || putCreated !== undefined;
     switch (action) {
-      case 'list':
+      case 'list': {
+        const linked = declaresHeader(operation, status, 'link');
         return async (request, context) => {
           const found = this.collection(scopeOf(request), context);
           const collection = found instanceof Promise ? await found : found;
@@ -202,14 +212,20 @@ class ServedResource {
                 collection.texts ? await collection.texts() : (await collection.list()).map(jsonOf),
               );
           const page = selectPage<string, Texts>(texts, request.query, listing, this.#texts);
+          const link =
+            linked && listing && request.pathname !== undefined
+              ? pageLinks(request.pathname, request.query, listing.paging, page)
+              : undefined;
           return {
             status,
+            ...(link ? { headers: { Link: link } } : {}),
             body:
               envelope.kind === 'plain'
                 ? this.envelopes.texts(envelope, textsFrom(page.records))
                 : this.envelopes.list(envelope, this.#told(page, request, listing)),
           };
         };
+      }
       case 'create': {
         // A create documented to answer a bare text or number (Dialogporten's "the UUID of
         // the created dialog") answers the new record's key, not the same example each time.
@@ -496,6 +512,19 @@ function upsertStatuses(operation: Operation): { created?: number; replaced: num
   const replaced =
     responses['200'] !== undefined ? 200 : responses['204'] !== undefined ? 204 : successStatus;
   return responses['201'] !== undefined ? { created: 201, replaced } : { replaced };
+}
+
+/** Whether an operation's records carry entity tags: it declares an `ETag`, or documents 304, 412 or 428. */
+function documentsEntityTags(operation: Operation): boolean {
+  const { responses } = operation;
+  if (responses['304'] || responses['412'] || responses['428']) return true;
+  return Object.keys(responses).some((status) => declaresHeader(operation, Number(status), 'etag'));
+}
+
+/** Whether the response of a status declares a header (its lower-case name). */
+function declaresHeader(operation: Operation, status: number, lower: string): boolean {
+  const headers = responseFor(operation, status)?.response.headers ?? {};
+  return Object.keys(headers).some((name) => name.toLowerCase() === lower);
 }
 
 /** Whether clients can add records to a collection: only then must a parent be made before its children. */
