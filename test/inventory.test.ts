@@ -186,3 +186,50 @@ describe('the answer headers a response requires, with values that mean what the
     });
   });
 });
+
+describe('conditional requests on a record that has an ETag (RFC 9110 §13)', () => {
+  it('answers 428 to a write without the If-Match the description requires, and changes nothing', async () => {
+    const item = await anItem();
+    await problem(await call('PATCH', item.path, PATCH, { name: 'X' }), 428);
+    await problem(await call('DELETE', item.path), 428);
+    expect(await (await call('GET', item.path)).json()).toMatchObject({ name: 'Bolt' });
+  });
+
+  it('answers 412 to a stale tag, a weak one (strong comparison) and the tag before a write', async () => {
+    const item = await anItem();
+    const tag = item.tag ?? '';
+    await problem(
+      await call('PATCH', item.path, { ...PATCH, 'if-match': '"stale"' }, { name: 'X' }),
+      412,
+    );
+    await problem(
+      await call('PATCH', item.path, { ...PATCH, 'if-match': `W/${tag}` }, { name: 'X' }),
+      412,
+    );
+    const listed = `"other", ${tag}`;
+    const res = await call(
+      'PATCH',
+      item.path,
+      { ...PATCH, 'if-match': listed },
+      { name: 'Big bolt' },
+    );
+    expect(res.status).toBe(200);
+    await problem(await call('DELETE', item.path, { ...ALL, 'if-match': tag }), 412);
+    expect(await (await call('GET', item.path)).json()).toMatchObject({ name: 'Big bolt' });
+    const current = res.headers.get('etag') ?? '';
+    expect((await call('DELETE', item.path, { ...ALL, 'if-match': current })).status).toBe(204);
+    expect((await call('GET', item.path)).status).toBe(404);
+  });
+
+  it('answers 304 with the tag to a read whose If-None-Match holds it (weak comparison), 200 otherwise', async () => {
+    const item = await anItem();
+    const tag = item.tag ?? '';
+    for (const field of [tag, `W/${tag}`, '*', `"x", ${tag}`]) {
+      const res = await call('GET', item.path, { ...ALL, 'if-none-match': field });
+      expect(res.status, field).toBe(304);
+      expect(res.headers.get('etag')).toBe(tag);
+      expect(await res.text()).toBe('');
+    }
+    expect((await call('GET', item.path, { ...ALL, 'if-none-match': '"x"' })).status).toBe(200);
+  });
+});

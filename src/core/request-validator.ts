@@ -45,6 +45,8 @@ interface CompiledOperation {
   pathParameters: readonly Parameter[];
   queryParameters: readonly Parameter[];
   headerParameters: readonly Parameter[];
+  /** The conditional fields (`If-Match`, `If-None-Match`) it requires: missing, a 428, not a 400. */
+  conditionsRequired: readonly string[];
   cookieParameters: readonly Parameter[];
 }
 
@@ -95,6 +97,9 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
         pathParameters: at('path'),
         queryParameters: at('query'),
         headerParameters: at('header'),
+        conditionsRequired: at('header')
+          .filter((parameter) => parameter.required && CONDITIONS.test(parameter.name))
+          .map((parameter) => parameter.name),
         cookieParameters: at('cookie'),
       };
       compiledOperations.set(operation, compiled);
@@ -154,6 +159,8 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
     problems: string[],
   ): Omit<ValidRequest, 'body'> {
     const compiled = compile(operation);
+    for (const name of compiled.conditionsRequired)
+      if (input.headers[name.toLowerCase()] === undefined) throw errors.preconditionRequired(name);
     const read = (values: ReadValues): Record<string, unknown> => {
       problems.push(...values.problems);
       return values.values;
@@ -196,6 +203,9 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
     },
   };
 }
+
+/** The conditional request fields of RFC 9110 §13 that name a version of a record. */
+const CONDITIONS = /^if-(none-)?match$/i;
 
 function isRequired(parameter: Parameter): boolean {
   return parameter.required;

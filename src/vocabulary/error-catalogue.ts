@@ -189,6 +189,17 @@ export const errors = {
     (collection: string, idProperty: string, id: unknown) =>
       `${collection} already has a record with ${idProperty} ${JSON.stringify(id)}`,
   ),
+  preconditionFailed: define(
+    412,
+    'precondition_failed',
+    (collection: string, field: string) =>
+      `The ${field} of the request does not match the current version of the record in ${collection}: read it again`,
+  ),
+  preconditionRequired: define(
+    428,
+    'precondition_required',
+    (field: string) => `Send ${field} with the ETag of the record as last read`,
+  ),
   emptyKey: define(
     400,
     'validation_failed',

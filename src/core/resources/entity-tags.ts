@@ -35,3 +35,31 @@ export function listHolds(list: TagList, tag: string, comparison: 'strong' | 'we
   if (list === '*') return true;
   return list.some((one) => one.tag === tag && (comparison === 'weak' || !one.weak));
 }
+
+/** What a request's conditions make of a tagged record: go on, or answer 304 or 412. */
+export type ConditionOutcome = 'proceed' | 'not-modified' | 'failed';
+
+/**
+ * Evaluates a request's conditions against a record's current version (RFC 9110 §13.2.2):
+ * `If-Match` first (strong comparison; false with no record), then `If-None-Match` (weak
+ * comparison; true with no record), which is a 304 for a read and a 412 for a write.
+ * @example conditionOn({ ifMatch: '"old"' }, record, 'write') // 'failed'
+ */
+export function conditionOn(
+  conditions: { readonly ifMatch?: string; readonly ifNoneMatch?: string } | undefined,
+  record: unknown,
+  method: 'read' | 'write',
+): ConditionOutcome {
+  if (!conditions) return 'proceed';
+  const tag = record === undefined ? undefined : entityTagOf(record);
+  const { ifMatch, ifNoneMatch } = conditions;
+  if (ifMatch !== undefined && (tag === undefined || !listHolds(tagListOf(ifMatch), tag, 'strong')))
+    return 'failed';
+  if (
+    ifNoneMatch !== undefined &&
+    tag !== undefined &&
+    listHolds(tagListOf(ifNoneMatch), tag, 'weak')
+  )
+    return method === 'read' ? 'not-modified' : 'failed';
+  return 'proceed';
+}

@@ -21,7 +21,7 @@ import { createEnvelopeAnswers, type EnvelopeAnswers, type ToldPage } from './en
 import { textsFrom, type Texts } from '../../vocabulary/texts.js';
 import { selectPage, type PageItems, type PageOf } from './list-page.js';
 import { nextPageLink, pageLinks } from './next-link.js';
-import { entityTagOf } from './entity-tags.js';
+import { conditionOn, entityTagOf } from './entity-tags.js';
 import type { ListParameters } from '../../openapi/list-parameters.js';
 import { jsonOf, recordOf } from '../../store/records.js';
 import { createSeedPool, seedCollection, type SeedPool } from './seed.js';
@@ -267,6 +267,8 @@ class ServedResource {
           const id = keyOf(request);
           const record = await (await this.collection(scopeOf(request), context)).get(id);
           if (!record) throw this.#notFound(id);
+          if (this.#tagged && conditionOn(request.conditions, record, 'read') === 'not-modified')
+            return { status: 304, headers: { ETag: entityTagOf(record) } };
           return answer(record);
         };
       case 'replace':
@@ -278,11 +280,15 @@ class ServedResource {
           const renamed = this.#maker.renamedTo(request.body, operation, id);
           if (renamed !== undefined)
             return answer(await this.#move(collection, id, renamed, request, action, scope));
-          const record = await collection.update(id, (current) =>
-            this.#maker.change(current, request.body, action, operation, scope),
-          );
+          // Checked inside the update, which no other write to the record comes between.
+          const record = await collection.update(id, (current) => {
+            if (this.#tagged) this.#meetConditions(request, current);
+            return this.#maker.change(current, request.body, action, operation, scope);
+          });
           if (record) return answer(record, undefined, action === 'replace' ? replaced : status);
           if (action === 'replace' && putCreates) {
+            // `If-Match` names a version; there is none of a record yet to be made.
+            if (request.conditions?.ifMatch !== undefined) throw this.#stale('If-Match');
             const made = this.#maker.create(request.body, scope, collection, operation);
             const { fields } = made instanceof Promise ? await made : made;
             const created = await collection.create(fields, id);
@@ -308,6 +314,7 @@ class ServedResource {
           const id = keyOf(request);
           const collection = await this.collection(scopeOf(request), context);
           const record = await collection.get(id);
+          if (record && this.#tagged) this.#meetConditions(request, record);
           if (!record || !(await collection.remove(id))) throw this.#notFound(id);
           return answer(record);
         };
@@ -439,6 +446,22 @@ class ServedResource {
       nextLink: link,
       next: listing?.paging.cursor === undefined ? link : page.next,
     };
+  }
+
+  /**
+   * Throws unless a write's conditions hold for the record's current version: a 412 when they
+   * do not, a 428 when the operation documents 428 and the request names no version.
+   */
+  #meetConditions(request: HandlerRequest, current: StoredRecord): void {
+    const { conditions } = request;
+    if (conditions === undefined && request.operation.responses['428'] !== undefined)
+      throw errors.preconditionRequired('If-Match');
+    if (conditionOn(conditions, current, 'write') !== 'proceed')
+      throw this.#stale(conditions?.ifMatch !== undefined ? 'If-Match' : 'If-None-Match');
+  }
+
+  #stale(field: string): ApiError {
+    return errors.preconditionFailed(this.resource.name, field);
   }
 
   #keyOf(record: Readonly<Record<string, unknown>>): RecordId {
