@@ -233,3 +233,44 @@ describe('conditional requests on a record that has an ETag (RFC 9110 §13)', ()
     expect((await call('GET', item.path, { ...ALL, 'if-none-match': '"x"' })).status).toBe(200);
   });
 });
+
+describe('nesting two levels deep, every level scoping the one below', () => {
+  it("keeps each parent's children apart, and a deleted parent takes them at every depth", async () => {
+    const item = await anItem();
+    await call('PUT', '/warehouses/BBB02', WRITE, { name: 'South' });
+    const moved = await call('POST', `${item.path}/movements`, WRITE, {
+      quantity: 2,
+      reason: 'received',
+    });
+    expect(moved.status).toBe(201);
+    const movement = `${item.path}/movements/${((await moved.json()) as { id: string }).id}`;
+    expect((await call('GET', movement)).status).toBe(200);
+    expect((await call('GET', `/warehouses/BBB02/items/${item.id}`)).status).toBe(404);
+    expect(await (await call('GET', '/warehouses/BBB02/items')).json()).toEqual({
+      items: [],
+      total: 0,
+    });
+
+    expect((await call('DELETE', '/warehouses/AAA01')).status).toBe(204);
+    await problem(await call('GET', item.path), 404);
+    await problem(await call('GET', movement), 404);
+    await problem(await call('GET', '/warehouses/AAA01/items'), 404);
+    await problem(
+      await call('POST', '/warehouses/AAA01/items', WRITE, {
+        sku: 'NUT-1',
+        name: 'N',
+        quantity: 1,
+      }),
+      404,
+    );
+
+    expect((await call('PUT', '/warehouses/AAA01', WRITE, { name: 'North again' })).status).toBe(
+      201,
+    );
+    expect(await (await call('GET', '/warehouses/AAA01/items')).json()).toEqual({
+      items: [],
+      total: 0,
+    });
+    await problem(await call('GET', movement), 404);
+  });
+});

@@ -316,6 +316,10 @@ class ServedResource {
           const record = await collection.get(id);
           if (record && this.#tagged) this.#meetConditions(request, record);
           if (!record || !(await collection.remove(id))) throw this.#notFound(id);
+          await this.#removeChildren(
+            [...scopeOf(request), String(request.params[keyName])],
+            context,
+          );
           return answer(record);
         };
     }
@@ -338,7 +342,7 @@ class ServedResource {
 
   async #nestedCollection(scope: readonly string[], context: HandlerContext): Promise<Collection> {
     const parent = this.resource.parent && this.all.get(this.resource.parent);
-    if (parent && isCreatable(parent.resource)) {
+    if (parent && clientsMake(parent.resource)) {
       const depth = parent.resource.scope.length;
       const value = scope[depth] ?? '';
       const link = parent.resource.keyLink;
@@ -449,6 +453,29 @@ class ServedResource {
   }
 
   /**
+   * Removes the records every collection nested under a removed record holds there, at every
+   * depth, so that their reads are 404s and a record made again at its key has no old children.
+   */
+  async #removeChildren(scope: readonly string[], context: HandlerContext): Promise<void> {
+    this.#children ??= [...this.all.values()].filter(
+      (one) => one.resource.parent === this.resource.name && one !== this,
+    );
+    for (const child of this.#children) {
+      const collection = context.store.collection(descriptorOf(child.resource, scope));
+      for (const record of await collection.list()) {
+        const key = child.#keyOf(record);
+        const { keyLink } = child.resource;
+        const value = (keyLink && lastValueOf(keyLink.template, String(key))) ?? String(key);
+        await collection.remove(key);
+        await child.#removeChildren([...scope, value], context);
+      }
+    }
+  }
+
+  /** The resources nested right under this one, found on the first delete. */
+  #children: ServedResource[] | undefined;
+
+  /**
    * Throws unless a write's conditions hold for the record's current version: a 412 when they
    * do not, a 428 when the operation documents 428 and the request names no version.
    */
@@ -548,6 +575,14 @@ function documentsEntityTags(operation: Operation): boolean {
 function declaresHeader(operation: Operation, status: number, lower: string): boolean {
   const headers = responseFor(operation, status)?.response.headers ?? {};
   return Object.keys(headers).some((name) => name.toLowerCase() === lower);
+}
+
+/** Whether clients make a collection's records: by a create, or by a put that documents creating (201). */
+function clientsMake(resource: Resource): boolean {
+  if (isCreatable(resource)) return true;
+  for (const [operation, action] of resource.actions)
+    if (action === 'replace' && operation.responses['201'] !== undefined) return true;
+  return false;
 }
 
 /** Whether clients can add records to a collection: only then must a parent be made before its children. */
