@@ -274,3 +274,35 @@ describe('nesting two levels deep, every level scoping the one below', () => {
     await problem(await call('GET', movement), 404);
   });
 });
+
+describe('paging metadata: totals, links and sorting as the description states them', () => {
+  it('counts in total what the filter and the parent select, and sorts by -/+ prefixed fields', async () => {
+    await call('PUT', '/warehouses/AAA01', WRITE, { name: 'North' });
+    await call('PUT', '/warehouses/BBB02', WRITE, { name: 'South' });
+    for (const sku of ['CAP-3', 'AXE-4', 'CAP-3', 'BOX-5'])
+      await call('POST', '/warehouses/AAA01/items', WRITE, {
+        sku,
+        name: sku.toLowerCase(),
+        quantity: 1,
+      });
+    await call('POST', '/warehouses/BBB02/items', WRITE, { sku: 'CAP-3', name: 'c', quantity: 1 });
+    const filtered = (await (
+      await call('GET', '/warehouses/AAA01/items?sku=CAP-3&limit=1')
+    ).json()) as {
+      items: unknown[];
+      total: number;
+    };
+    expect(filtered.total).toBe(2);
+    expect(filtered.items).toHaveLength(1);
+    const skus = async (query: string) =>
+      (
+        (await (await call('GET', `/warehouses/AAA01/items?${query}`)).json()) as {
+          items: { sku: string }[];
+        }
+      ).items.map((one) => one.sku);
+    expect(await skus('sort=sku')).toEqual(['AXE-4', 'BOX-5', 'CAP-3', 'CAP-3']);
+    expect(await skus('sort=-sku')).toEqual(['CAP-3', 'CAP-3', 'BOX-5', 'AXE-4']);
+    expect(await skus('sort=-name&limit=2&offset=1')).toEqual(['CAP-3', 'BOX-5']);
+    await problem(await call('GET', '/warehouses/AAA01/items?sort=price'), 400);
+  });
+});
