@@ -306,3 +306,31 @@ describe('paging metadata: totals, links and sorting as the description states t
     await problem(await call('GET', '/warehouses/AAA01/items?sort=price'), 400);
   });
 });
+
+describe('idempotency keys (Idempotency-Key)', () => {
+  it('replays the first answer for the same key and body, refuses another body with the documented 422', async () => {
+    await call('PUT', '/warehouses/AAA01', WRITE, { name: 'North' });
+    const keyed = { ...WRITE, 'idempotency-key': 'k-1' };
+    const body = { sku: 'PIN-5', name: 'Pin', quantity: 2 };
+    const first = await call('POST', '/warehouses/AAA01/items', keyed, body);
+    const again = await call('POST', '/warehouses/AAA01/items', keyed, body);
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(await again.json()).toEqual(await first.json());
+    expect(again.headers.get('location')).toBe(first.headers.get('location'));
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    await problem(
+      await call('POST', '/warehouses/AAA01/items', keyed, { ...body, quantity: 3 }),
+      422,
+    );
+    // Another key, or none, is another request.
+    expect(
+      (await call('POST', '/warehouses/AAA01/items', { ...WRITE, 'idempotency-key': 'k-2' }, body))
+        .status,
+    ).toBe(201);
+    expect((await call('POST', '/warehouses/AAA01/items', WRITE, body)).status).toBe(201);
+    expect(
+      ((await (await call('GET', '/warehouses/AAA01/items')).json()) as { total: number }).total,
+    ).toBe(3);
+  });
+});

@@ -2,10 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { selectPage } from '../src/core/resources/list-page.js';
 import { listParametersOf } from '../src/openapi/list-parameters.js';
+import type { SchemaObject } from '../src/openapi/load.js';
 import type { Operation } from '../src/openapi/operations.js';
 import type { StoredRecord } from '../src/store/store.js';
 
-const PROPERTIES = {
+const PROPERTIES: Readonly<Record<string, SchemaObject>> = {
   id: { type: 'integer' },
   createdAt: { type: 'string' },
   title: { type: 'string' },

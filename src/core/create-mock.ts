@@ -22,6 +22,7 @@ import type { LogBounds } from './admin/request-log.js';
 import { everyKey, settleCredentials, type AcceptedCredentials } from './accepted-credentials.js';
 import { createAnswerChecker } from './answer-check.js';
 import { createAnswerHeaders } from './answer-headers.js';
+import { withIdempotencyKeys } from './idempotency.js';
 import { createErrorShaper } from './error-shaper.js';
 import { exampleHandler } from './example-answers.js';
 import { requestOf, responseOf } from './fetch-adapter.js';
@@ -318,7 +319,7 @@ export function createMock(
   const inferred = (operation: Operation) =>
     stateful.get(operation) ??
     (recorded ? recordedOr(operation, example(operation), compiler, recorded) : example(operation));
-  const handlerOf = customHandlers(operations, settings.handlers, inferred);
+  const handlerOf = withIdempotencyKeys(customHandlers(operations, settings.handlers, inferred));
   const shapeError = createErrorShaper(compiler, generator, documentErrorResponses(operations));
   const minimum = settings.stability;
 

@@ -200,6 +200,18 @@ export const errors = {
     'precondition_required',
     (field: string) => `Send ${field} with the ETag of the record as last read`,
   ),
+  idempotencyKeyReused: define(
+    422,
+    'idempotency_key_reused',
+    (key: string) =>
+      `The Idempotency-Key ${JSON.stringify(key)} was used for another request: use a new key for a new request`,
+  ),
+  idempotencyKeyInUse: define(
+    409,
+    'idempotency_key_reused',
+    (key: string) =>
+      `The Idempotency-Key ${JSON.stringify(key)} was used for another request: use a new key for a new request`,
+  ),
   emptyKey: define(
     400,
     'validation_failed',
