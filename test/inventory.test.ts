@@ -4,12 +4,27 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createMock, type Mock, type MockSettings } from '../src/core/create-mock.js';
 import { DEFAULT_SCENARIO_SETTINGS } from '../src/core/scenarios/settings.js';
 import { loadSpec, type LoadedSpec } from '../src/openapi/load.js';
+import { specFileOf } from './helpers.js';
 import { INVENTORY, PROBE_KEYS } from './inventory-probe.js';
 
 const BASE = 'http://inventory.test/v2';
 const ALL = { authorization: 'Bearer probe-all' };
 const WRITE = { ...ALL, 'content-type': 'application/json' };
 const PATCH = { ...ALL, 'content-type': 'application/merge-patch+json' };
+
+const SETTINGS: MockSettings = {
+  apiKeys: [...PROBE_KEYS],
+  basic: [],
+  defaultCredentials: false,
+  seed: 1,
+  seedCount: 0,
+  scenarios: DEFAULT_SCENARIO_SETTINGS,
+  faultTimeoutMs: 1000,
+  maxSessions: 10,
+  sessionTtlMs: 60_000,
+  stability: 'experimental',
+  handlers: {},
+};
 
 let spec: LoadedSpec | undefined;
 let mock: Mock;
@@ -20,19 +35,7 @@ beforeEach(async () => {
 
 async function inventoryMock(handlers: MockSettings['handlers'] = {}): Promise<Mock> {
   spec ??= await loadSpec(INVENTORY);
-  return createMock(spec, {
-    apiKeys: [...PROBE_KEYS],
-    basic: [],
-    defaultCredentials: false,
-    seed: 1,
-    seedCount: 0,
-    scenarios: DEFAULT_SCENARIO_SETTINGS,
-    faultTimeoutMs: 1000,
-    maxSessions: 10,
-    sessionTtlMs: 60_000,
-    stability: 'experimental',
-    handlers,
-  });
+  return createMock(spec, { ...SETTINGS, handlers });
 }
 
 function call(
@@ -332,5 +335,53 @@ describe('idempotency keys (Idempotency-Key)', () => {
     expect(
       ((await (await call('GET', '/warehouses/AAA01/items')).json()) as { total: number }).total,
     ).toBe(3);
+  });
+});
+
+describe('OAuth 2 scopes enforced: a token given as token[scope,...] holds those scopes only', () => {
+  const READ_ONLY = { authorization: 'Bearer probe-ro' };
+
+  it('lets a read-only token read, answers the documented 403 to its writes; the cookie key reads only', async () => {
+    await call('PUT', '/warehouses/AAA01', WRITE, { name: 'North' });
+    expect((await call('GET', '/warehouses', READ_ONLY)).status).toBe(200);
+    const refused = await call(
+      'PUT',
+      '/warehouses/AAA01',
+      { ...READ_ONLY, 'content-type': 'application/json' },
+      { name: 'X' },
+    );
+    await problem(refused, 403);
+    expect(refused.headers.get('www-authenticate')).toMatch(
+      /error="insufficient_scope", scope="inventory:write"/,
+    );
+    expect((await call('GET', '/warehouses', { cookie: 'inv_session=probe-cookie' })).status).toBe(
+      200,
+    );
+    await problem(
+      await call('DELETE', '/warehouses/AAA01', { cookie: 'inv_session=probe-cookie' }),
+      401,
+    );
+    // A token given without brackets holds every scope.
+    expect((await call('DELETE', '/warehouses/AAA01')).status).toBe(204);
+  });
+
+  it('answers 401 with insufficient_scope (RFC 6750) where the operation documents no 403', async () => {
+    const document = structuredClone((await loadSpec(INVENTORY)).document) as unknown as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    delete document.paths['/warehouses/{code}']?.put?.responses['403'];
+    const edited = createMock(await loadSpec(await specFileOf(document)), {
+      ...SETTINGS,
+      handlers: {},
+    });
+    const res = await edited.fetch(
+      new Request(`${BASE}/warehouses/AAA01`, {
+        method: 'PUT',
+        headers: { ...READ_ONLY, 'content-type': 'application/json' },
+        body: '{"name":"N"}',
+      }),
+    );
+    await problem(res, 401);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer .*error="insufficient_scope"/);
   });
 });

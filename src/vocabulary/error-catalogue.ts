@@ -95,6 +95,20 @@ export const errors = {
   ),
 
   // The request body
+  insufficientScope: unauthorized(
+    'insufficient_scope',
+    (scopes: readonly string[]) =>
+      `The access token lacks the scope${scopes.length === 1 ? '' : 's'} ${scopes.join(', ')} this operation requires`,
+  ),
+  scopeForbidden: define(
+    403,
+    'insufficient_scope',
+    (challenge: string, scopes: readonly string[]) => ({
+      message: `The access token lacks the scope${scopes.length === 1 ? '' : 's'} ${scopes.join(', ')} this operation requires`,
+      headers: { 'WWW-Authenticate': challenge },
+    }),
+  ),
+
   ambiguousContentType: define(
     400,
     'ambiguous_request',
