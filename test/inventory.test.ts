@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createMock, type Mock, type MockSettings } from '../src/core/create-mock.js';
 import { DEFAULT_SCENARIO_SETTINGS } from '../src/core/scenarios/settings.js';
 import { loadSpec, type LoadedSpec } from '../src/openapi/load.js';
+import { descriptorOf } from '../src/core/resources/descriptor.js';
 import { specFileOf } from './helpers.js';
 import { INVENTORY, PROBE_KEYS } from './inventory-probe.js';
 
@@ -383,5 +384,57 @@ describe('OAuth 2 scopes enforced: a token given as token[scope,...] holds those
     );
     await problem(res, 401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer .*error="insufficient_scope"/);
+  });
+});
+
+describe("a documented effect a custom handler adds (docs/state.md's worked example)", () => {
+  it("adds a movement to its item's quantity, and refuses one that would take it below zero with the documented 409", async () => {
+    // As docs/state.md shows it: the inferred create records the movement, the handler applies it.
+    const custom: Mock = await inventoryMock({
+      createMovement: async (request, context) => {
+        const items = custom.resources.find(
+          (one) => one.collectionPath === '/warehouses/{code}/items',
+        );
+        if (!items) throw new Error('the description has no items');
+        const { code, itemId } = request.params as { code: string; itemId: string };
+        const { quantity } = request.body as { quantity: number };
+        const collection = context.store.collection(descriptorOf(items, [code]));
+        const item = await collection.get(itemId);
+        if (item && (item.quantity as number) + quantity < 0)
+          return {
+            status: 409,
+            headers: { 'Content-Type': 'application/problem+json' },
+            body: {
+              type: 'about:blank',
+              title: 'Conflict',
+              status: 409,
+              detail: 'Not enough stock',
+            },
+          };
+        const answer = await context.next();
+        if (answer.status === 201)
+          await collection.update(itemId, (current) => ({
+            ...current,
+            quantity: (current.quantity as number) + quantity,
+          }));
+        return answer;
+      },
+    });
+    mock = custom;
+    const item = await anItem();
+    const moved = await call('POST', `${item.path}/movements`, WRITE, {
+      quantity: -4,
+      reason: 'shipped',
+    });
+    expect(moved.status).toBe(201);
+    const read = await call('GET', item.path);
+    expect(await read.json()).toMatchObject({ quantity: 6 });
+    expect(read.headers.get('etag')).not.toBe(item.tag);
+    await problem(
+      await call('POST', `${item.path}/movements`, WRITE, { quantity: -7, reason: 'shipped' }),
+      409,
+    );
+    expect(await (await call('GET', item.path)).json()).toMatchObject({ quantity: 6 });
+    expect(await (await call('GET', `${item.path}/movements`)).json()).toMatchObject({ total: 1 });
   });
 });
