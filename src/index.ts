@@ -21,6 +21,7 @@ export {
 export { createMockServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from './http/server.js';
 export type { Logger } from './http/logger.js';
 export type { HandlerContext, HandlerRequest } from './core/handler.js';
+export { descriptorOf } from './core/resources/descriptor.js';
 export type { ScenarioSettings } from './core/scenarios/settings.js';
 export type { SchemeSummary } from './core/security.js';
 export { ADMIN_SPEC_PATH, BUNDLED_SPEC_PATH as DEFAULT_SPEC_PATH } from './openapi/bundled.js';

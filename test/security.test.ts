@@ -455,8 +455,8 @@ describe('the credentials given', () => {
       'headerKey (apiKey in header X-API-Key): the 1 key given',
       'queryKey (apiKey in query parameter api_key): the 1 key given',
       'cookieKey (apiKey in cookie session): the 1 key given',
-      'oauth (oauth2): the 1 key given, as bearer access tokens (scopes are not checked)',
-      'oidc (openIdConnect): the 1 key given for it, as bearer access tokens (scopes are not checked)',
+      'oauth (oauth2): the 1 key given, as bearer access tokens (scopes checked: a token given as token[scope,...] holds those, one without brackets every scope)',
+      'oidc (openIdConnect): the 1 key given for it, as bearer access tokens (scopes checked: a token given as token[scope,...] holds those, one without brackets every scope)',
       'tokenAuth (http token): the 1 key given',
       'ssws (apiKey in header Authorization): the 1 key given',
     ]);
@@ -548,8 +548,8 @@ describe('a real description with seven schemes (corpus: scalar-galaxy)', () => 
       'apiKeyHeader (apiKey in header X-API-Key): the 1 key given',
       'apiKeyQuery (apiKey in query parameter api_key): the 1 key given',
       'apiKeyCookie (apiKey in cookie api_key): the 1 key given',
-      'oAuth2 (oauth2): the 1 key given, as bearer access tokens (scopes are not checked)',
-      'openIdConnect (openIdConnect): the 1 key given, as bearer access tokens (scopes are not checked)',
+      'oAuth2 (oauth2): the 1 key given, as bearer access tokens (scopes checked: a token given as token[scope,...] holds those, one without brackets every scope)',
+      'openIdConnect (openIdConnect): the 1 key given, as bearer access tokens (scopes checked: a token given as token[scope,...] holds those, one without brackets every scope)',
     ]);
   });
 

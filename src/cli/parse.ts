@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { splitList } from '../wiring/option-kinds.js';
 
 /**
  * Argument parsers for commander, for the flags of commands other than the mock's (whose
@@ -45,10 +46,7 @@ export function parsePercent(value: string): number {
  * public key, any origin) that the user meant to narrow.
  */
 export function collectList(value: string, previous: string[] = []): string[] {
-  const items = value
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
+  const items = splitList(value).filter(Boolean);
   if (items.length === 0) throw new InvalidArgumentError(EMPTY);
   return [...previous, ...items];
 }

@@ -5,7 +5,8 @@ import { StartupError } from '../vocabulary/errors.js';
 export interface GivenCredentials {
   /**
    * Keys: API keys, bearer tokens, OAuth 2 and OpenID Connect access tokens. `key` is accepted
-   * by every such scheme; `scheme=key`, where `scheme` names one of the spec, by that one only.
+   * by every such scheme; `scheme=key`, where `scheme` names one of the spec, by that one only;
+   * `key[read,write]` is a token that holds those scopes only (without brackets: every scope).
    */
   apiKeys: readonly string[];
   /** `user:password` for every HTTP basic scheme, or `scheme=user:password` for one. */
@@ -23,7 +24,15 @@ export interface AcceptedCredentials {
   /** Keys (or pairs, for a basic scheme) given for one scheme, by its name: they replace the above. */
   readonly byScheme: ReadonlyMap<string, readonly string[]>;
   readonly defaults: boolean;
+  /**
+   * The scopes of each key given as `key[scope,...]`: an OAuth 2 or OpenID Connect token then
+   * holds those alone. A key not listed holds every scope.
+   */
+  readonly scopes?: ReadonlyMap<string, ReadonlySet<string>>;
 }
+
+/** A key with the scopes it holds: `token[read,write]`. */
+const SCOPED = /^([^[\]]+)\[([^[\]]*)\]$/;
 
 /**
  * Settles which credentials each scheme of a spec accepts: a value prefixed with the name of
@@ -40,13 +49,24 @@ export function settleCredentials(
 ): { accepted: AcceptedCredentials; warnings: string[] } {
   const warnings: string[] = [];
   const byScheme = new Map<string, string[]>();
+  const scopes = new Map<string, ReadonlySet<string>>();
+  /** The key without its scopes, which are kept in `scopes`. */
+  const unscoped = (secret: string): string => {
+    const scoped = SCOPED.exec(secret);
+    if (!scoped) return secret;
+    const key = scoped[1] ?? '';
+    const held = (scoped[2] ?? '').split(/[\s,]+/).filter(Boolean);
+    scopes.set(key, new Set([...(scopes.get(key) ?? []), ...held]));
+    return key;
+  };
   const settle = (values: readonly string[], basic: boolean): string[] => {
     const everyScheme: string[] = [];
     for (const value of values) {
       const at = value.indexOf('=');
       const prefix = at > 0 ? value.slice(0, at) : '';
       const scheme = schemes.get(prefix);
-      const secret = scheme ? value.slice(at + 1) : value;
+      const whole = scheme ? value.slice(at + 1) : value;
+      const secret = basic ? whole : unscoped(whole);
       const what = basic ? 'a basic credential' : 'an API key';
       if (secret === '') throw new StartupError(`${what} cannot be empty`);
       // Most often a list separated with spaces instead of commas; and no bearer token can
@@ -64,7 +84,7 @@ export function settleCredentials(
           warnings.push(
             `${what} starts with "${prefix}=", but the spec has no security scheme ${prefix}: it is taken whole, for every scheme`,
           );
-        everyScheme.push(value);
+        everyScheme.push(secret);
         continue;
       }
       const isBasic = scheme.type === 'http' && scheme.scheme === 'basic';
@@ -80,7 +100,16 @@ export function settleCredentials(
   };
   const keys = settle(given.apiKeys, false);
   const basic = settle(given.basic, true);
-  return { accepted: { keys, basic, byScheme, defaults: given.defaults }, warnings };
+  return {
+    accepted: {
+      keys,
+      basic,
+      byScheme,
+      defaults: given.defaults,
+      ...(scopes.size > 0 ? { scopes } : {}),
+    },
+    warnings,
+  };
 }
 
 /**

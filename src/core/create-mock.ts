@@ -21,6 +21,8 @@ import { credentialPlaces } from './admin/redact.js';
 import type { LogBounds } from './admin/request-log.js';
 import { everyKey, settleCredentials, type AcceptedCredentials } from './accepted-credentials.js';
 import { createAnswerChecker } from './answer-check.js';
+import { createAnswerHeaders } from './answer-headers.js';
+import { withIdempotencyKeys } from './idempotency.js';
 import { createErrorShaper } from './error-shaper.js';
 import { exampleHandler } from './example-answers.js';
 import { requestOf, responseOf } from './fetch-adapter.js';
@@ -323,7 +325,7 @@ export function createMock(
   const inferred = (operation: Operation) =>
     stateful.get(operation) ??
     (recorded ? recordedOr(operation, example(operation), compiler, recorded) : example(operation));
-  const handlerOf = customHandlers(operations, settings.handlers, inferred);
+  const handlerOf = withIdempotencyKeys(customHandlers(operations, settings.handlers, inferred));
   const shapeError = createErrorShaper(compiler, generator, documentErrorResponses(operations));
   const minimum = settings.stability;
 
@@ -388,7 +390,7 @@ export function createMock(
           prepare(operation);
           return validator.check(operation, input);
         },
-    checkAnswer: createAnswerChecker(compiler, budget),
+    checkAnswer: withDocumentedHeaders(createAnswerChecker(compiler, budget), generator),
     states,
     ...(given.shared ? { storeBudgetMs: SHARED_STORE_BUDGET_MS } : {}),
     onServerError: (err, request) =>
@@ -586,4 +588,13 @@ export function describeUnfit(unfit: readonly UnfitRecords[]): string {
       return `${ids.length} record${ids.length === 1 ? '' : 's'} of ${collection} (${ids.length === 1 ? 'id' : 'ids'} ${shown.join(', ')}${more}: ${problem})`;
     })
     .join('; ');
+}
+
+/** The answer check, given answers with the headers their responses require filled in first. */
+function withDocumentedHeaders(
+  check: ReturnType<typeof createAnswerChecker>,
+  generator: DataGenerator,
+): ReturnType<typeof createAnswerChecker> {
+  const withHeaders = createAnswerHeaders(generator);
+  return (operation, answer, base) => check(operation, withHeaders(operation, answer), base);
 }

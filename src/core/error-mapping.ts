@@ -72,14 +72,19 @@ function isHttpError(err: unknown): err is HttpError {
 }
 
 /**
- * A refusal of a request's content in the status the operation documents for it: 422 where it
- * documents `422` and no `400` (Netlify's ticket create: `422` beside a `default`, the answer a
- * client of it handles for a body it got wrong); every other error as it is.
+ * A refusal of a request in the status the operation documents for it: a body that parses but
+ * breaks its schema (422 `validation_failed`) stays 422 where the operation documents `422` and
+ * is a 400 where it does not; any other 400 is a 422 where the operation documents `422` and no
+ * `400` (Netlify's ticket create: `422` beside a `default`, the answer a client of it handles
+ * for a body it got wrong); every other error as it is.
  * @example inDocumentedStatus(errors.validationFailed(['/body/message must be a string']), createTicket).status // 422
  */
 export function inDocumentedStatus(error: ApiError, operation: Operation | undefined): ApiError {
-  if (error.status !== 400 || operation === undefined) return error;
-  const { responses } = operation;
-  if (responses['422'] === undefined || responses['400'] !== undefined) return error;
+  const content = error.status === 422 && error.code === errors.contentInvalid.code;
+  if (!content && error.status !== 400) return error;
+  const documented = operation?.responses['422'] !== undefined;
+  if (content)
+    return documented ? error : new ApiError(400, error.code, error.message, error.headers);
+  if (!documented || operation?.responses['400'] !== undefined) return error;
   return new ApiError(422, error.code, error.message, error.headers);
 }

@@ -17,6 +17,11 @@ export interface HandlerRequest {
   query: Record<string, unknown>;
   /** The header parameters the spec documents, by lower-case name. */
   headers: Record<string, unknown>;
+  /**
+   * The request's `If-Match` and `If-None-Match` fields as sent, documented or not: the
+   * conditions of RFC 9110 §13 a write or a read of a tagged record meets. Absent when it sent neither.
+   */
+  conditions?: { readonly ifMatch?: string; readonly ifNoneMatch?: string };
   /** The cookie parameters the spec documents, by name. */
   cookies: Record<string, unknown>;
   /**

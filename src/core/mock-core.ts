@@ -269,6 +269,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     // operation's, every handler's) is V8's slow path here, a quarter of a list's CPU (issue 18).
     const { params, query, headers: headerParameters, cookies } = valid;
     const { store, session } = state;
+    const conditions = conditionsOf(request);
     const answer =
       hooks?.forced(operation, preferences) ??
       (await handler(
@@ -280,6 +281,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
           body: valid.body,
           operation,
           pathname: to.pathname,
+          ...(conditions ? { conditions } : {}),
         },
         session ? { store, state, session } : { store, state },
       ));
@@ -468,4 +470,18 @@ function unionOfPlaces(apis: readonly ServedApi[]): CredentialPlaces {
     for (const name of credentials.cookies) places.cookies.add(name);
   }
   return places;
+}
+
+/** The conditional fields of a request (RFC 9110 §13), when it sent any. */
+function conditionsOf(
+  request: MockRequest,
+): { ifMatch?: string; ifNoneMatch?: string } | undefined {
+  const { headers } = request;
+  if (headers['if-match'] === undefined && headers['if-none-match'] === undefined) return undefined;
+  const ifMatch = headerValue(request, 'if-match');
+  const ifNoneMatch = headerValue(request, 'if-none-match');
+  return {
+    ...(ifMatch === undefined ? {} : { ifMatch }),
+    ...(ifNoneMatch === undefined ? {} : { ifNoneMatch }),
+  };
 }

@@ -45,6 +45,8 @@ interface CompiledOperation {
   pathParameters: readonly Parameter[];
   queryParameters: readonly Parameter[];
   headerParameters: readonly Parameter[];
+  /** The conditional fields (`If-Match`, `If-None-Match`) it requires: missing, a 428, not a 400. */
+  conditionsRequired: readonly string[];
   cookieParameters: readonly Parameter[];
 }
 
@@ -53,12 +55,14 @@ interface CompiledOperation {
  * parameters, read as their styles write them (an unknown query parameter is refused, and so
  * is one sent empty that the spec does not allow empty), then the body against the schema of
  * its media type (a `readOnly` property is refused). Form, multipart and text bodies arrive as
- * strings and are converted to the schema's types first. Every problem is listed in one 400
- * `validation_failed`.
+ * strings and are converted to the schema's types first. Every problem is listed in one
+ * `validation_failed`: a 400 when the request's form is wrong (a parameter, a body that does not
+ * decode or is missing), a 422 when only a parsed body breaks its schema (error-mapping.ts
+ * answers it as 400 where the operation documents no 422).
  * @example validator.check(createCategory, input) // throws ApiError 400 "/body must have required property 'name'"
  */
 export interface RequestValidator {
-  /** @throws {ApiError} 400 `validation_failed` listing every problem. */
+  /** @throws {ApiError} 400 or 422 `validation_failed` listing every problem. */
   check(operation: Operation, input: RequestInput): ValidRequest;
   /** Compiles the schemas of an operation now rather than on its first request. */
   prepare(operation: Operation): void;
@@ -93,6 +97,9 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
         pathParameters: at('path'),
         queryParameters: at('query'),
         headerParameters: at('header'),
+        conditionsRequired: at('header')
+          .filter((parameter) => parameter.required && CONDITIONS.test(parameter.name))
+          .map((parameter) => parameter.name),
         cookieParameters: at('cookie'),
       };
       compiledOperations.set(operation, compiled);
@@ -109,10 +116,14 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
         : checkParameters(operation, input, problems);
 
     const spec = operation.requestBody;
+    // Problems of the request's form (parameters, a body that does not decode) make it a 400; a
+    // body that parses but breaks its schema alone is content (422 where documented).
+    let form = problems.length;
     let body: unknown;
     if (spec && input.body) {
       body = input.body.value;
       problems.push(...input.body.problems);
+      form += input.body.problems.length;
       const schema = spec.content.get(input.body.mediaType) ?? {};
       switch (input.body.kind) {
         case 'json':
@@ -133,11 +144,12 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
           break;
       }
     } else if (spec?.required) {
+      form++;
       problems.push(`/body is required: send ${[...spec.content.keys()].join(' or ')}`);
     }
 
-    if (problems.length > 0) throw errors.validationFailed(problems);
-    return { params, query, headers, cookies, body };
+    if (problems.length === 0) return { params, query, headers, cookies, body };
+    throw form > 0 ? errors.validationFailed(problems) : errors.contentInvalid(problems);
   }
 
   /** The parameters of a request read as their styles write them and checked; what is wrong goes to `problems`. */
@@ -147,6 +159,8 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
     problems: string[],
   ): Omit<ValidRequest, 'body'> {
     const compiled = compile(operation);
+    for (const name of compiled.conditionsRequired)
+      if (input.headers[name.toLowerCase()] === undefined) throw errors.preconditionRequired(name);
     const read = (values: ReadValues): Record<string, unknown> => {
       problems.push(...values.problems);
       return values.values;
@@ -189,6 +203,9 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
     },
   };
 }
+
+/** The conditional request fields of RFC 9110 §13 that name a version of a record. */
+const CONDITIONS = /^if-(none-)?match$/i;
 
 function isRequired(parameter: Parameter): boolean {
   return parameter.required;

@@ -40,13 +40,21 @@ interface SchemeRule {
   /** What is refused when wrong: `API key`. */
   readonly secretName: string;
   check(sent: SentCredentials): Outcome;
+  /** The scopes the credential it met holds; undefined: every scope (a scheme without scopes). */
+  scopesHeld?(sent: SentCredentials): ReadonlySet<string> | undefined;
+}
+
+/** A scheme of one requirement, with the scopes that requirement asks of it. */
+interface RequiredScheme {
+  readonly rule: SchemeRule;
+  readonly scopes: readonly string[];
 }
 
 /** The requirements in force for an operation, ready to check. */
 interface RequirementSet {
   /** No requirement, or an empty one (`{}`): anonymous requests are allowed. */
   readonly open: boolean;
-  readonly requirements: readonly (readonly SchemeRule[])[];
+  readonly requirements: readonly (readonly RequiredScheme[])[];
   /** The distinct Authorization schemes among them, for `WWW-Authenticate`. */
   readonly challenges: readonly string[];
 }
@@ -113,7 +121,7 @@ export function createSecurityCheck(
       : secrets.length > 0
         ? createKeyChecker(secrets)
         : () => false;
-    rules.set(name, ruleOf(name, scheme, isAccepted));
+    rules.set(name, ruleOf(name, scheme, isAccepted, accepted.scopes));
     summary.push(summaryOf(name, scheme, secrets, accepted));
   }
   const declared = [...rules.values()];
@@ -139,9 +147,14 @@ export function createSecurityCheck(
   const compile = (requirements: readonly SecurityRequirement[]): RequirementSet => {
     let set = compiled.get(requirements);
     if (!set) {
-      const sets = requirements.map((requirement) => Object.keys(requirement).map(ruleFor));
+      const sets = requirements.map((requirement) =>
+        Object.entries(requirement).map(([name, scopes]) => ({
+          rule: ruleFor(name),
+          scopes: Array.isArray(scopes) ? scopes : [],
+        })),
+      );
       const challenges = new Set<string>();
-      for (const rule of sets.flat()) if (rule.authScheme) challenges.add(rule.authScheme);
+      for (const { rule } of sets.flat()) if (rule.authScheme) challenges.add(rule.authScheme);
       set = {
         open: sets.length === 0 || sets.some((rules) => rules.length === 0),
         requirements: sets,
@@ -163,18 +176,35 @@ export function createSecurityCheck(
       const sent = new SentCredentials(request, search);
       let firstRefusal: { rule: SchemeRule; problem: Problem } | undefined;
       let otherScheme = false;
+      /** The scopes a requirement met but for them asked that the credential lacks. */
+      let fewScopes: readonly string[] | undefined;
       const lacking: SchemeRule[][] = [];
       for (const requirement of set.requirements) {
         const missing: SchemeRule[] = [];
-        for (const rule of requirement) {
+        let unscoped: string[] | undefined;
+        for (const { rule, scopes } of requirement) {
           const outcome = rule.check(sent);
-          if (outcome.kind === 'met') continue;
+          if (outcome.kind === 'met') {
+            const held = scopes.length > 0 ? rule.scopesHeld?.(sent) : undefined;
+            const short = held && scopes.filter((scope) => !held.has(scope));
+            if (short && short.length > 0) (unscoped ??= []).push(...short);
+            continue;
+          }
           missing.push(rule);
           if (outcome.kind === 'refused') firstRefusal ??= { rule, problem: outcome.problem };
           else if (outcome.kind === 'other-scheme') otherScheme = true;
         }
-        if (missing.length === 0) return true;
-        lacking.push(missing);
+        if (missing.length === 0 && !unscoped) return true;
+        if (missing.length === 0) fewScopes ??= unscoped;
+        else lacking.push(missing);
+      }
+      // A credential that is right but holds too few scopes (RFC 6750 §3.1): a 403 where the
+      // operation documents one, else a 401 whose challenge says so.
+      if (fewScopes && !firstRefusal) {
+        const scope = `Bearer realm="${realm}", error="insufficient_scope", scope="${fewScopes.join(' ')}"`;
+        throw operation?.responses['403'] !== undefined || operation === undefined
+          ? errors.scopeForbidden(scope, fewScopes)
+          : errors.insufficientScope(scope, fewScopes);
       }
       const challenge = (failed?: { rule: SchemeRule; problem: Problem }) =>
         set.challenges
@@ -189,7 +219,10 @@ export function createSecurityCheck(
       if (firstRefusal)
         throw refusal(firstRefusal.rule, firstRefusal.problem, challenge(firstRefusal));
       if (otherScheme) {
-        const header = set.requirements.flat().filter((rule) => rule.authScheme);
+        const header = set.requirements
+          .flat()
+          .map(({ rule }) => rule)
+          .filter((rule) => rule.authScheme);
         throw errors.otherScheme(
           challenge(),
           unique(header.map((rule) => rule.authScheme ?? '')).join(' or '),
@@ -260,6 +293,7 @@ function ruleOf(
   name: string,
   scheme: SecurityScheme,
   isAccepted: (secret: string) => boolean,
+  scopes: ReadonlyMap<string, ReadonlySet<string>> | undefined,
 ): SchemeRule {
   switch (scheme.type) {
     case 'apiKey':
@@ -286,8 +320,8 @@ function ruleOf(
         accepts: isAccepted,
       });
     case 'oauth2':
-    case 'openIdConnect':
-      return authorizationRule(name, {
+    case 'openIdConnect': {
+      const rule = authorizationRule(name, {
         authScheme: 'Bearer',
         what: 'an access token',
         sendAs: 'Authorization: Bearer <ACCESS_TOKEN>',
@@ -295,6 +329,15 @@ function ruleOf(
         malformedName: 'bearer token',
         accepts: isAccepted,
       });
+      if (!scopes) return rule;
+      return {
+        ...rule,
+        scopesHeld(sent) {
+          const read = readAuthorization(sent.header('authorization').value, 'Bearer');
+          return read.kind === 'token' ? scopes.get(read.token) : undefined;
+        },
+      };
+    }
     case 'mutualTLS':
       // A client certificate cannot be asked for over plain HTTP: the summary says it is not checked.
       return { name, what: '', sendAs: '', place: '', secretName: '', check: () => MET };
@@ -423,7 +466,11 @@ function summaryOf(
     ? `the default ${unit} ${secrets.join(', ')}`
     : `the ${secrets.length} ${unit}${secrets.length === 1 ? '' : 's'} given${own}`;
   const token = scheme.type === 'oauth2' || scheme.type === 'openIdConnect';
-  return line(token ? `${count}, as bearer access tokens (scopes are not checked)` : count);
+  return line(
+    token
+      ? `${count}, as bearer access tokens (scopes checked: a token given as token[scope,...] holds those, one without brackets every scope)`
+      : count,
+  );
 }
 
 function unique(values: readonly string[]): string[] {

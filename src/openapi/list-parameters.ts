@@ -29,8 +29,17 @@ export interface Paging {
   readonly maxItems?: number;
 }
 
+/** A query parameter that orders a list: its name, and the record property each field it names is. */
+export interface Sorting {
+  readonly name: string;
+  /** Field names as the parameter's values write them → record properties. */
+  readonly fields: ReadonlyMap<string, string>;
+}
+
 export interface ListParameters {
   readonly paging: Paging;
+  /** The parameter that orders the list, when it documents one whose values name record properties. */
+  readonly sort?: Sorting;
   /** Query parameters that select records whose property equals their value: parameter → property. */
   readonly filters: ReadonlyMap<string, string>;
 }
@@ -44,6 +53,10 @@ const CURSOR =
   /^(cursor|after|starting_?after|page_?token|next_?token|continue|continuation(_?token)?|marker|offset|start_?cursor|page_?cursor)$/i;
 const BEFORE = /^(before|ending_?before|before_?id)$/i;
 /** Query parameters that never filter, whatever property shares their name. */
+/** Parameters that order a list by the fields their values name. */
+const SORT = /^(sort|sort_?by|order_?by|ordering)$/i;
+/** One term of a sort value: `name`, `-name`, `+name`, `name:desc` (RFC-less, as APIs write them). */
+export const SORT_TERM = /^([+-]?)([^:,+\s-][^:,\s]*)(?::(asc|desc))?$/i;
 const NOT_FILTERS =
   /^(sort|sort_?by|order|order_?by|direction|fields|expand|include|embed|q|query|search|format|lang|locale|api_?key|access_?token)$/i;
 
@@ -107,7 +120,30 @@ export function listParametersOf(
     if (property !== undefined && isScalar(properties[property] ?? {}))
       filters.set(parameter.name, property);
   }
-  return { paging, filters };
+  const sort = sortingOf(query, byWords);
+  return sort ? { paging, filters, sort } : { paging, filters };
+}
+
+/**
+ * The sort parameter of a list, when its schema's `enum` (or its items') lists values that name
+ * record properties, bare or in the forms that say a direction (`-sku`, `sku:desc`).
+ */
+function sortingOf(
+  query: readonly Parameter[],
+  byWords: ReadonlyMap<string, string>,
+): Sorting | undefined {
+  const parameter = query.find((p) => SORT.test(p.name));
+  if (!parameter) return undefined;
+  const { schema } = parameter;
+  const items = (schema as { items?: SchemaObject }).items;
+  const values = [...(schema.enum ?? []), ...(items?.enum ?? [])];
+  const fields = new Map<string, string>();
+  for (const value of values) {
+    const field = typeof value === 'string' ? SORT_TERM.exec(value)?.[2] : undefined;
+    const property = field === undefined ? undefined : byWords.get(wordsOf(field).join(' '));
+    if (field !== undefined && property !== undefined) fields.set(field, property);
+  }
+  return fields.size > 0 ? { name: parameter.name, fields } : undefined;
 }
 
 /** A value a query parameter can be compared with: a scalar, or an array of them (which then contains it). */

@@ -95,6 +95,20 @@ export const errors = {
   ),
 
   // The request body
+  insufficientScope: unauthorized(
+    'insufficient_scope',
+    (scopes: readonly string[]) =>
+      `The access token lacks the scope${scopes.length === 1 ? '' : 's'} ${scopes.join(', ')} this operation requires`,
+  ),
+  scopeForbidden: define(
+    403,
+    'insufficient_scope',
+    (challenge: string, scopes: readonly string[]) => ({
+      message: `The access token lacks the scope${scopes.length === 1 ? '' : 's'} ${scopes.join(', ')} this operation requires`,
+      headers: { 'WWW-Authenticate': challenge },
+    }),
+  ),
+
   ambiguousContentType: define(
     400,
     'ambiguous_request',
@@ -167,8 +181,12 @@ export const errors = {
   validationFailed: define(400, 'validation_failed', (problems: readonly string[]) =>
     problems.join('; '),
   ),
+  /** A body that parses but breaks its schema: 422, or 400 where the operation documents no 422 (error-mapping.ts). */
+  contentInvalid: define(422, 'validation_failed', (problems: readonly string[]) =>
+    problems.join('; '),
+  ),
   recordWouldBreak: define(
-    400,
+    422,
     'validation_failed',
     (change: 'patched' | 'new', problems: readonly string[]) =>
       `The ${change} record would break the schema: ${problems.join('; ')}`,
@@ -184,6 +202,29 @@ export const errors = {
     'conflict',
     (collection: string, idProperty: string, id: unknown) =>
       `${collection} already has a record with ${idProperty} ${JSON.stringify(id)}`,
+  ),
+  preconditionFailed: define(
+    412,
+    'precondition_failed',
+    (collection: string, field: string) =>
+      `The ${field} of the request does not match the current version of the record in ${collection}: read it again`,
+  ),
+  preconditionRequired: define(
+    428,
+    'precondition_required',
+    (field: string) => `Send ${field} with the ETag of the record as last read`,
+  ),
+  idempotencyKeyReused: define(
+    422,
+    'idempotency_key_reused',
+    (key: string) =>
+      `The Idempotency-Key ${JSON.stringify(key)} was used for another request: use a new key for a new request`,
+  ),
+  idempotencyKeyInUse: define(
+    409,
+    'idempotency_key_reused',
+    (key: string) =>
+      `The Idempotency-Key ${JSON.stringify(key)} was used for another request: use a new key for a new request`,
   ),
   emptyKey: define(
     400,

@@ -214,7 +214,7 @@ export function listOf<T>(
       const items: unknown[] | undefined = Array.isArray(value)
         ? value
         : typeof value === 'string'
-          ? value.split(',').map((part) => part.trim())
+          ? splitList(value)
           : undefined;
       if (items === undefined) return refuse(`it must be a list of ${item.type}`, value);
       if (items.some((one) => typeof one === 'string' && one.trim() === ''))
@@ -252,4 +252,26 @@ export function shaped<V>(type: string, fits: (value: unknown) => boolean): Opti
 /** Whether a value is a plain object (not null, not a list). */
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The items of a comma-separated list, trimmed; a comma inside brackets is the item's own
+ * (`token[read,write]`: a key and the scopes it holds).
+ * @example splitList('a, t[read,write]') // ['a', 't[read,write]']
+ */
+export function splitList(value: string): string[] {
+  const items: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < value.length; i++) {
+    const char = value[i];
+    if (char === '[') depth++;
+    else if (char === ']') depth = Math.max(0, depth - 1);
+    else if (char === ',' && depth === 0) {
+      items.push(value.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  items.push(value.slice(start).trim());
+  return items;
 }

@@ -263,7 +263,7 @@ export const MOCK_OPTIONS = {
   }),
   apiKeys: row({
     kind: listOf(key, { secret: true }),
-    doc: 'Accepted keys: API keys, bearer, OAuth 2 and OpenID Connect tokens; `scheme=key` for one security scheme only. Any credential given turns the defaults off.',
+    doc: 'Accepted keys: API keys, bearer, OAuth 2 and OpenID Connect tokens; `scheme=key` for one security scheme only; `token[read,write]` for a token that holds those scopes only. Any credential given turns the defaults off.',
     defaultText: DEFAULT_API_KEY,
     flags: [{ flag: '-k, --api-key <key>', env: 'API_KEYS', repeatable: true }],
   }),

@@ -20,7 +20,8 @@ import { descriptorOf } from './descriptor.js';
 import { createEnvelopeAnswers, type EnvelopeAnswers, type ToldPage } from './envelope-answer.js';
 import { textsFrom, type Texts } from '../../vocabulary/texts.js';
 import { selectPage, type PageItems, type PageOf } from './list-page.js';
-import { nextPageLink } from './next-link.js';
+import { nextPageLink, pageLinks } from './next-link.js';
+import { conditionOn, entityTagOf } from './entity-tags.js';
 import type { ListParameters } from '../../openapi/list-parameters.js';
 import { jsonOf, recordOf } from '../../store/records.js';
 import { createSeedPool, seedCollection, type SeedPool } from './seed.js';
@@ -122,6 +123,9 @@ class ServedResource {
   /** The item path's text around its parameters (`/pets/`, `''` for `/pets/{petId}`), split once. */
   readonly #itemPathParts: readonly string[] | undefined;
 
+  /** Whether its records carry an `ETag`: a response of it declares one, or documents 304, 412 or 428. */
+  readonly #tagged: boolean;
+
   constructor(
     readonly resource: Resource,
     readonly options: EngineOptions & { readonly seedPool: SeedPool },
@@ -130,6 +134,7 @@ class ServedResource {
   ) {
     this.#maker = new RecordMaker(resource, options);
     this.#itemPathParts = resource.itemPath?.split(/\{[^}]+\}/);
+    this.#tagged = [...resource.actions.keys()].some(documentsEntityTags);
   }
 
   handler(operation: Operation, action: ResourceAction): OperationHandler {
@@ -164,24 +169,34 @@ class ServedResource {
     const answer = (
       record: StoredRecord | undefined,
       headers?: Record<string, string>,
+      as: number = status,
     ): Answer => ({
-      status,
+      status: as,
+      ...(this.#tagged && record
+        ? { headers: { ...headers, ETag: entityTagOf(record) } }
+        : headers
+          ? { headers }
+          : {}),
       body:
-        envelope && record
-          ? about
-            ? aboutRecord(record)
-            : this.envelopes.record(envelope, record)
-          : example(),
-      ...(headers ? { headers } : {}),
+        as === 204
+          ? undefined
+          : envelope && record
+            ? about
+              ? aboutRecord(record)
+              : this.envelopes.record(envelope, record)
+            : example(),
     });
 
     // Where clients have no create, a `put` is how a record comes to be at its key (HTTP's
     // PUT creates the target it names): Vimeo's `PUT /me/likes/{video_id}` likes a video,
     // Discord's `PUT /guilds/{guild_id}/members/{user_id}` adds a member. Where a create
     // exists, the record must be made by it first.
-    const putCreates = !isCreatable(this.resource);
+    // A put that documents a 201 creates at the key its path names wherever it is (an upsert).
+    const { created: putCreated, replaced } = upsertStatuses(operation);
+    const putCreates = !isCreatable(this.resource) || putCreated !== undefined;
     switch (action) {
-      case 'list':
+      case 'list': {
+        const linked = declaresHeader(operation, status, 'link');
         return async (request, context) => {
           const found = this.collection(scopeOf(request), context);
           const collection = found instanceof Promise ? await found : found;
@@ -197,14 +212,20 @@ class ServedResource {
                 collection.texts ? await collection.texts() : (await collection.list()).map(jsonOf),
               );
           const page = selectPage<string, Texts>(texts, request.query, listing, this.#texts);
+          const link =
+            linked && listing && request.pathname !== undefined
+              ? pageLinks(request.pathname, request.query, listing.paging, page)
+              : undefined;
           return {
             status,
+            ...(link ? { headers: { Link: link } } : {}),
             body:
               envelope.kind === 'plain'
                 ? this.envelopes.texts(envelope, textsFrom(page.records))
                 : this.envelopes.list(envelope, this.#told(page, request, listing)),
           };
         };
+      }
       case 'create': {
         // A create documented to answer a bare text or number (Dialogporten's "the UUID of
         // the created dialog") answers the new record's key, not the same example each time.
@@ -246,6 +267,8 @@ class ServedResource {
           const id = keyOf(request);
           const record = await (await this.collection(scopeOf(request), context)).get(id);
           if (!record) throw this.#notFound(id);
+          if (this.#tagged && conditionOn(request.conditions, record, 'read') === 'not-modified')
+            return { status: 304, headers: { ETag: entityTagOf(record) } };
           return answer(record);
         };
       case 'replace':
@@ -257,22 +280,32 @@ class ServedResource {
           const renamed = this.#maker.renamedTo(request.body, operation, id);
           if (renamed !== undefined)
             return answer(await this.#move(collection, id, renamed, request, action, scope));
-          const record = await collection.update(id, (current) =>
-            this.#maker.change(current, request.body, action, operation, scope),
-          );
-          if (record) return answer(record);
+          // Checked inside the update, which no other write to the record comes between.
+          const record = await collection.update(id, (current) => {
+            if (this.#tagged) this.#meetConditions(request, current);
+            return this.#maker.change(current, request.body, action, operation, scope);
+          });
+          if (record) return answer(record, undefined, action === 'replace' ? replaced : status);
           if (action === 'replace' && putCreates) {
+            // `If-Match` names a version; there is none of a record yet to be made.
+            if (request.conditions?.ifMatch !== undefined) throw this.#stale('If-Match');
             const made = this.#maker.create(request.body, scope, collection, operation);
             const { fields } = made instanceof Promise ? await made : made;
             const created = await collection.create(fields, id);
+            const as = putCreated ?? status;
+            const location = as === 201 ? this.#location(scope, created) : undefined;
             // A put's answer may be about the record, not the record (GitHub's collaborator put
             // answers an invitation): shown as such where the record does not fit it.
             if (
               envelope?.kind === 'plain' &&
               this.options.compiler.response(envelope.record)(created).length > 0
             )
-              return { status, body: aboutRecord(created) };
-            return answer(created);
+              return {
+                status: as,
+                body: aboutRecord(created),
+                ...(location ? { headers: location } : {}),
+              };
+            return answer(created, location, as);
           }
           throw this.#notFound(id);
         };
@@ -281,7 +314,12 @@ class ServedResource {
           const id = keyOf(request);
           const collection = await this.collection(scopeOf(request), context);
           const record = await collection.get(id);
+          if (record && this.#tagged) this.#meetConditions(request, record);
           if (!record || !(await collection.remove(id))) throw this.#notFound(id);
+          await this.#removeChildren(
+            [...scopeOf(request), String(request.params[keyName])],
+            context,
+          );
           return answer(record);
         };
     }
@@ -304,7 +342,7 @@ class ServedResource {
 
   async #nestedCollection(scope: readonly string[], context: HandlerContext): Promise<Collection> {
     const parent = this.resource.parent && this.all.get(this.resource.parent);
-    if (parent && isCreatable(parent.resource)) {
+    if (parent && clientsMake(parent.resource)) {
       const depth = parent.resource.scope.length;
       const value = scope[depth] ?? '';
       const link = parent.resource.keyLink;
@@ -414,6 +452,45 @@ class ServedResource {
     };
   }
 
+  /**
+   * Removes the records every collection nested under a removed record holds there, at every
+   * depth, so that their reads are 404s and a record made again at its key has no old children.
+   */
+  async #removeChildren(scope: readonly string[], context: HandlerContext): Promise<void> {
+    this.#children ??= [...this.all.values()].filter(
+      (one) => one.resource.parent === this.resource.name && one !== this,
+    );
+    for (const child of this.#children) {
+      const collection = context.store.collection(descriptorOf(child.resource, scope));
+      for (const record of await collection.list()) {
+        const key = child.#keyOf(record);
+        const { keyLink } = child.resource;
+        const value = (keyLink && lastValueOf(keyLink.template, String(key))) ?? String(key);
+        await collection.remove(key);
+        await child.#removeChildren([...scope, value], context);
+      }
+    }
+  }
+
+  /** The resources nested right under this one, found on the first delete. */
+  #children: ServedResource[] | undefined;
+
+  /**
+   * Throws unless a write's conditions hold for the record's current version: a 412 when they
+   * do not, a 428 when the operation documents 428 and the request names no version.
+   */
+  #meetConditions(request: HandlerRequest, current: StoredRecord): void {
+    const { conditions } = request;
+    if (conditions === undefined && request.operation.responses['428'] !== undefined)
+      throw errors.preconditionRequired('If-Match');
+    if (conditionOn(conditions, current, 'write') !== 'proceed')
+      throw this.#stale(conditions?.ifMatch !== undefined ? 'If-Match' : 'If-None-Match');
+  }
+
+  #stale(field: string): ApiError {
+    return errors.preconditionFailed(this.resource.name, field);
+  }
+
   #keyOf(record: Readonly<Record<string, unknown>>): RecordId {
     return record[this.resource.idProperty] as RecordId;
   }
@@ -473,6 +550,39 @@ function admitTypeInCommon(one: SchemaObject, other: SchemaObject): boolean {
   const these = [...a].filter((type) => type !== 'null');
   const those = new Set([...b].filter((type) => type !== 'null'));
   return these.length === 0 || those.size === 0 || these.some((type) => those.has(type));
+}
+
+/**
+ * The statuses a put documents for a record it creates (201, when documented) and for one it
+ * replaces (200, else 204, else its lowest success status).
+ */
+function upsertStatuses(operation: Operation): { created?: number; replaced: number } {
+  const { responses, successStatus, method } = operation;
+  if (method !== 'put') return { replaced: successStatus };
+  const replaced =
+    responses['200'] !== undefined ? 200 : responses['204'] !== undefined ? 204 : successStatus;
+  return responses['201'] !== undefined ? { created: 201, replaced } : { replaced };
+}
+
+/** Whether an operation's records carry entity tags: it declares an `ETag`, or documents 304, 412 or 428. */
+function documentsEntityTags(operation: Operation): boolean {
+  const { responses } = operation;
+  if (responses['304'] || responses['412'] || responses['428']) return true;
+  return Object.keys(responses).some((status) => declaresHeader(operation, Number(status), 'etag'));
+}
+
+/** Whether the response of a status declares a header (its lower-case name). */
+function declaresHeader(operation: Operation, status: number, lower: string): boolean {
+  const headers = responseFor(operation, status)?.response.headers ?? {};
+  return Object.keys(headers).some((name) => name.toLowerCase() === lower);
+}
+
+/** Whether clients make a collection's records: by a create, or by a put that documents creating (201). */
+function clientsMake(resource: Resource): boolean {
+  if (isCreatable(resource)) return true;
+  for (const [operation, action] of resource.actions)
+    if (action === 'replace' && operation.responses['201'] !== undefined) return true;
+  return false;
 }
 
 /** Whether clients can add records to a collection: only then must a parent be made before its children. */

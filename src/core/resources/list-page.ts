@@ -1,6 +1,7 @@
 // One page of a list, as its documented query parameters ask: the records whose properties
 // equal the filters, then the page that the limit and the offset, page or cursor choose.
 import type { ListParameters } from '../../openapi/resources.js';
+import { SORT_TERM } from '../../openapi/list-parameters.js';
 import { errors } from '../../vocabulary/error-catalogue.js';
 import type { RecordId, StoredRecord } from '../../store/store.js';
 
@@ -72,7 +73,7 @@ export function selectPage<T, L extends Sequence<T> = readonly T[]>(
       page: undefined,
       next: undefined,
     };
-  const matching = filtered<T, L>(records, query, listing, read);
+  const matching = sorted(filtered<T, L>(records, query, listing, read), query, listing, read);
   const { paging } = listing;
   const asked = paging.limit === undefined ? undefined : numberIn(query[paging.limit]);
   const wanted = asked ?? paging.defaultLimit;
@@ -139,6 +140,54 @@ function filtered<T, L extends Sequence<T>>(
     if (tests.every(([property, value]) => matches(fields[property], value))) matching.push(item);
   }
   return matching;
+}
+
+/**
+ * The records in the order the sort parameter asks, each of its comma-separated terms a field
+ * ascending, or descending with a `-` prefix or a `:desc` suffix; stable, so equal records keep
+ * their order. As they are when the list documents no sort or the query sets none.
+ */
+function sorted<T, L extends Sequence<T>>(
+  records: L | readonly T[],
+  query: Readonly<Record<string, unknown>>,
+  listing: ListParameters,
+  read: PageItems<T>,
+): L | readonly T[] {
+  const { sort } = listing;
+  const asked = sort && query[sort.name];
+  if (!sort || asked === undefined) return records;
+  const keys: [property: string, sign: number][] = [];
+  for (const term of (Array.isArray(asked) ? asked : [asked]).flatMap((one) =>
+    String(one).split(','),
+  )) {
+    const parts = SORT_TERM.exec(term.trim());
+    const property = parts ? sort.fields.get(parts[2] ?? '') : undefined;
+    if (parts && property !== undefined)
+      keys.push([property, parts[1] === '-' || parts[3]?.toLowerCase() === 'desc' ? -1 : 1]);
+  }
+  if (keys.length === 0) return records;
+  const rows = Array.from({ length: records.length }, (_, i) => {
+    const item = records.at(i) as T;
+    return { item, fields: read.fieldsOf(item) };
+  });
+  rows.sort((a, b) => {
+    for (const [property, sign] of keys) {
+      const order = compareValues(a.fields[property], b.fields[property]);
+      if (order !== 0) return order * sign;
+    }
+    return 0;
+  });
+  return rows.map((row) => row.item);
+}
+
+/** Numbers by value, everything else as text; a record without the field sorts last. */
+function compareValues(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === undefined || a === null) return 1;
+  if (b === undefined || b === null) return -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const [x, y] = [String(a), String(b)];
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 function matches(actual: unknown, wanted: unknown): boolean {
