@@ -16,6 +16,7 @@ import { isReseedable, type RecordId, type Store } from '../store/store.js';
 import { stateBackend } from '../store/with-local-side-data.js';
 import { plainAnswer } from '../vocabulary/answer.js';
 import { errors, startupErrors } from '../vocabulary/error-catalogue.js';
+import { partsOf } from './admin/collection-parts.js';
 import { adminHandlers } from './admin/handlers.js';
 import { credentialPlaces } from './admin/redact.js';
 import type { LogBounds } from './admin/request-log.js';
@@ -350,6 +351,7 @@ export function createMock(
   ];
   let adminBasePath: string | undefined;
   if (settings.adminSpec) {
+    const byName = new Map(resources.map((resource) => [resource.name, resource]));
     const admin = adminApi(
       settings.adminSpec,
       settings.seed,
@@ -357,8 +359,10 @@ export function createMock(
       adminHandlers(
         states,
         resources.map((resource) => ({
-          descriptor: descriptorOf(resource),
+          name: resource.name,
           path: `${basePath}${resource.collectionPath}`,
+          nested: resource.scope.length > 0,
+          parts: (store: Store) => partsOf(resource, byName, store, basePath),
         })),
         { operations, basePath, schemes },
         settings.proxy?.violations,
