@@ -4,7 +4,7 @@ import type { Store } from '../../store/store.js';
 import { errors } from '../../vocabulary/error-catalogue.js';
 import type { OperationHandler } from '../handler.js';
 import type { ViolationLog } from '../proxy/violations.js';
-import type { ScenarioSettings } from '../scenarios/settings.js';
+import type { SettingsChange } from '../scenarios/settings.js';
 import type { MockState, MockStates } from '../state.js';
 import type { CollectionPart } from './collection-parts.js';
 import { tallied } from './coverage.js';
@@ -80,7 +80,7 @@ export function adminHandlers(
     async updateSettings({ body }, { state }) {
       return {
         status: 200,
-        body: await state.scenarios.update(body as Partial<ScenarioSettings>),
+        body: await state.scenarios.update(body as SettingsChange),
       };
     },
     getCoverage(_request, { state }) {
