@@ -267,6 +267,12 @@ export function createCli(io: CliIo): Command {
       ),
     )
     .addOption(
+      new Option(
+        '--run',
+        'the coverage of every request of every session since the mock started, resets and all: what a whole end-to-end run exercised',
+      ),
+    )
+    .addOption(
       new Option('--format <format>', 'how to print the table')
         .choices([...COVERAGE_FORMATS])
         .default('text'),

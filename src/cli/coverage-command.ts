@@ -7,6 +7,8 @@ export interface CoverageFlags {
   /** The running mock: its origin, or its base URL (`http://127.0.0.1:4010/v1`). */
   url: string;
   session?: string;
+  /** Every request of every state since the mock started (`GET /__mock/coverage?scope=run`). */
+  run?: boolean;
   format: CoverageFormat;
   /** The floor in percent: below it, exit 1. */
   min?: number;
@@ -23,9 +25,15 @@ export const CoverageExit = { ok: 0, belowMin: 1, unusable: 2 } as const;
  * @returns the exit code: 0, 1 below the floor (after the table), 2 when the mock cannot tell.
  */
 export async function runCoverage(flags: CoverageFlags, io: CliIo): Promise<number> {
+  if (flags.run && flags.session !== undefined) {
+    io.stderr.write(
+      'petstore-kit coverage: --run reads every session, --session one: give one of them\n',
+    );
+    return CoverageExit.unusable;
+  }
   let where: URL;
   try {
-    where = new URL('/__mock/coverage', flags.url);
+    where = new URL(flags.run ? '/__mock/coverage?scope=run' : '/__mock/coverage', flags.url);
   } catch {
     io.stderr.write(
       `petstore-kit coverage: --url ${flags.url} is not a URL: give the mock's, e.g. http://127.0.0.1:4010\n`,

@@ -83,10 +83,11 @@ export function adminHandlers(
         body: await state.scenarios.update(body as SettingsChange),
       };
     },
-    getCoverage(_request, { state }) {
+    getCoverage({ query }, { state }) {
+      const tally = query.scope === 'run' ? states.run : state.coverage;
       return {
         status: 200,
-        body: tallied(covered.operations, covered.basePath, covered.schemes, state.coverage),
+        body: tallied(covered.operations, covered.basePath, covered.schemes, tally),
       };
     },
     async listSessions() {
