@@ -1,7 +1,10 @@
 // The coverage of a whole run (issue 47, item 4): a Playwright suite resets each test's session,
 // and each reset cleared that session's tally, so a green suite read 3.3%. The run's tally counts
 // every request of every state since the mock started, and no reset clears it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { runCli } from './helpers.js';
 
@@ -90,5 +93,51 @@ describe('the coverage of a whole run', () => {
     );
     expect(code).toBe(2);
     expect(err).toContain('--run reads every session, --session one');
+  });
+
+  it('is kept in --coverage-file while the mock runs and when it stops, for `coverage --coverage-file`', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-coverage-file-'));
+    const path = join(dir, 'coverage.json');
+    const kept = await startMock({ apiKeys: [KEY], coverageFile: path });
+    try {
+      const url = `${kept.url}/categories`;
+      for (const session of ['worker-0', 'worker-1']) {
+        expect((await fetch(url, { headers: inSession(session) })).status).toBe(200);
+        await fetch(`${new URL(kept.url).origin}/__mock/reset`, {
+          method: 'POST',
+          headers: inSession(session),
+        });
+      }
+      // Written while it runs: a mock killed at the end of a run (Playwright's webServer) leaves it.
+      await vi.waitFor(
+        async () =>
+          expect(hitsOf(JSON.parse(await readFile(path, 'utf8')) as Coverage, 'GET', '200')).toBe(
+            2,
+          ),
+        { timeout: 20_000, interval: 100 },
+      );
+      expect((await fetch(url, { headers: { 'Mock-Session': 'worker-0' } })).status).toBe(401);
+      await kept.close();
+      const { out, code } = await runCli('coverage', '--coverage-file', path);
+      expect(code).toBe(0);
+      expect(out).toContain('  GET /v1/categories  200  2');
+      expect(out).toContain('  GET /v1/categories  401  1');
+    } finally {
+      await kept.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('says what to give when it has neither a mock nor a file, or a file that holds no table', async () => {
+    const neither = await runCli('coverage');
+    expect(neither.code).toBe(2);
+    expect(neither.err).toContain('--url');
+    const missing = await runCli(
+      'coverage',
+      '--coverage-file',
+      join(tmpdir(), 'no-such-coverage.json'),
+    );
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('cannot read');
   });
 });
