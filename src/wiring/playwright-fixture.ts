@@ -1,7 +1,8 @@
 import { test as base } from '@playwright/test';
 import type { Coverage } from '../core/admin/coverage.js';
-import type { Force } from '../core/scenarios/settings.js';
+import type { Force, SettingsChange } from '../core/scenarios/settings.js';
 import { DEFAULT_API_KEY, type MockOptions } from './options.js';
+import { PAGE_CHANNEL, pageChannel, type PageChannel, type PageReport } from './page-channel.js';
 import { startMock } from './start-mock.js';
 
 /** A request the page made, as the mock's request log keeps it (spec/admin.yaml's RecordedRequest). */
@@ -55,7 +56,7 @@ export interface TestMock {
    * Forces a scenario on this session's calls to the mocked API, as their `Prefer` header would:
    * `code=500`, `code=401`, `example=empty`, `fault=reset`, `delay=2000`. The session holds it,
    * so it reaches the mock however the page calls it (directly, or through a dev server's
-   * proxy). By default it holds until `clear()` or the next test's reset: React's StrictMode
+   * proxy); a mock in the page (MSW's worker) gets it from the page's channel. By default it holds until `clear()` or the next test's reset: React's StrictMode
    * runs an effect twice and shows only the second answer. A second `force` replaces the first.
    * @example await mock.force('code=500'); await page.goto('/'); // the error state
    * @example await mock.force('code=500', { times: 1 }); // the next call only
@@ -109,6 +110,8 @@ interface WorkerFixtures extends MockFixtureOptions {
 interface TestFixtures {
   /** Resets the worker's session before each test, whether the test names `mock` or not. */
   mockReset: undefined;
+  /** The test's controls for a mock in its pages (MSW in the browser), which each page asks for. */
+  mockPages: PageChannel;
   mock: TestMock;
 }
 
@@ -151,6 +154,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
   extraHTTPHeaders: async ({ extraHTTPHeaders, mockSession }, use) =>
     use({ ...extraHTTPHeaders, 'Mock-Session': mockSession }),
+  // eslint-disable-next-line no-empty-pattern -- as mockSession's
+  mockPages: async ({}, use) => use(pageChannel()),
+  context: async ({ context, mockPages }, use) => {
+    // Bound before any page's scripts run, on every navigation: a mock in the page asks per request.
+    await context.exposeBinding(PAGE_CHANNEL, (_source, report?: PageReport) =>
+      mockPages.answer(report),
+    );
+    await use(context);
+  },
   mockReset: [
     async ({ mockBase, mockKey, mockSession }, use) => {
       await admin(mockBase, mockKey, mockSession, 'POST', '/reset');
@@ -158,19 +170,27 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { auto: true },
   ],
-  mock: async ({ mockBase, mockKey, mockSession }, use) => {
+  mock: async ({ mockBase, mockKey, mockSession, mockPages }, use) => {
     const call = (method: string, path: string, body?: unknown) =>
       admin(mockBase, mockKey, mockSession, method, path, body);
+    // Each control goes to the server's session and to the test's pages: the fixture cannot
+    // tell which of the two answers the page (directly or through a proxy, or MSW in the page).
+    const reset = async () => {
+      await call('POST', '/reset');
+      mockPages.reset();
+    };
+    const change = async (settings: SettingsChange) => {
+      await call('PATCH', '/settings', settings);
+      mockPages.change(settings);
+    };
     await use({
       url: mockBase,
       session: mockSession,
-      reset: async () => void (await call('POST', '/reset')),
-      force: async (prefer, options = {}) =>
-        void (await call('PATCH', '/settings', { force: forceOf(prefer, options) })),
-      clear: async () => void (await call('PATCH', '/settings', { force: null })),
+      reset,
+      force: (prefer, options = {}) => change({ force: forceOf(prefer, options) }),
+      clear: () => change({ force: null }),
       async latency(ms) {
-        const delay = typeof ms === 'number' ? { min: ms, max: ms } : ms;
-        await call('PATCH', '/settings', { delay });
+        await change({ delay: typeof ms === 'number' ? { min: ms, max: ms } : ms });
       },
       async requests(query = {}) {
         const search = new URLSearchParams({ limit: '1000' });
