@@ -81,6 +81,14 @@ describe('a mock in the page under the fixture’s channel', () => {
     expect(await list.json()).toHaveLength(3);
   });
 
+  it('holds answers back for the latency the test set', async () => {
+    const answer = await pageMock();
+    channel.change({ delay: { min: 300, max: 300 } });
+    const started = performance.now();
+    expect(await statuses(answer, 1)).toEqual([200]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(300);
+  });
+
   it('keeps no report on a force the test has since replaced', () => {
     channel.change({ force: { prefer: 'code=500', times: 2 } });
     const { version } = channel.answer();

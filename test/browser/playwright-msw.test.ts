@@ -87,7 +87,7 @@ it('forces, clears and resets the mock in the page, past StrictMode’s ignored 
   if (!chromium.found) return;
   const [appPort] = await freePorts(1);
   const { code, output } = await playwright({ APP_PORT: String(appPort) });
-  expect(output).toMatch(/Running 6 tests using 2 workers/);
+  expect(output).toMatch(/Running 7 tests using 2 workers/);
   expect(code, output).toBe(0);
-  expect(output).toMatch(/6 passed/);
+  expect(output).toMatch(/7 passed/);
 }, 240_000);

@@ -81,8 +81,17 @@ test('reset reaches the page: what it created is gone, the force too', async ({ 
   expect(await listed(page)).toBe(10);
 });
 
-test('each test its own: the other worker’s forces are not seen', async ({ page }) => {
-  await page.goto('/');
-  await expect(page.getByRole('listitem')).toHaveCount(10);
-  expect(await call(page)).toBe(200);
+// One worker, in this order: a channel the worker kept, not the test, would carry the force over.
+test.describe.serial('each test its own controls', () => {
+  test('a force left held at the end of a test…', async ({ page, mock }) => {
+    await mock.force('code=500');
+    await page.goto('/');
+    await expect(page.getByRole('alert')).toBeVisible();
+  });
+
+  test('…is not seen by the next test', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('listitem')).toHaveCount(10);
+    expect(await call(page)).toBe(200);
+  });
 });
