@@ -24,6 +24,9 @@ const SLOWEST_FIRST = [
   'test/browser/playwright-fixture.test.ts', // 36-40 CPU s alone (27 Nov, /proc sampler): one Playwright run, four Chromiums
   'test/contract-cli.test.ts', // 47 CPU s, 72 s alone: the built contract CLI
   'test/browser/inspector.test.ts', // 26-30 CPU s alone (27 Nov, /proc sampler): Chromium
+  'test/browser/playwright-docs-config.test.ts', // 70 s alone (6 Dec, load of 5 others' work): Vite, the mock, Chromium
+  'test/browser/playwright-proxy.test.ts', // 64 s alone (6 Dec, load of 5 others' work): Vite, the mock, Chromium
+  'test/browser/playwright-msw.test.ts', // 52-62 s alone (6 Dec, load of 11): Vite, two mocks, two Chromiums
   'test/recipes/playwright.test.ts', // 23 CPU s, 58 s: Vite, the mock and two Chromiums
   'test/corpus.test.ts', // 25 CPU s, 57 s: a mock for each document, the expected ones' operations called
   'test/redis-mock.test.ts', // 25 CPU s, 55 s: replicas of the built CLI

@@ -2,6 +2,7 @@
 export {
   expect,
   test,
+  type ForceOptions,
   type LoggedRequest,
   type MockFixtureOptions,
   type RequestQuery,

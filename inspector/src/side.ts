@@ -78,7 +78,7 @@ export class CollectionPanel {
     this.#last = shown;
     const focused = (document.activeElement as HTMLElement | null)?.dataset.key;
     this.#list.replaceChildren(
-      ...collections.map(({ name, path, count }) =>
+      ...collections.map(({ name, path, count, parents }) =>
         h(
           'li',
           {},
@@ -92,7 +92,17 @@ export class CollectionPanel {
             },
             h('span', { class: 'name' }, name),
             h('span', { class: 'mono path' }, path),
-            h('span', { class: 'count', 'aria-label': `${count} records` }, count),
+            h(
+              'span',
+              {
+                class: 'count',
+                'aria-label':
+                  `${count} records` + (parents ? ` under ${parents.length} parents` : ''),
+                // A nested collection's records under each parent, on hover.
+                title: parents?.map((parent) => `${parent.path}: ${parent.count}`).join('\n'),
+              },
+              count,
+            ),
           ),
         ),
       ),

@@ -277,11 +277,23 @@ export function createCli(io: CliIo): Command {
     .description(
       'print which documented statuses of each operation a running mock answered (its requests since the last reset); exit 1 below --min, 2 if the mock cannot tell',
     )
-    .requiredOption('-u, --url <url>', 'the running mock, e.g. http://127.0.0.1:4010')
+    .option('-u, --url <url>', 'the running mock, e.g. http://127.0.0.1:4010')
+    .addOption(
+      new Option(
+        '--coverage-file <file>',
+        "the run's coverage a mock kept in this file (its --coverage-file), read instead of a running mock",
+      ),
+    )
     .addOption(
       new Option(
         '--session <id>',
         'the coverage of this Mock-Session (default: the default state)',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--run',
+        'the coverage of every request of every session since the mock started, resets and all: what a whole end-to-end run exercised',
       ),
     )
     .addOption(

@@ -16,6 +16,8 @@ import { isReseedable, type RecordId, type Store } from '../store/store.js';
 import { stateBackend } from '../store/with-local-side-data.js';
 import { plainAnswer } from '../vocabulary/answer.js';
 import { errors, startupErrors } from '../vocabulary/error-catalogue.js';
+import { partsOf } from './admin/collection-parts.js';
+import { tallied, type Coverage } from './admin/coverage.js';
 import { adminHandlers } from './admin/handlers.js';
 import { credentialPlaces } from './admin/redact.js';
 import type { LogBounds } from './admin/request-log.js';
@@ -207,6 +209,11 @@ export interface Mock extends MockCore {
   reset(): Promise<void>;
   /** The records that no longer fit their collection's schema (after a spec change). */
   unfitRecords(): Promise<UnfitRecords[]>;
+  /**
+   * The coverage table of every request of every state since the mock started, through every
+   * reset: what `GET /__mock/coverage?scope=run` answers.
+   */
+  runCoverage(): Coverage;
   /** Checks an answer the proxy saw against the spec (see createAnswerRules). */
   readonly answerRules: ReturnType<typeof createAnswerRules>;
   /** What the next mock of this one's spec takes over: give this mock as its `carriedFrom`. */
@@ -358,6 +365,7 @@ export function createMock(
   ];
   let adminBasePath: string | undefined;
   if (settings.adminSpec) {
+    const byName = new Map(resources.map((resource) => [resource.name, resource]));
     const admin = adminApi(
       settings.adminSpec,
       settings.seed,
@@ -365,8 +373,10 @@ export function createMock(
       adminHandlers(
         states,
         resources.map((resource) => ({
-          descriptor: descriptorOf(resource),
+          name: resource.name,
           path: `${basePath}${resource.collectionPath}`,
+          nested: resource.scope.length > 0,
+          parts: (store: Store) => partsOf(resource, byName, store, basePath),
         })),
         { operations, basePath, schemes },
         settings.proxy?.violations,
@@ -487,6 +497,7 @@ export function createMock(
           await seedOne(resource, seedOptions, seeding.inner);
     },
     unfitRecords: () => unfitRecords(resources, store, compiler),
+    runCoverage: () => tallied(operations, basePath, schemes, states.run),
     answerRules: createAnswerRules(compiler, resources),
     carried: { states, seeding, nestedSeeding: () => nestedSeeding },
     warmUp,

@@ -248,9 +248,12 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     if (!handler) throw errors.notImplemented(operation.operationId);
 
     const hooks = api.scenarios;
-    const preferences = hooks ? readPreferences(request, operation) : {};
+    let preferences = hooks ? readPreferences(request, operation) : {};
     if (hooks) {
       const settings = await state.scenarios.settings();
+      // The state's force is what a Prefer header would ask, over the request's own.
+      const forced = settings.force && (await state.scenarios.takeForced(operation));
+      if (forced) preferences = { ...preferences, ...forced };
       progress.delayMs = state.scenarios.delayFor(settings, preferences);
       const fault = state.scenarios.faultFor(settings, preferences);
       if (fault) {

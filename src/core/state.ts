@@ -47,6 +47,8 @@ export interface SessionLimits {
  */
 export interface MockStates {
   readonly default: MockState;
+  /** The coverage of every request of every state since the mock started: no reset clears it. */
+  readonly run: CoverageTally;
   /**
    * The state of a session, made on first use.
    * @throws {ApiError} 503 when the mock holds its limit of sessions and none has expired.
@@ -86,13 +88,14 @@ export function createStates(options: {
 }): MockStates {
   const { store, limits } = options;
   const logOptions = options.logBounds ? { bounds: options.logBounds } : {};
+  const run = createCoverageTally();
   const stateOf = (records: Store, session: string | undefined): MockState => {
     const side = store.sideData(session);
     return {
       store: records,
       scenarios: new Scenarios(storedSettings(side, options.scenarios), options.seed),
       requestLog: createRequestLog(side, logOptions),
-      coverage: createCoverageTally(),
+      coverage: createCoverageTally(run),
       ...(session === undefined ? {} : { session }),
     };
   };
@@ -148,6 +151,7 @@ export function createStates(options: {
 
   return {
     default: fallback,
+    run,
     async session(id) {
       try {
         return await session(id);

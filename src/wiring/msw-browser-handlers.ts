@@ -3,6 +3,7 @@
 import { specFromDocument } from '../openapi/document-spec.js';
 import { SpecError } from '../openapi/spec-error.js';
 import { createMswMock, isLoaded, type MswMock, type MswMockOptions } from './msw-mock.js';
+import { pageControlled } from './page-controlled.js';
 
 /** The documents a browser bundle carries: the bundled spec and the admin API's. */
 export interface BundledDocuments {
@@ -13,6 +14,7 @@ export interface BundledDocuments {
 /**
  * mockHandlers for `setupWorker`: the same handlers as on Node, from a spec given as a parsed
  * document (or the bundled one). Multipart bodies are answered 415 (their parser needs Node).
+ * Under the Playwright fixture, its controls apply to it (page-controlled.ts).
  * @throws {SpecError} for a path (a page cannot read files) or a spec it cannot serve.
  */
 export async function browserMockHandlers(
@@ -32,8 +34,10 @@ export async function browserMockHandlers(
       : isLoaded(spec)
         ? spec
         : specFromDocument(spec);
-  return createMswMock(rest, {
-    spec: loaded,
-    admin: specFromDocument(bundled.admin, 'spec/admin.yaml'),
-  });
+  return createMswMock(
+    rest,
+    { spec: loaded, admin: specFromDocument(bundled.admin, 'spec/admin.yaml') },
+    // The Playwright fixture's force, clear and reset reach a mock in the page this way.
+    pageControlled,
+  );
 }

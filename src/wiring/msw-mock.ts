@@ -1,6 +1,7 @@
 // What the MSW handlers are on every platform: the core behind one MSW handler.
 // From `msw` itself, which MSW 2 and 3 both export `http` from (`msw/http` is MSW 3's only).
 import { http, type HttpHandler } from 'msw';
+import type { Mock } from '../core/create-mock.js';
 import type { SchemeSummary } from '../core/security.js';
 import type { LoadedSpec } from '../openapi/load.js';
 import type { Resource } from '../openapi/resources.js';
@@ -8,6 +9,7 @@ import { createMemoryStore } from '../store/memory-store.js';
 import type { Store } from '../store/store.js';
 import { buildMock } from './create-core.js';
 import { resolveOptions, type MockOptions } from './options.js';
+import type { Answerer } from './page-controlled.js';
 
 /**
  * The options of mockHandlers: the mock's, but those of a server (where it listens, its HTTP
@@ -87,10 +89,12 @@ export interface MswSpecs {
 /**
  * The mock's core as MSW request handlers, from specs already read: what mockHandlers does on
  * Node and in the browser alike, once each has read its specs its own way.
+ * @param around what the platform puts around the core's answer (in a page, the fixture's controls).
  */
 export async function createMswMock(
   options: Omit<MswMockOptions, 'spec'>,
   { spec, admin }: MswSpecs,
+  around: (mock: Mock, answer: Answerer) => Answerer = (_mock, answer) => answer,
 ): Promise<MswMock> {
   const settings = resolveOptions(options, ['origin']);
   const store =
@@ -102,13 +106,14 @@ export async function createMswMock(
   await store.markInitial();
 
   const origin = options.origin === undefined ? undefined : new URL(options.origin).origin;
+  const answer = around(mock, (request) => mock.fetch(request));
   const handler = http.all(
     ({ request }) => {
       const url = new URL(request.url);
       if (origin !== undefined && url.origin !== origin) return false;
       return mock.route(request.method, url.pathname + url.search).api !== undefined;
     },
-    ({ request }) => mock.fetch(request),
+    ({ request }) => answer(request),
   );
   return {
     handlers: [handler],

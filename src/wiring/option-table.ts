@@ -322,6 +322,12 @@ export const MOCK_OPTIONS = {
     shorthandFor: "storage: { kind: 'file', path }",
     flags: [{ flag: '--data <file>' }],
   }),
+  coverageFile: row({
+    kind: text({ example: 'coverage.json' }),
+    doc: 'Keep the coverage of every request of every session since start-up, through every reset, in this file as `GET /__mock/coverage?scope=run` gives it (written twice a second while it changes, and at exit): what `petstore-kit coverage --coverage-file` reads after the mock is gone.',
+    defaultText: 'none',
+    flags: [{ flag: '--coverage-file <file>' }],
+  }),
   redis: row({
     kind: redisUrl,
     doc: 'Keep every state in this Redis, shared by every replica started with the same URL, prefix and spec.',

@@ -213,6 +213,14 @@ export interface MockOptions {
    */
   watch?: boolean;
   /**
+   * Keep the coverage of every request of every session since start-up, through every reset,
+   * in this file (the JSON of `GET /__mock/coverage?scope=run`), written while it changes and
+   * at close: `petstore-kit coverage --coverage-file` reads it after the mock is gone.
+   * @default none
+   * @example 'coverage.json'
+   */
+  coverageFile?: string;
+  /**
    * Operations answered by code of yours, by operationId, instead of by what the mock infers
    * from the spec; everything else stays inferred, and every answer is still checked.
    * @example { listCategories: async (request, { next }) => ({ ...(await next()), headers: { 'X-Total': '10' } }) }
@@ -291,6 +299,8 @@ export interface ResolvedOptions {
   logBounds: LogBounds;
   allowedHosts: readonly string[];
   watch: boolean;
+  /** Where the run's coverage is kept (see the option `coverageFile`); none: nowhere. */
+  coverageFile: string | undefined;
   handlers: Readonly<Record<string, CustomHandler>>;
 }
 
@@ -487,6 +497,7 @@ export function resolveOptions(
     logBounds: { entries: pick('maxLogEntries'), bytes: pick('maxLogSize') },
     allowedHosts: pick('allowedHosts'),
     watch: pick('watch'),
+    coverageFile: given.coverageFile,
     handlers: given.handlers ?? {},
   };
 }

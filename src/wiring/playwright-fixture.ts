@@ -1,6 +1,8 @@
 import { test as base } from '@playwright/test';
 import type { Coverage } from '../core/admin/coverage.js';
+import type { Force, SettingsChange } from '../core/scenarios/settings.js';
 import { DEFAULT_API_KEY, type MockOptions } from './options.js';
+import { PAGE_CHANNEL, pageChannel, type PageChannel, type PageReport } from './page-channel.js';
 import { startMock } from './start-mock.js';
 
 /** A request the page made, as the mock's request log keeps it (spec/admin.yaml's RecordedRequest). */
@@ -29,6 +31,19 @@ export interface RequestQuery {
   status?: string;
 }
 
+/**
+ * How long `mock.force()` holds; given both a count and a time, it ends with the first to run
+ * out. @default { until: 'cleared' }
+ */
+export interface ForceOptions {
+  /** How many calls it holds for. */
+  times?: number;
+  /** How many milliseconds it holds for, from now. */
+  for?: number;
+  /** Until `mock.clear()` or the next test's reset (what it does given neither count nor time). */
+  until?: 'cleared';
+}
+
 /** The mock as a test sees it: its own session, reset before the test. */
 export interface TestMock {
   /** The mocked API's base URL: `http://127.0.0.1:4010/v1`. */
@@ -38,12 +53,17 @@ export interface TestMock {
   /** Back to the start-up data in this session (done before each test already). */
   reset(): Promise<void>;
   /**
-   * Forces a scenario on the page's next calls to the mocked API by their `Prefer` header:
-   * `code=500`, `code=401`, `example=empty`, `fault=reset`, `delay=2000`.
-   * @param options.times how many calls it holds for. @default 1
+   * Forces a scenario on this session's calls to the mocked API, as their `Prefer` header would:
+   * `code=500`, `code=401`, `example=empty`, `fault=reset`, `delay=2000`. The session holds it,
+   * so it reaches the mock however the page calls it (directly, or through a dev server's
+   * proxy); a mock in the page (MSW's worker) gets it from the page's channel. By default it holds until `clear()` or the next test's reset: React's StrictMode
+   * runs an effect twice and shows only the second answer. A second `force` replaces the first.
    * @example await mock.force('code=500'); await page.goto('/'); // the error state
+   * @example await mock.force('code=500', { times: 1 }); // the next call only
    */
-  force(prefer: string, options?: { times?: number }): Promise<void>;
+  force(prefer: string, options?: ForceOptions): Promise<void>;
+  /** Ends the force in place, if any: the next calls are answered as usual. */
+  clear(): Promise<void>;
   /**
    * Holds every answer of this session back for `ms` (or a time drawn from `{ min, max }`),
    * until the next test's reset.
@@ -90,6 +110,8 @@ interface WorkerFixtures extends MockFixtureOptions {
 interface TestFixtures {
   /** Resets the worker's session before each test, whether the test names `mock` or not. */
   mockReset: undefined;
+  /** The test's controls for a mock in its pages (MSW in the browser), which each page asks for. */
+  mockPages: PageChannel;
   mock: TestMock;
 }
 
@@ -132,6 +154,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
   extraHTTPHeaders: async ({ extraHTTPHeaders, mockSession }, use) =>
     use({ ...extraHTTPHeaders, 'Mock-Session': mockSession }),
+  // eslint-disable-next-line no-empty-pattern -- as mockSession's
+  mockPages: async ({}, use) => use(pageChannel()),
+  context: async ({ context, mockPages }, use) => {
+    // Bound before any page's scripts run, on every navigation: a mock in the page asks per request.
+    await context.exposeBinding(PAGE_CHANNEL, (_source, report?: PageReport) =>
+      mockPages.answer(report),
+    );
+    await use(context);
+  },
   mockReset: [
     async ({ mockBase, mockKey, mockSession }, use) => {
       await admin(mockBase, mockKey, mockSession, 'POST', '/reset');
@@ -139,23 +170,27 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { auto: true },
   ],
-  mock: async ({ page, mockBase, mockKey, mockSession }, use) => {
+  mock: async ({ mockBase, mockKey, mockSession, mockPages }, use) => {
     const call = (method: string, path: string, body?: unknown) =>
       admin(mockBase, mockKey, mockSession, method, path, body);
+    // Each control goes to the server's session and to the test's pages: the fixture cannot
+    // tell which of the two answers the page (directly or through a proxy, or MSW in the page).
+    const reset = async () => {
+      await call('POST', '/reset');
+      mockPages.reset();
+    };
+    const change = async (settings: SettingsChange) => {
+      await call('PATCH', '/settings', settings);
+      mockPages.change(settings);
+    };
     await use({
       url: mockBase,
       session: mockSession,
-      reset: async () => void (await call('POST', '/reset')),
-      async force(prefer, { times = 1 } = {}) {
-        await page.route(
-          (url) => url.href.startsWith(`${mockBase}/`),
-          (route) => route.continue({ headers: { ...route.request().headers(), prefer } }),
-          { times },
-        );
-      },
+      reset,
+      force: (prefer, options = {}) => change({ force: forceOf(prefer, options) }),
+      clear: () => change({ force: null }),
       async latency(ms) {
-        const delay = typeof ms === 'number' ? { min: ms, max: ms } : ms;
-        await call('PATCH', '/settings', { delay });
+        await change({ delay: typeof ms === 'number' ? { min: ms, max: ms } : ms });
       },
       async requests(query = {}) {
         const search = new URLSearchParams({ limit: '1000' });
@@ -170,6 +205,25 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 });
 
 export { expect } from '@playwright/test';
+
+/**
+ * The force `PATCH /__mock/settings` takes (spec/admin.yaml's Force).
+ * @throws {TypeError} for options that name no end the mock can keep.
+ */
+function forceOf(prefer: string, options: ForceOptions): Force {
+  const { times, for: ms, until } = options;
+  if (times !== undefined && !(Number.isInteger(times) && times >= 1))
+    throw new TypeError(`mock.force(): times is a whole number of calls, at least 1, not ${times}`);
+  if (ms !== undefined && !(Number.isFinite(ms) && ms > 0))
+    throw new TypeError(`mock.force(): for is a time in milliseconds above 0, not ${ms}`);
+  if (until !== undefined && until !== 'cleared')
+    throw new TypeError(`mock.force(): until takes 'cleared', not ${JSON.stringify(until)}`);
+  return {
+    prefer,
+    ...(times === undefined ? {} : { times }),
+    ...(ms === undefined ? {} : { until: new Date(Date.now() + ms).toISOString() }),
+  };
+}
 
 /**
  * One call to the mock's admin API (`/__mock`, at the origin of `base`) in the session.

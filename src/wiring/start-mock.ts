@@ -17,6 +17,7 @@ import type { StateBackend, Store } from '../store/store.js';
 import { stateBackend } from '../store/with-local-side-data.js';
 import type { CheckedAnswer } from '../vocabulary/answer.js';
 import { StartupError } from '../vocabulary/errors.js';
+import { keepCoverageFile } from './coverage-file.js';
 import { appOf, describeUnfit } from './create-app.js';
 import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
 
@@ -74,6 +75,11 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
       throw err;
     },
   );
+  const { coverageFile } = settings;
+  // The mock serving now: `--watch` swaps it, and the next takes over the run's tally.
+  const coverage = coverageFile
+    ? keepCoverageFile(coverageFile, () => mock.mock.runCoverage())
+    : undefined;
   return {
     url: `${origin}${mock.basePath()}`,
     apiKeys: mock.apiKeys,
@@ -90,6 +96,7 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
     reset: mock.reset,
     async close() {
       await close();
+      await coverage?.close();
       await mock.close();
     },
   };

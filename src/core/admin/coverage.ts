@@ -48,15 +48,21 @@ export interface CoverageTally {
 
 const NONE: OperationHits = { statuses: new Map(), schemes: new Map() };
 
-/** @example const tally = createCoverageTally(); tally.hit(operation, { status: 200, delayed: false }); */
-export function createCoverageTally(): CoverageTally {
+/**
+ * @param run the tally of the whole run, which counts every hit too and which no reset of
+ * this one clears (a state's tally is cleared by its reset; the run's, never).
+ * @example const tally = createCoverageTally(); tally.hit(operation, { status: 200, delayed: false });
+ */
+export function createCoverageTally(run?: CoverageTally): CoverageTally {
   const byOperation = new Map<
     Operation,
     { statuses: Map<string, number>; schemes: Map<string, Map<string, number>> }
   >();
   const add = (hits: Map<string, number>, key: string) => hits.set(key, (hits.get(key) ?? 0) + 1);
   return {
-    hit(operation, { status, fault, delayed, scheme }) {
+    hit(operation, seen) {
+      run?.hit(operation, seen);
+      const { status, fault, delayed, scheme } = seen;
       let hits = byOperation.get(operation);
       if (!hits) byOperation.set(operation, (hits = { statuses: new Map(), schemes: new Map() }));
       // A malformed answer carries its status, but what the client saw is the fault.

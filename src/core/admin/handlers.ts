@@ -1,19 +1,24 @@
 import type { Operation } from '../../openapi/operations.js';
 import type { SecurityScheme } from '../../openapi/security-schemes.js';
-import type { CollectionDescriptor } from '../../store/store.js';
+import type { Store } from '../../store/store.js';
 import { errors } from '../../vocabulary/error-catalogue.js';
 import type { OperationHandler } from '../handler.js';
 import type { ViolationLog } from '../proxy/violations.js';
-import type { ScenarioSettings } from '../scenarios/settings.js';
+import type { SettingsChange } from '../scenarios/settings.js';
 import type { MockState, MockStates } from '../state.js';
+import type { CollectionPart } from './collection-parts.js';
 import { tallied } from './coverage.js';
 import { LOG_CAPACITY, type RequestFilter } from './request-log.js';
 
 /** A collection of the mocked API, as the admin API shows it. */
 export interface AdminCollection {
-  descriptor: CollectionDescriptor;
+  name: string;
   /** Where the mocked API serves it, base path included: `/v1/categories`. */
   path: string;
+  /** Whether it is served under a parent's records (`/v1/owners/{ownerId}/pets`). */
+  nested: boolean;
+  /** Its records in a store: one part, or one per parent (collection-parts.ts). */
+  parts(store: Store): Promise<CollectionPart[]>;
 }
 
 /** The mocked API whose coverage `GET /coverage` tells: its operations, under its base path. */
@@ -45,11 +50,11 @@ export function adminHandlers(
   const logOf = async (session: unknown, state: MockState) =>
     typeof session === 'string' ? (await states.existing(session))?.requestLog : state.requestLog;
   const collectionNamed = (name: string): AdminCollection => {
-    const found = collections.find(({ descriptor }) => descriptor.name === name);
+    const found = collections.find((collection) => collection.name === name);
     if (found) return found;
     throw errors.noCollection(
       name,
-      collections.map(({ descriptor }) => descriptor.name),
+      collections.map((collection) => collection.name),
     );
   };
   return {
@@ -75,13 +80,14 @@ export function adminHandlers(
     async updateSettings({ body }, { state }) {
       return {
         status: 200,
-        body: await state.scenarios.update(body as Partial<ScenarioSettings>),
+        body: await state.scenarios.update(body as SettingsChange),
       };
     },
-    getCoverage(_request, { state }) {
+    getCoverage({ query }, { state }) {
+      const tally = query.scope === 'run' ? states.run : state.coverage;
       return {
         status: 200,
-        body: tallied(covered.operations, covered.basePath, covered.schemes, state.coverage),
+        body: tallied(covered.operations, covered.basePath, covered.schemes, tally),
       };
     },
     async listSessions() {
@@ -94,11 +100,13 @@ export function adminHandlers(
     },
     async listCollections(_request, { store }) {
       const counted = await Promise.all(
-        collections.map(async ({ descriptor, path }) => ({
-          name: descriptor.name,
-          path,
-          count: (await store.collection(descriptor).list()).length,
-        })),
+        collections.map(async ({ name, path, nested, parts }) => {
+          const held = (await parts(store)).filter(({ records }) => records.length > 0);
+          const count = held.reduce((sum, { records }) => sum + records.length, 0);
+          if (!nested) return { name, path, count };
+          const parents = held.map((part) => ({ path: part.path, count: part.records.length }));
+          return { name, path, count, parents };
+        }),
       );
       return { status: 200, body: { collections: counted } };
     },
@@ -110,13 +118,13 @@ export function adminHandlers(
       return { status: 204 };
     },
     async getCollection({ params, query }, { store }) {
-      const { descriptor, path } = collectionNamed(params.name as string);
-      const records = await store.collection(descriptor).list();
+      const { name, path, parts } = collectionNamed(params.name as string);
+      const records = (await parts(store)).flatMap((part) => part.records);
       const limit = typeof query.limit === 'number' ? query.limit : DEFAULT_RECORDS_SHOWN;
       return {
         status: 200,
         body: {
-          name: descriptor.name,
+          name,
           path,
           count: records.length,
           // The newest first: what a person watching their app just made.

@@ -3,7 +3,14 @@ import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { SideData } from '../../store/store.js';
 import { errors } from '../../vocabulary/error-catalogue.js';
-import { FAULT_KINDS, MAX_DELAY_MS, type FaultKind, type Preferences } from './prefer.js';
+import type { Operation } from '../../openapi/operations.js';
+import {
+  FAULT_KINDS,
+  MAX_DELAY_MS,
+  readPreferences,
+  type FaultKind,
+  type Preferences,
+} from './prefer.js';
 
 /** What every answer of a run goes through: latency and random faults. */
 export interface ScenarioSettings {
@@ -13,7 +20,27 @@ export interface ScenarioSettings {
   faultRate: number;
   /** The faults drawn from when `faultRate` strikes. */
   faultKinds: FaultKind[];
+  /** A scenario every request of the state plays, as if its `Prefer` header asked for it. */
+  force?: Force;
 }
+
+/**
+ * A scenario forced on a state's requests (the Playwright fixture's `mock.force()`): kept in
+ * the state, so it reaches the mock however the client calls it (directly, through a proxy).
+ * It ends when its count or its time runs out, or when it is cleared; with neither, it holds
+ * until cleared (`force: null`) or the state's reset.
+ */
+export interface Force {
+  /** What a `Prefer` header would say: `code=500`, `fault=reset`, `example=empty`. */
+  prefer: string;
+  /** How many more requests it holds for. @default no count */
+  times?: number;
+  /** When it ends, an ISO date-time of the wall clock. @default no end */
+  until?: string;
+}
+
+/** What `PATCH /settings` takes: `force: null` clears the force. */
+export type SettingsChange = Partial<Omit<ScenarioSettings, 'force'>> & { force?: Force | null };
 
 export const DEFAULT_SCENARIO_SETTINGS: ScenarioSettings = {
   delay: { min: 0, max: 0 },
@@ -67,6 +94,7 @@ function frozen(settings: ScenarioSettings): ScenarioSettings {
   const copy = structuredClone(settings);
   Object.freeze(copy.delay);
   Object.freeze(copy.faultKinds);
+  if (copy.force) Object.freeze(copy.force);
   return Object.freeze(copy);
 }
 
@@ -80,6 +108,8 @@ export class Scenarios {
   readonly #cell: SettingsCell;
   readonly #seed: number;
   #random: ReturnType<typeof xoroshiro128plus>;
+  /** The last take of the force: the next waits for it. */
+  #taking: Promise<void> = Promise.resolve();
 
   constructor(cell: SettingsCell, seed: number) {
     this.#cell = cell;
@@ -93,11 +123,35 @@ export class Scenarios {
   }
 
   /** Changes some settings; the others stay. @throws {ApiError} 400 for an impossible one. */
-  async update(change: Partial<ScenarioSettings>): Promise<ScenarioSettings> {
-    const next = { ...(await this.#cell.read()), ...change };
+  async update(change: SettingsChange): Promise<ScenarioSettings> {
+    const { force, ...rest } = { ...(await this.#cell.read()), ...change };
+    const next: ScenarioSettings = force ? { ...rest, force } : rest;
     checkSettings(next);
     await this.#cell.write(next);
     return next;
+  }
+
+  /**
+   * The preferences the state's force gives this request, if one holds, counted: takes are
+   * one at a time, so that two requests at once never both spend the last of a count.
+   */
+  takeForced(operation: Operation): Promise<Preferences | undefined> {
+    const take = this.#taking.then(async () => {
+      const settings = await this.#cell.read();
+      const { force, ...rest } = settings;
+      if (!force) return undefined;
+      const expired = force.until !== undefined && Date.parse(force.until) <= Date.now();
+      if (expired || force.times === 1) await this.#cell.write(rest);
+      if (expired) return undefined;
+      if (force.times !== undefined && force.times > 1)
+        await this.#cell.write({ ...settings, force: { ...force, times: force.times - 1 } });
+      return readPreferences({ headers: { prefer: force.prefer } }, operation);
+    });
+    this.#taking = take.then(
+      () => undefined,
+      () => undefined,
+    );
+    return take;
   }
 
   /** Back to the start-up settings, and the start of the seeded sequence. */
@@ -127,7 +181,7 @@ export class Scenarios {
  * @example checkSettings({ delay: { min: 5, max: 1 }, faultRate: 0, faultKinds: ['reset'] }) // throws
  */
 function checkSettings(settings: ScenarioSettings): void {
-  const { delay, faultRate, faultKinds } = settings;
+  const { delay, faultRate, faultKinds, force } = settings;
   const valid =
     Number.isInteger(delay.min) &&
     Number.isInteger(delay.max) &&
@@ -142,4 +196,14 @@ function checkSettings(settings: ScenarioSettings): void {
     throw errors.invalidSettings('The fault rate must be from 0 to 1');
   if (faultKinds.length === 0 || faultKinds.some((kind) => !FAULT_KINDS.includes(kind)))
     throw errors.invalidSettings(`The fault kinds must be some of ${FAULT_KINDS.join(', ')}`);
+  if (force) checkForce(force);
+}
+
+/** @throws {ApiError} 400 for a force that cannot be played, as its `Prefer` header would be. */
+function checkForce({ prefer, times, until }: Force): void {
+  readPreferences({ headers: { prefer } });
+  if (times !== undefined && !(Number.isInteger(times) && times >= 1))
+    throw errors.invalidSettings('A force holds for a whole number of requests, at least 1');
+  if (until !== undefined && Number.isNaN(Date.parse(until)))
+    throw errors.invalidSettings(`A force ends at a date and time, not "${until}"`);
 }

@@ -63,7 +63,7 @@ for (const name of ['Axolotl', 'Capybara', 'Dugong']) {
 }
 
 test('renders the error state of a forced 500, for one call only', async ({ page, mock }) => {
-  await mock.force('code=500');
+  await mock.force('code=500', { times: 1 });
   await page.goto(APP);
   await expect(page.locator('#state')).toHaveText('error 500');
   await page.reload();

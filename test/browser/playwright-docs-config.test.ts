@@ -1,0 +1,116 @@
+// docs/recipes.md's Playwright config, run as written (its ports aside) after the mock was
+// started by hand, as its coverage recipe says (issue 47, item 4): Playwright must use the mock
+// it finds (`reuseExistingServer`), and `petstore-kit coverage --run` afterwards must report what
+// the whole run exercised, though the fixture reset each test's session.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startMock, type RunningMock } from '../../src/wiring/start-mock.js';
+import { runCli } from '../helpers.js';
+import { readmeSnippets } from '../recipes/frontend-project.js';
+import { withChromium } from './with-chromium.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PAGE = 'docs/recipes.md';
+const chromium = withChromium();
+let dir: string | undefined;
+let mock: RunningMock | undefined;
+
+beforeAll(async () => {
+  if (!chromium.found) return;
+  if (!existsSync(join(ROOT, 'dist/playwright.js')))
+    throw new Error('dist/ is missing: run `npm run build` (npm test does)');
+  dir = await mkdtemp(join(tmpdir(), 'petstore-kit-docs-config-'));
+  // The StrictMode app behind Vite's proxy (playwright-proxy/), whose tests use the fixture.
+  await cp(fileURLToPath(new URL('./playwright-proxy', import.meta.url)), dir, {
+    recursive: true,
+  });
+  const modules = join(dir, 'node_modules');
+  await mkdir(join(modules, '.bin'), { recursive: true });
+  for (const name of await readdir(join(ROOT, 'node_modules')))
+    if (!name.startsWith('.')) await symlink(join(ROOT, 'node_modules', name), join(modules, name));
+  await symlink(ROOT, join(modules, 'petstore-kit'));
+  // What `npm install` links for the config's `npx vite` and `npx petstore-kit`.
+  await symlink(join(ROOT, 'node_modules/vite/bin/vite.js'), join(modules, '.bin/vite'));
+  await symlink(join(ROOT, 'dist/cli/bin.js'), join(modules, '.bin/petstore-kit'));
+});
+
+afterAll(async () => {
+  await mock?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** Ports free right now, for the mock and the dev server. */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return server;
+    }),
+  );
+  const ports = servers.map((server) => (server.address() as { port: number }).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
+/** The page's `playwright.config.ts`, on the ports given instead of 4010 and 5173. */
+async function docsConfig(mockPort: number, appPort: number): Promise<string> {
+  const snippet = readmeSnippets(await readFile(join(ROOT, PAGE), 'utf8'), PAGE).find(
+    ({ path }) => path === 'playwright.config.ts',
+  );
+  if (!snippet) throw new Error(`${PAGE} shows no playwright.config.ts`);
+  return snippet.code.replaceAll('4010', String(mockPort)).replaceAll('5173', String(appPort));
+}
+
+function playwright(cwd: string, env: Record<string, string>) {
+  const child = spawn(
+    process.execPath,
+    [
+      join(cwd, 'node_modules/@playwright/test/cli.js'),
+      'test',
+      '--config',
+      'playwright.config.ts',
+      // One Chromium, not the page's three: the machine is shared.
+      '--workers=1',
+      '--reporter=list',
+      '--grep',
+      'error state|cleared',
+    ],
+    { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env } },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise<{ code: number | null; output: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, output })),
+  );
+}
+
+it('uses the mock started by hand, and `coverage --run` then tells the whole run', async () => {
+  if (!chromium.found) return;
+  const [mockPort, appPort] = await freePorts(2);
+  await writeFile(join(dir!, 'playwright.config.ts'), await docsConfig(mockPort!, appPort!));
+  mock = await startMock({ port: mockPort, host: '127.0.0.1' });
+  const origin = `http://127.0.0.1:${mockPort}`;
+  const { code, output } = await playwright(dir!, {
+    NO_COLOR: '1',
+    CHROMIUM_PATH: chromium.path,
+    MOCK_ORIGIN: origin,
+  });
+  expect(output).not.toMatch(/is already used/);
+  expect(code, output).toBe(0);
+  expect(output).toMatch(/2 passed/);
+
+  // Each test's session was reset before it: the sessions hold nothing of the run any more.
+  const { out, code: exit } = await runCli('coverage', '--url', origin, '--run');
+  expect(exit).toBe(0);
+  // "shows the error state": both of StrictMode's calls forced; "cleared": both answered.
+  expect(out).toContain('  GET /v1/categories  default  2');
+  expect(out).toContain('  GET /v1/categories  200  2');
+}, 240_000);

@@ -1,0 +1,44 @@
+// The app in React's StrictMode, as `create-vite` makes it: in development every effect runs
+// twice, and the effect below ignores the answer of the first run, as React's docs recommend.
+import { StrictMode, useEffect, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+
+interface Category {
+  id: number;
+  name: string;
+}
+
+function Categories() {
+  const [categories, setCategories] = useState<Category[]>([]);
+  const [error, setError] = useState('');
+  useEffect(() => {
+    let ignore = false;
+    fetch('/v1/categories', { headers: { Authorization: 'Bearer petstore-kit-dev-key' } })
+      .then(async (res) => {
+        const body = (await res.json()) as Category[] | { message: string };
+        if (ignore) return;
+        if (res.ok) setCategories(body as Category[]);
+        else setError((body as { message: string }).message);
+      })
+      .catch((err: Error) => ignore || setError(err.message));
+    return () => {
+      ignore = true;
+    };
+  }, []);
+  return (
+    <main>
+      {error && <p role="alert">{error}</p>}
+      <ul>
+        {categories.map((category) => (
+          <li key={category.id}>{category.name}</li>
+        ))}
+      </ul>
+    </main>
+  );
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Categories />
+  </StrictMode>,
+);

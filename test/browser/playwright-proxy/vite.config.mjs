@@ -1,0 +1,13 @@
+/* global process */
+// docs/recipes.md's dev server: the page calls its own origin, `/v1`, which Vite forwards to the mock.
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  plugins: [react()],
+  // The project lives in a temporary folder: no cache of optimized dependencies to share.
+  cacheDir: 'node_modules/.vite-proxy-app',
+  server: {
+    proxy: { '/v1': process.env.MOCK_ORIGIN ?? 'http://127.0.0.1:4010' },
+  },
+});
