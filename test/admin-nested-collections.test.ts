@@ -89,7 +89,7 @@ beforeEach(async () => {
     loadSpec(await specFileOf(spec)),
     loadSpec(ADMIN_SPEC_PATH),
   ]);
-  mock = createApp({ spec: loaded, adminSpec, apiKeys: [KEY] }).mock;
+  mock = createApp({ spec: loaded, adminSpec, apiKeys: [KEY], seedCount: 0 }).mock;
 });
 
 async function call(method: string, path: string, body?: object): Promise<Response> {

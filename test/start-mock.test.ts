@@ -52,6 +52,7 @@ describe('the library entry', () => {
       'createApp',
       'createMemoryStore',
       'createMockServer',
+      'descriptorOf',
       'loadSpec',
       'openFileStore',
       'openRedisStore',
