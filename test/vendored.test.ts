@@ -1,6 +1,6 @@
 // The libraries bundled at build (scripts/build-vendored.mjs), as a user gets them: faker's
 // English locale gives the same values as the package, no shipped file imports or declares faker,
-// bundled package, and raw-body works without iconv-lite (its stand-in decodes with TextDecoder).
+// and raw-body works without iconv-lite (its stand-in decodes with TextDecoder).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
