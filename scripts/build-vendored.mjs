@@ -2,8 +2,10 @@
 // inside (devDependencies, then), so that a user's install does not get the packages behind
 // them: @scalar/openapi-upgrader requires @scalar/openapi-types and zod (8 MB, only its types
 // use them), qs 21 small packages, raw-body 10, fast-xml-parser 7, cors 2, busboy 1, and
-// negotiator, cookie and content-type, one each. Its other
-// imports stay imports. Each file's banner names what it holds; their licences are in
+// negotiator, cookie and content-type, one each, and faker (3.9 MB, of which the English locale
+// we use is 0.5 MB). Its other imports stay imports. Inside raw-body, iconv-lite (its encoding
+// tables, 0.5 MB, for an option we never pass) is replaced by scripts/vendored/iconv-lite.cjs,
+// which decodes with Node's TextDecoder. Each file's banner names what it holds; their licences are in
 // <file>.LICENSES.txt beside it. decisions/018-a-light-install.md says why.
 import { build } from 'esbuild';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
@@ -22,6 +24,12 @@ const BUNDLED = {
   'src/core/xml-answer.ts': ['negotiator'],
   'src/core/credentials.ts': ['cookie'],
   'src/core/request-body.ts': ['content-type'],
+  'src/openapi/english-faker.ts': ['@faker-js/faker'],
+};
+
+/** Packages a bundled one requires, replaced by a file of ours (see each file's comment). */
+const SUBSTITUTES = {
+  'iconv-lite': join(ROOT, 'scripts/vendored/iconv-lite.cjs'),
 };
 
 /** Keeps the module's other imports (its folder's modules, other packages) as imports. */
@@ -31,6 +39,7 @@ function onlyThese(packages) {
     setup(builder) {
       builder.onResolve({ filter: /.*/ }, ({ path, kind, importer }) => {
         if (kind === 'entry-point') return undefined;
+        if (Object.hasOwn(SUBSTITUTES, path)) return { path: SUBSTITUTES[path] };
         // Inside a bundled package, everything it needs comes along (Node's modules excepted).
         if (importer.includes('/node_modules/'))
           return path.startsWith('node:') ? { path, external: true } : undefined;

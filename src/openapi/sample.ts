@@ -1,6 +1,5 @@
-import type { Faker } from '@faker-js/faker';
-import { faker as englishFaker } from '@faker-js/faker/locale/en';
 import { createGeneratorSync, type JsonSchema } from 'json-schema-faker';
+import { seededFaker } from './english-faker.js';
 import { SpecError, type SchemaObject } from './load.js';
 import { requiredOf, typesOf } from './schema-parts.js';
 import { CUT, schemaGraph, schemaTree } from './schema-trees.js';
@@ -324,10 +323,7 @@ function generatorOf(seed: number, compiler: SchemaCompiler, shapes: Shapes): Da
       maxDepth: 64,
       formats: FORMATS,
       extensions: {
-        faker: new (englishFaker.constructor as typeof Faker)({
-          locale: englishFaker.rawDefinitions,
-          seed,
-        }),
+        faker: seededFaker(seed),
       },
     } as never));
   };
