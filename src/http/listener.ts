@@ -6,6 +6,7 @@ import { CheckedJson, type CheckedAnswer, type FaultKind } from '../vocabulary/a
 import type { MockRequest } from '../vocabulary/request.js';
 import type { CorsStep } from './cors.js';
 import { playFault } from './faults.js';
+import { lingerAfter } from './linger.js';
 import type { HostStep } from './host-check.js';
 import type { PageStep } from './inspector-page.js';
 import type { RequestLine } from './logger.js';
@@ -152,9 +153,12 @@ export function createListener(options: ListenerOptions): MockListener {
   ): void | Promise<void> {
     if (answer.reason) outcome.reason = answer.reason;
     // A body the client may still be sending (refused before it was read) is not worth
-    // reading to keep the connection: the connection closes after this answer instead.
-    if (!req.complete && !outcome.bodyRead && hasBody({ headers: req.headers }))
+    // reading to keep the connection: the connection closes after this answer instead,
+    // gracefully, so that the client reads the answer however it sends.
+    if (!req.complete && !outcome.bodyRead && hasBody({ headers: req.headers })) {
       res.setHeader('Connection', 'close');
+      lingerAfter(req, res);
+    }
     // The socket's idle timer, as nginx's send_timeout: a client that takes nothing of the
     // answer for this long is dropped (the server resets it), one that reads slowly but
     // steadily is served whole; once it is sent, Node sets the keep-alive timeout in its place.
