@@ -11,6 +11,7 @@ import type { HostStep } from './host-check.js';
 import type { PageStep } from './inspector-page.js';
 import type { RequestLine } from './logger.js';
 import { createSender } from './send.js';
+import { watchSend } from './send-timeout.js';
 
 /** An answer this small is written in one go into the socket's buffers. */
 const SMALL_ANSWER = 64 * 1024;
@@ -89,6 +90,8 @@ export function createListener(options: ListenerOptions): MockListener {
           ...(outcome.fault && outcome.fault !== 'malformed' ? {} : { status: res.statusCode }),
           ...(outcome.fault ? { fault: outcome.fault } : {}),
           ...(outcome.reason ? { reason: outcome.reason } : {}),
+          // Closed before it was all sent: the client left, or was dropped by the send timeout.
+          ...(!outcome.fault && !res.writableFinished ? { cut: true } : {}),
           ms: Math.round((performance.now() - started) * 10) / 10,
         }),
       );
@@ -159,12 +162,10 @@ export function createListener(options: ListenerOptions): MockListener {
       res.setHeader('Connection', 'close');
       lingerAfter(req, res);
     }
-    // The socket's idle timer, as nginx's send_timeout: a client that takes nothing of the
-    // answer for this long is dropped (the server resets it), one that reads slowly but
-    // steadily is served whole; once it is sent, Node sets the keep-alive timeout in its place.
-    // A small answer fits the socket's buffers: a client that does not read it holds nothing
-    // of the mock's, and a timer would cost every request.
-    if (sizeOf(answer) > SMALL_ANSWER) req.socket.setTimeout(options.sendTimeoutMs);
+    // A client that takes nothing of the answer for this long is dropped, one that reads
+    // slowly but steadily is served whole. A small answer fits the socket's buffers: a client
+    // that does not read it holds nothing of the mock's, and a timer would cost every request.
+    if (sizeOf(answer) > SMALL_ANSWER) watchSend(req.socket, res, options.sendTimeoutMs);
     return send(req, res, answer);
   }
 
