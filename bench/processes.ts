@@ -68,9 +68,15 @@ export interface MockOptions {
   probe?: boolean;
   /** Flags of node itself, e.g. `['--cpu-prof']`. */
   nodeArgs?: readonly string[];
+  /**
+   * `--quiet`: no request log line. False measures what `npm start` runs (a JSON line a
+   * request on stdout, which the bench reads and discards).
+   * @default true
+   */
+  quiet?: boolean;
 }
 
-/** The mock as `npm start` runs it (the built CLI), quiet. */
+/** The mock as `npm start` runs it (the built CLI), quiet unless asked otherwise. */
 export function startMock(options: MockOptions = {}): Promise<ServerProcess> {
   const probe = options.probe
     ? ['--expose-gc', '--import', 'tsx', '--import', pathToFileURL(`${ROOT}bench/probe.ts`).href]
@@ -80,7 +86,7 @@ export function startMock(options: MockOptions = {}): Promise<ServerProcess> {
     ...(options.nodeArgs ?? []),
     'dist/cli/bin.js',
     'mock',
-    '--quiet',
+    ...((options.quiet ?? true) ? ['--quiet'] : []),
     '--port',
     String(options.port ?? 0),
     '--seed-count',

@@ -17,13 +17,14 @@ const percent = (share: number | undefined) =>
 /** A table of paired rows; `ratio` says what the ratio divides. */
 export function printPaired(title: string, labels: [string, string], rows: readonly PairedRow[]) {
   const [subject, reference] = labels;
+  const width = Math.max(22, ...rows.map((t) => t.scenario.length));
   console.log(`\n${title}`);
   console.log(
-    `${'scenario'.padEnd(22)} conns ${pad(`${subject} rps`, 14)}  p50 ms  p99 ms  cpu µs ${pad(`${reference} rps`, 12)}  p50 ms  p99 ms  cpu µs  rps ratio         cpu ratio`,
+    `${'scenario'.padEnd(width)} conns ${pad(`${subject} rps`, 14)}  p50 ms  p99 ms  cpu µs ${pad(`${reference} rps`, 12)}  p50 ms  p99 ms  cpu µs  rps ratio         cpu ratio`,
   );
   for (const t of rows) {
     console.log(
-      `${t.scenario.padEnd(22)} ${pad(t.connections, 5)} ${pad(t.subject.rps, 14)} ${pad(t.subject.p50, 7)} ${pad(t.subject.p99, 7)} ${pad(t.subject.cpuMicros, 7)} ` +
+      `${t.scenario.padEnd(width)} ${pad(t.connections, 5)} ${pad(t.subject.rps, 14)} ${pad(t.subject.p50, 7)} ${pad(t.subject.p99, 7)} ${pad(t.subject.cpuMicros, 7)} ` +
         `${pad(t.reference.rps, 12)} ${pad(t.reference.p50, 7)} ${pad(t.reference.p99, 7)} ${pad(t.reference.cpuMicros, 7)}  ` +
         `${range(t.ratio).padEnd(17)} ${t.cpuRatio ? range(t.cpuRatio) : '-'}`,
     );

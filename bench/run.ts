@@ -158,7 +158,7 @@ if (results.throughput)
   );
 if (results.throughputRaw)
   report.printPaired(
-    `Throughput against raw node:http, the limit of one process (${header}); issue 18 asks GET >= 0.6, POST >= 0.5`,
+    `Throughput against raw node:http, the limit of one process (${header}); issue 45 asks, by CPU per request with default logging, GET >= 0.6, POST >= 0.5`,
     ['mock', 'raw'],
     results.throughputRaw,
   );

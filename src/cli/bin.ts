@@ -34,6 +34,7 @@ function serving(server: { close(): Promise<void> }): void {
 createCli({
   stdout: process.stdout,
   stderr: process.stderr,
+  stdoutFd: 1,
   onListening: serving,
   onProxy: serving,
   onExitCode: (code) => {

@@ -91,6 +91,11 @@ export interface CliIo {
   onProxy?: (proxy: RunningProxy) => void;
   /** Called with the exit code of a command that ends by itself (`contract`), or a proxy's on its stop. */
   onExitCode?: (code: number) => void;
+  /**
+   * The file descriptor `stdout` writes to, when the process owns it (bin.ts: 1): log lines
+   * are then written to it buffered, flushed at exit, not one synchronous write each.
+   */
+  stdoutFd?: number;
 }
 
 /**
@@ -389,5 +394,9 @@ async function loggerOf(flags: { logFormat: LogFormat; logLevel: LogLevel }, io:
   const pretty =
     format === 'pretty' ||
     (format === 'auto' && (io.stdout as { isTTY?: boolean }).isTTY === true && prettyInstalled());
-  return createLogger(io.stdout, { pretty, level: flags.logLevel });
+  return createLogger(io.stdout, {
+    pretty,
+    level: flags.logLevel,
+    ...(io.stdoutFd === undefined ? {} : { bufferedFd: io.stdoutFd }),
+  });
 }

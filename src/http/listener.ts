@@ -6,10 +6,12 @@ import { CheckedJson, type CheckedAnswer, type FaultKind } from '../vocabulary/a
 import type { MockRequest } from '../vocabulary/request.js';
 import type { CorsStep } from './cors.js';
 import { playFault } from './faults.js';
+import { lingerAfter } from './linger.js';
 import type { HostStep } from './host-check.js';
 import type { PageStep } from './inspector-page.js';
 import type { RequestLine } from './logger.js';
 import { createSender } from './send.js';
+import { watchSend } from './send-timeout.js';
 
 /** An answer this small is written in one go into the socket's buffers. */
 const SMALL_ANSWER = 64 * 1024;
@@ -88,6 +90,8 @@ export function createListener(options: ListenerOptions): MockListener {
           ...(outcome.fault && outcome.fault !== 'malformed' ? {} : { status: res.statusCode }),
           ...(outcome.fault ? { fault: outcome.fault } : {}),
           ...(outcome.reason ? { reason: outcome.reason } : {}),
+          // Closed before it was all sent: the client left, or was dropped by the send timeout.
+          ...(!outcome.fault && !res.writableFinished ? { cut: true } : {}),
           ms: Math.round((performance.now() - started) * 10) / 10,
         }),
       );
@@ -152,15 +156,16 @@ export function createListener(options: ListenerOptions): MockListener {
   ): void | Promise<void> {
     if (answer.reason) outcome.reason = answer.reason;
     // A body the client may still be sending (refused before it was read) is not worth
-    // reading to keep the connection: the connection closes after this answer instead.
-    if (!req.complete && !outcome.bodyRead && hasBody({ headers: req.headers }))
+    // reading to keep the connection: the connection closes after this answer instead,
+    // gracefully, so that the client reads the answer however it sends.
+    if (!req.complete && !outcome.bodyRead && hasBody({ headers: req.headers })) {
       res.setHeader('Connection', 'close');
-    // The socket's idle timer, as nginx's send_timeout: a client that takes nothing of the
-    // answer for this long is dropped (the server resets it), one that reads slowly but
-    // steadily is served whole; once it is sent, Node sets the keep-alive timeout in its place.
-    // A small answer fits the socket's buffers: a client that does not read it holds nothing
-    // of the mock's, and a timer would cost every request.
-    if (sizeOf(answer) > SMALL_ANSWER) req.socket.setTimeout(options.sendTimeoutMs);
+      lingerAfter(req, res);
+    }
+    // A client that takes nothing of the answer for this long is dropped, one that reads
+    // slowly but steadily is served whole. A small answer fits the socket's buffers: a client
+    // that does not read it holds nothing of the mock's, and a timer would cost every request.
+    if (sizeOf(answer) > SMALL_ANSWER) watchSend(req.socket, res, options.sendTimeoutMs);
     return send(req, res, answer);
   }
 

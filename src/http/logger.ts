@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type PinoPretty from 'pino-pretty';
 import type { FaultKind } from '../vocabulary/answer.js';
 import { StartupError } from '../vocabulary/errors.js';
+import { bufferedDestination } from './log-destination.js';
 import type { LogLevel } from './log-levels.js';
 
 export type { Logger };
@@ -19,6 +20,11 @@ export interface LoggerOptions {
    * @default 'info'
    */
   level?: LogLevel;
+  /**
+   * The file descriptor `destination` writes to (the process's stdout, 1): JSON lines are then
+   * written to it buffered and asynchronously (see bufferedDestination), not one write each.
+   */
+  bufferedFd?: number;
 }
 
 export { LOG_LEVELS, type LogLevel } from './log-levels.js';
@@ -50,7 +56,13 @@ export function createLogger(
     timestamp: pino.stdTimeFunctions.isoTime,
     level: options.level ?? 'info',
   };
-  if (!options.pretty) return pino(settings, destination as DestinationStream | undefined);
+  if (!options.pretty)
+    return pino(
+      settings,
+      options.bufferedFd === undefined
+        ? (destination as DestinationStream | undefined)
+        : bufferedDestination(options.bufferedFd),
+    );
   // Required only for people at a terminal: a tenth of a second of modules otherwise saved.
   if (!prettyInstalled())
     throw new StartupError(
@@ -81,6 +93,8 @@ export interface RequestLine {
   status?: number;
   /** The fault played instead of an answer. */
   fault?: FaultKind;
+  /** The answer was not sent whole: the client left, or was dropped (the send timeout). */
+  cut?: boolean;
   /** Why the answer is an error: the first problem, "no credential", "origin not allowed". */
   reason?: string;
   ms: number;
@@ -89,7 +103,8 @@ export interface RequestLine {
 /**
  * A writer of one log line per request, at the level its outcome deserves: 2xx and 3xx are
  * info, 4xx warn (with the reason), and so is a refusal answered without an error status (a
- * preflight from an origin not allowed, which the browser then blocks); 5xx and faults error,
+ * preflight from an origin not allowed, which the browser then blocks), and so is an answer
+ * cut before it was sent whole; 5xx and faults error,
  * so that they stand out on a terminal.
  * @example logRequests(logger)({ method: 'GET', path: '/v1/x', status: 404, reason: 'No operation at GET /v1/x', ms: 1.2 })
  * // WARN: GET /v1/x 404 1.2ms: No operation at GET /v1/x
@@ -112,7 +127,11 @@ export function requestLines(
     line.status < 400 &&
     (line.path === adminBasePath || line.path.startsWith(`${adminBasePath}/`));
   return (line) => {
-    const outcome = line.fault ? `fault=${line.fault}` : String(line.status);
+    const outcome = line.fault
+      ? `fault=${line.fault}`
+      : line.cut
+        ? `cut (${line.status ?? 'no'} begun, not sent whole)`
+        : String(line.status);
     const text =
       `${line.method} ${line.path} ${outcome}${line.fault && line.status ? ` ${line.status}` : ''} ${line.ms}ms` +
       (line.reason ? `: ${firstProblem(line.reason)}` : '');
@@ -120,7 +139,7 @@ export function requestLines(
     const level =
       line.fault || status >= 500
         ? 'error'
-        : status >= 400 || line.reason
+        : status >= 400 || line.reason || line.cut
           ? 'warn'
           : isAdminRead(line)
             ? 'debug'
