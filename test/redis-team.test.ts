@@ -92,7 +92,8 @@ describe('Redis restarted empty under running replicas', () => {
     expect(listed.body).toHaveLength(3);
     expect((await call(`${b.url}/categories`)).body).toEqual(listed.body);
     expect((await create(a.url, 'After the reseed')).body).toMatchObject({ id: 4 });
-    expect(b.output()).toMatch(/a reset seeded it again/);
+    // Request lines and notices are written buffered: the line comes within a tenth of a second.
+    await expect.poll(() => b.output(), { timeout: 10_000 }).toMatch(/a reset seeded it again/);
   });
 
   it('a replica started with --redis-reseed seeds a lost prefix again, and the running replicas serve it', async () => {
@@ -106,7 +107,9 @@ describe('Redis restarted empty under running replicas', () => {
       })
       .toMatch(/is gone/);
     const b = await replica(redis.url, 'again:', ['--redis-reseed']);
-    expect(b.output()).toMatch(/was lost: seeding it again \(--redis-reseed\)/);
+    await expect
+      .poll(() => b.output(), { timeout: 10_000 })
+      .toMatch(/was lost: seeding it again \(--redis-reseed\)/);
     const fromA = await call(`${a.url}/categories`);
     expect(fromA.status).toBe(200);
     expect(fromA.body).toHaveLength(3);
