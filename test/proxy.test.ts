@@ -195,6 +195,7 @@ describe('petstore-kit proxy: violations', () => {
     ['wrong-type', 'body'],
     ['wrong-content-type', 'content-type'],
     ['error-shape', 'error-shape'],
+    ['error-status', 'error-shape'],
     ['duplicate-ids', 'duplicate-ids'],
   ];
   it.each(faults)(
