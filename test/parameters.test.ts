@@ -82,6 +82,13 @@ describe('query parameters, each style', () => {
       query: 'q=d&flag=',
       read: { q: 'd', flag: '' },
     },
+    // Issue 44: converted to a list first, one value matched both arms and oneOf refused it.
+    { style: 'oneOf string or list: one value', query: 'q=d&tag=a', read: { q: 'd', tag: 'a' } },
+    {
+      style: 'oneOf string or list: a list',
+      query: 'q=d&tag=a&tag=b',
+      read: { q: 'd', tag: ['a', 'b'] },
+    },
   ])('$style: ?$query', async ({ query, read }) => {
     const res = await request(app).get(`/api/search?${query}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -13,6 +13,7 @@ export type Fault =
   | 'wrong-type'
   | 'wrong-content-type'
   | 'error-shape'
+  | 'error-status'
   | 'duplicate-ids';
 
 /** What the target received, for the assertions that it was forwarded as sent. */
@@ -71,6 +72,9 @@ export function categoriesTarget() {
             return json(res, 200, 'Dog, Cat', 'text/plain');
           case 'error-shape':
             return json(res, 401, { error: 'token expired' });
+          case 'error-status':
+            // The spec's error shape, its `status` another than the answer's.
+            return json(res, 401, { code: 'unauthorized', message: 'token expired', status: 400 });
           case 'duplicate-ids':
             return json(res, 200, [...categories, categories[0]]);
           case 'none':

@@ -195,6 +195,7 @@ describe('petstore-kit proxy: violations', () => {
     ['wrong-type', 'body'],
     ['wrong-content-type', 'content-type'],
     ['error-shape', 'error-shape'],
+    ['error-status', 'error-shape'],
     ['duplicate-ids', 'duplicate-ids'],
   ];
   it.each(faults)(
@@ -281,6 +282,21 @@ describe('petstore-kit proxy: violations', () => {
     expect(await res.json()).toMatchObject({ code: 'validation_failed', status: 400 });
     expect(target.state.received).toEqual([]);
     expect((await violationsAfter(admin, 1)).count).toBe(1);
+  });
+
+  it('lists no violation for a query parameter the operation does not declare: OpenAPI does not forbid it (issue 44)', async () => {
+    for (const enforce of [false, true]) {
+      const { url, admin } = await proxy({ enforce });
+      target.state.received = [];
+      const res = await raw(`${url}/categories?gzip`);
+      // Forwarded, with enforce too: the target's own (compressed) list.
+      expect(res.status).toBe(200);
+      expect(target.state.received.map((r) => r.url)).toEqual(['/api/v1/categories?gzip']);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect((await violationsOf(admin)).violations.filter((v) => v.side === 'request')).toEqual(
+        [],
+      );
+    }
   });
 
   it('lists them for the admin key only, and clears them', async () => {

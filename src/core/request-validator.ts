@@ -48,6 +48,20 @@ interface CompiledOperation {
   /** The conditional fields (`If-Match`, `If-None-Match`) it requires: missing, a 428, not a 400. */
   conditionsRequired: readonly string[];
   cookieParameters: readonly Parameter[];
+  /** The query parameters whose schema offers alternatives, each judged on its own (see below). */
+  queryAlternatives: readonly JudgedApart[];
+}
+
+/**
+ * A query parameter whose schema is a `oneOf` or `anyOf`: converting its value first can make it
+ * match more arms than it does as sent (`?tag=a` against `oneOf: [string, array of strings]`
+ * becomes `['a']` for the second arm, and then matches both), so it is judged as sent first, and
+ * converted only when no arm takes it as it came.
+ */
+interface JudgedApart {
+  name: string;
+  asSent: SchemaCheck;
+  converted: SchemaCheck;
 }
 
 /**
@@ -84,10 +98,13 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
     if (!compiled) {
       const at = (location: ParameterLocation) =>
         operation.parameters.filter((parameter) => parameter.in === location);
+      const alternatives = at('query').filter(offersAlternatives);
       const checkOf = (location: ParameterLocation, closed: boolean) => {
         const parameters = at(location);
         if (parameters.length === 0 && !closed) return undefined;
-        return compiler.parameters(objectSchema(parameters, closed));
+        return compiler.parameters(
+          objectSchema(parameters, closed, location === 'query' ? alternatives : []),
+        );
       };
       compiled = {
         path: checkOf('path', false),
@@ -101,6 +118,12 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
           .filter((parameter) => parameter.required && CONDITIONS.test(parameter.name))
           .map((parameter) => parameter.name),
         cookieParameters: at('cookie'),
+        queryAlternatives: alternatives.map((parameter) => ({
+          name: parameter.name,
+          // The request direction converts nothing: the value is judged as it was sent.
+          asSent: compiler.request(parameter.schema),
+          converted: compiler.parameters(objectSchema([parameter], false)),
+        })),
       };
       compiledOperations.set(operation, compiled);
     }
@@ -186,6 +209,13 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
     if (compiled.path) problems.push(...compiled.path(params, '/path'));
     if (compiled.query && (input.search !== '' || compiled.queryParameters.some(isRequired)))
       problems.push(...compiled.query(query, '/query'));
+    for (const { name, asSent, converted } of compiled.queryAlternatives) {
+      if (query[name] === undefined || asSent(query[name]).length === 0) continue;
+      const one = Object.create(null) as Record<string, unknown>;
+      one[name] = query[name];
+      problems.push(...converted(one, '/query'));
+      query[name] = one[name];
+    }
     if (compiled.header) problems.push(...compiled.header(headers, '/headers'));
     if (compiled.cookie) problems.push(...compiled.cookie(cookies, '/cookies'));
     return { params, query, headers, cookies };
@@ -217,12 +247,27 @@ function describesObject(schema: SchemaObject): boolean {
   return types.length === 0 || types.includes('object');
 }
 
-/** The parameters of one location as one object schema, so they are checked in one call. */
-function objectSchema(parameters: readonly Parameter[], closed: boolean): SchemaObject {
+/** Whether a parameter's schema offers alternatives (`oneOf`, `anyOf`): see JudgedApart. */
+function offersAlternatives(parameter: Parameter): boolean {
+  return Array.isArray(parameter.schema.oneOf) || Array.isArray(parameter.schema.anyOf);
+}
+
+/**
+ * The parameters of one location as one object schema, so they are checked in one call; those
+ * `apart` are only named there (any value), their values checked on their own.
+ */
+function objectSchema(
+  parameters: readonly Parameter[],
+  closed: boolean,
+  apart: readonly Parameter[] = [],
+): SchemaObject {
   return {
     type: 'object',
     properties: Object.fromEntries(
-      parameters.map((parameter) => [parameter.name, parameter.schema]),
+      parameters.map((parameter) => [
+        parameter.name,
+        apart.includes(parameter) ? {} : parameter.schema,
+      ]),
     ),
     required: parameters.filter(isRequired).map((parameter) => parameter.name),
     ...(closed ? { additionalProperties: false } : {}),

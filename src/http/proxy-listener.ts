@@ -12,7 +12,7 @@ import { hasBody } from '../core/headers.js';
 import type { MockCore } from '../core/mock-core.js';
 import type { ObservedAnswer } from '../core/proxy/answer-rules.js';
 import type { RecordedWrite } from '../core/proxy/recorder.js';
-import { requestBreaches, type Breach } from '../core/proxy/request-rules.js';
+import { requestAdvisories, requestBreaches, type Breach } from '../core/proxy/request-rules.js';
 import type { ViolationLog, ViolationSide } from '../core/proxy/violations.js';
 import type { Operation } from '../openapi/operations.js';
 import { isJsonMediaType } from '../openapi/operations.js';
@@ -173,8 +173,14 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
     };
     const found = await app.mock.inspect(request, route);
     const asked = requestBreaches(found);
+    for (const { message } of requestAdvisories(found))
+      logger.info(
+        { advisory: message },
+        `request of ${operation?.operationId ?? `${method} ${target}`} holds what the spec does not describe: ${message}`,
+      );
     const [refusal] = found;
-    if (options.enforce && refusal) {
+    // A request whose only findings are advisories (an undeclared query parameter) is forwarded.
+    if (options.enforce && refusal && asked.length > 0) {
       const answer = app.mock.errorAnswer(refusal, route);
       note('request', asked, req, answer.status, operation);
       own(res, answer);

@@ -26,7 +26,8 @@ export interface ObservedAnswer {
  * Checks the target's answers against the spec: the status documented for the operation (the
  * exact one, its range, or `default`), the headers it documents as required and their schemas,
  * the media type, the body against the schema of that status and media type (an error's is the
- * `error-shape` rule), and, for a list of a collection the mock infers, that no id repeats.
+ * `error-shape` rule, which also wants a `status` in an error body to be the answer's), and, for
+ * a list of a collection the mock infers, that no id repeats.
  * @example checkAnswer(listCategories, { method: 'GET', status: 200, headers, body }) // [{ rule: 'duplicate-ids', message: '...' }]
  */
 export function createAnswerRules(
@@ -117,6 +118,15 @@ export function createAnswerRules(
     const rule = answer.status >= 400 ? 'error-shape' : 'body';
     for (const message of compiler.response(schema)(value, '/response'))
       found.push({ rule, message });
+    // An error body that repeats the status (the bundled Error schema, RFC 9457's Problem
+    // Details) must repeat the one it was sent with: the contract suite's check (contract-tests/
+    // spec.ts), which imports nothing from src/, so the rule is written in both.
+    const reported = (value as { status?: unknown } | null)?.status;
+    if (answer.status >= 400 && typeof reported === 'number' && reported !== answer.status)
+      found.push({
+        rule: 'error-shape',
+        message: `the error body says status ${reported}, the HTTP status is ${answer.status}`,
+      });
     const list = lists.get(operation);
     if (list && answer.status < 300)
       found.push(...duplicateIds(list.resource, list.envelope, value));

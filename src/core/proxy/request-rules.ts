@@ -30,6 +30,22 @@ const RULE_OF_CODE: Readonly<Record<string, string>> = {
  * // [{ rule: 'body', message: "/body must have required property 'name'" }]
  */
 export function requestBreaches(found: readonly ApiError[]): Breach[] {
+  return requestFindings(found).filter((finding) => !isAdvisory(finding.message));
+}
+
+/**
+ * What a request holds that the spec does not describe but does not forbid either: a query
+ * parameter the operation does not declare. OpenAPI lists the parameters an operation reads; it
+ * never forbids others, so the proxy notes them and holds none against the exchange (the mock
+ * itself refuses them by choice, docs/mock.md).
+ * @example requestAdvisories([errors.validationFailed(['/query/page is not a known property'])])
+ * // [{ rule: 'parameters', message: '/query/page is not a known property' }]
+ */
+export function requestAdvisories(found: readonly ApiError[]): Breach[] {
+  return requestFindings(found).filter((finding) => isAdvisory(finding.message));
+}
+
+function requestFindings(found: readonly ApiError[]): Breach[] {
   return found.flatMap((error): Breach[] => {
     if (error.code !== 'validation_failed')
       return [{ rule: RULE_OF_CODE[error.code] ?? error.code, message: error.message }];
@@ -39,4 +55,11 @@ export function requestBreaches(found: readonly ApiError[]): Breach[] {
       message,
     }));
   });
+}
+
+/** An undeclared query parameter, as the validator's closed query schema words it (schemas.ts). */
+const UNDECLARED_QUERY = /^\/query\/[^/]+ is not a known property$/;
+
+function isAdvisory(message: string): boolean {
+  return UNDECLARED_QUERY.test(message);
 }
