@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { URI_FORMATS as SUITE_FORMATS } from '../contract-tests/formats.js';
+import { specOf } from '../contract-tests/spec.js';
+import { buildContractPlan } from '../src/cli/contract-plan.js';
+import { createAnswerRules } from '../src/core/proxy/answer-rules.js';
+import { URI_FORMATS } from '../src/openapi/formats.js';
+import { loadSpec } from '../src/openapi/load.js';
+import type { Operation } from '../src/openapi/operations.js';
+import { createSchemaCompiler } from '../src/openapi/schemas.js';
+
+const LINKS = new URL('./fixtures/formats/links.yaml', import.meta.url).pathname;
+
+/** format, value, whether RFC 3986 (or 3987) takes it. */
+const CASES: [string, string, boolean][] = [
+  ['uri', 'http://127.0.0.1:8080/things/t1', true],
+  ['uri', 'http://localhost:3000/a?b=c#d', true],
+  ['uri', 'http://[::1]:80/', true],
+  ['uri', 'urn:isbn:0451450523', true],
+  ['uri', 'mailto:a@example.com', true],
+  ['uri', '/things/t1', false],
+  ['uri', 'http://example.com/a b', false],
+  ['uri', 'http://example.com/%zz', false],
+  ['uri-reference', '/things/t1', true],
+  ['uri-reference', 'things/t1?x=1', true],
+  ['uri-reference', '#top', true],
+  ['uri-reference', 'http://10.0.0.1/x', true],
+  ['uri-reference', '/a b', false],
+  ['url', 'http://127.0.0.1:8080/x', true],
+  ['url', 'http://localhost/x', true],
+  ['url', '/things/t1', true],
+  ['url', 'http://example.com/a b', false],
+  ['iri', 'http://例え.jp/パス', true],
+  ['iri', '/パス', false],
+  ['iri-reference', '/パス', true],
+];
+
+describe('URI formats', () => {
+  it('are checked as RFC 3986 and 3987 define them, the same by the suite and the mock', () => {
+    for (const [format, value, valid] of CASES) {
+      expect([format, value, URI_FORMATS[format]?.test(value)]).toEqual([format, value, valid]);
+      expect(String(SUITE_FORMATS[format])).toBe(String(URI_FORMATS[format]));
+    }
+    expect(Object.keys(SUITE_FORMATS)).toEqual(Object.keys(URI_FORMATS));
+  });
+
+  it('take loopback links and a relative Location in the suite, the proxy and the mock', async () => {
+    const { resolved } = await loadSpec(LINKS);
+    const body = {
+      self: 'http://127.0.0.1:8080/things/t1',
+      home: 'http://localhost:3000/',
+      next: '/things?page=2',
+      label: 'http://例え.jp/',
+    };
+    const text = JSON.stringify(body);
+    const headers = { location: '/things/t1', 'content-type': 'application/json' };
+
+    const spec = specOf(buildContractPlan(resolved));
+    const answer = { status: 201, headers, text, json: body };
+    expect(spec.checkAnswer(spec.operation('createThing'), answer)).toEqual([]);
+    // A Location is still a URI reference: one with a space is refused.
+    const spaced = { ...answer, headers: { ...headers, location: '/things/t 1' } };
+    expect(spec.checkAnswer(spec.operation('createThing'), spaced)).toHaveLength(1);
+
+    const compiler = createSchemaCompiler();
+    const operation = resolved.paths?.['/things']?.post as unknown as Operation;
+    const rules = createAnswerRules(compiler, []);
+    const observed = { method: 'POST', status: 201, headers, body: Buffer.from(text) };
+    expect(rules(operation, observed)).toEqual([]);
+    const schema = operation.responses['201'] as { content: Record<string, { schema: object }> };
+    const check = compiler.response(schema.content['application/json']!.schema);
+    expect(check(body, '/response')).toEqual([]);
+    expect(check({ ...body, self: 'http://example.com/a b' }, '/response')).toHaveLength(1);
+  });
+});
