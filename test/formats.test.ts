@@ -72,3 +72,46 @@ describe('URI formats', () => {
     expect(check({ ...body, self: 'http://example.com/a b' }, '/response')).toHaveLength(1);
   });
 });
+
+describe('Swagger 2.0 media types', () => {
+  const MEDIA = new URL('./fixtures/formats/swagger-media.yaml', import.meta.url).pathname;
+
+  it('keep an operation’s own produces over the document’s, for schemaless answers too', async () => {
+    const { resolved } = await loadSpec(MEDIA);
+    const content = (path: string, method: string, status: string) =>
+      Object.keys(
+        (
+          resolved.paths?.[path] as Record<
+            string,
+            { responses: Record<string, { content?: object }> }
+          >
+        )[method]?.responses[status]?.content ?? {},
+      );
+    expect(content('/image', 'get', '200')).toEqual(['image/png']);
+    expect(content('/image', 'get', '404')).toEqual([]);
+    expect(content('/spec', 'get', '200')).toEqual(['text/x-yaml']);
+    expect(content('/things', 'get', '200')).toEqual(['application/json']);
+    // A schemaless JSON answer is, as Swagger means it, no body.
+    expect(content('/things', 'delete', '200')).toEqual([]);
+
+    const spec = specOf(buildContractPlan(resolved));
+    const yaml = 'openapi: 3.0.0\n';
+    const answer = {
+      status: 200,
+      headers: { 'content-type': 'text/x-yaml' },
+      text: yaml,
+      json: undefined,
+    };
+    expect(spec.checkAnswer(spec.operation('spec'), answer)).toEqual([]);
+    const png = {
+      status: 200,
+      headers: { 'content-type': 'image/png' },
+      text: '',
+      json: undefined,
+    };
+    expect(spec.checkAnswer(spec.operation('image'), png)).toEqual([]);
+    expect(Object.keys(spec.operation('image').responses['200']?.content ?? {})).toEqual([
+      'image/png',
+    ]);
+  });
+});
