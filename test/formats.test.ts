@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { URI_FORMATS as SUITE_FORMATS } from '../contract-tests/formats.js';
+import { contractRules, type RuleContext } from '../contract-tests/rules.js';
 import { specOf } from '../contract-tests/spec.js';
+import { targetFromSettings } from '../contract-tests/target.js';
 import { buildContractPlan } from '../src/cli/contract-plan.js';
 import { createAnswerRules } from '../src/core/proxy/answer-rules.js';
 import { URI_FORMATS } from '../src/openapi/formats.js';
 import { loadSpec } from '../src/openapi/load.js';
 import type { Operation } from '../src/openapi/operations.js';
 import { createSchemaCompiler } from '../src/openapi/schemas.js';
+import { allPassed, ruleOutcomes, serveOnFreePort } from './contract-helpers.js';
 
 const LINKS = new URL('./fixtures/formats/links.yaml', import.meta.url).pathname;
 
@@ -113,5 +116,34 @@ describe('Swagger 2.0 media types', () => {
     expect(Object.keys(spec.operation('image').responses['200']?.content ?? {})).toEqual([
       'image/png',
     ]);
+  });
+});
+
+describe('an operation whose only documented answer is a redirect or a refusal', () => {
+  const ONLY = new URL('./fixtures/formats/only-answers.yaml', import.meta.url).pathname;
+
+  it('is expected to answer it, not a 2xx', async () => {
+    const served = await serveOnFreePort((req, res) => {
+      if (req.url?.endsWith('/login')) res.writeHead(302, { Location: '/idp/authorize?x=1' });
+      else res.writeHead(401, { 'WWW-Authenticate': 'Bearer' });
+      res.end();
+    });
+    try {
+      const target = targetFromSettings({
+        baseUrl: served.url,
+        token: 'key',
+        seed: 7,
+        budget: 0,
+        timeoutMs: 10_000,
+        replay: '',
+      });
+      const rules = contractRules(buildContractPlan((await loadSpec(ONLY)).resolved), target);
+      const ctx: RuleContext = { target, advise: () => {}, circuit: {}, memo: new Map() };
+      const found = await ruleOutcomes(rules, ctx, /^(login|secret): answers/);
+      expect(Object.keys(found)).toHaveLength(2);
+      expect(found).toEqual(allPassed(found));
+    } finally {
+      await served.close();
+    }
   });
 });
