@@ -5,7 +5,7 @@ import { answersRecord } from './answer-shapes.js';
 import { formatExchange, type Exchange } from './http.js';
 import { kindOf } from './credentials.js';
 import { article } from './bodies.js';
-import type { Kit, KitBase } from './kit.js';
+import type { Expectation, Kit, KitBase } from './kit.js';
 import { echoSchema } from './kit-records.js';
 import {
   documented4xx,
@@ -92,7 +92,17 @@ export function kitJudgements(
       const exact = keys.filter((key) => /^2\d\d$/.test(key)).map(Number);
       if (exact.length > 0 && !keys.some((key) => /^2xx$/i.test(key)))
         return { label: exact.join(' or '), accepts: (status) => exact.includes(status) };
-      return { label: '2xx', accepts: (status) => status >= 200 && status < 300 };
+      const success = (status: number) => status >= 200 && status < 300;
+      if (documentsSuccess(operation)) return { label: '2xx', accepts: success };
+      // No success documented: a redirect (a login answering only 302), else a refusal (an
+      // endpoint documenting only 401), is the answer the description expects. A 2xx stays
+      // the description's gap, advised by conforms.
+      const onlyAnswers = documentedOnly(keys, '3') ?? documentedOnly(keys, '4');
+      if (!onlyAnswers) return { label: '2xx', accepts: success };
+      return {
+        label: `${onlyAnswers.label} (the only answer documented)`,
+        accepts: (status) => onlyAnswers.accepts(status) || success(status),
+      };
     },
 
     clientError(operation) {
@@ -149,6 +159,8 @@ export function kitJudgements(
 
     echoed(ctx, exchange, operation, sent, expected = kit.success(operation)) {
       kit.conforms(ctx, exchange, operation, expected);
+      // A redirect or a refusal documented as the only answer holds no record to echo.
+      if (exchange.status >= 300) return;
       // A write the spec answers without a body (201 and a Location) has nothing to echo: its
       // record is judged where it is read.
       if (!answersRecord(operation, exchange.status)) return;
@@ -261,6 +273,21 @@ function isTooLargeRefused(exchange: Exchange): boolean {
 /** A 2xx of an operation that documents no success: neither a 2xx, nor `2XX`, nor `default`. */
 export function isUndocumentedSuccess(operation: PlanOperation, status: number): boolean {
   return status >= 200 && status < 300 && !documentsSuccess(operation);
+}
+
+/**
+ * The statuses of one class (`3` or `4`) the operation documents, exact or as a range.
+ * @example documentedOnly(['302', '5XX'], '3') // { label: '302', accepts: (status) => status === 302 }
+ */
+function documentedOnly(keys: readonly string[], digit: '3' | '4'): Expectation | undefined {
+  const exact = keys.filter((key) => new RegExp(`^${digit}\\d\\d$`).test(key)).map(Number);
+  const range = keys.some((key) => key.toLowerCase() === `${digit}xx`);
+  if (exact.length === 0 && !range) return undefined;
+  return {
+    label: range ? `${digit}xx` : exact.join(' or '),
+    accepts: (status) =>
+      exact.includes(status) || (range && Math.floor(status / 100) === Number(digit)),
+  };
 }
 
 /** The operation documents some success answer: a 2xx, `2XX` or `default`. */

@@ -1,5 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { referenceHeaderFormat, URI_FORMATS } from './formats.js';
 import {
   isJsonMediaType,
   jsonRequestOf,
@@ -50,6 +51,8 @@ export interface ContractSpec {
 export function specOf(plan: ContractPlan): ContractSpec {
   const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false, validateSchema: false });
   addFormats.default(ajv);
+  // URIs as RFC 3986 defines them (ajv-formats' url refuses loopback hosts and relative ones).
+  for (const [name, pattern] of Object.entries(URI_FORMATS)) ajv.addFormat(name, pattern);
   // OpenAPI's own formats, which JSON Schema does not define.
   ajv.addFormat('int32', {
     type: 'number',
@@ -59,6 +62,15 @@ export function specOf(plan: ContractPlan): ContractSpec {
   for (const format of ['float', 'double'])
     ajv.addFormat(format, { type: 'number', validate: () => true });
   const compiled = { request: new WeakMap<Schema, ValidateFunction>(), response: new WeakMap() };
+  // A Location's schema read as a URI-reference, made once per schema so it compiles once.
+  const references = new WeakMap<Schema, Schema>();
+  const referenceSchema = (name: string, schema: Schema): Schema => {
+    const format = referenceHeaderFormat(name, schema.format);
+    if (format === undefined) return schema;
+    let relaxedSchema = references.get(schema);
+    if (!relaxedSchema) references.set(schema, (relaxedSchema = { ...schema, format }));
+    return relaxedSchema;
+  };
   const byId = new Map(plan.operations.map((operation) => [operation.operationId, operation]));
 
   const validate: ContractSpec['validate'] = (schema, value, direction) => {
@@ -108,7 +120,8 @@ export function specOf(plan: ContractPlan): ContractSpec {
             });
           continue;
         }
-        const reasons = validate(header.schema, headerValue(value, header.schema), 'response');
+        const schema = referenceSchema(name, header.schema);
+        const reasons = validate(schema, headerValue(value, schema), 'response');
         if (reasons.length > 0)
           problems.push({
             what: `${answer.status} answers whose ${name} header breaks its schema`,

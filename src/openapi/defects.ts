@@ -1,4 +1,5 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { URI_FORMATS } from './formats.js';
 import { alikeArmsMerger } from './alike-arms.js';
 import { openArmsReader } from './open-arms.js';
 import type { SchemaObject } from './load.js';
@@ -40,7 +41,14 @@ export function lenientReadings(resolved: object): string[] {
 }
 
 /** The formats the mock checks (ajv-formats' and OpenAPI's own, as schemas.ts adds them). */
-const CHECKED_FORMATS = new Set([...Object.keys(fullFormats), 'int32', 'int64', 'float', 'double']);
+const CHECKED_FORMATS = new Set([
+  ...Object.keys(fullFormats),
+  ...Object.keys(URI_FORMATS),
+  'int32',
+  'int64',
+  'float',
+  'double',
+]);
 
 /**
  * Formats no check knows (OpenAI's `unixtime`, vendors' own, `int32` on a string): one line

@@ -143,7 +143,7 @@ export interface LoadSpecOptions {
 const KEPT_READINGS = 32;
 
 /** Bumped when what loadSpec makes of a document changes: remembered loads then expire. */
-const LOAD_FORMAT = 5;
+const LOAD_FORMAT = 6;
 
 /** How long a `$ref` to a URL may take to answer. */
 const URL_TIMEOUT_MS = 10_000;

@@ -1,6 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { DataValidationCxt, RegExpEngine, RegExpLike } from 'ajv/dist/types/index.js';
 import addFormats from 'ajv-formats';
+import { URI_FORMATS } from './formats.js';
 import { SpecError, type OpenApiDocument, type SchemaObject } from './load.js';
 import { schemaTree, type Hidden } from './schema-trees.js';
 
@@ -329,6 +330,8 @@ function newAjv(
     code: { regExp, optimize: false },
   });
   addFormats.default(ajv);
+  // URIs as RFC 3986 defines them (ajv-formats' url refuses loopback hosts and relative ones).
+  for (const [name, pattern] of Object.entries(URI_FORMATS)) ajv.addFormat(name, pattern);
   // OpenAPI's own formats, which JSON Schema does not define.
   ajv.addFormat('int32', {
     type: 'number',

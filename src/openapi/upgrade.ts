@@ -33,7 +33,114 @@ export function upgradeSwagger(
   document: Record<string, unknown>,
   version: SpecVersion,
 ): Record<string, unknown> {
-  return version === '2.0' ? swaggerToOpenApi30(document) : document;
+  if (version !== '2.0') return document;
+  const media = operationMedia(document);
+  const upgraded = swaggerToOpenApi30(document);
+  keepOperationMedia(upgraded, media);
+  return upgraded;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'] as const;
+const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
+
+/** What a Swagger 2.0 operation produces and consumes, its own lists over the document's. */
+interface OperationMedia {
+  produces: string[] | undefined;
+  consumes: string[] | undefined;
+  /** Its own `produces`, not the document's. */
+  ownProduces: boolean;
+  ownConsumes: boolean;
+  /** Responses, by status, that have no `schema`. */
+  schemaless: Set<string>;
+}
+
+function mediaList(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.every((type) => typeof type === 'string')
+    ? (value as string[])
+    : undefined;
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/** Each operation's media types, by path and method, read before the upgrade drops them. */
+function operationMedia(document: Record<string, unknown>): Map<string, OperationMedia> {
+  const found = new Map<string, OperationMedia>();
+  const produces = mediaList(document.produces);
+  const consumes = mediaList(document.consumes);
+  for (const [path, item] of Object.entries(record(document.paths) ?? {}))
+    for (const method of METHODS) {
+      const operation = record(record(item)?.[method]);
+      if (!operation) continue;
+      const own = {
+        produces: mediaList(operation.produces),
+        consumes: mediaList(operation.consumes),
+      };
+      const responses = Object.entries(record(operation.responses) ?? {});
+      found.set(`${method} ${path}`, {
+        produces: own.produces ?? produces,
+        consumes: own.consumes ?? consumes,
+        ownProduces: own.produces !== undefined,
+        ownConsumes: own.consumes !== undefined,
+        schemaless: new Set(
+          responses
+            .filter(([, response]) => {
+              const read = record(response);
+              return read !== undefined && read.$ref === undefined && read.schema === undefined;
+            })
+            .map(([status]) => status),
+        ),
+      });
+    }
+  return found;
+}
+
+/**
+ * What @scalar/openapi-upgrader gets wrong: an operation's own `produces` and `consumes` give
+ * way to the document's, and a response without a `schema` loses its media types altogether,
+ * so an image endpoint (`produces: [image/png]`, a 200 without schema) would be asked for JSON.
+ * An operation's own lists win; a schemaless success keeps the media types that are not JSON
+ * (a body of them needs no schema; a schemaless JSON answer is read, as Swagger means, as none).
+ */
+function keepOperationMedia(
+  document: Record<string, unknown>,
+  media: ReadonlyMap<string, OperationMedia>,
+): void {
+  for (const [path, item] of Object.entries(record(document.paths) ?? {}))
+    for (const method of METHODS) {
+      const operation = record(record(item)?.[method]);
+      const known = media.get(`${method} ${path}`);
+      if (!operation || !known) continue;
+      const { produces, consumes } = known;
+      for (const [status, value] of Object.entries(record(operation.responses) ?? {})) {
+        const response = record(value);
+        if (!response || response.$ref !== undefined || !produces) continue;
+        const content = record(response.content);
+        const first = content ? Object.values(content)[0] : undefined;
+        if (first !== undefined && known.ownProduces) {
+          response.content = Object.fromEntries(produces.map((type) => [type, first]));
+        } else if (first === undefined && known.schemaless.has(status) && /^2\d\d$/.test(status)) {
+          const bodies = status === '204' ? [] : produces.filter((type) => !isJson(type));
+          if (bodies.length > 0)
+            response.content = Object.fromEntries(bodies.map((type) => [type, {}]));
+        }
+      }
+      const body = record(operation.requestBody);
+      const content = record(body?.content);
+      const first = content ? Object.values(content)[0] : undefined;
+      if (!body || !content || first === undefined || !consumes || !known.ownConsumes) continue;
+      const form = Object.keys(content).some((type) => FORM_TYPES.includes(type));
+      const types = consumes.filter((type) => FORM_TYPES.includes(type) === form);
+      if (types.length > 0) body.content = Object.fromEntries(types.map((type) => [type, first]));
+    }
+}
+
+function isJson(type: string): boolean {
+  const essence = type.split(';')[0]?.trim().toLowerCase() ?? '';
+  return essence === 'application/json' || essence.endsWith('+json') || essence === '*/*';
 }
 
 /**

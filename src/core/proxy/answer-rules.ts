@@ -1,4 +1,5 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { referenceHeaderFormat } from '../../openapi/formats.js';
 import type { SchemaObject } from '../../openapi/load.js';
 import { isJsonMediaType, responseFor, type Operation } from '../../openapi/operations.js';
 import type { Envelope, Resource } from '../../openapi/resources.js';
@@ -158,7 +159,11 @@ function headerSchemaOf(response: ResponseObject): SchemaObject | undefined {
   return {
     type: 'object',
     properties: Object.fromEntries(
-      headers.map(([name, header]) => [name.toLowerCase(), (header.schema ?? {}) as SchemaObject]),
+      headers.map(([name, header]) => {
+        const schema = (header.schema ?? {}) as SchemaObject;
+        const format = referenceHeaderFormat(name, schema.format);
+        return [name.toLowerCase(), format === undefined ? schema : { ...schema, format }];
+      }),
     ),
     required: headers.filter(([, header]) => header.required).map(([name]) => name.toLowerCase()),
   } as SchemaObject;
