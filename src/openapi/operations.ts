@@ -293,7 +293,8 @@ function encodingsOf(
  * A media type without its parameters, in lower case.
  * @example essenceOf('Application/JSON; charset=utf-8') // 'application/json'
  */
-function essenceOf(type: string): string {
+/** A media type without its parameters, lower-cased: `text/event-stream`. */
+export function essenceOf(type: string): string {
   return (type.split(';')[0] ?? '').trim().toLowerCase();
 }
 
