@@ -293,7 +293,6 @@ function encodingsOf(
  * A media type without its parameters, in lower case.
  * @example essenceOf('Application/JSON; charset=utf-8') // 'application/json'
  */
-/** A media type without its parameters, lower-cased: `text/event-stream`. */
 export function essenceOf(type: string): string {
   return (type.split(';')[0] ?? '').trim().toLowerCase();
 }
