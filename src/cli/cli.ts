@@ -14,6 +14,7 @@ import { CONTRACT_TUNABLES, ContractExit } from './contract-defaults.js';
 import { DIFF_FORMATS } from '../diff/report.js';
 import { LEVELS } from '../diff/rules.js';
 import type { DiffCommandOptions } from './diff-command.js';
+import type { FromHarOptions } from './from-har-command.js';
 import type { TrafficCommandOptions } from './traffic-command.js';
 import type { TypesCommandFlags } from './types-command.js';
 import { TYPE_OPTIONS } from '../openapi/typegen/options.js';
@@ -388,6 +389,35 @@ export function createCli(io: CliIo): Command {
         io.onExitCode?.(await runTraffic(file, options, io));
       }),
   );
+
+  const workflow = new CheckCommand('workflow')
+    .copyInheritedSettings(program)
+    .description('Arazzo workflows: write one from a recording');
+  workflow.addCommand(
+    new CheckCommand('from-har')
+      .copyInheritedSettings(program)
+      .description(
+        'write the calls a HAR recorded as an Arazzo workflow whose steps carry the values each answer gave; exit 0 written, 2 if nothing could be',
+      )
+      .argument(
+        '<file.har>',
+        "a HAR 1.2 file: a browser's network panel, Playwright's recordHar, or the proxy's --har",
+      )
+      .addOption(
+        new Option(
+          '--spec <path>',
+          'the OpenAPI document the calls went to (default: the bundled spec)',
+        ),
+      )
+      .addOption(new Option('-o, --output <file>', 'where to write the workflow (default: stdout)'))
+      .addOption(new Option('--base-url <url>', "the API's URL as recorded, base path included"))
+      .addOption(new Option('--workflow-id <id>', "the workflow's id").default('recorded'))
+      .action(async (file: string, options: FromHarOptions) => {
+        const { runFromHar } = await import('./from-har-command.js');
+        io.onExitCode?.(await runFromHar(file, options, io));
+      }),
+  );
+  program.addCommand(workflow);
 
   return program;
 }
