@@ -14,6 +14,8 @@ import { CONTRACT_TUNABLES, ContractExit } from './contract-defaults.js';
 import { DIFF_FORMATS } from '../diff/report.js';
 import { LEVELS } from '../diff/rules.js';
 import type { DiffCommandOptions } from './diff-command.js';
+import type { FromHarOptions } from './from-har-command.js';
+import type { TrafficCommandOptions } from './traffic-command.js';
 import type { TypesCommandFlags } from './types-command.js';
 import { TYPE_OPTIONS } from '../openapi/typegen/options.js';
 import { addOptionFlags, givenOptions } from './option-flags.js';
@@ -36,10 +38,10 @@ class ContractCommand extends Command {
 }
 
 /** The `diff` command: like `contract`, a bad option is a setup problem, exit code 2. */
-class DiffCommand extends Command {
+class CheckCommand extends Command {
   override error(message: string, options?: { code?: string; exitCode?: number }): never {
     const line = message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
-    return super.error(`petstore-kit diff: ${line}`, { ...options, exitCode: 2 });
+    return super.error(`petstore-kit ${this.name()}: ${line}`, { ...options, exitCode: 2 });
   }
 }
 
@@ -165,6 +167,12 @@ export function createCli(io: CliIo): Command {
       new Option(
         '--record <file>',
         'keep what the target creates, changes and deletes, and its answers to operations without a collection, in this data file, for mock --data',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--har <file>',
+        'write every exchange that passes into this HAR 1.2 file (credentials redacted), for petstore-kit traffic',
       ),
     )
     .addOption(
@@ -323,7 +331,7 @@ export function createCli(io: CliIo): Command {
     });
   program.addCommand(typesCommand(io).copyInheritedSettings(program));
   program.addCommand(
-    new DiffCommand('diff')
+    new CheckCommand('diff')
       .copyInheritedSettings(program)
       .description(
         'tell whether a client written against <old> can fail against a server implementing <new>; exit 0 if not, 1 if so, 2 if it cannot tell',
@@ -346,6 +354,70 @@ export function createCli(io: CliIo): Command {
         io.onExitCode?.(await runDiff(old, now, options, io));
       }),
   );
+  program.addCommand(
+    new CheckCommand('traffic')
+      .copyInheritedSettings(program)
+      .description(
+        'judge every exchange of a HAR recording against the description; exit 0 if the server kept to it, 1 if not (or below --min-coverage), 2 if nothing could be judged',
+      )
+      .argument(
+        '<file.har>',
+        "a HAR 1.2 file: a browser's network panel, Playwright's recordHar, or the proxy's --har",
+      )
+      .addOption(
+        new Option('--spec <path>', 'the OpenAPI document to judge by (default: the bundled spec)'),
+      )
+      .addOption(
+        new Option(
+          '--base-url <url>',
+          "the API's URL as recorded, base path included (default: every exchange under the description's base path)",
+        ),
+      )
+      .addOption(
+        new Option('-f, --format <format>', 'report format')
+          .choices(['text', 'json'])
+          .default('text'),
+      )
+      .addOption(
+        new Option(
+          '--min-coverage <percent>',
+          'exit 1 when the recording exercised less of the documented operation statuses',
+        ).argParser(parsePercent),
+      )
+      .action(async (file: string, options: TrafficCommandOptions) => {
+        const { runTraffic } = await import('./traffic-command.js');
+        io.onExitCode?.(await runTraffic(file, options, io));
+      }),
+  );
+
+  const workflow = new CheckCommand('workflow')
+    .copyInheritedSettings(program)
+    .description('Arazzo workflows: write one from a recording');
+  workflow.addCommand(
+    new CheckCommand('from-har')
+      .copyInheritedSettings(program)
+      .description(
+        'write the calls a HAR recorded as an Arazzo workflow whose steps carry the values each answer gave; exit 0 written, 2 if nothing could be',
+      )
+      .argument(
+        '<file.har>',
+        "a HAR 1.2 file: a browser's network panel, Playwright's recordHar, or the proxy's --har",
+      )
+      .addOption(
+        new Option(
+          '--spec <path>',
+          'the OpenAPI document the calls went to (default: the bundled spec)',
+        ),
+      )
+      .addOption(new Option('-o, --output <file>', 'where to write the workflow (default: stdout)'))
+      .addOption(new Option('--base-url <url>', "the API's URL as recorded, base path included"))
+      .addOption(new Option('--workflow-id <id>', "the workflow's id").default('recorded'))
+      .action(async (file: string, options: FromHarOptions) => {
+        const { runFromHar } = await import('./from-har-command.js');
+        io.onExitCode?.(await runFromHar(file, options, io));
+      }),
+  );
+  program.addCommand(workflow);
 
   return program;
 }

@@ -8,6 +8,7 @@ export interface ProxyFlags {
   target: string;
   apiKey?: string[];
   record?: string;
+  har?: string;
   targetTimeout: number;
   enforce?: boolean;
   failOnViolation?: boolean;
@@ -37,6 +38,7 @@ export async function runProxy(
     ...shared,
     ...(flags.apiKey?.length ? { apiKeys: flags.apiKey } : {}),
     ...(flags.record ? { record: flags.record } : {}),
+    ...(flags.har ? { har: flags.har } : {}),
     targetTimeoutMs: flags.targetTimeout,
     enforce: flags.enforce ?? false,
     logger,

@@ -12,6 +12,7 @@ import { hasBody } from '../core/headers.js';
 import type { MockCore } from '../core/mock-core.js';
 import type { ObservedAnswer } from '../core/proxy/answer-rules.js';
 import type { RecordedWrite } from '../core/proxy/recorder.js';
+import type { SeenExchange } from '../core/traffic/har.js';
 import { requestAdvisories, requestBreaches, type Breach } from '../core/proxy/request-rules.js';
 import type { ViolationLog, ViolationSide } from '../core/proxy/violations.js';
 import type { Operation } from '../openapi/operations.js';
@@ -58,6 +59,8 @@ export interface ProxyListenerOptions {
    * forwarded request goes in, with the target's answer, as the mock's own requests do.
    */
   requestLog?: RequestLog;
+  /** Told of each exchange once it has ended, whole, for `--har`. */
+  onExchange?: (exchange: SeenExchange) => void;
 }
 
 /** A Node request listener, and how the spec shapes what Node's HTTP layer refuses. */
@@ -132,9 +135,21 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
     if (route.api?.basePath !== basePath) return app.routed(req, res, route);
     const operation = route.kind === 'operation' ? route.operation : undefined;
     let body: Buffer | undefined;
-    const finish = (status: number, response?: KeptAnswer) => {
+    const finish = (status: number, response?: KeptAnswer, answered?: AnswerSeen) => {
       const ms = performance.now() - started;
       line?.({ method, path: target, status, ms: Math.round(ms * 10) / 10 });
+      options.onExchange?.({
+        method,
+        url: `http://${req.headers.host ?? 'localhost'}${target}`,
+        httpVersion: req.httpVersion,
+        requestHeaders: req.headers,
+        requestBody: body,
+        status,
+        responseHeaders: answered?.headers ?? response?.headers ?? {},
+        responseBody: answered?.body,
+        startedAt: Date.now() - ms,
+        ms,
+      });
       return options.requestLog?.add({
         method,
         // As sent: the log redacts the credentials when it shows them.
@@ -160,7 +175,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
         res.setHeader('Connection', 'close');
         const answer = app.mock.errorAnswer(err, route);
         own(res, answer);
-        return finish(answer.status, keptAnswer(answer, method));
+        return finish(answer.status, keptAnswer(answer, method), seenOwn(answer));
       }
     }
     const request: MockRequest = {
@@ -184,7 +199,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
       const answer = app.mock.errorAnswer(refusal, route);
       note('request', asked, req, answer.status, operation);
       own(res, answer);
-      return finish(answer.status, keptAnswer(answer, method));
+      return finish(answer.status, keptAnswer(answer, method), seenOwn(answer));
     }
 
     const abort = new AbortController();
@@ -208,7 +223,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
       const answer = app.mock.errorAnswer(error, route);
       note('request', asked, req, answer.status, operation);
       own(res, answer);
-      return finish(answer.status, keptAnswer(answer, method));
+      return finish(answer.status, keptAnswer(answer, method), seenOwn(answer));
     }
 
     const { statusCode: status, headers } = answered;
@@ -243,7 +258,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
       headers,
       kept: whole ? kept : undefined,
     });
-    await finish(status, keptTargetAnswer(headers, decoded));
+    await finish(status, keptTargetAnswer(headers, decoded), { headers, body: decoded });
   }
 
   /**
@@ -318,6 +333,16 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
       },
     },
   );
+}
+
+/** An answer as the client got it, its body decoded, for `onExchange`. */
+interface AnswerSeen {
+  headers: SeenExchange['responseHeaders'];
+  body: Buffer | undefined;
+}
+
+function seenOwn({ headers, body }: CheckedAnswer): AnswerSeen {
+  return { headers, body: body instanceof CheckedJson ? body.bytes : undefined };
 }
 
 /** The fields of the target's answer, as undici gives them. */

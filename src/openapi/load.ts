@@ -89,7 +89,7 @@ export function codeIdOf(folder: URL): string {
 }
 
 /** The mock's own version, from the package.json two folders up (of src/ and of dist/ alike). */
-function ownVersion(): string {
+export function ownVersion(): string {
   try {
     const manifest = JSON.parse(
       readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),

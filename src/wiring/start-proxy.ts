@@ -5,14 +5,23 @@ import { createForwarder } from '../http/forward.js';
 import { silentLogger } from '../http/logger.js';
 import { createProxyListener } from '../http/proxy-listener.js';
 import { createMockServer } from '../http/server.js';
+import {
+  credentialPlaces,
+  redactHeaders,
+  redactTarget,
+  type CredentialPlaces,
+} from '../core/admin/redact.js';
+import { harEntryOf, type SeenExchange } from '../core/traffic/har.js';
 import { ADMIN_SPEC_PATH } from '../openapi/bundled.js';
-import { loadSpec } from '../openapi/load.js';
+import { loadSpec, ownVersion } from '../openapi/load.js';
+import { securitySchemesOf } from '../openapi/security-schemes.js';
 import { openFileStore } from '../store/file-store.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import { StartupError } from '../vocabulary/errors.js';
 import { appOf } from './create-app.js';
 import { resolveOptions, type MockOptions } from './options.js';
 import { DEFAULT_TARGET_TIMEOUT_MS } from './proxy-defaults.js';
+import { openHarFile } from './har-file.js';
 import { listenAt } from './start-mock.js';
 
 export { DEFAULT_TARGET_TIMEOUT_MS };
@@ -50,6 +59,12 @@ export interface ProxyOptions extends Omit<
    * @default false
    */
   enforce?: boolean;
+  /**
+   * A HAR 1.2 file to write every exchange that passed into, its credentials redacted as the
+   * request log redacts them, for `petstore-kit traffic` to judge again or to turn into a workflow.
+   * @example 'session.har'
+   */
+  har?: string;
 }
 
 /** A running proxy. */
@@ -75,7 +90,13 @@ export interface RunningProxy {
  */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const target = targetOf(options.target);
-  const settings = resolveOptions(options, ['target', 'targetTimeoutMs', 'record', 'enforce']);
+  const settings = resolveOptions(options, [
+    'target',
+    'targetTimeoutMs',
+    'record',
+    'enforce',
+    'har',
+  ]);
   const timeoutMs = options.targetTimeoutMs ?? DEFAULT_TARGET_TIMEOUT_MS;
   const spec = typeof settings.spec === 'object' ? settings.spec : await loadSpec(settings.spec);
   const adminSpec = await loadSpec(ADMIN_SPEC_PATH);
@@ -94,6 +115,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         onWarning: (line) => logger.warn(line),
       })
     : undefined;
+  const har = options.har
+    ? await openHarFile(options.har, { name: 'petstore-kit', version: ownVersion() })
+    : undefined;
+  const places = schemePlaces(spec.resolved);
   const forwarder = createForwarder({ target, timeoutMs });
   const listener = createProxyListener({
     app,
@@ -109,11 +134,23 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     logger,
     logRequests: settings.logRequests,
     requestLog: app.mock.states.default.requestLog,
+    ...(har
+      ? {
+          onExchange: (seen: SeenExchange) =>
+            har.add(
+              harEntryOf(seen, {
+                headers: (headers) => redactHeaders(headers, places),
+                url: (url) => redactUrl(url, places),
+              }),
+            ),
+        }
+      : {}),
   });
   const { server, close } = createMockServer(listener, settings.limits);
   const stop = async () => {
     await forwarder.close();
     await recording?.close();
+    await har?.close();
   };
   const origin = await listenAt(server, settings.host, settings.port).catch(
     async (err: unknown) => {
@@ -146,4 +183,19 @@ function targetOf(given: string): URL {
       `the target must be an http or https URL, such as https://staging.example.com/v1, not "${given}"`,
     );
   return url;
+}
+
+/** A URL with the API keys the spec's schemes put in its query redacted. */
+function redactUrl(url: string, places: CredentialPlaces): string {
+  const { origin } = new URL(url);
+  return `${origin}${redactTarget(url.slice(origin.length), places)}`;
+}
+
+/** Where the spec's credentials travel; none known for schemes it cannot read (the mock says why). */
+function schemePlaces(document: Parameters<typeof securitySchemesOf>[0]): CredentialPlaces {
+  try {
+    return credentialPlaces(securitySchemesOf(document));
+  } catch {
+    return credentialPlaces(new Map());
+  }
 }
