@@ -217,8 +217,9 @@ function itemMaker(
 }
 
 /**
- * The properties of an item's schema that stay as the record has them while it moves on: every
- * one but those of a state (an `enum`, a `const`) or a count (a number, a boolean).
+ * The properties of an item's schema that stay as the record has them while it moves on: its
+ * identifiers, and every other but those of a state (an `enum`, a `const`) or a count (a number,
+ * a boolean).
  */
 function steadyProperties(schema: SchemaObject): { test(name: string): boolean } {
   const properties = (schema.properties ?? {}) as Record<string, SchemaObject>;
@@ -228,7 +229,7 @@ function steadyProperties(schema: SchemaObject): { test(name: string): boolean }
     const types = ([] as unknown[]).concat(property.type ?? []);
     return types.some((type) => type === 'number' || type === 'integer' || type === 'boolean');
   };
-  return { test: (name) => !moving(properties[name]) };
+  return { test: (name) => IDENTIFYING.test(name) || !moving(properties[name]) };
 }
 
 /** The names of fields that identify a record: `id`, `jobId`, `job_id`. */
