@@ -42,7 +42,10 @@ export async function sendStream(
     return;
   }
   if (cut.kind === 'reset') {
-    req.socket.resetAndDestroy();
+    // When the next event would have come, so that the events sent are the client's to read: a
+    // reset throws away what the client's socket holds unread.
+    await sleep(stream.intervalMs);
+    if (!res.destroyed) req.socket.resetAndDestroy();
     return;
   }
   if (cut.kind === 'malformed') {
