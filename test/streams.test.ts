@@ -12,6 +12,7 @@ import { listOperations, type Operation } from '../src/openapi/operations.js';
 import type { DataGenerator } from '../src/openapi/sample.js';
 import { createSchemaCompiler } from '../src/openapi/schemas.js';
 import { createStreamAnswers } from '../src/core/streams/stream-answers.js';
+import { framed } from '../src/core/streams/framing.js';
 import { createApp } from '../src/wiring/create-app.js';
 import type { Mock } from '../src/core/create-mock.js';
 import { closeAll, serve } from './server-helpers.js';
@@ -373,5 +374,25 @@ describe('streams over a socket', () => {
     }).finally(() => source.close());
     expect(seen.map((event) => event.id)).toEqual(['1', '2', '3', '4', '5']);
     for (const event of seen) expect(event.type).toBe((event.data as { type: string }).type);
+  });
+});
+
+describe('framing', () => {
+  it('writes each line of a whole event’s data as a `data:` line, and keeps fields on one line', () => {
+    const text = framed(
+      { framing: 'sse', wholeEvent: true },
+      { event: 'log\nline', data: 'first\nsecond', retry: 1000 },
+      6,
+      undefined,
+    );
+    expect(text).toBe('event: log line\nid: 7\nretry: 1000\ndata: first\ndata: second\n\n');
+    expect(parseEvents(text)[0]?.data).toBe('first\nsecond');
+  });
+
+  it('writes RS before a JSON text sequence’s record and LF after, and a JSON Line with LF', () => {
+    expect(framed({ framing: 'json-seq', wholeEvent: false }, { n: 1 }, 0, undefined)).toBe(
+      '\u001e{"n":1}\n',
+    );
+    expect(framed({ framing: 'jsonl', wholeEvent: false }, [1, 2], 0, undefined)).toBe('[1,2]\n');
   });
 });
