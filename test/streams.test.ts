@@ -343,16 +343,22 @@ describe('streams over a socket', () => {
 
   it('reach a fetch reader event by event, not at the end', async () => {
     const served = await serve({ spec: await loadSpec(CHAT), apiKeys: [] });
-    const res = await fetch(`${served.origin}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', prefer: 'events=3, interval=150' },
-      body: chatBody({ stream: true }),
-    });
-    const chunks = await chunksOf(res.body);
-    // One event per read: each was sent on its own, as it was made.
-    expect(chunks.length).toBeGreaterThanOrEqual(3);
-    expect(parseEvents(chunks[0] ?? '')).toHaveLength(1);
-    expect(parseEvents(chunks.join(''))).toHaveLength(3);
+    const asked = (prefer: string) =>
+      fetch(`${served.origin}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', prefer },
+        body: chatBody({ stream: true }),
+      });
+    // The second event is five seconds behind the first: the first read holds the first alone.
+    const slow = await asked('events=2, interval=5000');
+    const reader = (slow.body as ReadableStream<Uint8Array>).getReader();
+    const first = await reader.read();
+    expect(first.done).toBe(false);
+    expect(parseEvents(new TextDecoder().decode(first.value))).toHaveLength(1);
+    await reader.cancel();
+    expect(
+      parseEvents((await chunksOf((await asked('events=3, interval=0')).body)).join('')),
+    ).toHaveLength(3);
   });
 
   it('are read by an EventSource (undici’s, as browsers’), events named by kind', async () => {

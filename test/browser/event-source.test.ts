@@ -50,8 +50,16 @@ function listen(arg: { url: string; kinds: string[]; count: number }): Promise<R
   });
 }
 
-/** Runs in the page: a POST whose body is read chunk by chunk, each read's text. */
-async function readChunks(arg: { url: string; body: string; prefer: string }): Promise<string[]> {
+/**
+ * Runs in the page: a POST whose body is read chunk by chunk, each read's text; with `firstOnly`,
+ * its first read alone, the rest cancelled.
+ */
+async function readChunks(arg: {
+  url: string;
+  body: string;
+  prefer: string;
+  firstOnly?: boolean;
+}): Promise<string[]> {
   const res = await fetch(arg.url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Prefer: arg.prefer },
@@ -64,6 +72,10 @@ async function readChunks(arg: { url: string; body: string; prefer: string }): P
     const { done, value } = await reader.read();
     if (done) return chunks;
     chunks.push(decoder.decode(value, { stream: true }));
+    if (arg.firstOnly) {
+      await reader.cancel();
+      return chunks;
+    }
   }
 }
 
@@ -121,19 +133,23 @@ describe('the browser’s EventSource', () => {
 
 describe('fetch() in the page', () => {
   it('reads a `"stream": true` chat completion event by event', async () => {
-    const chunks = await page.evaluate(readChunks, {
-      url: `${chat.url}/chat/completions`,
-      body: JSON.stringify({
-        model: 'm',
-        messages: [{ role: 'user', content: 'Hi' }],
-        stream: true,
-      }),
-      prefer: 'events=3, interval=100',
+    const url = `${chat.url}/chat/completions`;
+    const body = JSON.stringify({
+      model: 'm',
+      messages: [{ role: 'user', content: 'Hi' }],
+      stream: true,
     });
+    // The second event is five seconds behind the first: the first read holds the first alone.
+    const [first] = await page.evaluate(readChunks, {
+      url,
+      body,
+      prefer: 'events=2, interval=5000',
+      firstOnly: true,
+    });
+    expect(first?.split('\n\n').filter(Boolean)).toHaveLength(1);
+    const chunks = await page.evaluate(readChunks, { url, body, prefer: 'events=3, interval=0' });
     const events = chunks.join('').split('\n\n').filter(Boolean);
     expect(events).toHaveLength(3);
-    // The first read held the first event alone: it came before the others were sent.
-    expect(chunks[0]?.split('\n\n').filter(Boolean)).toHaveLength(1);
     for (const event of events)
       expect(JSON.parse(event.split('data: ')[1] ?? '')).toMatchObject({
         object: 'chat.completion.chunk',
