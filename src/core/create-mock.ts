@@ -30,6 +30,7 @@ import { exampleHandler } from './example-answers.js';
 import { requestOf, responseOf } from './fetch-adapter.js';
 import type { CustomHandler, OperationHandler } from './handler.js';
 import { createMockCore, type MockCore, type ServedApi } from './mock-core.js';
+import { createStreamAnswers } from './streams/stream-answers.js';
 import { createAnswerRules } from './proxy/answer-rules.js';
 import type { ViolationLog } from './proxy/violations.js';
 import { holdsRecordedAnswers, recordedOr } from './recorded-answers.js';
@@ -351,6 +352,7 @@ export function createMock(
         sample: (operation) => examples.body(operation, String(operation.successStatus))?.body,
         faultTimeoutMs: settings.faultTimeoutMs,
       },
+      streams: createStreamAnswers(operations, { compiler, generator }),
       refuse(operation) {
         const level = stabilityOf(operation.definition);
         return isServed(level, minimum)

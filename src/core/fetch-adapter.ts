@@ -5,6 +5,7 @@ import {
   CheckedJson,
   malformedText,
   type CheckedAnswer,
+  type CheckedStream,
   type Fault,
   type Reply,
 } from '../vocabulary/answer.js';
@@ -48,6 +49,11 @@ export function responseOf(reply: Reply, method: string): Response | Promise<Res
   if (reply.fault) return faultResponse(reply.fault);
   const { answer } = reply;
   const bodiless = method === 'HEAD' || answer.status === 204 || answer.status === 304;
+  if (answer.stream && !bodiless)
+    return new Response(readableOf(answer.stream), {
+      status: answer.status,
+      headers: answer.headers,
+    });
   return new Response(bodiless ? null : bytesOf(answer), {
     status: answer.status,
     headers: answer.headers,
@@ -57,6 +63,46 @@ export function responseOf(reply: Reply, method: string): Response | Promise<Res
 function bytesOf({ body }: CheckedAnswer): Uint8Array | null {
   if (body === undefined) return null;
   return body instanceof CheckedJson ? body.bytes : body.joined();
+}
+
+/**
+ * A streamed answer as a body the reader pulls: an event each time it asks for more, after
+ * the interval, so that one that reads nothing holds the mock to one event. A cut is a
+ * network error (`reset`, and `timeout` after its hold), or half an event and the end
+ * (`malformed`).
+ */
+function readableOf(stream: CheckedStream): ReadableStream<Uint8Array> {
+  let index = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const wait = (ms: number) =>
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    });
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (index > 0 && stream.intervalMs > 0) await wait(stream.intervalMs);
+        if (index < stream.sent) {
+          controller.enqueue(stream.event(index++));
+          return;
+        }
+        const { cut } = stream;
+        if (!cut) return controller.close();
+        if (cut.kind === 'malformed') {
+          const next = index < stream.count ? stream.event(index) : Buffer.from('data: {"');
+          controller.enqueue(next.subarray(0, Math.max(1, Math.floor(next.length / 2))));
+          return controller.close();
+        }
+        if (cut.kind === 'timeout') await wait(cut.holdMs);
+        controller.error(new TypeError('network error'));
+      },
+      cancel() {
+        clearTimeout(timer);
+      },
+    },
+    // No event is made ahead of the reader's asking.
+    { highWaterMark: 0 },
+  );
 }
 
 async function faultResponse(fault: Fault): Promise<Response> {

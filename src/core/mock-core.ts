@@ -1,7 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withStoreBudget } from '../store/store-budget.js';
 import type { Operation } from '../openapi/operations.js';
-import { CheckedJson, type Answer, type CheckedAnswer, type Reply } from '../vocabulary/answer.js';
+import {
+  CheckedJson,
+  type Answer,
+  type CheckedAnswer,
+  type Reply,
+  type StreamCut,
+} from '../vocabulary/answer.js';
 import { errors } from '../vocabulary/error-catalogue.js';
 import type { ApiError } from '../vocabulary/errors.js';
 import type { MockRequest } from '../vocabulary/request.js';
@@ -20,6 +26,7 @@ import type { RequestInput, ValidRequest } from './request-validator.js';
 import type { Router } from './router.js';
 import { readPreferences, type Preferences } from './scenarios/prefer.js';
 import type { MockState, MockStates } from './state.js';
+import type { StreamAnswers } from './streams/stream-answers.js';
 
 /** One API the mock serves: the spec's, and the admin API beside it. */
 export interface ServedApi {
@@ -49,6 +56,8 @@ export interface ServedApi {
   scenarios?: ScenarioHooks;
   /** An ApiError for an operation this run does not serve (its stability), checked after the credential. */
   refuse?(operation: Operation): ApiError | undefined;
+  /** The streams its operations document (see createStreamAnswers); none when none does. */
+  streams?: StreamAnswers;
   /** The answer in XML when the client prefers the XML the spec documents for it (see createXmlAnswers). */
   inXml?(request: MockRequest, operation: Operation, answer: CheckedAnswer): CheckedAnswer;
 }
@@ -246,9 +255,12 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     });
     const handler = api.handlers.get(operation);
     if (!handler) throw errors.notImplemented(operation.operationId);
+    // An API whose operations document no stream has nothing to ask here.
+    const streamed = api.streams?.asked(request, operation, valid.body);
 
     const hooks = api.scenarios;
     let preferences = hooks ? readPreferences(request, operation) : {};
+    let cut: StreamCut | undefined;
     if (hooks) {
       const settings = await state.scenarios.settings();
       // The state's force is what a Prefer header would ask, over the request's own.
@@ -256,7 +268,10 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       if (forced) preferences = { ...preferences, ...forced };
       progress.delayMs = state.scenarios.delayFor(settings, preferences);
       const fault = state.scenarios.faultFor(settings, preferences);
-      if (fault) {
+      // `Prefer: fault=reset; after=2` breaks a stream after its second event, not before it.
+      if (fault && streamed && preferences.after !== undefined)
+        cut = { kind: fault, after: preferences.after, holdMs: hooks.faultTimeoutMs };
+      else if (fault) {
         if (progress.delayMs > 0) await sleep(progress.delayMs);
         return {
           fault: {
@@ -289,6 +304,14 @@ export function createMockCore(options: MockCoreOptions): MockCore {
         session ? { store, state, session } : { store, state },
       ));
     if (progress.delayMs) await sleep(progress.delayMs);
+    const stream = streamed && api.streams?.answer(operation, streamed, answer, preferences, cut);
+    if (stream) {
+      // Its headers checked as any answer's; its events as they go out.
+      const head = options.checkAnswer(operation, stream.head, api.headersOf(operation));
+      return {
+        answer: { ...(head instanceof Promise ? await head : head), stream: stream.stream },
+      };
+    }
     // The operation's own headers under the answer's, merged once, by the check.
     const checked = options.checkAnswer(operation, answer, api.headersOf(operation));
     const settled = checked instanceof Promise ? await checked : checked;

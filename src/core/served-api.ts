@@ -19,6 +19,7 @@ export interface ServedApiOptions extends Pick<
   | 'scenarios'
   | 'refuse'
   | 'checkCredential'
+  | 'streams'
 > {
   /** The handler of each operation; none makes the operation a 501. */
   handler(operation: Operation): OperationHandler | undefined;
@@ -57,6 +58,7 @@ export function serveApi(
     shapeError: options.shapeError,
     ...(options.scenarios ? { scenarios: options.scenarios } : {}),
     ...(options.refuse ? { refuse: options.refuse } : {}),
+    ...(options.streams ? { streams: options.streams } : {}),
     ...(options.credentials ? { credentials: options.credentials } : {}),
     ...(options.schemes ? { schemes: options.schemes } : {}),
     router: createRouter(operations),

@@ -16,7 +16,9 @@ import { watchSend } from './send-timeout.js';
 /** An answer this small is written in one go into the socket's buffers. */
 const SMALL_ANSWER = 64 * 1024;
 
-function sizeOf({ body }: CheckedAnswer): number {
+function sizeOf({ body, stream }: CheckedAnswer): number {
+  // A stream's events add up to what no buffer holds: a client that reads none is dropped too.
+  if (stream) return Infinity;
   if (body === undefined) return 0;
   return body instanceof CheckedJson ? body.bytes.length : body.length;
 }

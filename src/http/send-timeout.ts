@@ -22,7 +22,8 @@ export function watchSend(socket: Socket, res: ServerResponse, ms: number): void
     () => {
       const now = performance.now();
       const moved = handedOn();
-      if (moved !== last) {
+      // Nothing waiting to be taken (a stream between its events) is no stalled client.
+      if (moved !== last || socket.writableLength === 0) {
         last = moved;
         since = now;
       } else if (now - since >= ms) {

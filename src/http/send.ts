@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TurnBudget } from '../core/turn-budget.js';
 import { CheckedList, type CheckedAnswer } from '../vocabulary/answer.js';
 import type { Texts } from '../vocabulary/texts.js';
+import { sendStream } from './send-stream.js';
 
 /** A list goes out in writes of about this many bytes. */
 const WRITE_BYTES = 64 * 1024;
@@ -12,7 +13,7 @@ const COMMA = Buffer.from(',');
  * Sends an answer the core has checked: its status, headers and a Content-Length, then its
  * bytes (HEAD gets the headers of GET and no body). A list's parts are written a few tens of
  * kilobytes at a time, waiting for the client to drain each, in slices that share the turn
- * budget with every other list being sent.
+ * budget with every other list being sent. A stream's events go out as they are made (sendStream).
  * @example await send(req, res, { status: 200, headers: {}, body: new CheckedJson(bytes) });
  */
 export function createSender(
@@ -27,6 +28,7 @@ export function createSender(
     res.statusCode = answer.status;
     const { headers } = answer;
     for (const name of Object.keys(headers)) res.setHeader(name, headers[name] as string);
+    if (answer.stream) return sendStream(req, res, answer.stream);
     if (body === undefined) {
       res.end();
       return;

@@ -145,6 +145,44 @@ export interface CheckedAnswer {
   body: CheckedJson | CheckedList | undefined;
   /** Why it is an error, for the log: the error's message. */
   reason?: string;
+  /** A streamed answer's events, sent in place of a body (which is then undefined). */
+  stream?: CheckedStream;
+}
+
+/** Where a streamed answer breaks off, as `Prefer: fault=reset; after=2` asks. */
+export interface StreamCut {
+  kind: FaultKind;
+  /** How many whole events go out before it. */
+  after: number;
+  /** How long a `timeout` holds the connection before closing it. */
+  holdMs: number;
+}
+
+/**
+ * The events of a streamed answer (Server-Sent Events, JSON Lines, JSON text sequences), each
+ * made, checked against the item schema and framed when it is about to go out: a stream of
+ * any length holds one event at a time. Every adapter sends it alike: an event, the
+ * interval, the next, and the cut where one is asked for.
+ * @example new CheckedStream(3, 50, (i) => Buffer.from(`data: ${i}\n\n`))
+ */
+export class CheckedStream {
+  constructor(
+    /** How many events it sends. */
+    readonly count: number,
+    /** The pause before each event but the first. */
+    readonly intervalMs: number,
+    /**
+     * The framed bytes of event `index` (from 0, each asked once, in order).
+     * @throws {ApiError} 500 `invalid_response` for an event that breaks its schema.
+     */
+    readonly event: (index: number) => Buffer,
+    readonly cut?: StreamCut,
+  ) {}
+
+  /** How many events go out before the end or the cut. */
+  get sent(): number {
+    return this.cut ? Math.min(this.cut.after, this.count) : this.count;
+  }
 }
 
 /** The network faults the mock can play instead of an answer. */

@@ -456,7 +456,7 @@ export const MOCK_OPTIONS = {
   sendTimeoutSeconds: row({
     kind: seconds,
     unit: 'seconds',
-    doc: 'A client that takes nothing of a large answer for this long is dropped (its connection reset).',
+    doc: 'A client that takes nothing of a large answer or a stream for this long is dropped (its connection reset).',
     default: DEFAULT_SERVER_LIMITS.sendTimeout / 1000,
     flags: [{ flag: '--send-timeout <seconds>' }],
   }),

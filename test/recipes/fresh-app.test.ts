@@ -65,7 +65,8 @@ describe.each(MATRIX)('Node $node, MSW $msw, Vitest $vitest', (tools) => {
     expect(output).toMatch(new RegExp(`RUN {2}v${tools.vitest}\\.`));
     expect(output).toMatch(/✓ test\/api\.test\.ts \(3 tests\)/);
     expect(output).toMatch(/✓ test\/categories-msw\.test\.ts \(3 tests\)/);
-    expect(output).toMatch(/Tests {2}6 passed \(6\)/);
+    expect(output).toMatch(/✓ test\/chat\.test\.ts \(1 test\)/);
+    expect(output).toMatch(/Tests {2}7 passed \(7\)/);
   }, 180_000);
 
   it('builds for production with none of the mock', async () => {

@@ -28,6 +28,7 @@ it('runs as written: one mock for the run, its URL injected, each file in its ow
   );
   expect(code, output).toBe(0);
   expect(output).toMatch(/✓ test\/api\.test\.ts \(3 tests\)/);
-  expect(output).toMatch(/Test Files {2}3 passed \(3\)/);
-  expect(output).toMatch(/Tests {2}7 passed \(7\)/);
+  expect(output).toMatch(/✓ test\/chat\.test\.ts \(1 test\)/);
+  expect(output).toMatch(/Test Files {2}4 passed \(4\)/);
+  expect(output).toMatch(/Tests {2}8 passed \(8\)/);
 }, 120_000);

@@ -6,7 +6,7 @@ import { headerValue } from '../headers.js';
 
 export { FAULT_KINDS, type FaultKind };
 
-/** What a request asks of the mock through `Prefer` (Prism's syntax, plus delay and fault). */
+/** What a request asks of the mock through `Prefer` (Prism's syntax, plus delay, fault and streams). */
 export interface Preferences {
   /** Answer this status from the spec. */
   code?: number;
@@ -18,12 +18,24 @@ export interface Preferences {
   delay?: number;
   /** Play this fault instead of answering. */
   fault?: FaultKind;
+  /** A streamed answer sends this many events. */
+  events?: number;
+  /** A streamed answer waits this many milliseconds between its events. */
+  interval?: number;
+  /** A streamed answer plays its `fault` after this many events, not before the answer. */
+  after?: number;
 }
+
+/** The most events a streamed answer may be asked for. */
+export const MAX_EVENTS = 1000;
+
+/** The longest pause between events a streamed answer may be asked for: ten seconds. */
+export const MAX_INTERVAL_MS = 10_000;
 
 /** The longest delay a request may ask for: two minutes. */
 export const MAX_DELAY_MS = 120_000;
 
-const KNOWN = ['code', 'example', 'dynamic', 'delay', 'fault'];
+const KNOWN = ['code', 'example', 'dynamic', 'delay', 'fault', 'events', 'interval', 'after'];
 
 /**
  * Reads the preferences of every `Prefer` header of a request (RFC 7240: comma-separated
@@ -48,6 +60,8 @@ export function readPreferences(
     if (!KNOWN.includes(name)) continue;
     set(preferences, name, value, operation);
   }
+  if (preferences.after !== undefined && preferences.fault === undefined)
+    refuse('Prefer: after= says when a fault breaks a stream: fault=reset; after=2');
   return preferences;
 }
 
@@ -86,7 +100,22 @@ function set(
       if (!(FAULT_KINDS as readonly string[]).includes(value))
         refuse(`Prefer: fault takes ${FAULT_KINDS.join(', ')}, not "${value}"`);
       preferences.fault = value as FaultKind;
+      return;
+    case 'events':
+      preferences.events = count(value, MAX_EVENTS, 'Prefer: events takes a count');
+      return;
+    case 'interval':
+      preferences.interval = count(value, MAX_INTERVAL_MS, 'Prefer: interval takes milliseconds');
+      return;
+    case 'after':
+      preferences.after = count(value, MAX_EVENTS, 'Prefer: after takes a count of events');
   }
+}
+
+/** A whole number from 0 to `max`, or a 400 that says so. */
+function count(value: string, max: number, problem: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > max) refuse(`${problem} from 0 to ${max}`);
+  return Number(value);
 }
 
 function refuse(problem: string): never {
