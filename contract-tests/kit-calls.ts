@@ -136,6 +136,9 @@ export function kitCalls(
             styledText(parameter, value, encodeURIComponent),
           );
         else if (parameter.in === 'query') query.push(...queryPairs(parameter, value));
+        // 3.2 `in: querystring`: the whole query, written as a form (its default media type).
+        else if (parameter.in === 'querystring')
+          query.push(...queryPairs({ ...parameter, style: 'form', explode: true }, value));
         else if (parameter.in === 'header') headers[parameter.name] = styledText(parameter, value);
         else cookies.push(...queryPairs(parameter, value));
       }

@@ -26,12 +26,23 @@ export interface Schema {
   [keyword: string]: unknown;
 }
 
-export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+/** Lower case: a Path Item's method key (3.2 adds `query`), or one its `additionalOperations` names. */
+export type HttpMethod =
+  | 'get'
+  | 'put'
+  | 'post'
+  | 'delete'
+  | 'options'
+  | 'head'
+  | 'patch'
+  | 'trace'
+  | 'query'
+  | (string & {});
 
 /** One parameter of an operation. */
 export interface PlanParameter {
   name: string;
-  in: 'path' | 'query' | 'header' | 'cookie';
+  in: 'path' | 'query' | 'querystring' | 'header' | 'cookie';
   required: boolean;
   schema: Schema;
   /**
@@ -43,6 +54,8 @@ export interface PlanParameter {
   explode?: boolean;
   /** Its value is a JSON document (`content: application/json`), not a styled value. */
   json?: boolean;
+  /** The media type of its `content` (a 3.2 `querystring`'s: how the whole query is written). */
+  mediaType?: string;
 }
 
 /** The request body an operation takes, by media type (lower case). */

@@ -28,11 +28,22 @@ export interface Schema {
   [keyword: string]: unknown;
 }
 
-export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+/** Lower case: a Path Item's method key (3.2 adds `query`), or one its `additionalOperations` names. */
+export type HttpMethod =
+  | 'get'
+  | 'put'
+  | 'post'
+  | 'delete'
+  | 'options'
+  | 'head'
+  | 'patch'
+  | 'trace'
+  | 'query'
+  | (string & {});
 
 export interface PlanParameter {
   name: string;
-  in: 'path' | 'query' | 'header' | 'cookie';
+  in: 'path' | 'query' | 'querystring' | 'header' | 'cookie';
   required: boolean;
   schema: Schema;
   /** How its value is written (OpenAPI's `style`, its location's default filled in). */
@@ -40,6 +51,8 @@ export interface PlanParameter {
   explode?: boolean;
   /** Its value is a JSON document (`content: application/json`), not a styled value. */
   json?: boolean;
+  /** The media type of its `content` (a 3.2 `querystring`'s: how the whole query is written). */
+  mediaType?: string;
 }
 
 export interface PlanRequestBody {
@@ -218,6 +231,7 @@ function planOperation(
       style: parameter.style,
       explode: parameter.explode,
       ...(parameter.json ? { json: true } : {}),
+      ...(parameter.mediaType ? { mediaType: parameter.mediaType } : {}),
     })),
     ...(requestBody
       ? {
