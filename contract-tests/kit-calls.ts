@@ -164,14 +164,21 @@ export function kitCalls(
       if (options.body !== undefined || options.contentType)
         headers['Content-Type'] =
           options.contentType ?? jsonRequestOf(operation)?.mediaType ?? 'application/json';
-      const exchange = await send(ctx, {
-        method: operation.method,
-        path,
-        query: [...query, ...auth.query],
-        headers,
-        body: options.body,
-        secrets: auth.secrets,
-      });
+      if (options.accept !== undefined) headers.Accept = options.accept;
+      // A stream is read as it comes: no content coding to undo chunk by chunk.
+      if (options.stream) headers['Accept-Encoding'] = 'identity';
+      const exchange = await send(
+        ctx,
+        {
+          method: operation.method,
+          path,
+          query: [...query, ...auth.query],
+          headers,
+          body: options.body,
+          secrets: auth.secrets,
+        },
+        options.stream,
+      );
       const authorization = Object.entries(headers).find(
         ([name]) => name.toLowerCase() === 'authorization',
       )?.[1];

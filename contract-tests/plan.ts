@@ -72,6 +72,18 @@ export interface PlanResponse {
   headers: Record<string, { required: boolean; schema: Schema }>;
   /** Its OpenAPI links, by name. */
   links: Record<string, PlanLink>;
+  /**
+   * Its sequential media types (SSE, JSON Lines, JSON text sequences) and the schema of one
+   * item: 3.2's `itemSchema` (`itemSchema: true`), else the media type's `schema` read as one.
+   */
+  items?: Record<string, PlanItems>;
+}
+
+/** The items of a streamed answer. */
+export interface PlanItems {
+  schema: Schema;
+  /** Given as 3.2's `itemSchema`: an SSE item is then the whole event, not its data. */
+  itemSchema: boolean;
 }
 
 /** An OpenAPI link: a call whose parameters come from this exchange. */

@@ -3,6 +3,7 @@ import { SpecError, type OpenApiDocument, type SchemaObject } from '../openapi/l
 import { listOperations, type Operation } from '../openapi/operations.js';
 import { inferResources, type Resource } from '../openapi/resources.js';
 import { securitySchemesOf } from '../openapi/security-schemes.js';
+import { framingOf, itemSchemaOf, type StreamMediaObject } from '../openapi/streams.js';
 
 /**
  * The plan the contract suite runs from: what it knows of the interface, as plain JSON data,
@@ -64,6 +65,7 @@ export interface PlanResponse {
   content: Record<string, Schema>;
   headers: Record<string, { required: boolean; schema: Schema }>;
   links: Record<string, PlanLink>;
+  items?: Record<string, { schema: Schema; itemSchema: boolean }>;
 }
 
 export interface PlanLink {
@@ -207,6 +209,12 @@ function planOperation(
       const target = operationId ?? (operationRef && operationAt(operationRef, byLocation));
       if (target) links[name] = { operationId: target, parameters: { ...(parameters ?? {}) } };
     }
+    const items = Object.entries(response.content ?? {}).flatMap(([type, media]) => {
+      const schema = itemSchemaOf(type, media);
+      if (schema === undefined || framingOf(type) === 'multipart') return [];
+      const itemSchema = (media as StreamMediaObject).itemSchema !== undefined;
+      return [[type, { schema: toSchema(schema), itemSchema }] as const];
+    });
     responses[status] = {
       content: Object.fromEntries(
         Object.entries(response.content ?? {}).map(([type, media]) => [
@@ -216,6 +224,7 @@ function planOperation(
       ),
       headers,
       links,
+      ...(items.length > 0 ? { items: Object.fromEntries(items) } : {}),
     };
   }
   const requestBody = operation.requestBody;
