@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { loadSpec } from '../src/openapi/load.js';
 import { startProxy } from '../src/wiring/start-proxy.js';
 
-const SPEC = fileURLToPath(new URL('../test/fixtures/specs/streams-32.yaml', import.meta.url));
+const SPEC = fileURLToPath(new URL('../test/fixtures/specs/stream-items-32.yaml', import.meta.url));
 const HOLD_MS = 300;
 const runs = Number(process.argv[2] ?? 30);
 

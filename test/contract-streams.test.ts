@@ -12,7 +12,7 @@ import { loadSpec } from '../src/openapi/load.js';
 import type { ContractPlan } from '../contract-tests/plan.js';
 import { ruleOutcomes, serveOnFreePort, type Served } from './contract-helpers.js';
 
-const SPEC = fileURLToPath(new URL('./fixtures/specs/streams-32.yaml', import.meta.url));
+const SPEC = fileURLToPath(new URL('./fixtures/specs/stream-items-32.yaml', import.meta.url));
 
 let plan: ContractPlan;
 const served: Served[] = [];

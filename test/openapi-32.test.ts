@@ -45,7 +45,7 @@ describe('OpenAPI 3.2 methods', () => {
   it('reads a 3.2 document without a warning for its new fields', async () => {
     expect(spec.version).toBe('3.2');
     expect(spec.warnings).toEqual([]);
-    const streams = await loadSpec(SPEC.replace('openapi-32-methods', 'streams-32'), {
+    const streams = await loadSpec(SPEC.replace('openapi-32-methods', 'stream-items-32'), {
       checkCache: false,
     });
     expect(streams.warnings).toEqual([]);

@@ -12,7 +12,7 @@ import { streamReader, type StreamEvent } from '../src/openapi/stream-events.js'
 import type { Violation } from '../src/core/proxy/violations.js';
 import { startProxy, type RunningProxy } from '../src/wiring/start-proxy.js';
 
-const SPEC = fileURLToPath(new URL('./fixtures/specs/streams-32.yaml', import.meta.url));
+const SPEC = fileURLToPath(new URL('./fixtures/specs/stream-items-32.yaml', import.meta.url));
 /** How long the target waits for the client to see an event before it sends the next anyway. */
 const PATIENCE_MS = 10_000;
 

@@ -29,7 +29,7 @@ const DOCUMENTS: Record<string, string> = {
   swagger2: join(import.meta.dirname, 'fixtures/specs/swagger2.yaml'),
   bundled: join(import.meta.dirname, '../spec/openapi.yaml'),
   split: join(import.meta.dirname, 'fixtures/specs/split/openapi.yaml'),
-  streams32: join(import.meta.dirname, 'fixtures/specs/streams-32.yaml'),
+  streams32: join(import.meta.dirname, 'fixtures/specs/stream-items-32.yaml'),
   methods32: join(import.meta.dirname, 'fixtures/specs/openapi-32-methods.yaml'),
 };
 
