@@ -30,7 +30,23 @@ export interface Exchange {
   json: unknown;
   /** Earlier answers to the same request that were waited out, e.g. `429, waited 1 s`. */
   retries: string[];
+  /**
+   * A streamed answer read as it came (see StreamRead): whether it `end`ed, or the reader had
+   * read `enough`, or its `time` ran out. `text` then holds its start only.
+   */
+  ended?: 'end' | 'enough' | 'time';
 }
+
+/** How a streamed answer is read: chunk by chunk, for at most `ms`. */
+export interface StreamRead {
+  /** Given each chunk of the body as it comes; true when it has read enough (the rest is left). */
+  onChunk(chunk: Uint8Array): boolean;
+  /** How long it is read, from the answer's start: below the request's own timeout. */
+  ms: number;
+}
+
+/** What of a streamed answer an exchange keeps, for a failure message. */
+const STREAM_TEXT_KEPT = 16 * 1024;
 
 /** What sending needs: where, how long to wait, and where advice goes. */
 export interface HttpContext {
@@ -79,14 +95,18 @@ function pool(): Dispatcher {
  * 503 answers as RETRY_LIMITS allow, and tries once more after a transient connection error.
  * @throws {TargetUnavailable} when no answer came in time, or the target stayed unavailable.
  */
-export async function send(ctx: HttpContext, req: SentRequest): Promise<Exchange> {
+export async function send(
+  ctx: HttpContext,
+  req: SentRequest,
+  stream?: StreamRead,
+): Promise<Exchange> {
   const url = urlOf(ctx.target.baseUrl, req);
   if (ctx.circuit?.down)
     throw new TargetUnavailable(
       `not sent: the target was found unavailable earlier in this run (${ctx.circuit.down})`,
     );
   try {
-    return await sendWithRetries(ctx, req, url);
+    return await sendWithRetries(ctx, req, url, stream);
   } catch (err) {
     if (err instanceof TargetUnavailable && ctx.circuit)
       ctx.circuit.down ??= err.message.split('\n')[0];
@@ -102,14 +122,19 @@ export function urlOf(baseUrl: string, req: Pick<SentRequest, 'path' | 'query'>)
   return `${baseUrl}${req.path}${query ? `?${query}` : ''}`;
 }
 
-async function sendWithRetries(ctx: HttpContext, req: SentRequest, url: string): Promise<Exchange> {
+async function sendWithRetries(
+  ctx: HttpContext,
+  req: SentRequest,
+  url: string,
+  stream: StreamRead | undefined,
+): Promise<Exchange> {
   const retries: string[] = [];
   let waitedMs = 0;
   let reconnected = false;
   for (let tries = 1; ; tries++) {
     let answer: Answer;
     try {
-      answer = await sendOnce(url, req, ctx.target.timeoutMs);
+      answer = await sendOnce(url, req, ctx.target.timeoutMs, stream);
     } catch (err) {
       const why = connectionFailure(err, ctx.target.timeoutMs);
       if (why.transient && !reconnected) {
@@ -140,9 +165,15 @@ interface Answer {
   status: number;
   headers: Record<string, string>;
   text: string;
+  ended?: Exchange['ended'];
 }
 
-async function sendOnce(url: string, req: SentRequest, timeoutMs: number): Promise<Answer> {
+async function sendOnce(
+  url: string,
+  req: SentRequest,
+  timeoutMs: number,
+  stream: StreamRead | undefined,
+): Promise<Answer> {
   // The whole exchange, body included: a deployment that stalls mid-body is not an answer. The
   // timer stops with the answer: AbortSignal.timeout's went off after every answer, seconds
   // later (2.4 % of test/contract-proof.test.ts's profile, making the signal and its abort).
@@ -152,13 +183,18 @@ async function sendOnce(url: string, req: SentRequest, timeoutMs: number): Promi
     timeoutMs,
   );
   try {
-    return await exchange(url, req, bound.signal);
+    return await exchange(url, req, bound.signal, stream);
   } finally {
     clearTimeout(timer);
   }
 }
 
-async function exchange(url: string, req: SentRequest, signal: AbortSignal): Promise<Answer> {
+async function exchange(
+  url: string,
+  req: SentRequest,
+  signal: AbortSignal,
+  stream: StreamRead | undefined,
+): Promise<Answer> {
   const res = await request(url, {
     method: req.method.toUpperCase() as Dispatcher.HttpMethod,
     headers: {
@@ -172,12 +208,46 @@ async function exchange(url: string, req: SentRequest, signal: AbortSignal): Pro
     dispatcher: pool(),
     signal,
   });
-  const raw = Buffer.from(await res.body.arrayBuffer());
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(res.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
+  if (stream) return { status: res.statusCode, headers, ...(await readStream(res.body, stream)) };
+  const raw = Buffer.from(await res.body.arrayBuffer());
   return { status: res.statusCode, headers, text: decode(raw, headers['content-encoding']) };
+}
+
+/**
+ * Reads a streamed body chunk by chunk, each given to `stream` as it comes, until it ends, the
+ * reader has enough, or `stream.ms` has passed; then the rest is left (the connection closed).
+ */
+async function readStream(
+  body: Dispatcher.ResponseData['body'],
+  stream: StreamRead,
+): Promise<{ text: string; ended: Exchange['ended'] }> {
+  let text = '';
+  const decoder = new TextDecoder();
+  const read: { ended: Exchange['ended'] } = { ended: 'end' };
+  const timer = setTimeout(() => {
+    read.ended = 'time';
+    body.destroy();
+  }, stream.ms);
+  try {
+    for await (const chunk of body as AsyncIterable<Uint8Array>) {
+      if (text.length < STREAM_TEXT_KEPT) text += decoder.decode(chunk, { stream: true });
+      if (stream.onChunk(chunk)) {
+        read.ended = 'enough';
+        body.destroy();
+        break;
+      }
+    }
+  } catch (err) {
+    // The reader's own time running out ends the read; anything else is the target's doing.
+    if (read.ended !== 'time') throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+  return { text, ended: read.ended };
 }
 
 /** The body as text, undoing the content codings a real client asks for. */

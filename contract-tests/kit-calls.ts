@@ -136,6 +136,9 @@ export function kitCalls(
             styledText(parameter, value, encodeURIComponent),
           );
         else if (parameter.in === 'query') query.push(...queryPairs(parameter, value));
+        // 3.2 `in: querystring`: the whole query, written as a form (its default media type).
+        else if (parameter.in === 'querystring')
+          query.push(...queryPairs({ ...parameter, style: 'form', explode: true }, value));
         else if (parameter.in === 'header') headers[parameter.name] = styledText(parameter, value);
         else cookies.push(...queryPairs(parameter, value));
       }
@@ -161,14 +164,21 @@ export function kitCalls(
       if (options.body !== undefined || options.contentType)
         headers['Content-Type'] =
           options.contentType ?? jsonRequestOf(operation)?.mediaType ?? 'application/json';
-      const exchange = await send(ctx, {
-        method: operation.method,
-        path,
-        query: [...query, ...auth.query],
-        headers,
-        body: options.body,
-        secrets: auth.secrets,
-      });
+      if (options.accept !== undefined) headers.Accept = options.accept;
+      // A stream is read as it comes: no content coding to undo chunk by chunk.
+      if (options.stream) headers['Accept-Encoding'] = 'identity';
+      const exchange = await send(
+        ctx,
+        {
+          method: operation.method,
+          path,
+          query: [...query, ...auth.query],
+          headers,
+          body: options.body,
+          secrets: auth.secrets,
+        },
+        options.stream,
+      );
       const authorization = Object.entries(headers).find(
         ([name]) => name.toLowerCase() === 'authorization',
       )?.[1];

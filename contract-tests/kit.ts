@@ -2,7 +2,7 @@
 // judgements of answers (kit-judgements.ts), records (kit-records.ts) and lists
 // (kit-listing.ts). Each part is built with the whole kit, for what it asks of the others.
 import type { Carrier } from './credentials.js';
-import type { Exchange } from './http.js';
+import type { Exchange, StreamRead } from './http.js';
 import { kitCalls } from './kit-calls.js';
 import { kitJudgements } from './kit-judgements.js';
 import { kitListing } from './kit-listing.js';
@@ -64,6 +64,10 @@ export interface CallOptions {
    * next page's link, which holds its own query.
    */
   url?: string;
+  /** The Accept header: the operation's documented media types, JSON first, unless given. */
+  accept?: string;
+  /** Reads the answer as a stream, chunk by chunk and bounded in time (see StreamRead). */
+  stream?: StreamRead;
 }
 
 /** The records of a list, page after page, and the answers that held them. */

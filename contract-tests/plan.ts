@@ -26,12 +26,23 @@ export interface Schema {
   [keyword: string]: unknown;
 }
 
-export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+/** Lower case: a Path Item's method key (3.2 adds `query`), or one its `additionalOperations` names. */
+export type HttpMethod =
+  | 'get'
+  | 'put'
+  | 'post'
+  | 'delete'
+  | 'options'
+  | 'head'
+  | 'patch'
+  | 'trace'
+  | 'query'
+  | (string & {});
 
 /** One parameter of an operation. */
 export interface PlanParameter {
   name: string;
-  in: 'path' | 'query' | 'header' | 'cookie';
+  in: 'path' | 'query' | 'querystring' | 'header' | 'cookie';
   required: boolean;
   schema: Schema;
   /**
@@ -43,6 +54,8 @@ export interface PlanParameter {
   explode?: boolean;
   /** Its value is a JSON document (`content: application/json`), not a styled value. */
   json?: boolean;
+  /** The media type of its `content` (a 3.2 `querystring`'s: how the whole query is written). */
+  mediaType?: string;
 }
 
 /** The request body an operation takes, by media type (lower case). */
@@ -59,6 +72,18 @@ export interface PlanResponse {
   headers: Record<string, { required: boolean; schema: Schema }>;
   /** Its OpenAPI links, by name. */
   links: Record<string, PlanLink>;
+  /**
+   * Its sequential media types (SSE, JSON Lines, JSON text sequences) and the schema of one
+   * item: 3.2's `itemSchema` (`itemSchema: true`), else the media type's `schema` read as one.
+   */
+  items?: Record<string, PlanItems>;
+}
+
+/** The items of a streamed answer. */
+export interface PlanItems {
+  schema: Schema;
+  /** Given as 3.2's `itemSchema`: an SSE item is then the whole event, not its data. */
+  itemSchema: boolean;
 }
 
 /** An OpenAPI link: a call whose parameters come from this exchange. */

@@ -10,6 +10,7 @@ import { linkRules } from './rules/links.js';
 import { mediaBodyRules } from './rules/media-bodies.js';
 import { parameterRules } from './rules/parameters.js';
 import { stateRules } from './rules/state.js';
+import { streamRules } from './rules/streams.js';
 import { scopingRules } from './rules/scoping.js';
 import { realisticValueRules } from './rules/values.js';
 import { writeRules } from './rules/writes.js';
@@ -37,6 +38,8 @@ export function contractRules(
   const rules = [
     // Every operation answers as documented.
     ...answerRules(kit),
+    // Streamed answers, event by event, to their end or a bound.
+    ...streamRules(kit),
     // What valid writes answer, and that a reader then sees them.
     ...writeRules(kit),
     // Bodies that lack or break a field.

@@ -483,6 +483,24 @@ const NOT_BREAKING: readonly Pair[] = [
     ],
   },
   {
+    name: 'an answer header made required (the client is promised more)',
+    breaking: false,
+    ids: ['response-header-became-required'],
+    edits: [['set', `${LIST}/responses/200/headers/X-Total/required`, true]],
+  },
+  {
+    name: 'a required header of the answer the API reads removed',
+    breaking: false,
+    ids: ['callback-response-required-header-removed'],
+    old: [
+      [
+        'set',
+        `${CALLBACK}/responses/200/headers`,
+        { 'X-Receipt': { required: true, schema: { type: 'string' } } },
+      ],
+    ],
+  },
+  {
     name: 'an answer header removed (warning)',
     breaking: false,
     ids: ['response-header-removed'],
@@ -594,15 +612,6 @@ const NOT_BREAKING: readonly Pair[] = [
     edits: [['set', `${EVENT}/properties/kind/enum`, ['created']]],
   },
   {
-    name: 'webhook removed, callback removed',
-    breaking: false,
-    ids: ['webhook-removed', 'callback-removed'],
-    edits: [
-      ['delete', '/webhooks/petAdopted'],
-      ['delete', '/paths/~1subscriptions/post/callbacks'],
-    ],
-  },
-  {
     name: 'webhook and callback added (warnings)',
     breaking: false,
     ids: ['webhook-added', 'callback-added'],
@@ -618,6 +627,88 @@ const NOT_BREAKING: readonly Pair[] = [
 ];
 
 const BREAKING: readonly Pair[] = [
+  {
+    name: 'a webhook the API stops sending (its subscribers lose it)',
+    breaking: true,
+    ids: ['webhook-removed'],
+    edits: [['delete', '/webhooks/petAdopted']],
+  },
+  {
+    name: 'a callback the API stops sending',
+    breaking: true,
+    ids: ['callback-removed'],
+    edits: [['delete', '/paths/~1subscriptions/post/callbacks']],
+  },
+  {
+    name: "webhook: the receiver's answer, which had no body, now has one that requires a field",
+    breaking: true,
+    ids: ['webhook-response-media-type-added', 'webhook-response-required-property-added'],
+    edits: [
+      [
+        'set',
+        `${WEBHOOK}/responses/200/content`,
+        {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['seen'],
+              properties: { seen: { type: 'boolean' } },
+            },
+          },
+        },
+      ],
+    ],
+  },
+  {
+    name: "callback: the receiver's answer must now carry a header",
+    breaking: true,
+    ids: ['callback-response-required-header-added'],
+    edits: [
+      [
+        'set',
+        `${CALLBACK}/responses/200/headers`,
+        { 'X-Receipt': { required: true, schema: { type: 'string' } } },
+      ],
+    ],
+  },
+  {
+    name: 'a required answer header removed (clients that read it fail)',
+    breaking: true,
+    ids: ['response-required-header-removed'],
+    old: [['set', `${LIST}/responses/200/headers/X-Total/required`, true]],
+    edits: [['delete', `${LIST}/responses/200/headers`]],
+  },
+  {
+    name: 'a required answer header became optional',
+    breaking: true,
+    ids: ['response-header-became-optional'],
+    old: [['set', `${LIST}/responses/200/headers/X-Total/required`, true]],
+  },
+  {
+    name: 'a stream item schema (3.2 itemSchema) loses a required property',
+    breaking: true,
+    ids: ['response-required-property-removed', 'response-property-added'],
+    old: [
+      [
+        'set',
+        `${LIST}/responses/200/content/application~1jsonl`,
+        {
+          itemSchema: {
+            type: 'object',
+            required: ['id'],
+            properties: { id: { type: 'integer' } },
+          },
+        },
+      ],
+    ],
+    edits: [
+      [
+        'set',
+        `${LIST}/responses/200/content/application~1jsonl/itemSchema`,
+        { type: 'object', properties: { name: { type: 'string' } } },
+      ],
+    ],
+  },
   {
     name: 'a required query parameter added',
     breaking: true,

@@ -29,6 +29,8 @@ const DOCUMENTS: Record<string, string> = {
   swagger2: join(import.meta.dirname, 'fixtures/specs/swagger2.yaml'),
   bundled: join(import.meta.dirname, '../spec/openapi.yaml'),
   split: join(import.meta.dirname, 'fixtures/specs/split/openapi.yaml'),
+  streams32: join(import.meta.dirname, 'fixtures/specs/stream-items-32.yaml'),
+  methods32: join(import.meta.dirname, 'fixtures/specs/openapi-32-methods.yaml'),
 };
 
 /** What a client writes against the types: each `@ts-expect-error` proves a wrong use is refused. */
@@ -163,6 +165,21 @@ type NewPet = operations['createPet']['requestBody']['content']['application/jso
 export const pet: NewPet = { id: 1, name: 'Rex', tag: null };
 // @ts-expect-error a pet has a name
 export const unnamed: NewPet = { id: 1 };
+`,
+  // OpenAPI 3.2: a stream's item type from its itemSchema, and a QUERY operation.
+  'streams32-app.ts': `
+import type { paths } from './streams32.ts';
+import type { paths as methods } from './methods32.ts';
+type Tick = paths['/ticks']['get']['responses'][200]['content']['text/event-stream'];
+export const tick: Tick = { event: 'tick', data: { n: 1 } };
+// @ts-expect-error an event is a tick or done
+export const tock: Tick = { event: 'tock', data: { n: 1 } };
+type Progress = paths['/jobs/progress']['get']['responses'][200]['content']['application/jsonl'];
+export const progress: Progress = { percent: 50 };
+// @ts-expect-error the percentage is a number
+export const unknown: Progress = { percent: 'half' };
+type Search = methods['/pets/search']['query']['requestBody'];
+export const search: Search['content']['application/json'] = { name: 'Rex' };
 `,
   'swagger2-app.ts': `
 import type { paths } from './swagger2.ts';

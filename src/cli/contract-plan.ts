@@ -3,6 +3,7 @@ import { SpecError, type OpenApiDocument, type SchemaObject } from '../openapi/l
 import { listOperations, type Operation } from '../openapi/operations.js';
 import { inferResources, type Resource } from '../openapi/resources.js';
 import { securitySchemesOf } from '../openapi/security-schemes.js';
+import { framingOf, itemSchemaOf, type StreamMediaObject } from '../openapi/streams.js';
 
 /**
  * The plan the contract suite runs from: what it knows of the interface, as plain JSON data,
@@ -28,11 +29,22 @@ export interface Schema {
   [keyword: string]: unknown;
 }
 
-export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+/** Lower case: a Path Item's method key (3.2 adds `query`), or one its `additionalOperations` names. */
+export type HttpMethod =
+  | 'get'
+  | 'put'
+  | 'post'
+  | 'delete'
+  | 'options'
+  | 'head'
+  | 'patch'
+  | 'trace'
+  | 'query'
+  | (string & {});
 
 export interface PlanParameter {
   name: string;
-  in: 'path' | 'query' | 'header' | 'cookie';
+  in: 'path' | 'query' | 'querystring' | 'header' | 'cookie';
   required: boolean;
   schema: Schema;
   /** How its value is written (OpenAPI's `style`, its location's default filled in). */
@@ -40,6 +52,8 @@ export interface PlanParameter {
   explode?: boolean;
   /** Its value is a JSON document (`content: application/json`), not a styled value. */
   json?: boolean;
+  /** The media type of its `content` (a 3.2 `querystring`'s: how the whole query is written). */
+  mediaType?: string;
 }
 
 export interface PlanRequestBody {
@@ -51,6 +65,7 @@ export interface PlanResponse {
   content: Record<string, Schema>;
   headers: Record<string, { required: boolean; schema: Schema }>;
   links: Record<string, PlanLink>;
+  items?: Record<string, { schema: Schema; itemSchema: boolean }>;
 }
 
 export interface PlanLink {
@@ -194,6 +209,12 @@ function planOperation(
       const target = operationId ?? (operationRef && operationAt(operationRef, byLocation));
       if (target) links[name] = { operationId: target, parameters: { ...(parameters ?? {}) } };
     }
+    const items = Object.entries(response.content ?? {}).flatMap(([type, media]) => {
+      const schema = itemSchemaOf(type, media);
+      if (schema === undefined || framingOf(type) === 'multipart') return [];
+      const itemSchema = (media as StreamMediaObject).itemSchema !== undefined;
+      return [[type, { schema: toSchema(schema), itemSchema }] as const];
+    });
     responses[status] = {
       content: Object.fromEntries(
         Object.entries(response.content ?? {}).map(([type, media]) => [
@@ -203,6 +224,7 @@ function planOperation(
       ),
       headers,
       links,
+      ...(items.length > 0 ? { items: Object.fromEntries(items) } : {}),
     };
   }
   const requestBody = operation.requestBody;
@@ -218,6 +240,7 @@ function planOperation(
       style: parameter.style,
       explode: parameter.explode,
       ...(parameter.json ? { json: true } : {}),
+      ...(parameter.mediaType ? { mediaType: parameter.mediaType } : {}),
     })),
     ...(requestBody
       ? {

@@ -32,6 +32,7 @@ import type { CustomHandler, OperationHandler } from './handler.js';
 import { createMockCore, type MockCore, type ServedApi } from './mock-core.js';
 import { createStreamAnswers } from './streams/stream-answers.js';
 import { createAnswerRules } from './proxy/answer-rules.js';
+import { createStreamRules } from './proxy/stream-rules.js';
 import type { ViolationLog } from './proxy/violations.js';
 import { holdsRecordedAnswers, recordedOr } from './recorded-answers.js';
 import { createRequestValidator } from './request-validator.js';
@@ -217,6 +218,8 @@ export interface Mock extends MockCore {
   runCoverage(): Coverage;
   /** Checks an answer the proxy saw against the spec (see createAnswerRules). */
   readonly answerRules: ReturnType<typeof createAnswerRules>;
+  /** Checks a streamed answer the proxy sees pass, item by item (see createStreamRules). */
+  readonly streamRules: ReturnType<typeof createStreamRules>;
   /** What the next mock of this one's spec takes over: give this mock as its `carriedFrom`. */
   readonly carried: CarriedState;
   /**
@@ -501,6 +504,7 @@ export function createMock(
     unfitRecords: () => unfitRecords(resources, store, compiler),
     runCoverage: () => tallied(operations, basePath, schemes, states.run),
     answerRules: createAnswerRules(compiler, resources),
+    streamRules: createStreamRules(compiler),
     carried: { states, seeding, nestedSeeding: () => nestedSeeding },
     warmUp,
   };

@@ -24,6 +24,7 @@ export function readUrlEncoded(
   text: string,
   schema: SchemaObject,
   encodings: Readonly<Record<string, PropertyEncoding>>,
+  where = '/body',
 ): ReadValues {
   const parameters = Object.entries(propertiesOf(schema)).map(([name, property]): Parameter => {
     const encoding = encodings[name] ?? {};
@@ -42,7 +43,7 @@ export function readUrlEncoded(
       examples: [],
     };
   });
-  return readQuery(text, parameters, { where: '/body' });
+  return readQuery(text, parameters, { where });
 }
 
 /** The most parts a multipart body may have, to bound the work a small body can cause. */

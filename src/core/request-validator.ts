@@ -16,6 +16,7 @@ import {
   readQuery,
   type ReadValues,
 } from './parameter-styles.js';
+import { readQueryString } from './query-string.js';
 import type { ReadBody } from './request-body.js';
 
 /** A request as the spec describes it, checked: parameters converted to their types. */
@@ -50,6 +51,8 @@ interface CompiledOperation {
   cookieParameters: readonly Parameter[];
   /** The query parameters whose schema offers alternatives, each judged on its own (see below). */
   queryAlternatives: readonly JudgedApart[];
+  /** A 3.2 `in: querystring` parameter, the whole query string, and its check. */
+  queryString: { parameter: Parameter; check: SchemaCheck } | undefined;
 }
 
 /**
@@ -106,7 +109,12 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
           objectSchema(parameters, closed, location === 'query' ? alternatives : []),
         );
       };
+      const [queryString] = at('querystring');
       compiled = {
+        queryString: queryString && {
+          parameter: queryString,
+          check: compiler.parameters(objectSchema([queryString], false)),
+        },
         path: checkOf('path', false),
         query: checkOf('query', true),
         header: checkOf('header', false),
@@ -189,8 +197,10 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
       return values.values;
     };
     const params = read(readPath(input.params, compiled.pathParameters));
-    const query =
-      input.search === ''
+    const { queryString } = compiled;
+    const query = queryString
+      ? read(readQueryString(input.search, queryString.parameter, operation.credentialsInQuery))
+      : input.search === ''
         ? {}
         : read(
             readQuery(input.search, compiled.queryParameters, {
@@ -207,7 +217,10 @@ export function createRequestValidator(compiler: SchemaCompiler): RequestValidat
       ),
     );
     if (compiled.path) problems.push(...compiled.path(params, '/path'));
-    if (compiled.query && (input.search !== '' || compiled.queryParameters.some(isRequired)))
+    if (queryString) {
+      if (query[queryString.parameter.name] !== undefined)
+        problems.push(...queryString.check(query, '/query'));
+    } else if (compiled.query && (input.search !== '' || compiled.queryParameters.some(isRequired)))
       problems.push(...compiled.query(query, '/query'));
     for (const { name, asSent, converted } of compiled.queryAlternatives) {
       if (query[name] === undefined || asSent(query[name]).length === 0) continue;

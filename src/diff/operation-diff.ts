@@ -1,6 +1,8 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { SchemaObject } from '../openapi/load.js';
 import type { Operation, Parameter } from '../openapi/operations.js';
+import { requiredOf } from '../openapi/schema-parts.js';
+import { itemSchemaOf } from '../openapi/streams.js';
 import { inside, report, type DiffRun, type Where } from './change.js';
 import { messageRuleId, type MessageKind, type Part } from './rules.js';
 import { diffSchemas } from './schema-diff.js';
@@ -181,7 +183,9 @@ function contentOf(response: ResponseObject): Map<string, SchemaObject> {
   const content = new Map<string, SchemaObject>();
   for (const [type, media] of Object.entries(response.content ?? {})) {
     const essence = (type.split(';')[0] ?? '').trim().toLowerCase();
-    if (!content.has(essence)) content.set(essence, (media.schema ?? {}) as SchemaObject);
+    // A stream's items are what its readers read: 3.2's `itemSchema`, compared as a schema is.
+    if (!content.has(essence))
+      content.set(essence, itemSchemaOf(essence, media) ?? ((media.schema ?? {}) as SchemaObject));
   }
   return content;
 }
@@ -220,10 +224,59 @@ function diffResponses(
   for (const [status, before] of Object.entries(old.responses)) {
     const after = now.responses[status];
     if (!after) continue;
-    diffContent(run, part, inside(at(status), 'content'), contentOf(before), contentOf(after));
-    const headers = Object.keys(after.headers ?? {}).map((name) => name.toLowerCase());
-    for (const name of Object.keys(before.headers ?? {}))
-      if (!headers.includes(name.toLowerCase()))
-        say('header-removed', inside(at(status), 'headers', name), `header ${name} removed`);
+    const oldContent = contentOf(before);
+    const newContent = contentOf(after);
+    if (oldContent.size === 0) answerBodyAdded(say, inside(at(status), 'content'), newContent);
+    else diffContent(run, part, inside(at(status), 'content'), oldContent, newContent);
+    diffHeaders(say, inside(at(status), 'headers'), before, after);
   }
+}
+
+type Say = (kind: MessageKind, at: Where, message: string) => void;
+
+/**
+ * An answer that had no body now has one: each property it requires is one its writer must now
+ * send (a callback's receiver, when the API reads the answer), so it is reported as added.
+ */
+function answerBodyAdded(say: Say, where: Where, after: ReadonlyMap<string, SchemaObject>): void {
+  for (const [type, schema] of after) {
+    const at = inside(where, type);
+    say('media-type-added', at, `media type ${type} added`);
+    for (const name of requiredOf(schema))
+      say(
+        'required-property-added',
+        inside(at, 'schema', 'properties', name),
+        `the answer now has a body (${type}) that requires ${name}`,
+      );
+  }
+}
+
+/** An answer's documented headers by lower-case name: whether each is required. */
+function headersOf(response: ResponseObject): Map<string, { name: string; required: boolean }> {
+  const headers = new Map<string, { name: string; required: boolean }>();
+  for (const [name, header] of Object.entries(response.headers ?? {}))
+    headers.set(name.toLowerCase(), {
+      name,
+      required: (header as { required?: boolean }).required === true,
+    });
+  return headers;
+}
+
+function diffHeaders(say: Say, where: Where, before: ResponseObject, after: ResponseObject): void {
+  const old = headersOf(before);
+  const now = headersOf(after);
+  for (const [key, { name, required }] of old) {
+    const counterpart = now.get(key);
+    const at = inside(where, name);
+    if (!counterpart) {
+      if (required) say('required-header-removed', at, `required header ${name} removed`);
+      else say('header-removed', at, `header ${name} removed`);
+    } else if (!required && counterpart.required)
+      say('header-became-required', at, `header ${name} became required`);
+    else if (required && !counterpart.required)
+      say('header-became-optional', at, `header ${name} became optional`);
+  }
+  for (const [key, { name, required }] of now)
+    if (required && !old.has(key))
+      say('required-header-added', inside(where, name), `required header ${name} added`);
 }

@@ -67,6 +67,11 @@ export const MESSAGE_KINDS = {
   'status-removed': { api: 'info', client: 'info' },
   'status-added': { api: 'info', client: 'info' },
   'header-removed': { api: 'info', client: 'warning' },
+  // A reader that relied on a header promised as required fails without it.
+  'required-header-removed': { api: 'info', client: 'breaking' },
+  'required-header-added': { api: 'breaking', client: 'info' },
+  'header-became-required': { api: 'breaking', client: 'info' },
+  'header-became-optional': { api: 'info', client: 'breaking' },
   // Schemas.
   'required-property-added': { api: 'breaking', client: 'info' },
   'property-became-optional': { api: 'info', client: 'breaking' },
@@ -113,9 +118,11 @@ export const API_RULES = {
   'security-requirement-removed': 'info',
   // The client receives a request it was never written to handle.
   'callback-added': 'warning',
-  'callback-removed': 'info',
+  // A client written to receive it never does: what it waits for (a payment settled) never comes.
+  'callback-removed': 'breaking',
   'webhook-added': 'warning',
-  'webhook-removed': 'info',
+  // Subscribed receivers lose it (oasdiff counts it as breaking too).
+  'webhook-removed': 'breaking',
 } as const satisfies Record<string, Level>;
 
 export type ApiRule = keyof typeof API_RULES;

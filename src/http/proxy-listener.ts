@@ -14,6 +14,7 @@ import type { ObservedAnswer } from '../core/proxy/answer-rules.js';
 import type { RecordedWrite } from '../core/proxy/recorder.js';
 import type { SeenExchange } from '../core/traffic/har.js';
 import { requestAdvisories, requestBreaches, type Breach } from '../core/proxy/request-rules.js';
+import type { StreamCheck } from '../core/proxy/stream-rules.js';
 import type { ViolationLog, ViolationSide } from '../core/proxy/violations.js';
 import type { Operation } from '../openapi/operations.js';
 import { isJsonMediaType } from '../openapi/operations.js';
@@ -39,6 +40,12 @@ export interface ProxyListenerOptions {
   basePath: string;
   /** Checks the target's answers against the spec (see createAnswerRules). */
   answerRules: (operation: Operation, answer: ObservedAnswer) => Breach[];
+  /** Checks a streamed answer item by item as it passes (see createStreamRules). */
+  streamRules?: (
+    operation: Operation,
+    status: number,
+    contentType: string | undefined,
+  ) => StreamCheck | undefined;
   forwarder: Forwarder;
   /** The target's URL, for messages. */
   target: string;
@@ -228,10 +235,16 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
 
     const { statusCode: status, headers } = answered;
     res.writeHead(status, returnedHeaders(headers));
+    // A stream is checked item by item as it passes, and none of it is kept.
+    const stream = streamOf(route.kind === 'operation' ? route.operation : undefined, answered);
     const kept: Buffer[] = [];
     let size = 0;
-    let whole = true;
+    let whole = stream === undefined;
     answered.body.on('data', (chunk: Buffer) => {
+      if (stream) {
+        note('response', stream.push(chunk), req, status, operation);
+        return;
+      }
       if (!whole) return;
       size += chunk.length;
       kept.push(chunk);
@@ -252,6 +265,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
       return finish(status, { headers: loggedHeaders(headers) });
     }
     note('request', asked, req, status, operation);
+    if (stream) note('response', stream.end(), req, status, operation);
     if (route.kind !== 'operation') return finish(status, { headers: loggedHeaders(headers) });
     const decoded = await observe(req, route.operation, route.params, {
       status,
@@ -259,6 +273,24 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
       kept: whole ? kept : undefined,
     });
     await finish(status, keptTargetAnswer(headers, decoded), { headers, body: decoded });
+  }
+
+  /**
+   * The item checks of a streamed answer (an SSE, JSON Lines or JSON text sequence media
+   * type), when it is one the proxy can read as it passes: not content-coded.
+   */
+  function streamOf(
+    operation: Operation | undefined,
+    answered: { statusCode: number; headers: TargetHeaders },
+  ): StreamCheck | undefined {
+    if (!operation || !options.streamRules) return undefined;
+    const coding = headerText(answered.headers['content-encoding'])?.trim().toLowerCase();
+    if (coding !== undefined && coding !== '' && coding !== 'identity') return undefined;
+    return options.streamRules(
+      operation,
+      answered.statusCode,
+      headerText(answered.headers['content-type']),
+    );
   }
 
   /**

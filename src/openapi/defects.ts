@@ -12,8 +12,7 @@ import { eachSchema, pointerOf, type Where } from './schema-walk.js';
  * `allOf` declares (a closed base extended by `allOf`, or a closed whole of open parts), which
  * no value could meet, is read as closing the whole instead (`unevaluatedProperties: false`);
  * the arms of a `oneOf` that differ only by annotations are read once (see mergeAlikeArms);
- * a `oneOf` of objects that require nothing is read as `anyOf` (see openArmsReader);
- * OpenAPI 3.2's `query` operations and `additionalOperations` are not served.
+ * a `oneOf` of objects that require nothing is read as `anyOf` (see openArmsReader).
  * @example lenientReadings(spec.resolved) // ['additionalProperties: false closes a schema over properties declared in another part of its allOf, 3 times (first at #/components/schemas/Pet): ...']
  */
 export function lenientReadings(resolved: object): string[] {
@@ -35,7 +34,6 @@ export function lenientReadings(resolved: object): string[] {
     ...alike.warnings(),
     ...open.warnings(),
     ...closedOverParts(closed),
-    ...unservedOperations(resolved),
     ...uncheckedFormats(counts),
   ];
 }
@@ -70,29 +68,5 @@ function closedOverParts(closed: readonly Where[]): string[] {
   const count = closed.length === 1 ? 'once' : `${closed.length} times`;
   return [
     `additionalProperties: false closes a schema over properties declared in another part of its allOf, ${count} (first at ${pointerOf(closed[0] ?? [])}): no value could meet it, so it is read as closing the whole instead`,
-  ];
-}
-
-/**
- * OpenAPI 3.2's `query` operations and `additionalOperations` (methods of its own), which the
- * mock does not serve: one line naming how many, the rest of the document is served.
- */
-function unservedOperations(resolved: object): string[] {
-  const unserved: string[] = [];
-  const paths = (resolved as { paths?: Record<string, unknown> }).paths ?? {};
-  for (const [path, item] of Object.entries(paths)) {
-    if (typeof item !== 'object' || item === null) continue;
-    const { query, additionalOperations } = item as {
-      query?: unknown;
-      additionalOperations?: Record<string, unknown>;
-    };
-    if (query) unserved.push(`QUERY ${path}`);
-    for (const method of Object.keys(additionalOperations ?? {}))
-      unserved.push(`${method.toUpperCase()} ${path}`);
-  }
-  if (unserved.length === 0) return [];
-  const shown = unserved.slice(0, 3).join(', ') + (unserved.length > 3 ? ', ...' : '');
-  return [
-    `${unserved.length} operation${unserved.length === 1 ? '' : 's'} of a method the mock does not serve (OpenAPI 3.2's query and additionalOperations): ${shown}`,
   ];
 }

@@ -17,11 +17,19 @@ export const PATH_ITEM_METHODS = [
   'head',
   'patch',
   'trace',
+  // OpenAPI 3.2: the QUERY method (a safe request with a body, RFC draft httpbis-safe-method-w-body).
+  'query',
 ] as const;
 export type HttpMethod = (typeof PATH_ITEM_METHODS)[number];
 
-/** Where a parameter is sent. */
-export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';
+/**
+ * The method of an operation, lower case: one of the Path Item's keys, or a method 3.2's
+ * `additionalOperations` names (`link`, `purge`).
+ */
+export type OperationMethod = HttpMethod | (string & {});
+
+/** Where a parameter is sent: `querystring` (3.2) is the whole query string, read by its media type. */
+export type ParameterLocation = 'path' | 'query' | 'querystring' | 'header' | 'cookie';
 
 /**
  * How a parameter's value is written (OpenAPI's `style`): `form` (`?id=3&id=4`, or `?id=3,4`
@@ -57,6 +65,8 @@ export interface Parameter {
   readonly allowEmptyValue: boolean;
   /** Its value is a JSON document (`content: application/json`), not a styled value. */
   readonly json: boolean;
+  /** The media type of its `content`, lower case without parameters (a `querystring`'s reading). */
+  readonly mediaType?: string;
   /** The values its `example`, `examples` and its schema's examples give, in that order. */
   readonly examples: readonly unknown[];
 }
@@ -84,7 +94,7 @@ export interface RequestBody {
 /** One operation of the spec, with what the mock needs to serve it. */
 export interface Operation {
   readonly operationId: string;
-  readonly method: HttpMethod;
+  readonly method: OperationMethod;
   /** The path as the spec writes it, e.g. `/pets/{petId}`. */
   readonly path: string;
   /** The operation object, `$ref`s resolved. */
@@ -114,9 +124,7 @@ export function listOperations(document: OpenApiDocument): Operation[] {
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     if (!item) continue;
     const shared = (item.parameters ?? []) as ParameterObject[];
-    for (const method of PATH_ITEM_METHODS) {
-      const definition = item[method];
-      if (!definition) continue;
+    for (const [method, definition] of operationsOfItem(item)) {
       const security = definition.security ?? document.security ?? [];
       operations.push({
         operationId: definition.operationId ?? `${method} ${path}`,
@@ -134,6 +142,35 @@ export function listOperations(document: OpenApiDocument): Operation[] {
     }
   }
   return operations;
+}
+
+/** A Path Item as 3.2 writes it: `query` and `additionalOperations` beside the other methods. */
+type PathItem = NonNullable<OpenApiDocument['paths']>[string] & {
+  query?: OperationObject;
+  additionalOperations?: Record<string, OperationObject>;
+};
+
+/**
+ * The operations of a Path Item, by lower-case method: its method keys, then the methods of
+ * 3.2's `additionalOperations` (keyed as sent: `LINK`), but for one that repeats a fixed key
+ * (the spec forbids it; the fixed key wins).
+ * @example operationsOfItem({ get: list, additionalOperations: { PURGE: purge } }) // [['get', list], ['purge', purge]]
+ */
+export function operationsOfItem(item: PathItem): [OperationMethod, OperationObject][] {
+  const found: [OperationMethod, OperationObject][] = [];
+  for (const method of PATH_ITEM_METHODS) {
+    const definition = item[method];
+    if (definition) found.push([method, definition]);
+  }
+  const additional = item.additionalOperations;
+  if (typeof additional === 'object' && additional !== null)
+    for (const [name, definition] of Object.entries(additional)) {
+      const method = name.toLowerCase();
+      if (typeof definition !== 'object' || definition === null) continue;
+      if (found.some(([known]) => known === method)) continue;
+      found.push([method, definition]);
+    }
+  return found;
 }
 
 /**
@@ -241,6 +278,7 @@ function parameterOf(parameter: ParameterObject): Parameter {
     explode: parameter.explode ?? style === 'form',
     allowEmptyValue: parameter.allowEmptyValue === true,
     json: mediaType !== undefined && isJsonMediaType(mediaType),
+    ...(mediaType === undefined ? {} : { mediaType: essenceOf(mediaType) }),
     examples: parameterExamples(parameter, (media?.schema ?? parameter.schema) as unknown),
   };
 }
@@ -269,7 +307,9 @@ function requestBodyOf(definition: OperationObject): RequestBody | undefined {
     // `application/json; charset=utf-8` is the same media type as `application/json`.
     const essence = essenceOf(type);
     if (content.has(essence)) continue;
-    content.set(essence, (media.schema ?? {}) as SchemaObject);
+    // A stream of items (3.2 `itemSchema`, e.g. `application/jsonl`) is checked item by item.
+    const { itemSchema } = media as { itemSchema?: SchemaObject };
+    content.set(essence, (media.schema ?? itemSchema ?? {}) as SchemaObject);
     if (media.encoding) encodings.set(essence, encodingsOf(media.encoding));
   }
   return { required: body.required === true, content, encodings };

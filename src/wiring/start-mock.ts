@@ -5,10 +5,12 @@ import type { SchemeSummary } from '../core/security.js';
 import { hostCheck, type HostStep } from '../http/host-check.js';
 import { silentLogger, type Logger } from '../http/logger.js';
 import type { MockListener } from '../http/listener.js';
+import { unparsedOperations } from '../http/methods.js';
 import { createMockServer } from '../http/server.js';
 import { ADMIN_SPEC_PATH } from '../openapi/bundled.js';
 import { specFingerprint, type SpecFingerprint } from '../openapi/fingerprint.js';
 import { loadSpec } from '../openapi/load.js';
+import { listOperations } from '../openapi/operations.js';
 import type { Resource } from '../openapi/resources.js';
 import { watchFile } from '../openapi/watch.js';
 import { openFileStore } from '../store/file-store.js';
@@ -153,6 +155,11 @@ export async function openMock(
   };
   const seeding = { count: settings.seedCount, seed: settings.seed };
   let app = appOf(appSettings);
+  const unparsed = unparsedOperations(listOperations(spec.resolved));
+  if (unparsed.length > 0)
+    logger.warn(
+      `Node's HTTP parser refuses the method of ${unparsed.join(', ')} (it answers 400 before the mock sees the request): served through mock.fetch and MSW only`,
+    );
   // A large spec's collections are seeded on first use (see lazySeeding), but those of a store
   // that outlives the process (a data file, Redis, a store of the caller's) now: a file is
   // seeded once, when new, and every replica must see the records the first one made.

@@ -124,6 +124,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     app,
     basePath: app.basePath,
     answerRules: app.mock.answerRules,
+    streamRules: app.mock.streamRules,
     forwarder,
     target: target.href,
     timeoutMs,

@@ -12,7 +12,7 @@ export interface Violation {
   /** The status the client got (the target's, or the proxy's own when it answered). */
   status: number;
   side: ViolationSide;
-  /** Which rule of the spec: `operation`, `credentials`, `media-type`, `parameters`, `body`, `status`, `headers`, `content-type`, `content-encoding`, `error-shape`, `duplicate-ids`. */
+  /** Which rule of the spec: `operation`, `credentials`, `media-type`, `parameters`, `body`, `status`, `headers`, `content-type`, `content-encoding`, `error-shape`, `duplicate-ids`, `stream-event`. */
   rule: string;
   message: string;
   /** The operationId, when the request matched one. */

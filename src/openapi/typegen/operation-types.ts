@@ -28,7 +28,8 @@ export function pathItemType(item: unknown, at: At, ctx: Context, sink: Operatio
       type: parametersType(own, { ...at, path: [...at.path, 'parameters'] }, ctx),
     },
   ];
-  for (const method of METHODS) {
+  // OpenAPI 3.2's `query` is written where a path item has one, so 3.1 documents' types stay as they were.
+  for (const method of path.query === undefined ? METHODS : [...METHODS, 'query']) {
     const operation = followed(path[method], at, ctx);
     if (!operation || (ctx.options.excludeDeprecated && operation.deprecated === true)) {
       members.push({ name: method, type: NEVER, optional: true, readonly: ctx.options.immutable });
@@ -169,10 +170,18 @@ function contentMembers(content: unknown, at: At, ctx: Context): Member[] {
     const read = followed(object, mediaAt, ctx);
     return {
       name: media,
+      // A stream's (3.2 `itemSchema`): the type of one item, as a 3.1 `schema` of
+      // `text/event-stream` (OpenAI's) is written.
       type:
         read && 'schema' in read
           ? schemaType(read.schema, { ...mediaAt, path: [...mediaAt.path, 'schema'] }, ctx)
-          : UNKNOWN,
+          : read && 'itemSchema' in read
+            ? schemaType(
+                read.itemSchema,
+                { ...mediaAt, path: [...mediaAt.path, 'itemSchema'] },
+                ctx,
+              )
+            : UNKNOWN,
       readonly: ctx.options.immutable,
       doc: read,
     };

@@ -1,0 +1,119 @@
+// The contract suite's stream rules (contract-tests/rules/streams.ts) against small servers:
+// one that streams as the spec says, one whose third event breaks its item schema, one that
+// cuts a JSON Lines item short, and one whose stream never ends (read to a bound, and said so).
+import type { RequestListener } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Rule, RuleContext } from '../contract-tests/rule.js';
+import { contractRules } from '../contract-tests/rules.js';
+import { targetFromSettings } from '../contract-tests/target.js';
+import { buildContractPlan } from '../src/cli/contract-plan.js';
+import { loadSpec } from '../src/openapi/load.js';
+import type { ContractPlan } from '../contract-tests/plan.js';
+import { ruleOutcomes, serveOnFreePort, type Served } from './contract-helpers.js';
+
+const SPEC = fileURLToPath(new URL('./fixtures/specs/stream-items-32.yaml', import.meta.url));
+
+let plan: ContractPlan;
+const served: Served[] = [];
+beforeAll(async () => {
+  plan = buildContractPlan((await loadSpec(SPEC, { checkCache: false })).resolved);
+});
+afterEach(async () => {
+  await Promise.all(served.splice(0).map((server) => server.close()));
+});
+
+/** The stream rules against `handler`, with what they advised and the Accept each request sent. */
+async function run(
+  handler: RequestListener,
+): Promise<{ found: Record<string, string>; advice: string[]; accepts: string[] }> {
+  const accepts: string[] = [];
+  const server = await serveOnFreePort((req, res) => {
+    accepts.push(req.headers.accept ?? '');
+    handler(req, res);
+  });
+  served.push(server);
+  const target = targetFromSettings({
+    baseUrl: server.url,
+    seed: 1,
+    budget: 0,
+    timeoutMs: 3000,
+    replay: '',
+  });
+  const rules: Rule[] = contractRules(plan, target);
+  const advice: string[] = [];
+  const ctx: RuleContext = {
+    target,
+    advise: (text) => advice.push(text),
+    circuit: {},
+    memo: new Map(),
+  };
+  const found = await ruleOutcomes(rules, ctx, /: streams /);
+  return { found, advice, accepts };
+}
+
+const TICKS = 'followTicks: streams text/event-stream';
+const JOB = 'followJob: streams application/jsonl';
+const outcomeOf = (found: Record<string, string>, start: string) =>
+  Object.entries(found).find(([name]) => name.startsWith(start))?.[1];
+
+describe('the contract suite and streamed answers', () => {
+  it('passes a server that streams as the spec says, asking with the documented Accept', async () => {
+    const { found, accepts } = await run((req, res) => {
+      if (req.url?.startsWith('/v1/ticks')) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end('event: tick\ndata: {"n":1}\n\n: keep-alive\n\nevent: done\ndata: {"n":2}\n\n');
+      } else {
+        res.writeHead(200, { 'content-type': 'application/jsonl' });
+        res.end('{"percent":0}\n{"percent":100}\n');
+      }
+    });
+    expect(Object.keys(found).sort()).toEqual([
+      expect.stringMatching(new RegExp(`^${JOB}`)),
+      expect.stringMatching(new RegExp(`^${TICKS}`)),
+    ]);
+    expect(Object.values(found)).toEqual(['passed', 'passed']);
+    expect(accepts.sort()).toEqual(['application/jsonl', 'text/event-stream']);
+  });
+
+  it('fails a stream whose third event breaks its item schema, naming the event', async () => {
+    const { found } = await run((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('data: {"n":1}\n\ndata: {"n":2}\n\nevent: tick\ndata: {"n":-3}\n\n');
+    });
+    expect(outcomeOf(found, TICKS)).toMatch(/^ContractViolation: 200 streams events that break/);
+    expect(outcomeOf(found, TICKS)).toMatch(/event 3: .*n must be >= 0/);
+  });
+
+  it('fails a JSON Lines stream that ends inside an item, and one of the wrong media type', async () => {
+    const { found } = await run((req, res) => {
+      if (req.url?.startsWith('/v1/ticks')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"n":1}');
+      } else {
+        res.writeHead(200, { 'content-type': 'application/jsonl' });
+        res.end('{"percent":10}\n{"percent":');
+      }
+    });
+    expect(outcomeOf(found, JOB)).toMatch(/event 2: a line that is not JSON/);
+    expect(outcomeOf(found, TICKS)).toMatch(/^ContractViolation: .*not text\/event-stream/);
+  });
+
+  it('reads a stream that never ends to a bound, and says its end was not checked', async () => {
+    const { found, advice } = await run((req, res) => {
+      if (!req.url?.startsWith('/v1/ticks')) {
+        res.writeHead(200, { 'content-type': 'application/jsonl' }).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"n":1}\n\n');
+      // Never ended: the server is closed after the test.
+    });
+    expect(outcomeOf(found, TICKS)).toBe('passed');
+    expect(advice).toContainEqual(
+      expect.stringMatching(
+        /followTicks: read 1 events of its stream, then stopped \(after \d+ ms\)/,
+      ),
+    );
+  });
+});
