@@ -174,7 +174,7 @@ function parametersOf(
   const out: NonNullable<FlowStep['parameters']> = [];
   const declared = new Set(operation.parameters.filter((p) => p.in === 'query').map((p) => p.name));
   for (const parameter of operation.parameters) {
-    if (parameter.in === 'cookie') continue;
+    if (parameter.in === 'cookie' || parameter.in === 'querystring') continue;
     let value: string | undefined;
     if (parameter.in === 'path') value = params[parameter.name];
     else if (parameter.in === 'query') value = query.get(parameter.name) ?? undefined;
