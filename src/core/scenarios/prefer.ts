@@ -18,12 +18,14 @@ export interface Preferences {
   delay?: number;
   /** Play this fault instead of answering. */
   fault?: FaultKind;
+  /** Send the operation's callbacks this many milliseconds after answering. */
+  callbackDelay?: number;
 }
 
 /** The longest delay a request may ask for: two minutes. */
 export const MAX_DELAY_MS = 120_000;
 
-const KNOWN = ['code', 'example', 'dynamic', 'delay', 'fault'];
+const KNOWN = ['code', 'example', 'dynamic', 'delay', 'fault', 'callback-delay'];
 
 /**
  * Reads the preferences of every `Prefer` header of a request (RFC 7240: comma-separated
@@ -80,6 +82,12 @@ function set(
       if (!/^\d+$/.test(value) || Number(value) > MAX_DELAY_MS)
         refuse(`Prefer: delay takes milliseconds from 0 to ${MAX_DELAY_MS}`);
       preferences.delay = Number(value);
+      return;
+    }
+    case 'callback-delay': {
+      if (!/^\d+$/.test(value) || Number(value) > MAX_DELAY_MS)
+        refuse(`Prefer: callback-delay takes milliseconds from 0 to ${MAX_DELAY_MS}`);
+      preferences.callbackDelay = Number(value);
       return;
     }
     case 'fault':
