@@ -73,19 +73,20 @@ export interface WebhookTrigger {
 
 /** The words of a webhook's name, operationId or summary that say which change it tells of. */
 const CHANGE_WORDS: readonly [RecordChange, RegExp][] = [
-  ['created', /(^|[^a-z])(creat(e|ed|ion)|new|add(ed)?)([^a-z]|$)/],
-  ['updated', /(^|[^a-z])(updat(e|ed)|chang(e|ed)|modifi(ed|cation)|edit(ed)?)([^a-z]|$)/],
-  ['deleted', /(^|[^a-z])(delet(e|ed|ion)|remov(e|ed|al)|destroy(ed)?)([^a-z]|$)/],
+  ['created', /^(create|created|creation|new|add|added)$/],
+  ['updated', /^(update|updated|change|changed|modified|modification|edit|edited)$/],
+  ['deleted', /^(delete|deleted|deletion|remove|removed|removal|destroy|destroyed)$/],
 ];
 
 /**
  * Which webhooks follow which writes, and which cannot be matched (and why). A webhook
- * follows the writes of a collection when (1) its name, operationId or summary says
- * created, updated or deleted (a word of them, camelCase and `pet.created` split), and (2)
- * its payload is that collection's record: the payload's schema, or one of its properties'
- * (an envelope's `data`), is a schema the collection's operations answer with (the same
- * schema the document's `$ref`s name), else the collection's name, singular or plural, is a
- * word of the webhook's name.
+ * follows the writes of a collection when (1) a word of its name, operationId or summary says
+ * created, updated or deleted (camelCase, `pet.created` and `pet_created` split into words),
+ * and (2) its payload is that collection's record: the payload's schema, or one of its
+ * properties' (an envelope's `data`), is a schema the collection's operations answer with
+ * (the same schema the document's `$ref`s name), else the collection's name, singular or
+ * plural, is the word of the webhook's name next to the change (`newPet`, `pet.deleted`;
+ * not `wallet_transaction_created`, which is a transaction's).
  * @example matchWebhooks(webhooksOf(doc), resources).triggers[0] // { webhook, resource: pets, change: 'created' }
  */
 export function matchWebhooks(
@@ -96,10 +97,9 @@ export function matchWebhooks(
   const unmatched: { webhook: Operation; reason: string }[] = [];
   const answered = resources.map((resource) => ({ resource, schemas: answerSchemas(resource) }));
   for (const webhook of webhooks) {
-    const words = wordsOf(
-      [webhook.path, webhook.operationId, webhook.definition.summary ?? ''].join(' '),
-    );
-    const change = CHANGE_WORDS.find(([, pattern]) => pattern.test(words))?.[0];
+    const named = wordsOf(`${webhook.path} ${webhook.operationId}`);
+    const all = [...named, ...wordsOf(webhook.definition.summary ?? '')];
+    const change = CHANGE_WORDS.find(([, pattern]) => all.some((word) => pattern.test(word)))?.[0];
     if (!change) {
       unmatched.push({
         webhook,
@@ -109,17 +109,18 @@ export function matchWebhooks(
     }
     const payload = payloadSchemaOf(webhook);
     const parts = payload ? [payload, ...Object.values(payload.properties ?? {})] : [];
-    const bySchema = answered.find(({ schemas }) => parts.some((part) => schemas.has(part)));
-    const byName =
-      bySchema ??
-      answered.find(({ resource }) =>
-        namesOf(resource).some((name) => words.includes(` ${name} `)),
-      );
-    if (!byName) {
+    const pattern = CHANGE_WORDS.find(([one]) => one === change)?.[1];
+    const beside = new Set(
+      named.flatMap((word, i) => (pattern?.test(word) ? [named[i - 1], named[i + 1]] : [])),
+    );
+    const found =
+      answered.find(({ schemas }) => parts.some((part) => schemas.has(part))) ??
+      answered.find(({ resource }) => namesOf(resource).some((name) => beside.has(name)));
+    if (!found) {
       unmatched.push({ webhook, reason: 'its payload is no collection’s record' });
       continue;
     }
-    triggers.push({ webhook, resource: byName.resource, change });
+    triggers.push({ webhook, resource: found.resource, change });
   }
   return { triggers, unmatched };
 }
@@ -165,14 +166,13 @@ function answerSchemas(resource: Resource): Set<unknown> {
   return schemas;
 }
 
-/** Lower-case words with spaces around each: `newPet` and `pet.created` alike. */
-function wordsOf(text: string): string {
-  const words = text
+/** Lower-case words: `newPet` and `pet.created` alike. */
+function wordsOf(text: string): string[] {
+  return text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
-  return ` ${words.join(' ')} `;
 }
 
 /** The words a collection goes by: the last segment of its name, plural and singular. */
@@ -182,7 +182,7 @@ function namesOf(resource: Resource): string[] {
       .split('/')
       .filter((part) => !part.startsWith('{'))
       .pop() ?? '';
-  const name = wordsOf(last).trim();
+  const name = wordsOf(last).at(-1);
   if (!name) return [];
   const singular = name.endsWith('ies') ? `${name.slice(0, -3)}y` : name.replace(/s$/, '');
   return [...new Set([name, singular])];
