@@ -67,6 +67,13 @@ export interface OutgoingRequests {
   idle(): Promise<void>;
 }
 
+/**
+ * The most callbacks and webhooks being sent at once: past it, what a request sets off is
+ * dropped (and told of), so that a slow receiver under a burst of writes holds no more than
+ * this many sockets and bodies.
+ */
+export const MAX_IN_FLIGHT = 64;
+
 /** The change a write of each kind makes. */
 const CHANGE_OF: Partial<Record<ResourceAction, RecordChange>> = {
   create: 'created',
@@ -312,15 +319,24 @@ export function createOutgoing(from: {
     active: callbacks.size > 0 || (triggers.length > 0 && settings.webhookUrls.length > 0),
     webhooks: control,
     afterAnswer(exchange) {
+      const work: (() => Promise<void>)[] = [];
       const found = callbacks.get(exchange.operation);
-      if (found) void track(sendCallbacks(exchange, found).catch(() => undefined));
-      if (settings.webhookUrls.length === 0 || following.size === 0) return;
-      for (const resource of from.resources) {
-        const action = resource.actions.get(exchange.operation);
-        const change = action && CHANGE_OF[action];
-        const list = change && following.get(`${resource.name} ${change}`);
-        if (list) void track(sendFollowing(exchange, list).catch(() => undefined));
+      if (found) work.push(() => sendCallbacks(exchange, found));
+      if (settings.webhookUrls.length > 0)
+        for (const resource of from.resources) {
+          const action = resource.actions.get(exchange.operation);
+          const change = action && CHANGE_OF[action];
+          const list = change && following.get(`${resource.name} ${change}`);
+          if (list) work.push(() => sendFollowing(exchange, list));
+        }
+      if (work.length === 0) return;
+      if (inFlight.size >= MAX_IN_FLIGHT) {
+        warn(
+          `${exchange.operation.operationId}: its callbacks and webhooks are not sent: ${MAX_IN_FLIGHT} are being sent already (a receiver is slow to answer)`,
+        );
+        return;
       }
+      for (const job of work) void track(job().catch(() => undefined));
     },
     async idle() {
       while (inFlight.size) await Promise.allSettled([...inFlight]);
