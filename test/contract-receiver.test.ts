@@ -4,11 +4,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { contractRules } from '../contract-tests/rules.js';
-import { targetFromSettings } from '../contract-tests/target.js';
+import { parseReceiver, targetFromSettings } from '../contract-tests/target.js';
 import { buildContractPlan } from '../src/cli/contract-plan.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
-import { ruleOutcomes, type Served } from './contract-helpers.js';
+import { requireBuiltCli, ruleOutcomes, runContractCli, type Served } from './contract-helpers.js';
 
 const KEY = 'receiver-key';
 const PETS = 'test/fixtures/specs/pets-webhooks.yaml';
@@ -105,5 +105,37 @@ describe('the suite’s receiver', () => {
     const { rules, ctx } = await outgoingRulesOf(PETS, 'http://127.0.0.1:9/v1');
     const found = await ruleOutcomes(rules, ctx, /^createPet: webhook newPet/);
     expect(Object.values(found)[0]).toMatch(/^RuleSkipped: give --receiver <host:port>/);
+  });
+
+  it('is given by `petstore-kit contract --receiver host:port`', async () => {
+    requireBuiltCli();
+    const port = await freePort();
+    const mock = await serveMock(PETS, [`http://127.0.0.1:${port}/`]);
+    const run = await runContractCli(
+      [
+        '--spec',
+        PETS,
+        '-u',
+        mock.url,
+        '--receiver',
+        `127.0.0.1:${port}`,
+        '--budget',
+        '0',
+        '--seed',
+        '1',
+      ],
+      { API_KEY: KEY },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/conforms: \d+ rules passed, 0 failed/);
+    expect(run.stdout).toContain('no write of the spec tells of this webhook');
+  }, 60_000);
+
+  it('takes host:port, an IPv6 address in brackets', () => {
+    expect(parseReceiver('127.0.0.1:9400')).toEqual({ host: '127.0.0.1', port: 9400 });
+    expect(parseReceiver('[::1]:9400')).toEqual({ host: '::1', port: 9400 });
+    expect(() => parseReceiver('9400')).toThrow(/--receiver must be host:port/);
+    expect(() => parseReceiver('localhost:99999')).toThrow(/--receiver must be host:port/);
   });
 });
