@@ -2,7 +2,11 @@
 // the admin API, signed by the Standard Webhooks convention (docs/callbacks-and-webhooks.md).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createMock } from '../src/core/create-mock.js';
+import { MAX_IN_FLIGHT } from '../src/core/outgoing/outgoing.js';
 import { loadSpec } from '../src/openapi/load.js';
+import { mockSettings } from '../src/wiring/create-core.js';
+import { resolveOptions } from '../src/wiring/options.js';
 import { createApp } from '../src/wiring/create-app.js';
 import { capturedLogger } from './helpers.js';
 import { startReceiver, type Received, type Receiver } from './receiver.js';
@@ -222,5 +226,34 @@ describe('webhooks', () => {
     await expect(mockOf({ webhookSecret: 'hunter2-hunter2-hunter2-hunter2' })).rejects.not.toThrow(
       /hunter2/,
     );
+  });
+
+  it('holds at most MAX_IN_FLIGHT at once: a slow receiver under a burst of writes drops the rest, and says so', async () => {
+    const spec = await loadSpec(SPEC);
+    const warned: string[] = [];
+    let sent = 0;
+    const settings = mockSettings({ ...resolveOptions({ apiKeys: [KEY], seedCount: 0 }), spec });
+    const mock = createMock(spec, {
+      ...settings,
+      logger: { warn: (line) => warned.push(line), error: () => undefined },
+      outgoing: {
+        callbackHosts: ['localhost'],
+        webhookUrls: ['http://localhost:9/hooks'],
+        // A receiver that never answers.
+        fetch: () => {
+          sent++;
+          return new Promise<Response>(() => undefined);
+        },
+      },
+    });
+    for (let i = 0; i <= MAX_IN_FLIGHT; i++)
+      expect((await call(mock, 'POST', '/v1/pets', { name: `Rex ${i}` })).status).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sent).toBe(MAX_IN_FLIGHT);
+    expect(
+      warned.filter((line) =>
+        /createPet: its callbacks and webhooks are not sent: 64 are being sent already/.test(line),
+      ),
+    ).toHaveLength(1);
   });
 });
