@@ -168,6 +168,23 @@ export interface ContractPlan {
   securitySchemes: Record<string, PlanSecurityScheme>;
   operations: PlanOperation[];
   collections: PlanCollection[];
+  /** Its callbacks and webhooks. */
+  outgoing?: PlanOutgoing[];
+}
+
+/** A request the API itself sends, that a receiver of the suite's can check (`--receiver`). */
+export interface PlanOutgoing {
+  kind: 'callback' | 'webhook';
+  /** The callback's name (`onEvent`) or the webhook's (`newPet`). */
+  name: string;
+  /** The request sent: its method, body and the answers documented for it; its path is the callback's URL expression or the webhook's name. */
+  request: PlanOperation;
+  /** The operation after whose success it is sent: a callback's own, the write a webhook tells of. */
+  after?: string;
+  /** Where a callback's URL comes from in the request that sets it off, and what follows it. */
+  urlFrom?:
+    | { in: 'body'; pointer: string[]; rest: string }
+    | { in: 'query' | 'header'; name: string; rest: string };
 }
 
 /**

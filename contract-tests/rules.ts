@@ -8,6 +8,7 @@ import { generatedRules } from './rules/generated.js';
 import { invalidBodyRules } from './rules/invalid-bodies.js';
 import { linkRules } from './rules/links.js';
 import { mediaBodyRules } from './rules/media-bodies.js';
+import { outgoingRules } from './rules/outgoing.js';
 import { parameterRules } from './rules/parameters.js';
 import { stateRules } from './rules/state.js';
 import { streamRules } from './rules/streams.js';
@@ -32,7 +33,8 @@ export function contractRules(
   target: Pick<
     ContractTarget,
     'namePrefix' | 'credentials' | 'refusedSchemes' | 'seed' | 'budget' | 'replay' | 'ruleTimeMs'
-  >,
+  > &
+    Partial<Pick<ContractTarget, 'receiver' | 'timeoutMs'>>,
 ): Rule[] {
   const kit = createKit(specOf(plan), target.namePrefix);
   const rules = [
@@ -62,6 +64,8 @@ export function contractRules(
     ...linkRules(kit),
     // Bodies generated from the spec.
     ...generatedRules(kit, target),
+    // The callbacks and webhooks it sends, caught by the suite's receiver.
+    ...outgoingRules(kit, target),
   ];
   // Valid bodies name records that exist (`authorId`): whichever rule runs first finds them.
   // A target that cannot be reached is left for the rule's own requests to meet: a rule that

@@ -26,6 +26,8 @@ export interface ContractTarget {
   ruleTimeMs: number;
   /** The command that runs this run again, the same cases included. */
   replay: string;
+  /** Where the suite listens for the callbacks and webhooks the target sends; none: not checked. */
+  receiver?: { host: string; port: number };
 }
 
 /** What `petstore-kit contract` hands the suite (contract-tests/suite.ts). */
@@ -51,6 +53,8 @@ export interface ContractSettings {
   /** @default TARGET_DEFAULTS.ruleTimeMs */
   ruleTimeMs?: number | undefined;
   replay: string;
+  /** `host:port` to receive callbacks and webhooks on. */
+  receiver?: string;
 }
 
 /** Defaults of the target's tunable parts. */
@@ -99,7 +103,21 @@ export function targetFromSettings(settings: ContractSettings): ContractTarget {
     timeoutMs: settings.timeoutMs,
     ruleTimeMs: settings.ruleTimeMs ?? TARGET_DEFAULTS.ruleTimeMs,
     replay: settings.replay,
+    ...(settings.receiver ? { receiver: parseReceiver(settings.receiver) } : {}),
   };
+}
+
+/**
+ * `host:port` as its parts (`[::1]:9400` for an IPv6 address).
+ * @throws {TargetError} for anything else.
+ * @example parseReceiver('127.0.0.1:9400') // { host: '127.0.0.1', port: 9400 }
+ */
+export function parseReceiver(text: string): { host: string; port: number } {
+  const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(text.trim());
+  const port = Number(match?.[2]);
+  if (!match?.[1] || !(port > 0 && port < 65536))
+    throw new TargetError(`--receiver must be host:port, such as 127.0.0.1:9400, not "${text}"`);
+  return { host: match[1].replace(/^\[(.*)\]$/, '$1'), port };
 }
 
 /**

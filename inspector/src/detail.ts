@@ -48,7 +48,11 @@ export function requestDetail(entry: RecordedRequest): Node[] {
     clock(entry.time),
     duration(entry.durationMs),
     entry.session ? `session ${entry.session}` : undefined,
+    entry.outgoing
+      ? `${entry.outgoing.kind} ${entry.outgoing.name} sent by the mock${entry.outgoing.cause ? ` (${entry.outgoing.cause})` : ''}, ${entry.outgoing.attempts} attempt${entry.outgoing.attempts === 1 ? '' : 's'}`
+      : undefined,
   ].filter((fact) => fact !== undefined);
+  const { outgoing } = entry;
   const request = h(
     'section',
     { class: 'part', 'aria-label': 'Request' },
@@ -60,7 +64,9 @@ export function requestDetail(entry: RecordedRequest): Node[] {
   const response = h(
     'section',
     { class: 'part', 'aria-label': 'Response' },
-    h('h3', {}, 'Response'),
+    h('h3', {}, outgoing ? 'The receiver’s answer' : 'Response'),
+    outgoing?.error ? h('p', { class: 'note fault' }, outgoing.error) : null,
+    ...(outgoing?.problems ?? []).map((problem) => h('p', { class: 'note fault' }, problem)),
     entry.fault
       ? h('p', { class: 'note fault' }, `Fault: ${entry.fault}. ${FAULTS[entry.fault] ?? ''}`)
       : null,

@@ -37,7 +37,7 @@ export class RequestTable {
     );
     table?.classList.toggle(
       'with-faults',
-      requests.some((request) => request.fault),
+      requests.some((request) => request.fault ?? request.outgoing?.error),
     );
     if (focused) this.#rowOf(this.#current)?.focus();
   }
@@ -54,7 +54,19 @@ export class RequestTable {
       },
       h('td', { class: 'time' }, clock(request.time)),
       h('td', { class: 'mono method' }, request.method),
-      h('td', { class: 'mono path', title: request.path }, request.path),
+      h(
+        'td',
+        { class: 'mono path', title: request.path },
+        request.outgoing
+          ? h(
+              'span',
+              { class: 'badge outgoing', title: 'sent by the mock' },
+              `→ ${request.outgoing.kind} ${request.outgoing.name}`,
+            )
+          : '',
+        request.outgoing ? ' ' : '',
+        request.path,
+      ),
       h(
         'td',
         { class: 'num' },
@@ -62,7 +74,19 @@ export class RequestTable {
       ),
       h('td', { class: 'num' }, duration(request.durationMs)),
       h('td', { class: 'mono session' }, request.session ?? ''),
-      h('td', {}, request.fault ? h('span', { class: 'badge fault' }, request.fault) : ''),
+      h(
+        'td',
+        {},
+        request.fault
+          ? h('span', { class: 'badge fault' }, request.fault)
+          : request.outgoing?.error
+            ? h(
+                'span',
+                { class: 'badge fault', title: request.outgoing.error },
+                request.outgoing.attempts === 0 ? 'not sent' : 'failed',
+              )
+            : '',
+      ),
     );
   }
 

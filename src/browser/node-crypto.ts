@@ -1,5 +1,6 @@
 // node:crypto as the core uses it, in a browser: Web Crypto's UUIDs, and a SHA-256 that stays
 // synchronous (the seed data is derived from one; Web Crypto's digest is asynchronous).
+import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha256';
 import { Buffer } from 'buffer';
 
@@ -35,4 +36,29 @@ export function createHash(algorithm: string): Sha256 {
   if (algorithm !== 'sha256')
     throw new Error(`only sha256 is available in the browser, not ${algorithm}`);
   return new Sha256();
+}
+
+/** The part of a node:crypto Hmac the core calls (webhook signatures): update, then digest. */
+class HmacSha256 {
+  readonly #mac;
+
+  constructor(key: Uint8Array) {
+    this.#mac = hmac.create(sha256, key);
+  }
+
+  update(data: string | Uint8Array): this {
+    this.#mac.update(typeof data === 'string' ? new TextEncoder().encode(data) : data);
+    return this;
+  }
+
+  digest(encoding: 'hex' | 'base64' | 'base64url'): string {
+    return Buffer.from(this.#mac.digest()).toString(encoding);
+  }
+}
+
+/** node:crypto's createHmac, for SHA-256 only (Standard Webhooks' `v1` signatures). */
+export function createHmac(algorithm: string, key: Uint8Array): HmacSha256 {
+  if (algorithm !== 'sha256')
+    throw new Error(`only sha256 is available in the browser, not ${algorithm}`);
+  return new HmacSha256(key);
 }

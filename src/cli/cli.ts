@@ -271,6 +271,12 @@ export function createCli(io: CliIo): Command {
       .addOption(tunableOption(CONTRACT_TUNABLES.ruleTimeout, parsePositive))
       .addOption(
         new Option(
+          '--receiver <host:port>',
+          'listen there for the callbacks and webhooks the target sends, and check them (the target must reach it; give its webhooks this URL)',
+        ).env('CONTRACT_RECEIVER'),
+      )
+      .addOption(
+        new Option(
           '--min-coverage <percent>',
           'fail the run (exit 1) when it exercises less of the documented operation statuses, or of the documented (operation, security scheme) pairs',
         )

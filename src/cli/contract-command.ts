@@ -53,6 +53,13 @@ export interface ContractCommandOptions {
    * reaches it is not judged (exit 2 unless another fails). @default CONTRACT_DEFAULTS.ruleTimeMs
    */
   ruleTimeout?: number;
+  /**
+   * `host:port` the suite listens on for the callbacks and webhooks the target sends; the
+   * target must reach it (its webhooks subscribed to `http://host:port/`). None: those rules
+   * are skipped.
+   * @example '127.0.0.1:9400'
+   */
+  receiver?: string;
 }
 
 /** A configuration the suite cannot run with; its message is one line. */
@@ -119,6 +126,7 @@ export async function runContract(
         timeoutMs,
         ruleTimeMs: options.ruleTimeout ?? CONTRACT_DEFAULTS.ruleTimeMs,
         replay,
+        ...(options.receiver ? { receiver: options.receiver } : {}),
       },
     });
   } catch (err) {
@@ -241,6 +249,7 @@ export function replayCommand(
   if (options.readOnly) args.push('--read-only');
   if (options.timeout !== CONTRACT_DEFAULTS.timeoutMs)
     args.push('--timeout', String(options.timeout));
+  if (options.receiver) args.push('--receiver', options.receiver);
   return args.map(shellWord).join(' ');
 }
 

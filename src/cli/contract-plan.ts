@@ -2,6 +2,8 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { SpecError, type OpenApiDocument, type SchemaObject } from '../openapi/load.js';
 import { listOperations, type Operation } from '../openapi/operations.js';
 import { inferResources, type Resource } from '../openapi/resources.js';
+import { callbacksOf, matchWebhooks, webhooksOf } from '../openapi/outgoing.js';
+import { writeExpression } from '../openapi/runtime-expression.js';
 import { securitySchemesOf } from '../openapi/security-schemes.js';
 import { framingOf, itemSchemaOf, type StreamMediaObject } from '../openapi/streams.js';
 
@@ -116,6 +118,22 @@ export interface ContractPlan {
   securitySchemes: Record<string, PlanSecurityScheme>;
   operations: PlanOperation[];
   collections: PlanCollection[];
+  outgoing?: PlanOutgoing[];
+}
+
+/** A request the API itself sends, that a receiver of the suite's can check (`--receiver`). */
+export interface PlanOutgoing {
+  kind: 'callback' | 'webhook';
+  /** The callback's name (`onEvent`) or the webhook's (`newPet`). */
+  name: string;
+  /** The request sent: its method, body and the answers documented for it; its path is the callback's URL expression or the webhook's name. */
+  request: PlanOperation;
+  /** The operation after whose success it is sent: a callback's own, the write a webhook tells of. */
+  after?: string;
+  /** Where a callback's URL comes from in the request that sets it off, and what follows it. */
+  urlFrom?:
+    | { in: 'body'; pointer: string[]; rest: string }
+    | { in: 'query' | 'header'; name: string; rest: string };
 }
 
 /** The families of rules an interface document may number, in `x-contract-rules`. */
@@ -136,12 +154,14 @@ export function buildContractPlan(document: OpenApiDocument): ContractPlan {
   const operations = listOperations(document);
   const byLocation = new Map(operations.map((op) => [`${op.method} ${op.path}`, op.operationId]));
 
+  const resources = inferResources(operations);
   return {
     title: document.info?.title ?? 'the interface',
     ruleNumbers: ruleNumbersOf(document),
     securitySchemes: planSecuritySchemes(document),
     operations: operations.map((operation) => planOperation(operation, toSchema, byLocation)),
-    collections: inferResources(operations)
+    outgoing: planOutgoing(document, operations, resources, toSchema, byLocation),
+    collections: resources
       // A collection below a record of another (`/projects/{projectId}/tickets`, at any depth:
       // `/orgs/{orgId}/projects/{projectId}/tickets`) is checked under a record of its parent;
       // one whose chain of parents does not reach a top-level collection, as operations only.
@@ -175,6 +195,57 @@ export function buildContractPlan(document: OpenApiDocument): ContractPlan {
         };
       }),
   };
+}
+
+/** The callbacks of every operation and the webhooks, with what sets each off. */
+function planOutgoing(
+  document: OpenApiDocument,
+  operations: readonly Operation[],
+  resources: readonly Resource[],
+  toSchema: (schema: unknown) => Schema,
+  byLocation: ReadonlyMap<string, string>,
+): PlanOutgoing[] {
+  const planned: PlanOutgoing[] = [];
+  for (const operation of operations)
+    for (const callback of callbacksOf(operation, document)) {
+      const [first, ...rest] = callback.url ?? [];
+      const tail = rest
+        .map((part) => (typeof part === 'string' ? part : `{${writeExpression(part)}}`))
+        .join('');
+      const source =
+        typeof first === 'object' && first.kind === 'request' ? first.source : undefined;
+      planned.push({
+        kind: 'callback',
+        name: callback.name,
+        request: planOperation(callback.operation, toSchema, byLocation),
+        after: operation.operationId,
+        ...(source?.in === 'body'
+          ? { urlFrom: { in: 'body' as const, pointer: [...source.pointer], rest: tail } }
+          : source && (source.in === 'query' || source.in === 'header')
+            ? { urlFrom: { in: source.in, name: source.name, rest: tail } }
+            : {}),
+      });
+    }
+  const webhooks = webhooksOf(document);
+  const { triggers } = matchWebhooks(webhooks, resources);
+  for (const webhook of webhooks) {
+    const trigger = triggers.find((one) => one.webhook === webhook);
+    const write = trigger
+      ? [...trigger.resource.actions].find(
+          ([, action]) =>
+            (trigger.change === 'created' && action === 'create') ||
+            (trigger.change === 'updated' && (action === 'update' || action === 'replace')) ||
+            (trigger.change === 'deleted' && action === 'delete'),
+        )?.[0]
+      : undefined;
+    planned.push({
+      kind: 'webhook',
+      name: webhook.path,
+      request: planOperation(webhook, toSchema, byLocation),
+      ...(write ? { after: write.operationId } : {}),
+    });
+  }
+  return planned;
 }
 
 /**

@@ -23,6 +23,7 @@ export interface SuiteRun {
     timeoutMs: number;
     ruleTimeMs?: number | undefined;
     replay: string;
+    receiver?: string;
   };
 }
 

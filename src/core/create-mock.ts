@@ -31,6 +31,12 @@ import { requestOf, responseOf } from './fetch-adapter.js';
 import type { CustomHandler, OperationHandler } from './handler.js';
 import { createMockCore, type MockCore, type ServedApi } from './mock-core.js';
 import { createStreamAnswers } from './streams/stream-answers.js';
+import { LOOPBACK_HOSTS } from './outgoing/allowed-hosts.js';
+import {
+  createOutgoing,
+  type OutgoingRequests,
+  type OutgoingSettings,
+} from './outgoing/outgoing.js';
 import { createAnswerRules } from './proxy/answer-rules.js';
 import { createStreamRules } from './proxy/stream-rules.js';
 import type { ViolationLog } from './proxy/violations.js';
@@ -152,6 +158,11 @@ export interface MockSettings {
    * violations the proxy logs here.
    */
   proxy?: { violations: ViolationLog };
+  /**
+   * Where callbacks may go and which receivers webhooks go to (core/outgoing/).
+   * @default callbacks to loopback hosts only, no webhook receiver
+   */
+  outgoing?: OutgoingSettings;
 }
 
 /** What a mock of the next version of a spec takes over from this one (`--watch`). */
@@ -222,6 +233,12 @@ export interface Mock extends MockCore {
   readonly streamRules: ReturnType<typeof createStreamRules>;
   /** What the next mock of this one's spec takes over: give this mock as its `carriedFrom`. */
   readonly carried: CarriedState;
+  /**
+   * The callbacks and webhooks it sends (docs/callbacks-and-webhooks.md); `idle()` settles
+   * once all sent so far are answered.
+   * @example await mock.outgoing.idle();
+   */
+  readonly outgoing: OutgoingRequests;
   /**
    * The work done ahead in the background for a large document (see `compileAhead`):
    * undefined for a small one, checked whole at start-up.
@@ -339,6 +356,14 @@ export function createMock(
   const handlerOf = withIdempotencyKeys(customHandlers(operations, settings.handlers, inferred));
   const shapeError = createErrorShaper(compiler, generator, documentErrorResponses(operations));
   const minimum = settings.stability;
+  const outgoing = createOutgoing({
+    document,
+    operations,
+    resources,
+    generator,
+    settings: settings.outgoing ?? { callbackHosts: LOOPBACK_HOSTS, webhookUrls: [] },
+    warn: (line) => (settings.proxy ? undefined : warn(line)),
+  });
 
   const apis: ServedApi[] = [
     serveApi(document, operations, {
@@ -385,6 +410,7 @@ export function createMock(
         })),
         { operations, basePath, schemes },
         settings.proxy?.violations,
+        outgoing.webhooks,
       ),
     );
     apis.push(admin.api);
@@ -408,6 +434,8 @@ export function createMock(
     checkAnswer: withDocumentedHeaders(createAnswerChecker(compiler, budget), generator),
     states,
     ...(given.shared ? { storeBudgetMs: SHARED_STORE_BUDGET_MS } : {}),
+    // A proxy's target sends its own callbacks and webhooks.
+    ...(outgoing.active && !settings.proxy ? { onAnswered: outgoing.afterAnswer } : {}),
     onServerError: (err, request) =>
       logger.error(
         { err, method: request.method, path: request.target },
@@ -506,6 +534,7 @@ export function createMock(
     answerRules: createAnswerRules(compiler, resources),
     streamRules: createStreamRules(compiler),
     carried: { states, seeding, nestedSeeding: () => nestedSeeding },
+    outgoing,
     warmUp,
   };
 }

@@ -27,6 +27,7 @@ import type { Router } from './router.js';
 import { readPreferences, type Preferences } from './scenarios/prefer.js';
 import type { MockState, MockStates } from './state.js';
 import type { StreamAnswers } from './streams/stream-answers.js';
+import type { AnsweredExchange } from './outgoing/outgoing.js';
 
 /** One API the mock serves: the spec's, and the admin API beside it. */
 export interface ServedApi {
@@ -122,6 +123,11 @@ export interface MockCoreOptions {
   storeBudgetMs?: number;
   /** Told of every error that becomes a 5xx, with the request it answered. */
   onServerError?: (err: unknown, request: { method: string; target: string }) => void;
+  /**
+   * Told of every request of a recorded API answered with a 2xx, once it is logged: what sends
+   * its callbacks and webhooks (core/outgoing/), which must not delay the answer.
+   */
+  onAnswered?: (exchange: AnsweredExchange) => void;
 }
 
 /**
@@ -166,6 +172,9 @@ interface Progress {
   delayMs?: number;
   /** The state it works on, once its session is known. */
   state?: MockState;
+  /** Its parameters and body as checked, once they are. */
+  valid?: ValidRequest;
+  preferences?: Preferences;
 }
 
 /** A session id as the `Mock-Session` header gives it. */
@@ -258,9 +267,11 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     // An API whose operations document no stream has nothing to ask here.
     const streamed = api.streams?.asked(request, operation, valid.body);
 
+    progress.valid = valid;
     const hooks = api.scenarios;
     let preferences = hooks ? readPreferences(request, operation) : {};
     let cut: StreamCut | undefined;
+    progress.preferences = preferences;
     if (hooks) {
       const settings = await state.scenarios.settings();
       // The state's force is what a Prefer header would ask, over the request's own.
@@ -477,8 +488,35 @@ export function createMockCore(options: MockCoreOptions): MockCore {
         // The log may be a shared store's: one that fails leaves the answer as it was.
         options.onServerError?.(err, request);
       }
+      if (options.onAnswered && to.kind === 'operation') answered(request, reply, progress, to);
     }
     return reply;
+  }
+
+  /** Hands a 2xx answer to what sends its callbacks and webhooks; never throws. */
+  function answered(
+    request: MockRequest,
+    reply: Reply,
+    progress: Progress,
+    to: Extract<Route, { kind: 'operation' }>,
+  ): void {
+    const { answer } = reply;
+    const { valid, state } = progress;
+    if (!answer || answer.status < 200 || answer.status > 299 || !valid || !state) return;
+    try {
+      options.onAnswered?.({
+        operation: to.operation,
+        request,
+        params: valid.params,
+        search: to.search,
+        body: valid.body,
+        answer,
+        state,
+        callbackDelayMs: progress.preferences?.callbackDelay,
+      });
+    } catch (err) {
+      options.onServerError?.(err, request);
+    }
   }
 }
 

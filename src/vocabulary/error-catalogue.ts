@@ -302,6 +302,19 @@ export const errors = {
       `There is no collection ${JSON.stringify(name)}` +
       (names.length ? ` (there are: ${names.join(', ')})` : ' (the spec describes none)'),
   ),
+  noWebhook: define(
+    404,
+    'not_found',
+    (name: string, names: readonly string[]) =>
+      `The spec has no webhook ${JSON.stringify(name)}` +
+      (names.length ? ` (it has: ${names.join(', ')})` : ' (it declares none)'),
+  ),
+  noWebhookReceiver: define(
+    409,
+    'no_webhook_receiver',
+    () =>
+      'No receiver subscribes to webhooks: start the mock with --webhook-url <url> (or WEBHOOK_URLS)',
+  ),
   inspectorNotBuilt: define(
     404,
     'not_found',

@@ -2,6 +2,7 @@
 // what it builds the mock from.
 import { createMock, type CoreLogger, type Mock, type MockSettings } from '../core/create-mock.js';
 import type { ViolationLog } from '../core/proxy/violations.js';
+import { secretKey } from '../core/outgoing/signature.js';
 import type { HostStep } from '../http/host-check.js';
 import type { LoadedSpec } from '../openapi/load.js';
 import type { Store } from '../store/store.js';
@@ -22,6 +23,9 @@ export interface AppOptions extends Pick<
   | 'faultTimeoutMs'
   | 'stability'
   | 'handlers'
+  | 'callbackHosts'
+  | 'webhookUrls'
+  | 'webhookSecret'
 > {
   /** The spec that drives the mock: its routes, schemas, security and deprecations. */
   spec: LoadedSpec;
@@ -74,6 +78,12 @@ export function mockSettings(settings: AppSettings): MockSettings {
     ...(settings.logger ? { logger: settings.logger as CoreLogger } : {}),
     ...(settings.adminSpec ? { adminSpec: settings.adminSpec } : {}),
     ...(settings.proxy ? { proxy: settings.proxy } : {}),
+    outgoing: {
+      callbackHosts: settings.callbackHosts,
+      webhookUrls: settings.webhookUrls,
+      webhookKey:
+        settings.webhookSecret === undefined ? undefined : secretKey(settings.webhookSecret),
+    },
   };
 }
 

@@ -28,6 +28,8 @@ import {
 } from './option-kinds.js';
 import type { CustomHandler } from '../core/handler.js';
 import { DEFAULT_LOG_BOUNDS } from '../core/admin/request-log.js';
+import { LOOPBACK_HOSTS } from '../core/outgoing/allowed-hosts.js';
+import { SECRET_PREFIX, secretKey } from '../core/outgoing/signature.js';
 
 /** Accepted when no credential is configured, so that `npm start` works out of the box. */
 export const DEFAULT_API_KEY = 'petstore-kit-dev-key';
@@ -226,6 +228,30 @@ const credentialPair: OptionKind<string> = {
 };
 
 const key = text({ example: 'secret' });
+
+const webhookUrl: OptionKind<string> = {
+  type: 'URL',
+  read(value) {
+    const url = text({ example: 'http://localhost:9000/webhooks', word: true }).read(value);
+    if (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url))
+      throw new OptionProblem(
+        `"${url}" is not an http: or https: URL, such as http://localhost:9000/webhooks`,
+      );
+    return url;
+  },
+};
+
+/** Never quoted back: it is a secret. */
+const webhookSecret: OptionKind<string> = {
+  type: 'whsec_ secret',
+  read(value) {
+    if (typeof value !== 'string' || secretKey(value.trim()) === undefined)
+      throw new OptionProblem(
+        `it must be ${SECRET_PREFIX} followed by the base64 of 24 to 64 random bytes, as Standard Webhooks gives secrets (such as: node -e "console.log('${SECRET_PREFIX}'+require('crypto').randomBytes(32).toString('base64'))")`,
+      );
+    return value.trim();
+  },
+};
 
 const spec: OptionKind<string | LoadedSpec> = {
   type: 'path | LoadedSpec',
@@ -507,6 +533,25 @@ export const MOCK_OPTIONS = {
     default: [],
     defaultText: 'none',
     flags: [{ flag: '--allowed-host <host>', env: 'ALLOWED_HOSTS', repeatable: true }],
+  }),
+  callbackHosts: row({
+    kind: listOf(text({ example: 'localhost', word: true })),
+    doc: 'Hosts the callbacks a request names may be sent to; any other is refused and logged; `*` allows any (unsafe: a shared mock becomes a request forwarder).',
+    default: LOOPBACK_HOSTS,
+    flags: [{ flag: '--callback-hosts <hosts>', env: 'CALLBACK_HOSTS', repeatable: true }],
+  }),
+  webhookUrls: row({
+    kind: listOf(webhookUrl),
+    doc: 'Receivers subscribed to the spec’s webhooks: each is sent after the write it tells of, and on demand (`POST /__mock/webhooks/{name}`).',
+    default: [],
+    defaultText: 'none',
+    flags: [{ flag: '--webhook-url <url>', env: 'WEBHOOK_URLS', repeatable: true }],
+  }),
+  webhookSecret: row({
+    kind: webhookSecret,
+    doc: 'Sign webhooks by the Standard Webhooks convention (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with this `whsec_` secret.',
+    defaultText: 'none: unsigned',
+    flags: [{ flag: '--webhook-secret <secret>', env: 'WEBHOOK_SECRET' }],
   }),
   delayMs: row({
     kind: delayRange,

@@ -188,6 +188,28 @@ export interface MockOptions {
    */
   allowedHosts?: readonly string[];
   /**
+   * The hosts a callback may be sent to (the URL comes from the client's request, so a mock
+   * shared by a team must not call just any host); a callback to another is refused, and
+   * logged. `'*'` allows any (unsafe).
+   * @default ['localhost', '127.0.0.1', '::1']
+   * @example ['localhost', 'hooks.team.internal']
+   */
+  callbackHosts?: readonly string[];
+  /**
+   * Receivers subscribed to the spec's webhooks: each gets a webhook after the write it tells
+   * of, and on demand (`POST /__mock/webhooks/{name}`).
+   * @default []
+   * @example ['http://localhost:9000/webhooks']
+   */
+  webhookUrls?: readonly string[];
+  /**
+   * Sign webhooks by the Standard Webhooks convention with this secret: `whsec_` and the
+   * base64 of 24 to 64 random bytes.
+   * @default none: unsigned
+   * @example 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
+   */
+  webhookSecret?: string;
+  /**
    * Delay every answer of the mocked API by this many milliseconds, or by a time drawn from a
    * range; the admin API changes it for a run, and its reset restores this.
    * @default 0
@@ -298,6 +320,9 @@ export interface ResolvedOptions {
   /** The most the request logs of every state hold together. */
   logBounds: LogBounds;
   allowedHosts: readonly string[];
+  callbackHosts: readonly string[];
+  webhookUrls: readonly string[];
+  webhookSecret: string | undefined;
   watch: boolean;
   /** Where the run's coverage is kept (see the option `coverageFile`); none: nowhere. */
   coverageFile: string | undefined;
@@ -496,6 +521,9 @@ export function resolveOptions(
     sessionTtl: ms('sessionTtlSeconds'),
     logBounds: { entries: pick('maxLogEntries'), bytes: pick('maxLogSize') },
     allowedHosts: pick('allowedHosts'),
+    callbackHosts: pick('callbackHosts'),
+    webhookUrls: pick('webhookUrls'),
+    webhookSecret: given.webhookSecret,
     watch: pick('watch'),
     coverageFile: given.coverageFile,
     handlers: given.handlers ?? {},

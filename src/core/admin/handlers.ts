@@ -29,6 +29,18 @@ export interface CoveredApi {
   schemes: ReadonlyMap<string, SecurityScheme>;
 }
 
+/** The webhooks the admin API lists and sends on demand (`/webhooks`). */
+export interface WebhookControl {
+  /** spec/admin.yaml's WebhookList. */
+  list(): object;
+  /**
+   * Sends webhook `name` to every receiver now (`payload`, else one generated), logged in
+   * `state`'s request log; spec/admin.yaml's Deliveries.
+   * @throws {ApiError} 404 for a name the spec lacks, 409 when no receiver is subscribed.
+   */
+  send(name: string, payload: unknown, state: MockState): Promise<object>;
+}
+
 /** How many records `GET /collections/{name}` shows when no limit is asked for. */
 const DEFAULT_RECORDS_SHOWN = 100;
 
@@ -45,6 +57,8 @@ export function adminHandlers(
   covered: CoveredApi = { operations: [], basePath: '', schemes: new Map() },
   /** What a proxy saw break the spec; a mock has none to list. */
   violations?: ViolationLog,
+  /** The webhooks of the spec; none: the spec declares none to send. */
+  webhooks?: WebhookControl,
 ): Record<string, OperationHandler> {
   /** `session` reads that session's own log; without it, the log of the request's state. */
   const logOf = async (session: unknown, state: MockState) =>
@@ -113,6 +127,14 @@ export function adminHandlers(
     listViolations() {
       return { status: 200, body: violations?.list() ?? { count: 0, violations: [] } };
     },
+    listWebhooks() {
+      return { status: 200, body: webhooks?.list() ?? { webhooks: [], receivers: [] } };
+    },
+    async sendWebhook({ params, body }, { state }) {
+      const name = String(params.name);
+      if (!webhooks) throw errors.noWebhook(name, []);
+      return { status: 200, body: await webhooks.send(name, body, state) };
+    },
     clearViolations() {
       violations?.clear();
       return { status: 204 };
@@ -148,5 +170,8 @@ function requestFilterOf(query: Record<string, unknown>): RequestFilter {
     ...(text('session') ? { session: text('session') } : {}),
     ...(since ? { since: Date.parse(since) } : {}),
     ...(query.view === 'summary' ? { view: 'summary' as const } : {}),
+    ...(query.direction === 'incoming' || query.direction === 'outgoing'
+      ? { direction: query.direction }
+      : {}),
   };
 }

@@ -39,6 +39,23 @@ export interface AnsweredRequest {
   fault?: FaultKind;
   /** The session the request belonged to, if it named one. */
   session?: string;
+  /** Set for a request the mock sent (a callback, a webhook): `path` is then its URL. */
+  outgoing?: OutgoingNote;
+}
+
+/** What the request log says of a request the mock sent (its `outgoing` member). */
+export interface OutgoingNote {
+  kind: 'callback' | 'webhook';
+  /** The callback's or the webhook's name. */
+  name: string;
+  /** The operation whose answer set off a callback, or the change a webhook followed. */
+  cause?: string;
+  /** Attempts made; 0 when it was refused before any. */
+  attempts: number;
+  /** Why nothing was sent, or why the last attempt failed (a timeout, a refused connection). */
+  error?: string;
+  /** What broke the description: the body sent, or the receiver's answer. */
+  problems: string[];
 }
 
 /** What the log keeps of an answer: its headers, and its body or the start of it. */
@@ -64,6 +81,8 @@ export interface RequestFilter {
   since?: number;
   /** At most this many, the newest. */
   limit?: number;
+  /** `incoming`: the requests the mock answered; `outgoing`: the callbacks and webhooks it sent. */
+  direction?: 'incoming' | 'outgoing';
   /**
    * `summary`: only what a row of a list shows (no headers, no bodies), for a page that asks
    * every second; `full`: everything kept.
@@ -131,7 +150,7 @@ const REQUEST_CODEC: EntryCodec<LoggedRequest> = {
   encode: (request) => request.stored ?? wholeOf(request, undefined).toString('utf8'),
   decode(json) {
     const shown = JSON.parse(json) as Omit<AnsweredRequest, 'at'> & { time: string };
-    const { method, path, status, durationMs, session, fault } = shown;
+    const { method, path, status, durationMs, session, fault, outgoing } = shown;
     return {
       method,
       path,
@@ -139,6 +158,7 @@ const REQUEST_CODEC: EntryCodec<LoggedRequest> = {
       durationMs,
       session,
       fault,
+      outgoing,
       at: Date.parse(shown.time),
       stored: json,
     };
@@ -317,6 +337,7 @@ function rowOf(request: AnsweredRequest, id: number | undefined) {
     time: new Date(request.at).toISOString(),
     session: request.session,
     fault: request.fault,
+    outgoing: request.outgoing,
   };
 }
 
@@ -391,6 +412,11 @@ function matcher(filter: RequestFilter): (request: AnsweredRequest) => boolean {
     }
     if (filter.session !== undefined && request.session !== filter.session) return false;
     if (filter.since !== undefined && request.at < filter.since) return false;
+    if (
+      filter.direction !== undefined &&
+      (request.outgoing ? 'outgoing' : 'incoming') !== filter.direction
+    )
+      return false;
     return true;
   };
 }

@@ -1,6 +1,6 @@
 import type { CheckedJson, CheckedList, FaultKind } from '../../vocabulary/answer.js';
 import type { MockRequest } from '../../vocabulary/request.js';
-import type { AnsweredRequest, KeptAnswer } from './request-log.js';
+import type { AnsweredRequest, KeptAnswer, OutgoingNote } from './request-log.js';
 import type { CredentialPlaces } from './redact.js';
 
 /**
@@ -26,6 +26,7 @@ export class RequestRing {
   readonly #bodyNotes: (string | undefined)[];
   readonly #faults: (FaultKind | undefined)[];
   readonly #sessions: (string | undefined)[];
+  readonly #outgoing: (OutgoingNote | undefined)[];
   /** The headers of the answer kept; none for a fault, which answers nothing. */
   readonly #answerHeaders: (Readonly<Record<string, string>> | undefined)[];
   readonly #answerBodies: (CheckedJson | CheckedList | undefined)[];
@@ -47,6 +48,7 @@ export class RequestRing {
     this.#bodyNotes = slots();
     this.#faults = slots();
     this.#sessions = slots();
+    this.#outgoing = slots();
     this.#answerHeaders = slots();
     this.#answerBodies = slots();
     this.#answerStarts = slots();
@@ -67,6 +69,7 @@ export class RequestRing {
     this.#bodyNotes[slot] = request.bodyNote;
     this.#faults[slot] = request.fault;
     this.#sessions[slot] = request.session;
+    this.#outgoing[slot] = request.outgoing;
     const { response } = request;
     this.#answerHeaders[slot] = response?.headers;
     this.#answerBodies[slot] = response?.body;
@@ -102,6 +105,8 @@ export class RequestRing {
     if (fault) request.fault = fault;
     const session = this.#sessions[slot];
     if (session !== undefined) request.session = session;
+    const outgoing = this.#outgoing[slot];
+    if (outgoing) request.outgoing = outgoing;
     const answerHeaders = this.#answerHeaders[slot];
     if (answerHeaders) request.response = this.#answerAt(slot, answerHeaders);
     return request;
@@ -127,6 +132,7 @@ export class RequestRing {
       this.#bodyNotes,
       this.#faults,
       this.#sessions,
+      this.#outgoing,
       this.#answerHeaders,
       this.#answerBodies,
       this.#answerStarts,

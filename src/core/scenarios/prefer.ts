@@ -24,6 +24,8 @@ export interface Preferences {
   interval?: number;
   /** A streamed answer plays its `fault` after this many events, not before the answer. */
   after?: number;
+  /** Send the operation's callbacks this many milliseconds after answering. */
+  callbackDelay?: number;
 }
 
 /** The most events a streamed answer may be asked for. */
@@ -35,7 +37,17 @@ export const MAX_INTERVAL_MS = 10_000;
 /** The longest delay a request may ask for: two minutes. */
 export const MAX_DELAY_MS = 120_000;
 
-const KNOWN = ['code', 'example', 'dynamic', 'delay', 'fault', 'events', 'interval', 'after'];
+const KNOWN = [
+  'code',
+  'example',
+  'dynamic',
+  'delay',
+  'fault',
+  'events',
+  'interval',
+  'after',
+  'callback-delay',
+];
 
 /**
  * Reads the preferences of every `Prefer` header of a request (RFC 7240: comma-separated
@@ -94,6 +106,12 @@ function set(
       if (!/^\d+$/.test(value) || Number(value) > MAX_DELAY_MS)
         refuse(`Prefer: delay takes milliseconds from 0 to ${MAX_DELAY_MS}`);
       preferences.delay = Number(value);
+      return;
+    }
+    case 'callback-delay': {
+      if (!/^\d+$/.test(value) || Number(value) > MAX_DELAY_MS)
+        refuse(`Prefer: callback-delay takes milliseconds from 0 to ${MAX_DELAY_MS}`);
+      preferences.callbackDelay = Number(value);
       return;
     }
     case 'fault':

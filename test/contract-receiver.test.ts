@@ -1,0 +1,141 @@
+// The contract suite's receiver (`--receiver host:port`): it catches the callbacks and webhooks
+// a target sends, and fails a target that never sends a webhook its spec documents.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { contractRules } from '../contract-tests/rules.js';
+import { parseReceiver, targetFromSettings } from '../contract-tests/target.js';
+import { buildContractPlan } from '../src/cli/contract-plan.js';
+import { loadSpec } from '../src/openapi/load.js';
+import { createApp } from '../src/wiring/create-app.js';
+import { requireBuiltCli, ruleOutcomes, runContractCli, type Served } from './contract-helpers.js';
+
+const KEY = 'receiver-key';
+const PETS = 'test/fixtures/specs/pets-webhooks.yaml';
+const SUBSCRIPTIONS = 'test/fixtures/specs/subscriptions-callbacks.yaml';
+
+const started: Served[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((served) => served.close()));
+});
+
+/** A port free a moment ago: the suite's receiver listens there. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The mock of a spec on a free port, its webhooks sent to `webhookUrls`. */
+async function serveMock(spec: string, webhookUrls: string[]): Promise<Served> {
+  const app = createApp({ spec: await loadSpec(spec), apiKeys: [KEY], seedCount: 2, webhookUrls });
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const served: Served = {
+    server,
+    url: `http://127.0.0.1:${port}/v1`,
+    close: async () => {
+      await app.mock.outgoing.idle();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+  started.push(served);
+  return served;
+}
+
+async function outgoingRulesOf(spec: string, baseUrl: string, receiver?: string) {
+  const target = targetFromSettings({
+    baseUrl,
+    token: KEY,
+    seed: 1,
+    budget: 0,
+    timeoutMs: 1500,
+    replay: '',
+    ...(receiver ? { receiver } : {}),
+  });
+  const rules = contractRules(buildContractPlan((await loadSpec(spec)).resolved), target);
+  return { rules, ctx: { target, advise: () => {}, circuit: {}, memo: new Map() } };
+}
+
+describe('the suite’s receiver', () => {
+  it('passes a target that sends its documented webhooks after the writes they tell of', async () => {
+    const port = await freePort();
+    const mock = await serveMock(PETS, [`http://127.0.0.1:${port}/`]);
+    const { rules, ctx } = await outgoingRulesOf(PETS, mock.url, `127.0.0.1:${port}`);
+    expect(await ruleOutcomes(rules, ctx, /webhook/)).toEqual({
+      'createPet: webhook newPet is sent after it, fits its schema, and its documented answer is accepted':
+        'passed',
+      'updatePet: webhook petUpdated is sent after it, fits its schema, and its documented answer is accepted':
+        'passed',
+      'deletePet: webhook petDeleted is sent after it, fits its schema, and its documented answer is accepted':
+        'passed',
+      'webhook petReturned is sent':
+        'RuleSkipped: no write of the spec tells of this webhook: it can only be sent on demand',
+    });
+  });
+
+  it('fails a target that never sends its documented webhook', async () => {
+    const port = await freePort();
+    // Subscribed nowhere: it sends nothing.
+    const mock = await serveMock(PETS, []);
+    const { rules, ctx } = await outgoingRulesOf(PETS, mock.url, `127.0.0.1:${port}`);
+    const found = await ruleOutcomes(rules, ctx, /^createPet: webhook newPet/);
+    expect(Object.values(found)[0]).toMatch(
+      /^ContractViolation: never sends its documented webhook\n.*no POST of webhook newPet reached the receiver/s,
+    );
+  });
+
+  it('passes a target that calls back the URL the request names', async () => {
+    const port = await freePort();
+    const mock = await serveMock(SUBSCRIPTIONS, []);
+    const { rules, ctx } = await outgoingRulesOf(SUBSCRIPTIONS, mock.url, `127.0.0.1:${port}`);
+    expect(await ruleOutcomes(rules, ctx, /: callback on/)).toEqual({
+      'createSubscription: callback onEvent is sent to the URL the request names, fits its schema, and its documented answer is accepted':
+        'passed',
+      'createSubscription: callback onConfirm is sent to the URL the request names, fits its schema, and its documented answer is accepted':
+        'passed',
+    });
+  });
+
+  it('skips, naming the flag, without a receiver', async () => {
+    const { rules, ctx } = await outgoingRulesOf(PETS, 'http://127.0.0.1:9/v1');
+    const found = await ruleOutcomes(rules, ctx, /^createPet: webhook newPet/);
+    expect(Object.values(found)[0]).toMatch(/^RuleSkipped: give --receiver <host:port>/);
+  });
+
+  it('is given by `petstore-kit contract --receiver host:port`', async () => {
+    requireBuiltCli();
+    const port = await freePort();
+    const mock = await serveMock(PETS, [`http://127.0.0.1:${port}/`]);
+    const run = await runContractCli(
+      [
+        '--spec',
+        PETS,
+        '-u',
+        mock.url,
+        '--receiver',
+        `127.0.0.1:${port}`,
+        '--budget',
+        '0',
+        '--seed',
+        '1',
+      ],
+      { API_KEY: KEY },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/conforms: \d+ rules passed, 0 failed/);
+    expect(run.stdout).toContain('no write of the spec tells of this webhook');
+  }, 60_000);
+
+  it('takes host:port, an IPv6 address in brackets', () => {
+    expect(parseReceiver('127.0.0.1:9400')).toEqual({ host: '127.0.0.1', port: 9400 });
+    expect(parseReceiver('[::1]:9400')).toEqual({ host: '::1', port: 9400 });
+    expect(() => parseReceiver('9400')).toThrow(/--receiver must be host:port/);
+    expect(() => parseReceiver('localhost:99999')).toThrow(/--receiver must be host:port/);
+  });
+});
