@@ -164,7 +164,9 @@ function shapeOf(path: string): string {
 function linkParents(collections: Collection[]): void {
   const byItem = new Map<string, Collection>();
   for (const collection of collections)
-    if (collection.itemPath !== undefined) byItem.set(shapeOf(collection.itemPath), collection);
+    if (collection.itemPath !== undefined)
+      // Twilio's item `/Accounts/{Sid}.json` is the parent of `/Accounts/{AccountSid}/Calls.json`.
+      byItem.set(shapeOf(collection.itemPath).replace(/\.[A-Za-z0-9]+$/, ''), collection);
   for (const collection of collections) {
     const parts = segments(collection.path);
     const last = parts.findLastIndex((part) => ITEM_SEGMENT.test(part));
