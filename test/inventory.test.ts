@@ -337,6 +337,21 @@ describe('idempotency keys (Idempotency-Key)', () => {
       ((await (await call('GET', '/warehouses/AAA01/items')).json()) as { total: number }).total,
     ).toBe(3);
   });
+  it('makes one record for two first requests sent together under the same key and body, and gives both its answer', async () => {
+    await call('PUT', '/warehouses/AAA01', WRITE, { name: 'North' });
+    const keyed = { ...WRITE, 'idempotency-key': 'k-together' };
+    const body = { sku: 'PIN-6', name: 'Pin', quantity: 2 };
+    const [first, second] = await Promise.all([
+      call('POST', '/warehouses/AAA01/items', keyed, body),
+      call('POST', '/warehouses/AAA01/items', keyed, body),
+    ]);
+    expect([first?.status, second?.status]).toEqual([201, 201]);
+    expect(await second?.json()).toEqual(await first?.json());
+    expect(second?.headers.get('location')).toBe(first?.headers.get('location'));
+    expect(
+      ((await (await call('GET', '/warehouses/AAA01/items')).json()) as { total: number }).total,
+    ).toBe(1);
+  });
 });
 
 describe('OAuth 2 scopes enforced: a token given as token[scope,...] holds those scopes only', () => {

@@ -13,9 +13,20 @@ const PROPERTIES: Readonly<Record<string, SchemaObject>> = {
 };
 
 function listing(values: string[]) {
+  return listingOf({ type: 'string', enum: values });
+}
+
+/** The listing of an operation with a `sort_by` of this schema, and other query parameters. */
+function listingOf(sortSchema: SchemaObject, others: Record<string, SchemaObject> = {}) {
   const operation = {
     parameters: [
-      { name: 'sort_by', in: 'query', required: false, schema: { type: 'string', enum: values } },
+      { name: 'sort_by', in: 'query', required: false, schema: sortSchema },
+      ...Object.entries(others).map(([name, schema]) => ({
+        name,
+        in: 'query',
+        required: false,
+        schema,
+      })),
     ],
   } as unknown as Operation;
   return listParametersOf(operation, PROPERTIES);
@@ -50,5 +61,52 @@ describe('sorting a list as its sort parameter documents', () => {
 
   it('finds no sort where the values name no property', () => {
     expect(listing(['relevance', 'popularity']).sort).toBeUndefined();
+  });
+
+  it('reads the -field form from a pattern where there is no enum, any property in any spelling', () => {
+    const sorting = listingOf({ type: 'string', pattern: '^[-+]?[a-z_]+$' });
+    expect(sorting.sort?.fields.get('created_at')).toBe('createdAt');
+    expect(sorting.sort?.fields.has('createdAt')).toBe(false);
+    const order = (query: Record<string, unknown>) =>
+      selectPage(RECORDS, query, sorting, READ).records.map((one) => one.id);
+    expect(order({ sort_by: '-created_at' })).toEqual([3, 1, 2]);
+    expect(order({ sort_by: 'title' })).toEqual([3, 1, 2]);
+  });
+
+  it('reads the field:asc|desc form from a pattern on the items of an array', () => {
+    const sorting = listingOf({
+      type: 'array',
+      items: { type: 'string', pattern: '^[a-zA-Z]+:(asc|desc)$' },
+    });
+    expect(sorting.sort?.fields.get('createdAt')).toBe('createdAt');
+    expect(
+      selectPage(RECORDS, { sort_by: ['createdAt:desc'] }, sorting, READ).records.map(
+        (one) => one.id,
+      ),
+    ).toEqual([3, 1, 2]);
+  });
+
+  it('finds no sort where the pattern takes no property in any form', () => {
+    expect(listingOf({ type: 'string', pattern: '^(relevance|popularity)$' }).sort).toBeUndefined();
+  });
+
+  it('reads an order=asc|desc parameter beside the sort field, a direction in the value first', () => {
+    const sorting = listingOf(
+      { type: 'string', enum: ['title', 'createdAt'] },
+      { order: { type: 'string', enum: ['asc', 'desc'] } },
+    );
+    expect(sorting.sort?.direction).toBe('order');
+    const order = (query: Record<string, unknown>) =>
+      selectPage(RECORDS, query, sorting, READ).records.map((one) => one.id);
+    expect(order({ sort_by: 'title', order: 'desc' })).toEqual([2, 1, 3]);
+    expect(order({ sort_by: 'title', order: 'asc' })).toEqual([3, 1, 2]);
+    expect(order({ sort_by: 'title' })).toEqual([3, 1, 2]);
+    // An order parameter whose values are no directions is not one.
+    expect(
+      listingOf(
+        { type: 'string', enum: ['title'] },
+        { order: { type: 'string', enum: ['newest', 'oldest'] } },
+      ).sort?.direction,
+    ).toBeUndefined();
   });
 });

@@ -167,6 +167,14 @@ describe('each scheme, with a credential it accepts', () => {
     expect(res.body.message).toMatch(/\/query\/page is not a known property/);
     expect(res.body.message).not.toMatch(/api_key/);
   });
+
+  it("lets the document's API key through on an operation that needs none (a client sends it everywhere)", async () => {
+    expect((await send('/public', { query: `api_key=${KEY}` })).status).toBe(200);
+    const res = await send('/public', { query: `api_key=${KEY}&page=2` });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/\/query\/page is not a known property/);
+    expect(res.body.message).not.toMatch(/api_key/);
+  });
 });
 
 describe('each scheme, refused: the spec 401 in its error shape', () => {

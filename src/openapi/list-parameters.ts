@@ -34,6 +34,11 @@ export interface Sorting {
   readonly name: string;
   /** Field names as the parameter's values write them → record properties. */
   readonly fields: ReadonlyMap<string, string>;
+  /**
+   * The parameter beside it that says the direction of a field written without one
+   * (`order=desc`, `direction=asc`): its enum lists `asc` and `desc`.
+   */
+  readonly direction?: string;
 }
 
 export interface ListParameters {
@@ -57,6 +62,10 @@ const BEFORE = /^(before|ending_?before|before_?id)$/i;
 const SORT = /^(sort|sort_?by|order_?by|ordering)$/i;
 /** One term of a sort value: `name`, `-name`, `+name`, `name:desc` (RFC-less, as APIs write them). */
 export const SORT_TERM = /^([+-]?)([^:,+\s-][^:,\s]*)(?::(asc|desc))?$/i;
+/** A parameter that says the sort's direction, when its enum is asc and desc. */
+const DIRECTION = /^(order|direction|dir|sort_?order|sort_?dir(ection)?|order_?dir(ection)?)$/i;
+/** The values of a direction parameter, lower-cased. */
+const DIRECTIONS = /^(asc|desc|ascending|descending)$/;
 const NOT_FILTERS =
   /^(sort|sort_?by|order|order_?by|direction|fields|expand|include|embed|q|query|search|format|lang|locale|api_?key|access_?token)$/i;
 
@@ -120,16 +129,19 @@ export function listParametersOf(
     if (property !== undefined && isScalar(properties[property] ?? {}))
       filters.set(parameter.name, property);
   }
-  const sort = sortingOf(query, byWords);
+  const sort = sortingOf(query, properties, byWords);
   return sort ? { paging, filters, sort } : { paging, filters };
 }
 
 /**
  * The sort parameter of a list, when its schema's `enum` (or its items') lists values that name
- * record properties, bare or in the forms that say a direction (`-sku`, `sku:desc`).
+ * record properties, bare or in the forms that say a direction (`-sku`, `sku:desc`); without an
+ * enum, every scalar property its `pattern` takes in one of those forms (`^[-+]?[a-z_]+$`, or
+ * none), each under its own name, snake_case and camelCase.
  */
 function sortingOf(
   query: readonly Parameter[],
+  properties: Readonly<Record<string, SchemaObject>>,
   byWords: ReadonlyMap<string, string>,
 ): Sorting | undefined {
   const parameter = query.find((p) => SORT.test(p.name));
@@ -143,7 +155,50 @@ function sortingOf(
     const property = field === undefined ? undefined : byWords.get(wordsOf(field).join(' '));
     if (field !== undefined && property !== undefined) fields.set(field, property);
   }
-  return fields.size > 0 ? { name: parameter.name, fields } : undefined;
+  if (values.length === 0) {
+    const accepts = patternOf(schema.pattern ?? items?.pattern);
+    for (const [name, property] of Object.entries(properties)) {
+      if (!isScalar(property)) continue;
+      for (const spelling of spellingsOf(name))
+        if (
+          ['', '-', '+'].some((sign) => accepts(`${sign}${spelling}`)) ||
+          accepts(`${spelling}:desc`)
+        )
+          fields.set(spelling, name);
+    }
+  }
+  if (fields.size === 0) return undefined;
+  const direction = query.find(
+    (p) =>
+      p !== parameter &&
+      DIRECTION.test(p.name) &&
+      ['asc', 'desc'].every((one) =>
+        (p.schema.enum ?? []).some((value) => String(value).toLowerCase() === one),
+      ) &&
+      (p.schema.enum ?? []).every((value) => DIRECTIONS.test(String(value).toLowerCase())),
+  );
+  return { name: parameter.name, fields, ...(direction ? { direction: direction.name } : {}) };
+}
+
+/** A test of a value against a schema's pattern (ECMA-262, as JSON Schema says); none takes all. */
+function patternOf(pattern: unknown): (value: string) => boolean {
+  if (typeof pattern !== 'string') return () => true;
+  try {
+    const expression = new RegExp(pattern, 'u');
+    return (value) => expression.test(value);
+  } catch {
+    // A pattern this engine cannot read tells nothing of the forms: none is inferred.
+    return () => false;
+  }
+}
+
+/** A property's name as a sort value may write it: as is, snake_case, camelCase. */
+function spellingsOf(name: string): Set<string> {
+  const words = wordsOf(name);
+  const camel = words.map((word, i) =>
+    i === 0 ? word : `${word[0]?.toUpperCase() ?? ''}${word.slice(1)}`,
+  );
+  return new Set([name, words.join('_'), camel.join('')]);
 }
 
 /** A value a query parameter can be compared with: a scalar, or an array of them (which then contains it). */

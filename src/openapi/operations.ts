@@ -108,7 +108,11 @@ export interface Operation {
   readonly security: readonly SecurityRequirement[];
   /** Whether those requirements demand a credential (an empty requirement allows none). */
   readonly requiresCredential: boolean;
-  /** The query parameters that carry an API key under those requirements (not parameters). */
+  /**
+   * The query parameters that carry an API key (not parameters): those of its requirements,
+   * and any other API key of the document it does not declare as a parameter (a client that
+   * sends its key everywhere is let in where none is needed, as a server ignores it).
+   */
   readonly credentialsInQuery: readonly string[];
   /** The status the operation answers on success: its lowest 2xx response. */
   readonly successStatus: number;
@@ -121,22 +125,40 @@ export interface Operation {
 export function listOperations(document: OpenApiDocument): Operation[] {
   const operations: Operation[] = [];
   const schemes = securitySchemesOf(document);
+  const anyKeyInQuery = apiKeysInQuery(
+    [Object.fromEntries([...schemes.keys()].map((name) => [name, []]))],
+    schemes,
+  );
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     if (!item) continue;
     const shared = (item.parameters ?? []) as ParameterObject[];
     for (const [method, definition] of operationsOfItem(item)) {
+      const parameters = mergeParameters(
+        shared,
+        (definition.parameters ?? []) as ParameterObject[],
+      );
       const security = definition.security ?? document.security ?? [];
       operations.push({
         operationId: definition.operationId ?? `${method} ${path}`,
         method,
         path,
         definition,
-        parameters: mergeParameters(shared, (definition.parameters ?? []) as ParameterObject[]),
+        parameters,
         requestBody: requestBodyOf(definition),
         responses: (definition.responses ?? {}) as Record<string, ResponseObject>,
         security,
         requiresCredential: requiresCredential(security),
-        credentialsInQuery: apiKeysInQuery(security, schemes),
+        credentialsInQuery: [
+          ...new Set([
+            ...apiKeysInQuery(security, schemes),
+            ...anyKeyInQuery.filter(
+              (name) =>
+                !parameters.some(
+                  (parameter) => parameter.in === 'query' && parameter.name === name,
+                ),
+            ),
+          ]),
+        ],
         successStatus: lowestSuccessStatus(definition),
       });
     }

@@ -226,6 +226,12 @@ export const errors = {
     (key: string) =>
       `The Idempotency-Key ${JSON.stringify(key)} was used for another request: use a new key for a new request`,
   ),
+  idempotencyKeyInProgress: define(
+    409,
+    'idempotency_key_in_progress',
+    (key: string) =>
+      `A request under the Idempotency-Key ${JSON.stringify(key)} is still being answered: send it again later`,
+  ),
   emptyKey: define(
     400,
     'validation_failed',

@@ -147,7 +147,33 @@ export function findCollections(operations: readonly ApiOperation[]): Collection
       ...optional('remove', itemMethods.get('delete')),
     });
   }
+  linkParents(collections);
   return collections;
+}
+
+/** A path with its parameters' names left out: `/users/{}/posts`. */
+function shapeOf(path: string): string {
+  return path.replace(/\{[^{}]+\}/g, '{}');
+}
+
+/**
+ * Gives each nested collection the collection whose item its path continues
+ * (`/users/{userId}/posts` under `/users/{id}`): a client makes the parent record first, since a
+ * record under a parent that does not exist is a 404.
+ */
+function linkParents(collections: Collection[]): void {
+  const byItem = new Map<string, Collection>();
+  for (const collection of collections)
+    if (collection.itemPath !== undefined)
+      // Twilio's item `/Accounts/{Sid}.json` is the parent of `/Accounts/{AccountSid}/Calls.json`.
+      byItem.set(shapeOf(collection.itemPath).replace(/\.[A-Za-z0-9]+$/, ''), collection);
+  for (const collection of collections) {
+    const parts = segments(collection.path);
+    const last = parts.findLastIndex((part) => ITEM_SEGMENT.test(part));
+    if (last === -1) continue;
+    const parent = byItem.get(shapeOf(`/${parts.slice(0, last + 1).join('/')}`));
+    if (parent && parent !== collection) collection.parent = parent;
+  }
 }
 
 /** The item path of a collection's segments: one more segment, a parameter. */

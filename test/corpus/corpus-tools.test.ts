@@ -75,6 +75,9 @@ describe('the collection finder', () => {
     ]);
     expect(collections[0]?.listShape).toMatchObject({ kind: 'wrapped', property: 'data' });
     expect(collections[1]?.listShape).toMatchObject({ kind: 'array' });
+    // A record is made under a parent that exists: the user first, then its posts.
+    expect(collections[1]?.parent).toBe(collections[0]);
+    expect(collections[0]?.parent).toBeUndefined();
   });
 
   it('takes no lone list or action for a collection, and no ambiguous wrapper for a list', () => {

@@ -1,5 +1,5 @@
 import { errors } from '../../vocabulary/error-catalogue.js';
-import type { ApiError } from '../../vocabulary/errors.js';
+import { ApiError } from '../../vocabulary/errors.js';
 import type { Answer } from '../../vocabulary/answer.js';
 import type { HandlerContext, HandlerRequest, OperationHandler } from '../handler.js';
 import type { ExampleSource } from '../../openapi/examples.js';
@@ -160,10 +160,34 @@ class ServedResource {
       const base = example();
       if (!envelope || typeof base !== 'object' || base === null || Array.isArray(base))
         return base;
+      const { compiler } = this.options;
       const declared = propertiesOf(envelope.record);
-      const told = Object.fromEntries(Object.entries(record).filter(([name]) => name in declared));
-      const merged = { ...base, ...told };
-      return this.options.compiler.response(envelope.record)(merged).length === 0 ? merged : base;
+      const told = Object.entries(record).filter(([name]) => name in declared);
+      const merged = { ...base, ...Object.fromEntries(told) };
+      if (compiler.response(envelope.record)(merged).length === 0) return merged;
+      // Each field that fits where the answer declares it: Resend's revoke answers a
+      // `revoked_at` string where the grant keeps null until then.
+      const fitting = told.filter(
+        ([name, value]) => compiler.response(declared[name] ?? {})(value).length === 0,
+      );
+      const kept = { ...base, ...Object.fromEntries(fitting) };
+      return compiler.response(envelope.record)(kept).length === 0 ? kept : base;
+    };
+    // An answer of a schema other than the record's may refuse the record as it is (a create
+    // answering a session, `anyOf` closed shapes; a field null in the record, a string there).
+    const listed = this.#listedSchema();
+    const ownShape = envelope?.kind !== 'plain' || envelope.record === listed;
+    /** The record in its envelope; where the answer refuses it, the answer about it. */
+    const recordBody = (record: StoredRecord): unknown => {
+      if (!envelope) return example();
+      if (about) return aboutRecord(record);
+      if (ownShape) return this.envelopes.record(envelope, record);
+      try {
+        return this.envelopes.record(envelope, record);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 'invalid_response') return aboutRecord(record);
+        throw err;
+      }
     };
     /** The answer for a record: in its envelope, else the operation's example. */
     const answer = (
@@ -177,14 +201,7 @@ class ServedResource {
         : headers
           ? { headers }
           : {}),
-      body:
-        as === 204
-          ? undefined
-          : envelope && record
-            ? about
-              ? aboutRecord(record)
-              : this.envelopes.record(envelope, record)
-            : example(),
+      body: as === 204 ? undefined : record ? recordBody(record) : example(),
     });
 
     // Where clients have no create, a `put` is how a record comes to be at its key (HTTP's
@@ -247,7 +264,12 @@ class ServedResource {
           const record = await collection.create(fields, id);
           try {
             // Checked now: never keep a record its answers would refuse, every later list would fail.
-            if (envelope) this.envelopes.record(envelope, record);
+            // Against the schema the lists show it in, where the answer is another's.
+            if (envelope)
+              this.envelopes.record(
+                ownShape ? envelope : { kind: 'plain', record: listed },
+                record,
+              );
           } catch (err) {
             await collection.remove(this.#keyOf(record));
             throw err;
@@ -323,6 +345,15 @@ class ServedResource {
           return answer(record);
         };
     }
+  }
+
+  /** The schema a record is shown in by the collection's list, else the resource's own. */
+  #listedSchema(): SchemaObject {
+    for (const [operation, action] of this.resource.actions) {
+      const envelope = action === 'list' ? this.resource.envelopes.get(operation) : undefined;
+      if (envelope) return envelope.record;
+    }
+    return this.resource.schema;
   }
 
   /**

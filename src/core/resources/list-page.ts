@@ -156,6 +156,9 @@ function sorted<T, L extends Sequence<T>>(
   const { sort } = listing;
   const asked = sort && query[sort.name];
   if (!sort || asked === undefined) return records;
+  // A field written without a direction takes the one the direction parameter gives.
+  const given = sort.direction === undefined ? undefined : query[sort.direction];
+  const fallback = typeof given === 'string' && /^desc/i.test(given) ? -1 : 1;
   const keys: [property: string, sign: number][] = [];
   for (const term of (Array.isArray(asked) ? asked : [asked]).flatMap((one) =>
     String(one).split(','),
@@ -163,7 +166,7 @@ function sorted<T, L extends Sequence<T>>(
     const parts = SORT_TERM.exec(term.trim());
     const property = parts ? sort.fields.get(parts[2] ?? '') : undefined;
     if (parts && property !== undefined)
-      keys.push([property, parts[1] === '-' || parts[3]?.toLowerCase() === 'desc' ? -1 : 1]);
+      keys.push([property, directionOf(parts[1], parts[3]) ?? fallback]);
   }
   if (keys.length === 0) return records;
   const rows = Array.from({ length: records.length }, (_, i) => {
@@ -178,6 +181,13 @@ function sorted<T, L extends Sequence<T>>(
     return 0;
   });
   return rows.map((row) => row.item);
+}
+
+/** The direction a sort term writes (a `-` or `+` prefix, an `:asc` or `:desc` suffix): 1, -1 or none. */
+function directionOf(sign: string | undefined, suffix: string | undefined): number | undefined {
+  if (sign === '-' || suffix?.toLowerCase() === 'desc') return -1;
+  if (sign === '+' || suffix?.toLowerCase() === 'asc') return 1;
+  return undefined;
 }
 
 /** Numbers by value, everything else as text; a record without the field sorts last. */
