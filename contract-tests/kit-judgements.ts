@@ -29,6 +29,7 @@ export function kitJudgements(
   | 'conforms'
   | 'fail'
   | 'success'
+  | 'created'
   | 'clientError'
   | 'errorText'
   | 'echoProblems'
@@ -103,6 +104,13 @@ export function kitJudgements(
         label: `${onlyAnswers.label} (the only answer documented)`,
         accepts: (status) => onlyAnswers.accepts(status) || success(status),
       };
+    },
+
+    created(operation) {
+      const role = roles.get(operation.operationId);
+      return role?.action === 'create' && role.collection.upsert
+        ? { label: '201', accepts: (status) => status === 201 }
+        : kit.success(operation);
     },
 
     clientError(operation) {

@@ -41,6 +41,7 @@ export function kitRecords(
   | 'createdId'
   | 'create'
   | 'itemParams'
+  | 'freshKey'
   | 'someRecordId'
   | 'parentId'
   | 'ownRecord'
@@ -180,7 +181,8 @@ export function kitRecords(
       return (
         idFromLocation(collection, exchange) ??
         bareId(collection, exchange) ??
-        sentKey(collection, exchange)
+        sentKey(collection, exchange) ??
+        (collection.upsert ? idFromPath(collection, exchange.request.url) : undefined)
       );
     },
 
@@ -191,7 +193,7 @@ export function kitRecords(
       const missing = kit.notMade(operation, sent);
       if (missing !== undefined) throw valueNotMade(missing);
       const exchange = await kit.call(ctx, operation, { body: JSON.stringify(sent) });
-      kit.echoed(ctx, exchange, operation, sent);
+      kit.echoed(ctx, exchange, operation, sent, kit.created(operation));
       const id = kit.createdId(collection, exchange);
       if (id === undefined && !promisesId(operation, exchange.status))
         throw new RuleSkipped(unnamed(collection, operation, exchange.status));
@@ -237,6 +239,21 @@ export function kitRecords(
       return { [itemParameter]: id };
     },
 
+    async freshKey(ctx, collection) {
+      const parameter = collection.create?.parameters.find(
+        ({ name, in: where }) => where === 'path' && name === collection.plan.itemParameter,
+      );
+      const schema = parameter?.schema ?? {};
+      const { read } = collection;
+      // A pattern leaves few keys (`^[A-Z]{3}[0-9]{2}$`): one a record holds is read first.
+      for (let tries = 0; ; tries++) {
+        const key = uniqueKey(schema, keyLabel, ++keysMade);
+        if (!read || tries >= FRESH_KEY_TRIES) return key;
+        const answer = await kit.call(ctx, read, { params: kit.itemParams(collection, key) });
+        if (answer.status === 404) return key;
+      }
+    },
+
     someRecordId(ctx, collection) {
       return shared(ctx, `some ${collection.plan.name}`, async () => {
         if (collection.list && !kit.cannotCall(ctx.target, collection.list)) {
@@ -268,6 +285,9 @@ export function kitRecords(
   };
 }
 
+/** How many keys a create under a client's key tries before it takes one unread. */
+const FRESH_KEY_TRIES = 8;
+
 /**
  * The id a create's `Location` header gives, read against the collection's item path: the
  * header resolved against the request, its path under the base URL matched segment by
@@ -276,18 +296,26 @@ export function kitRecords(
  * @example idFromLocation(tickets, exchange) // 12
  */
 export function idFromLocation(collection: CollectionKit, exchange: Exchange): unknown {
-  const { itemPath, itemParameter, idKind } = collection.plan;
   const location = exchange.headers.location;
-  if (location === undefined || !itemPath || !itemParameter) return undefined;
-  let path: string;
+  if (location === undefined) return undefined;
   try {
     const request = new URL(exchange.request.url);
     const resolved = new URL(location, request);
     if (resolved.origin !== request.origin) return undefined;
-    path = resolved.pathname;
+    return idFromPath(collection, resolved.href);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The id a URL of the collection's item path names (`/warehouses/AAA01` gives `AAA01`): the
+ * key a `PUT` under a client's key was sent to.
+ */
+export function idFromPath(collection: CollectionKit, url: string): unknown {
+  const { itemPath, itemParameter, idKind } = collection.plan;
+  if (!itemPath || !itemParameter) return undefined;
+  const path = new URL(url).pathname;
   const template = itemPath.split('/').filter(Boolean);
   const segments = path.split('/').filter(Boolean);
   // The base URL's own path (`/api`) comes before the item path.

@@ -2,6 +2,7 @@ import { createKit } from './kit.js';
 import type { ContractPlan } from './plan.js';
 import type { Rule } from './rule.js';
 import { answerRules } from './rules/answers.js';
+import { conditionalRules } from './rules/conditional.js';
 import { credentialRules } from './rules/credentials.js';
 import { formBodyRules } from './rules/form-bodies.js';
 import { generatedRules } from './rules/generated.js';
@@ -55,6 +56,8 @@ export function contractRules(
     ...stateRules(kit),
     // A nested collection's records are found under their own parent only.
     ...scopingRules(kit),
+    // Conditional requests: ETags sent back as read, stale and missing ones refused.
+    ...conditionalRules(kit),
     // Links lead where they say.
     ...linkRules(kit),
     // Bodies generated from the spec.

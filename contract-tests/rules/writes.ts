@@ -191,7 +191,7 @@ function mergeNullRule(kit: Kit, collection: CollectionKit, update: PlanOperatio
 }
 
 /** One writable property of the record, given another valid value. */
-function oneChange(
+export function oneChange(
   kit: Kit,
   collection: CollectionKit,
   update: PlanOperation,
@@ -219,7 +219,7 @@ function oneChange(
  * A replace body that names the record it replaces: a key the body carries (a user's
  * `username`) equal to the path's, as a client keeps it; another would move the record.
  */
-function keyKept(
+export function keyKept(
   collection: CollectionKit,
   body: Record<string, unknown>,
   id: unknown,
