@@ -2,6 +2,7 @@
 // of its envelope, records the suite creates or finds, shared by the rules of a run.
 import { createHash, randomBytes } from 'node:crypto';
 import { answersRecord } from './answer-shapes.js';
+import { conflictOf, withinLimit } from './conflicts.js';
 import type { Exchange } from './http.js';
 import type { CollectionKit, Kit, KitBase, Roles } from './kit.js';
 import { fieldProducers, idFits, type FieldProducer } from './producers.js';
@@ -48,6 +49,17 @@ export function kitRecords(
 > {
   /** Client-chosen keys made so far by this kit: each create's is new. */
   let keysMade = 0;
+  const keysGiven = new Set<string>();
+  /** A key this kit gave none before: a pattern's short matches may repeat. */
+  const newKey = (schema: Schema): unknown => {
+    for (let tries = 0; ; tries++) {
+      const made = uniqueKey(schema, keyLabel, ++keysMade);
+      if (!keysGiven.has(key(made)) || tries >= FRESH_KEY_TRIES) {
+        keysGiven.add(key(made));
+        return made;
+      }
+    }
+  };
   // The rules of a run are spread over workers, each with a kit of its own and the same label.
   const keyLabel = `${label} ${randomBytes(3).toString('hex')}`;
   const requestSchema = (operation: PlanOperation): Schema =>
@@ -148,11 +160,17 @@ export function kitRecords(
       // refused as a conflict by a correct server.
       const idProperty = role?.collection.plan.idProperty;
       if (role?.action === 'create' && idProperty !== undefined && idProperty in body)
-        body[idProperty] = uniqueKey(
+        body[idProperty] = newKey(
           keySchema(propertiesOf(schema)[idProperty] ?? {}, role.collection),
-          keyLabel,
-          ++keysMade,
         );
+      // Clear of the conflicts the operation documents: a unique field new, a bounded number
+      // a small step the safe way. The conflict rules provoke them on purpose.
+      const conflict = conflictOf(operation, schema);
+      for (const field of conflict?.unique ?? [])
+        if (field in body) body[field] = newKey(propertiesOf(schema)[field] ?? {});
+      const bounded = conflict?.limit?.property;
+      if (bounded !== undefined && bounded in body)
+        body[bounded] = withinLimit(propertiesOf(schema)[bounded] ?? {});
       return left.size === 0
         ? body
         : Object.fromEntries(Object.entries(body).filter(([field]) => !left.has(field)));
@@ -247,10 +265,10 @@ export function kitRecords(
       const { read } = collection;
       // A pattern leaves few keys (`^[A-Z]{3}[0-9]{2}$`): one a record holds is read first.
       for (let tries = 0; ; tries++) {
-        const key = uniqueKey(schema, keyLabel, ++keysMade);
-        if (!read || tries >= FRESH_KEY_TRIES) return key;
-        const answer = await kit.call(ctx, read, { params: kit.itemParams(collection, key) });
-        if (answer.status === 404) return key;
+        const made = newKey(schema);
+        if (!read || tries >= FRESH_KEY_TRIES) return made;
+        const answer = await kit.call(ctx, read, { params: kit.itemParams(collection, made) });
+        if (answer.status === 404) return made;
       }
     },
 

@@ -59,6 +59,8 @@ export interface PlanResponse {
   headers: Record<string, { required: boolean; schema: Schema }>;
   /** Its OpenAPI links, by name. */
   links: Record<string, PlanLink>;
+  /** What the description says of it, read for what a refusal is about (a 409's unique field). */
+  description?: string;
 }
 
 /** An OpenAPI link: a call whose parameters come from this exchange. */

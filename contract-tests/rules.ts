@@ -3,6 +3,7 @@ import type { ContractPlan } from './plan.js';
 import type { Rule } from './rule.js';
 import { answerRules } from './rules/answers.js';
 import { conditionalRules } from './rules/conditional.js';
+import { conflictRules } from './rules/conflicts.js';
 import { credentialRules } from './rules/credentials.js';
 import { formBodyRules } from './rules/form-bodies.js';
 import { generatedRules } from './rules/generated.js';
@@ -11,6 +12,7 @@ import { linkRules } from './rules/links.js';
 import { mediaBodyRules } from './rules/media-bodies.js';
 import { parameterRules } from './rules/parameters.js';
 import { stateRules } from './rules/state.js';
+import { upsertRules } from './rules/upserts.js';
 import { scopingRules } from './rules/scoping.js';
 import { realisticValueRules } from './rules/values.js';
 import { writeRules } from './rules/writes.js';
@@ -56,8 +58,12 @@ export function contractRules(
     ...stateRules(kit),
     // A nested collection's records are found under their own parent only.
     ...scopingRules(kit),
+    // A PUT under a client's key creates once, then replaces.
+    ...upsertRules(kit),
     // Conditional requests: ETags sent back as read, stale and missing ones refused.
     ...conditionalRules(kit),
+    // Documented conflicts, provoked on purpose.
+    ...conflictRules(kit),
     // Links lead where they say.
     ...linkRules(kit),
     // Bodies generated from the spec.

@@ -51,6 +51,7 @@ export interface PlanResponse {
   content: Record<string, Schema>;
   headers: Record<string, { required: boolean; schema: Schema }>;
   links: Record<string, PlanLink>;
+  description?: string;
 }
 
 export interface PlanLink {
@@ -203,6 +204,9 @@ function planOperation(
       ),
       headers,
       links,
+      ...(typeof response.description === 'string' && response.description !== ''
+        ? { description: response.description }
+        : {}),
     };
   }
   const requestBody = operation.requestBody;
