@@ -3,6 +3,7 @@ import type { ContractPlan } from './plan.js';
 import type { Rule } from './rule.js';
 import { answerRules } from './rules/answers.js';
 import { conditionalRules } from './rules/conditional.js';
+import { bodilessRules } from './rules/bodiless.js';
 import { conflictRules } from './rules/conflicts.js';
 import { credentialRules } from './rules/credentials.js';
 import { formBodyRules } from './rules/form-bodies.js';
@@ -14,6 +15,7 @@ import { parameterRules } from './rules/parameters.js';
 import { stateRules } from './rules/state.js';
 import { upsertRules } from './rules/upserts.js';
 import { scopingRules } from './rules/scoping.js';
+import { redirectRules } from './rules/redirects.js';
 import { realisticValueRules } from './rules/values.js';
 import { writeRules } from './rules/writes.js';
 import { specOf } from './spec.js';
@@ -64,6 +66,10 @@ export function contractRules(
     ...conditionalRules(kit),
     // Documented conflicts, provoked on purpose.
     ...conflictRules(kit),
+    // Writes that take no body are called without one.
+    ...bodilessRules(kit),
+    // Documented redirects lead somewhere.
+    ...redirectRules(kit),
     // Links lead where they say.
     ...linkRules(kit),
     // Bodies generated from the spec.

@@ -26,7 +26,8 @@ export function writeRules(kit: Kit): Rule[] {
     if (update) rules.push(updateRule(kit, collection, update));
     if (update && isMergePatch(update)) rules.push(mergeNullRule(kit, collection, update));
     if (collection.delete) rules.push(deleteRule(kit, collection, collection.delete));
-    for (const operation of [create, replace, update])
+    // A PUT under a client's key is the create and the replace both: its rules once.
+    for (const operation of new Set([create, replace, update]))
       if (operation && jsonRequestOf(operation))
         rules.push(...mediaTypeRules(kit, collection, operation));
   }
