@@ -38,10 +38,12 @@ export function conflictOf(
         (named(name) && REUSED.test(said)),
     )
     .map(([name]) => name);
-  const numeric = Object.entries(properties).find(
-    ([name, property]) =>
-      named(name) && allowedTypes(property).some((type) => type === 'integer' || type === 'number'),
+  const numbers = Object.entries(properties).filter(([, property]) =>
+    allowedTypes(property).some((type) => type === 'integer' || type === 'number'),
   );
+  // The number the description names, else the body's only one (an entry's `amount`).
+  const numeric =
+    numbers.find(([name]) => named(name)) ?? (numbers.length === 1 ? numbers[0] : undefined);
   const limit =
     numeric && BOUNDED.test(said)
       ? { property: numeric[0], way: BELOW.test(said) ? ('below' as const) : ('above' as const) }
