@@ -35,7 +35,7 @@ export function writeRules(kit: Kit): Rule[] {
 }
 
 function createRules(kit: Kit, collection: CollectionKit, create: PlanOperation): Rule[] {
-  const success = kit.success(create);
+  const success = kit.created(create);
   const { idProperty, idKind } = collection.plan;
   const record = schemaName(collection.plan.schema);
   const recordText =
