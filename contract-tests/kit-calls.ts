@@ -12,7 +12,15 @@ import {
 import { send } from './http.js';
 import type { Held, Kit, KitBase } from './kit.js';
 import { queryPairs, styledText } from './parameter-style.js';
-import { isJsonMediaType, isOpen, jsonRequestOf, type PlanOperation, type Schema } from './plan.js';
+import {
+  isJsonMediaType,
+  isOpen,
+  jsonRequestOf,
+  type ContractPlan,
+  type PlanOperation,
+  type Schema,
+} from './plan.js';
+import type { RuleContext } from './rule.js';
 import { sampleValue } from './samples.js';
 import { keyword, textKeyword } from './schema-parts.js';
 import { RuleSkipped, valueNotMade } from './verdicts.js';
@@ -110,6 +118,29 @@ export function kitCalls(
           scope = above &&
             scope.parent.parent && { parent: scope.parent.parent, parameter: above.parameter };
         }
+      // A create under a key the client chooses (`PUT /warehouses/{code}`) goes to a new key.
+      const role = kit.roleOf(operation);
+      const keyParameter = role?.collection.plan.itemParameter;
+      if (
+        options.url === undefined &&
+        role?.action === 'create' &&
+        role.collection.upsert &&
+        keyParameter !== undefined &&
+        !(keyParameter in params)
+      )
+        params = { ...params, [keyParameter]: await kit.freshKey(ctx, role.collection) };
+      // A conditional write carries the tag of the record as now read, never a made-up one.
+      const precondition = operation.parameters.find(
+        (parameter) =>
+          parameter.in === 'header' &&
+          parameter.name.toLowerCase() === 'if-match' &&
+          parameter.required,
+      );
+      if (options.url === undefined && precondition && !(precondition.name in params))
+        params = {
+          ...params,
+          [precondition.name]: await currentTag(ctx, kit, plan, operation, params),
+        };
       let path = operation.path;
       const query: [string, string][] = [];
       const link =
@@ -126,6 +157,7 @@ export function kitCalls(
         if (parameter.in === 'header' && isFraming(parameter.name)) continue;
         const given = parameter.name in params;
         if (!given && !parameter.required) continue;
+        if (given && params[parameter.name] === undefined) continue;
         const value = given
           ? params[parameter.name]
           : sampleValue(parameter.schema, `${label} ${parameter.name}`);
@@ -142,7 +174,7 @@ export function kitCalls(
         else if (parameter.in === 'header') headers[parameter.name] = styledText(parameter, value);
         else cookies.push(...queryPairs(parameter, value));
       }
-      Object.assign(headers, auth.headers);
+      Object.assign(headers, options.headers, auth.headers);
       cookies.push(...auth.cookies);
       if (cookies.length > 0)
         headers.Cookie = cookies
@@ -203,6 +235,31 @@ export function kitCalls(
       );
     },
   };
+}
+
+/**
+ * The current strong or weak tag of the record a conditional write names, as its read (the
+ * GET of the same path) answers it with the credentials the suite holds; `*` (any current
+ * record, RFC 9110 section 13.1.1) when nothing answers one.
+ */
+async function currentTag(
+  ctx: RuleContext,
+  kit: Kit,
+  plan: ContractPlan,
+  operation: PlanOperation,
+  params: Record<string, unknown>,
+): Promise<string> {
+  const read = plan.operations.find(
+    (other) => other.method === 'get' && other.path === operation.path,
+  );
+  if (!read || kit.cannotCall(ctx.target, read)) return '*';
+  const path = Object.fromEntries(
+    operation.parameters
+      .filter((parameter) => parameter.in === 'path' && parameter.name in params)
+      .map((parameter) => [parameter.name, params[parameter.name]]),
+  );
+  const answer = await kit.call(ctx, read, { params: path });
+  return (answer.status < 300 && answer.headers.etag) || '*';
 }
 
 /**

@@ -29,6 +29,7 @@ export function kitJudgements(
   | 'conforms'
   | 'fail'
   | 'success'
+  | 'created'
   | 'clientError'
   | 'errorText'
   | 'echoProblems'
@@ -105,6 +106,13 @@ export function kitJudgements(
       };
     },
 
+    created(operation) {
+      const role = roles.get(operation.operationId);
+      return role?.action === 'create' && role.collection.upsert
+        ? { label: '201', accepts: (status) => status === 201 }
+        : kit.success(operation);
+    },
+
     clientError(operation) {
       const documented: number[] = documented4xx(operation).filter(
         (status) => status === 400 || status === 422,
@@ -179,7 +187,10 @@ export function kitJudgements(
       const invalid = kit.clientError(operation);
       // A key the client chose that a record holds already: 409 Conflict, as HTTP names it.
       const key = roles.get(operation.operationId)?.collection.plan.idProperty;
-      const conflict = key !== undefined && key in sent && exchange.status === 409;
+      // Or a conflict with the state the operation documents (a unique field, a balance).
+      const conflict =
+        exchange.status === 409 &&
+        ((key !== undefined && key in sent) || operation.responses['409'] !== undefined);
       const refused = conflict
         ? { label: '409', accepts: (status: number) => status === 409 }
         : invalid;

@@ -2,6 +2,7 @@
 // of its envelope, records the suite creates or finds, shared by the rules of a run.
 import { createHash, randomBytes } from 'node:crypto';
 import { answersRecord } from './answer-shapes.js';
+import { conflictOf, withinLimit } from './conflicts.js';
 import type { Exchange } from './http.js';
 import type { CollectionKit, Kit, KitBase, Roles } from './kit.js';
 import { fieldProducers, idFits, type FieldProducer } from './producers.js';
@@ -41,12 +42,24 @@ export function kitRecords(
   | 'createdId'
   | 'create'
   | 'itemParams'
+  | 'freshKey'
   | 'someRecordId'
   | 'parentId'
   | 'ownRecord'
 > {
   /** Client-chosen keys made so far by this kit: each create's is new. */
   let keysMade = 0;
+  const keysGiven = new Set<string>();
+  /** A key this kit gave none before: a pattern's short matches may repeat. */
+  const newKey = (schema: Schema): unknown => {
+    for (let tries = 0; ; tries++) {
+      const made = uniqueKey(schema, keyLabel, ++keysMade);
+      if (!keysGiven.has(key(made)) || tries >= FRESH_KEY_TRIES) {
+        keysGiven.add(key(made));
+        return made;
+      }
+    }
+  };
   // The rules of a run are spread over workers, each with a kit of its own and the same label.
   const keyLabel = `${label} ${randomBytes(3).toString('hex')}`;
   const requestSchema = (operation: PlanOperation): Schema =>
@@ -147,11 +160,17 @@ export function kitRecords(
       // refused as a conflict by a correct server.
       const idProperty = role?.collection.plan.idProperty;
       if (role?.action === 'create' && idProperty !== undefined && idProperty in body)
-        body[idProperty] = uniqueKey(
+        body[idProperty] = newKey(
           keySchema(propertiesOf(schema)[idProperty] ?? {}, role.collection),
-          keyLabel,
-          ++keysMade,
         );
+      // Clear of the conflicts the operation documents: a unique field new, a bounded number
+      // a small step the safe way. The conflict rules provoke them on purpose.
+      const conflict = conflictOf(operation, schema);
+      for (const field of conflict?.unique ?? [])
+        if (field in body) body[field] = newKey(propertiesOf(schema)[field] ?? {});
+      const bounded = conflict?.limit?.property;
+      if (bounded !== undefined && bounded in body)
+        body[bounded] = withinLimit(propertiesOf(schema)[bounded] ?? {});
       return left.size === 0
         ? body
         : Object.fromEntries(Object.entries(body).filter(([field]) => !left.has(field)));
@@ -180,7 +199,8 @@ export function kitRecords(
       return (
         idFromLocation(collection, exchange) ??
         bareId(collection, exchange) ??
-        sentKey(collection, exchange)
+        sentKey(collection, exchange) ??
+        (collection.upsert ? idFromPath(collection, exchange.request.url) : undefined)
       );
     },
 
@@ -191,7 +211,7 @@ export function kitRecords(
       const missing = kit.notMade(operation, sent);
       if (missing !== undefined) throw valueNotMade(missing);
       const exchange = await kit.call(ctx, operation, { body: JSON.stringify(sent) });
-      kit.echoed(ctx, exchange, operation, sent);
+      kit.echoed(ctx, exchange, operation, sent, kit.created(operation));
       const id = kit.createdId(collection, exchange);
       if (id === undefined && !promisesId(operation, exchange.status))
         throw new RuleSkipped(unnamed(collection, operation, exchange.status));
@@ -237,6 +257,21 @@ export function kitRecords(
       return { [itemParameter]: id };
     },
 
+    async freshKey(ctx, collection) {
+      const parameter = collection.create?.parameters.find(
+        ({ name, in: where }) => where === 'path' && name === collection.plan.itemParameter,
+      );
+      const schema = parameter?.schema ?? {};
+      const { read } = collection;
+      // A pattern leaves few keys (`^[A-Z]{3}[0-9]{2}$`): one a record holds is read first.
+      for (let tries = 0; ; tries++) {
+        const made = newKey(schema);
+        if (!read || tries >= FRESH_KEY_TRIES) return made;
+        const answer = await kit.call(ctx, read, { params: kit.itemParams(collection, made) });
+        if (answer.status === 404) return made;
+      }
+    },
+
     someRecordId(ctx, collection) {
       return shared(ctx, `some ${collection.plan.name}`, async () => {
         if (collection.list && !kit.cannotCall(ctx.target, collection.list)) {
@@ -268,6 +303,9 @@ export function kitRecords(
   };
 }
 
+/** How many keys a create under a client's key tries before it takes one unread. */
+const FRESH_KEY_TRIES = 8;
+
 /**
  * The id a create's `Location` header gives, read against the collection's item path: the
  * header resolved against the request, its path under the base URL matched segment by
@@ -276,18 +314,26 @@ export function kitRecords(
  * @example idFromLocation(tickets, exchange) // 12
  */
 export function idFromLocation(collection: CollectionKit, exchange: Exchange): unknown {
-  const { itemPath, itemParameter, idKind } = collection.plan;
   const location = exchange.headers.location;
-  if (location === undefined || !itemPath || !itemParameter) return undefined;
-  let path: string;
+  if (location === undefined) return undefined;
   try {
     const request = new URL(exchange.request.url);
     const resolved = new URL(location, request);
     if (resolved.origin !== request.origin) return undefined;
-    path = resolved.pathname;
+    return idFromPath(collection, resolved.href);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The id a URL of the collection's item path names (`/warehouses/AAA01` gives `AAA01`): the
+ * key a `PUT` under a client's key was sent to.
+ */
+export function idFromPath(collection: CollectionKit, url: string): unknown {
+  const { itemPath, itemParameter, idKind } = collection.plan;
+  if (!itemPath || !itemParameter) return undefined;
+  const path = new URL(url).pathname;
   const template = itemPath.split('/').filter(Boolean);
   const segments = path.split('/').filter(Boolean);
   // The base URL's own path (`/api`) comes before the item path.

@@ -51,10 +51,16 @@ export interface KitBase {
 
 /** Options of one call. */
 export interface CallOptions {
-  /** Values of path, query, header and cookie parameters; required ones left out are sampled. */
+  /**
+   * Values of path, query, header and cookie parameters; required ones left out are sampled
+   * (an `If-Match` gets the record's current ETag, read first), one given as `undefined` is
+   * not sent.
+   */
   params?: Record<string, unknown>;
   /** The credentials sent: the valid ones when `undefined`, none when `null`. */
   auth?: Carrier | null;
+  /** Request headers the operation does not declare (`If-None-Match` on a read that answers ETags). */
+  headers?: Record<string, string>;
   /** Sent as is (a JSON text, or anything else); `undefined` sends no body. */
   body?: string | undefined;
   /** The Content-Type of the body: the operation's JSON media type unless given. */
@@ -87,6 +93,11 @@ export interface CollectionKit {
   delete?: PlanOperation;
   /** The collection whose record this one's paths name first (`projects` of `/projects/{projectId}/tickets`). */
   parent?: CollectionKit;
+  /**
+   * Its create is a `PUT` of the item path under a key the client chooses (201 created, then
+   * 200 or 204 replaced): `create` and `replace` are that one operation.
+   */
+  upsert?: true;
 }
 
 /** A body the suite sent to create a record, and the answer. */
@@ -133,6 +144,8 @@ export interface Kit {
   fail(summary: string, details: string[], ...exchanges: Exchange[]): never;
   /** The documented 2xx statuses of an operation. */
   success(operation: PlanOperation): Expectation;
+  /** What a create answers: its success, or the documented 201 of a `PUT` under a new key. */
+  created(operation: PlanOperation): Expectation;
   /** The 4xx statuses that refuse a request the spec forbids. */
   clientError(operation: PlanOperation): Expectation;
   /** "400 with an Error body", "4xx with a Problem body". */
@@ -218,6 +231,11 @@ export interface Kit {
   /** The path parameters that name a record of the collection. */
   itemParams(collection: CollectionKit, id: unknown): Record<string, unknown>;
   /**
+   * A key no record of the collection has yet, for a create under a key the client chooses:
+   * new in this run, and read first (404) where the collection has a read.
+   */
+  freshKey(ctx: RuleContext, collection: CollectionKit): Promise<unknown>;
+  /**
    * A record to read: the first the list holds, else one the suite creates (shared by the
    * rules of a run); `undefined` when there is none to read.
    */
@@ -263,6 +281,13 @@ export function createKit(spec: ContractSpec, label: string): Kit {
       if (!operation) continue;
       found[action as CollectionAction] = operation;
       roles.set(operationId, { collection: found, action: action as CollectionAction });
+    }
+    // A PUT of the item path documenting 201 creates under the key the client puts in the path.
+    const put = found.replace;
+    if (!found.create && put?.method === 'put' && '201' in put.responses) {
+      found.create = put;
+      found.upsert = true;
+      roles.set(put.operationId, { collection: found, action: 'create' });
     }
     return found;
   });

@@ -72,6 +72,8 @@ export interface PlanResponse {
   headers: Record<string, { required: boolean; schema: Schema }>;
   /** Its OpenAPI links, by name. */
   links: Record<string, PlanLink>;
+  /** What the description says of it, read for what a refusal is about (a 409's unique field). */
+  description?: string;
   /**
    * Its sequential media types (SSE, JSON Lines, JSON text sequences) and the schema of one
    * item: 3.2's `itemSchema` (`itemSchema: true`), else the media type's `schema` read as one.

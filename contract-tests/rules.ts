@@ -2,6 +2,9 @@ import { createKit } from './kit.js';
 import type { ContractPlan } from './plan.js';
 import type { Rule } from './rule.js';
 import { answerRules } from './rules/answers.js';
+import { conditionalRules } from './rules/conditional.js';
+import { bodilessRules } from './rules/bodiless.js';
+import { conflictRules } from './rules/conflicts.js';
 import { credentialRules } from './rules/credentials.js';
 import { formBodyRules } from './rules/form-bodies.js';
 import { generatedRules } from './rules/generated.js';
@@ -12,7 +15,9 @@ import { outgoingRules } from './rules/outgoing.js';
 import { parameterRules } from './rules/parameters.js';
 import { stateRules } from './rules/state.js';
 import { streamRules } from './rules/streams.js';
+import { upsertRules } from './rules/upserts.js';
 import { scopingRules } from './rules/scoping.js';
+import { redirectRules } from './rules/redirects.js';
 import { realisticValueRules } from './rules/values.js';
 import { writeRules } from './rules/writes.js';
 import { specOf } from './spec.js';
@@ -60,6 +65,16 @@ export function contractRules(
     ...stateRules(kit),
     // A nested collection's records are found under their own parent only.
     ...scopingRules(kit),
+    // A PUT under a client's key creates once, then replaces.
+    ...upsertRules(kit),
+    // Conditional requests: ETags sent back as read, stale and missing ones refused.
+    ...conditionalRules(kit),
+    // Documented conflicts, provoked on purpose.
+    ...conflictRules(kit),
+    // Writes that take no body are called without one.
+    ...bodilessRules(kit),
+    // Documented redirects lead somewhere.
+    ...redirectRules(kit),
     // Links lead where they say.
     ...linkRules(kit),
     // Bodies generated from the spec.

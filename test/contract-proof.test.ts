@@ -19,7 +19,9 @@ import { helpdeskServer, type HelpdeskBehaviour } from './fixtures/helpdesk-serv
 import { KEYS, withKeySchemes } from './fixtures/library-keys.js';
 import { libraryServer, type LibraryBehaviour } from './fixtures/library-server.js';
 import { mediaServer, type MediaBehaviour } from './fixtures/media-server.js';
+import { ledgerServer, type LedgerBehaviour } from './fixtures/ledger-server.js';
 import { notesServer, type NotesBehaviour } from './fixtures/notes-server.js';
+import { shelvesServer, type ShelvesBehaviour } from './fixtures/shelves-server.js';
 import { CATEGORIES, categoryStore } from './helpers.js';
 
 const KEY = 'proof-key';
@@ -635,6 +637,45 @@ const MUTATIONS: { check: string; disabled: RegExp; faults: string[]; stores?: t
     stores: true,
   },
   {
+    check: 'the conditional requests (ETag, If-Match, If-None-Match)',
+    disabled: /If-Match|If-None-Match/,
+    faults: [
+      'shelves: If-Match compared with nothing (any tag taken)',
+      'shelves: a write without If-Match applied, not refused with 428',
+      'shelves: a write leaves the ETag as it was',
+      'shelves: If-Match compared weakly (W/ matches the strong tag)',
+      'shelves: If-None-Match ignored (200, never 304)',
+      'shelves: a stale write answered 412, and applied all the same',
+    ],
+  },
+  {
+    check: 'the documented conflicts (409)',
+    disabled: /a create reusing the|takes the state (below|above) what it allows/,
+    faults: [
+      'shelves: a barcode reused within its branch accepted',
+      'shelves: a reused barcode answered 409, and the copy shelved all the same',
+      'ledger: an entry may overdraw the account (no 409)',
+    ],
+  },
+  {
+    check: "a PUT under a client's key replacing what it created",
+    disabled: /a new key gets 201, the same key again/,
+    faults: ['shelves: a PUT of a known code answers 201 again'],
+  },
+  {
+    check: 'the documented redirects followed',
+    disabled: /whose Location leads to a 2xx/,
+    faults: [
+      'ledger: redirects lead to a 404 (the base path left out)',
+      'ledger: the statement answered inline (200), not redirected as documented',
+    ],
+  },
+  {
+    check: 'the writes without a body',
+    disabled: /called without a body/,
+    faults: ['ledger: closing the day refuses a request without a JSON content type (415)'],
+  },
+  {
     check: 'updates and deletes seen by the next read and list',
     disabled: /the next read shows it|a deleted record is gone/,
     faults: [
@@ -1033,7 +1074,134 @@ const MEDIA_CORRECT: {
   },
 ];
 
+const SHELVES = fileURLToPath(new URL('./fixtures/specs/shelves.yaml', import.meta.url));
+
+/**
+ * Shelves: the HTTP a description states. Branches by PUT under a client's code, shelves whose
+ * id only `Location` gives, copies three levels down, ETags and preconditions, a unique barcode.
+ */
+const SHELVES_FAULTY: { fault: string; behaviour: Partial<ShelvesBehaviour>; caughtBy: RegExp }[] =
+  [
+    {
+      fault: 'shelves: If-Match compared with nothing (any tag taken)',
+      behaviour: { ifMatchIgnored: true },
+      caughtBy: /updateShelf: a write whose If-Match a write before made stale gets 412/,
+    },
+    {
+      fault: 'shelves: a write without If-Match applied, not refused with 428',
+      behaviour: { ifMatchOptional: true },
+      caughtBy: /updateShelf: a write without If-Match gets 428/,
+    },
+    {
+      fault: 'shelves: a write leaves the ETag as it was',
+      behaviour: { tagNeverChanges: true },
+      caughtBy: /the write before changed the ETag/,
+    },
+    {
+      fault: 'shelves: If-Match compared weakly (W/ matches the strong tag)',
+      behaviour: { weakIfMatch: true },
+      caughtBy:
+        /a write whose If-Match is the weak form \(W\/\) of the current strong ETag gets 412/,
+    },
+    {
+      fault: 'shelves: If-None-Match ignored (200, never 304)',
+      behaviour: { noNotModified: true },
+      caughtBy: /getShelf: a read sent its current ETag in If-None-Match gets 304/,
+    },
+    {
+      fault: 'shelves: a stale write answered 412, and applied all the same',
+      behaviour: { staleApplied: true },
+      caughtBy: /gets 412 and changes nothing/,
+    },
+    {
+      fault: 'shelves: a PUT of a new code answers 200, not 201',
+      behaviour: { putCreates200: true },
+      caughtBy: /putBranch: a valid body gets 201/,
+    },
+    {
+      fault: 'shelves: a PUT of a known code answers 201 again',
+      behaviour: { putReplaces201: true },
+      caughtBy: /putBranch: a new key gets 201, the same key again 200/,
+    },
+    {
+      fault: 'shelves: a barcode reused within its branch accepted',
+      behaviour: { barcodeNotUnique: true },
+      caughtBy: /createCopy: a create reusing the `barcode` of a record it holds gets 409/,
+    },
+    {
+      fault: 'shelves: a reused barcode answered 409, and the copy shelved all the same',
+      behaviour: { conflictStored: true },
+      caughtBy: /createCopy: a create reusing the `barcode` .* makes no second record/,
+    },
+    {
+      fault: 'shelves: a copy read under any shelf of its branch',
+      behaviour: { copiesUnscoped: true },
+      caughtBy: /getCopy: a record created under one shelves record is not found under another/,
+    },
+    {
+      fault: "shelves: a new shelf's Location names the next one",
+      behaviour: { shelfLocationOffByOne: true },
+      caughtBy: /createShelf: a valid body gets 201/,
+    },
+  ];
+const SHELVES_CORRECT: { difference: string; behaviour: Partial<ShelvesBehaviour> }[] = [
+  { difference: 'shelves: a plain reference implementation', behaviour: {} },
+  { difference: 'shelves: ETags a hash of the fields', behaviour: { hashTags: true } },
+  { difference: 'shelves: Location an absolute URL', behaviour: { absoluteLocation: true } },
+  {
+    difference: 'shelves: three branches to start with, newest first',
+    behaviour: { preload: 3, newestFirst: true },
+  },
+];
+
+const LEDGER = fileURLToPath(new URL('./fixtures/specs/ledger.yaml', import.meta.url));
+
+/** Ledger: writes without a body, documented redirects, a balance an entry may not overdraw. */
+const LEDGER_FAULTY: { fault: string; behaviour: Partial<LedgerBehaviour>; caughtBy: RegExp }[] = [
+  {
+    fault: 'ledger: an entry may overdraw the account (no 409)',
+    behaviour: { overdraftAllowed: true },
+    caughtBy: /addEntry: a create whose `amount` .* gets 409/,
+  },
+  {
+    fault: 'ledger: freezing refuses a request without a body (400)',
+    behaviour: { freezeNeedsBody: true },
+    caughtBy: /freezeAccount: answers 204/,
+  },
+  {
+    fault: 'ledger: closing the day refuses a request without a JSON content type (415)',
+    behaviour: { closeNeedsJson: true },
+    caughtBy: /closeDay: called without a body, as it takes none, answers 202 or 204/,
+  },
+  {
+    fault: 'ledger: redirects lead to a 404 (the base path left out)',
+    behaviour: { statementNowhere: true },
+    caughtBy: /getStatement: answers 302 or 303 whose Location leads to a 2xx/,
+  },
+  {
+    fault: 'ledger: the statement answered inline (200), not redirected as documented',
+    behaviour: { statementInline: true },
+    caughtBy: /getStatement: answers 302 or 303 whose Location leads to a 2xx/,
+  },
+  {
+    fault: "ledger: the latest account's redirect carries no Location",
+    behaviour: { latestWithoutLocation: true },
+    caughtBy: /latestAccount: answers 307/,
+  },
+];
+const LEDGER_CORRECT: { difference: string; behaviour: Partial<LedgerBehaviour> }[] = [
+  { difference: 'ledger: a plain reference implementation', behaviour: {} },
+  { difference: 'ledger: redirects to absolute URLs', behaviour: { absoluteLocation: true } },
+  { difference: 'ledger: the statement as 303 See Other', behaviour: { statementSeeOther: true } },
+  {
+    difference: 'ledger: the day closed at once (204), three accounts to start with',
+    behaviour: { closesAtOnce: true, preload: 3 },
+  },
+];
+
 type SpecName =
+  | 'shelves'
+  | 'ledger'
   | 'media'
   | 'categories'
   | 'library'
@@ -1056,7 +1224,9 @@ const FAULTY_COUNT =
   NESTED_AND_FORMS_FAULTY.length +
   NOTES_FAULTY.length +
   ORGS_FAULTY.length +
-  MEDIA_FAULTY.length;
+  MEDIA_FAULTY.length +
+  SHELVES_FAULTY.length +
+  LEDGER_FAULTY.length;
 /** The correct servers, and our mock on the two specs it serves. */
 const CORRECT_COUNT =
   CORRECT.length +
@@ -1069,6 +1239,8 @@ const CORRECT_COUNT =
   NOTES_CORRECT.length +
   ORGS_CORRECT.length +
   MEDIA_CORRECT.length +
+  SHELVES_CORRECT.length +
+  LEDGER_CORRECT.length +
   2;
 
 beforeAll(async () => {
@@ -1088,6 +1260,8 @@ beforeAll(async () => {
   orgsSpec = await loadSpec(ORGS);
   plans.orgs = buildContractPlan(orgsSpec.resolved);
   plans.media = buildContractPlan((await loadSpec(MEDIA)).resolved);
+  plans.shelves = buildContractPlan((await loadSpec(SHELVES)).resolved);
+  plans.ledger = buildContractPlan((await loadSpec(LEDGER)).resolved);
 });
 
 /** What each faulty server and correct deployment got, by its name, for the listing. */
@@ -1251,6 +1425,18 @@ const ALL_FAULTY: AnyFault[] = [
     spec: 'media' as const,
     app: () => mediaServer({ apiKey: KEY, ...behaviour }),
   })),
+  ...SHELVES_FAULTY.map(({ fault, behaviour, caughtBy }) => ({
+    fault,
+    caughtBy,
+    spec: 'shelves' as const,
+    app: () => shelvesServer({ apiKey: KEY, ...behaviour }),
+  })),
+  ...LEDGER_FAULTY.map(({ fault, behaviour, caughtBy }) => ({
+    fault,
+    caughtBy,
+    spec: 'ledger' as const,
+    app: () => ledgerServer({ apiKey: KEY, ...behaviour }),
+  })),
 ];
 const ALL_CORRECT: {
   difference: string;
@@ -1305,6 +1491,16 @@ const ALL_CORRECT: {
     spec: 'media' as const,
     app: () => mediaServer({ apiKey: KEY, ...behaviour }),
     ...(skips ? { skips } : {}),
+  })),
+  ...SHELVES_CORRECT.map(({ difference, behaviour }) => ({
+    difference,
+    spec: 'shelves' as const,
+    app: () => shelvesServer({ apiKey: KEY, ...behaviour }),
+  })),
+  ...LEDGER_CORRECT.map(({ difference, behaviour }) => ({
+    difference,
+    spec: 'ledger' as const,
+    app: () => ledgerServer({ apiKey: KEY, ...behaviour }),
   })),
 ];
 

@@ -26,7 +26,8 @@ export function writeRules(kit: Kit): Rule[] {
     if (update) rules.push(updateRule(kit, collection, update));
     if (update && isMergePatch(update)) rules.push(mergeNullRule(kit, collection, update));
     if (collection.delete) rules.push(deleteRule(kit, collection, collection.delete));
-    for (const operation of [create, replace, update])
+    // A PUT under a client's key is the create and the replace both: its rules once.
+    for (const operation of new Set([create, replace, update]))
       if (operation && jsonRequestOf(operation))
         rules.push(...mediaTypeRules(kit, collection, operation));
   }
@@ -34,7 +35,7 @@ export function writeRules(kit: Kit): Rule[] {
 }
 
 function createRules(kit: Kit, collection: CollectionKit, create: PlanOperation): Rule[] {
-  const success = kit.success(create);
+  const success = kit.created(create);
   const { idProperty, idKind } = collection.plan;
   const record = schemaName(collection.plan.schema);
   const recordText =
@@ -191,7 +192,7 @@ function mergeNullRule(kit: Kit, collection: CollectionKit, update: PlanOperatio
 }
 
 /** One writable property of the record, given another valid value. */
-function oneChange(
+export function oneChange(
   kit: Kit,
   collection: CollectionKit,
   update: PlanOperation,
@@ -219,7 +220,7 @@ function oneChange(
  * A replace body that names the record it replaces: a key the body carries (a user's
  * `username`) equal to the path's, as a client keeps it; another would move the record.
  */
-function keyKept(
+export function keyKept(
   collection: CollectionKit,
   body: Record<string, unknown>,
   id: unknown,

@@ -68,6 +68,7 @@ export interface PlanResponse {
   headers: Record<string, { required: boolean; schema: Schema }>;
   links: Record<string, PlanLink>;
   items?: Record<string, { schema: Schema; itemSchema: boolean }>;
+  description?: string;
 }
 
 export interface PlanLink {
@@ -296,6 +297,9 @@ function planOperation(
       headers,
       links,
       ...(items.length > 0 ? { items: Object.fromEntries(items) } : {}),
+      ...(typeof response.description === 'string' && response.description !== ''
+        ? { description: response.description }
+        : {}),
     };
   }
   const requestBody = operation.requestBody;
