@@ -14,6 +14,8 @@ import { CONTRACT_TUNABLES, ContractExit } from './contract-defaults.js';
 import { DIFF_FORMATS } from '../diff/report.js';
 import { LEVELS } from '../diff/rules.js';
 import type { DiffCommandOptions } from './diff-command.js';
+import type { WorkflowCommandOptions } from './workflow-command.js';
+import { WORKFLOW_FORMATS } from './workflow-report.js';
 import type { TypesCommandFlags } from './types-command.js';
 import { TYPE_OPTIONS } from '../openapi/typegen/options.js';
 import { addOptionFlags, givenOptions } from './option-flags.js';
@@ -41,6 +43,75 @@ class DiffCommand extends Command {
     const line = message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
     return super.error(`petstore-kit diff: ${line}`, { ...options, exitCode: 2 });
   }
+}
+
+/** The `workflow` command: like `contract`, a bad option means it cannot run, exit code 2. */
+class WorkflowCommand extends Command {
+  override error(message: string, options?: { code?: string; exitCode?: number }): never {
+    const line = message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+    return super.error(`petstore-kit workflow: ${line}`, { ...options, exitCode: 2 });
+  }
+}
+
+/** `petstore-kit workflow`: runs the workflows of an Arazzo document (docs/workflows.md). */
+function workflowCommand(io: CliIo): Command {
+  const repeat = (value: string, previous: string[] = []) => [...previous, value];
+  return new WorkflowCommand('workflow')
+    .description(
+      'run the workflows of an Arazzo 1.0 or 1.1 document against a deployment or the mock; exit 0 if every one passed, 1 if a step failed, 2 if they cannot run',
+    )
+    .argument('<file>', 'the Arazzo document, e.g. flows.arazzo.yaml')
+    .addOption(
+      new Option(
+        '--server <sourceName=url>',
+        'the base URL of one source description; repeatable',
+      ).argParser(repeat),
+    )
+    .addOption(
+      new Option('-u, --base-url <url>', 'the base URL of the one source description').env(
+        'BASE_URL',
+      ),
+    )
+    .addOption(
+      new Option('--input <name=value>', 'an input of the workflows; repeatable').argParser(repeat),
+    )
+    .addOption(new Option('--inputs <file>', 'a JSON file of inputs by name'))
+    .addOption(
+      new Option(
+        '-k, --api-key <key>',
+        'the token of bearer, API key, OAuth 2 and OpenID Connect schemes (prefer the env var)',
+      ).env('API_KEY'),
+    )
+    .addOption(
+      new Option(
+        '--credential <scheme=value>',
+        'the credential of one security scheme (scheme[scope,...]=token for OAuth 2); repeatable',
+      ).argParser(repeat),
+    )
+    .addOption(
+      new Option('-w, --workflow <id>', 'run this workflow only; repeatable').argParser(repeat),
+    )
+    .addOption(
+      new Option(
+        '--mock',
+        'run against the mock of each source description, in the process (no socket)',
+      ),
+    )
+    .addOption(
+      new Option('-f, --format <format>', 'report format')
+        .choices(WORKFLOW_FORMATS)
+        .default('text'),
+    )
+    .addOption(
+      new Option(
+        '-o, --output <file>',
+        'write the report to this file (the summary to stdout)',
+      ).argParser((file: string) => resolve(file)),
+    )
+    .action(async (file: string, options: WorkflowCommandOptions) => {
+      const { runWorkflowCommand } = await import('./workflow-command.js');
+      io.onExitCode?.(await runWorkflowCommand(file, options, io));
+    });
 }
 
 /**
@@ -322,6 +393,7 @@ export function createCli(io: CliIo): Command {
       io.onExitCode?.(await runCoverage(options, io));
     });
   program.addCommand(typesCommand(io).copyInheritedSettings(program));
+  program.addCommand(workflowCommand(io).copyInheritedSettings(program));
   program.addCommand(
     new DiffCommand('diff')
       .copyInheritedSettings(program)
