@@ -128,7 +128,11 @@ export function mockLacks(reports: readonly WorkflowReport[]): string[] {
       const failed = step.criteria
         .filter((criterion) => !criterion.passed)
         .map((criterion) => criterion.text);
-      if (status === 501)
+      if (step.breaches.request.length > 0)
+        lines.push(
+          `${report.workflowId}/${step.stepId}: the workflow's request breaks the description (${step.breaches.request[0] ?? ''}), and the mock refuses it as the description asks: give the inputs it reads`,
+        );
+      else if (status === 501)
         lines.push(
           `${report.workflowId}/${step.stepId}: ${step.target} has no behaviour on the mock (501): give it an example or a handler`,
         );

@@ -157,6 +157,24 @@ export function checkReferences(read: ReadArazzo, sources: readonly SourceApi[])
       if (step.workflowId !== undefined) checkWorkflowId([...path, 'workflowId'], step.workflowId);
       else if (!asyncStep) {
         const lookup = findOperation(step, sources);
+        if (lookup.found) {
+          // A path parameter the operation does not have cannot be sent: its template stays unfilled.
+          const names = lookup.operation.parameters
+            .filter((parameter) => parameter.in === 'path')
+            .map((parameter) => parameter.name);
+          step.parameters?.forEach((parameter, index) => {
+            if (
+              !isReusable(parameter) &&
+              parameter.in === 'path' &&
+              !names.includes(parameter.name)
+            )
+              report(
+                [...path, 'parameters', index, 'name'],
+                `${lookup.operation.operationId} has no path parameter "${parameter.name}"`,
+                nearest(parameter.name, names),
+              );
+          });
+        }
         if (!lookup.found)
           report(
             [...path, step.operationPath === undefined ? 'operationId' : 'operationPath'],

@@ -114,11 +114,16 @@ class Runner {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
+  /** Workflows run with the given inputs (at the top level, or as a dependency): each runs once. */
+  private readonly withGivenInputs = new Map<string, WorkflowReport>();
+
   /** A workflow run at the top level: once, its dependencies first. */
   async workflowOnce(id: string): Promise<WorkflowReport> {
-    const known = this.done.get(id);
+    const known = this.withGivenInputs.get(id);
     if (known) return known;
-    return this.runWorkflow(id, this.options.inputs ?? {}, 0);
+    const report = await this.runWorkflow(id, this.options.inputs ?? {}, 0);
+    this.withGivenInputs.set(id, report);
+    return report;
   }
 
   private workflowOf(id: string): Workflow | undefined {
@@ -154,9 +159,11 @@ class Runner {
     if (depth > MAX_DEPTH)
       return end('error', `workflows call each other deeper than ${MAX_DEPTH}`);
     for (const dependency of workflow.dependsOn ?? []) {
-      const report =
-        this.done.get(dependency) ??
-        (await this.runWorkflow(dependency, this.options.inputs ?? {}, depth + 1));
+      let report = this.withGivenInputs.get(dependency);
+      if (!report) {
+        report = await this.runWorkflow(dependency, this.options.inputs ?? {}, depth + 1);
+        this.withGivenInputs.set(dependency, report);
+      }
       if (report.outcome !== 'passed')
         return end(
           report.outcome === 'error' ? 'error' : 'failed',
@@ -300,14 +307,11 @@ class Runner {
     given: Readonly<Record<string, unknown>>,
   ): Record<string, unknown> | string {
     if (!workflow.inputs) return { ...given };
-    let schema: unknown = workflow.inputs;
-    const reference = isRecord(schema) && typeof schema.$ref === 'string' ? schema.$ref : undefined;
-    if (reference !== undefined) {
-      schema = reference.startsWith('#')
-        ? valueAt(this.options.document, reference.slice(1))
-        : undefined;
-      if (schema === undefined)
-        return `its inputs refer to ${reference}, which the document does not hold`;
+    let schema: unknown;
+    try {
+      schema = inlineReferences(workflow.inputs, this.options.document, []);
+    } catch (err) {
+      return (err as Error).message;
     }
     const properties =
       isRecord(schema) && isRecord(schema.properties) ? Object.keys(schema.properties) : undefined;
@@ -320,6 +324,8 @@ class Runner {
         useDefaults: true,
         coerceTypes: true,
         allErrors: true,
+        validateFormats: false,
+        logger: false,
       }).compile(schema as object);
       if (!validate(inputs)) {
         const first = validate.errors?.[0];
@@ -377,7 +383,20 @@ class Runner {
       );
       const called = await this.runWorkflow(step.workflowId, childInputs, depth + 1);
       report.called = called;
-      const scope: ExpressionScope = { ...base, outputs: called.outputs };
+      // The called workflow's last exchange is what `$statusCode` and `$response` read here.
+      const last = [...called.steps].reverse().find((report) => report.response);
+      const scope: ExpressionScope = {
+        ...base,
+        outputs: called.outputs,
+        ...(last?.response
+          ? {
+              statusCode: last.response.status,
+              response: { headers: last.response.headers, body: last.response.body },
+              url: last.request?.url,
+              method: last.request?.method,
+            }
+          : {}),
+      };
       if (called.outcome !== 'passed') {
         report.note = `${step.workflowId} ${called.outcome}: ${called.reason ?? ''}`;
         return finish(scope);
@@ -581,6 +600,30 @@ function safeValue(value: unknown, scope: ExpressionScope): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * An inputs schema with its `$ref`s into the document (`#/components/inputs/x`) replaced by
+ * their targets, at any depth: they point into the Arazzo document, not into the schema.
+ * @throws {Error} when one points at nothing.
+ */
+function inlineReferences(schema: unknown, document: unknown, seen: readonly string[]): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => inlineReferences(item, document, seen));
+  if (!isRecord(schema)) return schema;
+  const { $ref: reference, ...rest } = schema;
+  if (typeof reference === 'string' && reference.startsWith('#/')) {
+    // A schema that refers to itself is read as any value past its first level.
+    if (seen.includes(reference)) return {};
+    const target = valueAt(document, reference.slice(1));
+    if (target === undefined)
+      throw new Error(`its inputs refer to ${reference}, which the document does not hold`);
+    const inlined = inlineReferences(target, document, [...seen, reference]);
+    if (Object.keys(rest).length === 0) return inlined;
+    return { allOf: [inlined, inlineReferences(rest, document, seen)] };
+  }
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [key, inlineReferences(value, document, seen)]),
+  );
 }
 
 /** Why a step failed, in one line. */
