@@ -275,6 +275,28 @@ workflows:
   });
 });
 
+describe('petstore-kit workflow from createCli', () => {
+  it('runs when the caller gives no exit-code callback', async () => {
+    const { createCli } = await import('../src/cli/cli.js');
+    const { Writable } = await import('node:stream');
+    let out = '';
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        out += chunk.toString();
+        done();
+      },
+    });
+    await createCli({ stdout: sink, stderr: sink }).parseAsync([
+      'node',
+      'petstore-kit',
+      'workflow',
+      CATEGORIES,
+      '--mock',
+    ]);
+    expect(out).toContain('1 workflow: 1 passed, 0 failed');
+  });
+});
+
 describe('petstore-kit workflow refuses a document it cannot run', () => {
   async function document(text: string): Promise<string> {
     const folder = await mkdtemp(join(tmpdir(), 'workflow-doc-'));

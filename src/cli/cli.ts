@@ -110,7 +110,9 @@ function workflowCommand(io: CliIo): Command {
     )
     .action(async (file: string, options: WorkflowCommandOptions) => {
       const { runWorkflowCommand } = await import('./workflow-command.js');
-      io.onExitCode?.(await runWorkflowCommand(file, options, io));
+      // Run first: `io.onExitCode?.(await ...)` would skip the run when no callback is given.
+      const code = await runWorkflowCommand(file, options, io);
+      io.onExitCode?.(code);
     });
 }
 
