@@ -188,6 +188,14 @@ export interface MockOptions {
    */
   allowedHosts?: readonly string[];
   /**
+   * Arazzo workflows, as `file#workflowId`, run against the fresh mock before it serves (startMock
+   * and the CLI only): the state they make is the start-up state, which every reset returns to
+   * and every new session starts from.
+   * @default []
+   * @example ['flows.arazzo.yaml#customer-with-orders']
+   */
+  seedWorkflows?: readonly string[];
+  /**
    * Delay every answer of the mocked API by this many milliseconds, or by a time drawn from a
    * range; the admin API changes it for a run, and its reset restores this.
    * @default 0
@@ -298,6 +306,7 @@ export interface ResolvedOptions {
   /** The most the request logs of every state hold together. */
   logBounds: LogBounds;
   allowedHosts: readonly string[];
+  seedWorkflows: readonly string[];
   watch: boolean;
   /** Where the run's coverage is kept (see the option `coverageFile`); none: nowhere. */
   coverageFile: string | undefined;
@@ -496,6 +505,7 @@ export function resolveOptions(
     sessionTtl: ms('sessionTtlSeconds'),
     logBounds: { entries: pick('maxLogEntries'), bytes: pick('maxLogSize') },
     allowedHosts: pick('allowedHosts'),
+    seedWorkflows: pick('seedWorkflows'),
     watch: pick('watch'),
     coverageFile: given.coverageFile,
     handlers: given.handlers ?? {},
