@@ -16,6 +16,8 @@ import { LEVELS } from '../diff/rules.js';
 import type { DiffCommandOptions } from './diff-command.js';
 import type { FromHarOptions } from './from-har-command.js';
 import type { TrafficCommandOptions } from './traffic-command.js';
+import type { WorkflowCommandOptions } from './workflow-command.js';
+import { WORKFLOW_FORMATS } from './workflow-report.js';
 import type { TypesCommandFlags } from './types-command.js';
 import { TYPE_OPTIONS } from '../openapi/typegen/options.js';
 import { addOptionFlags, givenOptions } from './option-flags.js';
@@ -43,6 +45,69 @@ class CheckCommand extends Command {
     const line = message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
     return super.error(`petstore-kit ${this.name()}: ${line}`, { ...options, exitCode: 2 });
   }
+}
+
+/** `petstore-kit workflow`: runs the workflows of an Arazzo document (docs/workflows.md). */
+function workflowCommand(io: CliIo): Command {
+  const repeat = (value: string, previous: string[] = []) => [...previous, value];
+  return new CheckCommand('workflow')
+    .description(
+      'run the workflows of an Arazzo 1.0 or 1.1 document against a deployment or the mock; exit 0 if every one passed, 1 if a step failed, 2 if they cannot run',
+    )
+    .argument('<file>', 'the Arazzo document, e.g. flows.arazzo.yaml')
+    .addOption(
+      new Option(
+        '--server <sourceName=url>',
+        'the base URL of one source description; repeatable',
+      ).argParser(repeat),
+    )
+    .addOption(
+      new Option('-u, --base-url <url>', 'the base URL of the one source description').env(
+        'BASE_URL',
+      ),
+    )
+    .addOption(
+      new Option('--input <name=value>', 'an input of the workflows; repeatable').argParser(repeat),
+    )
+    .addOption(new Option('--inputs <file>', 'a JSON file of inputs by name'))
+    .addOption(
+      new Option(
+        '-k, --api-key <key>',
+        'the token of bearer, API key, OAuth 2 and OpenID Connect schemes (prefer the env var)',
+      ).env('API_KEY'),
+    )
+    .addOption(
+      new Option(
+        '--credential <scheme=value>',
+        'the credential of one security scheme (scheme[scope,...]=token for OAuth 2); repeatable',
+      ).argParser(repeat),
+    )
+    .addOption(
+      new Option('-w, --workflow <id>', 'run this workflow only; repeatable').argParser(repeat),
+    )
+    .addOption(
+      new Option(
+        '--mock',
+        'run against the mock of each source description, in the process (no socket)',
+      ),
+    )
+    .addOption(
+      new Option('-f, --format <format>', 'report format')
+        .choices(WORKFLOW_FORMATS)
+        .default('text'),
+    )
+    .addOption(
+      new Option(
+        '-o, --output <file>',
+        'write the report to this file (the summary to stdout)',
+      ).argParser((file: string) => resolve(file)),
+    )
+    .action(async (file: string, options: WorkflowCommandOptions) => {
+      const { runWorkflowCommand } = await import('./workflow-command.js');
+      // Run first: `io.onExitCode?.(await ...)` would skip the run when no callback is given.
+      const code = await runWorkflowCommand(file, options, io);
+      io.onExitCode?.(code);
+    });
 }
 
 /**
@@ -79,7 +144,8 @@ function typesCommand(io: CliIo): Command {
   }
   return command.action(async (options: TypesCommandFlags) => {
     const { runTypes } = await import('./types-command.js');
-    io.onExitCode?.(await runTypes(options, io));
+    const code = await runTypes(options, io);
+    io.onExitCode?.(code);
   });
 }
 
@@ -287,7 +353,8 @@ export function createCli(io: CliIo): Command {
         const baseUrlSource = command.getOptionValueSource('baseUrl');
         // Loaded here only: the suite's modules are no part of the mock's start-up.
         const { runContract } = await import('./contract-command.js');
-        io.onExitCode?.(await runContract({ ...options, baseUrlSource }, io));
+        const code = await runContract({ ...options, baseUrlSource }, io);
+        io.onExitCode?.(code);
       }),
   );
 
@@ -333,9 +400,37 @@ export function createCli(io: CliIo): Command {
     )
     .action(async (options: CoverageFlags) => {
       const { runCoverage } = await import('./coverage-command.js');
-      io.onExitCode?.(await runCoverage(options, io));
+      const code = await runCoverage(options, io);
+      io.onExitCode?.(code);
     });
   program.addCommand(typesCommand(io).copyInheritedSettings(program));
+  const workflow = workflowCommand(io).copyInheritedSettings(program);
+  workflow.addCommand(
+    new CheckCommand('from-har')
+      .copyInheritedSettings(program)
+      .description(
+        'write the calls a HAR recorded as an Arazzo workflow whose steps carry the values each answer gave; exit 0 written, 2 if nothing could be',
+      )
+      .argument(
+        '<file.har>',
+        "a HAR 1.2 file: a browser's network panel, Playwright's recordHar, or the proxy's --har",
+      )
+      .addOption(
+        new Option(
+          '--spec <path>',
+          'the OpenAPI document the calls went to (default: the bundled spec)',
+        ),
+      )
+      .addOption(new Option('-o, --output <file>', 'where to write the workflow (default: stdout)'))
+      .addOption(new Option('--base-url <url>', "the API's URL as recorded, base path included"))
+      .addOption(new Option('--workflow-id <id>', "the workflow's id").default('recorded'))
+      .action(async (file: string, options: FromHarOptions) => {
+        const { runFromHar } = await import('./from-har-command.js');
+        const code = await runFromHar(file, options, io);
+        io.onExitCode?.(code);
+      }),
+  );
+  program.addCommand(workflow);
   program.addCommand(
     new CheckCommand('diff')
       .copyInheritedSettings(program)
@@ -357,7 +452,8 @@ export function createCli(io: CliIo): Command {
       )
       .action(async (old: string, now: string, options: DiffCommandOptions) => {
         const { runDiff } = await import('./diff-command.js');
-        io.onExitCode?.(await runDiff(old, now, options, io));
+        const code = await runDiff(old, now, options, io);
+        io.onExitCode?.(code);
       }),
   );
   program.addCommand(
@@ -392,38 +488,10 @@ export function createCli(io: CliIo): Command {
       )
       .action(async (file: string, options: TrafficCommandOptions) => {
         const { runTraffic } = await import('./traffic-command.js');
-        io.onExitCode?.(await runTraffic(file, options, io));
+        const code = await runTraffic(file, options, io);
+        io.onExitCode?.(code);
       }),
   );
-
-  const workflow = new CheckCommand('workflow')
-    .copyInheritedSettings(program)
-    .description('Arazzo workflows: write one from a recording');
-  workflow.addCommand(
-    new CheckCommand('from-har')
-      .copyInheritedSettings(program)
-      .description(
-        'write the calls a HAR recorded as an Arazzo workflow whose steps carry the values each answer gave; exit 0 written, 2 if nothing could be',
-      )
-      .argument(
-        '<file.har>',
-        "a HAR 1.2 file: a browser's network panel, Playwright's recordHar, or the proxy's --har",
-      )
-      .addOption(
-        new Option(
-          '--spec <path>',
-          'the OpenAPI document the calls went to (default: the bundled spec)',
-        ),
-      )
-      .addOption(new Option('-o, --output <file>', 'where to write the workflow (default: stdout)'))
-      .addOption(new Option('--base-url <url>', "the API's URL as recorded, base path included"))
-      .addOption(new Option('--workflow-id <id>', "the workflow's id").default('recorded'))
-      .action(async (file: string, options: FromHarOptions) => {
-        const { runFromHar } = await import('./from-har-command.js');
-        io.onExitCode?.(await runFromHar(file, options, io));
-      }),
-  );
-  program.addCommand(workflow);
 
   return program;
 }

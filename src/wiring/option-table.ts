@@ -348,6 +348,13 @@ export const MOCK_OPTIONS = {
     shorthandFor: "storage: { kind: 'file', path }",
     flags: [{ flag: '--data <file>' }],
   }),
+  seedWorkflows: row({
+    kind: listOf(text({ example: 'flows.arazzo.yaml#customer-with-orders' })),
+    doc: 'Arazzo workflows (`file#workflowId`) run against the fresh mock before it serves: their state is the start-up state, which every reset returns to and every new session starts from (docs/workflows.md).',
+    default: [],
+    defaultText: 'none',
+    flags: [{ flag: '--seed-workflow <file#workflowId>', repeatable: true }],
+  }),
   coverageFile: row({
     kind: text({ example: 'coverage.json' }),
     doc: 'Keep the coverage of every request of every session since start-up, through every reset, in this file as `GET /__mock/coverage?scope=run` gives it (written twice a second while it changes, and at exit): what `petstore-kit coverage --coverage-file` reads after the mock is gone.',

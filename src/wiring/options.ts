@@ -210,6 +210,14 @@ export interface MockOptions {
    */
   webhookSecret?: string;
   /**
+   * Arazzo workflows, as `file#workflowId`, run against the fresh mock before it serves (startMock
+   * and the CLI only): the state they make is the start-up state, which every reset returns to
+   * and every new session starts from.
+   * @default []
+   * @example ['flows.arazzo.yaml#customer-with-orders']
+   */
+  seedWorkflows?: readonly string[];
+  /**
    * Delay every answer of the mocked API by this many milliseconds, or by a time drawn from a
    * range; the admin API changes it for a run, and its reset restores this.
    * @default 0
@@ -323,6 +331,7 @@ export interface ResolvedOptions {
   callbackHosts: readonly string[];
   webhookUrls: readonly string[];
   webhookSecret: string | undefined;
+  seedWorkflows: readonly string[];
   watch: boolean;
   /** Where the run's coverage is kept (see the option `coverageFile`); none: nowhere. */
   coverageFile: string | undefined;
@@ -524,6 +533,7 @@ export function resolveOptions(
     callbackHosts: pick('callbackHosts'),
     webhookUrls: pick('webhookUrls'),
     webhookSecret: given.webhookSecret,
+    seedWorkflows: pick('seedWorkflows'),
     watch: pick('watch'),
     coverageFile: given.coverageFile,
     handlers: given.handlers ?? {},

@@ -173,9 +173,17 @@ export async function openMock(
       store,
       storage.kind === 'file' ? storage.path : storage.kind === 'redis' ? storage.url : 'the store',
     );
+  // Seed workflows make the start-up state: marked below, it is what every reset returns to and
+  // every new session starts from. A store that holds data already has its state.
+  if (!hasData && settings.seedWorkflows.length > 0) {
+    const { runSeedWorkflows } = await import('./seed-workflows.js');
+    await runSeedWorkflows(app.mock, settings.seedWorkflows, settings.apiKeys);
+  }
   // A shared store that held data was seeded and marked by the replica that opened it first:
   // marking it again would move the state every replica resets to.
   if (!(hasData && store.shared)) await store.markInitial();
+  // The seed workflows' requests are no part of the run: the log and coverage start empty.
+  if (!hasData && settings.seedWorkflows.length > 0) await app.mock.reset();
 
   let stopWatching = (): void => {};
   if (settings.watch && typeof settings.spec === 'string') {
