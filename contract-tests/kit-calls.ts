@@ -22,17 +22,17 @@ export function kitCalls(
   { plan, label, scopes }: KitBase,
   kit: Kit,
 ): Pick<Kit, 'secret' | 'name' | 'cannotCall' | 'call' | 'madeUpParams'> {
-  const secret: Kit['secret'] = (target, name) => {
+  const secret: Kit['secret'] = (target, name, needs = []) => {
     const scheme = plan.securitySchemes[name];
     if (!scheme || name in target.refusedSchemes) return undefined;
-    return secretOf(scheme, target.credentials);
+    return secretOf(scheme, target.credentials, name, needs);
   };
 
   const validAuth = (target: Held, operation: PlanOperation): Carrier | undefined => {
     for (const requirement of operation.security) {
       if (Object.keys(requirement).length === 0) continue;
       const carrier = validCarrier(requirement, plan.securitySchemes, (name) =>
-        secret(target, name),
+        secret(target, name, requirement[name]),
       );
       if (carrier) return carrier;
     }
@@ -63,12 +63,15 @@ export function kitCalls(
       if (validAuth(target, operation)) return undefined;
       const reasons = operation.security.flatMap((requirement) =>
         Object.keys(requirement)
-          .filter((name) => secret(target, name) === undefined)
+          .filter((name) => secret(target, name, requirement[name]) === undefined)
           .map((name) => {
             const scheme = plan.securitySchemes[name];
             if (!scheme) return `the scheme ${name}, which the spec does not define`;
             const refused = target.refusedSchemes[name];
             if (refused) return `${describeScheme(scheme)} (${name}), ${refused}`;
+            const given = target.credentials.byScheme?.[name] ?? [];
+            if (given.length > 0)
+              return `${describeScheme(scheme)} (${name}) with the scopes ${(requirement[name] ?? []).join(', ')}, which no credential given for it holds (${given.map((credential) => `[${(credential.scopes ?? []).join(',')}]`).join(', ')})`;
             const option = optionFor(scheme);
             return option
               ? `${describeScheme(scheme)} (${name}), and no credential was given for it: give ${option}`

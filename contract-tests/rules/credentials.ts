@@ -92,7 +92,7 @@ export function credentialRules(
               .filter((other) => other !== name)
               .map((other) => {
                 const otherScheme = schemes[other];
-                const otherSecret = kit.secret(ctx.target, other);
+                const otherSecret = kit.secret(ctx.target, other, requirement[other]);
                 if (!otherScheme || otherSecret === undefined)
                   throw new RuleSkipped(
                     kit.cannotCall(ctx.target, operation) ?? `${other} is not held`,

@@ -16,6 +16,7 @@ export interface SuiteRun {
     baseUrl: string;
     token?: string | undefined;
     basic?: string | undefined;
+    credentials?: { scheme: string; scopes?: string[] | undefined; value: string }[] | undefined;
     refusedSchemes?: Record<string, string>;
     readOnly?: boolean;
     seed: number;
