@@ -9,7 +9,8 @@ import {
   validCarrier,
   type Carrier,
 } from './credentials.js';
-import { send } from './http.js';
+import { send, type Exchange } from './http.js';
+import { isSafe, recordKey, type Ledger } from './ledger.js';
 import type { Held, Kit, KitBase } from './kit.js';
 import { queryPairs, styledText } from './parameter-style.js';
 import { isJsonMediaType, isOpen, jsonRequestOf, type PlanOperation, type Schema } from './plan.js';
@@ -172,6 +173,8 @@ export function kitCalls(
         body: options.body,
         secrets: auth.secrets,
       });
+      if (ctx.ledger && !isSafe(operation.method))
+        noteWrite(ctx.ledger, kit, operation, params, exchange);
       const authorization = Object.entries(headers).find(
         ([name]) => name.toLowerCase() === 'authorization',
       )?.[1];
@@ -196,6 +199,39 @@ export function kitCalls(
       );
     },
   };
+}
+
+/**
+ * Notes a write in the run's ledger: the request and its status; a record a create made, with
+ * the path parameters that name it; a record a delete removed.
+ */
+function noteWrite(
+  ledger: Ledger,
+  kit: Kit,
+  operation: PlanOperation,
+  params: Record<string, unknown>,
+  exchange: Exchange,
+): void {
+  ledger.writes.push({
+    method: operation.method.toUpperCase(),
+    path: exchange.request.path,
+    status: exchange.status,
+  });
+  const role = kit.roleOf(operation);
+  const { itemPath, itemParameter, name } = role?.collection.plan ?? {};
+  if (!role || !itemPath || !itemParameter || exchange.status < 200 || exchange.status > 299)
+    return;
+  const named = (given: Record<string, unknown>) =>
+    Object.fromEntries(
+      [...itemPath.matchAll(/\{([^}]+)\}/g)]
+        .map(([, parameter]) => [parameter!, given[parameter!]] as const)
+        .filter(([, value]) => value !== undefined),
+    );
+  if (role.action === 'create') {
+    const id = kit.createdId(role.collection, exchange);
+    if (id !== undefined)
+      ledger.created.push({ collection: name!, params: named({ ...params, [itemParameter]: id }) });
+  } else if (role.action === 'delete') ledger.deleted.add(recordKey(name!, named(params)));
 }
 
 /**

@@ -6,7 +6,12 @@ import { buildContractPlan, type ContractPlan } from './contract-plan.js';
 import { contractCoverage, unreachedOperations } from './contract-coverage.js';
 import { preflight } from './contract-preflight.js';
 import { junitReport } from './contract-junit.js';
-import { contractReport, githubAnnotations, type RuleOutcome } from './contract-report.js';
+import {
+  contractReport,
+  findings,
+  githubAnnotations,
+  type RuleOutcome,
+} from './contract-report.js';
 import { CONTRACT_DEFAULTS, ContractExit } from './contract-defaults.js';
 import {
   parseCredentialFlag,
@@ -74,7 +79,7 @@ export class ContractConfigError extends Error {
 }
 
 /** The names the suite gives a rule it could not judge (see contract-tests/verdicts.ts). */
-const UNJUDGED = new Set(['TargetUnavailable', 'BudgetReached']);
+const UNJUDGED = new Set(['TargetUnavailable', 'BudgetReached', 'SetupFailed']);
 
 /**
  * Runs the contract suite against a deployment and tells whether it conforms.
@@ -169,6 +174,8 @@ export async function runContract(
     coverage,
     minCoverage: options.minCoverage,
     unreached,
+    writes: result.writes,
+    cleanup: result.cleanup,
   });
   if (options.reporter === 'junit' && options.output) {
     await mkdir(dirname(options.output), { recursive: true });
@@ -179,6 +186,9 @@ export async function runContract(
         properties: { seed: String(seed), budget: String(budget), base_url: baseUrl, replay },
         coverage,
         minCoverage: options.minCoverage,
+        findings: findings(outcomes),
+        writes: result.writes ?? [],
+        cleanup: result.cleanup,
       }),
     );
   }
@@ -190,9 +200,12 @@ export async function runContract(
             exitCode: report.exitCode,
             seed,
             replay,
+            findings: findings(outcomes),
             rules: outcomes,
             coverage,
             unreached,
+            writes: result.writes ?? [],
+            cleanup: result.cleanup ?? { deletes: [], left: [] },
           },
           null,
           2,
@@ -219,10 +232,11 @@ function outcomeOf(rule: SuiteRuleResult, readOnly: boolean): RuleOutcome {
       ...base,
       state: unjudged ? 'unjudged' : 'failed',
       message: rule.error?.message ?? 'failed',
+      ...(rule.error?.clause === undefined ? {} : { clause: rule.error.clause }),
+      ...(rule.error?.finding === undefined ? {} : { finding: rule.error.finding }),
     };
   }
-  const note =
-    rule.note ?? (readOnly ? 'they write, and --read-only skips what writes' : 'skipped');
+  const note = rule.note ?? (readOnly ? 'not judged: --read-only (they write)' : 'skipped');
   return { ...base, state: 'skipped', note };
 }
 

@@ -37,7 +37,7 @@ export function parseCredentialFlag(text: string): CredentialFlag {
   const value = text.slice(at + 1);
   if (value === '') throw new CredentialFlagError(`the credential of ${match[1]} is empty: ${how}`);
   const scopes = match[2]?.split(/[\s,]+/).filter(Boolean);
-  return { scheme: match[1]!, ...(scopes === undefined ? {} : { scopes }), value };
+  return { scheme: match[1] ?? '', ...(scopes === undefined ? {} : { scopes }), value };
 }
 
 /**
