@@ -65,7 +65,7 @@ export function credentialRules(
       const text = given ?? (takesBody ? await harmless(ctx, operation, params) : undefined);
       if (
         text === undefined &&
-        !takesBody &&
+        !operation.requestBody &&
         !isSafe(operation.method) &&
         !hasPathParameter(operation)
       )
