@@ -223,7 +223,8 @@ export async function runContract(
   return report.exitCode;
 }
 
-function outcomeOf(rule: SuiteRuleResult, readOnly: boolean): RuleOutcome {
+/** A rule of the suite as the report reads it: a setup step that broke the contract is not judged. */
+export function outcomeOf(rule: SuiteRuleResult, readOnly: boolean): RuleOutcome {
   const base = { name: rule.name, advisories: rule.advisories };
   if (rule.state === 'passed') return { ...base, state: 'passed' };
   if (rule.state === 'failed') {
