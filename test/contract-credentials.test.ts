@@ -10,6 +10,7 @@ import {
 import { buildContractPlan } from '../src/cli/contract-plan.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { requireBuiltCli, runContractCli } from './contract-helpers.js';
 
 const SPEC = new URL('./fixtures/specs/scoped-notes.yaml', import.meta.url).pathname;
 const mocks: RunningMock[] = [];
@@ -112,5 +113,38 @@ describe('a credential per scheme, with the scopes it holds', { timeout: 60_000 
     const states = await run(await mock(['oauth=writer', 'oauth=reader[read]']));
     expect(states.get(COOKIE_ALONE)).toMatch(/^failed 401 answers where the spec wants 200/);
     expect(states.get(OAUTH_ALONE)).toBe('passed');
+  });
+});
+
+describe('petstore-kit contract --credential', { timeout: 60_000 }, () => {
+  it.each([
+    [
+      ['--credential', 'oauht=t'],
+      {},
+      'petstore-kit contract: --credential names the scheme oauht, which the description does not define (its schemes: oauth, cookieKey)',
+    ],
+    [
+      ['--credential', 'cookieKey[read]=k'],
+      {},
+      'petstore-kit contract: --credential gives scopes to cookieKey, which is no OAuth 2 or OpenID Connect scheme: give it as cookieKey=<value>',
+    ],
+    [
+      [],
+      { CONTRACT_CREDENTIALS: '{"oauth": "a", "oauth[]": "b", "cookieKey": 7}' },
+      'petstore-kit contract: --credential: CONTRACT_CREDENTIALS gives cookieKey a number: each value must be a string',
+    ],
+    [
+      ['--credential', 'oauth=a', '--credential', 'oauth=b'],
+      {},
+      'petstore-kit contract: --credential gives oauth twice: one value per scheme (tokens of other scopes may be added as oauth[scope,...]=<token>)',
+    ],
+  ])('stops with one line and exit 2 for %j', async (args, env, line) => {
+    requireBuiltCli();
+    const run = await runContractCli(
+      ['--spec', SPEC, '--base-url', 'http://127.0.0.1:9/api', ...args],
+      env,
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(line);
   });
 });
