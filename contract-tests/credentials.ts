@@ -7,6 +7,24 @@ export interface Credentials {
   token?: string | undefined;
   /** For HTTP basic (`--basic user:password`, `BASIC_AUTH`). */
   basic?: { user: string; password: string } | undefined;
+  /**
+   * Values given for one scheme each (`--credential <scheme>[scopes]=<value>`,
+   * `CONTRACT_CREDENTIALS`), by scheme name: they replace `token` and `basic` for that scheme.
+   */
+  byScheme?: Record<string, GivenCredential[]> | undefined;
+}
+
+/** A value given for one scheme, and the scopes it holds (absent: every scope). */
+export interface GivenCredential {
+  value: string;
+  scopes?: string[] | undefined;
+}
+
+/** Whether a credential holds every scope of `needs`. */
+export function holdsScopes(credential: GivenCredential, needs: readonly string[]): boolean {
+  return (
+    credential.scopes === undefined || needs.every((scope) => credential.scopes!.includes(scope))
+  );
 }
 
 /** What a request carries for its credentials, besides method, path and body. */
@@ -84,9 +102,20 @@ export function placeOf(scheme: PlanSecurityScheme): string | undefined {
   return undefined;
 }
 
-/** The credential of a scheme, as its kind sends it; `undefined` when the user gave none. */
-export function secretOf(scheme: PlanSecurityScheme, credentials: Credentials): string | undefined {
+/**
+ * The credential of a scheme, as its kind sends it, holding the scopes `needs` names;
+ * `undefined` when the user gave none (or none with those scopes).
+ */
+export function secretOf(
+  scheme: PlanSecurityScheme,
+  credentials: Credentials,
+  name?: string,
+  needs: readonly string[] = [],
+): string | undefined {
   const kind = kindOf(scheme);
+  const own = name === undefined ? undefined : credentials.byScheme?.[name];
+  if (kind !== 'unsupported' && own && own.length > 0)
+    return own.find((credential) => holdsScopes(credential, needs))?.value;
   if (kind === 'basic')
     return credentials.basic && `${credentials.basic.user}:${credentials.basic.password}`;
   if (kind === 'unsupported') return undefined;

@@ -4,7 +4,8 @@ import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import type { HttpMethod } from './plan.js';
 import { retryStep } from './retry.js';
 import type { ContractTarget } from './target.js';
-import { TargetUnavailable } from './verdicts.js';
+import { isSafe } from './ledger.js';
+import { RuleSkipped, TargetUnavailable } from './verdicts.js';
 
 /** A request the suite sends. */
 export interface SentRequest {
@@ -50,7 +51,7 @@ const STREAM_TEXT_KEPT = 16 * 1024;
 
 /** What sending needs: where, how long to wait, and where advice goes. */
 export interface HttpContext {
-  target: Pick<ContractTarget, 'baseUrl' | 'timeoutMs'>;
+  target: Pick<ContractTarget, 'baseUrl' | 'timeoutMs'> & { readOnly?: boolean };
   /** Something HTTP recommends and the deployment does not do: a warning, never a failure. */
   advise(advice: string): void;
   /**
@@ -101,6 +102,8 @@ export async function send(
   stream?: StreamRead,
 ): Promise<Exchange> {
   const url = urlOf(ctx.target.baseUrl, req);
+  // The last gate of --read-only: whatever a rule meant to send, nothing unsafe leaves.
+  if (ctx.target.readOnly && !isSafe(req.method)) throw new RuleSkipped(READ_ONLY_NOTE);
   if (ctx.circuit?.down)
     throw new TargetUnavailable(
       `not sent: the target was found unavailable earlier in this run (${ctx.circuit.down})`,
@@ -113,6 +116,10 @@ export async function send(
     throw err;
   }
 }
+
+/** Why a rule that writes, or sends an unsafe method, is not judged in a read-only run. */
+export const READ_ONLY_NOTE =
+  'not judged: --read-only (it sends a method other than GET, HEAD or OPTIONS)';
 
 /** The URL of a request: the base URL, the path, and the query, encoded. */
 export function urlOf(baseUrl: string, req: Pick<SentRequest, 'path' | 'query'>): string {

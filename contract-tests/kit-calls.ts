@@ -9,7 +9,8 @@ import {
   validCarrier,
   type Carrier,
 } from './credentials.js';
-import { send } from './http.js';
+import { send, type Exchange } from './http.js';
+import { isSafe, recordKey, type Ledger } from './ledger.js';
 import type { Held, Kit, KitBase } from './kit.js';
 import { queryPairs, styledText } from './parameter-style.js';
 import {
@@ -30,17 +31,17 @@ export function kitCalls(
   { plan, label, scopes }: KitBase,
   kit: Kit,
 ): Pick<Kit, 'secret' | 'name' | 'cannotCall' | 'call' | 'madeUpParams'> {
-  const secret: Kit['secret'] = (target, name) => {
+  const secret: Kit['secret'] = (target, name, needs = []) => {
     const scheme = plan.securitySchemes[name];
     if (!scheme || name in target.refusedSchemes) return undefined;
-    return secretOf(scheme, target.credentials);
+    return secretOf(scheme, target.credentials, name, needs);
   };
 
   const validAuth = (target: Held, operation: PlanOperation): Carrier | undefined => {
     for (const requirement of operation.security) {
       if (Object.keys(requirement).length === 0) continue;
       const carrier = validCarrier(requirement, plan.securitySchemes, (name) =>
-        secret(target, name),
+        secret(target, name, requirement[name]),
       );
       if (carrier) return carrier;
     }
@@ -71,12 +72,15 @@ export function kitCalls(
       if (validAuth(target, operation)) return undefined;
       const reasons = operation.security.flatMap((requirement) =>
         Object.keys(requirement)
-          .filter((name) => secret(target, name) === undefined)
+          .filter((name) => secret(target, name, requirement[name]) === undefined)
           .map((name) => {
             const scheme = plan.securitySchemes[name];
             if (!scheme) return `the scheme ${name}, which the spec does not define`;
             const refused = target.refusedSchemes[name];
             if (refused) return `${describeScheme(scheme)} (${name}), ${refused}`;
+            const given = target.credentials.byScheme?.[name] ?? [];
+            if (given.length > 0)
+              return `${describeScheme(scheme)} (${name}) with the scopes ${(requirement[name] ?? []).join(', ')}, which no credential given for it holds (${given.map((credential) => `[${(credential.scopes ?? []).join(',')}]`).join(', ')})`;
             const option = optionFor(scheme);
             return option
               ? `${describeScheme(scheme)} (${name}), and no credential was given for it: give ${option}`
@@ -211,6 +215,8 @@ export function kitCalls(
         },
         options.stream,
       );
+      if (ctx.ledger && !isSafe(operation.method))
+        noteWrite(ctx.ledger, kit, operation, params, exchange);
       const authorization = Object.entries(headers).find(
         ([name]) => name.toLowerCase() === 'authorization',
       )?.[1];
@@ -260,6 +266,39 @@ async function currentTag(
   );
   const answer = await kit.call(ctx, read, { params: path });
   return (answer.status < 300 && answer.headers.etag) || '*';
+}
+
+/**
+ * Notes a write in the run's ledger: the request and its status; a record a create made, with
+ * the path parameters that name it; a record a delete removed.
+ */
+function noteWrite(
+  ledger: Ledger,
+  kit: Kit,
+  operation: PlanOperation,
+  params: Record<string, unknown>,
+  exchange: Exchange,
+): void {
+  ledger.writes.push({
+    method: operation.method.toUpperCase(),
+    path: exchange.request.path,
+    status: exchange.status,
+  });
+  const role = kit.roleOf(operation);
+  const { itemPath, itemParameter, name } = role?.collection.plan ?? {};
+  if (!role || !itemPath || !itemParameter || exchange.status < 200 || exchange.status > 299)
+    return;
+  const named = (given: Record<string, unknown>) =>
+    Object.fromEntries(
+      [...itemPath.matchAll(/\{([^}]+)\}/g)]
+        .map(([, parameter]) => [parameter!, given[parameter!]] as const)
+        .filter(([, value]) => value !== undefined),
+    );
+  if (role.action === 'create') {
+    const id = kit.createdId(role.collection, exchange);
+    if (id !== undefined)
+      ledger.created.push({ collection: name!, params: named({ ...params, [itemParameter]: id }) });
+  } else if (role.action === 'delete') ledger.deleted.add(recordKey(name!, named(params)));
 }
 
 /**

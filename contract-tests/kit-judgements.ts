@@ -2,6 +2,7 @@
 // was sent. A judgement that does not hold throws the violation with its evidence.
 import { isDeepStrictEqual } from 'node:util';
 import { answersRecord } from './answer-shapes.js';
+import { clauseOf } from './clauses.js';
 import { formatExchange, type Exchange } from './http.js';
 import { kindOf } from './credentials.js';
 import { article } from './bodies.js';
@@ -85,6 +86,7 @@ export function kitJudgements(
     fail(summary, details, ...exchanges) {
       throw new ContractViolation(
         [summary, ...details, '', ...exchanges.map(formatExchange)].join('\n'),
+        clauseOf(plan, summary, exchanges[0]),
       );
     },
 

@@ -24,7 +24,7 @@ import {
   textKeyword,
   writableProperties,
 } from './schema-parts.js';
-import { RuleSkipped, valueNotMade } from './verdicts.js';
+import { asSetup, RuleSkipped, valueNotMade } from './verdicts.js';
 
 /** The kit's records: `kit` is the whole kit, for what they ask of its other parts. */
 export function kitRecords(
@@ -273,17 +273,22 @@ export function kitRecords(
     },
 
     someRecordId(ctx, collection) {
-      return shared(ctx, `some ${collection.plan.name}`, async () => {
-        if (collection.list && !kit.cannotCall(ctx.target, collection.list)) {
-          const listed = await kit.call(ctx, collection.list);
-          kit.conforms(ctx, listed, collection.list, kit.success(collection.list));
-          const first = kit.itemsOf(collection.list, listed)[0];
-          if (first && first[collection.plan.idProperty] !== undefined)
-            return first[collection.plan.idProperty];
-        }
-        if (ctx.target.readOnly || !collection.create) return undefined;
-        return (await kit.ownRecord(ctx, collection)).id;
-      });
+      const step = [collection.list, collection.create]
+        .flatMap((operation) => (operation ? [operation.operationId] : []))
+        .join(' or ');
+      return shared(ctx, `some ${collection.plan.name}`, () =>
+        asSetup(step, async () => {
+          if (collection.list && !kit.cannotCall(ctx.target, collection.list)) {
+            const listed = await kit.call(ctx, collection.list);
+            kit.conforms(ctx, listed, collection.list, kit.success(collection.list));
+            const first = kit.itemsOf(collection.list, listed)[0];
+            if (first && first[collection.plan.idProperty] !== undefined)
+              return first[collection.plan.idProperty];
+          }
+          if (ctx.target.readOnly || !collection.create) return undefined;
+          return (await kit.ownRecord(ctx, collection)).id;
+        }),
+      );
     },
 
     async parentId(ctx, parent) {
@@ -297,7 +302,9 @@ export function kitRecords(
 
     ownRecord(ctx, collection) {
       return shared(ctx, `own ${collection.plan.name}`, () =>
-        kit.create(ctx, collection, 'record'),
+        asSetup(collection.create?.operationId ?? collection.plan.name, () =>
+          kit.create(ctx, collection, 'record'),
+        ),
       );
     },
   };

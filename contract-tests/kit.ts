@@ -127,8 +127,11 @@ export interface Kit {
     families: RuleFamily | RuleFamily[] | undefined,
     text: string,
   ): string;
-  /** The credential the suite holds for a scheme, or `undefined` (not given, refused, not sendable). */
-  secret(target: Held, scheme: string): string | undefined;
+  /**
+   * The credential the suite holds for a scheme, holding the scopes `needs` names, or
+   * `undefined` (not given, refused, not sendable, or none given holds those scopes).
+   */
+  secret(target: Held, scheme: string, needs?: readonly string[]): string | undefined;
   /** Why the suite cannot make a valid call of the operation (a credential it lacks); `undefined`: it can. */
   cannotCall(target: Held, operation: PlanOperation): string | undefined;
   /** Calls an operation. */

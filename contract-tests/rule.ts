@@ -1,5 +1,6 @@
 import type { SentPlaces } from './coverage-hits.js';
 import type { HttpContext } from './http.js';
+import type { Ledger } from './ledger.js';
 import type { ContractTarget } from './target.js';
 
 /** What a rule runs with: the target, where its advice goes, and what the run shares. */
@@ -7,6 +8,8 @@ export interface RuleContext extends HttpContext {
   target: ContractTarget;
   /** What rules of one run share (a record to read, a listed id), by what it is. */
   memo: Map<string, Promise<unknown>>;
+  /** The run's writes and the records it created, for its clean-up and its report. */
+  ledger?: Ledger;
   /** Told of every answer an operation gave, and where its request put credentials: the run's coverage table counts them. */
   heard?: (operationId: string, status: number, sent?: SentPlaces) => void;
 }

@@ -1,6 +1,8 @@
+import { cleanUpWith } from './cleanup.js';
 import { createKit } from './kit.js';
 import type { ContractPlan } from './plan.js';
 import type { Rule } from './rule.js';
+import type { CleanUp } from './runner.js';
 import { answerRules } from './rules/answers.js';
 import { conditionalRules } from './rules/conditional.js';
 import { bodilessRules } from './rules/bodiless.js';
@@ -18,6 +20,7 @@ import { streamRules } from './rules/streams.js';
 import { upsertRules } from './rules/upserts.js';
 import { scopingRules } from './rules/scoping.js';
 import { redirectRules } from './rules/redirects.js';
+import { scopeRules } from './rules/scopes.js';
 import { realisticValueRules } from './rules/values.js';
 import { writeRules } from './rules/writes.js';
 import { specOf } from './spec.js';
@@ -33,14 +36,26 @@ export { BudgetReached, ContractViolation, RuleSkipped, TargetUnavailable } from
  * generated bodies are derived from the spec and the credentials, so they follow them.
  * @example for (const rule of contractRules(plan, target)) await rule.check(ctx);
  */
-export function contractRules(
+export function contractRules(plan: ContractPlan, target: SuiteTarget): Rule[] {
+  return contractSuite(plan, target).rules;
+}
+
+/** What the rules are derived from. */
+type SuiteTarget = Pick<
+  ContractTarget,
+  'namePrefix' | 'credentials' | 'refusedSchemes' | 'seed' | 'budget' | 'replay' | 'ruleTimeMs'
+> &
+  Partial<Pick<ContractTarget, 'receiver' | 'timeoutMs'>>;
+
+/**
+ * The rules of an interface (see contractRules), and the clean-up that deletes, after them,
+ * what they created.
+ * @example const { rules, cleanUp } = contractSuite(plan, target); await runRules(rules, target, cleanUp);
+ */
+export function contractSuite(
   plan: ContractPlan,
-  target: Pick<
-    ContractTarget,
-    'namePrefix' | 'credentials' | 'refusedSchemes' | 'seed' | 'budget' | 'replay' | 'ruleTimeMs'
-  > &
-    Partial<Pick<ContractTarget, 'receiver' | 'timeoutMs'>>,
-): Rule[] {
+  target: SuiteTarget,
+): { rules: Rule[]; cleanUp: CleanUp } {
   const kit = createKit(specOf(plan), target.namePrefix);
   const rules = [
     // Every operation answers as documented.
@@ -59,6 +74,8 @@ export function contractRules(
     ...parameterRules(kit),
     // Missing, wrong, near-miss and misplaced credentials, on every operation.
     ...credentialRules(kit, target),
+    // Tokens without an operation's scopes, and each alternative requirement alone.
+    ...scopeRules(kit, target),
     // Creates with the values real clients send.
     ...realisticValueRules(kit),
     // Ids are the service's, and what is created is read and listed at once.
@@ -85,13 +102,16 @@ export function contractRules(
   // Valid bodies name records that exist (`authorId`): whichever rule runs first finds them.
   // A target that cannot be reached is left for the rule's own requests to meet: a rule that
   // skips (a credential not given) or needs no request still says so.
-  return rules.map((rule) => ({
-    ...rule,
-    async check(ctx) {
-      await kit.produceIds(ctx).catch((err: unknown) => {
-        if (!(err instanceof Error && err.name === 'TargetUnavailable')) throw err;
-      });
-      return rule.check(ctx);
-    },
-  }));
+  return {
+    rules: rules.map((rule) => ({
+      ...rule,
+      async check(ctx) {
+        await kit.produceIds(ctx).catch((err: unknown) => {
+          if (!(err instanceof Error && err.name === 'TargetUnavailable')) throw err;
+        });
+        return rule.check(ctx);
+      },
+    })),
+    cleanUp: cleanUpWith(kit),
+  };
 }

@@ -1,7 +1,7 @@
 // The contract suite: every rule derived from the spec, against the deployment at the run's
 // base URL. Run it with `petstore-kit contract` (or `npm run contract`), which reads the spec,
 // hands the suite its plan and reports what the rules found.
-import { contractRules } from './rules.js';
+import { contractSuite } from './rules.js';
 import { runRules, type RunResult } from './runner.js';
 import { targetFromSettings, type ContractRun } from './target.js';
 
@@ -14,5 +14,6 @@ export type { RuleResult, RunResult } from './runner.js';
  */
 export async function runSuite(run: ContractRun): Promise<RunResult> {
   const target = targetFromSettings(run.settings);
-  return runRules(contractRules(run.plan, target), target);
+  const { rules, cleanUp } = contractSuite(run.plan, target);
+  return runRules(rules, target, target.readOnly ? undefined : cleanUp);
 }

@@ -1,4 +1,4 @@
-import type { Credentials } from './credentials.js';
+import type { Credentials, GivenCredential } from './credentials.js';
 import type { ContractPlan } from './plan.js';
 
 /** The deployment under test, and how to test it. */
@@ -43,6 +43,8 @@ export interface ContractSettings {
   token?: string | undefined;
   /** `user:password` for HTTP basic. */
   basic?: string | undefined;
+  /** Values given for one scheme each (`--credential`), with the scopes each holds. */
+  credentials?: { scheme: string; scopes?: string[] | undefined; value: string }[] | undefined;
   refusedSchemes?: Record<string, string>;
   readOnly?: boolean;
   /** Names what the suite creates (`contract-<runId> ...`); a random one when unset. */
@@ -94,6 +96,7 @@ export function targetFromSettings(settings: ContractSettings): ContractTarget {
     credentials: {
       ...(settings.token ? { token: settings.token } : {}),
       ...(settings.basic ? { basic: parseBasic(settings.basic) } : {}),
+      ...(settings.credentials?.length ? { byScheme: byScheme(settings.credentials) } : {}),
     },
     refusedSchemes: settings.refusedSchemes ?? {},
     readOnly: settings.readOnly ?? false,
@@ -105,6 +108,16 @@ export function targetFromSettings(settings: ContractSettings): ContractTarget {
     replay: settings.replay,
     ...(settings.receiver ? { receiver: parseReceiver(settings.receiver) } : {}),
   };
+}
+
+/** The values given for one scheme each, grouped by scheme, in the order given. */
+function byScheme(
+  given: NonNullable<ContractSettings['credentials']>,
+): Record<string, GivenCredential[]> {
+  const grouped: Record<string, GivenCredential[]> = {};
+  for (const { scheme, scopes, value } of given)
+    (grouped[scheme] ??= []).push(scopes === undefined ? { value } : { value, scopes });
+  return grouped;
 }
 
 /**

@@ -6,8 +6,15 @@
 export class ContractViolation extends Error {
   override name = 'ContractViolation';
 
-  constructor(message: string) {
+  /**
+   * The clause of the description the deployment breaks, as a JSON Pointer into it
+   * (`#/paths/~1books/post/responses/201/content`); none where the suite cannot name one.
+   */
+  readonly clause: string | undefined;
+
+  constructor(message: string, clause?: string) {
     super(message);
+    this.clause = clause;
     // The frames would point into the suite, not at the deployment: the message is the evidence.
     this.stack = `${this.name}: ${message}`;
   }
@@ -67,5 +74,42 @@ export class BudgetReached extends Error {
   constructor(message: string) {
     super(message);
     this.stack = `${this.name}: ${message}`;
+  }
+}
+
+/**
+ * A rule's setup step (a record it creates or reads to work on) broke the contract: the rule
+ * is not judged, never failed. The step's own rule reports the violation, once, as a finding;
+ * the report lists this rule under it. `petstore-kit contract` exits 1 for the finding, and
+ * 2 when no rule of the run reports it.
+ */
+export class SetupFailed extends Error {
+  override name = 'SetupFailed';
+
+  /** The first line of the violation the step met: the finding this rule depends on. */
+  readonly finding: string;
+
+  readonly clause: string | undefined;
+
+  constructor(step: string, violation: ContractViolation) {
+    const finding = violation.message.split('\n')[0] ?? '';
+    super(`not judged: its setup step (${step}) broke the contract: ${finding}`);
+    this.finding = finding;
+    this.clause = violation.clause;
+    this.stack = `${this.name}: ${this.message}`;
+  }
+}
+
+/**
+ * Runs a rule's setup step: a violation it meets makes the rule not judged (SetupFailed), so
+ * that one broken create is one finding, not a failure of every rule that needs a record.
+ * @example const { id } = await asSetup('createBook', () => kit.create(ctx, books, 'to replace'));
+ */
+export async function asSetup<T>(step: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof ContractViolation) throw new SetupFailed(step, err);
+    throw err;
   }
 }

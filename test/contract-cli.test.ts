@@ -152,11 +152,16 @@ describe('petstore-kit contract', { timeout: 120_000 }, () => {
       },
     );
     expect(run.code).toBe(1);
+    // One finding each: the wrong-credential probes carry bodies that change nothing (one invalid
+    // field), so a deployment that reads the body first answers them 400 too, under one cause.
     expect(run.stdout.split('\n')[0]).toMatch(
-      /^petstore-kit contract: does NOT conform: \d+ of \d+ rules fail, in 2 ways; the commonest \(3 rules\): 400 answers where the spec wants 401$/,
+      /^petstore-kit contract: does NOT conform: \d+ of \d+ rules fail, in 2 ways; the commonest \(\d+ rules\): 400 answers where the spec wants 401$/,
     );
     expect(run.stdout).toMatch(
-      /\nFAIL {2}3 rules: 400 answers where the spec wants 401\n.*createCategory rule 3: a missing credential gets 401 even with malformed JSON/,
+      /\nFAIL {2}\d+ rules: 400 answers where the spec wants 401\n {6}breaks: #\/components\/securitySchemes\/\w+\n/,
+    );
+    expect(run.stdout).toMatch(
+      /\n {6}createCategory rule 3: a missing credential gets 401 with an Error body\n/,
     );
     expect(run.stdout).toMatch(
       /\nFAIL {2}1 rule: sent values answered altered\n {6}createCategory rule 4: generated valid bodies/,
@@ -167,7 +172,7 @@ describe('petstore-kit contract', { timeout: 120_000 }, () => {
     expect(run.stdout).toContain(
       `Replay: petstore-kit contract --base-url ${baseUrl} --seed 7 --budget 100   (credentials from API_KEY, as in this run)`,
     );
-    expect(run.stdout.split('\n')[1]).toMatch(/^\d+ rules passed, 4 failed/);
+    expect(run.stdout.split('\n')[1]).toMatch(/^\d+ rules passed, \d+ failed/);
     // The verdict opens the report, and stderr repeats it for logs that keep it apart.
     expect(run.stderr.trim()).toBe(run.stdout.split('\n')[0]);
     expect(run.stdout + run.stderr).not.toContain(ANSI);
@@ -351,9 +356,13 @@ describe('petstore-kit contract', { timeout: 120_000 }, () => {
     const run = await contract(['--base-url', await mock(store), '--read-only'], { API_KEY: KEY });
     expect(run.code, run.stderr).toBe(0);
     expect(creatingRuleCount).toBeGreaterThan(0);
-    expect(run.stdout).toContain(
-      `conforms: ${ruleCount - creatingRuleCount} rules passed, 0 failed, ${creatingRuleCount} skipped`,
-    );
+    // Those that write, and those that send an unsafe method the target must refuse.
+    const counts = /conforms: (\d+) rules passed, 0 failed, (\d+) skipped/.exec(run.stdout);
+    expect(counts, run.stdout).not.toBeNull();
+    expect(Number(counts![1]) + Number(counts![2])).toBe(ruleCount);
+    expect(Number(counts![2])).toBeGreaterThanOrEqual(creatingRuleCount);
+    expect(run.stdout).toContain('SKIPPED');
+    expect(run.stdout).toContain('not judged: --read-only');
     expect(await storedCategories(store)).toEqual([]);
   });
 

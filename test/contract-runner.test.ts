@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { Rule } from '../contract-tests/rule.js';
+import { READ_ONLY_NOTE } from '../contract-tests/http.js';
 import { runRules } from '../contract-tests/runner.js';
 import type { RunResult, runSuite } from '../contract-tests/suite.js';
 import { targetFromSettings, type ContractRun } from '../contract-tests/target.js';
@@ -130,7 +131,7 @@ describe('the contract runner', () => {
     );
     expect(wrote).toBe(false);
     expect(rules.map(({ state, note }) => ({ state, note }))).toEqual([
-      { state: 'skipped', note: undefined },
+      { state: 'skipped', note: READ_ONLY_NOTE },
       { state: 'passed', note: undefined },
     ]);
   });

@@ -8,7 +8,9 @@ import {
   type BadCredential,
   type Carrier,
 } from '../credentials.js';
+import { harmlessBody } from '../harmless-bodies.js';
 import type { Kit } from '../kit.js';
+import { isSafe } from '../ledger.js';
 import { isOpen, jsonRequestOf, type PlanOperation } from '../plan.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { allowedTypes } from '../schema-parts.js';
@@ -37,16 +39,39 @@ export function credentialRules(
   const several = usedSchemes.size > 1;
   const unheld = new Set<string>();
 
+  /** Each operation's harmless body, once per run: a replace reads the record it keeps. */
+  const harmless = (
+    ctx: RuleContext,
+    operation: PlanOperation,
+    params: Record<string, unknown>,
+  ) => {
+    const key = `harmless body ${operation.operationId}`;
+    let found = ctx.memo.get(key) as Promise<string | undefined> | undefined;
+    if (!found) {
+      found = harmlessBody(kit, ctx, operation, params);
+      ctx.memo.set(key, found);
+    }
+    return found;
+  };
+
   for (const operation of kit.plan.operations) {
     if (isOpen(operation)) continue;
     const writes = operation.method !== 'get' && operation.method !== 'head';
     const error = kit.errorText(operation, UNAUTHORIZED);
     const takesBody = jsonRequestOf(operation) !== undefined;
     const params = kit.madeUpParams(operation);
-    // A deployment that wrongly lets the call through would act on a valid body.
-    const body = () =>
-      takesBody ? JSON.stringify(kit.validBody(operation, 'unauthorized')) : undefined;
-    const probe = async (ctx: RuleContext, auth: Carrier | null, shape: string, text = body()) => {
+    // Never a real write: a deployment that wrongly let the call through would act on it.
+    const probe = async (ctx: RuleContext, auth: Carrier | null, shape: string, given?: string) => {
+      const text = given ?? (takesBody ? await harmless(ctx, operation, params) : undefined);
+      if (
+        text === undefined &&
+        !operation.requestBody &&
+        !isSafe(operation.method) &&
+        !hasPathParameter(operation)
+      )
+        throw new RuleSkipped(
+          `not sent: ${operation.method.toUpperCase()} ${operation.path} names no made-up record and takes no body, so a deployment that wrongly let it through would act on it`,
+        );
       const exchange = await kit.call(ctx, operation, { auth, params, body: text });
       if (exchange.status !== 401)
         kit.fail(
@@ -92,7 +117,7 @@ export function credentialRules(
               .filter((other) => other !== name)
               .map((other) => {
                 const otherScheme = schemes[other];
-                const otherSecret = kit.secret(ctx.target, other);
+                const otherSecret = kit.secret(ctx.target, other, requirement[other]);
                 if (!otherScheme || otherSecret === undefined)
                   throw new RuleSkipped(
                     kit.cannotCall(ctx.target, operation) ?? `${other} is not held`,
@@ -135,6 +160,10 @@ export function credentialRules(
     });
   }
   return rules;
+}
+
+function hasPathParameter(operation: PlanOperation): boolean {
+  return operation.parameters.some((parameter) => parameter.in === 'path');
 }
 
 /**

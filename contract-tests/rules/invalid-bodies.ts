@@ -1,4 +1,5 @@
 import { invalidBodies } from '../bodies.js';
+import { onCurrentValues } from '../harmless-bodies.js';
 import type { Expectation, Kit } from '../kit.js';
 import { jsonRequestOf, type PlanOperation } from '../plan.js';
 import type { Rule, RuleContext } from '../rule.js';
@@ -19,22 +20,27 @@ export function invalidBodyRules(kit: Kit): Rule[] {
     const target = targetOf(kit, operation);
     const error = kit.errorText(operation, kit.clientError(operation));
     const expected = refusalOn(kit, operation, target);
-    const bodies = invalidBodies(
-      kit.requestSchema(operation),
-      kit.validBody(operation, 'invalid'),
-      {
-        label: kit.label,
-        bodyRequired: operation.requestBody?.required === true,
-        breaks: (body) => !kit.spec.acceptsRequest(operation, body),
-      },
-    );
+    const base = kit.validBody(operation, 'invalid');
+    // A replace of a record that is not the suite's own (`PUT /account`): its cases keep the
+    // record's current values, so that a deployment taking them would change nothing.
+    const onRecord =
+      (operation.method === 'put' || operation.method === 'patch') &&
+      !operation.parameters.some((parameter) => parameter.in === 'path');
+    const bodies = invalidBodies(kit.requestSchema(operation), base, {
+      label: kit.label,
+      bodyRequired: operation.requestBody?.required === true,
+      breaks: (body) => !kit.spec.acceptsRequest(operation, body),
+    });
     for (const body of bodies) {
       rules.push({
         name: kit.name(operation, body.family, `${body.what} gets ${error}`),
         createsData: target.writes,
         async check(ctx) {
           const params = await target.params(ctx);
-          const exchange = await kit.call(ctx, operation, { params, body: body.text });
+          const text = onRecord
+            ? await onCurrentValues(kit, ctx, operation, params, body.text, base)
+            : body.text;
+          const exchange = await kit.call(ctx, operation, { params, body: text });
           kit.conforms(ctx, exchange, operation, expected);
         },
       });

@@ -3,6 +3,7 @@ import type { Kit } from '../kit.js';
 import type { PlanLink, PlanOperation } from '../plan.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { RuleSkipped, valueNotMade } from '../verdicts.js';
+import { setUp } from './writes.js';
 
 /**
  * OpenAPI links are followed where the spec gives them: after a valid call of the
@@ -46,7 +47,7 @@ async function validCall(
   operation: PlanOperation,
   role: ReturnType<Kit['roleOf']>,
 ): Promise<Exchange> {
-  if (role?.action === 'create') return (await kit.create(ctx, role.collection, 'linked')).exchange;
+  if (role?.action === 'create') return (await setUp(ctx, kit, role.collection, 'linked')).exchange;
   if (role?.action === 'read') {
     const id = await kit.someRecordId(ctx, role.collection);
     if (id === undefined)

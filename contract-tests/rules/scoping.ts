@@ -1,5 +1,6 @@
 import type { Kit } from '../kit.js';
 import type { Rule } from '../rule.js';
+import { setUp } from './writes.js';
 
 /**
  * A collection below a record of another (`/projects/{projectId}/tickets`, at any depth) holds
@@ -20,8 +21,8 @@ export function scopingRules(kit: Kit): Rule[] {
       ),
       createsData: true,
       async check(ctx) {
-        const created = await kit.create(ctx, collection, 'scoped');
-        const other = await kit.create(ctx, parent, 'another parent');
+        const created = await setUp(ctx, kit, collection, 'scoped');
+        const other = await setUp(ctx, kit, parent, 'another parent');
         const answer = await kit.call(ctx, read, {
           params: { ...kit.itemParams(collection, created.id), [scope.parameter]: other.id },
         });

@@ -2,6 +2,7 @@ import { without } from '../bodies.js';
 import type { Exchange } from '../http.js';
 import type { CollectionKit, Kit } from '../kit.js';
 import type { Rule } from '../rule.js';
+import { setUp } from './writes.js';
 
 /** How many creates the suite sends at once. */
 export const BURST = 8;
@@ -41,7 +42,7 @@ export function stateRules(kit: Kit): Rule[] {
         name: kit.name(list, undefined, 'the list holds every record, one just created included'),
         createsData: true,
         async check(ctx) {
-          await kit.listedAsSent(ctx, collection, [await kit.create(ctx, collection, 'listed')]);
+          await kit.listedAsSent(ctx, collection, [await setUp(ctx, kit, collection, 'listed')]);
         },
       });
     if (read)
@@ -53,7 +54,7 @@ export function stateRules(kit: Kit): Rule[] {
         ),
         createsData: true,
         async check(ctx) {
-          await kit.readAsSent(ctx, collection, [await kit.create(ctx, collection, 'read back')]);
+          await kit.readAsSent(ctx, collection, [await setUp(ctx, kit, collection, 'read back')]);
         },
       });
     rules.push(clientIdRule(kit, collection), burstRule(kit, collection));
@@ -70,7 +71,7 @@ export function stateRules(kit: Kit): Rule[] {
           for (let i = 0; i < 2; i++)
             kit.conforms(ctx, await kit.call(ctx, list), list, kit.success(list));
           await kit.listedAsSent(ctx, collection, [
-            await kit.create(ctx, collection, 'after reads'),
+            await setUp(ctx, kit, collection, 'after reads'),
           ]);
         },
       });
@@ -96,7 +97,7 @@ function clientIdRule(kit: Kit, collection: CollectionKit): Rule {
     ),
     createsData: true,
     async check(ctx) {
-      const existing = await kit.create(ctx, collection, 'existing');
+      const existing = await setUp(ctx, kit, collection, 'existing');
       const sent = { ...kit.validBody(create, 'client id'), [idProperty]: existing.id };
       const exchange = await kit.call(ctx, create, { body: JSON.stringify(sent) });
       if (refused.accepts(exchange.status)) return kit.conforms(ctx, exchange, create, refused);

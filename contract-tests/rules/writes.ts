@@ -9,7 +9,7 @@ import {
   writableProperties,
 } from '../schema-parts.js';
 import { sampleBody, sampleValue } from '../samples.js';
-import { RuleSkipped, valueNotMade } from '../verdicts.js';
+import { asSetup, RuleSkipped, valueNotMade } from '../verdicts.js';
 
 /**
  * What valid writes answer, and that what they write is what a reader then sees: a create
@@ -97,7 +97,7 @@ function replaceRule(kit: Kit, collection: CollectionKit, replace: PlanOperation
     ),
     createsData: true,
     async check(ctx) {
-      const { id } = await kit.create(ctx, collection, 'to replace');
+      const { id } = await setUp(ctx, kit, collection, 'to replace');
       const sent = keyKept(collection, kit.validBody(replace, 'replaced', 'all', 1), id);
       const exchange = await kit.call(ctx, replace, {
         params: kit.itemParams(collection, id),
@@ -119,7 +119,7 @@ function updateRule(kit: Kit, collection: CollectionKit, update: PlanOperation):
     ),
     createsData: true,
     async check(ctx) {
-      const created = await kit.create(ctx, collection, 'to update');
+      const created = await setUp(ctx, kit, collection, 'to update');
       const change = oneChange(kit, collection, update, created.sent);
       if (!change)
         throw new RuleSkipped(`no property of ${collection.plan.name} that a client may change`);
@@ -153,7 +153,7 @@ function mergeNullRule(kit: Kit, collection: CollectionKit, update: PlanOperatio
     ),
     createsData: true,
     async check(ctx) {
-      const created = await kit.create(ctx, collection, 'to clear');
+      const created = await setUp(ctx, kit, collection, 'to clear');
       const name = Object.keys(created.sent).find(
         (field) => !required.has(field) && valid(kit, update, { [field]: null }),
       );
@@ -244,7 +244,7 @@ function deleteRule(kit: Kit, collection: CollectionKit, remove: PlanOperation):
     ),
     createsData: true,
     async check(ctx) {
-      const created = await kit.create(ctx, collection, 'to delete');
+      const created = await setUp(ctx, kit, collection, 'to delete');
       const params = kit.itemParams(collection, created.id);
       const deleted = await kit.call(ctx, remove, { params });
       kit.conforms(ctx, deleted, remove, success);
@@ -327,4 +327,16 @@ function upperCase(mediaType: string): string {
   return mediaType === 'application/json'
     ? 'APPLICATION/JSON'
     : mediaType.replace(/\b[a-z]/g, (c) => c.toUpperCase()).replace(/\+json$/i, '+JSON');
+}
+
+/** A record a rule works on, created as its setup step: a create that breaks the contract leaves the rule not judged. */
+export function setUp(
+  ctx: RuleContext,
+  kit: Kit,
+  collection: CollectionKit,
+  what: string,
+): ReturnType<Kit['create']> {
+  return asSetup(collection.create?.operationId ?? collection.plan.name, () =>
+    kit.create(ctx, collection, what),
+  );
 }

@@ -296,6 +296,12 @@ export function createCli(io: CliIo): Command {
       )
       .addOption(
         new Option(
+          '--credential <scheme=value>',
+          'the value of one security scheme of the spec, scheme[read,write]=token for an OAuth 2 or OpenID Connect token holding those scopes; repeatable (env CONTRACT_CREDENTIALS: a JSON object scheme to value)',
+        ).argParser((value: string, previous: string[] = []) => [...previous, value]),
+      )
+      .addOption(
+        new Option(
           '-s, --server <name>',
           "take the base URL from the spec's server of that description (production, staging)",
         ),
@@ -353,7 +359,9 @@ export function createCli(io: CliIo): Command {
         const baseUrlSource = command.getOptionValueSource('baseUrl');
         // Loaded here only: the suite's modules are no part of the mock's start-up.
         const { runContract } = await import('./contract-command.js');
-        const code = await runContract({ ...options, baseUrlSource }, io);
+        // A JSON object is no one flag's value: read here, with the other env vars.
+        const credentialsJson = process.env.CONTRACT_CREDENTIALS;
+        const code = await runContract({ ...options, baseUrlSource, credentialsJson }, io);
         io.onExitCode?.(code);
       }),
   );

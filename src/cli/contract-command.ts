@@ -6,8 +6,18 @@ import { buildContractPlan, type ContractPlan } from './contract-plan.js';
 import { contractCoverage, unreachedOperations } from './contract-coverage.js';
 import { preflight } from './contract-preflight.js';
 import { junitReport } from './contract-junit.js';
-import { contractReport, githubAnnotations, type RuleOutcome } from './contract-report.js';
+import {
+  contractReport,
+  findings,
+  githubAnnotations,
+  type RuleOutcome,
+} from './contract-report.js';
 import { CONTRACT_DEFAULTS, ContractExit } from './contract-defaults.js';
+import {
+  parseCredentialFlag,
+  parseCredentialsJson,
+  type CredentialFlag,
+} from './credential-flag.js';
 import {
   loadSuite,
   type RunSuite,
@@ -25,6 +35,14 @@ export interface ContractCommandOptions {
   apiKey?: string;
   /** `user:password` for HTTP basic schemes. */
   basic?: string;
+  /**
+   * One value per security scheme, each `<scheme>=<value>` or `<scheme>[scope,...]=<token>`
+   * (see parseCredentialFlag): it replaces `apiKey` or `basic` for that scheme.
+   * @example ['oauth[read]=t0k', 'cookieKey=k3y']
+   */
+  credential?: string[];
+  /** `CONTRACT_CREDENTIALS`: a JSON object from scheme (or `scheme[scope,...]`) to value. */
+  credentialsJson?: string | undefined;
   server?: string;
   serverVariable?: string[];
   /**
@@ -68,7 +86,7 @@ export class ContractConfigError extends Error {
 }
 
 /** The names the suite gives a rule it could not judge (see contract-tests/verdicts.ts). */
-const UNJUDGED = new Set(['TargetUnavailable', 'BudgetReached']);
+const UNJUDGED = new Set(['TargetUnavailable', 'BudgetReached', 'SetupFailed']);
 
 /**
  * Runs the contract suite against a deployment and tells whether it conforms.
@@ -87,19 +105,25 @@ export async function runContract(
   let baseUrl: string;
   let refusedSchemes: Record<string, string>;
   let loadingSuite: Promise<RunSuite>;
+  let credentials: CredentialFlag[];
   try {
     checkOptions(options);
     // A start after the first reads the spec from loadSpec's remembered loads, without YAML.
     spec = (await loadSpec(options.spec)).resolved;
     plan = buildContractPlan(spec);
     baseUrl = resolveBaseUrl(options, spec);
-    checkCredentials(plan, options);
+    credentials = givenCredentials(plan, options);
+    checkCredentials(plan, options, credentials);
     // Loaded while the target is asked, its network waits hiding the load; not before: a
     // refused option or spec stops at once without loading the rules.
     loadingSuite = loadSuite();
     loadingSuite.catch(() => undefined);
     ({ refusedSchemes } = await preflight(plan, baseUrl, {
-      credentials: { token: options.apiKey, basic: options.basic },
+      credentials: {
+        token: options.apiKey,
+        basic: options.basic,
+        byScheme: bySchemeName(credentials),
+      },
       timeoutMs,
       hint: (url) => basePathHint(url, spec, plan),
       readOnly: options.readOnly === true,
@@ -119,6 +143,7 @@ export async function runContract(
         baseUrl,
         token: options.apiKey,
         basic: options.basic,
+        credentials,
         refusedSchemes,
         readOnly: options.readOnly === true,
         seed,
@@ -157,6 +182,8 @@ export async function runContract(
     coverage,
     minCoverage: options.minCoverage,
     unreached,
+    writes: result.writes,
+    cleanup: result.cleanup,
   });
   if (options.reporter === 'junit' && options.output) {
     await mkdir(dirname(options.output), { recursive: true });
@@ -167,6 +194,9 @@ export async function runContract(
         properties: { seed: String(seed), budget: String(budget), base_url: baseUrl, replay },
         coverage,
         minCoverage: options.minCoverage,
+        findings: findings(outcomes),
+        writes: result.writes ?? [],
+        cleanup: result.cleanup,
       }),
     );
   }
@@ -178,9 +208,12 @@ export async function runContract(
             exitCode: report.exitCode,
             seed,
             replay,
+            findings: findings(outcomes),
             rules: outcomes,
             coverage,
             unreached,
+            writes: result.writes ?? [],
+            cleanup: result.cleanup ?? { deletes: [], left: [] },
           },
           null,
           2,
@@ -198,7 +231,8 @@ export async function runContract(
   return report.exitCode;
 }
 
-function outcomeOf(rule: SuiteRuleResult, readOnly: boolean): RuleOutcome {
+/** A rule of the suite as the report reads it: a setup step that broke the contract is not judged. */
+export function outcomeOf(rule: SuiteRuleResult, readOnly: boolean): RuleOutcome {
   const base = { name: rule.name, advisories: rule.advisories };
   if (rule.state === 'passed') return { ...base, state: 'passed' };
   if (rule.state === 'failed') {
@@ -207,10 +241,11 @@ function outcomeOf(rule: SuiteRuleResult, readOnly: boolean): RuleOutcome {
       ...base,
       state: unjudged ? 'unjudged' : 'failed',
       message: rule.error?.message ?? 'failed',
+      ...(rule.error?.clause === undefined ? {} : { clause: rule.error.clause }),
+      ...(rule.error?.finding === undefined ? {} : { finding: rule.error.finding }),
     };
   }
-  const note =
-    rule.note ?? (readOnly ? 'they write, and --read-only skips what writes' : 'skipped');
+  const note = rule.note ?? (readOnly ? 'not judged: --read-only (they write)' : 'skipped');
   return { ...base, state: 'skipped', note };
 }
 
@@ -258,9 +293,12 @@ function shellWord(word: string): string {
 }
 
 function credentialSources(options: ContractCommandOptions): string {
-  const sources = [options.apiKey ? 'API_KEY' : '', options.basic ? 'BASIC_AUTH' : ''].filter(
-    Boolean,
-  );
+  const sources = [
+    options.apiKey ? 'API_KEY' : '',
+    options.basic ? 'BASIC_AUTH' : '',
+    options.credentialsJson ? 'CONTRACT_CREDENTIALS' : '',
+    options.credential?.length ? '--credential' : '',
+  ].filter(Boolean);
   return sources.length > 0 ? sources.join(' and ') : 'none';
 }
 
@@ -303,8 +341,12 @@ function checkOptions(options: ContractCommandOptions): void {
  * A spec whose operations need credentials, run with none of the kinds they take, cannot be
  * judged: say which option gives them.
  */
-function checkCredentials(plan: ContractPlan, options: ContractCommandOptions): void {
-  if (options.apiKey || options.basic) return;
+function checkCredentials(
+  plan: ContractPlan,
+  options: ContractCommandOptions,
+  given: readonly CredentialFlag[],
+): void {
+  if (options.apiKey || options.basic || given.length > 0) return;
   const needed = new Set<string>();
   for (const operation of plan.operations) {
     if (
@@ -330,6 +372,55 @@ function checkCredentials(plan: ContractPlan, options: ContractCommandOptions): 
     throw new ContractConfigError(
       'no user and password: give --basic user:password or set BASIC_AUTH',
     );
+}
+
+/**
+ * The values given for one scheme each, from `--credential` and `CONTRACT_CREDENTIALS`, checked
+ * against the description: each names one of its schemes, scopes only for OAuth 2 and OpenID
+ * Connect, a user and password for HTTP basic, and one value per scheme unless scopes tell
+ * them apart.
+ * @throws {ContractConfigError} with one line saying which value is wrong and why.
+ */
+function givenCredentials(plan: ContractPlan, options: ContractCommandOptions): CredentialFlag[] {
+  let given: CredentialFlag[];
+  try {
+    given = [
+      ...(options.credentialsJson ? parseCredentialsJson(options.credentialsJson) : []),
+      ...(options.credential ?? []).map(parseCredentialFlag),
+    ];
+  } catch (err) {
+    throw new ContractConfigError(`--credential: ${(err as Error).message}`);
+  }
+  const names = Object.keys(plan.securitySchemes);
+  const seen = new Set<string>();
+  for (const { scheme: name, scopes, value } of given) {
+    const scheme = plan.securitySchemes[name];
+    if (!scheme)
+      throw new ContractConfigError(
+        `--credential names the scheme ${name}, which the description does not define (its schemes: ${names.join(', ') || 'none'})`,
+      );
+    if (scopes && scheme.type !== 'oauth2' && scheme.type !== 'openIdConnect')
+      throw new ContractConfigError(
+        `--credential gives scopes to ${name}, which is no OAuth 2 or OpenID Connect scheme: give it as ${name}=<value>`,
+      );
+    if (scheme.type === 'http' && scheme.scheme === 'basic' && !value.includes(':'))
+      throw new ContractConfigError(
+        `--credential ${name} is HTTP basic: give it as ${name}=user:password`,
+      );
+    const key = `${name}[${(scopes ?? ['*']).join(',')}]`;
+    if (seen.has(key))
+      throw new ContractConfigError(
+        `--credential gives ${name} twice${scopes ? ' with the same scopes' : ''}: one value per scheme (tokens of other scopes may be added as ${name}[scope,...]=<token>)`,
+      );
+    seen.add(key);
+  }
+  return given;
+}
+
+function bySchemeName(given: readonly CredentialFlag[]): Record<string, CredentialFlag[]> {
+  const grouped: Record<string, CredentialFlag[]> = {};
+  for (const credential of given) (grouped[credential.scheme] ??= []).push(credential);
+  return grouped;
 }
 
 function parseVariables(pairs: string[]): Record<string, string> {

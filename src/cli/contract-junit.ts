@@ -1,6 +1,12 @@
 import { hostname } from 'node:os';
 import type { Coverage } from '../openapi/coverage-table.js';
-import { floorShortfall, type RuleOutcome } from './contract-report.js';
+import {
+  floorShortfall,
+  type Finding,
+  type ReportFacts,
+  type RuleOutcome,
+  type WriteLine,
+} from './contract-report.js';
 import { coverageReport } from './coverage-report.js';
 
 /** A rule as JUnit shows it: its outcome, how long it took, and what its failure was called. */
@@ -21,6 +27,11 @@ export interface JunitFacts {
   properties: Record<string, string>;
   coverage: Coverage;
   minCoverage?: number | undefined;
+  /** The run's failures by cause: a test suite of their own, one failing case per finding. */
+  findings?: readonly Finding[];
+  /** Every request of an unsafe method the run sent, and what its clean-up deleted and left. */
+  writes?: readonly WriteLine[];
+  cleanup?: ReportFacts['cleanup'];
 }
 
 /**
@@ -43,9 +54,65 @@ export function junitReport(cases: readonly JunitCase[], facts: JunitFacts): str
     `    <testsuite name="${xml(facts.suite)}" timestamp="${new Date().toISOString()}" hostname="${xml(hostname())}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${time}">`,
     `<properties>${properties}</properties>`,
     ...cases.flatMap((c) => testcase(c, facts.suite)),
+    ...writesOutput(facts),
     '    </testsuite>',
+    ...findingsSuite(facts.findings ?? []),
   ];
   return `${lines.join('\n')}\n${coverageSuite(facts.coverage, facts.minCoverage)}</testsuites>\n`;
+}
+
+/**
+ * The findings as a suite of their own: one failing case per cause, named after it, its
+ * message the clause it breaks, its body the rules it failed, the rules not judged because of
+ * it, and the evidence.
+ */
+function findingsSuite(found: readonly Finding[]): string[] {
+  if (found.length === 0) return [];
+  return [
+    `    <testsuite name="findings" tests="${found.length}" failures="${found.length}" errors="0" skipped="0">`,
+    ...found.flatMap((finding) => [
+      `        <testcase classname="findings" name="${xml(finding.cause)}">`,
+      `            <failure message="${xml(finding.clause ? `breaks ${finding.clause}` : finding.cause)}" type="Finding">`,
+      xml(
+        [
+          `${finding.rules.length} rule(s) fail:`,
+          ...finding.rules.map((name) => `  ${name}`),
+          ...(finding.notJudged.length > 0
+            ? [
+                `${finding.notJudged.length} rule(s) not judged because of it:`,
+                ...finding.notJudged.map((name) => `  ${name}`),
+              ]
+            : []),
+          '',
+          finding.evidence,
+        ].join('\n'),
+      ),
+      '            </failure>',
+      '        </testcase>',
+    ]),
+    '    </testsuite>',
+  ];
+}
+
+/** The run's writes and clean-up as the rules' suite's output, for a CI log to keep. */
+function writesOutput(facts: JunitFacts): string[] {
+  const writes = facts.writes ?? [];
+  if (writes.length === 0) return [];
+  const line = ({ method, path, status }: WriteLine) => `${method} ${path} ${status}`;
+  const text = [
+    `writes (${writes.length}):`,
+    ...writes.map(line),
+    ...(facts.cleanup
+      ? [
+          `cleaned up (${facts.cleanup.deletes.length}):`,
+          ...facts.cleanup.deletes.map(line),
+          ...facts.cleanup.left.map(
+            ({ collection, count, why }) => `left ${count} of ${collection}: ${why}`,
+          ),
+        ]
+      : []),
+  ];
+  return [`<system-out>${xml(text.join('\n'))}</system-out>`];
 }
 
 function testcase(c: JunitCase, classname: string): string[] {

@@ -12,6 +12,8 @@ export class PreflightError extends Error {
 export interface PreflightCredentials {
   token?: string | undefined;
   basic?: string | undefined;
+  /** Values given for one scheme each (`--credential`), by scheme, with the scopes each holds. */
+  byScheme?: Record<string, { value: string; scopes?: string[] | undefined }[]> | undefined;
 }
 
 /** How the preflight runs. */
@@ -39,8 +41,8 @@ export const PREFLIGHT_WAIT_MS = 30_000;
  * Retry-After asks and up to 30 s, then the run stops at this first sign); not every
  * operation answers 404 (a wrong base path); and the credentials given are not refused for
  * every operation it was tried on. Sends no valid write: reads, creates with a body the spec
- * refuses, and, for a scheme only writes use, writes of a made-up record (deletes not in
- * read-only runs). Goes through the same proxy as the suite.
+ * refuses, and, for a scheme only writes use, writes of a made-up record; a read-only run
+ * sends reads (GET) alone. Goes through the same proxy as the suite.
  * @throws {PreflightError} with one line saying why the target cannot be judged.
  */
 export async function preflight(
@@ -143,19 +145,21 @@ function probesOf(
   credentials: PreflightCredentials,
   readOnly: boolean,
 ): Probe[] {
+  // --read-only sends no unsafe method, not even one the target must refuse.
   const reads = [
     ...plan.operations.filter((op) => op.method === 'get' && !hasPathParameters(op)),
-    ...plan.operations.filter((op) => op.method === 'post' && !hasPathParameters(op)),
+    ...plan.operations.filter((op) => op.method === 'post' && !hasPathParameters(op) && !readOnly),
     ...plan.operations.filter((op) => op.method === 'get' && hasPathParameters(op)),
   ];
   const probes = reads.flatMap((operation) => probesFor(plan, operation, credentials));
+  if (readOnly) return probes;
   // A scheme only writes use (deletes behind HTTP basic, say) is tried on a made-up record,
   // with a body the schema refuses: nothing is written, whatever the credential.
   const tried = new Set(probes.flatMap((probe) => probe.schemes));
   const writes = plan.operations.filter(
     (op) =>
       hasPathParameters(op) &&
-      (op.method === 'put' || op.method === 'patch' || (op.method === 'delete' && !readOnly)) &&
+      (op.method === 'put' || op.method === 'patch' || op.method === 'delete') &&
       op.security.some((requirement) => Object.keys(requirement).some((name) => !tried.has(name))),
   );
   for (const operation of writes)
@@ -187,7 +191,7 @@ function probesFor(
     let held = true;
     for (const name of names) {
       const scheme = plan.securitySchemes[name];
-      const placed = scheme && placement(scheme, credentials);
+      const placed = scheme && placement(scheme, own(credentials, name, requirement[name] ?? []));
       if (!placed) {
         held = false;
         break;
@@ -234,6 +238,23 @@ function kindOf(scheme: PlanSecurityScheme): 'bearer' | 'basic' | 'api-key' | 'u
   if (scheme.type === 'http' && scheme.scheme === 'bearer') return 'bearer';
   if (scheme.type === 'http' && scheme.scheme === 'basic') return 'basic';
   return 'unsupported';
+}
+
+/**
+ * The credentials that fill a scheme: the value given for it by name that holds the scopes it
+ * needs (none: the scheme is not tried), else the ones given for every scheme.
+ */
+function own(
+  credentials: PreflightCredentials,
+  name: string,
+  needs: readonly string[],
+): PreflightCredentials {
+  const given = credentials.byScheme?.[name];
+  if (!given || given.length === 0) return credentials;
+  const value = given.find(
+    ({ scopes }) => scopes === undefined || needs.every((scope) => scopes.includes(scope)),
+  )?.value;
+  return { token: value, basic: value };
 }
 
 /** The credential of a scheme where it goes; `undefined` when none was given for it. */

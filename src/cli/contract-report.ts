@@ -11,6 +11,32 @@ export interface RuleOutcome {
   note?: string;
   /** What HTTP recommends and the target does not do: warnings, never failures. */
   advisories?: string[];
+  /** The clause of the description a failure breaks: a JSON Pointer into it. */
+  clause?: string | undefined;
+  /** For a rule not judged because its setup step broke the contract: that finding's first line. */
+  finding?: string | undefined;
+}
+
+/** A request of the run that may have changed the target, and its status. */
+export interface WriteLine {
+  method: string;
+  path: string;
+  status: number;
+}
+
+/**
+ * A finding: one cause of failure, the rules it failed, the clause of the description it
+ * breaks, the evidence of its first rule, and the rules not judged because of it.
+ */
+export interface Finding {
+  /** What is wrong, in the words alike failures share. */
+  cause: string;
+  clause?: string | undefined;
+  rules: string[];
+  /** The request and answer that show it (every credential masked), and what is wrong in them. */
+  evidence: string;
+  /** Rules whose setup step met this cause: not judged, never failed. */
+  notJudged: string[];
 }
 
 /** What the report says besides the outcomes. */
@@ -33,6 +59,15 @@ export interface ReportFacts {
   minCoverage?: number | undefined;
   /** The operations no request of the run got to, and why. */
   unreached?: readonly { operation: string; why: string }[] | undefined;
+  /** Every request of an unsafe method the run sent. */
+  writes?: readonly WriteLine[] | undefined;
+  /** What the run deleted at its end of what it created, and what it left. */
+  cleanup?:
+    | {
+        deletes: readonly WriteLine[];
+        left: readonly { collection: string; count: number; why: string }[];
+      }
+    | undefined;
 }
 
 /** The report of a run, and the exit code it ends with. */
@@ -102,8 +137,16 @@ export function contractReport(
   const skipped = by('skipped');
   const passed = by('passed');
   const ran = passed.length + failed.length + unjudged.length;
-  const failures = groups(failed, (outcome) => firstLine(outcome.message));
-  const notJudged = groups(unjudged, (outcome) => firstLine(outcome.message));
+  const grouped = groupFindings(outcomes);
+  const failures = grouped.map(({ finding, failed: rules }): [string, RuleOutcome[]] => [
+    finding.cause,
+    rules,
+  ]);
+  const attached = new Set(grouped.flatMap(({ finding }) => finding.notJudged));
+  const notJudged = groups(
+    unjudged.filter((outcome) => !attached.has(outcome.name)),
+    (outcome) => firstLine(outcome.message),
+  );
   const { coverage, minCoverage } = facts;
   const shortfall =
     coverage !== undefined && minCoverage !== undefined
@@ -152,9 +195,21 @@ export function contractReport(
   if (exitCode !== 0) lines.push(summary);
   if (belowFloor && commonest) lines.push(`and ${floor}`);
 
-  for (const [what, [first, ...others]] of failures) {
+  for (const { finding, failed: rules } of grouped) {
+    const [first, ...others] = rules;
+    const what = finding.cause;
     if (!first) continue;
-    lines.push('', `FAIL  ${count(others.length + 1)}: ${what}`, ...names([first, ...others]));
+    lines.push('', `FAIL  ${count(others.length + 1)}: ${what}`);
+    if (finding.clause) lines.push(`      breaks: ${finding.clause}`);
+    lines.push(...names([first, ...others]));
+    if (finding.notJudged.length > 0)
+      lines.push(
+        `      and ${count(finding.notJudged.length)} not judged because of it (a setup step they need met it):`,
+        ...names(
+          finding.notJudged.map((name) => ({ name, state: 'unjudged' as const })),
+          3,
+        ),
+      );
     lines.push(`      The first of them, ${first.name}:`);
     lines.push(...rest(first.message).map((line) => (line === '' ? '' : `      ${line}`)));
   }
@@ -170,6 +225,7 @@ export function contractReport(
     );
     for (const { operation, why } of facts.unreached) lines.push(`      ${operation}: ${why}`);
   }
+  lines.push(...writeLines(facts));
   if (coverage !== undefined)
     lines.push('', ...coverageReport(coverage, 'text').trimEnd().split('\n'));
 
@@ -191,6 +247,84 @@ export function contractReport(
     for (const [text, rules] of advisories) lines.push(`  warning: ${text} (${count(rules)})`);
   }
   return { lines, verdict, exitCode };
+}
+
+/**
+ * The findings of a run: its failures grouped by cause (their first line) and the clause of
+ * the description they break, the largest first, each with the rules not judged because a
+ * setup step they need met that cause.
+ * @example findings(outcomes)[0] // { cause: '500 answers where the spec wants 201', clause: '#/paths/~1books/post/responses', rules: [...], evidence: '...', notJudged: [...] }
+ */
+export function findings(outcomes: readonly RuleOutcome[]): Finding[] {
+  return groupFindings(outcomes).map(({ finding }) => finding);
+}
+
+/** The findings of a run, each with the outcomes of the rules it failed. */
+function groupFindings(
+  outcomes: readonly RuleOutcome[],
+): { finding: Finding; failed: RuleOutcome[] }[] {
+  const failed = outcomes.filter((outcome) => outcome.state === 'failed');
+  const grouped = groups(
+    failed,
+    (outcome) => `${firstLine(outcome.message)}\n${outcome.clause ?? ''}`,
+  );
+  const dependents = outcomes.filter(
+    (outcome) => outcome.state === 'unjudged' && outcome.finding !== undefined,
+  );
+  const claimed = new Set<string>();
+  return grouped.flatMap(([, rules]) => {
+    const [first] = rules;
+    if (!first) return [];
+    const cause = firstLine(first.message);
+    const notJudged = dependents
+      .filter(
+        (outcome) =>
+          outcome.finding === cause &&
+          (outcome.clause === undefined || outcome.clause === first.clause) &&
+          !claimed.has(outcome.name),
+      )
+      .map((outcome) => outcome.name);
+    for (const name of notJudged) claimed.add(name);
+    const finding = {
+      cause,
+      ...(first.clause === undefined ? {} : { clause: first.clause }),
+      rules: rules.map((rule) => rule.name),
+      evidence: rest(first.message).join('\n').trim(),
+      notJudged,
+    };
+    return [{ finding, failed: rules }];
+  });
+}
+
+/** The writes of a run, alike ones counted, and what its clean-up deleted and left. */
+function writeLines(facts: ReportFacts): string[] {
+  const { writes = [], cleanup } = facts;
+  if (writes.length === 0) return [];
+  const tally = (list: readonly WriteLine[]) => {
+    const counted = new Map<string, number>();
+    for (const { method, path, status } of list) {
+      const line = `${method} ${path} ${status}`;
+      counted.set(line, (counted.get(line) ?? 0) + 1);
+    }
+    return [...counted].map(([line, n]) => `      ${line}${n > 1 ? ` ×${n}` : ''}`);
+  };
+  const lines = [
+    '',
+    `WRITES  ${writes.length} request${writes.length === 1 ? '' : 's'} that may change the target (method, path, status):`,
+    ...tally(writes),
+  ];
+  if (!cleanup) return lines;
+  const { deletes, left } = cleanup;
+  lines.push(
+    '',
+    deletes.length === 0
+      ? 'CLEANED UP  nothing: the run deleted nothing at its end'
+      : `CLEANED UP  ${deletes.length} record${deletes.length === 1 ? '' : 's'} the run created, deleted at its end:`,
+    ...tally(deletes),
+  );
+  for (const { collection, count: n, why } of left)
+    lines.push(`      left ${n} record${n === 1 ? '' : 's'} of ${collection}: ${why}`);
+  return lines;
 }
 
 /** Outcomes grouped by a key, the largest group first (then the first met). */

@@ -16,6 +16,7 @@ export interface SuiteRun {
     baseUrl: string;
     token?: string | undefined;
     basic?: string | undefined;
+    credentials?: { scheme: string; scopes?: string[] | undefined; value: string }[] | undefined;
     refusedSchemes?: Record<string, string>;
     readOnly?: boolean;
     seed: number;
@@ -31,13 +32,24 @@ export interface SuiteRun {
 export interface SuiteResult {
   rules: SuiteRuleResult[];
   broken?: string;
+  /** Every request of an unsafe method the rules sent (see contract-tests/ledger.ts). */
+  writes?: SuiteWrite[];
+  /** What the run deleted of what it created, at its end, and what it left. */
+  cleanup?: { deletes: SuiteWrite[]; left: { collection: string; count: number; why: string }[] };
+}
+
+/** A request that may have changed the target: its method, path under the base URL, status. */
+export interface SuiteWrite {
+  method: string;
+  path: string;
+  status: number;
 }
 
 /** How one rule ended (see contract-tests/runner.ts). */
 export interface SuiteRuleResult {
   name: string;
   state: 'passed' | 'failed' | 'skipped';
-  error?: { name: string; message: string };
+  error?: { name: string; message: string; clause?: string; finding?: string };
   note?: string;
   advisories: string[];
   hits: HitCounts;
