@@ -1,6 +1,7 @@
 import { invalidBodies } from '../bodies.js';
 import type { Expectation, Kit } from '../kit.js';
 import { jsonRequestOf, type PlanOperation } from '../plan.js';
+import { notJudgedIfRefused } from '../refusals.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { producersOf } from './answers.js';
 
@@ -35,6 +36,7 @@ export function invalidBodyRules(kit: Kit): Rule[] {
         async check(ctx) {
           const params = await target.params(ctx);
           const exchange = await kit.call(ctx, operation, { params, body: body.text });
+          notJudgedIfRefused(operation, exchange, expected);
           kit.conforms(ctx, exchange, operation, expected);
         },
       });

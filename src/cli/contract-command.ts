@@ -61,7 +61,7 @@ export class ContractConfigError extends Error {
 }
 
 /** The names the suite gives a rule it could not judge (see contract-tests/verdicts.ts). */
-const UNJUDGED = new Set(['TargetUnavailable', 'BudgetReached']);
+const UNJUDGED = new Set(['TargetUnavailable', 'BudgetReached', 'NotJudged']);
 
 /**
  * Runs the contract suite against a deployment and tells whether it conforms.
