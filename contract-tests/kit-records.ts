@@ -98,13 +98,13 @@ export function kitRecords(
       kept: new Set([collection.plan.idProperty]),
       mayDrop,
     });
-    for (const better of tries) {
+    for (const { body: better } of tries) {
       const exchange = await kit.call(ctx, operation, { body: JSON.stringify(better) });
       if (!isDocumentedRefusal(operation, exchange.status)) return { sent: better, exchange };
     }
     const said = (refused.text ?? '').replace(/\s+/g, ' ').trim().slice(0, 160);
     throw new NotJudged(
-      `${operation.operationId} refused each valid body the suite composed (${tries.length + 1}: its own, with unique texts, with the values the server lists and the spec's examples${mayDrop ? ', with the required fields only' : ''}) with the ${refused.status} it documents${said === '' ? '' : ` (${said})`}: no record of ${collection.plan.name} to check this rule on`,
+      `${operation.operationId} refused each valid body the suite composed (${[`${tries.length + 1}: its own`, ...tries.map(({ what }) => what)].join(', ')}) with the ${refused.status} it documents${said === '' ? '' : ` (${said})`}: no record of ${collection.plan.name} to check this rule on`,
     );
   }
 

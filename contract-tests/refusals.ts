@@ -69,12 +69,12 @@ export interface RetryContext {
  * Bodies to try after a documented refusal of `sent`, best first, none the same as another
  * or as `sent`: its made-up texts made unique; then also the server's own values and the
  * spec's examples for fields of the same name; then those with only the required fields.
- * @example betterBodies({ kernel: { name: 'contract-ab kernel name' } }, ctx) // [{ kernel: { name: 'contract-ab kernel name 5f3a1c' } }, { kernel: { name: 'python3' } }]
+ * @example betterBodies({ kernel: { name: 'contract-ab kernel name' } }, ctx) // [{ what: 'with unique texts', body: { kernel: { name: 'contract-ab kernel name 5f3a1c' } } }, ...]
  */
 export function betterBodies(
   sent: Record<string, unknown>,
   ctx: RetryContext,
-): Record<string, unknown>[] {
+): { what: string; body: Record<string, unknown> }[] {
   const suffix = randomBytes(3).toString('hex');
   const unique = rewrite(sent, ctx.schema, ctx, (value, schema) =>
     typeof value === 'string' && value.startsWith(ctx.label) && isPlainText(schema)
@@ -103,7 +103,11 @@ export function betterBodies(
     ? Object.fromEntries(Object.entries(listed).filter(([name]) => required.has(name)))
     : listed;
   const tried = [JSON.stringify(sent)];
-  return [unique, listed, requiredOnly].filter((body) => {
+  return [
+    { what: 'with unique texts', body: unique },
+    { what: "with the values the server lists and the spec's examples", body: listed },
+    { what: 'with the required fields only', body: requiredOnly },
+  ].filter(({ body }) => {
     const text = JSON.stringify(body);
     if (tried.includes(text)) return false;
     tried.push(text);

@@ -112,7 +112,7 @@ describe('a documented refusal of a request the suite composed', () => {
     expect(outcomes.filter((outcome) => outcome.startsWith('ContractViolation'))).toEqual([]);
     expect(outcomes).toContainEqual(
       expect.stringMatching(
-        /^NotJudged: createWindow refused each valid body the suite composed \(\d+: .*\) with the 501 it documents \(\{"message":"no kind .*"\}\): no record of windows/,
+        /^NotJudged: createWindow refused each valid body the suite composed \(3: its own, with unique texts, with the required fields only\) with the 501 it documents \(\{"message":"no kind .*"\}\): no record of windows/,
       ),
     );
   });
@@ -206,7 +206,15 @@ describe('the better values of a retry', () => {
       },
     );
     expect(tries).toHaveLength(3);
-    const [unique, fromServer, requiredOnly] = tries as Record<string, Record<string, unknown>>[];
+    expect(tries.map(({ what }) => what)).toEqual([
+      'with unique texts',
+      "with the values the server lists and the spec's examples",
+      'with the required fields only',
+    ]);
+    const [unique, fromServer, requiredOnly] = tries.map(({ body }) => body) as Record<
+      string,
+      Record<string, unknown>
+    >[];
     expect(unique!.id).toBe('contract-x key 1'); // the record's key stays
     expect(unique!.path).toMatch(/^contract-x path [0-9a-f]{6}$/);
     expect(fromServer!.kernel).toEqual({ id: 'u', name: 'python3' }); // an id is never borrowed
