@@ -19,6 +19,7 @@ import {
 import type { RuleContext } from './rule.js';
 import { propertiesOf, textKeyword, writableProperties } from './schema-parts.js';
 import { carries, schemaName } from './spec.js';
+import { notJudgedIfRefused } from './refusals.js';
 import { ContractViolation } from './verdicts.js';
 
 /** The kit's judgements: `kit` is the whole kit, for what they ask of its other parts. */
@@ -168,6 +169,7 @@ export function kitJudgements(
     },
 
     echoed(ctx, exchange, operation, sent, expected = kit.success(operation)) {
+      notJudgedIfRefused(operation, exchange, expected);
       kit.conforms(ctx, exchange, operation, expected);
       // A redirect or a refusal documented as the only answer holds no record to echo.
       if (exchange.status >= 300) return;
@@ -201,6 +203,10 @@ export function kitJudgements(
         return false;
       }
       const success = kit.success(operation);
+      notJudgedIfRefused(operation, exchange, {
+        label: `${success.label} or ${refused.label}`,
+        accepts: (status) => success.accepts(status),
+      });
       if (!success.accepts(exchange.status))
         kit.fail(
           `${exchange.status} answers where the spec wants ${success.label} or ${refused.label}`,

@@ -24,7 +24,8 @@ import {
   textKeyword,
   writableProperties,
 } from './schema-parts.js';
-import { asSetup, RuleSkipped, valueNotMade } from './verdicts.js';
+import { betterBodies, collectValues, isDocumentedRefusal, type ListedValues } from './refusals.js';
+import { asSetup, NotJudged, RuleSkipped, valueNotMade } from './verdicts.js';
 
 /** The kit's records: `kit` is the whole kit, for what they ask of its other parts. */
 export function kitRecords(
@@ -74,6 +75,51 @@ export function kitRecords(
         roles.get(operation.operationId)?.collection,
       ),
     ));
+
+  /** Values the server lists, by field name: its answers to the reads that take no value. */
+  const listedValues = (ctx: RuleContext) =>
+    shared(ctx, 'listed values', async () => {
+      const listed: ListedValues = new Map();
+      for (const read of kit.plan.operations) {
+        const takesValues =
+          read.path.includes('{') || read.parameters.some((parameter) => parameter.required);
+        if (read.method !== 'get' || takesValues || kit.cannotCall(ctx.target, read)) continue;
+        const answer = await kit.call(ctx, read);
+        if (answer.status >= 200 && answer.status < 300) collectValues(answer.json, listed);
+      }
+      return listed;
+    });
+
+  /**
+   * A create refused as its operation documents: tried again with better values (see
+   * refusals.ts); the first answer that is no documented refusal is the create's.
+   * @throws {NotJudged} when the server refuses every body the suite can compose
+   */
+  async function betterTry(
+    ctx: RuleContext,
+    collection: CollectionKit,
+    sent: Record<string, unknown>,
+    refused: Exchange,
+    mayDrop: boolean,
+  ): Promise<{ sent: Record<string, unknown>; exchange: Exchange }> {
+    const operation = collection.create!;
+    const tries = betterBodies(sent, {
+      schema: requestSchema(operation),
+      label,
+      listed: await listedValues(ctx),
+      fits: (schema, value) => kit.spec.validate(schema, value, 'request').length === 0,
+      kept: new Set([collection.plan.idProperty]),
+      mayDrop,
+    });
+    for (const { body: better } of tries) {
+      const exchange = await kit.call(ctx, operation, { body: JSON.stringify(better) });
+      if (!isDocumentedRefusal(operation, exchange.status)) return { sent: better, exchange };
+    }
+    const said = (refused.text ?? '').replace(/\s+/g, ' ').trim().slice(0, 160);
+    throw new NotJudged(
+      `${operation.operationId} refused each valid body the suite composed (${[`${tries.length + 1}: its own`, ...tries.map(({ what }) => what)].join(', ')}) with the ${refused.status} it documents${said === '' ? '' : ` (${said})`}: no record of ${collection.plan.name} to check this rule on`,
+    );
+  }
 
   return {
     requestSchema,
@@ -191,9 +237,19 @@ export function kitRecords(
 
     createdId(collection, exchange) {
       const { plan } = collection;
-      const inBody =
-        collection.create && kit.recordOf(collection.create, exchange)[plan.idProperty];
+      const answered = collection.create && kit.recordOf(collection.create, exchange);
+      const inBody = answered?.[plan.idProperty];
       if (inBody !== undefined) return inBody;
+      // The id under another name: the item path's (`/silence/{silenceID}`), or the one field
+      // of an answer that holds nothing else (Alertmanager answers `{"silenceID": ...}`).
+      const fields = Object.keys(answered ?? {});
+      const named =
+        plan.itemParameter !== undefined && answered?.[plan.itemParameter] !== undefined
+          ? plan.itemParameter
+          : fields.length === 1 && /id$/i.test(fields[0]!)
+            ? fields[0]
+            : undefined;
+      if (named !== undefined) return answered![named];
       // Neither in the answer nor in a Location: the id the answer is (Dialogporten answers
       // the new id alone), else the key the client chose.
       return (
@@ -207,10 +263,13 @@ export function kitRecords(
     async create(ctx, collection, what, body) {
       const operation = collection.create;
       if (!operation) throw new RuleSkipped(`${collection.plan.name} has no create operation`);
-      const sent = body ?? kit.validBody(operation, what);
-      const missing = kit.notMade(operation, sent);
+      const first = body ?? kit.validBody(operation, what);
+      const missing = kit.notMade(operation, first);
       if (missing !== undefined) throw valueNotMade(missing);
-      const exchange = await kit.call(ctx, operation, { body: JSON.stringify(sent) });
+      const firstAnswer = await kit.call(ctx, operation, { body: JSON.stringify(first) });
+      const { sent, exchange } = isDocumentedRefusal(operation, firstAnswer.status)
+        ? await betterTry(ctx, collection, first, firstAnswer, body === undefined)
+        : { sent: first, exchange: firstAnswer };
       kit.echoed(ctx, exchange, operation, sent, kit.created(operation));
       const id = kit.createdId(collection, exchange);
       if (id === undefined && !promisesId(operation, exchange.status))

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import { orderByNames } from './ordered-values.js';
 import type { Schema } from './plan.js';
 import {
   allowedTypes,
@@ -114,7 +115,7 @@ function objectOf(
   // Properties that are required but declared nowhere: any value will do.
   for (const name of required)
     if (!(name in object) && !(name in propertiesOf(schema))) object[name] = `${label} ${name}`;
-  return object;
+  return orderByNames(object, propertiesOf(schema), variant);
 }
 
 function arrayOf(schema: Schema, label: string, variant: number, depth: number): unknown[] {

@@ -35,6 +35,21 @@ export class TargetUnavailable extends Error {
 }
 
 /**
+ * The suite could not judge a rule, for a reason it tells: the server refused, as the
+ * operation documents, every request the suite could compose for it (a kernel name the
+ * server does not have), so what the rule checks was never reached. Not a violation:
+ * `petstore-kit contract` reports it under NOT JUDGED, and exits 2 unless another rule failed.
+ */
+export class NotJudged extends Error {
+  override name = 'NotJudged';
+
+  constructor(message: string) {
+    super(message);
+    this.stack = `${this.name}: ${message}`;
+  }
+}
+
+/**
  * A rule that cannot run against this target, for a reason that is no fault of the target:
  * it needs a credential the user did not give, or the spec gives nothing to build its
  * request from. Reported as skipped, with the reason.

@@ -2,6 +2,7 @@ import { invalidBodies } from '../bodies.js';
 import { onCurrentValues } from '../harmless-bodies.js';
 import type { Expectation, Kit } from '../kit.js';
 import { jsonRequestOf, type PlanOperation } from '../plan.js';
+import { notJudgedIfRefused } from '../refusals.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { producersOf } from './answers.js';
 
@@ -41,6 +42,7 @@ export function invalidBodyRules(kit: Kit): Rule[] {
             ? await onCurrentValues(kit, ctx, operation, params, body.text, base)
             : body.text;
           const exchange = await kit.call(ctx, operation, { params, body: text });
+          notJudgedIfRefused(operation, exchange, expected);
           kit.conforms(ctx, exchange, operation, expected);
         },
       });

@@ -1,6 +1,7 @@
 import type { CollectionKit, Kit } from '../kit.js';
 import { jsonRequestOf, type PlanOperation } from '../plan.js';
 import type { Rule, RuleContext } from '../rule.js';
+import { notJudgedIfRefused } from '../refusals.js';
 import { schemaName } from '../spec.js';
 import {
   isOtherThanObject,
@@ -317,6 +318,7 @@ function mediaTypeRules(kit: Kit, collection: CollectionKit, operation: PlanOper
         body: JSON.stringify(sent),
         contentType: type,
       });
+      notJudgedIfRefused(operation, exchange, success);
       kit.conforms(ctx, exchange, operation, success);
     },
   }));

@@ -86,7 +86,7 @@ export class ContractConfigError extends Error {
 }
 
 /** The names the suite gives a rule it could not judge (see contract-tests/verdicts.ts). */
-const UNJUDGED = new Set(['TargetUnavailable', 'BudgetReached', 'SetupFailed']);
+const UNJUDGED = new Set(['TargetUnavailable', 'BudgetReached', 'SetupFailed', 'NotJudged']);
 
 /**
  * Runs the contract suite against a deployment and tells whether it conforms.
