@@ -1660,10 +1660,16 @@ describe(
         violations.length > 0 ? 'FALSE ALARM' : skipped.length > 0 ? 'passed (skips)' : 'passed',
       );
       expect(violations).toEqual([]);
-      if (!entry.skips) return expect(skipped).toEqual([]);
+      // A wrong-credential probe of a write that names no record and takes no body is never
+      // sent: a deployment that wrongly let it through would act on it (the suite never harms).
+      const unsafe = skipped.filter((rule) =>
+        /^not sent: .* would act on it$/.test(skipNotes.get(rule) ?? ''),
+      );
+      const others = skipped.filter((rule) => !unsafe.includes(rule));
+      if (!entry.skips) return expect(others).toEqual([]);
       // Only the rules that need the value it could not make skip, and each says so.
-      expect(skipped.length).toBeGreaterThan(0);
-      for (const rule of skipped) {
+      expect(others.length).toBeGreaterThan(0);
+      for (const rule of others) {
         expect(rule).toMatch(entry.skips);
         expect(skipNotes.get(rule)).toMatch(/^a required value it could not make: /);
       }

@@ -86,7 +86,8 @@ export function redirectRules(kit: Kit): Rule[] {
 /**
  * The answer at a redirect's URL: through the operation of the spec it names (judged as that
  * operation documents it), else a plain GET without credentials; `undefined` for another
- * origin, which the suite does not send to.
+ * origin, which the suite does not send to, and for a path outside the base URL where
+ * something answers.
  */
 async function follow(ctx: RuleContext, kit: Kit, url: string): Promise<Exchange | undefined> {
   const under = underBase(ctx.target.baseUrl, url);
@@ -101,10 +102,19 @@ async function follow(ctx: RuleContext, kit: Kit, url: string): Promise<Exchange
     return undefined;
   }
   const at = new URL(url);
-  return send(
+  const exchange = await send(
     { ...ctx, target: { ...ctx.target, baseUrl: at.origin } },
     { method: 'get', path: at.pathname, query: [...at.searchParams], headers: {} },
   );
+  // Outside the base URL is another service's (a sign-in page, an identity provider), judged
+  // only where nothing is there at all.
+  if (!under && exchange.status !== 404 && exchange.status !== 410) {
+    ctx.advise(
+      `a redirect outside the API (${at.pathname}) answered ${exchange.status}: not judged`,
+    );
+    return undefined;
+  }
+  return exchange;
 }
 
 /** The GET operation whose path template a path (under the base URL) fits. */

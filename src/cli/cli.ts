@@ -182,6 +182,8 @@ export function createCli(io: CliIo): Command {
     })
     .version(packageVersion(), '-v, --version', 'print the version')
     .helpCommand(true)
+    // A command's options are read where they stand: `workflow from-har x.har -o flow.yaml` is the subcommand's `-o`.
+    .enablePositionalOptions()
     .allowExcessArguments()
     // Bare `petstore-kit` asks what there is: the help, on stdout, and success. A word that
     // names no command is still an error (an action on the program would take it as an operand).
@@ -412,7 +414,7 @@ export function createCli(io: CliIo): Command {
       io.onExitCode?.(code);
     });
   program.addCommand(typesCommand(io).copyInheritedSettings(program));
-  const workflow = workflowCommand(io).copyInheritedSettings(program);
+  const workflow = workflowCommand(io).copyInheritedSettings(program).enablePositionalOptions();
   workflow.addCommand(
     new CheckCommand('from-har')
       .copyInheritedSettings(program)

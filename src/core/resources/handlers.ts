@@ -185,8 +185,11 @@ class ServedResource {
       try {
         return this.envelopes.record(envelope, record);
       } catch (err) {
-        if (err instanceof ApiError && err.code === 'invalid_response') return aboutRecord(record);
-        throw err;
+        if (!(err instanceof ApiError) || err.code !== 'invalid_response') throw err;
+        // A record its own list refuses too is broken, and says so; one that fits its list is
+        // answered as this operation's shape allows.
+        this.envelopes.record({ kind: 'plain', record: listed }, record);
+        return aboutRecord(record);
       }
     };
     /** The answer for a record: in its envelope, else the operation's example. */
