@@ -48,7 +48,7 @@ async function run(
     circuit: {},
     memo: new Map(),
   };
-  const found = await ruleOutcomes(rules, ctx, /: streams /);
+  const found = await ruleOutcomes(rules, ctx, /^(followJob|followTicks): streams /);
   return { found, advice, accepts };
 }
 
@@ -115,5 +115,60 @@ describe('the contract suite and streamed answers', () => {
         /followTicks: read 1 events of its stream, then stopped \(after \d+ ms\)/,
       ),
     );
+  });
+});
+
+describe('the contract suite and a create that streams its answer (OpenAI style)', () => {
+  const CHAT = fileURLToPath(new URL('./fixtures/specs/streams-31.yaml', import.meta.url));
+  const RULE = 'createChatCompletion: streams text/event-stream';
+
+  async function chatRules(handler: RequestListener) {
+    const bodies: string[] = [];
+    const server = await serveOnFreePort((req, res) => {
+      let text = '';
+      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      req.on('end', () => {
+        bodies.push(text);
+        handler(req, res);
+      });
+    });
+    served.push(server);
+    const target = targetFromSettings({
+      baseUrl: server.url,
+      seed: 1,
+      budget: 0,
+      timeoutMs: 3000,
+      replay: '',
+    });
+    const chat = buildContractPlan((await loadSpec(CHAT, { checkCache: false })).resolved);
+    const ctx: RuleContext = { target, advise: () => {}, circuit: {}, memo: new Map() };
+    const found = await ruleOutcomes(
+      contractRules(chat, target),
+      ctx,
+      /^createChatCompletion: streams /,
+    );
+    return { found, bodies };
+  }
+  const chunk = (n: number) =>
+    `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: n, choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: null }] })}\n\n`;
+
+  it('asks with a valid body whose stream is true, and passes a server that streams valid chunks', async () => {
+    const { found, bodies } = await chatRules((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.end(`${chunk(1)}${chunk(2)}`);
+    });
+    expect(outcomeOf(found, RULE)).toBe('passed');
+    expect(JSON.parse(bodies[0] ?? '{}')).toMatchObject({
+      stream: true,
+      messages: expect.any(Array),
+    });
+  });
+
+  it('fails a server whose second chunk breaks the chunk schema, naming the event', async () => {
+    const { found } = await chatRules((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.end(`${chunk(1)}data: {"id":"c1","object":"chat.completion","created":2}\n\n`);
+    });
+    expect(outcomeOf(found, RULE)).toMatch(/event 2: /);
   });
 });

@@ -1,5 +1,6 @@
 import type { Kit } from '../kit.js';
 import { mediaEssence, type PlanItems, type PlanOperation } from '../plan.js';
+import { notJudgedIfRefused } from '../refusals.js';
 import type { Rule } from '../rule.js';
 import { schemaName } from '../spec.js';
 import { checkedValues, streamReader, type EventFraming } from '../stream-events.js';
@@ -24,12 +25,16 @@ const FRAMINGS: Readonly<Record<string, EventFraming>> = {
  * (3.2's `itemSchema`, else the media type's `schema` read as one item), and a stream that ends
  * does so between items. A stream is read for at most STREAM_EVENTS_READ events or STREAM_MS;
  * the rule says when it stopped before the end. Reads without path parameters, as the answer
- * rules call them.
+ * rules call them, and creates that stream their answer (a chat completion): sent a valid JSON
+ * body, its boolean `stream` set, where the body has one; a documented refusal of that composed
+ * body is not judged.
  */
 export function streamRules(kit: Kit): Rule[] {
   const rules: Rule[] = [];
   for (const operation of kit.plan.operations) {
-    if (operation.method !== 'get') continue;
+    const reads = operation.method === 'get';
+    const json = jsonBodyOf(operation);
+    if (!reads && (operation.method !== 'post' || json === undefined)) continue;
     if (operation.parameters.some((parameter) => parameter.in === 'path')) continue;
     const streamed = streamedAnswer(operation);
     if (!streamed) continue;
@@ -41,8 +46,14 @@ export function streamRules(kit: Kit): Rule[] {
         undefined,
         `streams ${type} when asked for it: every event framed as it says and fitting ${schemaName(items.schema)}`,
       ),
-      createsData: false,
+      createsData: !reads,
       async check(ctx) {
+        let body: string | undefined;
+        if (!reads) {
+          const value = kit.validBody(operation, 'a streamed answer');
+          if (json?.properties?.stream?.type === 'boolean') value.stream = true;
+          body = JSON.stringify(value);
+        }
         const reader = streamReader(framing);
         const ms = Math.min(STREAM_MS, Math.max(100, ctx.target.timeoutMs - 1000));
         const problems: string[] = [];
@@ -63,6 +74,7 @@ export function streamRules(kit: Kit): Rule[] {
         };
         const exchange = await kit.call(ctx, operation, {
           accept: type,
+          ...(body === undefined ? {} : { body }),
           stream: {
             ms,
             onChunk(chunk) {
@@ -71,6 +83,7 @@ export function streamRules(kit: Kit): Rule[] {
             },
           },
         });
+        if (body !== undefined) notJudgedIfRefused(operation, exchange, success);
         kit.conforms(ctx, exchange, operation, success);
         if (exchange.status >= 300) return;
         if (exchange.ended === 'end') judge(reader.end());
@@ -106,4 +119,15 @@ function streamedAnswer(
     }
   }
   return undefined;
+}
+
+/** The JSON schema of an operation's request body, if it takes JSON. */
+function jsonBodyOf(
+  operation: PlanOperation,
+): { properties?: Record<string, { type?: unknown }> } | undefined {
+  const content = operation.requestBody?.content ?? {};
+  const type = Object.keys(content).find((name) => /json/i.test(mediaEssence(name)));
+  return type === undefined
+    ? undefined
+    : (content[type] as { properties?: Record<string, { type?: unknown }> });
 }

@@ -96,6 +96,10 @@ describe('a HAR saved by Chromium of a page using the mock', () => {
       ['getAuthor-2', '$statusCode == 404'],
     ]);
     expect(steps[1]?.outputs).toEqual({ id: '$response.body#/id' });
+    // The flow a person clicked through runs again on a fresh mock, where the ids differ.
+    const replay = await runCli('workflow', out, '--mock', '--api-key', KEY);
+    expect(replay.out).toContain('1 workflow: 1 passed, 0 failed');
+    expect(replay.code).toBe(0);
     for (const step of steps.slice(2))
       expect(step.parameters).toEqual([
         { name: 'authorId', in: 'path', value: '$steps.createAuthor.outputs.id' },
