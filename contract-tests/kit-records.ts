@@ -217,6 +217,10 @@ export function kitRecords(
       const bounded = conflict?.limit?.property;
       if (bounded !== undefined && bounded in body)
         body[bounded] = withinLimit(propertiesOf(schema)[bounded] ?? {});
+      // `stream: true` asks for the documented stream instead of the JSON answer (OpenAI's
+      // way); the stream rules ask for it, every other rule for the JSON one.
+      if (propertiesOf(schema).stream?.type === 'boolean' && streamsAnswer(operation))
+        body.stream = false;
       return left.size === 0
         ? body
         : Object.fromEntries(Object.entries(body).filter(([field]) => !left.has(field)));
@@ -552,4 +556,11 @@ function shared<T>(ctx: RuleContext, what: string, make: () => Promise<T>): Prom
 /** Ids as map keys: `7` and `"7"` are different ids; `{}`-shaped ones compare by JSON. */
 export function key(id: unknown): string {
   return `${typeof id}:${JSON.stringify(id)}`;
+}
+
+/** Whether a success answer of the operation is documented as a stream (SSE, JSON Lines, JSON text sequences). */
+function streamsAnswer(operation: PlanOperation): boolean {
+  return Object.entries(operation.responses).some(
+    ([status, response]) => /^2/.test(status) && Object.keys(response.items ?? {}).length > 0,
+  );
 }
