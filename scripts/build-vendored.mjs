@@ -2,13 +2,13 @@
 // inside (devDependencies, then), so that a user's install does not get the packages behind
 // them: @scalar/openapi-upgrader requires @scalar/openapi-types and zod (8 MB, only its types
 // use them), qs 21 small packages, raw-body 10, fast-xml-parser 7, cors 2, busboy 1, and
-// negotiator, cookie and content-type, one each, and faker (3.9 MB, of which the English locale
-// we use is 0.5 MB). Its other imports stay imports. Inside raw-body, iconv-lite (its encoding
+// negotiator, cookie and content-type, one each, faker (3.9 MB, of which the English locale
+// we use is 0.5 MB), and the workflow runner's @xmldom/xmldom (2 MB) and jsonpath-rfc9535. Its other imports stay imports. Inside raw-body, iconv-lite (its encoding
 // tables, 0.5 MB, for an option we never pass) is replaced by scripts/vendored/iconv-lite.cjs,
 // which decodes with Node's TextDecoder. Each file's banner names what it holds; their licences are in
 // <file>.LICENSES.txt beside it. decisions/018-a-light-install.md says why.
 import { build } from 'esbuild';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -22,6 +22,8 @@ const BUNDLED = {
   'src/http/cors.ts': ['cors'],
   'src/core/form-body.ts': ['busboy'],
   'src/core/xml-answer.ts': ['negotiator'],
+  'src/core/streams/stream-answers.ts': ['negotiator'],
+  'src/core/workflow/selectors.ts': ['@xmldom/xmldom', 'jsonpath-rfc9535', 'xpath'],
   'src/core/credentials.ts': ['cookie'],
   'src/core/request-body.ts': ['content-type'],
   'src/openapi/english-faker.ts': ['@faker-js/faker'],
@@ -85,6 +87,8 @@ for (const [module, names] of Object.entries(BUNDLED)) {
       js: "import { createRequire as __vendoredRequire } from 'node:module';\nconst require = __vendoredRequire(import.meta.url);",
     },
     allowOverwrite: true,
+    // Packages as npm installs them, not as tsconfig's `paths` points the compiler (xpath's types).
+    tsconfigRaw: {},
     metafile: true,
     legalComments: 'none',
     logLevel: 'warning',
@@ -100,3 +104,8 @@ for (const [module, names] of Object.entries(BUNDLED)) {
     `/*! ${shown} bundles ${named}: their licences in ${shown.split('/').pop()}.LICENSES.txt */\n${code}`,
   );
 }
+
+// The compiler's stand-in for a package's types (tsconfig's `paths`), which compiled code never
+// imports: the bundles above hold the package itself.
+for (const stand of ['js', 'js.map', 'd.ts'].map((end) => `core/workflow/xpath-types.${end}`))
+  await rm(join(ROOT, 'dist', stand), { force: true });

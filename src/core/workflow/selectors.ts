@@ -1,15 +1,7 @@
 import { DOMParser } from '@xmldom/xmldom';
 import { paths, query } from 'jsonpath-rfc9535';
-import { createRequire } from 'node:module';
+import xpath from 'xpath';
 import { valueAt } from './json-pointer.js';
-
-/**
- * The `xpath` package, required rather than imported: its types pull the DOM's into the whole
- * project (`/// <reference lib="dom" />`), which changes what `fetch` takes everywhere.
- */
-const xpath = createRequire(import.meta.url)('xpath') as {
-  select(expression: string, node: unknown): unknown;
-};
 
 /** The kinds of selector and criterion expression Arazzo names (1.1's Expression Type Object). */
 export type SelectorKind = 'jsonpath' | 'xpath' | 'jsonpointer';
