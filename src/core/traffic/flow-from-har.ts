@@ -4,7 +4,7 @@
 // on the mock and on staging.
 import type { Operation } from '../../openapi/operations.js';
 import type { JudgeReading } from '../proxy/judge.js';
-import { exchangeOf, type HarEntry, type HarExchange } from './har.js';
+import { apiTargetOf, exchangeOf, isPreflight, type HarEntry, type HarExchange } from './har.js';
 
 /** The Arazzo 1.0 document of a recorded flow, ready to be written as YAML or JSON. */
 export interface RecordedFlow {
@@ -68,13 +68,9 @@ export function flowFromHar(
 
   for (const [index, entry] of entries.entries()) {
     const exchange = exchangeOf(entry, index);
-    const target = targetOf(exchange, options);
+    const target = apiTargetOf(exchange.url, options.basePath, options.baseUrl);
     if (target === undefined || exchange.answer.status === 0) continue;
-    if (
-      exchange.request.method === 'OPTIONS' &&
-      exchange.request.headers['access-control-request-method']
-    )
-      continue;
+    if (isPreflight(exchange)) continue;
     const route = reading.route(exchange.request.method, target);
     if (route.kind !== 'operation') continue;
     const { operation, params } = route;
@@ -127,20 +123,6 @@ export function flowFromHar(
       },
     ],
   };
-}
-
-function targetOf(exchange: HarExchange, options: FlowOptions): string | undefined {
-  const { url } = exchange;
-  if (options.baseUrl) {
-    const root = options.baseUrl.pathname.replace(/\/$/, '');
-    if (url.origin !== options.baseUrl.origin) return undefined;
-    if (url.pathname !== root && !url.pathname.startsWith(`${root}/`)) return undefined;
-    return `${options.basePath}${url.pathname.slice(root.length)}${url.search}`;
-  }
-  const base = options.basePath;
-  if (base !== '' && url.pathname !== base && !url.pathname.startsWith(`${base}/`))
-    return undefined;
-  return `${url.pathname}${url.search}`;
 }
 
 /** `operationId` where the description gives one; else the path to the operation. */

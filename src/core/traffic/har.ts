@@ -127,6 +127,33 @@ export function exchangeOf(entry: HarEntry, index: number): HarExchange {
   };
 }
 
+/**
+ * The request target of an exchange as the description's routes read it (its base path first),
+ * or undefined for one with another API or a page.
+ * @param baseUrl the API's URL as recorded, base path included; else the exchange's path must
+ * be under the description's `basePath`.
+ * @example apiTargetOf(new URL('https://staging.test/api/v1/pets?x=1'), '/v1', new URL('https://staging.test/api/v1')) // '/v1/pets?x=1'
+ */
+export function apiTargetOf(url: URL, basePath: string, baseUrl?: URL): string | undefined {
+  if (baseUrl) {
+    const root = baseUrl.pathname.replace(/\/$/, '');
+    if (url.origin !== baseUrl.origin) return undefined;
+    if (url.pathname !== root && !url.pathname.startsWith(`${root}/`)) return undefined;
+    return `${basePath}${url.pathname.slice(root.length)}${url.search}`;
+  }
+  if (basePath !== '' && url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`))
+    return undefined;
+  return `${url.pathname}${url.search}`;
+}
+
+/** A browser's CORS preflight: no call of the API's, whatever its path. */
+export function isPreflight(exchange: HarExchange): boolean {
+  return (
+    exchange.request.method === 'OPTIONS' &&
+    exchange.request.headers['access-control-request-method'] !== undefined
+  );
+}
+
 function fieldsOf(headers: readonly HarHeader[]): Record<string, string | string[]> {
   const fields: Record<string, string | string[]> = {};
   for (const { name, value } of headers) {

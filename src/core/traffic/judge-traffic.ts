@@ -8,7 +8,7 @@ import { credentialPartsOf } from '../admin/coverage.js';
 import { REDACTED } from '../admin/redact.js';
 import { judgeExchange, type JudgeReading } from '../proxy/judge.js';
 import type { Breach } from '../proxy/request-rules.js';
-import { exchangeOf, type HarEntry } from './har.js';
+import { apiTargetOf, exchangeOf, isPreflight, type HarEntry } from './har.js';
 
 /** Whose the problem of an exchange is. */
 export type TrafficSide =
@@ -82,15 +82,12 @@ export async function judgeTraffic(
 
   for (const [index, entry] of entries.entries()) {
     const exchange = exchangeOf(entry, index);
-    const target = targetOf(exchange.url, reading.basePath, scope.baseUrl);
+    const target = apiTargetOf(exchange.url, reading.basePath, scope.baseUrl);
     if (target === undefined) {
       setAside('outside the API');
       continue;
     }
-    if (
-      exchange.request.method === 'OPTIONS' &&
-      exchange.request.headers['access-control-request-method']
-    ) {
+    if (isPreflight(exchange)) {
       setAside('CORS preflight');
       continue;
     }
@@ -176,20 +173,4 @@ function unredacted<T extends { target: string; headers: Readonly<Record<string,
     .replaceAll(encodeURIComponent(REDACTED), placeholder)
     .replaceAll(REDACTED, placeholder);
   return { ...request, headers, target };
-}
-
-/**
- * The request target as the description's routes read it (its base path first), or undefined
- * for an exchange with another API or a page.
- */
-function targetOf(url: URL, basePath: string, baseUrl: URL | undefined): string | undefined {
-  if (baseUrl) {
-    const root = baseUrl.pathname.replace(/\/$/, '');
-    if (url.origin !== baseUrl.origin) return undefined;
-    if (url.pathname !== root && !url.pathname.startsWith(`${root}/`)) return undefined;
-    return `${basePath}${url.pathname.slice(root.length)}${url.search}`;
-  }
-  if (basePath !== '' && url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`))
-    return undefined;
-  return `${url.pathname}${url.search}`;
 }
