@@ -89,6 +89,55 @@ describe('the suite’s receiver', () => {
     );
   });
 
+  // A relay between the mock and the receiver plays a sender that delivers each webhook twice:
+  // the same message again (a resend), or a second message with its own id.
+  async function relayTwice(to: number, secondId: 'same' | 'own'): Promise<number> {
+    const relay = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        void (async () => {
+          const body = Buffer.concat(chunks);
+          const url = `http://127.0.0.1:${to}${req.url ?? '/'}`;
+          for (const id of ['msg_1', secondId === 'same' ? 'msg_1' : 'msg_2']) {
+            await fetch(url, {
+              method: req.method ?? 'POST',
+              headers: { 'content-type': 'application/json', 'webhook-id': id },
+              body,
+            }).catch(() => undefined);
+          }
+          res.writeHead(200).end();
+        })();
+      });
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    started.push({
+      server: relay,
+      url: '',
+      close: () => new Promise<void>((resolve) => relay.close(() => resolve())),
+    });
+    return (relay.address() as AddressInfo).port;
+  }
+
+  it('fails a target that sends the same webhook message again after its documented answer', async () => {
+    const port = await freePort();
+    const mock = await serveMock(PETS, [`http://127.0.0.1:${await relayTwice(port, 'same')}/`]);
+    const { rules, ctx } = await outgoingRulesOf(PETS, mock.url, `127.0.0.1:${port}`);
+    const found = await ruleOutcomes(rules, ctx, /^createPet: webhook newPet/);
+    expect(Object.values(found)[0]).toMatch(
+      /^ContractViolation: sends a webhook again after its documented answer\n.*newPet came 2 times/s,
+    );
+  });
+
+  it('passes a target whose second message of the same bytes has an id of its own', async () => {
+    const port = await freePort();
+    const mock = await serveMock(PETS, [`http://127.0.0.1:${await relayTwice(port, 'own')}/`]);
+    const { rules, ctx } = await outgoingRulesOf(PETS, mock.url, `127.0.0.1:${port}`);
+    expect(Object.values(await ruleOutcomes(rules, ctx, /^createPet: webhook newPet/))).toEqual([
+      'passed',
+    ]);
+  });
+
   it('passes a target that calls back the URL the request names', async () => {
     const port = await freePort();
     const mock = await serveMock(SUBSCRIPTIONS, []);
