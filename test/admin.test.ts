@@ -2,9 +2,8 @@
 // and what the app under test sent.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { KEY, AUTH } from './helpers.js';
 
-const KEY = 'admin-key';
-const AUTH = { Authorization: `Bearer ${KEY}` };
 const mocks: RunningMock[] = [];
 
 afterEach(async () => {

@@ -3,10 +3,8 @@
 // small document of that shape; each failed before its fix.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { specFileOf } from './helpers.js';
+import { AUTH, KEY, specFileOf } from './helpers.js';
 
-const KEY = 'envelope-parts-key';
-const AUTH = { authorization: `Bearer ${KEY}` };
 const mocks: RunningMock[] = [];
 
 afterEach(async () => {

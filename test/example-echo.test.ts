@@ -2,9 +2,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { echoed } from '../src/core/example-answers.js';
+import { KEY, AUTH } from './helpers.js';
 
-const KEY = 'echo-key';
-const AUTH = { Authorization: `Bearer ${KEY}` };
 let mock: RunningMock;
 
 beforeAll(async () => {

@@ -23,7 +23,7 @@ export async function specFileOf(spec: object): Promise<string> {
   await writeFile(file, JSON.stringify(spec));
   return file;
 }
-export const AUTH = { Authorization: `Bearer ${KEY}` };
+export const AUTH = { authorization: `Bearer ${KEY}` };
 
 /** Asserts an answer is the spec's Error body with this status and code, as JSON. */
 export function expectError(res: Response, status: number, code?: string): void {

@@ -18,10 +18,9 @@ import { loadSpec, SpecError } from '../src/openapi/load.js';
 import { listOperations, type Operation } from '../src/openapi/operations.js';
 import { inferResources, type ListParameters } from '../src/openapi/resources.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { specFileOf } from './helpers.js';
+import { KEY, specFileOf } from './helpers.js';
 
 const SHAPES = fileURLToPath(new URL('./fixtures/specs/real-world.yaml', import.meta.url));
-const KEY = 'shapes-key';
 
 const mocks: RunningMock[] = [];
 afterEach(async () => {

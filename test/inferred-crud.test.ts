@@ -8,9 +8,9 @@ import { createSchemaCompiler } from '../src/openapi/schemas.js';
 import { listOperations } from '../src/openapi/operations.js';
 import { inferResources } from '../src/openapi/resources.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { KEY } from './helpers.js';
 
 const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
-const KEY = 'library-key';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const mocks: RunningMock[] = [];

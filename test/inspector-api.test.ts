@@ -10,12 +10,10 @@ import { loadSpec, type LoadedSpec } from '../src/openapi/load.js';
 import { securitySchemesOf } from '../src/openapi/security-schemes.js';
 import { createApp } from '../src/wiring/create-app.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { expectError } from './helpers.js';
+import { AUTH, expectError, KEY } from './helpers.js';
 import { startRedisServer, type RedisServer } from './redis/redis-server.js';
 import { withRedis } from './redis/with-redis.js';
 
-const KEY = 'inspector-key-7f3a';
-const AUTH = { Authorization: `Bearer ${KEY}` };
 const mocks: RunningMock[] = [];
 
 afterEach(async () => {

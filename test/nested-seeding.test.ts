@@ -11,8 +11,7 @@ import { loadSpec } from '../src/openapi/load.js';
 import { createSchemaCompiler } from '../src/openapi/schemas.js';
 import { createDataGenerator } from '../src/openapi/sample.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-
-const KEY = 'nested-key';
+import { KEY } from './helpers.js';
 
 const spec = {
   openapi: '3.1.0',

@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { raw } from './server-helpers.js';
+import { KEY } from './helpers.js';
 
 const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
-const KEY = 'library-key';
 
 let mock: RunningMock;
 let port: number;

@@ -8,11 +8,9 @@ import { parse, stringify } from 'yaml';
 import { createLogger } from '../src/http/logger.js';
 import { SpecError, type OpenApiDocument } from '../src/openapi/load.js';
 import { startMock, type RunningMock, type StartMockOptions } from '../src/wiring/start-mock.js';
-import { capturedLogger, editedSpec } from './helpers.js';
+import { AUTH, capturedLogger, editedSpec, KEY } from './helpers.js';
 import { raw } from './server-helpers.js';
 
-const KEY = 'scenario-key';
-const AUTH = { Authorization: `Bearer ${KEY}` };
 const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
 const mocks: RunningMock[] = [];
 

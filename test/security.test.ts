@@ -12,9 +12,9 @@ import { StartupError } from '../src/vocabulary/errors.js';
 import { createApp, type AppOptions } from '../src/wiring/create-app.js';
 import { DEFAULT_API_KEY, DEFAULT_BASIC_CREDENTIAL } from '../src/wiring/options.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { KEY } from './helpers.js';
 
 const SECURITY = fileURLToPath(new URL('./fixtures/specs/security.yaml', import.meta.url));
-const KEY = 'alpha-key-42';
 const OIDC_TOKEN = 'oidc-only-token';
 /** A password with a colon in it: only the first colon separates the user. */
 const USER = 'alice';

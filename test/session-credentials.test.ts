@@ -4,9 +4,9 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { KEY } from './helpers.js';
 
 const SECURITY = fileURLToPath(new URL('./fixtures/specs/security.yaml', import.meta.url));
-const KEY = 'team-key';
 const started: RunningMock[] = [];
 afterEach(async () => {
   await Promise.all(started.splice(0).map((mock) => mock.close()));

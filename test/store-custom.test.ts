@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../src/store/memory-store.js';
 import type { Store } from '../src/store/store.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { KEY } from './helpers.js';
+import { AUTH, KEY } from './helpers.js';
 
 const started: RunningMock[] = [];
 
@@ -23,8 +23,6 @@ function recordsOnly(): Store {
     close: () => inner.close(),
   };
 }
-
-const AUTH = { Authorization: `Bearer ${KEY}` };
 
 describe('a custom store that implements only the records', () => {
   it('serves records, keeps the settings and the request log, and refuses sessions with 501', async () => {

@@ -13,7 +13,7 @@ import type { CheckedList } from '../src/vocabulary/answer.js';
 import { MOCK_OPTIONS } from '../src/wiring/option-table.js';
 import { resolveOptions, validateOptions } from '../src/wiring/options.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { KEY } from './helpers.js';
+import { AUTH, KEY } from './helpers.js';
 import { onEveryStore } from './store-kinds.js';
 
 const SESSIONS = ['w1', 'w2', 'w3', 'w4'];
@@ -156,12 +156,11 @@ describe('the bound of the request logs, as options', () => {
   it('maxLogEntries bounds every state together: 3 entries, whichever session sent the requests', async () => {
     const mock = await startMock({ apiKeys: [KEY], maxLogEntries: 3 });
     running.push(mock);
-    const auth = { Authorization: `Bearer ${KEY}` };
     for (const session of [undefined, 'w1', 'w2', undefined, 'w1'])
       expect(
         (
           await fetch(`${mock.url}/categories`, {
-            headers: { ...auth, ...(session ? { 'Mock-Session': session } : {}) },
+            headers: { ...AUTH, ...(session ? { 'Mock-Session': session } : {}) },
           })
         ).status,
       ).toBe(200);
@@ -169,7 +168,7 @@ describe('the bound of the request logs, as options', () => {
     let held = 0;
     for (const session of [undefined, 'w1', 'w2']) {
       const res = await fetch(`${admin}/requests`, {
-        headers: { ...auth, ...(session ? { 'Mock-Session': session } : {}) },
+        headers: { ...AUTH, ...(session ? { 'Mock-Session': session } : {}) },
       });
       held += ((await res.json()) as { count: number }).count;
     }

@@ -211,7 +211,7 @@ describe('$refs to other files', () => {
 
 describe('a large document', () => {
   it('checks an operation when it is first called, and seeds a collection when it is first used', async () => {
-    // Left to its first calls (the work ahead is test/compile-ahead.test.ts's).
+    // Left to its first calls (the work ahead is test/precompile.test.ts's).
     const large = await startMock({
       spec: await largeDocument(),
       seedCount: 3,

@@ -2,8 +2,8 @@
 // and every reset and every new session starts from it again.
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { KEY } from './helpers.js';
 
-const KEY = 'seed-key';
 const SPEC = 'test/fixtures/workflows/tasks.openapi.yaml';
 const running: RunningMock[] = [];
 
