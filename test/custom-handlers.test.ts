@@ -2,13 +2,13 @@
 // stays inferred from the spec; custom answers are checked against the spec like any other.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MockOptions } from '../src/wiring/options.js';
-import { AUTH, CATEGORIES } from './helpers.js';
+import { AUTH, CATEGORIES, KEY } from './helpers.js';
 import { inProcessMock, type InProcessMock } from './in-process.js';
 
 const started: InProcessMock[] = [];
 
 async function mock(handlers: MockOptions['handlers']): Promise<InProcessMock> {
-  const running = await inProcessMock({ apiKeys: ['test-key'], seedCount: 2, handlers });
+  const running = await inProcessMock({ apiKeys: [KEY], seedCount: 2, handlers });
   started.push(running);
   return running;
 }
