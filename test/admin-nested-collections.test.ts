@@ -5,10 +5,7 @@ import type { Mock } from '../src/core/create-mock.js';
 import { ADMIN_SPEC_PATH } from '../src/openapi/bundled.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
-import { specFileOf } from './helpers.js';
-
-const KEY = 'nested-admin-key';
-const AUTH = { Authorization: `Bearer ${KEY}` };
+import { AUTH, KEY, specFileOf } from './helpers.js';
 
 const record = (required: string[], properties: Record<string, object>) => ({
   type: 'object',

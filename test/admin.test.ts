@@ -1,24 +1,28 @@
 // The admin API at /__mock, as an end-to-end suite uses it: a known state before each test,
 // and what the app under test sent.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { KEY, AUTH } from './helpers.js';
+import { inProcessMock, type InProcessMock } from './in-process.js';
 
-const KEY = 'admin-key';
-const AUTH = { Authorization: `Bearer ${KEY}` };
-const mocks: RunningMock[] = [];
+const mocks: InProcessMock[] = [];
 
 afterEach(async () => {
   await Promise.all(mocks.splice(0).map((mock) => mock.close()));
 });
 
+/** Calls the mock the running test opened (each opens one), with no port. */
+function call(input: string, init?: RequestInit): Promise<Response> {
+  return mocks.at(-1)!.fetch(input, init);
+}
+
 async function mock(): Promise<{ api: string; admin: string }> {
-  const started = await startMock({ apiKeys: [KEY], seedCount: 3 });
+  const started = await inProcessMock({ apiKeys: [KEY], seedCount: 3 });
   mocks.push(started);
   return { api: started.url, admin: started.url.replace(/\/v1$/, '/__mock') };
 }
 
 async function create(api: string, name: string): Promise<{ id: number }> {
-  const res = await fetch(`${api}/categories`, {
+  const res = await call(`${api}/categories`, {
     method: 'POST',
     headers: { ...AUTH, 'Content-Type': 'application/json' },
     body: JSON.stringify({ name }),
@@ -27,7 +31,7 @@ async function create(api: string, name: string): Promise<{ id: number }> {
 }
 
 async function list(api: string): Promise<{ id: number; name: string }[]> {
-  return (await (await fetch(`${api}/categories`, { headers: AUTH })).json()) as {
+  return (await (await call(`${api}/categories`, { headers: AUTH })).json()) as {
     id: number;
     name: string;
   }[];
@@ -38,7 +42,7 @@ describe('POST /__mock/reset', () => {
     const { api, admin } = await mock();
     const before = await list(api);
     expect((await create(api, 'Ferret')).id).toBe(4);
-    const res = await fetch(`${admin}/reset`, { method: 'POST', headers: AUTH });
+    const res = await call(`${admin}/reset`, { method: 'POST', headers: AUTH });
     expect(res.status).toBe(204);
     expect(await res.text()).toBe('');
     expect(await list(api)).toEqual(before);
@@ -48,7 +52,7 @@ describe('POST /__mock/reset', () => {
   it('needs the same bearer key as the API, and answers its errors in the Error shape', async () => {
     const { admin } = await mock();
     for (const headers of [{}, { Authorization: 'Bearer wrong' }] as Record<string, string>[]) {
-      const res = await fetch(`${admin}/reset`, { method: 'POST', headers });
+      const res = await call(`${admin}/reset`, { method: 'POST', headers });
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({
         code: expect.stringMatching(/credential/),
@@ -56,10 +60,10 @@ describe('POST /__mock/reset', () => {
         status: 401,
       });
     }
-    const wrongMethod = await fetch(`${admin}/reset`, { headers: AUTH });
+    const wrongMethod = await call(`${admin}/reset`, { headers: AUTH });
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('allow')).toBe('POST, OPTIONS');
-    const unknown = await fetch(`${admin}/nothing`, { headers: AUTH });
+    const unknown = await call(`${admin}/nothing`, { headers: AUTH });
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as { status: number }).status).toBe(404);
   });
@@ -70,7 +74,7 @@ async function logged(
   admin: string,
   query = '',
 ): Promise<{ count: number; requests: Record<string, unknown>[] }> {
-  const res = await fetch(`${admin}/requests${query}`, { headers: AUTH });
+  const res = await call(`${admin}/requests${query}`, { headers: AUTH });
   expect(res.status).toBe(200);
   return (await res.json()) as { count: number; requests: Record<string, unknown>[] };
 }
@@ -80,7 +84,7 @@ describe('GET /__mock/requests', () => {
     const { api, admin } = await mock();
     await list(api);
     await create(api, 'Quokka');
-    await fetch(`${api}/nowhere`, { headers: AUTH });
+    await call(`${api}/nowhere`, { headers: AUTH });
     const { count, requests } = await logged(admin);
     expect(count).toBe(3);
     expect(requests.map((r) => [r.method, r.path, r.status])).toEqual([
@@ -115,9 +119,9 @@ describe('GET /__mock/requests', () => {
     // The count is of every match: a test asserts what its app sent, whatever the page.
     expect(two.count).toBe(5);
     expect((await logged(admin)).requests).toHaveLength(5);
-    const bad = await fetch(`${admin}/requests?limit=0`, { headers: AUTH });
+    const bad = await call(`${admin}/requests?limit=0`, { headers: AUTH });
     expect(bad.status).toBe(400);
-    await fetch(`${admin}/reset`, { method: 'POST', headers: AUTH });
+    await call(`${admin}/reset`, { method: 'POST', headers: AUTH });
     expect(await logged(admin)).toEqual({ count: 0, requests: [] });
   });
 
@@ -129,8 +133,8 @@ describe('GET /__mock/requests', () => {
     const since = new Date().toISOString();
     await create(api, 'Quokka');
     await create(api, 'Wombat');
-    await fetch(`${api}/categories?x=1`, { headers: AUTH });
-    await fetch(`${api}/pets/7`);
+    await call(`${api}/categories?x=1`, { headers: AUTH });
+    await call(`${api}/pets/7`);
     expect((await logged(admin, '?method=post')).count).toBe(2);
     expect((await logged(admin, '?method=POST&path=/v1/categories')).count).toBe(2);
     expect((await logged(admin, '?path=/v1/categories')).count).toBe(4);
@@ -144,7 +148,7 @@ describe('GET /__mock/requests', () => {
     expect((await logged(admin, '?status=400')).count).toBe(1);
     expect((await logged(admin, `?since=${encodeURIComponent(since)}`)).count).toBe(4);
     for (const bad of ['?status=abc', '?since=yesterday', '?method=G%20T'])
-      expect((await fetch(`${admin}/requests${bad}`, { headers: AUTH })).status).toBe(400);
+      expect((await call(`${admin}/requests${bad}`, { headers: AUTH })).status).toBe(400);
   });
 
   it('keeps bodies of up to 16 KiB, so that it stays small, and says so of bigger ones', async () => {
@@ -170,7 +174,7 @@ describe('GET /__mock/requests', () => {
   it('never breaks on what it keeps: a body nested too deep to read is refused and logged without it', async () => {
     const { api, admin } = await mock();
     const deep = '['.repeat(4200) + ']'.repeat(4200);
-    const sent = await fetch(`${api}/categories`, {
+    const sent = await call(`${api}/categories`, {
       method: 'POST',
       headers: { ...AUTH, 'Content-Type': 'application/json' },
       body: deep,
@@ -186,7 +190,7 @@ describe('GET /__mock/requests', () => {
 
   it('records a reset fault as a fault, with no status it never sent', async () => {
     const { api, admin } = await mock();
-    await fetch(`${api}/categories`, { headers: { ...AUTH, Prefer: 'fault=reset' } }).catch(
+    await call(`${api}/categories`, { headers: { ...AUTH, Prefer: 'fault=reset' } }).catch(
       () => undefined,
     );
     const [entry] = (await logged(admin)).requests;
@@ -197,7 +201,7 @@ describe('GET /__mock/requests', () => {
 
   it('is bounded: the last 1,000 requests', async () => {
     const { api, admin } = await mock();
-    await Promise.all(Array.from({ length: 1010 }, () => fetch(`${api}/nowhere`)));
+    await Promise.all(Array.from({ length: 1010 }, () => call(`${api}/nowhere`)));
     const all = await logged(admin);
     expect(all.requests).toHaveLength(1000);
     expect(all.count).toBe(1000);

@@ -6,10 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Mock } from '../src/core/create-mock.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
-import { specFileOf } from './helpers.js';
-
-const KEY = 'another-shape-key';
-const AUTH = { authorization: `Bearer ${KEY}` };
+import { AUTH, KEY, specFileOf } from './helpers.js';
 
 const GRANT = {
   type: 'object',

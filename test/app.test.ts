@@ -1,4 +1,5 @@
-import request from 'supertest';
+import supertest from 'supertest';
+import { request } from './in-process-request.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type AppOptions } from '../src/wiring/create-app.js';
 import { DEFAULT_BODY_LIMIT } from '../src/wiring/options.js';
@@ -272,8 +273,9 @@ describe('every other error is an Error body too', () => {
     expect(res.headers.allow?.split(/,\s*/).sort()).toEqual(['GET', 'HEAD', 'OPTIONS', 'POST']);
   });
 
+  // The body limit is Node's HTTP layer's: it refuses the body as it comes, over a socket.
   it('body over the limit -> 413', async () => {
-    const res = await request(app)
+    const res = await supertest(app)
       .post('/v1/categories')
       .set(AUTH)
       .set('Content-Type', 'application/json')
@@ -283,13 +285,13 @@ describe('every other error is an Error body too', () => {
 
   it('takes the body limit as an option', async () => {
     const small = appWith({ bodyLimit: 64 });
-    const res = await request(small)
+    const res = await supertest(small)
       .post('/v1/categories')
       .set(AUTH)
       .send({ name: 'x'.repeat(100) });
     expectError(res, 413, 'payload_too_large');
     expect(
-      (await request(small).post('/v1/categories').set(AUTH).send({ name: 'Dog' })).status,
+      (await supertest(small).post('/v1/categories').set(AUTH).send({ name: 'Dog' })).status,
     ).toBe(201);
   });
 

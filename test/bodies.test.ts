@@ -2,7 +2,7 @@
 // create records, stored: JSON and `+json`, form-urlencoded, multipart (a file included) and
 // plain text; media types matched without case and parameters, by range, or by `*/*`.
 import { fileURLToPath } from 'node:url';
-import request from 'supertest';
+import { request, type InProcessAnswer } from './in-process-request.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadSpec, type LoadedSpec } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
@@ -27,14 +27,14 @@ function post(path: string, contentType: string, body: string | Buffer) {
 }
 
 /** Asserts a 400 (or `status`) with this code, whose message matches `problem`. */
-function expectRefused(res: request.Response, code: string, problem?: RegExp, status = 400) {
+function expectRefused(res: InProcessAnswer, code: string, problem?: RegExp, status = 400) {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   expect(res.body.code).toBe(code);
   if (problem) expect(res.body.message).toMatch(problem);
 }
 
 /** The record as the mock keeps it: read back after the create. */
-async function stored(created: request.Response) {
+async function stored(created: InProcessAnswer) {
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const read = await request(app).get(`/api/pets/${created.body.id}`);
   expect(read.status).toBe(200);

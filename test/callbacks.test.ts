@@ -4,13 +4,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
-import { capturedLogger } from './helpers.js';
+import { AUTH, capturedLogger, KEY } from './helpers.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 const SPEC = 'test/fixtures/specs/subscriptions-callbacks.yaml';
 const ADMIN = 'spec/admin.yaml';
-const KEY = 'hooks-key';
-const auth = { authorization: `Bearer ${KEY}` };
 
 let receiver: Receiver | undefined;
 afterEach(async () => {
@@ -39,7 +37,7 @@ function subscribe(
   return mock.fetch(
     new Request('http://mock.test/v1/subscriptions?channel=email', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...auth, ...headers },
+      headers: { 'content-type': 'application/json', ...AUTH, ...headers },
       body: JSON.stringify({ callbackUrl, topic: 'orders' }),
     }),
   );
@@ -47,7 +45,7 @@ function subscribe(
 
 async function outgoing(mock: Awaited<ReturnType<typeof mockOf>>['mock']) {
   const res = await mock.fetch(
-    new Request('http://mock.test/__mock/requests?direction=outgoing', { headers: auth }),
+    new Request('http://mock.test/__mock/requests?direction=outgoing', { headers: AUTH }),
   );
   return ((await res.json()) as { requests: Record<string, unknown>[] }).requests;
 }
@@ -89,7 +87,7 @@ describe('callbacks', () => {
     });
     // The triggering request is logged before what it set off.
     const all = await mock.fetch(
-      new Request('http://mock.test/__mock/requests', { headers: auth }),
+      new Request('http://mock.test/__mock/requests', { headers: AUTH }),
     );
     const entries = (
       (await all.json()) as { requests: { id: number; method: string; outgoing?: unknown }[] }
@@ -179,7 +177,7 @@ describe('callbacks', () => {
     const res = await mock.fetch(
       new Request('http://mock.test/v1/subscriptions', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...auth },
+        headers: { 'content-type': 'application/json', ...AUTH },
         body: JSON.stringify({ callbackUrl: receiver.url }),
       }),
     );

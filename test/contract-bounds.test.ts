@@ -12,8 +12,8 @@ import type { ContractTarget } from '../contract-tests/target.js';
 import { buildContractPlan } from '../src/cli/contract-plan.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { bookshopServer } from './fixtures/bookshop-server.js';
+import { KEY } from './helpers.js';
 
-const KEY = 'bounds-key';
 const BOOKSHOP = fileURLToPath(new URL('./fixtures/specs/bookshop.yaml', import.meta.url));
 
 async function generatedRun(

@@ -19,11 +19,11 @@ import { buildContractPlan } from '../src/cli/contract-plan.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { allPassed, ruleOutcomes } from './contract-helpers.js';
+import { KEY } from './helpers.js';
 
 const PETSTORE = fileURLToPath(
   new URL('./fixtures/corpus/petstore-openapi31/petstore.yaml', import.meta.url),
 );
-const KEY = 'realworld-key';
 
 let mock: RunningMock;
 let rules: Rule[];

@@ -9,8 +9,8 @@ import { buildContractPlan } from '../src/cli/contract-plan.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
 import { requireBuiltCli, ruleOutcomes, runContractCli, type Served } from './contract-helpers.js';
+import { KEY } from './helpers.js';
 
-const KEY = 'receiver-key';
 const PETS = 'test/fixtures/specs/pets-webhooks.yaml';
 const SUBSCRIPTIONS = 'test/fixtures/specs/subscriptions-callbacks.yaml';
 

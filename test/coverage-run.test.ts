@@ -6,10 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { runCli } from './helpers.js';
-
-const KEY = 'coverage-run-key';
-const AUTH = { Authorization: `Bearer ${KEY}` };
+import { AUTH, KEY, runCli } from './helpers.js';
 
 let mock: RunningMock;
 let origin: string;

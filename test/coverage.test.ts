@@ -2,10 +2,8 @@
 // `petstore-kit coverage` tell which documented statuses each operation answered.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { runCli } from './helpers.js';
+import { AUTH, KEY, runCli } from './helpers.js';
 
-const KEY = 'coverage-key';
-const AUTH = { Authorization: `Bearer ${KEY}` };
 const JSON_BODY = { ...AUTH, 'Content-Type': 'application/json' };
 
 let mock: RunningMock;

@@ -3,13 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
-
-const KEY = 'seed-key';
-const auth = { Authorization: `Bearer ${KEY}` };
+import { KEY, AUTH } from './helpers.js';
 
 async function categories(app: ReturnType<typeof createApp>): Promise<unknown[]> {
   const answer = await app.mock.fetch(
-    new Request('http://mock.test/v1/categories', { headers: auth }),
+    new Request('http://mock.test/v1/categories', { headers: AUTH }),
   );
   expect(answer.status).toBe(200);
   return (await answer.json()) as unknown[];
@@ -33,7 +31,7 @@ describe('createApp’s seed data', () => {
     const created = await app.mock.fetch(
       new Request('http://mock.test/v1/categories', {
         method: 'POST',
-        headers: { ...auth, 'Content-Type': 'application/json' },
+        headers: { ...AUTH, 'Content-Type': 'application/json' },
         body: JSON.stringify({ name: 'Birds' }),
       }),
     );

@@ -8,9 +8,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock, type StartMockOptions } from '../src/wiring/start-mock.js';
 import { startRedisServer, type RedisServer } from './redis/redis-server.js';
 import { redisLookup, withRedis } from './redis/with-redis.js';
+import { KEY } from './helpers.js';
 
 const SHAPES = fileURLToPath(new URL('./fixtures/specs/real-world.yaml', import.meta.url));
-const KEY = 'race-key';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -2,19 +2,19 @@
 // stays inferred from the spec; custom answers are checked against the spec like any other.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MockOptions } from '../src/wiring/options.js';
-import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { AUTH, CATEGORIES } from './helpers.js';
+import { AUTH, CATEGORIES, KEY } from './helpers.js';
+import { inProcessMock, type InProcessMock } from './in-process.js';
 
-const started: RunningMock[] = [];
+const started: InProcessMock[] = [];
 
-async function mock(handlers: MockOptions['handlers']): Promise<RunningMock> {
-  const running = await startMock({ apiKeys: ['test-key'], seedCount: 2, handlers });
+async function mock(handlers: MockOptions['handlers']): Promise<InProcessMock> {
+  const running = await inProcessMock({ apiKeys: [KEY], seedCount: 2, handlers });
   started.push(running);
   return running;
 }
 
-async function call(running: RunningMock, path: string, init: RequestInit = {}) {
-  const res = await fetch(`${running.url}${path}`, {
+async function call(running: InProcessMock, path: string, init: RequestInit = {}) {
+  const res = await running.fetch(`${running.url}${path}`, {
     ...init,
     headers: { ...AUTH, 'Content-Type': 'application/json', ...init.headers },
   });

@@ -9,17 +9,17 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { KEY } from './helpers.js';
+import { inProcessMock, type InProcessMock } from './in-process.js';
 
-const KEY = 'deep-key';
-const mocks: RunningMock[] = [];
+const mocks: InProcessMock[] = [];
 
 afterEach(async () => {
   await Promise.all(mocks.splice(0).map((mock) => mock.close()));
 });
 
 /** A document whose one operation creates, and lists, values of `Deep`, written as `text`. */
-async function mockOf(deep: string, more = ''): Promise<RunningMock> {
+async function mockOf(deep: string, more = ''): Promise<InProcessMock> {
   const ref = { $ref: '#/components/schemas/Deep' };
   const text = `{"openapi":"3.1.0","info":{"title":"deep","version":"1"},
     "components":{"schemas":{"Deep":${deep}${more}}},
@@ -29,13 +29,13 @@ async function mockOf(deep: string, more = ''): Promise<RunningMock> {
       "get":{"responses":{"200":{"description":"all","content":{"application/json":{"schema":{"type":"array","items":${JSON.stringify(ref)}}}}}}}}}}`;
   const file = join(await mkdtemp(join(tmpdir(), 'petstore-kit-deep-')), 'openapi.json');
   await writeFile(file, text);
-  const mock = await startMock({ spec: file, apiKeys: [KEY], seed: 1 });
+  const mock = await inProcessMock({ spec: file, apiKeys: [KEY], seed: 1 });
   mocks.push(mock);
   return mock;
 }
 
-async function call(mock: RunningMock, method: string, body?: string) {
-  const res = await fetch(`${mock.url}/things`, {
+async function call(mock: InProcessMock, method: string, body?: string) {
+  const res = await mock.fetch(`${mock.url}/things`, {
     method,
     headers: {
       authorization: `Bearer ${KEY}`,

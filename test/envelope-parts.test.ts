@@ -2,19 +2,17 @@
 // (`errors`, `messages`, `success`) and a part that says what `result` holds. Each case is a
 // small document of that shape; each failed before its fix.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { specFileOf } from './helpers.js';
+import { AUTH, KEY, specFileOf } from './helpers.js';
+import { inProcessMock, type InProcessMock } from './in-process.js';
 
-const KEY = 'envelope-parts-key';
-const AUTH = { authorization: `Bearer ${KEY}` };
-const mocks: RunningMock[] = [];
+const mocks: InProcessMock[] = [];
 
 afterEach(async () => {
   await Promise.all(mocks.splice(0).map((mock) => mock.close()));
 });
 
-async function mockOf(spec: object, seedCount = 0): Promise<RunningMock> {
-  const mock = await startMock({
+async function mockOf(spec: object, seedCount = 0): Promise<InProcessMock> {
+  const mock = await inProcessMock({
     spec: await specFileOf(spec),
     apiKeys: [KEY],
     seed: 1,
@@ -28,12 +26,12 @@ async function mockOf(spec: object, seedCount = 0): Promise<RunningMock> {
 type Body = any;
 
 async function call(
-  mock: RunningMock,
+  mock: InProcessMock,
   method: string,
   path: string,
   body?: object,
 ): Promise<{ status: number; body: Body }> {
-  const res = await fetch(`${mock.url}${path}`, {
+  const res = await mock.fetch(`${mock.url}${path}`, {
     method,
     headers: { ...AUTH, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),

@@ -1,25 +1,24 @@
 // Example answers echo the request where the schema allows: GET /v1/pets/3 is pet 3.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { echoed } from '../src/core/example-answers.js';
+import { KEY, AUTH } from './helpers.js';
+import { inProcessMock, type InProcessMock } from './in-process.js';
 
-const KEY = 'echo-key';
-const AUTH = { Authorization: `Bearer ${KEY}` };
-let mock: RunningMock;
+let mock: InProcessMock;
 
 beforeAll(async () => {
-  mock = await startMock({ apiKeys: [KEY] });
+  mock = await inProcessMock({ apiKeys: [KEY] });
 });
 afterAll(() => mock.close());
 
 it('carries the requested path parameter into the example (petId -> id)', async () => {
-  const answer = await fetch(`${mock.url}/pets/3`, { headers: AUTH });
+  const answer = await mock.fetch(`${mock.url}/pets/3`, { headers: AUTH });
   expect(answer.status).toBe(200);
   expect(await answer.json()).toEqual({ id: 3, name: 'Rex' });
 });
 
 it('keeps the example when the value does not fit the answer’s schema', async () => {
-  const answer = await fetch(`${mock.url}/pets/rex`, { headers: AUTH });
+  const answer = await mock.fetch(`${mock.url}/pets/rex`, { headers: AUTH });
   expect(answer.status).toBe(200);
   expect(await answer.json()).toEqual({ id: 10, name: 'Rex' });
 });

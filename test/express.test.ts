@@ -7,10 +7,9 @@ import express4 from 'express4';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockMiddleware, type MockMiddleware } from '../src/express.js';
 import { SpecError } from '../src/index.js';
+import { KEY, AUTH } from './helpers.js';
 
-const KEY = 'team-key';
-const auth = { Authorization: `Bearer ${KEY}` };
-const json = { ...auth, 'Content-Type': 'application/json' };
+const json = { ...AUTH, 'Content-Type': 'application/json' };
 
 const toClose: (() => Promise<void>)[] = [];
 
@@ -83,7 +82,7 @@ describe.each(FRAMEWORKS)(
 
     it('answers the rest of the API statefully: a create is in the next list', async () => {
       const { origin } = await teamServer();
-      const list = await call(`${origin}/v1/categories`, { headers: auth });
+      const list = await call(`${origin}/v1/categories`, { headers: AUTH });
       expect(list.status).toBe(200);
       expect(list.body).toHaveLength(10);
       const created = await call(`${origin}/v1/categories`, {
@@ -92,12 +91,12 @@ describe.each(FRAMEWORKS)(
         body: JSON.stringify({ name: 'Axolotl' }),
       });
       expect(created).toMatchObject({ status: 201, body: { id: 11, name: 'Axolotl' } });
-      expect((await call(`${origin}/v1/categories`, { headers: auth })).body).toContainEqual({
+      expect((await call(`${origin}/v1/categories`, { headers: AUTH })).body).toContainEqual({
         id: 11,
         name: 'Axolotl',
       });
       // A session (Mock-Session) is a state of its own, from the start-up data.
-      const session = { ...auth, 'Mock-Session': 'worker-1' };
+      const session = { ...AUTH, 'Mock-Session': 'worker-1' };
       expect((await call(`${origin}/v1/categories`, { headers: session })).body).toHaveLength(10);
     });
 
@@ -117,9 +116,9 @@ describe.each(FRAMEWORKS)(
           status: 400,
           code: 'malformed_json',
         },
-        { init: { headers: auth }, path: '/v1/dogs', status: 404, code: 'not_found' },
+        { init: { headers: AUTH }, path: '/v1/dogs', status: 404, code: 'not_found' },
         {
-          init: { method: 'DELETE', headers: auth },
+          init: { method: 'DELETE', headers: AUTH },
           path: '/v1/categories',
           status: 405,
           code: 'method_not_allowed',
@@ -137,14 +136,14 @@ describe.each(FRAMEWORKS)(
 
     it('hands every path outside the API and the admin API on to the next middleware', async () => {
       const { origin } = await teamServer();
-      const res = await call(`${origin}/somewhere/else`, { headers: auth });
+      const res = await call(`${origin}/somewhere/else`, { headers: AUTH });
       expect(res).toMatchObject({ status: 404, text: 'the team app has no such page' });
     });
 
     it('plays the scenarios a request asks for', async () => {
       const { origin } = await teamServer();
       const forced = await call(`${origin}/v1/categories`, {
-        headers: { ...auth, Prefer: 'code=500' },
+        headers: { ...AUTH, Prefer: 'code=500' },
       });
       expect(forced).toMatchObject({ status: 500, body: { status: 500 } });
     });
@@ -163,7 +162,7 @@ describe.each(FRAMEWORKS)(
       expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
       expect(preflight.headers.get('access-control-allow-methods')).toMatch(/POST/);
       const list = await fetch(`${origin}/v1/categories`, {
-        headers: { ...auth, Origin: 'http://localhost:5173' },
+        headers: { ...AUTH, Origin: 'http://localhost:5173' },
       });
       expect(list.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     });
@@ -175,21 +174,21 @@ describe.each(FRAMEWORKS)(
         headers: json,
         body: JSON.stringify({ name: 'Ferret' }),
       });
-      const log = await call(`${origin}/__mock/requests?method=POST`, { headers: auth });
+      const log = await call(`${origin}/__mock/requests?method=POST`, { headers: AUTH });
       expect(log).toMatchObject({
         status: 200,
         body: { count: 1, requests: [{ method: 'POST', path: '/v1/categories', status: 201 }] },
       });
       // The team's own routes are not the mock's requests.
       await call(`${origin}/health`);
-      expect((await call(`${origin}/__mock/requests`, { headers: auth })).body).toMatchObject({
+      expect((await call(`${origin}/__mock/requests`, { headers: AUTH })).body).toMatchObject({
         count: 1,
       });
 
-      expect((await call(`${origin}/__mock/reset`, { method: 'POST', headers: auth })).status).toBe(
+      expect((await call(`${origin}/__mock/reset`, { method: 'POST', headers: AUTH })).status).toBe(
         204,
       );
-      expect((await call(`${origin}/v1/categories`, { headers: auth })).body).toHaveLength(10);
+      expect((await call(`${origin}/v1/categories`, { headers: AUTH })).body).toHaveLength(10);
       // And in process, as a test setup would.
       await call(`${origin}/v1/categories`, {
         method: 'POST',
@@ -197,7 +196,7 @@ describe.each(FRAMEWORKS)(
         body: '{"name":"X"}',
       });
       await mock.reset();
-      expect((await call(`${origin}/v1/categories`, { headers: auth })).body).toHaveLength(10);
+      expect((await call(`${origin}/v1/categories`, { headers: AUTH })).body).toHaveLength(10);
       expect(mock.basePath).toBe('/v1');
     });
 
@@ -206,8 +205,8 @@ describe.each(FRAMEWORKS)(
       const app = express();
       app.use('/mock', mock);
       const origin = await listen(app, mock);
-      expect((await call(`${origin}/mock/v1/categories`, { headers: auth })).body).toHaveLength(10);
-      expect((await call(`${origin}/v1/categories`, { headers: auth })).status).toBe(404);
+      expect((await call(`${origin}/mock/v1/categories`, { headers: AUTH })).body).toHaveLength(10);
+      expect((await call(`${origin}/v1/categories`, { headers: AUTH })).status).toBe(404);
     });
 
     it("says so, in the spec's Error shape, when a body parser in front has read the body", async () => {
@@ -229,7 +228,7 @@ describe.each(FRAMEWORKS)(
         },
       });
       // Bodiless requests are not concerned.
-      expect((await call(`${origin}/v1/categories`, { headers: auth })).status).toBe(200);
+      expect((await call(`${origin}/v1/categories`, { headers: AUTH })).status).toBe(200);
     });
   },
 );

@@ -6,8 +6,8 @@ import type { Mock } from '../src/core/create-mock.js';
 import { ADMIN_SPEC_PATH } from '../src/openapi/bundled.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
+import { KEY } from './helpers.js';
 
-const KEY = 'force-key';
 const SESSION = 'worker-0';
 
 let mock: Mock;

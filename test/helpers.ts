@@ -2,7 +2,6 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import type { Response } from 'supertest';
 import { expect } from 'vitest';
 import { stringify } from 'yaml';
 import { createLogger, type Logger, type LoggerOptions } from '../src/http/logger.js';
@@ -23,10 +22,18 @@ export async function specFileOf(spec: object): Promise<string> {
   await writeFile(file, JSON.stringify(spec));
   return file;
 }
-export const AUTH = { Authorization: `Bearer ${KEY}` };
+export const AUTH = { authorization: `Bearer ${KEY}` };
+
+/** An answer as supertest and test/in-process-request.ts give one. */
+export interface TestAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  text?: string | undefined;
+}
 
 /** Asserts an answer is the spec's Error body with this status and code, as JSON. */
-export function expectError(res: Response, status: number, code?: string): void {
+export function expectError(res: TestAnswer, status: number, code?: string): void {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   expect(res.body).toEqual({

@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockMiddleware } from '../src/express.js';
 import { startMock, type RunningMock, type StartMockOptions } from '../src/wiring/start-mock.js';
+import { KEY } from './helpers.js';
 
-const KEY = 'host-key';
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

@@ -17,19 +17,18 @@ import { keyPropertyFor } from '../src/openapi/item-key.js';
 import { loadSpec, SpecError } from '../src/openapi/load.js';
 import { listOperations, type Operation } from '../src/openapi/operations.js';
 import { inferResources, type ListParameters } from '../src/openapi/resources.js';
-import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { specFileOf } from './helpers.js';
+import { KEY, specFileOf } from './helpers.js';
+import { inProcessMock, type InProcessMock } from './in-process.js';
 
 const SHAPES = fileURLToPath(new URL('./fixtures/specs/real-world.yaml', import.meta.url));
-const KEY = 'shapes-key';
 
-const mocks: RunningMock[] = [];
+const mocks: InProcessMock[] = [];
 afterEach(async () => {
   await Promise.all(mocks.splice(0).map((mock) => mock.close()));
 });
 
-async function shapes(seedCount = 3): Promise<RunningMock> {
-  const mock = await startMock({ spec: SHAPES, apiKeys: [KEY], seed: 1, seedCount });
+async function shapes(seedCount = 3): Promise<InProcessMock> {
+  const mock = await inProcessMock({ spec: SHAPES, apiKeys: [KEY], seed: 1, seedCount });
   mocks.push(mock);
   return mock;
 }
@@ -47,8 +46,8 @@ const inPath = (name: string, schema: object = { type: 'string' }) => ({
 });
 
 /** The mock of a spec written in a test, closed after it. */
-async function mockOf(spec: object, seedCount?: number): Promise<RunningMock> {
-  const mock = await startMock({
+async function mockOf(spec: object, seedCount?: number): Promise<InProcessMock> {
+  const mock = await inProcessMock({
     spec: await specFileOf(spec),
     apiKeys: [KEY],
     seed: 1,
@@ -65,12 +64,12 @@ interface Answer {
 }
 
 async function call(
-  mock: RunningMock,
+  mock: InProcessMock,
   method: string,
   path: string,
   body?: unknown,
 ): Promise<Answer> {
-  const res = await fetch(`${mock.url}${path}`, {
+  const res = await mock.fetch(`${mock.url}${path}`, {
     method,
     headers: {
       Authorization: `Bearer ${KEY}`,
@@ -513,18 +512,18 @@ describe('views of a collection', () => {
   );
 
   it('a list below a collection lists its records by its filters: a created pet is found by status', async () => {
-    const mock = await startMock({ spec: PETSTORE, apiKeys: [KEY], seed: 1, seedCount: 3 });
+    const mock = await inProcessMock({ spec: PETSTORE, apiKeys: [KEY], seed: 1, seedCount: 3 });
     mocks.push(mock);
     const headers = { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' };
     const byStatus = async (query: string) =>
-      (await (await fetch(`${mock.url}/pet/findByStatus?${query}`, { headers })).json()) as {
+      (await (await mock.fetch(`${mock.url}/pet/findByStatus?${query}`, { headers })).json()) as {
         id: number;
         status?: string;
       }[];
     const before = await byStatus('status=available');
     expect(before.every((pet) => pet.status === 'available')).toBe(true);
 
-    const created = await fetch(`${mock.url}/pet`, {
+    const created = await mock.fetch(`${mock.url}/pet`, {
       method: 'POST',
       headers,
       body: JSON.stringify({ name: 'Rex', photoUrls: [], status: 'available' }),
@@ -887,12 +886,12 @@ describe('nested collections', () => {
 
   it('keeps what was written under a parent in the data file, across a restart', async () => {
     const data = join(await mkdtemp(join(tmpdir(), 'petstore-kit-nested-')), 'mock.jsonl');
-    const first = await startMock({ spec: SHAPES, apiKeys: [KEY], seedCount: 1, data });
+    const first = await inProcessMock({ spec: SHAPES, apiKeys: [KEY], seedCount: 1, data });
     await call(first, 'POST', '/users', { username: 'ada', email: 'ada@example.org' });
     const post = (await call(first, 'POST', '/users/ada/posts', { title: 'Kept' })).body;
     const before = (await call(first, 'GET', '/users/ada/posts')).body;
     await first.close();
-    const second = await startMock({ spec: SHAPES, apiKeys: [KEY], seedCount: 1, data });
+    const second = await inProcessMock({ spec: SHAPES, apiKeys: [KEY], seedCount: 1, data });
     mocks.push(second);
     expect((await call(second, 'GET', `/users/ada/posts/${post.id}`)).body).toEqual(post);
     expect((await call(second, 'GET', '/users/ada/posts')).body).toEqual(before);
@@ -973,7 +972,7 @@ describe('references to the path a record is listed under', () => {
         },
       },
     };
-    const mock = await startMock({
+    const mock = await inProcessMock({
       spec: await specFileOf(spec),
       apiKeys: [KEY],
       seedCount: 2,
@@ -1032,7 +1031,7 @@ describe('seeded records', () => {
       },
       components: { schemas: { Pet: pet } },
     };
-    const mock = await startMock({
+    const mock = await inProcessMock({
       spec: await specFileOf(spec),
       apiKeys: [KEY],
       seedCount: 12,

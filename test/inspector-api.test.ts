@@ -2,7 +2,8 @@
 // whole, with its headers (credentials redacted) and its answer, and the collections with their
 // records, counted in the state the request is served from.
 import { fileURLToPath } from 'node:url';
-import request from 'supertest';
+import supertest from 'supertest';
+import { request } from './in-process-request.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { credentialPlaces, redactHeaders, redactTarget } from '../src/core/admin/redact.js';
 import { ADMIN_SPEC_PATH } from '../src/openapi/bundled.js';
@@ -10,12 +11,10 @@ import { loadSpec, type LoadedSpec } from '../src/openapi/load.js';
 import { securitySchemesOf } from '../src/openapi/security-schemes.js';
 import { createApp } from '../src/wiring/create-app.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { expectError } from './helpers.js';
+import { AUTH, expectError, KEY } from './helpers.js';
 import { startRedisServer, type RedisServer } from './redis/redis-server.js';
 import { withRedis } from './redis/with-redis.js';
 
-const KEY = 'inspector-key-7f3a';
-const AUTH = { Authorization: `Bearer ${KEY}` };
 const mocks: RunningMock[] = [];
 
 afterEach(async () => {
@@ -266,11 +265,14 @@ describe('GET /__mock/collections and /__mock/collections/{name}', () => {
   it('answers a collection it does not have with a 404 naming those it has, and a bad limit with a 400', async () => {
     const { mock: started } = await mock();
     const server = `${new URL(started.url).origin}`;
-    const missing = await request(server).get('/__mock/collections/nope').set(AUTH);
+    const missing = await supertest(server).get('/__mock/collections/nope').set(AUTH);
     expectError(missing, 404, 'not_found');
     expect(missing.body.message).toContain('there are: categories');
-    expectError(await request(server).get('/__mock/collections/categories?limit=0').set(AUTH), 400);
-    expectError(await request(server).get('/__mock/collections').set({}), 401);
+    expectError(
+      await supertest(server).get('/__mock/collections/categories?limit=0').set(AUTH),
+      400,
+    );
+    expectError(await supertest(server).get('/__mock/collections').set({}), 401);
   });
 });
 

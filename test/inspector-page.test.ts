@@ -14,9 +14,8 @@ import { ADMIN_SPEC_PATH } from '../src/openapi/bundled.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { errors } from '../src/vocabulary/error-catalogue.js';
 import { createApp, type MockApp } from '../src/wiring/create-app.js';
-import { expectError } from './helpers.js';
+import { expectError, KEY } from './helpers.js';
 
-const KEY = 'page-key';
 const BUILT = fileURLToPath(new URL('../dist/inspector/index.html', import.meta.url));
 let app: MockApp;
 

@@ -4,8 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { judgeExchange } from '../src/core/proxy/judge.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
-
-const KEY = 'judge-key';
+import { KEY } from './helpers.js';
 
 describe('judgeExchange', async () => {
   const app = createApp({ spec: await loadSpec(), apiKeys: [KEY], seedCount: 0 });

@@ -2,10 +2,9 @@
 // person reads (issue 32). They are logged at debug, which `--log-level debug` shows.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LogLevel } from '../src/http/logger.js';
-import { capturedLogger } from './helpers.js';
+import { AUTH, capturedLogger, KEY } from './helpers.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 
-const KEY = 'log-level-key';
 const started: RunningMock[] = [];
 afterEach(async () => {
   await Promise.all(started.splice(0).map((mock) => mock.close()));
@@ -17,10 +16,9 @@ async function linesAt(level: LogLevel): Promise<{ msg: string; level: number }[
   const mock = await startMock({ apiKeys: [KEY], logger, logRequests: true });
   started.push(mock);
   const admin = mock.url.replace(/\/v1$/, '/__mock');
-  const auth = { Authorization: `Bearer ${KEY}` };
-  expect((await fetch(`${admin}/requests`, { headers: auth })).status).toBe(200);
-  expect((await fetch(`${mock.url}/categories`, { headers: auth })).status).toBe(200);
-  expect((await fetch(`${admin}/reset`, { method: 'POST', headers: auth })).status).toBe(204);
+  expect((await fetch(`${admin}/requests`, { headers: AUTH })).status).toBe(200);
+  expect((await fetch(`${mock.url}/categories`, { headers: AUTH })).status).toBe(200);
+  expect((await fetch(`${admin}/reset`, { method: 'POST', headers: AUTH })).status).toBe(204);
   // The line is written after the answer: on a busy machine that can take past the poll's
   // default second.
   await expect

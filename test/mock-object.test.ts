@@ -11,8 +11,8 @@ import { DEFAULT_SCENARIO_SETTINGS } from '../src/core/scenarios/settings.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { CheckedJson, type Reply } from '../src/vocabulary/answer.js';
 import { createApp } from '../src/wiring/create-app.js';
+import { AUTH, KEY } from './helpers.js';
 
-const KEY = 'mock-object-key';
 const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
 
 /** Every setting spelled out: the core takes resolved values and no defaults but a store. */
@@ -44,13 +44,12 @@ describe('the bundled spec, called with plain data (mock.handle)', () => {
     mock = createMock(await loadSpec(), SETTINGS);
     await mock.seed({ count: 2, seed: 1 });
   });
-  const auth = { authorization: `Bearer ${KEY}` };
 
   it('creates a category from a body given as text, with no Content-Length, and lists it', async () => {
     const created = await mock.handle({
       method: 'POST',
       target: '/v1/categories',
-      headers: { ...auth, 'content-type': 'application/json' },
+      headers: { ...AUTH, 'content-type': 'application/json' },
       body: '{"name":"Birds"}',
     });
     expect(created.answer?.status).toBe(201);
@@ -59,7 +58,7 @@ describe('the bundled spec, called with plain data (mock.handle)', () => {
     expect(category).toMatchObject({ name: 'Birds' });
     expect(category.id).toBeDefined();
 
-    const listed = await mock.handle({ method: 'GET', target: '/v1/categories', headers: auth });
+    const listed = await mock.handle({ method: 'GET', target: '/v1/categories', headers: AUTH });
     expect(listed.answer?.status).toBe(200);
     const names = (jsonOf(listed) as { name: string }[]).map((item) => item.name);
     expect(names).toContain('Birds');
@@ -70,7 +69,7 @@ describe('the bundled spec, called with plain data (mock.handle)', () => {
     const created = await mock.handle({
       method: 'POST',
       target: '/v1/categories',
-      headers: { ...auth, 'content-type': 'application/json' },
+      headers: { ...AUTH, 'content-type': 'application/json' },
       body: new TextEncoder().encode('{"name":"Fish"}'),
     });
     expect(created.answer?.status).toBe(201);
@@ -98,7 +97,7 @@ describe('the bundled spec, called with plain data (mock.handle)', () => {
     const reply = await mock.handle({
       method: 'POST',
       target: '/v1/categories',
-      headers: { ...auth, 'content-type': 'application/json' },
+      headers: { ...AUTH, 'content-type': 'application/json' },
       body: '{}',
     });
     expect(reply.answer?.status).toBe(400);
@@ -108,7 +107,7 @@ describe('the bundled spec, called with plain data (mock.handle)', () => {
   });
 
   it('answers 404 for a path the spec lacks, in the spec Error shape', async () => {
-    const reply = await mock.handle({ method: 'GET', target: '/v1/nowhere', headers: auth });
+    const reply = await mock.handle({ method: 'GET', target: '/v1/nowhere', headers: AUTH });
     expect(reply.answer?.status).toBe(404);
     expect(jsonOf(reply)).toMatchObject({ status: 404, code: 'not_found' });
   });
@@ -119,13 +118,12 @@ describe('the bundled spec through mock.fetch(Request)', () => {
   beforeAll(async () => {
     mock = createMock(await loadSpec(), SETTINGS);
   });
-  const auth = { Authorization: `Bearer ${KEY}` };
 
   it('creates and lists categories', async () => {
     const created = await mock.fetch(
       new Request('http://mock.test/v1/categories', {
         method: 'POST',
-        headers: { ...auth, 'Content-Type': 'application/json' },
+        headers: { ...AUTH, 'Content-Type': 'application/json' },
         body: JSON.stringify({ name: 'Reptiles' }),
       }),
     );
@@ -135,7 +133,7 @@ describe('the bundled spec through mock.fetch(Request)', () => {
     expect(category.name).toBe('Reptiles');
 
     const listed = await mock.fetch(
-      new Request('http://mock.test/v1/categories', { headers: auth }),
+      new Request('http://mock.test/v1/categories', { headers: AUTH }),
     );
     expect(listed.status).toBe(200);
     const list = (await listed.json()) as { id: unknown; name: string }[];
@@ -151,14 +149,14 @@ describe('the bundled spec through mock.fetch(Request)', () => {
     const invalid = await mock.fetch(
       new Request('http://mock.test/v1/categories', {
         method: 'POST',
-        headers: { ...auth, 'Content-Type': 'application/json' },
+        headers: { ...AUTH, 'Content-Type': 'application/json' },
         body: JSON.stringify({ name: 7 }),
       }),
     );
     expect(invalid.status).toBe(400);
     expect(await invalid.json()).toMatchObject({ status: 400, code: expect.any(String) as string });
 
-    const missing = await mock.fetch(new Request('http://mock.test/v1/nowhere', { headers: auth }));
+    const missing = await mock.fetch(new Request('http://mock.test/v1/nowhere', { headers: AUTH }));
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ status: 404, code: 'not_found' });
   });
@@ -169,14 +167,13 @@ describe('the library fixture through createApp(...).mock', () => {
   beforeAll(async () => {
     mock = createApp({ spec: await loadSpec(LIBRARY), apiKeys: [KEY] }).mock;
   });
-  const auth = { Authorization: `Bearer ${KEY}` };
   const problem = /^application\/problem\+json/;
 
   it('creates an author with a server-set UUID and lists it, with plain data and with fetch', async () => {
     const created = await mock.handle({
       method: 'POST',
       target: '/api/authors',
-      headers: { authorization: auth.Authorization, 'content-type': 'application/json' },
+      headers: { ...AUTH, 'content-type': 'application/json' },
       body: '{"email":"ada@example.com","displayName":"Ada"}',
     });
     expect(created.answer?.status).toBe(201);
@@ -185,12 +182,12 @@ describe('the library fixture through createApp(...).mock', () => {
     expect(author.email).toBe('ada@example.com');
     expect(Date.parse(author.createdAt)).not.toBeNaN();
 
-    const listed = await mock.fetch(new Request('http://mock.test/api/authors', { headers: auth }));
+    const listed = await mock.fetch(new Request('http://mock.test/api/authors', { headers: AUTH }));
     expect(listed.status).toBe(200);
     expect(await listed.json()).toContainEqual(author);
 
     const read = await mock.fetch(
-      new Request(`http://mock.test/api/authors/${author.id}`, { headers: auth }),
+      new Request(`http://mock.test/api/authors/${author.id}`, { headers: AUTH }),
     );
     expect(read.status).toBe(200);
     expect(await read.json()).toEqual(author);
@@ -208,7 +205,7 @@ describe('the library fixture through createApp(...).mock', () => {
     const invalid = await mock.fetch(
       new Request('http://mock.test/api/authors', {
         method: 'POST',
-        headers: { ...auth, 'Content-Type': 'application/json' },
+        headers: { ...AUTH, 'Content-Type': 'application/json' },
         body: JSON.stringify({ displayName: 'No email' }),
       }),
     );
@@ -223,7 +220,7 @@ describe('the library fixture through createApp(...).mock', () => {
 
     const missing = await mock.fetch(
       new Request('http://mock.test/api/authors/00000000-0000-4000-8000-000000000000', {
-        headers: auth,
+        headers: AUTH,
       }),
     );
     expect(missing.status).toBe(404);

@@ -11,6 +11,7 @@ import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { mockHandlers, type MswMock, type MswMockOptions } from '../src/msw.js';
 import { KEYS, withKeySchemes } from './fixtures/library-keys.js';
 import { EXPECTED_MSW_MAJOR, MSW_MAJOR, unhandled } from './msw-major.js';
+import { AUTH, KEY } from './helpers.js';
 
 const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
 /** The origin the handlers answer for; the started mocks (127.0.0.1) are left to the network. */
@@ -49,8 +50,6 @@ it('runs with the MSW major of its Vitest project (2, or 3 in the msw3 project)'
 });
 
 describe('petstore-kit/msw with the bundled spec (setupServer, no port)', () => {
-  const KEY = 'msw-key';
-  const AUTH = { Authorization: `Bearer ${KEY}` };
   let msw: MswMock;
   let served: RunningMock;
   const api = (path: string) => `${ORIGIN}/v1${path}`;

@@ -10,9 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../src/openapi/load.js';
 import { createSchemaCompiler } from '../src/openapi/schemas.js';
 import { createDataGenerator } from '../src/openapi/sample.js';
-import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-
-const KEY = 'nested-key';
+import { KEY } from './helpers.js';
+import { inProcessMock, type InProcessMock } from './in-process.js';
 
 const spec = {
   openapi: '3.1.0',
@@ -87,17 +86,17 @@ const spec = {
 };
 
 const folders: string[] = [];
-const mocks: RunningMock[] = [];
+const mocks: InProcessMock[] = [];
 afterAll(async () => {
   await Promise.all(mocks.map((mock) => mock.close()));
   await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })));
 });
 
-async function mockOf(seedCount: number, seed = 1): Promise<RunningMock> {
+async function mockOf(seedCount: number, seed = 1): Promise<InProcessMock> {
   const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-nested-'));
   folders.push(folder);
   await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
-  const mock = await startMock({
+  const mock = await inProcessMock({
     spec: join(folder, 'openapi.json'),
     apiKeys: [KEY],
     seed,
@@ -107,8 +106,8 @@ async function mockOf(seedCount: number, seed = 1): Promise<RunningMock> {
   return mock;
 }
 
-async function list(mock: RunningMock, channel: string): Promise<Record<string, unknown>[]> {
-  const res = await fetch(`${mock.url}/channels/${channel}/messages`, {
+async function list(mock: InProcessMock, channel: string): Promise<Record<string, unknown>[]> {
+  const res = await mock.fetch(`${mock.url}/channels/${channel}/messages`, {
     headers: { 'X-Api-Key': KEY },
   });
   expect(res.status).toBe(200);
@@ -134,9 +133,12 @@ describe('a nested collection seeded under each parent', () => {
       ['random', random],
     ] as const)
       for (const record of records) {
-        const res = await fetch(`${mock.url}/channels/${channel}/messages/${String(record.id)}`, {
-          headers: { 'X-Api-Key': KEY },
-        });
+        const res = await mock.fetch(
+          `${mock.url}/channels/${channel}/messages/${String(record.id)}`,
+          {
+            headers: { 'X-Api-Key': KEY },
+          },
+        );
         expect(res.status).toBe(200);
         expect(await res.json()).toEqual(record);
       }
@@ -151,7 +153,7 @@ describe('a nested collection seeded under each parent', () => {
 
   it('keeps a parent’s writes to itself', async () => {
     const mock = await mockOf(2);
-    const made = await fetch(`${mock.url}/channels/general/messages`, {
+    const made = await mock.fetch(`${mock.url}/channels/general/messages`, {
       method: 'POST',
       headers: { 'X-Api-Key': KEY, 'Content-Type': 'application/json' },
       body: JSON.stringify({ content: 'hello', author: { name: 'Ada' } }),

@@ -10,9 +10,9 @@ import { buildContractPlan } from '../src/cli/contract-plan.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { allPassed, ruleOutcomes } from './contract-helpers.js';
+import { KEY } from './helpers.js';
 
 const NETLIFY = fileURLToPath(new URL('./fixtures/corpus/netlify/swagger.json', import.meta.url));
-const KEY = 'netlify-key';
 
 let mock: RunningMock;
 let rules: Rule[];

@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadSpec } from '../src/openapi/load.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { KEY, AUTH } from './helpers.js';
 
-const KEY = 'oracle-key';
 const BASIC = 'ann:secret';
 const BASIC_HEADER = `Basic ${Buffer.from(BASIC).toString('base64')}`;
 const spec = (name: string) =>
@@ -44,7 +44,6 @@ interface Disagreement {
   why: string;
 }
 
-const AUTH = { Authorization: `Bearer ${KEY}` };
 const JSON_TYPE = 'application/json';
 
 /** The cases, by spec: every parameter style, body type and security scheme, valid and not. */

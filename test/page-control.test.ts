@@ -7,8 +7,8 @@ import { loadSpec } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
 import { PAGE_CHANNEL, pageChannel, type PageChannel } from '../src/wiring/page-channel.js';
 import { pageControlled, type Answerer } from '../src/wiring/page-controlled.js';
+import { KEY } from './helpers.js';
 
-const KEY = 'page-key';
 const page = globalThis as Record<string, unknown>;
 let channel: PageChannel;
 

@@ -6,10 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp, type MockApp } from '../src/wiring/create-app.js';
-import { specFileOf } from './helpers.js';
+import { KEY, specFileOf } from './helpers.js';
 
 const HELPDESK = fileURLToPath(new URL('./fixtures/specs/helpdesk.yaml', import.meta.url));
-const KEY = 'paging-key';
 
 interface Listed {
   items: { id: number }[];

@@ -3,7 +3,7 @@
 // query; simple, label and matrix in the path; headers; cookies. The operations answer what
 // the mock read, converted to the schema's types, so each case shows what a handler gets.
 import { fileURLToPath } from 'node:url';
-import request from 'supertest';
+import { request, type InProcessAnswer } from './in-process-request.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { HandlerRequest } from '../src/core/handler.js';
 import { loadSpec } from '../src/openapi/load.js';
@@ -29,7 +29,7 @@ beforeAll(async () => {
 });
 
 /** Asserts a 400 listing a problem that matches `problem`. */
-function expectRefused(res: request.Response, problem: RegExp) {
+function expectRefused(res: InProcessAnswer, problem: RegExp) {
   expect(res.status, JSON.stringify(res.body)).toBe(400);
   expect(res.body.code).toBe('validation_failed');
   expect(res.body.message).toMatch(problem);

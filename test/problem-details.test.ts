@@ -6,16 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { raw } from './server-helpers.js';
+import { KEY } from './helpers.js';
+import { inProcessMock, type InProcessMock } from './in-process.js';
 
 const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
-const KEY = 'library-key';
 
-let mock: RunningMock;
-let port: number;
+let mock: InProcessMock;
 
 beforeAll(async () => {
-  mock = await startMock({ spec: LIBRARY, apiKeys: [KEY], seedCount: 2 });
-  port = Number(new URL(mock.url).port);
+  mock = await inProcessMock({ spec: LIBRARY, apiKeys: [KEY], seedCount: 2 });
 });
 
 afterAll(() => mock.close());
@@ -32,7 +31,7 @@ function expectProblem(contentType: string | null | undefined, body: unknown, st
 }
 
 async function call(path: string, init: RequestInit = {}) {
-  const res = await fetch(`${mock.url}${path}`, init);
+  const res = await mock.fetch(`${mock.url}${path}`, init);
   return { status: res.status, type: res.headers.get('content-type'), body: await res.json() };
 }
 
@@ -67,6 +66,19 @@ describe('a Problem Details spec', () => {
     expect(status).toBe(405);
     expectProblem(type, body, 405);
   });
+});
+
+// What Node's HTTP parser refuses never reaches the mock: a socket is the point here.
+describe("a Problem Details spec, behind Node's HTTP layer", () => {
+  let served: RunningMock;
+  let port: number;
+
+  beforeAll(async () => {
+    served = await startMock({ spec: LIBRARY, apiKeys: [KEY], seedCount: 2 });
+    port = Number(new URL(served.url).port);
+  });
+
+  afterAll(() => served.close());
 
   it('answers a request the HTTP parser refuses with Problem Details, and closes', async () => {
     const answer = await raw(

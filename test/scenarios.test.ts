@@ -8,30 +8,40 @@ import { parse, stringify } from 'yaml';
 import { createLogger } from '../src/http/logger.js';
 import { SpecError, type OpenApiDocument } from '../src/openapi/load.js';
 import { startMock, type RunningMock, type StartMockOptions } from '../src/wiring/start-mock.js';
-import { capturedLogger, editedSpec } from './helpers.js';
+import { AUTH, capturedLogger, editedSpec, KEY } from './helpers.js';
+import { inProcessMock, type InProcessMock } from './in-process.js';
 import { raw } from './server-helpers.js';
 
-const KEY = 'scenario-key';
-const AUTH = { Authorization: `Bearer ${KEY}` };
 const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
-const mocks: RunningMock[] = [];
+const mocks: InProcessMock[] = [];
+const servers: RunningMock[] = [];
 
 afterEach(async () => {
-  await Promise.all(mocks.splice(0).map((mock) => mock.close()));
+  await Promise.all([...mocks.splice(0), ...servers.splice(0)].map((mock) => mock.close()));
 });
 
-async function mock(options: StartMockOptions = {}): Promise<RunningMock> {
+/** The mock, called with no port: what it answers is the point, not the socket. */
+async function mock(options: StartMockOptions = {}): Promise<InProcessMock> {
+  const opened = await inProcessMock({ apiKeys: [KEY], seedCount: 3, ...options });
+  mocks.push(opened);
+  return opened;
+}
+
+/** The mock behind Node's HTTP layer, for what a connection does (resets, timeouts, raw headers). */
+async function served(options: StartMockOptions = {}): Promise<RunningMock> {
   const started = await startMock({ apiKeys: [KEY], seedCount: 3, ...options });
-  mocks.push(started);
+  servers.push(started);
   return started;
 }
 
+/** Calls `url` on the mock the test opened last (or through `on`, a socket's `{ fetch }`), with this Prefer. */
 async function call(
   url: string,
   prefer?: string,
   init: RequestInit = {},
+  on: Pick<InProcessMock, 'fetch'> = mocks.at(-1)!,
 ): Promise<{ status: number; body: unknown; headers: Headers; text: string }> {
-  const res = await fetch(url, {
+  const res = await on.fetch(url, {
     ...init,
     headers: { ...AUTH, ...(prefer ? { Prefer: prefer } : {}), ...(init.headers as object) },
   });
@@ -84,8 +94,10 @@ describe('Prefer: code=<status>', () => {
   });
 
   it('comes after authentication: a missing key is 401 whatever the Prefer', async () => {
-    const { url } = await mock();
-    const res = await fetch(`${url}/categories`, { headers: { Prefer: 'code=500' } });
+    const running = await mock();
+    const res = await running.fetch(`${running.url}/categories`, {
+      headers: { Prefer: 'code=500' },
+    });
     expect(res.status).toBe(401);
   });
 
@@ -114,7 +126,7 @@ describe('Prefer: code=<status>', () => {
 
 describe('several preferences', () => {
   it('are read from one Prefer header or from several', async () => {
-    const { url } = await mock();
+    const { url } = await served();
     const { port } = new URL(url);
     for (const prefer of ['Prefer: code=503, example=x', 'Prefer: code=503\r\nPrefer: example=x']) {
       const answer = await raw(
@@ -145,8 +157,8 @@ describe('Prefer: example=<name> and dynamic=true', () => {
 
   it('generates from the schema, the same for the same seed', async () => {
     const [a, b] = await Promise.all([mock({ seed: 4 }), mock({ seed: 4 })]);
-    const first = await call(`${a.url}/store/orders`, 'dynamic=true');
-    const second = await call(`${b.url}/store/orders`, 'dynamic=true');
+    const first = await call(`${a.url}/store/orders`, 'dynamic=true', {}, a);
+    const second = await call(`${b.url}/store/orders`, 'dynamic=true', {}, b);
     expect(first.status).toBe(200);
     expect(Array.isArray(first.body)).toBe(true);
     expect(first.body).toEqual(second.body);
@@ -183,10 +195,10 @@ describe('latency', () => {
   });
 
   it('a run-wide delay range delays every answer, errors included', async () => {
-    const { url } = await mock({ scenarios: { delay: { min: 200, max: 250 } } });
+    const running = await mock({ scenarios: { delay: { min: 200, max: 250 } } });
     for (const headers of [AUTH, {}]) {
       const started = performance.now();
-      await fetch(`${url}/categories`, { headers });
+      await running.fetch(`${running.url}/categories`, { headers });
       expect(performance.now() - started).toBeGreaterThanOrEqual(190);
     }
   });
@@ -194,7 +206,7 @@ describe('latency', () => {
 
 describe('faults', () => {
   it('fault=reset resets the connection', async () => {
-    const { url } = await mock();
+    const { url } = await served();
     const failure = await fetch(`${url}/categories`, {
       headers: { ...AUTH, Prefer: 'fault=reset' },
     }).catch((err: unknown) => err);
@@ -205,7 +217,7 @@ describe('faults', () => {
   });
 
   it('fault=timeout answers nothing, and closes the connection after the bound', async () => {
-    const { url } = await mock({ faultTimeoutMs: 300 });
+    const { url } = await served({ faultTimeoutMs: 300 });
     const started = performance.now();
     const failure = await fetch(`${url}/categories`, {
       headers: { ...AUTH, Prefer: 'fault=timeout' },
@@ -257,7 +269,7 @@ describe('faults', () => {
       body: JSON.stringify({ delay: { min: 500, max: 100 } }),
     });
     expect(refused).toMatchObject({ status: 400, body: { code: 'invalid_settings' } });
-    await fetch(`${admin}/reset`, { method: 'POST', headers: AUTH });
+    await running.fetch(`${admin}/reset`, { method: 'POST', headers: AUTH });
     expect((await call(`${admin}/settings`)).body).toEqual({
       delay: { min: 0, max: 0 },
       faultRate: 0,
@@ -295,7 +307,7 @@ describe('x-stability', () => {
     const typo = await editedSpec((document) => {
       Object.assign(document.paths!['/store/orders']!.get!, { 'x-stability': 'betta' });
     });
-    await expect(startMock({ spec: typo })).rejects.toThrow(SpecError);
+    await expect(inProcessMock({ spec: typo })).rejects.toThrow(SpecError);
   });
 });
 
@@ -338,7 +350,7 @@ describe('--watch', () => {
     };
     await writeFile(file, stringify(document));
     await expect
-      .poll(async () => (await fetch(`${running.url}/health`)).status, { timeout: 15_000 })
+      .poll(async () => (await running.fetch(`${running.url}/health`)).status, { timeout: 15_000 })
       .toBe(200);
     expect((await call(`${running.url}/categories`)).body).toContainEqual(
       expect.objectContaining({ id: created.id, name: 'Kept' }),
@@ -348,7 +360,7 @@ describe('--watch', () => {
     await expect
       .poll(() => lines.join(''), { timeout: 15_000 })
       .toMatch(/spec not reloaded, the last good one still serves: .*not valid YAML/);
-    expect((await fetch(`${running.url}/health`)).status).toBe(200);
+    expect((await running.fetch(`${running.url}/health`)).status).toBe(200);
   });
 
   it('never destroys data: a stricter spec that records no longer fit is held, naming them', async () => {
@@ -394,7 +406,7 @@ describe('--watch', () => {
     newCategory.properties.name = { ...newCategory.properties.name, maxLength: 100 };
     await writeFile(file, stringify(document));
     await expect
-      .poll(async () => (await fetch(`${running.url}/health`)).status, { timeout: 15_000 })
+      .poll(async () => (await running.fetch(`${running.url}/health`)).status, { timeout: 15_000 })
       .toBe(200);
     expect((await call(`${running.url}/categories`)).body).toEqual(before);
   });
@@ -403,8 +415,8 @@ describe('--watch', () => {
 describe('request logs', () => {
   it('read well in a terminal: one plain line per request, no JSON', async () => {
     const { logger, text } = capturedLogger({ pretty: true });
-    const { url } = await mock({ logger, logRequests: true });
-    await call(`${url}/categories`);
+    const { url } = await served({ logger, logRequests: true });
+    await call(`${url}/categories`, undefined, {}, { fetch });
     await expect.poll(text, { timeout: 10_000 }).toMatch(/INFO.*GET \/v1\/categories 200 [\d.]+ms/);
     expect(text()).not.toMatch(/^\{/m);
   });

@@ -5,17 +5,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MockOptions } from '../src/wiring/options.js';
-import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { startMock } from '../src/wiring/start-mock.js';
 import { KEY } from './helpers.js';
+import { inProcessMock, type InProcessMock } from './in-process.js';
 
-const started: RunningMock[] = [];
+const started: InProcessMock[] = [];
 
 afterEach(async () => {
   await Promise.all(started.splice(0).map((mock) => mock.close()));
 });
 
 async function mock(options: MockOptions = {}) {
-  const running = await startMock({ apiKeys: [KEY], seedCount: 3, ...options });
+  const running = await inProcessMock({ apiKeys: [KEY], seedCount: 3, ...options });
   started.push(running);
   const admin = running.url.replace(/\/v1$/, '/__mock');
   const headers = (session?: string): Record<string, string> => ({
@@ -28,11 +29,11 @@ async function mock(options: MockOptions = {}) {
     admin,
     headers,
     async list(session?: string) {
-      const res = await fetch(`${running.url}/categories`, { headers: headers(session) });
+      const res = await running.fetch(`${running.url}/categories`, { headers: headers(session) });
       return { status: res.status, body: (await res.json()) as { id: number; name: string }[] };
     },
     async create(name: string, session?: string) {
-      const res = await fetch(`${running.url}/categories`, {
+      const res = await running.fetch(`${running.url}/categories`, {
         method: 'POST',
         headers: headers(session),
         body: JSON.stringify({ name }),
@@ -40,7 +41,7 @@ async function mock(options: MockOptions = {}) {
       return { status: res.status, body: (await res.json()) as { id: number; name: string } };
     },
     async logged(session?: string) {
-      const res = await fetch(`${admin}/requests`, { headers: headers(session) });
+      const res = await running.fetch(`${admin}/requests`, { headers: headers(session) });
       return (await res.json()) as {
         count: number;
         requests: { path: string; session?: string }[];
@@ -76,7 +77,10 @@ describe('Mock-Session', () => {
     await m.create('kept by w1', 'w1');
     await m.create('dropped by w0', 'w0');
     await m.create('kept by default');
-    const reset = await fetch(`${m.admin}/reset`, { method: 'POST', headers: m.headers('w0') });
+    const reset = await m.running.fetch(`${m.admin}/reset`, {
+      method: 'POST',
+      headers: m.headers('w0'),
+    });
     expect(reset.status).toBe(204);
     expect((await m.list('w0')).body).toHaveLength(3);
     expect((await m.list('w1')).body.map((c) => c.name)).toContain('kept by w1');
@@ -95,13 +99,15 @@ describe('Mock-Session', () => {
     expect((await m.logged('w1')).count).toBe(1);
     expect((await m.logged()).count).toBe(1);
     // The inspector reads a session's log by its id.
-    const byQuery = await fetch(`${m.admin}/requests?session=w1`, { headers: m.headers() });
+    const byQuery = await m.running.fetch(`${m.admin}/requests?session=w1`, {
+      headers: m.headers(),
+    });
     expect(((await byQuery.json()) as { count: number }).count).toBe(1);
   });
 
   it('keeps scenario settings per session', async () => {
     const m = await mock();
-    const set = await fetch(`${m.admin}/settings`, {
+    const set = await m.running.fetch(`${m.admin}/settings`, {
       method: 'PATCH',
       headers: m.headers('slow'),
       body: JSON.stringify({ delay: { min: 300, max: 300 } }),
@@ -123,7 +129,7 @@ describe('Mock-Session', () => {
     'refuses %j as a session id with a 400 Error',
     async (id) => {
       const m = await mock();
-      const res = await fetch(`${m.running.url}/categories`, {
+      const res = await m.running.fetch(`${m.running.url}/categories`, {
         headers: { ...m.headers(), 'Mock-Session': id },
       });
       expect(res.status).toBe(400);
@@ -142,15 +148,18 @@ describe('Mock-Session', () => {
     const m = await mock();
     await m.create('x', 'w0');
     await m.create('y', 'w1');
-    const listed = await fetch(`${m.admin}/sessions`, { headers: m.headers() });
+    const listed = await m.running.fetch(`${m.admin}/sessions`, { headers: m.headers() });
     const { sessions } = (await listed.json()) as { sessions: { id: string }[] };
     expect(sessions.map((session) => session.id)).toEqual(['w0', 'w1']);
-    const dropped = await fetch(`${m.admin}/sessions/w0`, {
+    const dropped = await m.running.fetch(`${m.admin}/sessions/w0`, {
       method: 'DELETE',
       headers: m.headers(),
     });
     expect(dropped.status).toBe(204);
-    const again = await fetch(`${m.admin}/sessions/w0`, { method: 'DELETE', headers: m.headers() });
+    const again = await m.running.fetch(`${m.admin}/sessions/w0`, {
+      method: 'DELETE',
+      headers: m.headers(),
+    });
     expect(again.status).toBe(404);
     expect((await m.list('w0')).body).toHaveLength(3);
     expect((await m.list('w1')).body).toHaveLength(4);
@@ -161,7 +170,9 @@ describe('Mock-Session', () => {
     const m = await mock({ maxSessions: 2, sessionTtl: 3_000 });
     await m.list('w0');
     await m.list('w1');
-    const refused = await fetch(`${m.running.url}/categories`, { headers: m.headers('w2') });
+    const refused = await m.running.fetch(`${m.running.url}/categories`, {
+      headers: m.headers('w2'),
+    });
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(await refused.json()).toMatchObject({
@@ -174,20 +185,25 @@ describe('Mock-Session', () => {
     expect((await m.list('w2')).status).toBe(200);
   });
 
+  // A preflight is answered in front of the mock, by its Node listener: over a socket.
   it('lets a browser send the header: a preflight asking for it is allowed', async () => {
-    const m = await mock();
-    const res = await fetch(`${m.running.url}/categories`, {
-      method: 'OPTIONS',
-      headers: {
-        Origin: 'http://localhost:5173',
-        'Access-Control-Request-Method': 'POST',
-        'Access-Control-Request-Headers': 'authorization,content-type,mock-session',
-      },
-    });
-    expect(res.status).toBe(204);
-    expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain(
-      'mock-session',
-    );
+    const running = await startMock({ apiKeys: [KEY], seedCount: 3 });
+    try {
+      const res = await fetch(`${running.url}/categories`, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: 'http://localhost:5173',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'authorization,content-type,mock-session',
+        },
+      });
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain(
+        'mock-session',
+      );
+    } finally {
+      await running.close();
+    }
   });
 
   it('writes no session but the default to --data', async () => {

@@ -3,11 +3,11 @@
 // 200kb` 5 × 200 KB, and each session's request log grew on its own. On every store.
 import { afterEach, expect, it } from 'vitest';
 import type { MockOptions } from '../src/wiring/options.js';
-import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { KEY } from './helpers.js';
 import { onEveryStore, type StoreKind } from './store-kinds.js';
+import { inProcessMock, type InProcessMock } from './in-process.js';
 
-const started: RunningMock[] = [];
+const started: InProcessMock[] = [];
 
 afterEach(async () => {
   await Promise.all(started.splice(0).map((mock) => mock.close()));
@@ -22,14 +22,14 @@ const headers = (session?: string): Record<string, string> => ({
 /** The default state (undefined) and four sessions. */
 const STATES = [undefined, 'w1', 'w2', 'w3', 'w4'];
 
-async function mock(where: StoreKind, options: MockOptions): Promise<RunningMock> {
-  const running = await startMock({ apiKeys: [KEY], ...(await where.options()), ...options });
+async function mock(where: StoreKind, options: MockOptions): Promise<InProcessMock> {
+  const running = await inProcessMock({ apiKeys: [KEY], ...(await where.options()), ...options });
   started.push(running);
   return running;
 }
 
-async function create(mock: RunningMock, body: unknown, session?: string) {
-  const res = await fetch(`${mock.url}/categories`, {
+async function create(mock: InProcessMock, body: unknown, session?: string) {
+  const res = await mock.fetch(`${mock.url}/categories`, {
     method: 'POST',
     headers: headers(session),
     body: JSON.stringify(body),
@@ -37,8 +37,8 @@ async function create(mock: RunningMock, body: unknown, session?: string) {
   return { status: res.status, body: (await res.json()) as { code?: string } };
 }
 
-async function listed(mock: RunningMock, session?: string): Promise<unknown[]> {
-  const res = await fetch(`${mock.url}/categories`, { headers: headers(session) });
+async function listed(mock: InProcessMock, session?: string): Promise<unknown[]> {
+  const res = await mock.fetch(`${mock.url}/categories`, { headers: headers(session) });
   expect(res.status).toBe(200);
   return (await res.json()) as unknown[];
 }
@@ -94,8 +94,8 @@ onEveryStore('bounds for the whole mock', (where) => {
 });
 
 /** How many records a state holds, every collection together. */
-async function heldRecords(running: RunningMock, session?: string): Promise<number> {
-  const res = await fetch(`${running.url.replace(/\/v1$/, '/__mock')}/collections`, {
+async function heldRecords(running: InProcessMock, session?: string): Promise<number> {
+  const res = await running.fetch(`${running.url.replace(/\/v1$/, '/__mock')}/collections`, {
     headers: headers(session),
   });
   expect(res.status).toBe(200);

@@ -3,10 +3,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../src/store/memory-store.js';
 import type { Store } from '../src/store/store.js';
-import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { KEY } from './helpers.js';
+import { AUTH, KEY } from './helpers.js';
+import { inProcessMock, type InProcessMock } from './in-process.js';
 
-const started: RunningMock[] = [];
+const started: InProcessMock[] = [];
 
 afterEach(async () => {
   await Promise.all(started.splice(0).map((mock) => mock.close()));
@@ -24,36 +24,34 @@ function recordsOnly(): Store {
   };
 }
 
-const AUTH = { Authorization: `Bearer ${KEY}` };
-
 describe('a custom store that implements only the records', () => {
   it('serves records, keeps the settings and the request log, and refuses sessions with 501', async () => {
-    const mock = await startMock({ apiKeys: [KEY], store: recordsOnly() });
+    const mock = await inProcessMock({ apiKeys: [KEY], store: recordsOnly() });
     started.push(mock);
     const admin = mock.url.replace(/\/v1$/, '/__mock');
-    const created = await fetch(`${mock.url}/categories`, {
+    const created = await mock.fetch(`${mock.url}/categories`, {
       method: 'POST',
       headers: { ...AUTH, 'Content-Type': 'application/json' },
       body: JSON.stringify({ name: 'Birds' }),
     });
     expect(created.status).toBe(201);
-    const set = await fetch(`${admin}/settings`, {
+    const set = await mock.fetch(`${admin}/settings`, {
       method: 'PATCH',
       headers: { ...AUTH, 'Content-Type': 'application/json' },
       body: JSON.stringify({ delay: { min: 1, max: 1 } }),
     });
     expect(set.status).toBe(200);
-    const settings = (await (await fetch(`${admin}/settings`, { headers: AUTH })).json()) as {
+    const settings = (await (await mock.fetch(`${admin}/settings`, { headers: AUTH })).json()) as {
       delay: unknown;
     };
     expect(settings.delay).toEqual({ min: 1, max: 1 });
-    const log = (await (await fetch(`${admin}/requests`, { headers: AUTH })).json()) as {
+    const log = (await (await mock.fetch(`${admin}/requests`, { headers: AUTH })).json()) as {
       requests: { method: string; path: string }[];
     };
     expect(log.requests.map(({ method, path }) => `${method} ${path}`)).toContain(
       'POST /v1/categories',
     );
-    const session = await fetch(`${mock.url}/categories`, {
+    const session = await mock.fetch(`${mock.url}/categories`, {
       headers: { ...AUTH, 'Mock-Session': 'alice' },
     });
     expect(session.status).toBe(501);

@@ -12,9 +12,9 @@ import type { StateBackend } from '../src/store/store.js';
 import type { CheckedList } from '../src/vocabulary/answer.js';
 import { MOCK_OPTIONS } from '../src/wiring/option-table.js';
 import { resolveOptions, validateOptions } from '../src/wiring/options.js';
-import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { KEY } from './helpers.js';
+import { AUTH, KEY } from './helpers.js';
 import { onEveryStore } from './store-kinds.js';
+import { inProcessMock, type InProcessMock } from './in-process.js';
 
 const SESSIONS = ['w1', 'w2', 'w3', 'w4'];
 
@@ -148,28 +148,27 @@ onEveryStore('the request logs of every state, bounded together', ({ name, open,
 });
 
 describe('the bound of the request logs, as options', () => {
-  const running: RunningMock[] = [];
+  const running: InProcessMock[] = [];
   afterEach(async () => {
     await Promise.all(running.splice(0).map((mock) => mock.close()));
   });
 
   it('maxLogEntries bounds every state together: 3 entries, whichever session sent the requests', async () => {
-    const mock = await startMock({ apiKeys: [KEY], maxLogEntries: 3 });
+    const mock = await inProcessMock({ apiKeys: [KEY], maxLogEntries: 3 });
     running.push(mock);
-    const auth = { Authorization: `Bearer ${KEY}` };
     for (const session of [undefined, 'w1', 'w2', undefined, 'w1'])
       expect(
         (
-          await fetch(`${mock.url}/categories`, {
-            headers: { ...auth, ...(session ? { 'Mock-Session': session } : {}) },
+          await mock.fetch(`${mock.url}/categories`, {
+            headers: { ...AUTH, ...(session ? { 'Mock-Session': session } : {}) },
           })
         ).status,
       ).toBe(200);
     const admin = mock.url.replace(/\/v1$/, '/__mock');
     let held = 0;
     for (const session of [undefined, 'w1', 'w2']) {
-      const res = await fetch(`${admin}/requests`, {
-        headers: { ...auth, ...(session ? { 'Mock-Session': session } : {}) },
+      const res = await mock.fetch(`${admin}/requests`, {
+        headers: { ...AUTH, ...(session ? { 'Mock-Session': session } : {}) },
       });
       held += ((await res.json()) as { count: number }).count;
     }

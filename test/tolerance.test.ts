@@ -12,11 +12,11 @@ import { stringify } from 'yaml';
 import { largeDocument } from './helpers.js';
 import { loadSpec, SpecError, type OpenApiDocument } from '../src/openapi/load.js';
 import { basePathOf } from '../src/openapi/servers.js';
-import { startMock, type RunningMock } from '../src/index.js';
+import { inProcessMock, type InProcessMock } from './in-process.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`fixtures/specs/${name}`, import.meta.url));
 
-const started: RunningMock[] = [];
+const started: InProcessMock[] = [];
 const servers: Server[] = [];
 afterEach(async () => {
   await Promise.all(started.splice(0).map((mock) => mock.close()));
@@ -25,19 +25,19 @@ afterEach(async () => {
   );
 });
 
-async function mock(spec: string, seedCount = 2): Promise<RunningMock> {
-  const running = await startMock({ spec, seedCount });
+async function mock(spec: string, seedCount = 2): Promise<InProcessMock> {
+  const running = await inProcessMock({ spec, seedCount });
   started.push(running);
   return running;
 }
 
 async function send(
-  running: RunningMock,
+  running: InProcessMock,
   method: string,
   path: string,
   body?: unknown,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${running.url}${path}`, {
+  const res = await running.fetch(`${running.url}${path}`, {
     method,
     headers: { 'Content-Type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -211,8 +211,8 @@ describe('$refs to other files', () => {
 
 describe('a large document', () => {
   it('checks an operation when it is first called, and seeds a collection when it is first used', async () => {
-    // Left to its first calls (the work ahead is test/compile-ahead.test.ts's).
-    const large = await startMock({
+    // Left to its first calls (the work ahead is test/precompile.test.ts's).
+    const large = await inProcessMock({
       spec: await largeDocument(),
       seedCount: 3,
       compileAhead: false,
@@ -234,7 +234,9 @@ describe('a large document', () => {
     await large.reset();
     expect((await send(large, 'GET', '/items')).body).toEqual(first);
     // So does a session's state, a copy of the start-up state.
-    const session = await fetch(`${large.url}/items`, { headers: { 'Mock-Session': 'alice' } });
+    const session = await large.fetch(`${large.url}/items`, {
+      headers: { 'Mock-Session': 'alice' },
+    });
     expect(await session.json()).toEqual(first);
   });
 });

@@ -6,15 +6,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadSpec, type SchemaObject } from '../src/openapi/load.js';
 import { fieldsInTwoShapes } from '../src/openapi/record-schema.js';
 import { createMemoryStore } from '../src/store/memory-store.js';
-import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { closeAll, serve } from './server-helpers.js';
-import { AUTH, specFileOf } from './helpers.js';
+import { ADMIN_SPEC_PATH } from '../src/openapi/bundled.js';
+import { createApp } from '../src/wiring/create-app.js';
+import { AUTH, KEY, specFileOf } from './helpers.js';
+import { IN_PROCESS_ORIGIN, inProcessMock, type InProcessMock } from './in-process.js';
 
-const mocks: RunningMock[] = [];
+const mocks: InProcessMock[] = [];
 afterEach(async () => {
   await Promise.all(mocks.splice(0).map((mock) => mock.close()));
-  await closeAll();
 });
+
+/** What a test asks: a base URL, and the fetch that answers it. */
+type Asked = Pick<InProcessMock, 'url' | 'fetch'>;
 
 const json = (schema: object) => ({ 'application/json': { schema } });
 const ok = (schema: object) => ({ description: 'ok', content: json(schema) });
@@ -148,8 +151,8 @@ const REPOS = {
   },
 };
 
-async function seeded(spec: object): Promise<RunningMock> {
-  const mock = await startMock({ spec: await specFileOf(spec), seed: 1, seedCount: 4 });
+async function seeded(spec: object): Promise<InProcessMock> {
+  const mock = await inProcessMock({ spec: await specFileOf(spec), seed: 1, seedCount: 4 });
   mocks.push(mock);
   return mock;
 }
@@ -160,61 +163,66 @@ async function holding(
   collection: string,
   records: Record<string, unknown>[],
   seed?: number,
-): Promise<string> {
+): Promise<Asked> {
   const store = createMemoryStore({ initial: { [collection]: records } });
-  const served = await serve({
+  const app = createApp({
     spec: await loadSpec(await specFileOf(spec)),
+    adminSpec: await loadSpec(ADMIN_SPEC_PATH),
+    apiKeys: [KEY],
     store,
     ...(seed === undefined ? {} : { seed }),
   });
-  return served.origin;
+  return {
+    url: IN_PROCESS_ORIGIN,
+    fetch: (input, init) => app.mock.fetch(new Request(input, init)),
+  };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of several shapes, read by the tests
 type Body = any;
 
-async function get(origin: string, path: string): Promise<{ status: number; body: Body }> {
-  const res = await fetch(`${origin}${path}`, { headers: AUTH });
+async function get(mock: Asked, path: string): Promise<{ status: number; body: Body }> {
+  const res = await mock.fetch(`${mock.url}${path}`, { headers: AUTH });
   return { status: res.status, body: (await res.json()) as Body };
 }
 
 describe('a field two answers describe in two shapes', () => {
   it('an object in the list and an array of them in the read: both answer 200 in their own shape, the same on every read', async () => {
     const mock = await seeded(GROUPS);
-    const list = await get(mock.url, '/groups');
+    const list = await get(mock, '/groups');
     expect(list.status, JSON.stringify(list.body)).toBe(200);
     expect(list.body).toHaveLength(4);
     for (const group of list.body as Body[]) {
       expect(Array.isArray(group.scope)).toBe(false);
       expect(typeof group.scope.key).toBe('string');
-      const read = await get(mock.url, `/groups/${group.id}`);
+      const read = await get(mock, `/groups/${group.id}`);
       expect(read.status, JSON.stringify(read.body)).toBe(200);
       expect(Array.isArray(read.body.scope)).toBe(true);
       expect(read.body.scope.length).toBeGreaterThan(0);
       // Every other field as the list shows it: only the field in two shapes is reshaped.
       expect({ ...read.body, scope: undefined }).toEqual({ ...group, scope: undefined });
-      expect(await get(mock.url, `/groups/${group.id}`)).toEqual(read);
+      expect(await get(mock, `/groups/${group.id}`)).toEqual(read);
     }
   });
 
   it('a stored object is read as the array of it, a stored array listed as its first item', async () => {
     const scope = { key: 'com.example.a', objects: ['x'] };
     const other = { key: 'com.example.b', objects: [] };
-    const origin = await holding(GROUPS, 'groups', [
+    const held = await holding(GROUPS, 'groups', [
       { id: 'g1', name: 'one', scope },
       { id: 'g2', name: 'two', scope: [other, scope] },
     ]);
-    expect((await get(origin, '/groups/g1')).body).toEqual({
+    expect((await get(held, '/groups/g1')).body).toEqual({
       id: 'g1',
       name: 'one',
       scope: [scope],
     });
-    expect((await get(origin, '/groups/g2')).body).toEqual({
+    expect((await get(held, '/groups/g2')).body).toEqual({
       id: 'g2',
       name: 'two',
       scope: [other, scope],
     });
-    expect(await get(origin, '/groups')).toEqual({
+    expect(await get(held, '/groups')).toEqual({
       status: 200,
       body: [
         { id: 'g1', name: 'one', scope },
@@ -232,7 +240,7 @@ describe('a field two answers describe in two shapes', () => {
         { key: 'com.example.dev', objects: [] },
       ],
     };
-    const res = await fetch(`${mock.url}/groups`, {
+    const res = await mock.fetch(`${mock.url}/groups`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(sent),
@@ -240,9 +248,9 @@ describe('a field two answers describe in two shapes', () => {
     const created = (await res.json()) as Body;
     expect(res.status, JSON.stringify(created)).toBe(201);
     expect(created).toMatchObject(sent);
-    const read = await get(mock.url, `/groups/${created.id}`);
+    const read = await get(mock, `/groups/${created.id}`);
     expect(read).toEqual({ status: 200, body: created });
-    const list = await get(mock.url, '/groups');
+    const list = await get(mock, '/groups');
     expect(list.status).toBe(200);
     expect((list.body as Body[]).find((group) => group.id === created.id)).toEqual({
       ...created,
@@ -252,26 +260,26 @@ describe('a field two answers describe in two shapes', () => {
 
   it("an owner's id in the list and the owner in the read: each shows its own, seeded or stored", async () => {
     const mock = await seeded(REPOS);
-    const list = await get(mock.url, '/repos');
+    const list = await get(mock, '/repos');
     expect(list.status, JSON.stringify(list.body)).toBe(200);
     for (const repo of list.body.data as Body[]) {
       expect(repo.owner === null || typeof repo.owner === 'string').toBe(true);
-      const read = await get(mock.url, `/repos/${repo.id}`);
+      const read = await get(mock, `/repos/${repo.id}`);
       expect(read.status, JSON.stringify(read.body)).toBe(200);
       expect(read.body.owner === null || typeof read.body.owner.login === 'string').toBe(true);
-      expect(await get(mock.url, `/repos/${repo.id}`)).toEqual(read);
+      expect(await get(mock, `/repos/${repo.id}`)).toEqual(read);
     }
-    const origin = await holding(REPOS, 'repos', [
+    const held = await holding(REPOS, 'repos', [
       { id: 'r1', title: 'kit', owner: 'u-17', duration: 90 },
       { id: 'r2', title: 'pet', owner: { id: 'u-3', login: 'ada' } },
     ]);
-    const first = await get(origin, '/repos/r1');
+    const first = await get(held, '/repos/r1');
     expect(first.status).toBe(200);
     expect(first.body.owner.id).toBe('u-17');
     expect(first.body.owner.login.length).toBeGreaterThanOrEqual(3);
     // A number in the list, a text in the read: the same value in each.
     expect(first.body.duration).toBe('90');
-    expect(await get(origin, '/repos/r1')).toEqual(first);
+    expect(await get(held, '/repos/r1')).toEqual(first);
     // The owner made for the read is the same in another mock holding the same record.
     const replica = await holding(REPOS, 'repos', [
       { id: 'r1', title: 'kit', owner: 'u-17', duration: 90 },
@@ -287,8 +295,8 @@ describe('a field two answers describe in two shapes', () => {
     const other = await get(reseeded, '/repos/r1');
     expect(other.body.owner.id).toBe('u-17');
     expect(other.body.owner.login).not.toBe(first.body.owner.login);
-    expect((await get(origin, '/repos/r2')).body.owner).toEqual({ id: 'u-3', login: 'ada' });
-    const listed = await get(origin, '/repos');
+    expect((await get(held, '/repos/r2')).body.owner).toEqual({ id: 'u-3', login: 'ada' });
+    const listed = await get(held, '/repos');
     expect(listed.status).toBe(200);
     expect(listed.body.data).toEqual([
       { id: 'r1', title: 'kit', owner: 'u-17', duration: 90 },
@@ -297,11 +305,11 @@ describe('a field two answers describe in two shapes', () => {
   });
 
   it('a misfit of a field not in two shapes is still a broken record: the named 500', async () => {
-    const origin = await holding(GROUPS, 'groups', [
+    const held = await holding(GROUPS, 'groups', [
       { id: 'g1', name: 42, scope: { key: 'com.example.a', objects: [] } },
     ]);
     for (const path of ['/groups/g1', '/groups']) {
-      const answer = await get(origin, path);
+      const answer = await get(held, path);
       expect(answer.status).toBe(500);
       expect(answer.body.code).toBe('invalid_response');
       expect(answer.body.message).toContain('name');

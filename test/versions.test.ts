@@ -6,28 +6,28 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSpec } from '../src/openapi/load.js';
-import { startMock, type RunningMock } from '../src/index.js';
+import { inProcessMock, type InProcessMock } from './in-process.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`fixtures/specs/${name}`, import.meta.url));
 
-const started: RunningMock[] = [];
+const started: InProcessMock[] = [];
 afterEach(async () => {
   await Promise.all(started.splice(0).map((mock) => mock.close()));
 });
 
-async function mock(name: string): Promise<RunningMock> {
-  const running = await startMock({ spec: fixture(name), seedCount: 2 });
+async function mock(name: string): Promise<InProcessMock> {
+  const running = await inProcessMock({ spec: fixture(name), seedCount: 2 });
   started.push(running);
   return running;
 }
 
 async function send(
-  mock: RunningMock,
+  mock: InProcessMock,
   method: string,
   path: string,
   body?: unknown,
 ): Promise<{ status: number; body: Record<string, unknown> & { message?: string } }> {
-  const res = await fetch(`${mock.url}${path}`, {
+  const res = await mock.fetch(`${mock.url}${path}`, {
     method,
     headers: { 'Content-Type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),

@@ -8,12 +8,10 @@ import { loadSpec } from '../src/openapi/load.js';
 import { mockSettings } from '../src/wiring/create-core.js';
 import { resolveOptions } from '../src/wiring/options.js';
 import { createApp } from '../src/wiring/create-app.js';
-import { capturedLogger } from './helpers.js';
+import { AUTH, capturedLogger, KEY } from './helpers.js';
 import { startReceiver, type Received, type Receiver } from './receiver.js';
 
 const SPEC = 'test/fixtures/specs/pets-webhooks.yaml';
-const KEY = 'hooks-key';
-const auth = { authorization: `Bearer ${KEY}` };
 const SECRET_BYTES = Buffer.alloc(32, 7);
 const SECRET = `whsec_${SECRET_BYTES.toString('base64')}`;
 
@@ -48,7 +46,7 @@ function call(
   return mock.fetch(
     new Request(`http://mock.test${path}`, {
       method,
-      headers: { ...auth, ...(body === undefined ? {} : { 'content-type': type }) },
+      headers: { ...AUTH, ...(body === undefined ? {} : { 'content-type': type }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     }),
   );

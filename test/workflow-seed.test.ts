@@ -1,18 +1,18 @@
 // `seedWorkflows` (`--seed-workflow file#id`): the mock starts from the state workflows made,
 // and every reset and every new session starts from it again.
 import { afterAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { KEY } from './helpers.js';
+import { inProcessMock, type InProcessMock } from './in-process.js';
 
-const KEY = 'seed-key';
 const SPEC = 'test/fixtures/workflows/tasks.openapi.yaml';
-const running: RunningMock[] = [];
+const running: InProcessMock[] = [];
 
 afterAll(async () => {
   for (const mock of running) await mock.close();
 });
 
-async function titles(mock: RunningMock, session?: string): Promise<string[]> {
-  const response = await fetch(`${mock.url}/tasks`, {
+async function titles(mock: InProcessMock, session?: string): Promise<string[]> {
+  const response = await mock.fetch(`${mock.url}/tasks`, {
     headers: { 'x-api-key': KEY, ...(session ? { 'mock-session': session } : {}) },
   });
   return ((await response.json()) as { title: string }[]).map((task) => task.title);
@@ -20,7 +20,7 @@ async function titles(mock: RunningMock, session?: string): Promise<string[]> {
 
 describe('seedWorkflows', () => {
   it('starts from the state the workflow made, again after a reset and in a new session', async () => {
-    const mock = await startMock({
+    const mock = await inProcessMock({
       spec: SPEC,
       apiKeys: [KEY],
       seedCount: 0,
@@ -29,7 +29,7 @@ describe('seedWorkflows', () => {
     });
     running.push(mock);
     expect(await titles(mock)).toEqual(['Water the plants', 'Buy milk']);
-    await fetch(`${mock.url}/tasks`, {
+    await mock.fetch(`${mock.url}/tasks`, {
       method: 'POST',
       headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
       body: JSON.stringify({ title: 'Call mum' }),
@@ -42,7 +42,7 @@ describe('seedWorkflows', () => {
 
   it('refuses to start when a seed workflow fails, in one line', async () => {
     await expect(
-      startMock({
+      inProcessMock({
         spec: SPEC,
         apiKeys: [KEY],
         port: 0,

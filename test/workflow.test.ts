@@ -9,11 +9,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { categoriesServer } from './fixtures/categories-server.js';
 import { startTasksServer, type TasksBehaviour } from './fixtures/workflows/tasks-server.js';
 import { serveOnFreePort } from './contract-helpers.js';
-import { runCli } from './helpers.js';
+import { KEY, runCli } from './helpers.js';
 
 const TASKS = 'test/fixtures/workflows/tasks.arazzo.yaml';
 const CATEGORIES = 'test/fixtures/workflows/categories.arazzo.yaml';
-const KEY = 'workflow-key';
 const servers: Server[] = [];
 
 afterAll(() => {

@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp, type MockApp } from '../src/wiring/create-app.js';
+import { KEY } from './helpers.js';
 
 const GALAXY = fileURLToPath(new URL('./fixtures/corpus/scalar-galaxy/3.1.yaml', import.meta.url));
-const KEY = 'galaxy-key';
 
 describe('a write-only property nested in a record field', () => {
   let app: MockApp;

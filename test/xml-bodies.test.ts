@@ -8,9 +8,9 @@ import { readXml, writeXml } from '../src/core/xml-body.js';
 import type { SchemaObject } from '../src/openapi/load.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp, type MockApp } from '../src/wiring/create-app.js';
+import { KEY } from './helpers.js';
 
 const GALAXY = fileURLToPath(new URL('./fixtures/corpus/scalar-galaxy/3.1.yaml', import.meta.url));
-const KEY = 'xml-key';
 
 describe('XML bodies on a spec that documents them', () => {
   let app: MockApp;

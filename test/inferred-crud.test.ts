@@ -7,19 +7,19 @@ import { loadSpec } from '../src/openapi/load.js';
 import { createSchemaCompiler } from '../src/openapi/schemas.js';
 import { listOperations } from '../src/openapi/operations.js';
 import { inferResources } from '../src/openapi/resources.js';
-import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { KEY } from './helpers.js';
+import { inProcessMock, type InProcessMock } from './in-process.js';
 
 const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
-const KEY = 'library-key';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-const mocks: RunningMock[] = [];
+const mocks: InProcessMock[] = [];
 afterEach(async () => {
   await Promise.all(mocks.splice(0).map((mock) => mock.close()));
 });
 
-async function library(seed = 1): Promise<RunningMock> {
-  const mock = await startMock({ spec: LIBRARY, apiKeys: [KEY], seed, seedCount: 5 });
+async function library(seed = 1): Promise<InProcessMock> {
+  const mock = await inProcessMock({ spec: LIBRARY, apiKeys: [KEY], seed, seedCount: 5 });
   mocks.push(mock);
   return mock;
 }
@@ -32,13 +32,13 @@ interface Answer {
 }
 
 async function call(
-  mock: RunningMock,
+  mock: InProcessMock,
   method: string,
   path: string,
   body?: unknown,
   type = 'application/json',
 ): Promise<Answer> {
-  const res = await fetch(`${mock.url}${path}`, {
+  const res = await mock.fetch(`${mock.url}${path}`, {
     method,
     headers: {
       Authorization: `Bearer ${KEY}`,
@@ -123,7 +123,7 @@ describe('seed data for every collection', () => {
 
   it('is the same for the same seed, ids included, and other for another seed', async () => {
     const [a, b, c] = await Promise.all([library(7), library(7), library(8)]);
-    const authors = async (mock: RunningMock) => (await call(mock, 'GET', '/authors')).body;
+    const authors = async (mock: InProcessMock) => (await call(mock, 'GET', '/authors')).body;
     expect(await authors(a)).toEqual(await authors(b));
     expect(await authors(a)).not.toEqual(await authors(c));
   });
@@ -297,7 +297,7 @@ describe('errors fit the schema the spec declares for them', () => {
 describe('operations no resource covers', () => {
   it('answer data generated from their schema, valid against it', async () => {
     const mock = await library();
-    const res = await fetch(`${mock.url}/health`);
+    const res = await mock.fetch(`${mock.url}/health`);
     expect(res.status).toBe(200);
     expect(['up', 'degraded']).toContain(((await res.json()) as { status: string }).status);
   });

@@ -9,6 +9,7 @@ import { createRecordSerializers } from '../src/core/resources/record-serializer
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
 import { TextArray } from '../src/vocabulary/texts.js';
+import { AUTH, KEY } from './helpers.js';
 
 /** A compiler whose response check counts the records it checks and refuses `bad: true`. */
 function countingCompiler(): { compiler: SchemaCompiler; checked: () => number } {
@@ -97,8 +98,8 @@ describe('what a serializer remembers of the lists it sent', () => {
 
 describe('a whole list of a collection no write has changed', () => {
   it('is the list checked last time, not checked again: a new one only after a write', async () => {
-    const { mock } = createApp({ spec: await loadSpec(), apiKeys: ['k'] });
-    const headers = { authorization: 'Bearer k' };
+    const { mock } = createApp({ spec: await loadSpec(), apiKeys: [KEY] });
+    const headers = AUTH;
     const create = (name: string) =>
       mock.handle({
         method: 'POST',
