@@ -1,17 +1,11 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { referenceHeaderFormat, URI_FORMATS } from './formats.js';
-import {
-  isJsonMediaType,
-  jsonRequestOf,
-  mediaEssence,
-  responseFor,
-  type ContractPlan,
-  type PlanOperation,
-  type Schema,
-} from './plan.js';
+import { createAnswerJudge, type HeardAnswer } from '../src/openapi/answer-judge.js';
+import { URI_FORMATS } from '../src/openapi/formats.js';
+import { jsonRequestOf, type ContractPlan, type PlanOperation, type Schema } from './plan.js';
 
 export type { Schema } from './plan.js';
+export { schemaName } from '../src/openapi/answer-judge.js';
 
 /** Which way a value travels: a request ignores `readOnly` properties, a response `writeOnly` ones. */
 export type Direction = 'request' | 'response';
@@ -24,12 +18,16 @@ export interface Answer {
   text: string;
   /** The parsed JSON body; `undefined` when the body is not JSON. */
   json: unknown;
+  /** The request it answers, when known: a HEAD's answer has no body to check. */
+  request?: { method: string };
 }
 
 /** One way an answer breaks the spec: `what` groups alike failures, `details` say where. */
 export interface Problem {
   what: string;
   details: string[];
+  /** The part of the answer at fault, as the validating proxy names it (`status`, `headers`, `error-shape`…). */
+  rule?: string;
 }
 
 /** The interface as the spec describes it, judged with ajv (JSON Schema 2020-12). */
@@ -62,15 +60,6 @@ export function specOf(plan: ContractPlan): ContractSpec {
   for (const format of ['float', 'double'])
     ajv.addFormat(format, { type: 'number', validate: () => true });
   const compiled = { request: new WeakMap<Schema, ValidateFunction>(), response: new WeakMap() };
-  // A Location's schema read as a URI-reference, made once per schema so it compiles once.
-  const references = new WeakMap<Schema, Schema>();
-  const referenceSchema = (name: string, schema: Schema): Schema => {
-    const format = referenceHeaderFormat(name, schema.format);
-    if (format === undefined) return schema;
-    let relaxedSchema = references.get(schema);
-    if (!relaxedSchema) references.set(schema, (relaxedSchema = { ...schema, format }));
-    return relaxedSchema;
-  };
   const byId = new Map(plan.operations.map((operation) => [operation.operationId, operation]));
 
   const validate: ContractSpec['validate'] = (schema, value, direction) => {
@@ -86,6 +75,15 @@ export function specOf(plan: ContractPlan): ContractSpec {
     );
   };
 
+  // The one judge of an answer, which the validating proxy asks too (src/openapi/answer-judge.ts).
+  const judge = createAnswerJudge({
+    body: (schema, value) => validate(schema as Schema, value, 'response'),
+    header: (name, schema, text) =>
+      validate(schema as Schema, headerValue(text, schema as Schema), 'response').map(
+        (reason) => `${name}: ${reason.replace(/^body/, 'value')}`,
+      ),
+  });
+
   return {
     plan,
     operation(operationId) {
@@ -99,90 +97,24 @@ export function specOf(plan: ContractPlan): ContractSpec {
       return json !== undefined && validate(json.schema, body, 'request').length === 0;
     },
     checkAnswer(operation, answer) {
-      const documented = responseFor(operation, answer.status);
-      if (!documented)
-        return [
-          {
-            what: `undocumented ${answer.status} answers`,
-            details: [`the spec documents no ${answer.status} answer for ${operation.operationId}`],
-          },
-        ];
-      const { response } = documented;
-      const problems: Problem[] = [];
-      for (const [name, header] of Object.entries(response.headers)) {
-        if (name === 'content-type') continue;
-        const value = answer.headers[name];
-        if (value === undefined) {
-          if (header.required)
-            problems.push({
-              what: `${answer.status} answers without the required ${name} header`,
-              details: [`the spec requires a ${name} header on this answer`],
-            });
-          continue;
-        }
-        const schema = referenceSchema(name, header.schema);
-        const reasons = validate(schema, headerValue(value, schema), 'response');
-        if (reasons.length > 0)
-          problems.push({
-            what: `${answer.status} answers whose ${name} header breaks its schema`,
-            details: reasons.map((reason) => `${name}: ${reason.replace(/^body/, 'value')}`),
-          });
-      }
-      const types = Object.keys(response.content);
-      if (types.length === 0 || answer.status === 204 || answer.status === 304) return problems;
-      const got = answer.headers['content-type'];
-      const type = got === undefined ? undefined : types.find((t) => mediaMatches(t, got));
-      if (type === undefined) {
-        problems.push({
-          what: `${answer.status} answers that are not ${types.join(' or ')}`,
-          details: [`expected a body of ${types.join(' or ')}, got ${got ?? 'no content type'}`],
-        });
-        return problems;
-      }
-      if (!isJsonMediaType(type)) return problems;
-      if (answer.json === undefined) {
-        problems.push({
-          what: `${answer.status} answers whose body is not JSON`,
-          details: [`the body is not valid JSON: ${JSON.stringify(answer.text.slice(0, 80))}`],
-        });
-        return problems;
-      }
-      const schema = response.content[type] ?? {};
-      const reasons = validate(schema, answer.json, 'response');
-      if (reasons.length > 0)
-        problems.push({
-          what: `${answer.status} answers that do not fit the ${schemaName(schema)} schema`,
-          details: reasons.map((reason) => `the spec's schema: ${reason}`),
-        });
-      // An error body that repeats the status (the bundled Error schema, RFC 9457's Problem
-      // Details) must repeat the one it was sent with.
-      const reported = (answer.json as { status?: unknown } | null)?.status;
-      if (answer.status >= 400 && typeof reported === 'number' && reported !== answer.status)
-        problems.push({
-          what: `${answer.status} answers whose body gives another status`,
-          details: [`the error body says status ${reported}, the HTTP status is ${answer.status}`],
-        });
-      return problems;
+      const heard: HeardAnswer = {
+        method: answer.request?.method.toUpperCase(),
+        status: answer.status,
+        headers: answer.headers,
+        text: answer.text,
+      };
+      return judge(operation, heard).map(({ what, details, rule }) => ({
+        rule,
+        what,
+        details:
+          rule === 'body' || rule === 'error-shape'
+            ? details.map((reason) =>
+                reason.startsWith('body') ? `the spec's schema: ${reason}` : reason,
+              )
+            : [...details],
+      }));
     },
   };
-}
-
-/**
- * The name a report gives a schema: its component's name, else what it is.
- * @example schemaName({ 'x-schema-name': 'Error' }) // 'Error'
- */
-export function schemaName(schema: Schema): string {
-  if (schema['x-schema-name']) return schema['x-schema-name'];
-  if (schema.type === 'array' && schema.items) return `array of ${schemaName(schema.items)}`;
-  return 'documented';
-}
-
-/** Whether an answer's content type is a documented media type (ranges such as `application/*` included). */
-function mediaMatches(documented: string, got: string): boolean {
-  const want = mediaEssence(documented);
-  const have = mediaEssence(got);
-  if (want === '*/*' || want === have) return true;
-  return want.endsWith('/*') && have.startsWith(want.slice(0, -1));
 }
 
 /** A header's text as the type its schema gives (headers travel as text). */

@@ -3,7 +3,7 @@ import { mediaEssence, type PlanItems, type PlanOperation } from '../plan.js';
 import { notJudgedIfRefused } from '../refusals.js';
 import type { Rule } from '../rule.js';
 import { schemaName } from '../spec.js';
-import { checkedValues, streamReader, type EventFraming } from '../stream-events.js';
+import { checkedValues, streamReader, type EventFraming } from '../../src/openapi/stream-events.js';
 
 /** The most events of one stream read: a stream may never end (a feed), so the read is bounded. */
 export const STREAM_EVENTS_READ = 50;

@@ -6,136 +6,34 @@ import { callbacksOf, matchWebhooks, webhooksOf } from '../openapi/outgoing.js';
 import { writeExpression } from '../openapi/runtime-expression.js';
 import { securitySchemesOf } from '../openapi/security-schemes.js';
 import { framingOf, itemSchemaOf, type StreamMediaObject } from '../openapi/streams.js';
+import type {
+  Schema,
+  PlanResponse,
+  PlanOperation,
+  PlanSecurityScheme,
+  CollectionAction,
+  RuleFamily,
+  ContractPlan,
+  PlanOutgoing,
+} from './contract-plan-format.js';
 
-/**
- * The plan the contract suite runs from: what it knows of the interface, as plain JSON data,
- * read from the spec with the mock's own reading of OpenAPI (loadSpec, listOperations,
- * inferResources). The suite (contract-tests/plan.ts) writes the same format on its side of
- * the boundary; test/contract-plan.test.ts holds the two equal.
- */
-
-/** A JSON Schema, `$ref`s resolved; a recursive one is cut to `{}` where it repeats. */
-export interface Schema {
-  type?: string | string[];
-  required?: string[];
-  properties?: Record<string, Schema>;
-  readOnly?: boolean;
-  writeOnly?: boolean;
-  allOf?: Schema[];
-  anyOf?: Schema[];
-  oneOf?: Schema[];
-  items?: Schema;
-  enum?: unknown[];
-  format?: string;
-  'x-schema-name'?: string;
-  [keyword: string]: unknown;
-}
-
-/** Lower case: a Path Item's method key (3.2 adds `query`), or one its `additionalOperations` names. */
-export type HttpMethod =
-  | 'get'
-  | 'put'
-  | 'post'
-  | 'delete'
-  | 'options'
-  | 'head'
-  | 'patch'
-  | 'trace'
-  | 'query'
-  | (string & {});
-
-export interface PlanParameter {
-  name: string;
-  in: 'path' | 'query' | 'querystring' | 'header' | 'cookie';
-  required: boolean;
-  schema: Schema;
-  /** How its value is written (OpenAPI's `style`, its location's default filled in). */
-  style?: string;
-  explode?: boolean;
-  /** Its value is a JSON document (`content: application/json`), not a styled value. */
-  json?: boolean;
-  /** The media type of its `content` (a 3.2 `querystring`'s: how the whole query is written). */
-  mediaType?: string;
-}
-
-export interface PlanRequestBody {
-  required: boolean;
-  content: Record<string, Schema>;
-}
-
-export interface PlanResponse {
-  content: Record<string, Schema>;
-  headers: Record<string, { required: boolean; schema: Schema }>;
-  links: Record<string, PlanLink>;
-  items?: Record<string, { schema: Schema; itemSchema: boolean }>;
-  description?: string;
-}
-
-export interface PlanLink {
-  operationId: string;
-  parameters: Record<string, unknown>;
-}
-
-export type PlanRequirement = Record<string, string[]>;
-
-export interface PlanOperation {
-  operationId: string;
-  method: HttpMethod;
-  path: string;
-  parameters: PlanParameter[];
-  requestBody?: PlanRequestBody;
-  responses: Record<string, PlanResponse>;
-  security: PlanRequirement[];
-  successStatus: number;
-}
-
-export interface PlanSecurityScheme {
-  type: 'apiKey' | 'http' | 'oauth2' | 'openIdConnect' | 'mutualTLS';
-  scheme?: string;
-  in?: 'header' | 'query' | 'cookie';
-  name?: string;
-}
-
-export type CollectionAction = 'list' | 'create' | 'read' | 'replace' | 'update' | 'delete';
-
-export interface PlanCollection {
-  name: string;
-  collectionPath: string;
-  itemPath?: string;
-  itemParameter?: string;
-  idProperty: string;
-  idKind: 'integer' | 'uuid' | 'string';
-  schema: Schema;
-  operations: Partial<Record<CollectionAction, string>>;
-  envelopes: Partial<Record<CollectionAction, string>>;
-  parent?: { collection: string; parameter: string };
-}
-
-export type RuleFamily = 'required' | 'invalid' | 'credentials' | 'create';
-
-export interface ContractPlan {
-  title: string;
-  ruleNumbers: Partial<Record<RuleFamily, number>>;
-  securitySchemes: Record<string, PlanSecurityScheme>;
-  operations: PlanOperation[];
-  collections: PlanCollection[];
-  outgoing?: PlanOutgoing[];
-}
-
-/** A request the API itself sends, that a receiver of the suite's can check (`--receiver`). */
-export interface PlanOutgoing {
-  kind: 'callback' | 'webhook';
-  /** The callback's name (`onEvent`) or the webhook's (`newPet`). */
-  name: string;
-  /** The request sent: its method, body and the answers documented for it; its path is the callback's URL expression or the webhook's name. */
-  request: PlanOperation;
-  /** The operation after whose success it is sent: a callback's own, the write a webhook tells of. */
-  after?: string;
-  /** Where a callback's URL comes from in the request that sets it off, and what follows it. */
-  urlFrom?:
-    | { in: 'body'; pointer: string[]; rest: string }
-    | { in: 'query' | 'header'; name: string; rest: string };
-}
+export type {
+  Schema,
+  HttpMethod,
+  PlanParameter,
+  PlanRequestBody,
+  PlanResponse,
+  PlanItems,
+  PlanLink,
+  PlanRequirement,
+  PlanOperation,
+  PlanSecurityScheme,
+  CollectionAction,
+  PlanCollection,
+  RuleFamily,
+  ContractPlan,
+  PlanOutgoing,
+} from './contract-plan-format.js';
 
 /** The families of rules an interface document may number, in `x-contract-rules`. */
 export const RULE_FAMILIES: readonly RuleFamily[] = [

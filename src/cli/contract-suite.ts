@@ -4,8 +4,8 @@ import type { HitCounts, PlaceHitCounts } from './contract-coverage.js';
 
 /**
  * The contract suite as the CLI sees it: `runSuite` of contract-tests/suite.ts, its input and
- * its results written again on this side (the suite imports nothing from src/, and src/ is
- * compiled apart from it); test/contract-runner.test.ts holds the two equal.
+ * its results written again on this side (src/ is compiled apart from the suite, which imports
+ * only leaf modules of src/); test/contract-runner.test.ts holds the two equal.
  */
 export type RunSuite = (run: SuiteRun) => Promise<SuiteResult>;
 

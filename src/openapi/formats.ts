@@ -4,9 +4,7 @@
  * `uri` is an RFC 3986 absolute URI (any scheme, any host), `uri-reference` an RFC 3986
  * URI-reference (relative allowed), `iri` and `iri-reference` the same with RFC 3987's
  * non-ASCII characters. `url` is no JSON Schema format: it is read as a URI reference.
- *
- * contract-tests/formats.ts holds the same table (the suite is built apart from src);
- * test/formats.test.ts checks both give the same verdicts.
+ * The mock's schemas and the contract suite's both take them from here.
  */
 
 const PCT = '%[0-9A-Fa-f]{2}';

@@ -1,8 +1,9 @@
-// OpenAPI's runtime expressions (3.1 §4.8.20.4, the same in 3.0 and 3.2): `$url`, `$method`,
-// `$statusCode`, `$request.<source>` and `$response.<source>`, alone or embedded in a string
-// between braces (`http://h/cb?id={$request.body#/id}`). A callback's key is one, and a link's
-// parameters are. Arazzo's expressions ($inputs, $steps...) are a superset: they belong in a
-// module of their own beside this one, which may reuse `parsePointer`.
+// Runtime expressions, the one parser of them: OpenAPI's (3.1 §4.8.20.4, the same in 3.0 and
+// 3.2: `$url`, `$method`, `$statusCode`, `$request.<source>` and `$response.<source>`, alone or
+// embedded in a string between braces, `http://h/cb?id={$request.body#/id}`; a callback's key
+// is one, and a link's parameters are) and Arazzo's superset (1.0 §4.8: `$inputs.`, `$steps.`,
+// `$outputs.`, `$workflows.`, `$sourceDescriptions.`, `$components.`), which the workflow
+// runner evaluates (core/workflow/runtime-expression.ts). Evaluated here against one exchange.
 
 /** Where in the request or the response a `$request.`/`$response.` expression reads. */
 export type ExpressionSource =
@@ -53,34 +54,95 @@ export class RuntimeExpressionError extends Error {
 /** RFC 7230's `tchar`: what a header name (a `token`) is made of. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
+/** Which grammar an expression is read by: OpenAPI's, or Arazzo's superset of it. */
+export type ExpressionGrammar = 'openapi' | 'arazzo';
+
+/** The roots of each grammar, with what may follow one: the end, a name (`.`) or a pointer (`#`). */
+const ROOTS: Readonly<Record<ExpressionGrammar, RegExp>> = {
+  openapi: /^\$(url|method|statusCode|request|response)(?=$|[.#])/,
+  arazzo:
+    /^\$(url|method|statusCode|request|response|inputs|outputs|steps|workflows|sourceDescriptions|components)(?=$|[.#])/,
+};
+
+/** A runtime expression split into its parts, as either grammar writes it. */
+export interface ExpressionParts {
+  /** `url`, `request`, `steps`…, without the `$`. */
+  root: string;
+  /** The dotted names after the root: `['header', 'Content-Type']`. */
+  names: string[];
+  /** The JSON Pointer (RFC 6901) after `#`, as written, if any. */
+  pointer: string | undefined;
+}
+
+/**
+ * Splits a runtime expression (with no braces around it) into its parts, by the grammar given.
+ * @returns the parts, or a sentence saying why it does not parse.
+ * @example readExpression('$response.body#/id') // { root: 'response', names: ['body'], pointer: '/id' }
+ */
+export function readExpression(
+  text: string,
+  grammar: ExpressionGrammar = 'arazzo',
+): ExpressionParts | string {
+  const match = ROOTS[grammar].exec(text);
+  if (!match)
+    return grammar === 'openapi'
+      ? `"${text}" is not a runtime expression: it must be $url, $method, $statusCode, $request.… or $response.…`
+      : `"${text}" is not a runtime expression ($url, $method, $statusCode, $request., $response., $inputs., $outputs., $steps., $workflows., $sourceDescriptions., $components.)`;
+  const root = match[1] ?? '';
+  const rest = text.slice(match[0].length);
+  const hash = rest.indexOf('#');
+  const dotted = hash === -1 ? rest : rest.slice(0, hash);
+  const pointer = hash === -1 ? undefined : rest.slice(hash + 1);
+  if (pointer !== undefined && pointer !== '' && !pointer.startsWith('/'))
+    return `the JSON pointer of "${text}" must start with /`;
+  const names = dotted === '' ? [] : dotted.slice(1).split('.');
+  if (names.some((name) => name === '')) return `"${text}" has an empty name`;
+  const bare = ['url', 'method', 'statusCode'].includes(root);
+  if (bare && names.length > 0) return `$${root} takes no name after it`;
+  if (bare && pointer !== undefined) return `$${root} takes no JSON pointer`;
+  if (!bare && names.length === 0) return `$${root} needs a name after it ($${root}.<name>)`;
+  if (root === 'request' || root === 'response') {
+    const [source, ...more] = names;
+    if (source === 'body') {
+      // Arazzo's runner also reads `$response.body.items.length`; OpenAPI's grammar does not.
+      if (grammar === 'openapi' && more.length > 0)
+        return `$${root}.body is followed by a JSON pointer (#/…), not a name`;
+      return { root, names, pointer };
+    }
+    if (!['header', 'query', 'path'].includes(source ?? '') || more.length === 0)
+      return `$${root}. is followed by header.<name>, query.<name>, path.<name> or body`;
+    if (pointer !== undefined) return `only $${root}.body takes a JSON pointer`;
+    if (source === 'header' && !TOKEN.test(more.join('.')))
+      return `"${more.join('.')}" is not a header name`;
+  }
+  if (root === 'steps' && names.length > 1 && names[1] !== 'outputs')
+    return `"${text}": a step's values are read as $steps.<stepId>.outputs.<name>`;
+  return { root, names, pointer };
+}
+
+/**
+ * Whether a string is a runtime expression: it starts with a root the grammar allows.
+ * @example isExpression('$inputs.token') // true
+ */
+export function isExpression(text: string, grammar: ExpressionGrammar = 'arazzo'): boolean {
+  return ROOTS[grammar].test(text);
+}
+
 /**
  * Parses one runtime expression (`$request.body#/callbackUrl`), with no braces around it.
  * @throws {RuntimeExpressionError} for text that does not follow the grammar.
  * @example parseExpression('$request.query.url') // { kind: 'request', source: { in: 'query', name: 'url' } }
  */
 export function parseExpression(text: string): RuntimeExpression {
-  if (text === '$url') return { kind: 'url' };
-  if (text === '$method') return { kind: 'method' };
-  if (text === '$statusCode') return { kind: 'statusCode' };
-  const side = /^\$(request|response)\.(.*)$/s.exec(text);
-  if (!side)
-    return refuse(text, 'it must be $url, $method, $statusCode, $request.… or $response.…');
-  const rest = side[2] ?? '';
-  const kind = side[1] as 'request' | 'response';
-  if (rest === 'body') return { kind, source: { in: 'body', pointer: [] } };
-  if (rest.startsWith('body#'))
-    return { kind, source: { in: 'body', pointer: parsePointer(rest.slice(5)) } };
-  const named = /^(header|query|path)\.(.+)$/s.exec(rest);
-  if (!named)
-    return refuse(
-      text,
-      'its source must be header.<name>, query.<name>, path.<name> or body[#<pointer>]',
-    );
-  const where = named[1] as 'header' | 'query' | 'path';
-  const name = named[2] ?? '';
-  if (where === 'header' && !TOKEN.test(name))
-    return refuse(text, `"${name}" is not a header name`);
-  return { kind, source: { in: where, name } };
+  const parts = readExpression(text, 'openapi');
+  if (typeof parts === 'string') return refuse(text, parts);
+  const { root, names, pointer } = parts;
+  if (root === 'url' || root === 'method' || root === 'statusCode') return { kind: root };
+  const kind = root as 'request' | 'response';
+  const [where, ...name] = names;
+  if (where === 'body')
+    return { kind, source: { in: 'body', pointer: parsePointer(pointer ?? '') } };
+  return { kind, source: { in: where as 'header' | 'query' | 'path', name: name.join('.') } };
 }
 
 /**

@@ -1,6 +1,5 @@
-// The items of a streamed answer, read as the bytes arrive. The contract suite imports nothing
-// from src/, so contract-tests/stream-events.ts is this file again, byte for byte
-// (test/stream-events.test.ts keeps them equal): change both.
+// The items of a streamed answer, read as the bytes arrive: by the mock's proxy and by the
+// contract suite, which imports this module (contract-tests/tsconfig.build.json says how).
 
 /** How a stream separates its items (`multipart/mixed` is not read item by item). */
 export type EventFraming = 'sse' | 'jsonl' | 'json-seq';

@@ -1,3 +1,11 @@
+// Arazzo's runtime expressions evaluated in a workflow's scope; they are parsed by the one
+// parser of runtime expressions (openapi/runtime-expression.ts), Arazzo's grammar being a
+// superset of OpenAPI's.
+import {
+  isExpression,
+  readExpression,
+  type ExpressionParts,
+} from '../../openapi/runtime-expression.js';
 import { isRecord, valueAt } from './json-pointer.js';
 
 /** What a step's message holds for `$request.*` and `$response.*`. */
@@ -26,56 +34,11 @@ export interface ExpressionScope {
   components: Readonly<Record<string, unknown>>;
 }
 
-/** The roots the Arazzo ABNF allows (`$url`, `$inputs.`…), each with what it reads. */
-const ROOT =
-  /^\$(url|method|statusCode|request|response|inputs|outputs|steps|workflows|sourceDescriptions|components)(?=$|[.#])/;
-
-/** A runtime expression split into its parts. */
-export interface ParsedExpression {
-  root: string;
-  /** The dotted names after the root: `['header', 'Content-Type']`. */
-  names: string[];
-  /** The JSON pointer after `#`, if any. */
-  pointer: string | undefined;
-}
-
-/**
- * Parses a runtime expression (Arazzo 1.0 §4.8 "Runtime Expressions").
- * @returns the parts, or a sentence saying why it does not parse.
- * @example parseExpression('$response.body#/id') // { root: 'response', names: ['body'], pointer: '/id' }
- */
-export function parseExpression(text: string): ParsedExpression | string {
-  const match = ROOT.exec(text);
-  if (!match)
-    return `"${text}" is not a runtime expression ($url, $method, $statusCode, $request., $response., $inputs., $outputs., $steps., $workflows., $sourceDescriptions., $components.)`;
-  const root = match[1] ?? '';
-  const rest = text.slice(match[0].length);
-  const hash = rest.indexOf('#');
-  const dotted = hash === -1 ? rest : rest.slice(0, hash);
-  const pointer = hash === -1 ? undefined : rest.slice(hash + 1);
-  if (pointer !== undefined && pointer !== '' && !pointer.startsWith('/'))
-    return `the JSON pointer of "${text}" must start with /`;
-  const names = dotted === '' ? [] : dotted.slice(1).split('.');
-  if (names.some((name) => name === '')) return `"${text}" has an empty name`;
-  const bare = ['url', 'method', 'statusCode'].includes(root);
-  if (bare && names.length > 0) return `$${root} takes no name after it`;
-  if (!bare && names.length === 0) return `$${root} needs a name after it ($${root}.<name>)`;
-  if (root === 'request' || root === 'response') {
-    const [source, ...more] = names;
-    if (source === 'body') return { root, names, pointer };
-    if (!['header', 'query', 'path'].includes(source ?? '') || more.length === 0)
-      return `$${root}. is followed by header.<name>, query.<name>, path.<name> or body`;
-    if (pointer !== undefined) return `only $${root}.body takes a JSON pointer`;
-  }
-  if (root === 'steps' && names.length > 1 && names[1] !== 'outputs')
-    return `"${text}": a step's values are read as $steps.<stepId>.outputs.<name>`;
-  return { root, names, pointer };
-}
-
-/** Whether a string is a runtime expression (its root is one the ABNF allows). */
-export function isExpression(text: string): boolean {
-  return ROOT.test(text);
-}
+/** Parses a runtime expression by Arazzo's grammar: its parts, or why it does not parse. */
+export {
+  readExpression as parseExpression,
+  isExpression,
+} from '../../openapi/runtime-expression.js';
 
 /**
  * Evaluates a runtime expression in a scope.
@@ -83,7 +46,7 @@ export function isExpression(text: string): boolean {
  * @example evaluate('$steps.create.outputs.id', scope) // 7
  */
 export function evaluate(text: string, scope: ExpressionScope): unknown {
-  const parsed = parseExpression(text);
+  const parsed = readExpression(text);
   if (typeof parsed === 'string') throw new ExpressionError(parsed);
   const value = valueOf(parsed, scope);
   return parsed.pointer === undefined ? value : valueAt(value, parsed.pointer);
@@ -94,7 +57,7 @@ export class ExpressionError extends Error {
   override name = 'ExpressionError';
 }
 
-function valueOf({ root, names }: ParsedExpression, scope: ExpressionScope): unknown {
+function valueOf({ root, names }: ExpressionParts, scope: ExpressionScope): unknown {
   switch (root) {
     case 'url':
       return scope.url;
