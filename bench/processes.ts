@@ -78,7 +78,7 @@ export interface MockOptions {
   quiet?: boolean;
   /**
    * The CLI script run: another build's copy (see bench/builds.ts) for a before and after.
-   * @default 'dist/cli/bin.js'
+   * @default BENCH_MOCK_ENTRY, else 'dist/cli/bin.js'
    */
   entry?: string;
 }
@@ -91,7 +91,7 @@ export function startMock(options: MockOptions = {}): Promise<ServerProcess> {
   return launch(options.pinned ?? true, options.name ?? 'mock', Boolean(options.probe), [
     ...probe,
     ...(options.nodeArgs ?? []),
-    options.entry ?? 'dist/cli/bin.js',
+    options.entry ?? process.env.BENCH_MOCK_ENTRY ?? 'dist/cli/bin.js',
     'mock',
     ...((options.quiet ?? true) ? ['--quiet'] : []),
     '--port',

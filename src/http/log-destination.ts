@@ -26,24 +26,30 @@ export function bufferedDestination(fd: number): DestinationStream {
   /** Writes what it can now; true when nothing is left. */
   function writeOut(): boolean {
     if (broken) return true;
-    if (waiting) {
-      const text = Buffer.from(waiting);
-      unwritten = unwritten ? Buffer.concat([unwritten, text]) : text;
-      waiting = '';
-    }
-    while (unwritten && unwritten.length > 0) {
-      try {
-        unwritten = unwritten.subarray(writeSync(fd, unwritten));
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return false;
-        // The reader is gone (EPIPE, a closed descriptor): no one is left to read the lines.
-        broken = true;
-        unwritten = undefined;
-        return true;
+    try {
+      if (!unwritten && waiting) {
+        // The usual case, written whole from the string: no buffer made for it.
+        const written = writeSync(fd, waiting);
+        if (written < Buffer.byteLength(waiting))
+          unwritten = Buffer.from(waiting).subarray(written);
+        waiting = '';
       }
+      if (waiting) {
+        unwritten = Buffer.concat([unwritten ?? Buffer.alloc(0), Buffer.from(waiting)]);
+        waiting = '';
+      }
+      while (unwritten) {
+        unwritten = unwritten.subarray(writeSync(fd, unwritten));
+        if (unwritten.length === 0) unwritten = undefined;
+      }
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return false;
+      // The reader is gone (EPIPE, a closed descriptor): no one is left to read the lines.
+      broken = true;
+      unwritten = undefined;
+      return true;
     }
-    unwritten = undefined;
-    return true;
   }
 
   function flushLater(): void {
