@@ -22,6 +22,8 @@ export function bufferedDestination(fd: number): DestinationStream {
   let unwritten: Buffer | undefined;
   let timer: NodeJS.Timeout | undefined;
   let broken = false;
+  /** The last write found the pipe full: the timer tries again, not every line. */
+  let full = false;
 
   /** Writes what it can now; true when nothing is left. */
   function writeOut(): boolean {
@@ -42,9 +44,11 @@ export function bufferedDestination(fd: number): DestinationStream {
         unwritten = unwritten.subarray(writeSync(fd, unwritten));
         if (unwritten.length === 0) unwritten = undefined;
       }
+      full = false;
       return true;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return false;
+      full = (error as NodeJS.ErrnoException).code === 'EAGAIN';
+      if (full) return false;
       // The reader is gone (EPIPE, a closed descriptor): no one is left to read the lines.
       broken = true;
       unwritten = undefined;
@@ -60,10 +64,11 @@ export function bufferedDestination(fd: number): DestinationStream {
 
   const destination = {
     write(line: string): void {
+      if (broken) return;
       waiting += line;
       // Not cleared when a batch goes out: one timer a tenth of a second, not one a batch.
       timer ??= setTimeout(flushLater, MAX_WAIT_MS).unref();
-      if (waiting.length >= MIN_LENGTH && !unwritten) writeOut();
+      if (waiting.length >= MIN_LENGTH && !full) writeOut();
     },
     flushOnExit(): void {
       const until = Date.now() + EXIT_PATIENCE_MS;
