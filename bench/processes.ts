@@ -40,6 +40,8 @@ export interface ServerProcess {
   name: string;
   /** Its base URL, e.g. `http://127.0.0.1:4010/v1`. */
   url: string;
+  /** Its process id (node itself, also when started through taskset). */
+  pid: number | undefined;
   /** CPU time the process has used so far, in seconds (Linux); undefined elsewhere. */
   cpuSeconds(): number | undefined;
   /** Its resident memory now and at its peak, in bytes (Linux); undefined elsewhere. */
@@ -74,6 +76,11 @@ export interface MockOptions {
    * @default true
    */
   quiet?: boolean;
+  /**
+   * The CLI script run: another build's copy (see bench/builds.ts) for a before and after.
+   * @default BENCH_MOCK_ENTRY, else 'dist/cli/bin.js'
+   */
+  entry?: string;
 }
 
 /** The mock as `npm start` runs it (the built CLI), quiet unless asked otherwise. */
@@ -84,7 +91,7 @@ export function startMock(options: MockOptions = {}): Promise<ServerProcess> {
   return launch(options.pinned ?? true, options.name ?? 'mock', Boolean(options.probe), [
     ...probe,
     ...(options.nodeArgs ?? []),
-    'dist/cli/bin.js',
+    options.entry ?? process.env.BENCH_MOCK_ENTRY ?? 'dist/cli/bin.js',
     'mock',
     ...((options.quiet ?? true) ? ['--quiet'] : []),
     '--port',
@@ -161,6 +168,7 @@ function launch(
       child.stdout?.resume();
       resolve({
         name,
+        pid: child.pid,
         url,
         cpuSeconds: () => cpuSecondsOf(child.pid),
         resident: () => residentOf(child.pid),

@@ -12,6 +12,8 @@ import { BENCH_KEY, pinLoadGenerator, ROOT, startMock, type ServerProcess } from
 import { FIRST_LIST, spec50 } from './spec-50.js';
 
 const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 10);
+/** `BENCH_PROFILE_LOGGING=1` profiles the mock as `npm start` runs it, its request log on. */
+const QUIET = process.env.BENCH_PROFILE_LOGGING !== '1';
 const RESULTS = `${ROOT}bench/results`;
 const BIG_BODY = JSON.stringify({ name: 'Bench', description: 'x'.repeat(974) });
 
@@ -67,7 +69,7 @@ function print(
 }
 
 async function underLoad(name: string, scenario: Scenario): Promise<void> {
-  const mock = await startMock({ seedCount: scenario.seedCount, probe: true });
+  const mock = await startMock({ seedCount: scenario.seedCount, probe: true, quiet: QUIET });
   try {
     await scenario.prepare?.(mock);
     checked(await load({ ...scenario.load, url: mock.url, seconds: 2 })); // warm-up: JIT, caches
@@ -78,7 +80,7 @@ async function underLoad(name: string, scenario: Scenario): Promise<void> {
     const profile = JSON.parse(await readFile(path, 'utf8')) as CpuProfile;
     print(
       scenario.title,
-      `${result.total} requests in ${SECONDS} s, ${Math.round(result.rps)} rps`,
+      `${result.total} requests in ${SECONDS} s, ${Math.round(result.rps)} rps, ${QUIET ? '--quiet' : 'default logging'}`,
       selfTimes(profile),
     );
   } finally {

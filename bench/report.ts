@@ -54,7 +54,7 @@ export function printStartup(what: string, startup: Startup, note = '') {
 
 export function printLargeStartups(startups: readonly LargeSpecStartup[]) {
   console.log(
-    '\nStart-up on the largest corpus documents (issue 15; target: under 3 s and 250 MB RSS)',
+    '\nStart-up on the largest documents (issue 45: cold, within 3 s and under 300 MB at its peak; CPU ms is what a busy machine inflates least)',
   );
   console.log(
     '  document               size   ops  start            start ms  CPU ms  RSS MB  peak MB  first answer',
@@ -66,7 +66,7 @@ export function printLargeStartups(startups: readonly LargeSpecStartup[]) {
       first?: LargeStart,
     ) =>
       console.log(
-        `  ${spec.name.padEnd(18)} ${pad(`${(spec.bytes / 1024 / 1024).toFixed(1)} MB`, 8)} ${pad(String(spec.operations), 5)}  ${when.padEnd(15)} ${pad(String(run.startMs), 9)} ${pad(String(run.cpuMs), 7)} ${pad(String(run.rssMb), 7)} ${pad(String(run.peakRssMb), 8)}  ${first ? `${first.firstAnswerMs} ms (${first.status})` : ''}`,
+        `  ${spec.name.padEnd(18)} ${pad(`${(spec.bytes / 1024 / 1024).toFixed(1)} MB`, 8)} ${pad(String(spec.operations), 5)}  ${when.padEnd(15)} ${pad(String(run.startMs), 9)} ${pad(String(run.cpuMs), 7)} ${pad(String(run.rssMb), 7)} ${pad(String(run.peakRssMb), 8)}  ${first?.status ? `${first.firstAnswerMs} ms (${first.status})` : ''}`,
       );
     row('first', spec.first, spec.first);
     row(`remembered x${spec.remembered.length}`, spec.rememberedMedian, spec.remembered[0]);
