@@ -3,8 +3,22 @@
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { format } from 'prettier';
-import { defaultText, MOCK_OPTIONS, type OptionRow } from '../src/wiring/option-table.js';
-import { OLD_NAMES } from '../src/wiring/options.js';
+import {
+  defaultText,
+  MOCK_OPTIONS,
+  type OptionRow,
+  type Surface,
+} from '../src/wiring/option-table.js';
+
+/** Each surface as the docs name it. */
+const SURFACE_NAMES: Readonly<Record<Surface, string>> = {
+  startMock: '`startMock`',
+  createApp: '`createApp`',
+  express: '`mockMiddleware`',
+  msw: '`mockHandlers`',
+  proxy: '`startProxy`',
+};
+const SURFACES = Object.keys(SURFACE_NAMES);
 import { startupErrors } from '../src/vocabulary/error-catalogue.js';
 
 /** Where the page lives. */
@@ -36,6 +50,9 @@ function rowLine(name: string, row: OptionRow<unknown>): string {
     variables.join(', '),
     cell(type),
     cell(shownDefault(row)),
+    row.takenBy.length === SURFACES.length
+      ? 'all'
+      : row.takenBy.map((one) => SURFACE_NAMES[one]).join(', '),
     cell(doc),
   ].join(' | ')} |`;
 }
@@ -52,7 +69,7 @@ export async function renderOptionsDoc(): Promise<string> {
     '',
     '<!-- Written by `npm run docs:options` from src/wiring/option-table.ts: change the table, not this page. -->',
     '',
-    "Every option of `petstore-kit mock`, and of the library's `startMock`, `createApp`, `mockMiddleware` (`petstore-kit/express`) and `mockHandlers` (`petstore-kit/msw`), comes from one table: its flag, the variable the flag falls back to, its type, unit and default. The proxy (`petstore-kit proxy`) takes `--port`, `--host`, `--body-limit`, `--shutdown-timeout` and `--quiet` from it too.",
+    "Every option of `petstore-kit mock`, and of the library's `startMock`, `createApp`, `mockMiddleware` (`petstore-kit/express`) and `mockHandlers` (`petstore-kit/msw`), comes from one table: its flag, the variable the flag falls back to, its type, unit and default, and which of them take it (each one's options type is made of its rows: an option another takes is refused, `unknown_option`, never silently ignored). The proxy (`petstore-kit proxy`, `startProxy`) takes its flags from it too.",
     '',
     '```ts',
     '// test/start-mock.ts',
@@ -73,17 +90,10 @@ export async function renderOptionsDoc(): Promise<string> {
     '',
     '## The table',
     '',
-    '| Option | Flag | Variable | Type | Default | What it does |',
-    '| --- | --- | --- | --- | --- | --- |',
+    '| Option | Flag | Variable | Type | Default | Taken by | What it does |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map(([name, row]) => rowLine(name, row)),
     '',
-    '## Old names',
-    '',
-    'Still read, as the option named beside them; a new name given too wins.',
-    '',
-    '| Old name | Read as |',
-    '| --- | --- |',
-    ...Object.entries(OLD_NAMES).map(([old, now]) => `| ${code(old)} | ${cell(now)} |`),
     '',
   ].join('\n');
   return format(page, { parser: 'markdown', singleQuote: true, printWidth: 100 });

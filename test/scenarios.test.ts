@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { createLogger } from '../src/http/logger.js';
 import { SpecError, type OpenApiDocument } from '../src/openapi/load.js';
-import { startMock, type RunningMock, type StartMockOptions } from '../src/wiring/start-mock.js';
+import type { MockOptions } from '../src/wiring/options.js';
+import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { capturedLogger, editedSpec } from './helpers.js';
 import { raw } from './server-helpers.js';
 
@@ -20,7 +21,7 @@ afterEach(async () => {
   await Promise.all(mocks.splice(0).map((mock) => mock.close()));
 });
 
-async function mock(options: StartMockOptions = {}): Promise<RunningMock> {
+async function mock(options: MockOptions = {}): Promise<RunningMock> {
   const started = await startMock({ apiKeys: [KEY], seedCount: 3, ...options });
   mocks.push(started);
   return started;
@@ -183,7 +184,7 @@ describe('latency', () => {
   });
 
   it('a run-wide delay range delays every answer, errors included', async () => {
-    const { url } = await mock({ scenarios: { delay: { min: 200, max: 250 } } });
+    const { url } = await mock({ delayMs: { min: 200, max: 250 } });
     for (const headers of [AUTH, {}]) {
       const started = performance.now();
       await fetch(`${url}/categories`, { headers });
@@ -205,7 +206,7 @@ describe('faults', () => {
   });
 
   it('fault=timeout answers nothing, and closes the connection after the bound', async () => {
-    const { url } = await mock({ faultTimeoutMs: 300 });
+    const { url } = await mock({ faultTimeoutSeconds: 0.3 });
     const started = performance.now();
     const failure = await fetch(`${url}/categories`, {
       headers: { ...AUTH, Prefer: 'fault=timeout' },
@@ -226,7 +227,8 @@ describe('faults', () => {
     const outcomes = async (seed: number) => {
       const { url } = await mock({
         seed,
-        scenarios: { faultRate: 0.5, faultKinds: ['malformed'] },
+        faultRate: 0.5,
+        faultKinds: ['malformed'],
       });
       const seen: string[] = [];
       for (let i = 0; i < 20; i++) {
