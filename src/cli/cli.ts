@@ -10,7 +10,9 @@ import type { ProxyFlags } from './proxy-command.js';
 import type { ContractCommandOptions } from './contract-command.js';
 import type { CoverageFlags } from './coverage-command.js';
 import { COVERAGE_FORMATS } from './coverage-report.js';
-import { CONTRACT_TUNABLES, ContractExit } from './contract-defaults.js';
+import { ContractExit } from './contract-defaults.js';
+import { CONTRACT_OPTIONS } from './contract-options.js';
+import { addCommandOptions } from './command-options.js';
 import { DIFF_FORMATS } from '../diff/report.js';
 import { LEVELS } from '../diff/rules.js';
 import type { DiffCommandOptions } from './diff-command.js';
@@ -21,7 +23,7 @@ import { WORKFLOW_FORMATS } from './workflow-report.js';
 import type { TypesCommandFlags } from './types-command.js';
 import { TYPE_OPTIONS } from '../openapi/typegen/options.js';
 import { addOptionFlags, givenOptions } from './option-flags.js';
-import { collectList, parseCount, parsePercent, parsePositive, parseSeconds } from './parse.js';
+import { collectList, parsePercent, parseSeconds } from './parse.js';
 
 export { DEFAULT_API_KEY };
 
@@ -267,105 +269,22 @@ export function createCli(io: CliIo): Command {
     });
 
   program.addCommand(
-    new ContractCommand('contract')
-      .copyInheritedSettings(program)
-      .description(
-        'run the contract suite against a deployment; exit 0 if it conforms, 1 if not, 2 if it cannot tell',
-      )
-      .addOption(
-        new Option(
-          '--spec <path>',
-          'OpenAPI document of the interface to check (default: the bundled spec)',
+    addCommandOptions(
+      new ContractCommand('contract')
+        .copyInheritedSettings(program)
+        .description(
+          'run the contract suite against a deployment; exit 0 if it conforms, 1 if not, 2 if it cannot tell',
         ),
-      )
-      .addOption(
-        new Option(
-          '-u, --base-url <url>',
-          'base URL of the deployment, e.g. https://staging.example.com/v1',
-        ).env('BASE_URL'),
-      )
-      .addOption(
-        new Option(
-          '-k, --api-key <key>',
-          'a valid key of the deployment: the token of its bearer, API key, OAuth 2 and OpenID Connect schemes (prefer the env var)',
-        ).env('API_KEY'),
-      )
-      .addOption(
-        new Option(
-          '--basic <user:password>',
-          'valid credentials of its HTTP basic schemes (prefer the env var)',
-        ).env('BASIC_AUTH'),
-      )
-      .addOption(
-        new Option(
-          '--credential <scheme=value>',
-          'the value of one security scheme of the spec, scheme[read,write]=token for an OAuth 2 or OpenID Connect token holding those scopes; repeatable (env CONTRACT_CREDENTIALS: a JSON object scheme to value)',
-        ).argParser((value: string, previous: string[] = []) => [...previous, value]),
-      )
-      .addOption(
-        new Option(
-          '-s, --server <name>',
-          "take the base URL from the spec's server of that description (production, staging)",
-        ),
-      )
-      .addOption(
-        new Option(
-          '--server-variable <name=value>',
-          'fill a variable of that server URL; repeatable',
-        ).argParser((value: string, previous: string[] = []) => [...previous, value]),
-      )
-      .addOption(
-        new Option('-r, --reporter <name>', 'report format')
-          .choices(['default', 'junit', 'json'])
-          .default('default'),
-      )
-      .addOption(
-        // Resolved here, from where the user stands, before anything else reads it.
-        new Option(
-          '-o, --output <file>',
-          'where --reporter junit writes its XML (json: its JSON, else to stdout)',
-        ).argParser((file: string) => resolve(file)),
-      )
-      .addOption(
-        new Option(
-          '--read-only',
-          'skip every check that writes (creates, updates, deletes): for production',
-        ),
-      )
-      .addOption(
-        new Option(
-          '--seed <seed>',
-          'seed of the generated cases (default: a random one, in the replay command)',
-        )
-          .env('CONTRACT_SEED')
-          .argParser(parseCount),
-      )
-      .addOption(tunableOption(CONTRACT_TUNABLES.budget, parseCount))
-      .addOption(tunableOption(CONTRACT_TUNABLES.timeout, parsePositive))
-      .addOption(tunableOption(CONTRACT_TUNABLES.ruleTimeout, parsePositive))
-      .addOption(
-        new Option(
-          '--receiver <host:port>',
-          'listen there for the callbacks and webhooks the target sends, and check them (the target must reach it; give its webhooks this URL)',
-        ).env('CONTRACT_RECEIVER'),
-      )
-      .addOption(
-        new Option(
-          '--min-coverage <percent>',
-          'fail the run (exit 1) when it exercises less of the documented operation statuses, or of the documented (operation, security scheme) pairs',
-        )
-          .env('CONTRACT_MIN_COVERAGE')
-          .argParser(parsePercent),
-      )
-      .action(async (options: ContractCommandOptions, command: Command) => {
-        const baseUrlSource = command.getOptionValueSource('baseUrl');
-        // Loaded here only: the suite's modules are no part of the mock's start-up.
-        const { runContract } = await import('./contract-command.js');
-        // A JSON object is no one flag's value: read here, with the other env vars.
-        const credentialsJson = process.env.CONTRACT_CREDENTIALS;
-        const code = await runContract({ ...options, baseUrlSource, credentialsJson }, io);
-        io.onExitCode?.(code);
-      }),
+      CONTRACT_OPTIONS,
+    ).action(async (options: ContractCommandOptions, command: Command) => {
+      const baseUrlSource = command.getOptionValueSource('baseUrl');
+      // Loaded here only: the suite's modules are no part of the mock's start-up.
+      const { runContract } = await import('./contract-command.js');
+      // A JSON object is no one flag's value: read here, with the other env vars.
+      const credentialsJson = process.env.CONTRACT_CREDENTIALS;
+      const code = await runContract({ ...options, baseUrlSource, credentialsJson }, io);
+      io.onExitCode?.(code);
+    }),
   );
 
   program
@@ -533,14 +452,6 @@ function addLogFlags(command: Command): Command {
 
 /** Request log lines: pretty for people on a terminal, JSON for tools. */
 type LogFormat = 'auto' | 'pretty' | 'json';
-
-/** The flag of one of the contract command's tunable bounds, from its row of CONTRACT_TUNABLES. */
-function tunableOption(
-  row: (typeof CONTRACT_TUNABLES)[keyof typeof CONTRACT_TUNABLES],
-  parse: (value: string) => number,
-): Option {
-  return new Option(row.flag, row.help).env(row.env).default(row.default).argParser(parse);
-}
 
 /** Loaded by the commands that log (mock, proxy): a contract run or a diff loads no pino. */
 async function loggerOf(flags: { logFormat: LogFormat; logLevel: LogLevel }, io: CliIo) {
