@@ -1,4 +1,5 @@
-// docs/options.md, written from the table of options (src/wiring/option-table.ts):
+// docs/options.md, written from the table of options (src/wiring/option-table.ts) and the
+// declared options of the other commands (src/cli/contract-options.ts, command-tables.ts):
 // `npm run docs:options` writes it, and test/options.test.ts holds the page equal to it.
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,6 +21,51 @@ const SURFACE_NAMES: Readonly<Record<Surface, string>> = {
 };
 const SURFACES = Object.keys(SURFACE_NAMES);
 import { startupErrors } from '../src/vocabulary/error-catalogue.js';
+import type { CommandOptions } from '../src/cli/command-options.js';
+import {
+  COVERAGE_OPTIONS,
+  DIFF_OPTIONS,
+  FROM_HAR_OPTIONS,
+  LOG_OPTIONS,
+  PROXY_OPTIONS,
+  TRAFFIC_OPTIONS,
+  WORKFLOW_OPTIONS,
+} from '../src/cli/command-tables.js';
+import { CONTRACT_OPTIONS } from '../src/cli/contract-options.js';
+
+/** The declared options of every command but the mock's own table, by command. */
+export const COMMAND_OPTIONS: Readonly<Record<string, CommandOptions>> = {
+  mock: LOG_OPTIONS,
+  proxy: PROXY_OPTIONS,
+  contract: CONTRACT_OPTIONS,
+  coverage: COVERAGE_OPTIONS,
+  workflow: WORKFLOW_OPTIONS,
+  'workflow from-har': FROM_HAR_OPTIONS,
+  diff: DIFF_OPTIONS,
+  traffic: TRAFFIC_OPTIONS,
+};
+
+/** A command's section: its declared options, one row each. */
+function commandSection(command: string, options: CommandOptions): string[] {
+  return [
+    `### \`petstore-kit ${command}\``,
+    '',
+    '| Flag | Variable | Default | What it does |',
+    '| --- | --- | --- | --- |',
+    ...Object.values(options).map((option) => {
+      const shown =
+        option.defaultText ?? (option.default === undefined ? '' : code(String(option.default)));
+      const choices = option.choices ? ` (${option.choices.map(code).join(', ')})` : '';
+      return `| ${[
+        code(option.flag),
+        code(option.env),
+        cell(shown),
+        cell(`${option.doc}${choices}${option.mandatory ? '; required' : ''}`),
+      ].join(' | ')} |`;
+    }),
+    '',
+  ];
+}
 
 /** Where the page lives. */
 export const OPTIONS_DOC_PATH = fileURLToPath(new URL('../docs/options.md', import.meta.url));
@@ -94,6 +140,13 @@ export async function renderOptionsDoc(): Promise<string> {
     '| --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map(([name, row]) => rowLine(name, row)),
     '',
+    '## The options of the other commands',
+    '',
+    "Each command declares its own options once (src/cli/contract-options.ts, src/cli/command-tables.ts): its flags, its `--help`, its options type and this table are made from the declaration. `mock` takes the log flags beside the table above; `proxy` takes them too, and the table's rows it names.",
+    '',
+    ...Object.entries(COMMAND_OPTIONS).flatMap(([command, options]) =>
+      commandSection(command, options),
+    ),
     '',
   ].join('\n');
   return format(page, { parser: 'markdown', singleQuote: true, printWidth: 100 });

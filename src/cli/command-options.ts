@@ -40,12 +40,19 @@ type ValueOf<O> = O extends { choices: readonly (infer C)[] }
         ? string
         : boolean;
 
+/** The names of the options with a default, or mandatory: commander always hands those on. */
+type Defaulted<T> = {
+  [K in keyof T]: T[K] extends { default: unknown } | { mandatory: true } ? K : never;
+}[keyof T];
+
 /**
- * The options a command's action is handed, made from its declaration: each optional, since a
- * caller in code (a test, a script) may leave any to its default.
- * @example type ContractFlags = FlagsOf<typeof CONTRACT_OPTIONS>;
+ * The options a command's action is handed, made from its declaration: those with a default
+ * are always there, the others only when given.
+ * @example type DiffFlags = FlagsOf<typeof DIFF_OPTIONS>; // { format: 'text' | ...; config?: string }
  */
-export type FlagsOf<T extends CommandOptions> = { -readonly [K in keyof T]?: ValueOf<T[K]> };
+export type FlagsOf<T extends CommandOptions> = {
+  -readonly [K in Exclude<keyof T, Defaulted<T>>]?: ValueOf<T[K]>;
+} & { -readonly [K in Defaulted<T>]: ValueOf<T[K]> };
 
 /**
  * A repeatable option: every value given, in order.

@@ -94,5 +94,5 @@ export const CONTRACT_OPTIONS = {
   },
 } as const satisfies CommandOptions;
 
-/** The options of a contract run, as its flags give them (see CONTRACT_OPTIONS). */
-export type ContractFlags = FlagsOf<typeof CONTRACT_OPTIONS>;
+/** The options of a contract run, as its flags give them; a caller in code may leave any to its default. */
+export type ContractFlags = Partial<FlagsOf<typeof CONTRACT_OPTIONS>>;
