@@ -1,11 +1,71 @@
-// docs/options.md, written from the table of options (src/wiring/option-table.ts):
+// docs/options.md, written from the table of options (src/wiring/option-table.ts) and the
+// declared options of the other commands (src/cli/contract-options.ts, command-tables.ts):
 // `npm run docs:options` writes it, and test/options.test.ts holds the page equal to it.
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { format } from 'prettier';
-import { defaultText, MOCK_OPTIONS, type OptionRow } from '../src/wiring/option-table.js';
-import { OLD_NAMES } from '../src/wiring/options.js';
+import {
+  defaultText,
+  MOCK_OPTIONS,
+  type OptionRow,
+  type Surface,
+} from '../src/wiring/option-table.js';
+
+/** Each surface as the docs name it. */
+const SURFACE_NAMES: Readonly<Record<Surface, string>> = {
+  startMock: '`startMock`',
+  createApp: '`createApp`',
+  express: '`mockMiddleware`',
+  msw: '`mockHandlers`',
+  proxy: '`startProxy`',
+};
+const SURFACES = Object.keys(SURFACE_NAMES);
 import { startupErrors } from '../src/vocabulary/error-catalogue.js';
+import type { CommandOptions } from '../src/cli/command-options.js';
+import {
+  COVERAGE_OPTIONS,
+  DIFF_OPTIONS,
+  FROM_HAR_OPTIONS,
+  LOG_OPTIONS,
+  PROXY_OPTIONS,
+  TRAFFIC_OPTIONS,
+  WORKFLOW_OPTIONS,
+} from '../src/cli/command-tables.js';
+import { CONTRACT_OPTIONS } from '../src/cli/contract-options.js';
+
+/** The declared options of every command but the mock's own table, by command. */
+export const COMMAND_OPTIONS: Readonly<Record<string, CommandOptions>> = {
+  mock: LOG_OPTIONS,
+  proxy: PROXY_OPTIONS,
+  contract: CONTRACT_OPTIONS,
+  coverage: COVERAGE_OPTIONS,
+  workflow: WORKFLOW_OPTIONS,
+  'workflow from-har': FROM_HAR_OPTIONS,
+  diff: DIFF_OPTIONS,
+  traffic: TRAFFIC_OPTIONS,
+};
+
+/** A command's section: its declared options, one row each. */
+function commandSection(command: string, options: CommandOptions): string[] {
+  return [
+    `### \`petstore-kit ${command}\``,
+    '',
+    '| Flag | Variable | Default | What it does |',
+    '| --- | --- | --- | --- |',
+    ...Object.values(options).map((option) => {
+      const shown =
+        option.defaultText ?? (option.default === undefined ? '' : code(String(option.default)));
+      const choices = option.choices ? ` (${option.choices.map(code).join(', ')})` : '';
+      return `| ${[
+        code(option.flag),
+        code(option.env),
+        cell(shown),
+        cell(`${option.doc}${choices}${option.mandatory ? '; required' : ''}`),
+      ].join(' | ')} |`;
+    }),
+    '',
+  ];
+}
 
 /** Where the page lives. */
 export const OPTIONS_DOC_PATH = fileURLToPath(new URL('../docs/options.md', import.meta.url));
@@ -36,6 +96,9 @@ function rowLine(name: string, row: OptionRow<unknown>): string {
     variables.join(', '),
     cell(type),
     cell(shownDefault(row)),
+    row.takenBy.length === SURFACES.length
+      ? 'all'
+      : row.takenBy.map((one) => SURFACE_NAMES[one]).join(', '),
     cell(doc),
   ].join(' | ')} |`;
 }
@@ -52,7 +115,7 @@ export async function renderOptionsDoc(): Promise<string> {
     '',
     '<!-- Written by `npm run docs:options` from src/wiring/option-table.ts: change the table, not this page. -->',
     '',
-    "Every option of `petstore-kit mock`, and of the library's `startMock`, `createApp`, `mockMiddleware` (`petstore-kit/express`) and `mockHandlers` (`petstore-kit/msw`), comes from one table: its flag, the variable the flag falls back to, its type, unit and default. The proxy (`petstore-kit proxy`) takes `--port`, `--host`, `--body-limit`, `--shutdown-timeout` and `--quiet` from it too.",
+    "Every option of `petstore-kit mock`, and of the library's `startMock`, `createApp`, `mockMiddleware` (`petstore-kit/express`) and `mockHandlers` (`petstore-kit/msw`), comes from one table: its flag, the variable the flag falls back to, its type, unit and default, and which of them take it (each one's options type is made of its rows: an option another takes is refused, `unknown_option`, never silently ignored). The proxy (`petstore-kit proxy`, `startProxy`) takes its flags from it too.",
     '',
     '```ts',
     '// test/start-mock.ts',
@@ -73,17 +136,17 @@ export async function renderOptionsDoc(): Promise<string> {
     '',
     '## The table',
     '',
-    '| Option | Flag | Variable | Type | Default | What it does |',
-    '| --- | --- | --- | --- | --- | --- |',
+    '| Option | Flag | Variable | Type | Default | Taken by | What it does |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map(([name, row]) => rowLine(name, row)),
     '',
-    '## Old names',
+    '## The options of the other commands',
     '',
-    'Still read, as the option named beside them; a new name given too wins.',
+    "Each command declares its own options once (src/cli/contract-options.ts, src/cli/command-tables.ts): its flags, its `--help`, its options type and this table are made from the declaration. `mock` takes the log flags beside the table above; `proxy` takes them too, and the table's rows it names.",
     '',
-    '| Old name | Read as |',
-    '| --- | --- |',
-    ...Object.entries(OLD_NAMES).map(([old, now]) => `| ${code(old)} | ${cell(now)} |`),
+    ...Object.entries(COMMAND_OPTIONS).flatMap(([command, options]) =>
+      commandSection(command, options),
+    ),
     '',
   ].join('\n');
   return format(page, { parser: 'markdown', singleQuote: true, printWidth: 100 });

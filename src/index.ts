@@ -1,7 +1,7 @@
 // petstore-kit as a library (`import { startMock } from 'petstore-kit'`): the mock for a
 // frontend's test setup, and the pieces to build it into another server. Every type an option
 // refers to is exported here, and every error class the functions document.
-export { startMock, type RunningMock, type StartMockOptions } from './wiring/start-mock.js';
+export { startMock, type RunningMock } from './wiring/start-mock.js';
 export { startProxy, type ProxyOptions, type RunningProxy } from './wiring/start-proxy.js';
 export type { Violation, ViolationList, ViolationLog } from './core/proxy/violations.js';
 export { createApp, type AppOptions, type MockApp } from './wiring/create-app.js';

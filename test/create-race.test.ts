@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock, type StartMockOptions } from '../src/wiring/start-mock.js';
+import type { MockOptions } from '../src/wiring/options.js';
+import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { startRedisServer, type RedisServer } from './redis/redis-server.js';
 import { redisLookup, withRedis } from './redis/with-redis.js';
 import { KEY } from './helpers.js';
@@ -17,7 +18,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function mock(options: StartMockOptions = {}): Promise<RunningMock> {
+async function mock(options: MockOptions = {}): Promise<RunningMock> {
   const running = await startMock({ spec: SHAPES, apiKeys: [KEY], seedCount: 2, ...options });
   cleanups.push(() => running.close());
   return running;

@@ -5,7 +5,8 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockMiddleware } from '../src/express.js';
-import { startMock, type RunningMock, type StartMockOptions } from '../src/wiring/start-mock.js';
+import type { MockOptions } from '../src/wiring/options.js';
+import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { KEY } from './helpers.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -13,7 +14,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function mock(options: StartMockOptions = {}): Promise<RunningMock> {
+async function mock(options: MockOptions = {}): Promise<RunningMock> {
   const running = await startMock({ apiKeys: [KEY], ...options });
   cleanups.push(() => running.close());
   return running;

@@ -130,7 +130,8 @@ describe('a bad option, from the CLI or from a library call', () => {
 
 describe('storage', () => {
   it('is one of four kinds, the shorthands of the CLI folded into it', () => {
-    expect(validateOptions({}).storage).toEqual({ kind: 'memory' });
+    expect(validateOptions({}).storage).toBeUndefined();
+    expect(resolveOptions({}).storage).toEqual({ kind: 'memory' });
     expect(validateOptions({ data: 'x.jsonl' }).storage).toEqual({ kind: 'file', path: 'x.jsonl' });
     expect(resolveOptions({ redis: 'redis://127.0.0.1:6379', redisPrefix: 'a:' }).storage).toEqual({
       kind: 'redis',
@@ -172,20 +173,17 @@ describe('storage', () => {
 });
 
 describe('units', () => {
-  it('takes every duration in the unit its name ends in, and the old names as they were', () => {
+  it('takes every duration in the unit its name ends in, converted once to milliseconds', () => {
     const resolved = resolveOptions({
       sessionTtlSeconds: 90,
       requestTimeoutSeconds: 0.5,
       faultTimeoutSeconds: 2,
       delayMs: { min: 100, max: 400 },
     });
-    expect(resolved.sessionTtl).toBe(90_000);
+    expect(resolved.sessionTtlMs).toBe(90_000);
     expect(resolved.limits.requestTimeout).toBe(500);
     expect(resolved.faultTimeoutMs).toBe(2000);
     expect(resolved.scenarios.delay).toEqual({ min: 100, max: 400 });
-    const old = resolveOptions({ sessionTtl: 90_000, limits: { requestTimeout: 500 } });
-    expect(old.sessionTtl).toBe(90_000);
-    expect(old.limits.requestTimeout).toBe(500);
   });
 
   it('names a unit for every duration in the table', () => {

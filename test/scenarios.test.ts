@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { createLogger } from '../src/http/logger.js';
 import { SpecError, type OpenApiDocument } from '../src/openapi/load.js';
-import { startMock, type RunningMock, type StartMockOptions } from '../src/wiring/start-mock.js';
+import type { MockOptions } from '../src/wiring/options.js';
+import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { AUTH, capturedLogger, editedSpec, KEY } from './helpers.js';
 import { inProcessMock, type InProcessMock } from './in-process.js';
 import { raw } from './server-helpers.js';
@@ -21,14 +22,14 @@ afterEach(async () => {
 });
 
 /** The mock, called with no port: what it answers is the point, not the socket. */
-async function mock(options: StartMockOptions = {}): Promise<InProcessMock> {
+async function mock(options: MockOptions = {}): Promise<InProcessMock> {
   const opened = await inProcessMock({ apiKeys: [KEY], seedCount: 3, ...options });
   mocks.push(opened);
   return opened;
 }
 
 /** The mock behind Node's HTTP layer, for what a connection does (resets, timeouts, raw headers). */
-async function served(options: StartMockOptions = {}): Promise<RunningMock> {
+async function served(options: MockOptions = {}): Promise<RunningMock> {
   const started = await startMock({ apiKeys: [KEY], seedCount: 3, ...options });
   servers.push(started);
   return started;
@@ -195,7 +196,7 @@ describe('latency', () => {
   });
 
   it('a run-wide delay range delays every answer, errors included', async () => {
-    const running = await mock({ scenarios: { delay: { min: 200, max: 250 } } });
+    const running = await mock({ delayMs: { min: 200, max: 250 } });
     for (const headers of [AUTH, {}]) {
       const started = performance.now();
       await running.fetch(`${running.url}/categories`, { headers });
@@ -217,7 +218,7 @@ describe('faults', () => {
   });
 
   it('fault=timeout answers nothing, and closes the connection after the bound', async () => {
-    const { url } = await served({ faultTimeoutMs: 300 });
+    const { url } = await served({ faultTimeoutSeconds: 0.3 });
     const started = performance.now();
     const failure = await fetch(`${url}/categories`, {
       headers: { ...AUTH, Prefer: 'fault=timeout' },
@@ -238,7 +239,8 @@ describe('faults', () => {
     const outcomes = async (seed: number) => {
       const { url } = await mock({
         seed,
-        scenarios: { faultRate: 0.5, faultKinds: ['malformed'] },
+        faultRate: 0.5,
+        faultKinds: ['malformed'],
       });
       const seen: string[] = [];
       for (let i = 0; i < 20; i++) {

@@ -167,7 +167,7 @@ describe('Mock-Session', () => {
 
   it('is bounded: past --max-sessions a new session gets a 503 that says why, until one expires', async () => {
     // A TTL long enough that a busy machine does not let w0 expire before w2 asks.
-    const m = await mock({ maxSessions: 2, sessionTtl: 3_000 });
+    const m = await mock({ maxSessions: 2, sessionTtlSeconds: 3 });
     await m.list('w0');
     await m.list('w1');
     const refused = await m.running.fetch(`${m.running.url}/categories`, {

@@ -26,7 +26,7 @@ describe('a client that stops reading', () => {
     const mock = await startMock({
       apiKeys: [KEY],
       seedCount: 0,
-      limits: { sendTimeout: 300 },
+      sendTimeoutSeconds: 0.3,
       handlers: { getPetById: () => ({ status: 200, body: HUGE }) },
     });
     started.push(mock);
@@ -46,7 +46,7 @@ describe('a client that stops reading', () => {
       seedCount: 0,
       // Far above the client's 20 ms pauses: a busy machine that stalls the test's own process
       // for 300 ms (the bound before) had the reader dropped as stalled (CI failed once on it).
-      limits: { sendTimeout: 3_000 },
+      sendTimeoutSeconds: 3,
       handlers: { getPetById: () => ({ status: 200, body: { id: 1, name: 'x'.repeat(4 << 20) } }) },
     });
     started.push(mock);

@@ -45,7 +45,7 @@ async function listed(mock: InProcessMock, session?: string): Promise<unknown[]>
 
 onEveryStore('bounds for the whole mock', (where) => {
   it('--max-records 20 with four sessions holds 20 records in all; past it, 507 insufficient_storage', async () => {
-    const running = await mock(where, { seedCount: 0, storeLimits: { maxRecords: 20 } });
+    const running = await mock(where, { seedCount: 0, maxRecords: 20 });
     const answers = [];
     for (let i = 0; i < 10; i++)
       for (const session of STATES) answers.push(await create(running, { name: `n${i}` }, session));
@@ -61,7 +61,7 @@ onEveryStore('bounds for the whole mock', (where) => {
   });
 
   it("the start-up data counts once, not once per session: each session's copy of it is free", async () => {
-    const running = await mock(where, { seedCount: 3, storeLimits: { maxRecords: 100 } });
+    const running = await mock(where, { seedCount: 3, maxRecords: 100 });
     const startup = await heldRecords(running);
     expect(startup).toBeGreaterThan(0);
     let created = 0;
@@ -76,7 +76,7 @@ onEveryStore('bounds for the whole mock', (where) => {
 
   it('--max-store-size 200kb across five states stores 200 KB in all, not 5 × 200 KB', async () => {
     const maxBytes = 200 * 1024;
-    const running = await mock(where, { seedCount: 0, storeLimits: { maxBytes } });
+    const running = await mock(where, { seedCount: 0, maxStoreSize: maxBytes });
     const name = 'x'.repeat(10_000);
     let stored = 0;
     for (let i = 0; i < 10; i++)

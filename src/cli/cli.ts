@@ -1,27 +1,31 @@
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { LOG_LEVELS, type LogLevel } from '../http/log-levels.js';
+import type { LogLevel } from '../http/log-levels.js';
 import { DEFAULT_API_KEY, DEFAULTS, validateOptions } from '../wiring/options.js';
-import { DEFAULT_TARGET_TIMEOUT_MS } from '../wiring/proxy-defaults.js';
 import type { RunningMock } from '../wiring/start-mock.js';
 import type { RunningProxy } from '../wiring/start-proxy.js';
 import type { ProxyFlags } from './proxy-command.js';
 import type { ContractCommandOptions } from './contract-command.js';
 import type { CoverageFlags } from './coverage-command.js';
-import { COVERAGE_FORMATS } from './coverage-report.js';
-import { CONTRACT_TUNABLES, ContractExit } from './contract-defaults.js';
-import { DIFF_FORMATS } from '../diff/report.js';
-import { LEVELS } from '../diff/rules.js';
+import { ContractExit } from './contract-defaults.js';
+import { CONTRACT_OPTIONS } from './contract-options.js';
+import { addCommandOptions } from './command-options.js';
+import {
+  COVERAGE_OPTIONS,
+  DIFF_OPTIONS,
+  FROM_HAR_OPTIONS,
+  LOG_OPTIONS,
+  PROXY_OPTIONS,
+  TRAFFIC_OPTIONS,
+  WORKFLOW_OPTIONS,
+} from './command-tables.js';
 import type { DiffCommandOptions } from './diff-command.js';
 import type { FromHarOptions } from './from-har-command.js';
 import type { TrafficCommandOptions } from './traffic-command.js';
 import type { WorkflowCommandOptions } from './workflow-command.js';
-import { WORKFLOW_FORMATS } from './workflow-report.js';
 import type { TypesCommandFlags } from './types-command.js';
 import { TYPE_OPTIONS } from '../openapi/typegen/options.js';
 import { addOptionFlags, givenOptions } from './option-flags.js';
-import { collectList, parseCount, parsePercent, parsePositive, parseSeconds } from './parse.js';
 
 export { DEFAULT_API_KEY };
 
@@ -49,65 +53,19 @@ class CheckCommand extends Command {
 
 /** `petstore-kit workflow`: runs the workflows of an Arazzo document (docs/workflows.md). */
 function workflowCommand(io: CliIo): Command {
-  const repeat = (value: string, previous: string[] = []) => [...previous, value];
-  return new CheckCommand('workflow')
-    .description(
-      'run the workflows of an Arazzo 1.0 or 1.1 document against a deployment or the mock; exit 0 if every one passed, 1 if a step failed, 2 if they cannot run',
-    )
-    .argument('<file>', 'the Arazzo document, e.g. flows.arazzo.yaml')
-    .addOption(
-      new Option(
-        '--server <sourceName=url>',
-        'the base URL of one source description; repeatable',
-      ).argParser(repeat),
-    )
-    .addOption(
-      new Option('-u, --base-url <url>', 'the base URL of the one source description').env(
-        'BASE_URL',
-      ),
-    )
-    .addOption(
-      new Option('--input <name=value>', 'an input of the workflows; repeatable').argParser(repeat),
-    )
-    .addOption(new Option('--inputs <file>', 'a JSON file of inputs by name'))
-    .addOption(
-      new Option(
-        '-k, --api-key <key>',
-        'the token of bearer, API key, OAuth 2 and OpenID Connect schemes (prefer the env var)',
-      ).env('API_KEY'),
-    )
-    .addOption(
-      new Option(
-        '--credential <scheme=value>',
-        'the credential of one security scheme (scheme[scope,...]=token for OAuth 2); repeatable',
-      ).argParser(repeat),
-    )
-    .addOption(
-      new Option('-w, --workflow <id>', 'run this workflow only; repeatable').argParser(repeat),
-    )
-    .addOption(
-      new Option(
-        '--mock',
-        'run against the mock of each source description, in the process (no socket)',
-      ),
-    )
-    .addOption(
-      new Option('-f, --format <format>', 'report format')
-        .choices(WORKFLOW_FORMATS)
-        .default('text'),
-    )
-    .addOption(
-      new Option(
-        '-o, --output <file>',
-        'write the report to this file (the summary to stdout)',
-      ).argParser((file: string) => resolve(file)),
-    )
-    .action(async (file: string, options: WorkflowCommandOptions) => {
-      const { runWorkflowCommand } = await import('./workflow-command.js');
-      // Run first: `io.onExitCode?.(await ...)` would skip the run when no callback is given.
-      const code = await runWorkflowCommand(file, options, io);
-      io.onExitCode?.(code);
-    });
+  return addCommandOptions(
+    new CheckCommand('workflow')
+      .description(
+        'run the workflows of an Arazzo 1.0 or 1.1 document against a deployment or the mock; exit 0 if every one passed, 1 if a step failed, 2 if they cannot run',
+      )
+      .argument('<file>', 'the Arazzo document, e.g. flows.arazzo.yaml'),
+    WORKFLOW_OPTIONS,
+  ).action(async (file: string, options: WorkflowCommandOptions) => {
+    const { runWorkflowCommand } = await import('./workflow-command.js');
+    // Run first: `io.onExitCode?.(await ...)` would skip the run when no callback is given.
+    const code = await runWorkflowCommand(file, options, io);
+    io.onExitCode?.(code);
+  });
 }
 
 /**
@@ -205,302 +163,109 @@ export function createCli(io: CliIo): Command {
     await runMock(options, await loggerOf(flags, io), io.onListening);
   });
 
-  addLogFlags(
-    addOptionFlags(
-      program
-        .command('proxy')
-        .description(
-          'forward every request to a real API and check requests and answers against the spec (docs/proxy.md)',
-        ),
-      'proxy',
+  addCommandOptions(
+    addLogFlags(
+      addOptionFlags(
+        program
+          .command('proxy')
+          .description(
+            'forward every request to a real API and check requests and answers against the spec (docs/proxy.md)',
+          ),
+        'proxy',
+      ),
     ),
-  )
-    .addOption(
-      new Option('--target <url>', 'base URL of the real API, e.g. https://staging.example.com/v1')
-        .env('PROXY_TARGET')
-        .makeOptionMandatory(),
-    )
-    .addOption(
-      new Option('--spec <path>', 'OpenAPI document to check against (default: the bundled spec)'),
-    )
-    .addOption(
-      new Option(
-        '-k, --api-key <key>',
-        `the admin API's key (/__mock/violations); repeatable (default: ${DEFAULT_API_KEY})`,
-      )
-        .env('API_KEYS')
-        .argParser(collectList),
-    )
-    .addOption(
-      new Option(
-        '--record <file>',
-        'keep what the target creates, changes and deletes, and its answers to operations without a collection, in this data file, for mock --data',
-      ),
-    )
-    .addOption(
-      new Option(
-        '--har <file>',
-        'write every exchange that passes into this HAR 1.2 file (credentials redacted), for petstore-kit traffic',
-      ),
-    )
-    .addOption(
-      new Option(
-        '--target-timeout <seconds>',
-        'the target must answer within this (504 beyond), and send its body without such a pause',
-      )
-        .default(DEFAULT_TARGET_TIMEOUT_MS, String(DEFAULT_TARGET_TIMEOUT_MS / 1000))
-        .argParser(parseSeconds),
-    )
-    .addOption(
-      new Option(
-        '--enforce',
-        "answer a request that breaks the spec with the mock's error (400, 401, 404, 415) instead of forwarding it",
-      ),
-    )
-    .addOption(
-      new Option('--fail-on-violation', 'exit with 1 on SIGTERM/SIGINT if any violation was seen'),
-    )
-    .action(async (flags: ProxyFlags, command: Command) => {
-      const shared = validateOptions(givenOptions(command, 'proxy'));
-      const { runProxy } = await import('./proxy-command.js');
-      await runProxy(flags, shared, await loggerOf(flags, io), io.onProxy, io.onExitCode);
-    });
+    PROXY_OPTIONS,
+  ).action(async (flags: ProxyFlags, command: Command) => {
+    const shared = validateOptions(givenOptions(command, 'proxy'));
+    const { runProxy } = await import('./proxy-command.js');
+    await runProxy(flags, shared, await loggerOf(flags, io), io.onProxy, io.onExitCode);
+  });
 
   program.addCommand(
-    new ContractCommand('contract')
-      .copyInheritedSettings(program)
-      .description(
-        'run the contract suite against a deployment; exit 0 if it conforms, 1 if not, 2 if it cannot tell',
-      )
-      .addOption(
-        new Option(
-          '--spec <path>',
-          'OpenAPI document of the interface to check (default: the bundled spec)',
+    addCommandOptions(
+      new ContractCommand('contract')
+        .copyInheritedSettings(program)
+        .description(
+          'run the contract suite against a deployment; exit 0 if it conforms, 1 if not, 2 if it cannot tell',
         ),
-      )
-      .addOption(
-        new Option(
-          '-u, --base-url <url>',
-          'base URL of the deployment, e.g. https://staging.example.com/v1',
-        ).env('BASE_URL'),
-      )
-      .addOption(
-        new Option(
-          '-k, --api-key <key>',
-          'a valid key of the deployment: the token of its bearer, API key, OAuth 2 and OpenID Connect schemes (prefer the env var)',
-        ).env('API_KEY'),
-      )
-      .addOption(
-        new Option(
-          '--basic <user:password>',
-          'valid credentials of its HTTP basic schemes (prefer the env var)',
-        ).env('BASIC_AUTH'),
-      )
-      .addOption(
-        new Option(
-          '--credential <scheme=value>',
-          'the value of one security scheme of the spec, scheme[read,write]=token for an OAuth 2 or OpenID Connect token holding those scopes; repeatable (env CONTRACT_CREDENTIALS: a JSON object scheme to value)',
-        ).argParser((value: string, previous: string[] = []) => [...previous, value]),
-      )
-      .addOption(
-        new Option(
-          '-s, --server <name>',
-          "take the base URL from the spec's server of that description (production, staging)",
-        ),
-      )
-      .addOption(
-        new Option(
-          '--server-variable <name=value>',
-          'fill a variable of that server URL; repeatable',
-        ).argParser((value: string, previous: string[] = []) => [...previous, value]),
-      )
-      .addOption(
-        new Option('-r, --reporter <name>', 'report format')
-          .choices(['default', 'junit', 'json'])
-          .default('default'),
-      )
-      .addOption(
-        // Resolved here, from where the user stands, before anything else reads it.
-        new Option(
-          '-o, --output <file>',
-          'where --reporter junit writes its XML (json: its JSON, else to stdout)',
-        ).argParser((file: string) => resolve(file)),
-      )
-      .addOption(
-        new Option(
-          '--read-only',
-          'skip every check that writes (creates, updates, deletes): for production',
-        ),
-      )
-      .addOption(
-        new Option(
-          '--seed <seed>',
-          'seed of the generated cases (default: a random one, in the replay command)',
-        )
-          .env('CONTRACT_SEED')
-          .argParser(parseCount),
-      )
-      .addOption(tunableOption(CONTRACT_TUNABLES.budget, parseCount))
-      .addOption(tunableOption(CONTRACT_TUNABLES.timeout, parsePositive))
-      .addOption(tunableOption(CONTRACT_TUNABLES.ruleTimeout, parsePositive))
-      .addOption(
-        new Option(
-          '--receiver <host:port>',
-          'listen there for the callbacks and webhooks the target sends, and check them (the target must reach it; give its webhooks this URL)',
-        ).env('CONTRACT_RECEIVER'),
-      )
-      .addOption(
-        new Option(
-          '--min-coverage <percent>',
-          'fail the run (exit 1) when it exercises less of the documented operation statuses, or of the documented (operation, security scheme) pairs',
-        )
-          .env('CONTRACT_MIN_COVERAGE')
-          .argParser(parsePercent),
-      )
-      .action(async (options: ContractCommandOptions, command: Command) => {
-        const baseUrlSource = command.getOptionValueSource('baseUrl');
-        // Loaded here only: the suite's modules are no part of the mock's start-up.
-        const { runContract } = await import('./contract-command.js');
-        // A JSON object is no one flag's value: read here, with the other env vars.
-        const credentialsJson = process.env.CONTRACT_CREDENTIALS;
-        const code = await runContract({ ...options, baseUrlSource, credentialsJson }, io);
-        io.onExitCode?.(code);
-      }),
+      CONTRACT_OPTIONS,
+    ).action(async (options: ContractCommandOptions, command: Command) => {
+      const baseUrlSource = command.getOptionValueSource('baseUrl');
+      // Loaded here only: the suite's modules are no part of the mock's start-up.
+      const { runContract } = await import('./contract-command.js');
+      // A JSON object is no one flag's value: read here, with the other env vars.
+      const credentialsJson = process.env.CONTRACT_CREDENTIALS;
+      const code = await runContract({ ...options, baseUrlSource, credentialsJson }, io);
+      io.onExitCode?.(code);
+    }),
   );
 
-  program
-    .command('coverage')
-    .description(
-      'print which documented statuses of each operation a running mock answered (its requests since the last reset); exit 1 below --min, 2 if the mock cannot tell',
-    )
-    .option('-u, --url <url>', 'the running mock, e.g. http://127.0.0.1:4010')
-    .addOption(
-      new Option(
-        '--coverage-file <file>',
-        "the run's coverage a mock kept in this file (its --coverage-file), read instead of a running mock",
+  addCommandOptions(
+    program
+      .command('coverage')
+      .description(
+        'print which documented statuses of each operation a running mock answered (its requests since the last reset); exit 1 below --min, 2 if the mock cannot tell',
       ),
-    )
-    .addOption(
-      new Option(
-        '--session <id>',
-        'the coverage of this Mock-Session (default: the default state)',
-      ),
-    )
-    .addOption(
-      new Option(
-        '--run',
-        'the coverage of every request of every session since the mock started, resets and all: what a whole end-to-end run exercised',
-      ),
-    )
-    .addOption(
-      new Option('--format <format>', 'how to print the table')
-        .choices([...COVERAGE_FORMATS])
-        .default('text'),
-    )
-    .addOption(
-      new Option(
-        '--min <percent>',
-        'exit 1 when fewer documented statuses were exercised',
-      ).argParser(parsePercent),
-    )
-    .addOption(
-      new Option('-k, --api-key <key>', 'a key the mock accepts (its admin API asks for one)')
-        .env('API_KEY')
-        .default(DEFAULT_API_KEY),
-    )
-    .action(async (options: CoverageFlags) => {
-      const { runCoverage } = await import('./coverage-command.js');
-      const code = await runCoverage(options, io);
-      io.onExitCode?.(code);
-    });
+    COVERAGE_OPTIONS,
+  ).action(async (options: CoverageFlags) => {
+    const { runCoverage } = await import('./coverage-command.js');
+    const code = await runCoverage(options, io);
+    io.onExitCode?.(code);
+  });
   program.addCommand(typesCommand(io).copyInheritedSettings(program));
   const workflow = workflowCommand(io).copyInheritedSettings(program).enablePositionalOptions();
   workflow.addCommand(
-    new CheckCommand('from-har')
-      .copyInheritedSettings(program)
-      .description(
-        'write the calls a HAR recorded as an Arazzo workflow whose steps carry the values each answer gave; exit 0 written, 2 if nothing could be',
-      )
-      .argument(
-        '<file.har>',
-        "a HAR 1.2 file: a browser's network panel, Playwright's recordHar, or the proxy's --har",
-      )
-      .addOption(
-        new Option(
-          '--spec <path>',
-          'the OpenAPI document the calls went to (default: the bundled spec)',
+    addCommandOptions(
+      new CheckCommand('from-har')
+        .copyInheritedSettings(program)
+        .description(
+          'write the calls a HAR recorded as an Arazzo workflow whose steps carry the values each answer gave; exit 0 written, 2 if nothing could be',
+        )
+        .argument(
+          '<file.har>',
+          "a HAR 1.2 file: a browser's network panel, Playwright's recordHar, or the proxy's --har",
         ),
-      )
-      .addOption(new Option('-o, --output <file>', 'where to write the workflow (default: stdout)'))
-      .addOption(new Option('--base-url <url>', "the API's URL as recorded, base path included"))
-      .addOption(new Option('--workflow-id <id>', "the workflow's id").default('recorded'))
-      .action(async (file: string, options: FromHarOptions) => {
-        const { runFromHar } = await import('./from-har-command.js');
-        const code = await runFromHar(file, options, io);
-        io.onExitCode?.(code);
-      }),
+      FROM_HAR_OPTIONS,
+    ).action(async (file: string, options: FromHarOptions) => {
+      const { runFromHar } = await import('./from-har-command.js');
+      const code = await runFromHar(file, options, io);
+      io.onExitCode?.(code);
+    }),
   );
   program.addCommand(workflow);
   program.addCommand(
-    new CheckCommand('diff')
-      .copyInheritedSettings(program)
-      .description(
-        'tell whether a client written against <old> can fail against a server implementing <new>; exit 0 if not, 1 if so, 2 if it cannot tell',
-      )
-      .argument('<old>', 'the OpenAPI document as it was (Swagger 2.0, OpenAPI 3.0, 3.1, 3.2)')
-      .argument('<new>', 'the OpenAPI document as it is to be')
-      .addOption(
-        new Option('-f, --format <format>', 'report format').choices(DIFF_FORMATS).default('text'),
-      )
-      .addOption(
-        new Option('--fail-on <level>', 'exit 1 on a change at this level or above')
-          .choices(LEVELS)
-          .default('breaking'),
-      )
-      .addOption(
-        new Option('-c, --config <file>', 'JSON or YAML file raising or lowering rule levels'),
-      )
-      .action(async (old: string, now: string, options: DiffCommandOptions) => {
-        const { runDiff } = await import('./diff-command.js');
-        const code = await runDiff(old, now, options, io);
-        io.onExitCode?.(code);
-      }),
+    addCommandOptions(
+      new CheckCommand('diff')
+        .copyInheritedSettings(program)
+        .description(
+          'tell whether a client written against <old> can fail against a server implementing <new>; exit 0 if not, 1 if so, 2 if it cannot tell',
+        )
+        .argument('<old>', 'the OpenAPI document as it was (Swagger 2.0, OpenAPI 3.0, 3.1, 3.2)')
+        .argument('<new>', 'the OpenAPI document as it is to be'),
+      DIFF_OPTIONS,
+    ).action(async (old: string, now: string, options: DiffCommandOptions) => {
+      const { runDiff } = await import('./diff-command.js');
+      const code = await runDiff(old, now, options, io);
+      io.onExitCode?.(code);
+    }),
   );
   program.addCommand(
-    new CheckCommand('traffic')
-      .copyInheritedSettings(program)
-      .description(
-        'judge every exchange of a HAR recording against the description; exit 0 if the server kept to it, 1 if not (or below --min-coverage), 2 if nothing could be judged',
-      )
-      .argument(
-        '<file.har>',
-        "a HAR 1.2 file: a browser's network panel, Playwright's recordHar, or the proxy's --har",
-      )
-      .addOption(
-        new Option('--spec <path>', 'the OpenAPI document to judge by (default: the bundled spec)'),
-      )
-      .addOption(
-        new Option(
-          '--base-url <url>',
-          "the API's URL as recorded, base path included (default: every exchange under the description's base path)",
+    addCommandOptions(
+      new CheckCommand('traffic')
+        .copyInheritedSettings(program)
+        .description(
+          'judge every exchange of a HAR recording against the description; exit 0 if the server kept to it, 1 if not (or below --min-coverage), 2 if nothing could be judged',
+        )
+        .argument(
+          '<file.har>',
+          "a HAR 1.2 file: a browser's network panel, Playwright's recordHar, or the proxy's --har",
         ),
-      )
-      .addOption(
-        new Option('-f, --format <format>', 'report format')
-          .choices(['text', 'json'])
-          .default('text'),
-      )
-      .addOption(
-        new Option(
-          '--min-coverage <percent>',
-          'exit 1 when the recording exercised less of the documented operation statuses',
-        ).argParser(parsePercent),
-      )
-      .action(async (file: string, options: TrafficCommandOptions) => {
-        const { runTraffic } = await import('./traffic-command.js');
-        const code = await runTraffic(file, options, io);
-        io.onExitCode?.(code);
-      }),
+      TRAFFIC_OPTIONS,
+    ).action(async (file: string, options: TrafficCommandOptions) => {
+      const { runTraffic } = await import('./traffic-command.js');
+      const code = await runTraffic(file, options, io);
+      io.onExitCode?.(code);
+    }),
   );
 
   return program;
@@ -514,33 +279,11 @@ function packageVersion(): string {
 
 /** `--log-format` and `--log-level`, which the mock and the proxy take alike. */
 function addLogFlags(command: Command): Command {
-  return command
-    .addOption(
-      new Option('--log-format <format>', 'log lines: pretty for people, json for tools')
-        .choices(['auto', 'pretty', 'json'])
-        .default('auto', 'pretty on a terminal when pino-pretty is installed, json otherwise'),
-    )
-    .addOption(
-      new Option(
-        '--log-level <level>',
-        'the least level logged: debug adds the admin API reads (the inspector polling)',
-      )
-        .choices(LOG_LEVELS)
-        .env('LOG_LEVEL')
-        .default('info'),
-    );
+  return addCommandOptions(command, LOG_OPTIONS);
 }
 
 /** Request log lines: pretty for people on a terminal, JSON for tools. */
 type LogFormat = 'auto' | 'pretty' | 'json';
-
-/** The flag of one of the contract command's tunable bounds, from its row of CONTRACT_TUNABLES. */
-function tunableOption(
-  row: (typeof CONTRACT_TUNABLES)[keyof typeof CONTRACT_TUNABLES],
-  parse: (value: string) => number,
-): Option {
-  return new Option(row.flag, row.help).env(row.env).default(row.default).argParser(parse);
-}
 
 /** Loaded by the commands that log (mock, proxy): a contract run or a diff loads no pino. */
 async function loggerOf(flags: { logFormat: LogFormat; logLevel: LogLevel }, io: CliIo) {

@@ -12,7 +12,8 @@ import {
   githubAnnotations,
   type RuleOutcome,
 } from './contract-report.js';
-import { CONTRACT_DEFAULTS, ContractExit } from './contract-defaults.js';
+import { ContractExit } from './contract-defaults.js';
+import { CONTRACT_OPTIONS, type ContractFlags } from './contract-options.js';
 import {
   parseCredentialFlag,
   parseCredentialsJson,
@@ -25,60 +26,13 @@ import {
   type SuiteRuleResult,
 } from './contract-suite.js';
 
-export interface ContractCommandOptions {
-  /** The OpenAPI document of the interface. @default the bundled spec */
-  spec?: string;
-  baseUrl?: string;
+/** A contract run's options: its flags (CONTRACT_OPTIONS), and what cli.ts reads beside them. */
+export type ContractCommandOptions = ContractFlags & {
   /** Where baseUrl came from: an explicit flag outranks `--server`, the environment does not. */
   baseUrlSource?: string | undefined;
-  /** The bearer token or API key, for every bearer, API key, OAuth 2 and OpenID Connect scheme. */
-  apiKey?: string;
-  /** `user:password` for HTTP basic schemes. */
-  basic?: string;
-  /**
-   * One value per security scheme, each `<scheme>=<value>` or `<scheme>[scope,...]=<token>`
-   * (see parseCredentialFlag): it replaces `apiKey` or `basic` for that scheme.
-   * @example ['oauth[read]=t0k', 'cookieKey=k3y']
-   */
-  credential?: string[];
   /** `CONTRACT_CREDENTIALS`: a JSON object from scheme (or `scheme[scope,...]`) to value. */
   credentialsJson?: string | undefined;
-  server?: string;
-  serverVariable?: string[];
-  /**
-   * `default` prints the text report; `junit` writes JUnit XML to `output`, the coverage
-   * table as a test suite of its own; `json` writes the verdict, the rules and the coverage
-   * table as JSON to `output`, else to stdout instead of the text report.
-   * @default 'default'
-   */
-  reporter: 'default' | 'junit' | 'json';
-  output?: string;
-  /**
-   * The least share, in percent, of documented (operation, status) pairs the run must
-   * exercise: below it the run does not conform (exit 1), the table saying what was missed.
-   * @example 60
-   */
-  minCoverage?: number;
-  readOnly?: boolean;
-  /** Seed of the generated cases. @default a random one, shown in the replay command */
-  seed?: number;
-  /** Generated bodies in all, half valid and half invalid; 0 generates none. @default CONTRACT_DEFAULTS.budget */
-  budget?: number;
-  /** Milliseconds one request may take. @default CONTRACT_DEFAULTS.timeoutMs */
-  timeout?: number;
-  /**
-   * Milliseconds one rule may take, generated cases and shrinking included; a rule that
-   * reaches it is not judged (exit 2 unless another fails). @default CONTRACT_DEFAULTS.ruleTimeMs
-   */
-  ruleTimeout?: number;
-  /**
-   * `host:port` the suite listens on for the callbacks and webhooks the target sends; the
-   * target must reach it (its webhooks subscribed to `http://host:port/`). None: those rules
-   * are skipped.
-   * @example '127.0.0.1:9400'
-   */
-  receiver?: string;
-}
+};
 
 /** A configuration the suite cannot run with; its message is one line. */
 export class ContractConfigError extends Error {
@@ -97,9 +51,9 @@ export async function runContract(
   options: ContractCommandOptions,
   io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
 ): Promise<number> {
-  const timeoutMs = options.timeout ?? CONTRACT_DEFAULTS.timeoutMs;
+  const timeoutMs = options.timeout ?? CONTRACT_OPTIONS.timeout.default;
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
-  const budget = options.budget ?? CONTRACT_DEFAULTS.budget;
+  const budget = options.budget ?? CONTRACT_OPTIONS.budget.default;
   let plan: ContractPlan;
   let spec: OpenApiDocument;
   let baseUrl: string;
@@ -149,7 +103,7 @@ export async function runContract(
         seed,
         budget,
         timeoutMs,
-        ruleTimeMs: options.ruleTimeout ?? CONTRACT_DEFAULTS.ruleTimeMs,
+        ruleTimeMs: options.ruleTimeout ?? CONTRACT_OPTIONS.ruleTimeout.default,
         replay,
         ...(options.receiver ? { receiver: options.receiver } : {}),
       },
@@ -282,7 +236,7 @@ export function replayCommand(
     String(options.budget),
   );
   if (options.readOnly) args.push('--read-only');
-  if (options.timeout !== CONTRACT_DEFAULTS.timeoutMs)
+  if (options.timeout !== CONTRACT_OPTIONS.timeout.default)
     args.push('--timeout', String(options.timeout));
   if (options.receiver) args.push('--receiver', options.receiver);
   return args.map(shellWord).join(' ');

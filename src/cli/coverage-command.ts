@@ -1,23 +1,12 @@
+import type { FlagsOf } from './command-options.js';
+import type { COVERAGE_OPTIONS } from './command-tables.js';
 import { readFile } from 'node:fs/promises';
 import type { Coverage } from '../openapi/coverage-table.js';
 import type { CliIo } from './cli.js';
-import { coverageReport, type CoverageFormat } from './coverage-report.js';
+import { coverageReport } from './coverage-report.js';
 
-/** The flags of `petstore-kit coverage`. */
-export interface CoverageFlags {
-  /** The running mock: its origin, or its base URL (`http://127.0.0.1:4010/v1`). */
-  url?: string;
-  /** The run's coverage a mock kept in a file (its `--coverage-file`), instead of `url`. */
-  coverageFile?: string;
-  session?: string;
-  /** Every request of every state since the mock started (`GET /__mock/coverage?scope=run`). */
-  run?: boolean;
-  format: CoverageFormat;
-  /** The floor in percent: below it, exit 1. */
-  min?: number;
-  /** A key the mock accepts: the admin API asks for one. */
-  apiKey: string;
-}
+/** The options of `petstore-kit coverage`, as its flags give them (COVERAGE_OPTIONS). */
+export type CoverageFlags = FlagsOf<typeof COVERAGE_OPTIONS>;
 
 /** The exit codes of `petstore-kit coverage`. */
 export const CoverageExit = { ok: 0, belowMin: 1, unusable: 2 } as const;

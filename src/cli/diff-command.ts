@@ -1,32 +1,16 @@
+import type { FlagsOf } from './command-options.js';
+import type { DIFF_OPTIONS } from './command-tables.js';
 import { readFile } from 'node:fs/promises';
 import { loadSpec } from '../openapi/load.js';
 import { StartupError } from '../vocabulary/errors.js';
 import { diffDocuments } from '../diff/document-diff.js';
 import { levelsFrom, type LevelsReading } from '../diff/levels.js';
-import { diffReport, type DiffFormat } from '../diff/report.js';
+import { diffReport } from '../diff/report.js';
 import type { Level } from '../diff/rules.js';
 import type { CliIo } from './cli.js';
 
-/** The flags of `petstore-kit diff`. */
-export interface DiffCommandOptions {
-  /**
-   * How the report is written; `json` and `junit` put only their document on stdout, the
-   * summary on stderr.
-   * @default 'text'
-   */
-  format: DiffFormat;
-  /**
-   * The lowest level that makes the command exit 1.
-   * @default 'breaking'
-   * @example 'warning'
-   */
-  failOn: Level;
-  /**
-   * A JSON or YAML file setting rule levels: `rules: { response-enum-value-added: warning }`.
-   * @example '.petstore-kit-diff.yaml'
-   */
-  config?: string;
-}
+/** The options of `petstore-kit diff`, as its flags give them (DIFF_OPTIONS). */
+export type DiffCommandOptions = FlagsOf<typeof DIFF_OPTIONS>;
 
 /** Exit codes: 0 no change at --fail-on or above, 1 some, 2 the inputs could not be judged. */
 export const DiffExit = { clean: 0, failed: 1, unusable: 2 } as const;

@@ -1,3 +1,5 @@
+import type { FlagsOf } from './command-options.js';
+import type { FROM_HAR_OPTIONS } from './command-tables.js';
 import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, relative, resolve } from 'node:path';
@@ -9,17 +11,8 @@ import { StartupError } from '../vocabulary/errors.js';
 import { judgeReadingOf } from '../wiring/judge-reading.js';
 import type { CliIo } from './cli.js';
 
-/** The flags of `petstore-kit workflow from-har`. */
-export interface FromHarOptions {
-  /** @default the bundled spec */
-  spec?: string;
-  /** Where the Arazzo document is written; stdout when none. */
-  output?: string;
-  /** The API's URL as recorded, base path included. */
-  baseUrl?: string;
-  /** @default 'recorded' */
-  workflowId?: string;
-}
+/** The options of `petstore-kit workflow from-har`, as its flags give them (FROM_HAR_OPTIONS). */
+export type FromHarOptions = FlagsOf<typeof FROM_HAR_OPTIONS>;
 
 /**
  * Writes the calls a HAR recorded to the described API as an Arazzo workflow; returns the exit

@@ -1,20 +1,11 @@
-import type { Logger, LogLevel } from '../http/logger.js';
-import { DEFAULT_API_KEY, type MockOptions } from '../wiring/options.js';
+import type { Logger } from '../http/logger.js';
+import { DEFAULT_API_KEY, type OptionsOf } from '../wiring/options.js';
+import type { FlagsOf } from './command-options.js';
+import type { LOG_OPTIONS, PROXY_OPTIONS } from './command-tables.js';
 import { describeTotals, startProxy, type RunningProxy } from '../wiring/start-proxy.js';
 
-/** The `proxy` command's own flags, as commander parses them (times in ms). */
-export interface ProxyFlags {
-  spec?: string;
-  target: string;
-  apiKey?: string[];
-  record?: string;
-  har?: string;
-  targetTimeout: number;
-  enforce?: boolean;
-  failOnViolation?: boolean;
-  logFormat: 'auto' | 'pretty' | 'json';
-  logLevel: LogLevel;
-}
+/** The `proxy` command's own flags and its log flags, as commander parses them (times in ms). */
+export type ProxyFlags = FlagsOf<typeof PROXY_OPTIONS> & FlagsOf<typeof LOG_OPTIONS>;
 
 /**
  * Starts the proxy as the CLI asks and announces it in one log line. Its `close` (a signal)
@@ -24,10 +15,7 @@ export interface ProxyFlags {
  */
 export async function runProxy(
   flags: ProxyFlags,
-  shared: Pick<
-    MockOptions,
-    'port' | 'host' | 'bodyLimit' | 'shutdownTimeoutSeconds' | 'logRequests'
-  >,
+  shared: OptionsOf<'proxy'>,
   logger: Logger,
   onListening: (proxy: RunningProxy) => void = () => {},
   onExitCode: (code: number) => void = () => {},

@@ -1,3 +1,5 @@
+import type { FlagsOf } from './command-options.js';
+import type { TRAFFIC_OPTIONS } from './command-tables.js';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -15,17 +17,8 @@ import type { CliIo } from './cli.js';
 import { floorShortfall } from './contract-report.js';
 import { coverageReport } from './coverage-report.js';
 
-/** The flags of `petstore-kit traffic`. */
-export interface TrafficCommandOptions {
-  /** @default the bundled spec */
-  spec?: string;
-  /** The API's URL as recorded, base path included: only exchanges under it are judged. */
-  baseUrl?: string;
-  /** @default 'text' */
-  format?: 'text' | 'json';
-  /** Exit 1 when the recording exercised less of the documented statuses (percent). */
-  minCoverage?: number;
-}
+/** The options of `petstore-kit traffic`, as its flags give them (TRAFFIC_OPTIONS). */
+export type TrafficCommandOptions = FlagsOf<typeof TRAFFIC_OPTIONS>;
 
 /** Exit codes: 0 the server kept to the description, 1 it did not, 2 nothing could be judged. */
 export const TrafficExit = { conforms: 0, violation: 1, unusable: 2 } as const;

@@ -1,3 +1,5 @@
+import type { FlagsOf } from './command-options.js';
+import type { WORKFLOW_OPTIONS } from './command-tables.js';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { checkReferences } from '../core/workflow/arazzo-check.js';
@@ -7,26 +9,10 @@ import { StartupError } from '../vocabulary/errors.js';
 import { workflowSources } from '../wiring/workflow-sources.js';
 import type { CliIo } from './cli.js';
 import { CredentialFlagError, parseCredentialFlag } from './credential-flag.js';
-import { workflowReport, workflowSummary, type WorkflowFormat } from './workflow-report.js';
+import { workflowReport, workflowSummary } from './workflow-report.js';
 
-/** The flags of `petstore-kit workflow`. */
-export interface WorkflowCommandOptions {
-  /** `--server <sourceName>=<url>`, repeatable. */
-  server?: string[];
-  baseUrl?: string;
-  /** `--input name=value`, repeatable. */
-  input?: string[];
-  /** A JSON file of inputs. */
-  inputs?: string;
-  apiKey?: string;
-  /** `--credential <scheme>=<value>`, repeatable. */
-  credential?: string[];
-  /** `--workflow <id>`, repeatable: run these only. */
-  workflow?: string[];
-  mock?: boolean;
-  format: WorkflowFormat;
-  output?: string;
-}
+/** The options of `petstore-kit workflow`, as its flags give them (WORKFLOW_OPTIONS). */
+export type WorkflowCommandOptions = FlagsOf<typeof WORKFLOW_OPTIONS>;
 
 /** Exit codes: 0 every workflow passed, 1 a step failed, 2 it could not run. */
 export const WorkflowExit = { passed: 0, failed: 1, unusable: 2 } as const;

@@ -5,14 +5,14 @@ import { createInspectorPage } from '../http/inspector-page.js';
 import { createListener, type MockListener } from '../http/listener.js';
 import { requestLines, silentLogger } from '../http/logger.js';
 import type { CheckedAnswer } from '../vocabulary/answer.js';
-import { buildMock, type AppOptions, type AppSettings } from './create-core.js';
+import { buildMock, type AppOptions, type AppParts, type AppSettings } from './create-core.js';
 import { resolveOptions } from './options.js';
 
 export { describeUnfit, EAGER_CHECK_BYTES, type UnfitRecords } from '../core/create-mock.js';
 export type { AppOptions, AppSettings } from './create-core.js';
 
-/** What createApp takes besides the mock's options. */
-const APP_ONLY: readonly (keyof AppOptions)[] = ['adminSpec', 'hosts', 'proxy'];
+/** What createApp takes besides the table's options. */
+const APP_PARTS: readonly (keyof AppParts)[] = ['spec', 'adminSpec', 'hosts', 'proxy'];
 
 /**
  * The mock as a Node request listener: a function, so that `http.createServer(app)` takes it,
@@ -46,7 +46,7 @@ export interface MockApp extends Pick<
  * http.createServer(app).listen(0);
  */
 export function createApp(options: AppOptions, from: { carriedFrom?: Mock } = {}): MockApp {
-  const { storage, ...settings } = resolveOptions(options, APP_ONLY);
+  const { storage, ...settings } = resolveOptions(options, 'createApp', APP_PARTS);
   // A memory store starts with the seed data, as startMock's does; createApp cannot wait for
   // it, so each collection is seeded on its first use. A store of the caller's is theirs.
   const seeded = storage.kind !== 'custom';

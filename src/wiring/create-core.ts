@@ -6,27 +6,10 @@ import { secretKey } from '../core/outgoing/signature.js';
 import type { HostStep } from '../http/host-check.js';
 import type { LoadedSpec } from '../openapi/load.js';
 import type { Store } from '../store/store.js';
-import type { MockOptions, ResolvedOptions } from './options.js';
+import type { OptionsOf, ResolvedOptions } from './options.js';
 
-/** The options of createApp: the mock's options, with a spec already loaded. */
-export interface AppOptions extends Pick<
-  MockOptions,
-  | 'apiKeys'
-  | 'basic'
-  | 'store'
-  | 'logger'
-  | 'bodyLimit'
-  | 'seed'
-  | 'seedCount'
-  | 'cors'
-  | 'scenarios'
-  | 'faultTimeoutMs'
-  | 'stability'
-  | 'handlers'
-  | 'callbackHosts'
-  | 'webhookUrls'
-  | 'webhookSecret'
-> {
+/** What createApp takes besides the table's options: a spec loaded, and how it is served. */
+export interface AppParts {
   /** The spec that drives the mock: its routes, schemas, security and deprecations. */
   spec: LoadedSpec;
   /** Which Host headers it answers (see hostCheck); none: every one, as mounted in an app. */
@@ -44,18 +27,25 @@ export interface AppOptions extends Pick<
   proxy?: { violations: ViolationLog };
 }
 
+/**
+ * The options of createApp: the table's rows that name `createApp` (docs/options.md), with a
+ * spec already loaded.
+ * @example createApp({ spec: await loadSpec(), apiKeys: ['secret'], delayMs: 100 })
+ */
+export type AppOptions = Omit<OptionsOf<'createApp'>, 'spec'> & AppParts;
+
 /** What a mock is built from: the options resolved (once, by its caller), the spec loaded. */
-export interface AppSettings
-  extends Omit<ResolvedOptions, 'spec'>, Pick<AppOptions, 'hosts' | 'adminSpec' | 'proxy'> {
-  spec: LoadedSpec;
-  /** The store opened for the records; none: a new in-memory one. */
-  store?: Store | undefined;
-  /** See MockSettings.seedOnFirstUse. */
-  seedOnFirstUse?: boolean;
-}
+export type AppSettings = Omit<ResolvedOptions, 'spec'> &
+  Omit<AppParts, 'spec'> & {
+    spec: LoadedSpec;
+    /** The store opened for the records; none: a new in-memory one. */
+    store?: Store | undefined;
+    /** See MockSettings.seedOnFirstUse. */
+    seedOnFirstUse?: boolean;
+  };
 
 /**
- * The core's settings from the mock's resolved options (units converted here, once).
+ * The core's settings from the mock's resolved options (whose units resolveOptions converted).
  * @example mockSettings({ ...resolveOptions({ seed: 7 }), spec }).seed // 7
  */
 export function mockSettings(settings: AppSettings): MockSettings {
@@ -70,7 +60,7 @@ export function mockSettings(settings: AppSettings): MockSettings {
     scenarios: settings.scenarios,
     faultTimeoutMs: settings.faultTimeoutMs,
     maxSessions: settings.maxSessions,
-    sessionTtlMs: settings.sessionTtl,
+    sessionTtlMs: settings.sessionTtlMs,
     logBounds: settings.logBounds,
     stability: settings.stability,
     handlers: settings.handlers,

@@ -1,14 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SchemeSummary } from '../core/security.js';
 import type { Store } from '../store/store.js';
-import { resolveOptions, type MockOptions } from './options.js';
+import { resolveOptions, type OptionsOf } from './options.js';
 import { openMock } from './start-mock.js';
 
 /** How express (4 and 5), connect and Vite's `server.middlewares` hand a request on. */
 export type NextFunction = (err?: unknown) => void;
 
-/** The options of mockMiddleware: the mock's, but where it listens, which is your server's. */
-export type MockMiddlewareOptions = Omit<MockOptions, 'port' | 'host' | 'limits'>;
+/**
+ * The options of mockMiddleware: the table's rows that name `express` (docs/options.md); where
+ * it listens, and Node's bounds of a server, are your server's.
+ */
+export type MockMiddlewareOptions = OptionsOf<'express'>;
 
 /** The mock as a middleware, and what a test setup needs of it. */
 export interface MockMiddleware {
@@ -50,7 +53,7 @@ export interface MockMiddleware {
  * app.listen(3000);
  */
 export async function mockMiddleware(options: MockMiddlewareOptions = {}): Promise<MockMiddleware> {
-  const mock = await openMock(resolveOptions(options));
+  const mock = await openMock(resolveOptions(options, 'express'));
   function petstoreKitMock(req: IncomingMessage, res: ServerResponse, next: NextFunction): void {
     // Mounted under a path (`app.use('/mock', ...)`), express and connect take it off `url`:
     // the mock then serves its paths below that one, as any mounted middleware does.

@@ -8,27 +8,15 @@ import type { Resource } from '../openapi/resources.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import type { Store } from '../store/store.js';
 import { buildMock } from './create-core.js';
-import { resolveOptions, type MockOptions } from './options.js';
+import { resolveOptions, type OptionsOf } from './options.js';
 import type { Answerer } from './page-controlled.js';
 
 /**
- * The options of mockHandlers: the mock's, but those of a server (where it listens, its HTTP
- * bounds, CORS, a data file, Redis, watching the spec's file), which MSW has no use for.
+ * The options of mockHandlers: the table's rows that name `msw` (docs/options.md), which
+ * leaves out those of a server (where it listens, its HTTP bounds, CORS, a data file, Redis,
+ * watching the spec's file), and the spec as a browser can give it.
  */
-export interface MswMockOptions extends Omit<
-  MockOptions,
-  | 'spec'
-  | 'port'
-  | 'host'
-  | 'limits'
-  | 'cors'
-  | 'data'
-  | 'redis'
-  | 'redisPrefix'
-  | 'watch'
-  | 'logRequests'
-  | 'storeHasData'
-> {
+export type MswMockOptions = Omit<OptionsOf<'msw'>, 'spec'> & {
   /**
    * The spec to serve: a path (in Node), a spec already loaded (`loadSpec`), or the OpenAPI
    * document itself, already parsed (an imported JSON file, or YAML through the bundler's
@@ -44,7 +32,7 @@ export interface MswMockOptions extends Omit<
    * @example 'http://localhost:5173'
    */
   origin?: string;
-}
+};
 
 /** The mock as MSW request handlers, and what a test setup needs of it. */
 export interface MswMock {
@@ -96,7 +84,7 @@ export async function createMswMock(
   { spec, admin }: MswSpecs,
   around: (mock: Mock, answer: Answerer) => Answerer = (_mock, answer) => answer,
 ): Promise<MswMock> {
-  const settings = resolveOptions(options, ['origin']);
+  const settings = resolveOptions(options, 'msw', ['origin']);
   const store =
     settings.storage.kind === 'custom'
       ? settings.storage.store

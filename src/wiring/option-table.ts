@@ -1,6 +1,6 @@
-// The mock's options, one row each: its kind, unit, default, flags, variable and one line of
-// doc. The CLI's flags, the check of every caller's options, docs/options.md and the defaults
-// are all read from here; MockOptions (options.ts) is held to it by the compiler.
+// The mock's options, one row each: its kind, unit, default, flags, variable, the surfaces that
+// take it and one line of doc. The CLI's flags, each surface's options type (OptionsOf), the
+// check of every caller's options, docs/options.md and the defaults are all made from here.
 import { isOrigin } from '../http/origin.js';
 import type { Logger } from '../http/logger.js';
 import { DEFAULT_SERVER_LIMITS } from '../http/server-limits.js';
@@ -83,6 +83,27 @@ export type StorageOption =
 /** A command that takes a flag. */
 export type CommandName = 'mock' | 'proxy';
 
+/**
+ * Where the library takes options: `startMock`, `createApp`, `mockMiddleware` (express),
+ * `mockHandlers` (MSW) and `startProxy`. Each one's options type is made of the rows it takes.
+ */
+export type Surface = 'startMock' | 'createApp' | 'express' | 'msw' | 'proxy';
+
+/** Every surface: what the mock's core reads, and the proxy builds one too. */
+const ALL = ['startMock', 'createApp', 'express', 'msw', 'proxy'] as const;
+/** What the mock serves from (data, scenarios, hooks): the proxy's target answers instead. */
+const SERVED = ['startMock', 'createApp', 'express', 'msw'] as const;
+/** What opens a store and a spec file of its own (startMock, and express through it). */
+const OPENED = ['startMock', 'express'] as const;
+/** What holds records in a store it opens. */
+const STORED = ['startMock', 'express', 'msw', 'proxy'] as const;
+/** Where it listens, and Node's bounds of a server: the servers it starts. */
+const LISTENING = ['startMock', 'proxy'] as const;
+/** What answers through Node's HTTP layer (not MSW's fetch). */
+const NODE = ['startMock', 'createApp', 'express', 'proxy'] as const;
+/** As NODE, but the proxy's answers are the target's, CORS headers included. */
+const NODE_MOCK = ['startMock', 'createApp', 'express'] as const;
+
 /** One flag of an option (an option may have two: `--cors-origin` and `--no-cors`). */
 export interface FlagRow {
   /** As commander takes it: `-p, --port <port>`; without `<...>`, a flag that takes no value. */
@@ -104,8 +125,10 @@ export interface FlagRow {
 }
 
 /** One option of the mock. */
-export interface OptionRow<V> {
+export interface OptionRow<V, S extends Surface = Surface> {
   readonly kind: OptionKind<V>;
+  /** The library's surfaces that take it; any other refuses it (`unknown_option`). */
+  readonly takenBy: readonly S[];
   /** One line: what it does. */
   readonly doc: string;
   /** The unit of a number, which its name ends in for a duration. */
@@ -133,7 +156,7 @@ export function defaultText(row: OptionRow<unknown>): string | undefined {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-function row<V>(option: OptionRow<V>): OptionRow<V> {
+function row<V, const S extends Surface>(option: OptionRow<V, S>): OptionRow<V, S> {
   return option;
 }
 
@@ -281,6 +304,7 @@ const both: readonly CommandName[] = ['mock', 'proxy'];
  */
 export const MOCK_OPTIONS = {
   spec: row({
+    takenBy: ALL,
     kind: spec,
     doc: 'The OpenAPI document to serve (3.0, 3.1, 3.2 or Swagger 2.0): a path, or a spec already loaded.',
     default: BUNDLED_SPEC_PATH,
@@ -288,18 +312,21 @@ export const MOCK_OPTIONS = {
     flags: [{ flag: '--spec <path>' }],
   }),
   apiKeys: row({
+    takenBy: ALL,
     kind: listOf(key, { secret: true }),
     doc: 'Accepted keys: API keys, bearer, OAuth 2 and OpenID Connect tokens; `scheme=key` for one security scheme only; `token[read,write]` for a token that holds those scopes only. Any credential given turns the defaults off.',
     defaultText: DEFAULT_API_KEY,
     flags: [{ flag: '-k, --api-key <key>', env: 'API_KEYS', repeatable: true }],
   }),
   basic: row({
+    takenBy: ALL,
     kind: listOf(credentialPair, { secret: true }),
     doc: 'Accepted HTTP basic credentials, `user:password`, or `scheme=user:password` for one scheme.',
     defaultText: DEFAULT_BASIC_CREDENTIAL,
     flags: [{ flag: '--basic <user:password>', env: 'BASIC_AUTH', repeatable: true }],
   }),
   port: row({
+    takenBy: LISTENING,
     kind: wholeNumber(0, 65535),
     doc: 'The port to listen on; 0 picks a free one.',
     default: 0,
@@ -307,24 +334,28 @@ export const MOCK_OPTIONS = {
     flags: [{ flag: '-p, --port <port>', env: 'PORT', commands: both, cliDefault: 4010 }],
   }),
   host: row({
+    takenBy: LISTENING,
     kind: text({ example: '127.0.0.1, 0.0.0.0 or ::1', word: true }),
     doc: 'The address to listen on.',
     default: '127.0.0.1',
     flags: [{ flag: '-H, --host <host>', env: 'HOST', commands: both }],
   }),
   seed: row({
+    takenBy: SERVED,
     kind: integer,
     doc: 'The same seed gives the same generated data and the same faults.',
     default: 1,
     flags: [{ flag: '--seed <seed>' }],
   }),
   seedCount: row({
+    takenBy: SERVED,
     kind: wholeNumber(0),
     doc: 'Records generated per collection at start-up (not when the storage holds data).',
     default: 10,
     flags: [{ flag: '--seed-count <count>' }],
   }),
   compileAhead: row({
+    takenBy: ALL,
     kind: flag,
     doc: 'For a document over 128 KiB: compile its operations, make its example answers and seed its collections in the background once the mock is idle, so first calls are fast.',
     default: true,
@@ -337,18 +368,21 @@ export const MOCK_OPTIONS = {
     ],
   }),
   storage: row({
+    takenBy: OPENED,
     kind: storage,
     doc: "Where the records live: `{ kind: 'memory' }`, `{ kind: 'file', path }`, `{ kind: 'redis', url, prefix?, reseed?, allowEviction? }` or `{ kind: 'custom', store, hasData? }`.",
     defaultText: "{ kind: 'memory' }",
     libraryOnly: true,
   }),
   data: row({
+    takenBy: OPENED,
     kind: filePath,
     doc: 'Keep the data in this file, across restarts; seeded only when new.',
     shorthandFor: "storage: { kind: 'file', path }",
     flags: [{ flag: '--data <file>' }],
   }),
   seedWorkflows: row({
+    takenBy: OPENED,
     kind: listOf(text({ example: 'flows.arazzo.yaml#customer-with-orders' })),
     doc: 'Arazzo workflows (`file#workflowId`) run against the fresh mock before it serves: their state is the start-up state, which every reset returns to and every new session starts from (docs/workflows.md).',
     default: [],
@@ -356,18 +390,21 @@ export const MOCK_OPTIONS = {
     flags: [{ flag: '--seed-workflow <file#workflowId>', repeatable: true }],
   }),
   coverageFile: row({
+    takenBy: ['startMock'],
     kind: text({ example: 'coverage.json' }),
     doc: 'Keep the coverage of every request of every session since start-up, through every reset, in this file as `GET /__mock/coverage?scope=run` gives it (written twice a second while it changes, and at exit): what `petstore-kit coverage --coverage-file` reads after the mock is gone.',
     defaultText: 'none',
     flags: [{ flag: '--coverage-file <file>' }],
   }),
   redis: row({
+    takenBy: OPENED,
     kind: redisUrl,
     doc: 'Keep every state in this Redis, shared by every replica started with the same URL, prefix and spec.',
     shorthandFor: "storage: { kind: 'redis', url }",
     flags: [{ flag: '--redis <url>', env: 'REDIS_URL' }],
   }),
   redisPrefix: row({
+    takenBy: OPENED,
     kind: prefix,
     doc: 'The start of every key the mock writes in Redis (with `redis`).',
     default: DEFAULT_REDIS_PREFIX,
@@ -375,6 +412,7 @@ export const MOCK_OPTIONS = {
     flags: [{ flag: '--redis-prefix <prefix>', env: 'REDIS_PREFIX' }],
   }),
   redisReseed: row({
+    takenBy: OPENED,
     kind: flag,
     doc: 'Seed the Redis prefix again when the start-up data replicas served is gone from it.',
     default: false,
@@ -382,6 +420,7 @@ export const MOCK_OPTIONS = {
     flags: [{ flag: '--redis-reseed' }],
   }),
   redisAllowEviction: row({
+    takenBy: OPENED,
     kind: flag,
     doc: 'Start on a Redis whose maxmemory-policy may evict keys (records may vanish, ids repeat).',
     default: false,
@@ -389,12 +428,14 @@ export const MOCK_OPTIONS = {
     flags: [{ flag: '--redis-allow-eviction' }],
   }),
   store: row({
+    takenBy: SERVED,
     kind: shaped<Store>('a Store', isStore),
     doc: 'A store of yours to keep the records in.',
     shorthandFor: "storage: { kind: 'custom', store }",
     libraryOnly: true,
   }),
   storeHasData: row({
+    takenBy: OPENED,
     kind: flag,
     doc: 'Whether `store` came with data of its own, which seeding must leave alone.',
     default: false,
@@ -402,12 +443,14 @@ export const MOCK_OPTIONS = {
     libraryOnly: true,
   }),
   maxRecords: row({
+    takenBy: STORED,
     kind: wholeNumber(1),
     doc: 'The most records the storage holds, every collection and session together; a write beyond gets 507.',
     default: DEFAULT_STORE_LIMITS.maxRecords,
     flags: [{ flag: '--max-records <count>' }],
   }),
   maxStoreSize: row({
+    takenBy: STORED,
     kind: size,
     unit: 'bytes',
     doc: 'The most bytes of records, as JSON, every collection and session together; a write beyond gets 507.',
@@ -416,12 +459,14 @@ export const MOCK_OPTIONS = {
     flags: [{ flag: '--max-store-size <size>' }],
   }),
   maxSessions: row({
+    takenBy: ALL,
     kind: wholeNumber(1),
     doc: 'The most sessions (`Mock-Session` headers) at once; past it, a new one gets a 503.',
     default: 100,
     flags: [{ flag: '--max-sessions <count>' }],
   }),
   sessionTtlSeconds: row({
+    takenBy: ALL,
     kind: seconds,
     unit: 'seconds',
     doc: 'A session unused this long may be dropped to make room for a new one.',
@@ -429,12 +474,14 @@ export const MOCK_OPTIONS = {
     flags: [{ flag: '--session-ttl <seconds>' }],
   }),
   maxLogEntries: row({
+    takenBy: ALL,
     kind: wholeNumber(1),
     doc: "The most requests the request logs keep, the default state's and every session's together; past it the oldest of any goes.",
     default: DEFAULT_LOG_BOUNDS.entries,
     flags: [{ flag: '--max-log-entries <count>', env: 'MAX_LOG_ENTRIES' }],
   }),
   maxLogSize: row({
+    takenBy: ALL,
     kind: size,
     unit: 'bytes',
     doc: 'The most bytes the request logs keep, every session together (each body kept counts, up to 16 KiB); past it the oldest request of any goes.',
@@ -443,6 +490,7 @@ export const MOCK_OPTIONS = {
     flags: [{ flag: '--max-log-size <size>', env: 'MAX_LOG_SIZE' }],
   }),
   bodyLimit: row({
+    takenBy: NODE,
     kind: size,
     unit: 'bytes',
     doc: 'The largest request body; a larger one gets 413.',
@@ -451,6 +499,7 @@ export const MOCK_OPTIONS = {
     flags: [{ flag: '--body-limit <size>', commands: both }],
   }),
   maxHeaderSize: row({
+    takenBy: LISTENING,
     kind: size,
     unit: 'bytes',
     doc: 'The largest request head; a larger one gets 431.',
@@ -459,6 +508,7 @@ export const MOCK_OPTIONS = {
     flags: [{ flag: '--max-header-size <size>' }],
   }),
   requestTimeoutSeconds: row({
+    takenBy: LISTENING,
     kind: seconds,
     unit: 'seconds',
     doc: 'A request must arrive whole within this; 408 beyond.',
@@ -466,6 +516,7 @@ export const MOCK_OPTIONS = {
     flags: [{ flag: '--request-timeout <seconds>' }],
   }),
   headersTimeoutSeconds: row({
+    takenBy: LISTENING,
     kind: seconds,
     unit: 'seconds',
     doc: 'Its headers must arrive within this; 408 beyond.',
@@ -473,6 +524,7 @@ export const MOCK_OPTIONS = {
     flags: [{ flag: '--headers-timeout <seconds>' }],
   }),
   keepAliveTimeoutSeconds: row({
+    takenBy: LISTENING,
     kind: seconds,
     unit: 'seconds',
     doc: 'An idle keep-alive connection is closed after this.',
@@ -480,6 +532,7 @@ export const MOCK_OPTIONS = {
     flags: [{ flag: '--keep-alive-timeout <seconds>' }],
   }),
   shutdownTimeoutSeconds: row({
+    takenBy: LISTENING,
     kind: seconds,
     unit: 'seconds',
     doc: 'On a stop (SIGTERM), requests in flight get this long to finish.',
@@ -487,6 +540,7 @@ export const MOCK_OPTIONS = {
     flags: [{ flag: '--shutdown-timeout <seconds>', commands: both }],
   }),
   sendTimeoutSeconds: row({
+    takenBy: NODE,
     kind: seconds,
     unit: 'seconds',
     doc: 'A client that takes nothing of a large answer or a stream for this long is dropped (its connection reset).',
@@ -494,12 +548,14 @@ export const MOCK_OPTIONS = {
     flags: [{ flag: '--send-timeout <seconds>' }],
   }),
   logger: row({
+    takenBy: ALL,
     kind: logger,
     doc: 'Where log lines go (pino-like: info, warn, error).',
     defaultText: 'none: nothing is logged (the CLI: stdout)',
     libraryOnly: true,
   }),
   logRequests: row({
+    takenBy: NODE,
     kind: flag,
     doc: 'One log line per request.',
     default: false,
@@ -515,6 +571,7 @@ export const MOCK_OPTIONS = {
     ],
   }),
   cors: row({
+    takenBy: NODE_MOCK,
     kind: cors,
     doc: 'CORS for pages on other origins: any origin without credentials; `origins` narrows it to those (with credentials); `false` turns it off.',
     default: {},
@@ -535,6 +592,7 @@ export const MOCK_OPTIONS = {
     ],
   }),
   allowedHosts: row({
+    takenBy: ['startMock'],
     kind: listOf(text({ example: 'mock.team.internal', word: true })),
     doc: 'Host names answered besides loopback ones and `host`; any other `Host` gets a 403; `*` allows any (unsafe).',
     default: [],
@@ -542,12 +600,14 @@ export const MOCK_OPTIONS = {
     flags: [{ flag: '--allowed-host <host>', env: 'ALLOWED_HOSTS', repeatable: true }],
   }),
   callbackHosts: row({
+    takenBy: SERVED,
     kind: listOf(text({ example: 'localhost', word: true })),
     doc: 'Hosts the callbacks a request names may be sent to; any other is refused and logged; `*` allows any (unsafe: a shared mock becomes a request forwarder).',
     default: LOOPBACK_HOSTS,
     flags: [{ flag: '--callback-hosts <hosts>', env: 'CALLBACK_HOSTS', repeatable: true }],
   }),
   webhookUrls: row({
+    takenBy: SERVED,
     kind: listOf(webhookUrl),
     doc: 'Receivers subscribed to the spec’s webhooks: each is sent after the write it tells of, and on demand (`POST /__mock/webhooks/{name}`).',
     default: [],
@@ -555,12 +615,14 @@ export const MOCK_OPTIONS = {
     flags: [{ flag: '--webhook-url <url>', env: 'WEBHOOK_URLS', repeatable: true }],
   }),
   webhookSecret: row({
+    takenBy: SERVED,
     kind: webhookSecret,
     doc: 'Sign webhooks by the Standard Webhooks convention (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with this `whsec_` secret.',
     defaultText: 'none: unsigned',
     flags: [{ flag: '--webhook-secret <secret>', env: 'WEBHOOK_SECRET' }],
   }),
   delayMs: row({
+    takenBy: SERVED,
     kind: delayRange,
     unit: 'milliseconds',
     doc: 'Delay every answer: milliseconds, or a range `{ min, max }` (`100-400` on the command line).',
@@ -568,37 +630,43 @@ export const MOCK_OPTIONS = {
     flags: [{ flag: '--delay <ms>' }],
   }),
   faultRate: row({
+    takenBy: SERVED,
     kind: rate,
     doc: 'The share of requests, 0 to 1, that get a random fault (seeded).',
     default: 0,
     flags: [{ flag: '--fault-rate <rate>' }],
   }),
   faultKinds: row({
+    takenBy: SERVED,
     kind: listOf(oneOf<FaultKind>(FAULT_KINDS), { unique: true }),
     doc: `The faults drawn from (${FAULT_KINDS.join(', ')}).`,
     default: [...FAULT_KINDS],
     flags: [{ flag: '--fault-kinds <kinds>' }],
   }),
   faultTimeoutSeconds: row({
+    takenBy: SERVED,
     kind: seconds,
     unit: 'seconds',
     doc: 'How long a `timeout` fault holds its connection.',
     default: 30,
     flags: [{ flag: '--fault-timeout <seconds>' }],
   }),
-  stability: row<StabilityLevel>({
+  stability: row({
+    takenBy: ALL,
     kind: oneOf<StabilityLevel>(STABILITY_LEVELS),
     doc: 'Serve only operations this stable or more (`x-stability`); others get a 404 that says why.',
-    default: 'experimental',
+    default: 'experimental' as StabilityLevel,
     flags: [{ flag: '--stability <level>' }],
   }),
   watch: row({
+    takenBy: OPENED,
     kind: flag,
     doc: 'Reload the spec when its file changes, keeping the data; a broken edit keeps the last good spec.',
     default: false,
     flags: [{ flag: '--watch' }],
   }),
   handlers: row({
+    takenBy: SERVED,
     kind: handlers,
     doc: 'Operations answered by code of yours, by operationId; every answer is still checked against the spec.',
     defaultText: 'none',
@@ -611,4 +679,26 @@ export type OptionName = keyof typeof MOCK_OPTIONS;
 
 /** The value an option of the table takes. */
 export type OptionValue<K extends OptionName> =
-  (typeof MOCK_OPTIONS)[K] extends OptionRow<infer V> ? V : never;
+  (typeof MOCK_OPTIONS)[K] extends OptionRow<infer V, Surface> ? V : never;
+
+/** The surfaces that take an option of the table. */
+type TakenBy<K extends OptionName> = (typeof MOCK_OPTIONS)[K]['takenBy'][number];
+
+/**
+ * The options a surface takes, made from the rows that name it: a row tagged with a surface
+ * is in its type, and in no other.
+ * @example const options: OptionsOf<'msw'> = { seed: 7 };
+ */
+export type OptionsOf<S extends Surface> = {
+  -readonly [K in OptionName as S extends TakenBy<K> ? K : never]?: OptionValue<K>;
+};
+
+/**
+ * The names of the options a surface takes, for its check and its message.
+ * @example optionsOf('msw').includes('port') // false
+ */
+export function optionsOf(surface: Surface): OptionName[] {
+  return (Object.keys(MOCK_OPTIONS) as OptionName[]).filter((name) =>
+    (MOCK_OPTIONS[name].takenBy as readonly Surface[]).includes(surface),
+  );
+}

@@ -23,9 +23,6 @@ import { keepCoverageFile } from './coverage-file.js';
 import { appOf, describeUnfit } from './create-app.js';
 import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
 
-/** The options of startMock: the mock's options (see MockOptions). */
-export type StartMockOptions = MockOptions;
-
 /** A running mock. */
 export interface RunningMock {
   /** Its base URL, e.g. `http://127.0.0.1:4010/v1`. */
@@ -64,7 +61,7 @@ export interface RunningMock {
  * await mock.reset();
  * await mock.close();
  */
-export async function startMock(options: StartMockOptions = {}): Promise<RunningMock> {
+export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const settings = resolveOptions(options);
   if (settings.host.trim() === '')
     throw new StartupError('the host to listen on is empty: give an address such as 127.0.0.1');

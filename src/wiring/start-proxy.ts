@@ -19,7 +19,7 @@ import { openFileStore } from '../store/file-store.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import { StartupError } from '../vocabulary/errors.js';
 import { appOf } from './create-app.js';
-import { resolveOptions, type MockOptions } from './options.js';
+import { resolveOptions, type OptionsOf } from './options.js';
 import { DEFAULT_TARGET_TIMEOUT_MS } from './proxy-defaults.js';
 import { openHarFile } from './har-file.js';
 import { listenAt } from './start-mock.js';
@@ -28,13 +28,11 @@ export { DEFAULT_TARGET_TIMEOUT_MS };
 export { describeTotals } from '../core/proxy/violations.js';
 
 /**
- * The options of the proxy: the mock's (its spec, host, port, admin keys, bounds, logger; no
- * store, seed or scenarios, since the target answers), and where the target is.
+ * The options of the proxy: the table's rows that name `proxy` (its spec, host, port, admin
+ * keys, bounds, logger; no store, seed or scenarios, since the target answers), and where the
+ * target is.
  */
-export interface ProxyOptions extends Omit<
-  MockOptions,
-  'data' | 'redis' | 'store' | 'watch' | 'handlers' | 'scenarios'
-> {
+export type ProxyOptions = OptionsOf<'proxy'> & {
   /**
    * The base URL of the real API: each request under the spec's base path goes to it plus the
    * rest of the path.
@@ -65,7 +63,7 @@ export interface ProxyOptions extends Omit<
    * @example 'session.har'
    */
   har?: string;
-}
+};
 
 /** A running proxy. */
 export interface RunningProxy {
@@ -90,7 +88,7 @@ export interface RunningProxy {
  */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const target = targetOf(options.target);
-  const settings = resolveOptions(options, [
+  const settings = resolveOptions(options, 'proxy', [
     'target',
     'targetTimeoutMs',
     'record',
