@@ -74,17 +74,21 @@ const EXCLUDE = [...configDefaults.exclude, 'test/recipes/frontend-app/**'];
  */
 const CORPUS_FILES = ['test/corpus.test.ts', 'test/contract-realworld.test.ts'];
 
-/** Files that start the built CLI, Chromium, Playwright, redis-server or tsc: not `test:fast`'s. */
-const PROCESS_FILES = processTestFiles(ROOT, ['src', 'test']).filter(
-  (file) => !CORPUS_FILES.includes(file),
-);
+/**
+ * Not `test:fast`'s: the files that start the built CLI, Chromium, Playwright, redis-server or
+ * tsc, and the one in-process file of over a minute of CPU, the contract suite's proof.
+ */
+const SLOW_FILES = [
+  ...processTestFiles(ROOT, ['src', 'test']).filter((file) => !CORPUS_FILES.includes(file)),
+  'test/contract-proof.test.ts',
+];
 
 // The project's own tests. The contract suite (contract-tests/) runs against a
 // deployment and has its own config.
 export default defineConfig({
   test: {
     // Every file once with the installed MSW 2, in one of three projects: `fast` (in the
-    // process: `npm run test:fast`), `processes` (what starts processes) and `corpus`; and the MSW
+    // process: `npm run test:fast`), `slow` (what starts processes) and `corpus`; and the MSW
     // files once more with MSW 3. Each project names its files: a project that extends this
     // config adds to an `include` here.
     projects: [
@@ -93,10 +97,10 @@ export default defineConfig({
         test: {
           name: 'fast',
           include: TEST_FILES,
-          exclude: [...EXCLUDE, ...PROCESS_FILES, ...CORPUS_FILES],
+          exclude: [...EXCLUDE, ...SLOW_FILES, ...CORPUS_FILES],
         },
       },
-      { extends: true, test: { name: 'processes', include: PROCESS_FILES } },
+      { extends: true, test: { name: 'slow', include: SLOW_FILES } },
       { extends: true, test: { name: 'corpus', include: CORPUS_FILES } },
       ...(mswThreeRuns
         ? [
