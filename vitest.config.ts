@@ -121,10 +121,10 @@ export default defineConfig({
     // take longer than Vitest's 10 s default. A hook that hangs still fails, a minute later.
     hookTimeout: 60_000,
     // Two files at once even on 2 cores (Vitest's default there is one): most files wait on
-    // servers, browsers and child processes (decisions/027).
+    // servers, browsers and child processes (decisions/031).
     maxWorkers: 2,
     // Each worker keeps the modules it imported from one file to the next, instead of importing
-    // src/ (and ajv, faker...) again for each file (decisions/027). No test file mocks modules
+    // src/ (and ajv, faker...) again for each file (decisions/031). No test file mocks modules
     // or leaves process.env changed, and files still run one at a time in each worker.
     isolate: false,
     sequence: { sequencer: SlowestFirst },

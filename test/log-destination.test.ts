@@ -1,4 +1,4 @@
-// Request lines are buffered and written in batches (issue 45, decision 027): what a user reads
+// Request lines are buffered and written in batches (issue 45, decision 029): what a user reads
 // in them must not change for it.
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';

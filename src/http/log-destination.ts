@@ -13,7 +13,7 @@ const EXIT_PATIENCE_MS = 5_000;
  * string and go out in one synchronous write of several kilobytes, or after a tenth of a second,
  * and when the process exits (`process.exit`, a signal the CLI handles, an uncaught error).
  * Not SonicBoom's asynchronous mode: it measures the whole waiting buffer on every line and
- * writes from a worker thread, which together cost more than the line itself (decision 027).
+ * writes from a worker thread, which together cost more than the line itself (decision 029).
  * @example createLogger(bufferedDestination(1)).info('listening');
  */
 export function bufferedDestination(fd: number): DestinationStream {
