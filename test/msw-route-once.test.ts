@@ -1,45 +1,63 @@
-// petstore-kit/msw finds where a request goes once: the route MSW's predicate found is the one
-// the mock answers with, not found a second time.
+// A request is routed once on its way through petstore-kit/msw: the route MSW's predicate found
+// is handed to `mock.fetch`, which answers on it rather than finding it again.
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type * as RequestTarget from '../src/core/request-target.js';
-import { mockHandlers, type MswMock } from '../src/msw.js';
-
-const routed = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../src/core/request-target.js', async (original) => {
-  const real = await original<typeof RequestTarget>();
-  return {
-    ...real,
-    splitTarget: (target: string) => {
-      routed.count++;
-      return real.splitTarget(target);
-    },
-  };
-});
+import type { Mock } from '../src/core/create-mock.js';
+import { ADMIN_SPEC_PATH } from '../src/openapi/bundled.js';
+import { loadSpec } from '../src/openapi/load.js';
+import { createMswMock, type MswMock } from '../src/wiring/msw-mock.js';
 
 const KEY = 'route-once-key';
-let mock: MswMock;
+const AUTH = { authorization: `Bearer ${KEY}` };
+let msw: MswMock;
+let mock: Mock;
 const server = setupServer();
 beforeAll(async () => {
-  mock = await mockHandlers({ apiKeys: [KEY] });
-  server.use(...mock.handlers);
+  msw = await createMswMock(
+    { apiKeys: [KEY] },
+    { spec: await loadSpec(), admin: await loadSpec(ADMIN_SPEC_PATH) },
+    (inner, answer) => {
+      mock = inner;
+      return answer;
+    },
+  );
+  server.use(...msw.handlers);
   server.listen({ onUnhandledRequest: 'error' });
 });
 afterAll(async () => {
   server.close();
-  await mock.close();
+  await msw.close();
+});
+
+describe('mock.fetch given a route', () => {
+  it('answers on that route, not on one found again from the request', async () => {
+    const list = mock.route('GET', `${msw.basePath}/categories`);
+    const response = await mock.fetch(
+      new Request(`http://mock.test${msw.basePath}/categories/1`, { headers: AUTH }),
+      list,
+    );
+    expect(response.status).toBe(200);
+    expect(Array.isArray(await response.json())).toBe(true);
+  });
 });
 
 describe('a request through petstore-kit/msw', () => {
-  it('is routed once, and answered on that route', async () => {
-    routed.count = 0;
-    const response = await fetch(`http://mock.test${mock.basePath}/categories`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Birds' }),
-    });
-    expect(response.status).toBe(201);
-    expect(await response.json()).toMatchObject({ name: 'Birds' });
-    expect(routed.count).toBe(1);
+  it('is routed once, by the predicate, and answered on that route', async () => {
+    const route = vi.spyOn(mock, 'route');
+    const fetch_ = vi.spyOn(mock, 'fetch');
+    try {
+      const response = await fetch(`http://mock.test${msw.basePath}/categories`, {
+        method: 'POST',
+        headers: { ...AUTH, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Birds' }),
+      });
+      expect(response.status).toBe(201);
+      expect(await response.json()).toMatchObject({ name: 'Birds' });
+      expect(route).toHaveBeenCalledTimes(1);
+      expect(fetch_).toHaveBeenCalledWith(expect.any(Request), route.mock.results[0]?.value);
+    } finally {
+      route.mockRestore();
+      fetch_.mockRestore();
+    }
   });
 });
