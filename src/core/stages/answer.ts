@@ -1,0 +1,28 @@
+// The answer check stage: the answer checked against the spec and made ready to send, or the
+// stream the request asked for, its head checked now and its events as they go out.
+import type { Answer, CheckedAnswer, Reply } from '../../vocabulary/answer.js';
+import type { MockRequest } from '../../vocabulary/request.js';
+import type { Operation } from '../../openapi/operations.js';
+import type { Exchange, MockCoreOptions, ServedApi } from '../mock-core.js';
+
+export async function checkedReply(
+  check: MockCoreOptions['checkAnswer'],
+  api: ServedApi,
+  request: MockRequest,
+  operation: Operation,
+  answer: Answer,
+  exchange: Exchange,
+): Promise<Reply> {
+  const { streamed } = exchange;
+  const stream =
+    streamed &&
+    api.streams?.answer(operation, streamed, answer, exchange.preferences ?? {}, exchange.cut);
+  if (stream) {
+    const head = check(operation, stream.head, api.headersOf(operation));
+    return { answer: { ...(head instanceof Promise ? await head : head), stream: stream.stream } };
+  }
+  // The operation's own headers under the answer's, merged once, by the check.
+  const checked = check(operation, answer, api.headersOf(operation));
+  const settled: CheckedAnswer = checked instanceof Promise ? await checked : checked;
+  return { answer: api.inXml ? api.inXml(request, operation, settled) : settled };
+}
