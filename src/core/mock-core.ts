@@ -149,17 +149,23 @@ export interface MockCore {
   /**
    * What a request breaks of the spec, without answering it: no operation at its path or for
    * its method, its credential (as its API checks it), its body's media type and bytes, its
-   * parameters and body against their schemas, each as the error the mock would answer. The
-   * proxy's check of a request it forwards anyway. A body that cannot be read leaves the
-   * schemas unchecked. Never throws.
+   * parameters and body against their schemas, each as the error the mock would answer; and
+   * its body as read, for the request log. The proxy's check of a request it forwards anyway,
+   * and the judge's. A body that cannot be read leaves the schemas unchecked. Never throws.
    */
-  inspect(request: MockRequest, route: Route): Promise<ApiError[]>;
+  inspect(request: MockRequest, route: Route): Promise<Inspection>;
   /**
    * A request target as a log line may show it: the API keys that any served API's security
    * schemes put in the query redacted, whether or not they were right.
    * @example core.shownTarget('/v1/x?api_key=K-1') // '/v1/x?api_key=***'
    */
   shownTarget(target: string): string;
+}
+
+/** What `inspect` finds of a request: what it breaks, and its body as read. */
+export interface Inspection {
+  found: ApiError[];
+  body?: ReadBody;
 }
 
 /**
@@ -279,7 +285,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
 
   return {
     route,
-    inspect: async (request, to) => (await checks.inspect(request, to)).found,
+    inspect: checks.inspect,
     shownTarget: (target) => redactTarget(target, everyPlace),
     errorAnswer: (err, to) =>
       errorAnswer(

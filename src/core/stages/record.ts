@@ -6,7 +6,7 @@ import type { MockRequest } from '../../vocabulary/request.js';
 import { credentialPartsOf } from '../admin/coverage.js';
 import { keptAnswer, keptBody, type AnsweredRequest } from '../admin/request-log.js';
 import type { Exchange, MockCoreOptions, Route, ServedApi } from '../mock-core.js';
-import type { MockState, MockStates } from '../state.js';
+import type { MockStates } from '../state.js';
 import { knownStateOf } from './session.js';
 
 /**
@@ -15,19 +15,19 @@ import { knownStateOf } from './session.js';
  */
 export function logEntry(
   request: MockRequest,
-  api: ServedApi,
-  state: MockState,
+  api: ServedApi | undefined,
+  session: string | undefined,
   sent: Pick<AnsweredRequest, 'status' | 'response' | 'fault'>,
   exchange: Pick<Exchange, 'body' | 'started'>,
 ): AnsweredRequest {
   const kept = exchange.body && keptBody(exchange.body);
   return {
-    session: state.session,
+    session,
     method: request.method,
     // As sent: the log redacts the credentials when it shows them.
     path: request.target,
     headers: request.headers,
-    credentials: api.credentials,
+    credentials: api?.credentials,
     status: sent.status,
     response: sent.response,
     fault: sent.fault,
@@ -54,7 +54,7 @@ export function record(
     logEntry(
       request,
       api,
-      state,
+      state.session,
       {
         // A malformed answer is sent with its status; a reset or a timeout sends none.
         status: fault

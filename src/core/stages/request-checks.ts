@@ -6,7 +6,7 @@ import type { ApiError } from '../../vocabulary/errors.js';
 import type { MockRequest } from '../../vocabulary/request.js';
 import type { Operation } from '../../openapi/operations.js';
 import { toApiError } from '../error-mapping.js';
-import type { Route } from '../mock-core.js';
+import type { Inspection, Route } from '../mock-core.js';
 import { createBodyDecoder, type ReadBody } from '../request-body.js';
 import type { RequestInput, ValidRequest } from '../request-validator.js';
 import type { ApiRoute } from './route.js';
@@ -29,7 +29,7 @@ export interface RequestChecks {
    * What a request breaks of the spec, without answering it (see MockCore.inspect), and the
    * body as read, for the request log. Never throws.
    */
-  inspect(request: MockRequest, to: Route): Promise<{ found: ApiError[]; body?: ReadBody }>;
+  inspect(request: MockRequest, to: Route): Promise<Inspection>;
 }
 
 export function createRequestChecks(
