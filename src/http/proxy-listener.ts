@@ -73,7 +73,8 @@ export interface ProxyListenerOptions {
 /** A Node request listener, and how the spec shapes what Node's HTTP layer refuses. */
 export interface ProxyListener {
   (req: IncomingMessage, res: ServerResponse): void;
-  errorAnswer(err: ApiError): CheckedAnswer;
+  /** The mock whose error shape Node's refusals take (see createMockServer). */
+  readonly mock: MockCore;
   /**
    * Resolves once every exchange begun has ended, its answer checked and recorded: a client
    * has the answer before the proxy is done with it, so a shutdown waits for this before it
@@ -354,7 +355,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
       inFlight.add(done);
     },
     {
-      errorAnswer: (err: ApiError) => app.mock.errorAnswer(err),
+      mock: app.mock,
       async idle() {
         while (inFlight.size > 0) await Promise.all(inFlight);
       },

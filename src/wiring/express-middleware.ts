@@ -59,11 +59,11 @@ export async function mockMiddleware(options: MockMiddlewareOptions = {}): Promi
     mock.routed(req, res, route);
   }
   return Object.assign(petstoreKitMock, {
-    basePath: mock.basePath(),
+    basePath: mock.mock.basePath,
     apiKeys: mock.apiKeys,
-    security: mock.security,
+    security: mock.mock.security,
     store: mock.store,
-    reset: mock.reset,
+    reset: () => mock.mock.reset(),
     close: mock.close,
   });
 }
