@@ -239,7 +239,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     const produced = produce(request, at, handler, hooks, state, valid, x);
     const answer = produced instanceof Promise ? await produced : produced;
     if (x.delayMs) await sleep(x.delayMs);
-    return checkedReply(options.checkAnswer, api, request, operation, answer, x);
+    const reply = checkedReply(options.checkAnswer, api, request, operation, answer, x);
+    return reply instanceof Promise ? await reply : reply;
   }
 
   async function handle(request: MockRequest, to: Route): Promise<Reply> {
