@@ -49,6 +49,8 @@ export interface MswMockOptions extends Omit<
 
 /** The mock as MSW request handlers, and what a test setup needs of it. */
 export interface MswMock {
+  /** The mock the handlers answer with: plain requests (`handle`), Fetch requests (`fetch`), its state. */
+  readonly mock: Mock;
   /**
    * One handler for every path of the mocked API (`/v1/...`) and of its admin API
    * (`/__mock/...`): give them to `setupServer` or `setupWorker`.
@@ -122,6 +124,7 @@ export async function createMswMock(
     ({ request }) => answer(request),
   );
   return {
+    mock,
     handlers: [handler],
     basePath: mock.basePath,
     apiKeys: settings.apiKeys,

@@ -27,6 +27,8 @@ export type StartMockOptions = MockOptions;
 
 /** A running mock. */
 export interface RunningMock {
+  /** The mock serving now (`--watch` swaps it): what the fields below are read from. */
+  readonly mock: Mock;
   /** Its base URL, e.g. `http://127.0.0.1:4010/v1`. */
   url: string;
   /** The keys it was given (or the default one), as given: `scheme=key` for one scheme's. */
@@ -82,6 +84,9 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
     ? keepCoverageFile(coverageFile, () => mock.mock.runCoverage())
     : undefined;
   return {
+    get mock() {
+      return mock.mock;
+    },
     url: `${origin}${mock.mock.basePath}`,
     apiKeys: mock.apiKeys,
     basic: mock.basic,
