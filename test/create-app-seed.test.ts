@@ -37,7 +37,7 @@ describe('createApp’s seed data', () => {
     );
     expect(created.status).toBe(201);
     expect(await categories(app)).toHaveLength(3);
-    await app.reset();
+    await app.mock.reset();
     expect(await categories(app)).toHaveLength(2);
     expect(
       await categories(createApp({ spec: await loadSpec(), apiKeys: [KEY], seedCount: 0 })),

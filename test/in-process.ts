@@ -29,7 +29,7 @@ export interface InProcessMock {
 export async function inProcessMock(options: MockOptions = {}): Promise<InProcessMock> {
   const opened = await openMock(resolveOptions(options));
   return {
-    url: `${IN_PROCESS_ORIGIN}${opened.basePath()}`,
+    url: `${IN_PROCESS_ORIGIN}${opened.mock.basePath}`,
     async fetch(input, init) {
       const response = await opened.mock.fetch(new Request(input, init));
       // Response.error() is how the mock says the connection failed; fetch rejects for that.
@@ -40,10 +40,10 @@ export async function inProcessMock(options: MockOptions = {}): Promise<InProces
       return opened.mock;
     },
     get warnings() {
-      return opened.warnings;
+      return opened.mock.warnings;
     },
     store: opened.store,
-    reset: opened.reset,
+    reset: () => opened.mock.reset(),
     close: opened.close,
   };
 }

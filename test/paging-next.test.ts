@@ -26,7 +26,7 @@ describe('a list whose envelope names its cursor `next`', () => {
 
   beforeAll(async () => {
     app = createApp({ spec: await loadSpec(HELPDESK), apiKeys: [KEY], seed: 3 });
-    await app.seed({ count: 5, seed: 3 });
+    await app.mock.seed({ count: 5, seed: 3 });
   });
 
   it('hands out the cursor of the next page, and null on the last', async () => {
@@ -78,7 +78,7 @@ describe('a list paged by offset whose `next` is a link', () => {
 
   beforeAll(async () => {
     app = createApp({ spec: await loadSpec(GALAXY), apiKeys: [KEY], seed: 3 });
-    await app.seed({ count: 7, seed: 3 });
+    await app.mock.seed({ count: 7, seed: 3 });
   });
 
   it('links the next page as the client asked for this one, and says null on the last', async () => {
@@ -174,7 +174,7 @@ describe('a list that tells the ids of its first and last records', () => {
 
   beforeAll(async () => {
     app = createApp({ spec: await loadSpec(await specFileOf(spec)), apiKeys: [KEY], seed: 3 });
-    await app.seed({ count: 5, seed: 3 });
+    await app.mock.seed({ count: 5, seed: 3 });
   });
 
   it('tells the ids of the page, and the next page follows `after=<last_id>`', async () => {

@@ -432,7 +432,7 @@ describe('the credentials given', () => {
         )
       ).status,
     ).toBe(200);
-    expect(defaults.security.map((line) => line.line)).toContain(
+    expect(defaults.mock.security.map((line) => line.line)).toContain(
       `basicAuth (http basic): the default user:password ${DEFAULT_BASIC_CREDENTIAL}`,
     );
   });
@@ -451,14 +451,14 @@ describe('the credentials given', () => {
       await send('/alternatives', { headers: { 'X-API-Key': DEFAULT_API_KEY } }, keysOnly),
       'invalid_credential',
     );
-    expect(keysOnly.security).toContainEqual({
+    expect(keysOnly.mock.security).toContainEqual({
       line: 'basicAuth (http basic): nothing: no user:password was given for it',
       warning: true,
     });
   });
 
   it('say at start-up what each scheme accepts, one line each, and never a secret', () => {
-    const lines = app.security.map((line) => line.line);
+    const lines = app.mock.security.map((line) => line.line);
     expect(lines).toEqual([
       'bearerAuth (http bearer): the 1 key given',
       'basicAuth (http basic): the 1 user:password given',
@@ -476,7 +476,7 @@ describe('the credentials given', () => {
 
   it('warn of a key that looks meant for a scheme the spec lacks, and take it whole', async () => {
     const typo = appWith({ apiKeys: ['headrKey=abc'] });
-    expect(typo.security).toContainEqual({
+    expect(typo.mock.security).toContainEqual({
       line: 'an API key starts with "headrKey=", but the spec has no security scheme headrKey: it is taken whole, for every scheme',
       warning: true,
     });
@@ -505,7 +505,7 @@ describe('the credentials given', () => {
     expect(
       (await request(basicOnly).get('/__mock/requests').set('Authorization', 'Bearer x')).status,
     ).toBe(401);
-    expect(basicOnly.security.at(-1)).toEqual({
+    expect(basicOnly.mock.security.at(-1)).toEqual({
       line: 'the admin API (/__mock) takes an API key, and none was given: it refuses every request',
       warning: true,
     });
@@ -517,7 +517,7 @@ describe('a spec that names a scheme it does not declare', () => {
     const document = structuredClone(spec.resolved);
     document.paths!['/alternatives']!.get!.security = [{ nowhere: [] }, { headerKey: [] }];
     const edited = appWith({ spec: { ...spec, resolved: document }, apiKeys: [KEY] });
-    expect(edited.security).toContainEqual({
+    expect(edited.mock.security).toContainEqual({
       line: 'nowhere: a security requirement names it, but the spec declares no such scheme: requirements naming it are never met',
       warning: true,
     });

@@ -29,7 +29,7 @@ import { createErrorShaper } from './error-shaper.js';
 import { exampleHandler } from './example-answers.js';
 import { requestOf, responseOf } from './fetch-adapter.js';
 import type { CustomHandler, OperationHandler } from './handler.js';
-import { createMockCore, type MockCore, type ServedApi } from './mock-core.js';
+import { createMockCore, type MockCore, type Route, type ServedApi } from './mock-core.js';
 import { createStreamAnswers } from './streams/stream-answers.js';
 import { LOOPBACK_HOSTS } from './outgoing/allowed-hosts.js';
 import {
@@ -186,9 +186,10 @@ export interface Mock extends MockCore {
   /**
    * The answer to a Fetch request, with no socket: CORS and the Host check, which are the
    * HTTP adapter's, do not apply. A network fault is a network error (`Response.error()`).
+   * `route` is the request's, when the caller found it already (MSW's predicate), not found again.
    * @example await mock.fetch(new Request('http://mock.test/v1/categories', { headers: { authorization: 'Bearer k' } }))
    */
-  fetch(request: Request): Promise<Response>;
+  fetch(request: Request, route?: Route): Promise<Response>;
   /** The CPU budget per event-loop turn that the lists being checked and sent share. */
   readonly budget: TurnBudget;
   /** Where the admin API is served (`/__mock`), when there is one. */
@@ -509,8 +510,9 @@ export function createMock(
     errorAnswer: core.errorAnswer,
     inspect: core.inspect,
     shownTarget: core.shownTarget,
-    async fetch(request) {
-      const reply = await handle(await requestOf(request));
+    async fetch(request, route) {
+      const plain = await requestOf(request);
+      const reply = await handle(plain, route ?? core.route(plain.method, plain.target));
       return responseOf(reply, request.method);
     },
     budget,

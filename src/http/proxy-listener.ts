@@ -4,12 +4,12 @@ import { readRawBody } from './raw-body.js';
 import {
   keptAnswer,
   LOGGED_BODY_LIMIT,
-  type AnsweredRequest,
   type KeptAnswer,
   type RequestLog,
 } from '../core/admin/request-log.js';
 import { hasBody } from '../core/headers.js';
-import type { MockCore } from '../core/mock-core.js';
+import type { Exchange, MockCore } from '../core/mock-core.js';
+import { logEntry } from '../core/stages/record.js';
 import type { ObservedAnswer } from '../core/proxy/answer-rules.js';
 import type { RecordedWrite } from '../core/proxy/recorder.js';
 import type { SeenExchange } from '../core/traffic/har.js';
@@ -73,7 +73,8 @@ export interface ProxyListenerOptions {
 /** A Node request listener, and how the spec shapes what Node's HTTP layer refuses. */
 export interface ProxyListener {
   (req: IncomingMessage, res: ServerResponse): void;
-  errorAnswer(err: ApiError): CheckedAnswer;
+  /** The mock whose error shape Node's refusals take (see createMockServer). */
+  readonly mock: MockCore;
   /**
    * Resolves once every exchange begun has ended, its answer checked and recorded: a client
    * has the answer before the proxy is done with it, so a shutdown waits for this before it
@@ -142,9 +143,19 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
     if (route.api?.basePath !== basePath) return app.routed(req, res, route);
     const operation = route.kind === 'operation' ? route.operation : undefined;
     let body: Buffer | undefined;
+    const request: MockRequest = {
+      method,
+      target,
+      headers: req.headers,
+      rawHeaders: req.rawHeaders,
+      body: async () =>
+        decodeBody(body ?? Buffer.alloc(0), req.headers['content-encoding'], options.bodyLimit),
+    };
+    // The request as the mock's own stages read it (its body decoded once), for the request log.
+    const reading: Pick<Exchange, 'body' | 'started'> = { started };
     const finish = (status: number, response?: KeptAnswer, answered?: AnswerSeen) => {
       const ms = performance.now() - started;
-      line?.({ method, path: target, status, ms: Math.round(ms * 10) / 10 });
+      line?.({ method, path: app.mock.shownTarget(target), status, ms: Math.round(ms * 10) / 10 });
       options.onExchange?.({
         method,
         url: `http://${req.headers.host ?? 'localhost'}${target}`,
@@ -157,18 +168,9 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
         startedAt: Date.now() - ms,
         ms,
       });
-      return options.requestLog?.add({
-        method,
-        // As sent: the log redacts the credentials when it shows them.
-        path: target,
-        headers: req.headers,
-        ...(route.api?.credentials ? { credentials: route.api.credentials } : {}),
-        status,
-        response,
-        durationMs: Math.round(ms * 100) / 100,
-        at: Date.now(),
-        ...keptRequestBody(body, req.headers['content-type']),
-      });
+      return options.requestLog?.add(
+        logEntry(request, route.api, undefined, { status, response }, reading),
+      );
     };
 
     if (hasBody({ headers: req.headers })) {
@@ -185,15 +187,9 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
         return finish(answer.status, keptAnswer(answer, method), seenOwn(answer));
       }
     }
-    const request: MockRequest = {
-      method,
-      target,
-      headers: req.headers,
-      rawHeaders: req.rawHeaders,
-      body: async () =>
-        decodeBody(body ?? Buffer.alloc(0), req.headers['content-encoding'], options.bodyLimit),
-    };
-    const found = await app.mock.inspect(request, route);
+    const inspection = await app.mock.inspect(request, route);
+    const { found } = inspection;
+    if (inspection.body) reading.body = inspection.body;
     const asked = requestBreaches(found);
     for (const { message } of requestAdvisories(found))
       logger.info(
@@ -359,7 +355,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
       inFlight.add(done);
     },
     {
-      errorAnswer: (err: ApiError) => app.mock.errorAnswer(err),
+      mock: app.mock,
       async idle() {
         while (inFlight.size > 0) await Promise.all(inFlight);
       },
@@ -418,23 +414,4 @@ function keptTargetAnswer(headers: TargetHeaders, decoded: Buffer | undefined): 
   }
   const start = Buffer.from(decoded.subarray(0, LOGGED_BODY_LIMIT));
   return { headers: shown, start, bytes: decoded.length };
-}
-
-/** What the log keeps of the body the client sent: its JSON, or why it is not kept. */
-function keptRequestBody(
-  body: Buffer | undefined,
-  contentType: string | undefined,
-): Pick<AnsweredRequest, 'body' | 'bodyNote'> {
-  if (!body || body.length === 0) return {};
-  const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? 'no media type';
-  if (body.length > LOGGED_BODY_LIMIT)
-    return { bodyNote: `The body was ${body.length} bytes: more than the 16 KiB kept` };
-  if (isJsonMediaType(type)) {
-    try {
-      return { body: JSON.parse(body.toString('utf8')) as unknown };
-    } catch {
-      return { bodyNote: `A body of ${body.length} bytes that is not JSON, not kept` };
-    }
-  }
-  return { bodyNote: `A body of ${body.length} bytes of ${type}, not kept` };
 }

@@ -58,17 +58,21 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-/** A request listener, and how the spec shapes the errors Node's HTTP layer refuses requests with. */
+/** What shapes the errors Node's HTTP layer refuses requests with: the mock's error answer. */
+interface ErrorShape {
+  /** The spec's error answer for an error no request reached the app with. */
+  errorAnswer(error: ApiError): CheckedAnswer;
+}
+
+/** A request listener, and the mock it answers with, whose error shape Node's refusals take. */
 export type ServedApp =
   | {
       (req: IncomingMessage, res: ServerResponse): void;
-      /** The spec's error answer for an error no request reached the app with. */
-      errorAnswer?(error: ApiError): CheckedAnswer;
+      readonly mock?: ErrorShape;
     }
   | {
       listener(req: IncomingMessage, res: ServerResponse): void;
-      /** The spec's error answer for an error no request reached the app with. */
-      errorAnswer?(error: ApiError): CheckedAnswer;
+      readonly mock?: ErrorShape;
     };
 
 /**
@@ -82,7 +86,7 @@ export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> =
   const bounds = { ...DEFAULT_SERVER_LIMITS, ...limits };
   const listener = typeof app === 'function' ? app : app.listener;
   const errorAnswer = (error: ApiError): CheckedAnswer =>
-    app.errorAnswer?.(error) ?? {
+    app.mock?.errorAnswer(error) ?? {
       status: error.status,
       headers: { ...error.headers, 'Content-Type': 'application/json; charset=utf-8' },
       body: new CheckedJson(Buffer.from(JSON.stringify(error.toBody()))),

@@ -4,7 +4,6 @@ import { corsMiddleware } from '../http/cors.js';
 import { createInspectorPage } from '../http/inspector-page.js';
 import { createListener, type MockListener } from '../http/listener.js';
 import { requestLines, silentLogger } from '../http/logger.js';
-import type { CheckedAnswer } from '../vocabulary/answer.js';
 import { buildMock, type AppOptions, type AppParts, type AppSettings } from './create-core.js';
 import { resolveOptions } from './options.js';
 
@@ -16,12 +15,9 @@ const APP_PARTS: readonly (keyof AppParts)[] = ['spec', 'adminSpec', 'hosts', 'p
 
 /**
  * The mock as a Node request listener: a function, so that `http.createServer(app)` takes it,
- * with the mock it serves (`app.mock`) and what a user reads of it most.
+ * holding the mock it serves (`app.mock`: its base path, store, state, seed and reset).
  */
-export interface MockApp extends Pick<
-  Mock,
-  'basePath' | 'resources' | 'store' | 'security' | 'warnings' | 'seed' | 'reset'
-> {
+export interface MockApp {
   (
     req: Parameters<MockListener['listener']>[0],
     res: Parameters<MockListener['listener']>[1],
@@ -30,8 +26,6 @@ export interface MockApp extends Pick<
   readonly mock: Mock;
   /** Answers a request already routed with `mock.route` (the express mount, the proxy). */
   readonly routed: MockListener['routed'];
-  /** The spec's error answer for what Node's HTTP layer refuses (see createMockServer). */
-  errorAnswer(error: unknown): CheckedAnswer;
 }
 
 /**
@@ -65,7 +59,7 @@ export function createApp(options: AppOptions, from: { carriedFrom?: Mock } = {}
   );
   // Deferred (seedOnFirstUse): it only records the settings, so nothing is left to await.
   if (seeded && !from.carriedFrom)
-    void app.seed({ count: settings.seedCount, seed: settings.seed });
+    void app.mock.seed({ count: settings.seedCount, seed: settings.seed });
   return app;
 }
 
@@ -90,17 +84,6 @@ export function appOf(settings: AppSettings, from: { carriedFrom?: Mock } = {}):
       ? { onAnswered: requestLines(logger, { adminBasePath: mock.adminBasePath }) }
       : {}),
   });
-  // A function with fields: Node's server takes a function, a user reads the fields.
-  return Object.assign(node.listener, {
-    mock,
-    routed: node.routed,
-    errorAnswer: (error: unknown) => mock.errorAnswer(error),
-    basePath: mock.basePath,
-    resources: mock.resources,
-    store: mock.store,
-    security: mock.security,
-    warnings: mock.warnings,
-    seed: mock.seed,
-    reset: mock.reset,
-  });
+  // A function with fields: Node's server takes a function, a user reads the mock.
+  return Object.assign(node.listener, { mock, routed: node.routed });
 }

@@ -1,3 +1,4 @@
+import type { Mock } from '../core/create-mock.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SchemeSummary } from '../core/security.js';
 import type { Store } from '../store/store.js';
@@ -20,6 +21,8 @@ export interface MockMiddleware {
    * (`/__mock`), whatever its method; hands every other request to `next()`.
    */
   (req: IncomingMessage, res: ServerResponse, next: NextFunction): void;
+  /** The mock serving now (`watch` swaps it): plain requests (`handle`), Fetch requests (`fetch`), its state. */
+  readonly mock: Mock;
   /** The mocked API's base path, from the spec's servers: `/v1`. */
   readonly basePath: string;
   /** The keys it accepts (or the default one), as given. */
@@ -61,12 +64,17 @@ export async function mockMiddleware(options: MockMiddlewareOptions = {}): Promi
     if (route.api === undefined) return next();
     mock.routed(req, res, route);
   }
-  return Object.assign(petstoreKitMock, {
-    basePath: mock.basePath(),
+  // The mock serving now, read when asked: `watch` swaps it.
+  const middleware = Object.defineProperty(petstoreKitMock, 'mock', {
+    get: () => mock.mock,
+    enumerable: true,
+  }) as typeof petstoreKitMock & { readonly mock: Mock };
+  return Object.assign(middleware, {
+    basePath: mock.mock.basePath,
     apiKeys: mock.apiKeys,
-    security: mock.security,
+    security: mock.mock.security,
     store: mock.store,
-    reset: mock.reset,
+    reset: () => mock.mock.reset(),
     close: mock.close,
   });
 }

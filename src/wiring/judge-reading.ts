@@ -23,6 +23,6 @@ export async function judgeReadingOf(
     route: app.mock.route,
     inspect: app.mock.inspect,
     answerRules: app.mock.answerRules,
-    basePath: app.basePath,
+    basePath: app.mock.basePath,
   };
 }

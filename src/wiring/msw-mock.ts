@@ -2,6 +2,7 @@
 // From `msw` itself, which MSW 2 and 3 both export `http` from (`msw/http` is MSW 3's only).
 import { http, type HttpHandler } from 'msw';
 import type { Mock } from '../core/create-mock.js';
+import type { Route } from '../core/mock-core.js';
 import type { SchemeSummary } from '../core/security.js';
 import type { LoadedSpec } from '../openapi/load.js';
 import type { Resource } from '../openapi/resources.js';
@@ -36,6 +37,8 @@ export type MswMockOptions = Omit<OptionsOf<'msw'>, 'spec'> & {
 
 /** The mock as MSW request handlers, and what a test setup needs of it. */
 export interface MswMock {
+  /** The mock the handlers answer with: plain requests (`handle`), Fetch requests (`fetch`), its state. */
+  readonly mock: Mock;
   /**
    * One handler for every path of the mocked API (`/v1/...`) and of its admin API
    * (`/__mock/...`): give them to `setupServer` or `setupWorker`.
@@ -94,16 +97,22 @@ export async function createMswMock(
   await store.markInitial();
 
   const origin = options.origin === undefined ? undefined : new URL(options.origin).origin;
-  const answer = around(mock, (request) => mock.fetch(request));
+  // The route MSW's predicate found, handed to the answer: a request is routed once.
+  const routes = new WeakMap<Request, Route>();
+  const answer = around(mock, (request) => mock.fetch(request, routes.get(request)));
   const handler = http.all(
     ({ request }) => {
       const url = new URL(request.url);
       if (origin !== undefined && url.origin !== origin) return false;
-      return mock.route(request.method, url.pathname + url.search).api !== undefined;
+      const route = mock.route(request.method, url.pathname + url.search);
+      if (route.api === undefined) return false;
+      routes.set(request, route);
+      return true;
     },
     ({ request }) => answer(request),
   );
   return {
+    mock,
     handlers: [handler],
     basePath: mock.basePath,
     apiKeys: settings.apiKeys,

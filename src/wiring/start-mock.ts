@@ -17,7 +17,6 @@ import { openFileStore } from '../store/file-store.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import type { StateBackend, Store } from '../store/store.js';
 import { stateBackend } from '../store/with-local-side-data.js';
-import type { CheckedAnswer } from '../vocabulary/answer.js';
 import { StartupError } from '../vocabulary/errors.js';
 import { keepCoverageFile } from './coverage-file.js';
 import { appOf, describeUnfit } from './create-app.js';
@@ -25,6 +24,8 @@ import { resolveOptions, type MockOptions, type ResolvedOptions } from './option
 
 /** A running mock. */
 export interface RunningMock {
+  /** The mock serving now (`--watch` swaps it): what the fields below are read from. */
+  readonly mock: Mock;
   /** Its base URL, e.g. `http://127.0.0.1:4010/v1`. */
   url: string;
   /** The keys it was given (or the default one), as given: `scheme=key` for one scheme's. */
@@ -80,19 +81,22 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     ? keepCoverageFile(coverageFile, () => mock.mock.runCoverage())
     : undefined;
   return {
-    url: `${origin}${mock.basePath()}`,
+    get mock() {
+      return mock.mock;
+    },
+    url: `${origin}${mock.mock.basePath}`,
     apiKeys: mock.apiKeys,
     basic: mock.basic,
-    security: mock.security,
+    security: mock.mock.security,
     get warnings() {
-      return mock.warnings;
+      return mock.mock.warnings;
     },
     server,
     store: mock.store,
     get resources() {
-      return mock.resources;
+      return mock.mock.resources;
     },
-    reset: mock.reset,
+    reset: () => mock.mock.reset(),
     async close() {
       await close();
       await coverage?.close();
@@ -101,23 +105,18 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   };
 }
 
-/** A mock ready to serve but not listening: what startMock and mockMiddleware share. */
+/**
+ * A mock ready to serve but not listening: what startMock and mockMiddleware share. It holds
+ * the mock (its base path, store, state, reset) and adds what serving it needs.
+ */
 export interface OpenMock extends MockListener {
   /** The mock serving now: `watch` swaps it for the mock of the new spec, which takes over its state. */
   readonly mock: Mock;
-  /** The spec's error answer for what Node's HTTP layer refuses (see createMockServer). */
-  errorAnswer(error: unknown): CheckedAnswer;
-  /** The base path of the mocked API, from the spec's servers (`/v1`). */
-  basePath(): string;
+  /** The keys it accepts (or the default one), as given: the mock keeps only what they mean. */
   apiKeys: readonly string[];
   basic: readonly string[];
-  security: readonly SchemeSummary[];
-  /** The defects of the spec it lives with (see MockApp.warnings). */
-  readonly warnings: readonly string[];
+  /** The store it opened (and closes): the mock's own wraps it (a large spec's seeding on first use). */
   store: Store;
-  /** The collections inferred from the spec serving now (see RunningMock.resources). */
-  readonly resources: readonly Resource[];
-  reset(): Promise<void>;
   /** Stops watching the spec and the work ahead (see Mock.warmUp), and closes the store. */
   close(): Promise<void>;
 }
@@ -162,8 +161,8 @@ export async function openMock(
   // seeded once, when new, and every replica must see the records the first one made.
   const { storage } = settings;
   const seedNow =
-    storage.kind === 'memory' ? undefined : app.resources.map((resource) => resource.name);
-  if (!hasData) await app.seed(seeding, seedNow);
+    storage.kind === 'memory' ? undefined : app.mock.resources.map((resource) => resource.name);
+  if (!hasData) await app.mock.seed(seeding, seedNow);
   else
     await refuseUnfitData(
       app.mock,
@@ -212,19 +211,9 @@ export async function openMock(
     },
     listener: (req, res) => app(req, res),
     routed: (req, res, route) => app.routed(req, res, route),
-    errorAnswer: (error) => app.errorAnswer(error),
-    basePath: () => app.basePath,
     apiKeys: settings.apiKeys,
     basic: settings.basic,
-    security: app.security,
-    get warnings() {
-      return app.warnings;
-    },
     store,
-    get resources() {
-      return app.resources;
-    },
-    reset: () => app.reset(),
     async close() {
       stopWatching();
       // Else it goes on compiling a large document's schemas in the background, seconds of

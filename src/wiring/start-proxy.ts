@@ -120,7 +120,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const forwarder = createForwarder({ target, timeoutMs });
   const listener = createProxyListener({
     app,
-    basePath: app.basePath,
+    basePath: app.mock.basePath,
     answerRules: app.mock.answerRules,
     streamRules: app.mock.streamRules,
     forwarder,
@@ -129,7 +129,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     violations,
     enforce: options.enforce ?? false,
     bodyLimit: settings.bodyLimit,
-    ...(recording ? { onWrite: createRecorder(app.resources, recording) } : {}),
+    ...(recording ? { onWrite: createRecorder(app.mock.resources, recording) } : {}),
     logger,
     logRequests: settings.logRequests,
     requestLog: app.mock.states.default.requestLog,
@@ -158,7 +158,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     },
   );
   return {
-    url: `${origin}${app.basePath}`,
+    url: `${origin}${app.mock.basePath}`,
     server,
     violations,
     async close() {

@@ -50,7 +50,7 @@ export async function judgeRequest(
     headers: sent.headers,
     body: sent.body ?? Buffer.alloc(0),
   };
-  const found = await reading.inspect(request, route);
+  const { found } = await reading.inspect(request, route);
   return { operation, request: requestBreaches(found), advisories: requestAdvisories(found) };
 }
 

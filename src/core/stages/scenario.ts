@@ -1,0 +1,51 @@
+// The scenario stage: what the request's `Prefer` header and its state's settings ask the mock
+// to play (a forced answer, a delay, a network fault).
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Operation } from '../../openapi/operations.js';
+import type { Reply } from '../../vocabulary/answer.js';
+import type { MockRequest } from '../../vocabulary/request.js';
+import type { Exchange, ScenarioHooks } from '../mock-core.js';
+import { readPreferences } from '../scenarios/prefer.js';
+import type { MockState } from '../state.js';
+
+/**
+ * Settles the request's preferences (its own, and the state's force over them), delay and
+ * any stream cut on `exchange`.
+ * @param streamed whether the answer is a stream, which a fault with `after` cuts, not replaces.
+ * @returns the fault to play instead of an answer, after the delay; undefined to go on.
+ */
+export async function playScenarios(
+  request: MockRequest,
+  operation: Operation,
+  hooks: ScenarioHooks,
+  state: MockState,
+  streamed: boolean,
+  exchange: Exchange,
+): Promise<Reply | undefined> {
+  let preferences = readPreferences(request, operation);
+  exchange.preferences = preferences;
+  // The request's own, not a force's: a test's force does not delay its client's callbacks.
+  exchange.callbackDelay = preferences.callbackDelay;
+  const settings = await state.scenarios.settings();
+  // The state's force is what a Prefer header would ask, over the request's own.
+  const forced = settings.force && (await state.scenarios.takeForced(operation));
+  if (forced) preferences = { ...preferences, ...forced };
+  exchange.preferences = preferences;
+  exchange.delayMs = state.scenarios.delayFor(settings, preferences);
+  const fault = state.scenarios.faultFor(settings, preferences);
+  if (!fault) return undefined;
+  // `Prefer: fault=reset; after=2` breaks a stream after its second event, not before it.
+  if (streamed && preferences.after !== undefined) {
+    exchange.cut = { kind: fault, after: preferences.after, holdMs: hooks.faultTimeoutMs };
+    return undefined;
+  }
+  if (exchange.delayMs > 0) await sleep(exchange.delayMs);
+  return {
+    fault: {
+      kind: fault,
+      holdMs: hooks.faultTimeoutMs,
+      status: operation.successStatus,
+      body: hooks.sample(operation),
+    },
+  };
+}
