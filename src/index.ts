@@ -1,6 +1,7 @@
 // petstore-kit as a library (`import { startMock } from 'petstore-kit'`): the mock for a
 // frontend's test setup, and the pieces to build it into another server. Every type an option
-// refers to is exported here, and every error class the functions document.
+// refers to is exported here, and every error class the functions document; a store's own
+// bookkeeping types (entry codecs, list bounds, scope usage) are not: `Store` is what a user implements.
 export { startMock, type RunningMock } from './wiring/start-mock.js';
 export { startProxy, type ProxyOptions, type RunningProxy } from './wiring/start-proxy.js';
 export type { Violation, ViolationList, ViolationLog } from './core/proxy/violations.js';
@@ -55,12 +56,6 @@ export {
   StoreUnavailableError,
   type Collection,
   type CollectionDescriptor,
-  type EntryBounds,
-  type EntryCodec,
-  type EntrySlots,
-  type ListBounds,
-  type ScopeUsage,
-  type ScopedStore,
   type SideData,
   type StateBackend,
   type Store,

@@ -38,14 +38,12 @@ export function createErrorShaper(
   } = {},
 ): (error: ApiError, operation: Operation | undefined) => ShapedError {
   const cpuMs = options.cpuMs ?? processCpuMs;
-  // Error schemas no value satisfies (Cloudflare's `allOf` of a success envelope, whose
-  // `success` is `enum: [true]`, and a failure one, `enum: [false]`): remembered, so that each
-  // error of theirs does not pay for the generator's every attempt again. Only a failure that
-  // says so of the schema marks it; running out of time does not (a busy machine makes a
-  // satisfiable schema run out too) unless it happens twice with the CPU the mock's own.
+  // Error schemas no value satisfies, remembered so that each error does not pay for every
+  // attempt again; running out of time marks one only twice over, as a busy machine runs out too
+  // (decisions/028-comments-say-why.md).
   const unsatisfiable = new WeakSet<object>();
   const outOfTime = new WeakMap<object, number>();
-  // The filler of each error schema, made once: Stripe's took 0.2–0.5 s to make, on every 404.
+  // The filler of each error schema, made once: a large one is slow to make, on every 404.
   const samples = new WeakMap<object, unknown>();
   const sampleOf = (schema: SchemaObject): unknown => {
     if (!samples.has(schema))

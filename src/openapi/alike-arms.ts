@@ -24,9 +24,8 @@ const NODE_BUDGET = 2_000;
 /**
  * Arms of a `oneOf` that differ only by their annotations (an example, a description) can
  * never be told apart: no value matches exactly one of them, so no answer can be made, and no
- * real server's answer is valid (PagerDuty's log entries and automation invocations answered
- * 500). Their author wrote alternatives; each such arm is read once, in place, with one warning
- * line for the document. Run on the resolved document.
+ * real server's answer is valid. Their author wrote alternatives; each such arm is read once,
+ * in place, with one warning line for the document. Run on the resolved document.
  * @example mergeAlikeArms(resolved) // ['a oneOf listing the same schema twice, read once: 2 times (first at #/components/schemas/Agent)']
  */
 export function mergeAlikeArms(resolved: object): string[] {

@@ -49,8 +49,7 @@ export function hideDataRefs(document: object): () => void {
 
 /**
  * hideDataRefs, and whether a reference of the document (not of its data) names another file
- * or a URL: when none does, the resolver need not look for them (a walk of the whole
- * document, 0.2-0.4 s of Cloudflare's cold start).
+ * or a URL: when none does, the resolver need not look for them (a walk of the whole document).
  * @example const { restore, external } = hideDataRefsSeeing(document);
  */
 export function hideDataRefsSeeing(document: object): { restore: () => void; external: boolean } {

@@ -3,11 +3,9 @@
 import { pointerOf, type Where } from './schema-walk.js';
 
 /**
- * How deep a parsed document may nest, in JSON levels (an object or an array each). The deepest
- * of the 38 real descriptions the tests hold nests 30 (DigitalOcean's); structuredClone, the
- * `$ref` resolver and the official check (each recursive) overflow the call stack between 800
- * and 2,000 levels, and so would JSON.stringify past about 6,000. 256 is eight times the
- * deepest real one, and a third of what the readers take.
+ * How deep a parsed document may nest, in JSON levels (an object or an array each): far deeper
+ * than real descriptions, well short of where the recursive readers overflow the call stack
+ * (the measurements: decisions/028-comments-say-why.md).
  */
 export const MAX_NESTING = 256;
 
@@ -22,8 +20,8 @@ export function cutDeepNesting(document: unknown, limit = MAX_NESTING): string |
   let first: Where | undefined;
   // A YAML alias shares one object between places: it is walked once.
   const seen = new WeakSet<object>();
-  // Each node with a link to where it sits, made into a place only for the first cut: a place
-  // copied for every node was most of the walk's time (90 ms of Cloudflare's cold start).
+  // Each node with a link to where it sits, made into a place only for the first cut: copying a
+  // place for every node was most of the walk's time.
   const stack: { node: object; depth: number; at: Link | undefined }[] = [];
   if (typeof document === 'object' && document !== null)
     stack.push({ node: document, depth: 1, at: undefined });

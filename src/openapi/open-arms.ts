@@ -25,11 +25,9 @@ const NARROWING = [
 ];
 
 /**
- * A `oneOf` whose arms are objects that require nothing and close nothing (Zoom's settings:
- * `oneOf: [{properties: {meeting_security, zoom_rooms}}, {properties: {client_alert, ...}}]`)
- * can never be met: every object its authors meant meets each arm, so none meets exactly one,
- * and every answer of such a schema was the 500 for a schema no value satisfies (5 of Zoom's
- * operations, its account and room settings). Its authors list the shapes an object may take:
+ * A `oneOf` whose arms are objects that require nothing and close nothing can never be met:
+ * every object its authors meant meets each arm, so none meets exactly one, and every answer
+ * of such a schema would be a 500. Its authors list the shapes an object may take:
  * it is read as `anyOf`, in place, with one warning line for the document. A `discriminator`
  * names how to tell arms apart, and is left as it is. Run on the resolved document.
  * @example openArmsReader() // { visit, warnings }

@@ -38,8 +38,8 @@ type SchemaCheck = ((document: unknown) => boolean) & { errors?: CheckError[] | 
 /**
  * What the check's schema of the document's version finds. Its `validate` also resolves every
  * `$ref` of a valid document, on a copy of it, and says what it found in a string, which
- * specDefects ignores (the resolver reads them): 0.6 s of GitHub's cold start and a copy of
- * 6 MB. The schema alone finds the same errors.
+ * specDefects ignores (the resolver reads them), at the cost of a copy of the document. The
+ * schema alone finds the same errors.
  */
 async function schemaErrors(document: object): Promise<readonly CheckError[] | undefined> {
   const { Validator } = await import('@seriousme/openapi-schema-validator');
@@ -57,9 +57,9 @@ async function schemaErrors(document: object): Promise<readonly CheckError[] | u
 
 /**
  * The check of a version compiled at build time (scripts/build-openapi-checks.mjs writes it
- * beside the built module), when it was compiled from the check installed: compiling the 3.0
- * schema takes 0.5-0.8 s of a cold start, loading it 30 ms. Undefined from src/, or for a
- * version only compiled at run time.
+ * beside the built module), when it was compiled from the check installed: loading it is far
+ * cheaper than compiling it at start-up. Undefined from src/, or for a version only compiled
+ * at run time.
  */
 function compiledAhead(version: string): SchemaCheck | undefined {
   const require = createRequire(import.meta.url);
