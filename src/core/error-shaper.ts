@@ -40,7 +40,7 @@ export function createErrorShaper(
   const cpuMs = options.cpuMs ?? processCpuMs;
   // Error schemas no value satisfies, remembered so that each error does not pay for every
   // attempt again; running out of time marks one only twice over, as a busy machine runs out too
-  // (decisions/028-comments-say-why.md).
+  // (decisions/033-comments-say-why.md).
   const unsatisfiable = new WeakSet<object>();
   const outOfTime = new WeakMap<object, number>();
   // The filler of each error schema, made once: a large one is slow to make, on every 404.

@@ -5,7 +5,7 @@ import { pointerOf, type Where } from './schema-walk.js';
 /**
  * How deep a parsed document may nest, in JSON levels (an object or an array each): far deeper
  * than real descriptions, well short of where the recursive readers overflow the call stack
- * (the measurements: decisions/028-comments-say-why.md).
+ * (the measurements: decisions/033-comments-say-why.md).
  */
 export const MAX_NESTING = 256;
 
