@@ -16,8 +16,13 @@ async function run(args: readonly string[]): Promise<string> {
       return true;
     },
   } as unknown as NodeJS.WritableStream;
-  const program = createCli({ stdout: sink, stderr: sink }).exitOverride();
-  for (const command of program.commands) command.exitOverride();
+  const program = createCli({ stdout: sink, stderr: sink });
+  // Every level, subcommands' subcommands too (`workflow from-har`): commander's help exits.
+  const overridden = (command: Command): void => {
+    command.exitOverride();
+    command.commands.forEach(overridden);
+  };
+  overridden(program);
   await program.parseAsync(args, { from: 'user' }).catch(() => undefined);
   return text;
 }
