@@ -41,3 +41,26 @@ export function keyPropertyFor(
 
 /** The words that end a property holding an id: `id`, `gid`, `uuid`, `guid`, `sid`. */
 export const ID_WORDS: ReadonlySet<string> = new Set(['id', 'gid', 'uuid', 'guid', 'sid']);
+
+/**
+ * The properties a parameter naming two keys (`issueIdOrKey`, `environment_name_or_uuid`,
+ * `hash_or_number`) holds one of, beside `primary`: each side of its `or`, read as keyPropertyFor
+ * reads a parameter. Empty for a parameter that names one key.
+ * @example otherKeysFor('issueIdOrKey', 'key', ['id', 'key', 'self']) // ['id']
+ */
+export function otherKeysFor(
+  parameter: string,
+  primary: string,
+  properties: readonly string[],
+): string[] {
+  const words = wordsOf(parameter);
+  const sides: string[][] = [[]];
+  for (const word of words)
+    if (word === 'or') sides.push([]);
+    else sides.at(-1)?.push(word);
+  if (sides.length < 2) return [];
+  const named = sides
+    .map((side) => keyPropertyFor(side.join(' '), properties))
+    .filter((name): name is string => name !== undefined && name !== primary);
+  return [...new Set(named)];
+}

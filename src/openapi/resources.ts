@@ -16,7 +16,7 @@ import {
   recordEnvelopeOf,
   type Envelope,
 } from './envelopes.js';
-import { ID_WORDS, keyPropertyFor, wordsOf } from './item-key.js';
+import { ID_WORDS, keyPropertyFor, otherKeysFor, wordsOf } from './item-key.js';
 import { listParametersOf, type ListParameters } from './list-parameters.js';
 import { linkPropertyOf, linkSchemaOf, linkValueSchemaOf, type LinkKey } from './link-key.js';
 import { fieldsInTwoShapes, mergeRecordSchemas } from './record-schema.js';
@@ -64,6 +64,11 @@ export interface Resource {
    * The key is then the link, the item path filled with the scope and the parameter's value.
    */
   readonly keyLink?: LinkKey;
+  /**
+   * The other properties the item parameter may hold, where it names two keys
+   * (`issueIdOrKey`: the record is keyed by `key`, and found by its `id` too). Undefined: one.
+   */
+  readonly otherKeys?: readonly string[];
   /**
    * The keys the documentation's requests read records by: the examples of the item path's
    * parameter (Vimeo's `channel_id: 927`), each once; of a record keyed by its link, the
@@ -289,6 +294,14 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     key.byLink && item
       ? { template: item.path, value: linkValueSchemaOf(itemParameterSchemas(item)) }
       : undefined;
+  const otherKeys =
+    item && !keyLink
+      ? otherKeysFor(
+          item.parameter,
+          idProperty,
+          Object.keys(properties).filter((name) => isScalarKey(properties[name] ?? {})),
+        )
+      : [];
 
   return {
     name: explicitNameOf(list, create) ?? candidate.path.replace(/^\/+|\/+$/g, ''),
@@ -301,6 +314,7 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     itemParameter: item?.parameter,
     keySchema: keyLink ? linkSchemaOf(keyLink) : keySchemaOf(idSchema, item),
     ...(keyLink ? { keyLink } : {}),
+    ...(otherKeys.length > 0 ? { otherKeys } : {}),
     documentedKeys: item ? documentedKeysOf(item) : [],
     clientChosenId: idProperty in created && !isReadOnly(created[idProperty] ?? {}),
     writable: written.length > 0 ? new Set(written) : undefined,
