@@ -82,6 +82,12 @@ export interface Resource {
    * (a `username`, a `slug`, a writable `id`). One the client leaves out is made up.
    */
   readonly clientChosenId: boolean;
+  /**
+   * The create body's property that names the new record's key where the key property itself
+   * is the service's: a body `{role_id}` adds the role at `/roles/{role_id}` (a record whose
+   * `id` the client does not write). Undefined: none.
+   */
+  readonly keyInBody?: string;
   /** The properties a client writes (those the request bodies declare); undefined: any it sends. */
   readonly writable: ReadonlySet<string> | undefined;
   /** Where each operation's answer holds its record, or its records. */
@@ -263,7 +269,10 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   // record (a batch of them, a command) is no create of this collection. Told by the fields
   // of the listed records and of the record the create answers: PagerDuty lists references
   // (`id`, `type`, `summary`), which share no field with what a create sends (`name`...).
-  const isBody = recordTest(withCreated(listed, candidate.create, word, likely), 1, likely);
+  const sharesFields = recordTest(withCreated(listed, candidate.create, word, likely), 1, likely);
+  // A body naming the item parameter (`{role_id}` for `/roles/{role_id}`) adds that record.
+  const isBody: RecordTest = (schema) =>
+    sharesFields(schema) || (item !== undefined && namesItem(schema, item.parameter));
   const bodyOf = (operation: Operation | undefined) =>
     operation && requestEnvelopeOf(operation, word, listed ? isBody : undefined);
   const createBody = bodyOf(candidate.create);
@@ -303,6 +312,12 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
         )
       : [];
 
+  const clientChosenId = idProperty in created && !isReadOnly(created[idProperty] ?? {});
+  const keyInBody =
+    item && !keyLink && !clientChosenId
+      ? keyNamedIn(created, item.parameter, idProperty)
+      : undefined;
+
   return {
     name: explicitNameOf(list, create) ?? candidate.path.replace(/^\/+|\/+$/g, ''),
     collectionPath: candidate.path,
@@ -316,7 +331,8 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     ...(keyLink ? { keyLink } : {}),
     ...(otherKeys.length > 0 ? { otherKeys } : {}),
     documentedKeys: item ? documentedKeysOf(item) : [],
-    clientChosenId: idProperty in created && !isReadOnly(created[idProperty] ?? {}),
+    clientChosenId,
+    ...(keyInBody === undefined ? {} : { keyInBody }),
     writable: written.length > 0 ? new Set(written) : undefined,
     envelopes: served.envelopes,
     bodies: served.bodies,
@@ -646,6 +662,31 @@ function ownIdNamed(property: string, collectionPath: string, scalars: readonly 
   const noun = words.slice(0, -1).join(' ');
   const collection = wordsOf(collectionPath.split('/').filter(Boolean).at(-1) ?? '').join(' ');
   return collection === noun || collection === `${noun}s` || collection === `${noun}es`;
+}
+
+/** Whether a body has a property named as the item parameter is (by words). */
+function namesItem(schema: SchemaObject, parameter: string): boolean {
+  const wanted = wordKey(parameter);
+  return Object.keys(propertiesOf(schema)).some((name) => wordKey(name) === wanted);
+}
+
+/**
+ * The create body's property named as the item parameter is (`role_id` of `/roles/{role_id}`),
+ * a text or a number the client writes, when it is not the key property itself.
+ */
+function keyNamedIn(
+  created: Readonly<Record<string, SchemaObject>>,
+  parameter: string,
+  idProperty: string,
+): string | undefined {
+  const wanted = wordKey(parameter);
+  return Object.keys(created).find(
+    (name) =>
+      name !== idProperty &&
+      wordKey(name) === wanted &&
+      holdsText(created[name] ?? {}) &&
+      !isReadOnly(created[name] ?? {}),
+  );
 }
 
 /** Each property the request bodies write, under the record's name for it (`FriendlyName` is `friendly_name`). */
