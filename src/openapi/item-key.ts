@@ -18,8 +18,7 @@ export function wordsOf(name: string): string[] {
  * The property of a record that an item parameter names: the property of the same name
  * (words compared, so `call_sid` is `CallSid`), else the one named by the parameter's last
  * words (`bookNumber` holds `number`, `petId` holds `id`, `domain_name` holds `name`), the
- * longest such ending first; for a name written as one word, the property whose words it ends
- * in (`variablename` holds `name`). Undefined when no property fits: the caller falls back to the id.
+ * longest such ending first. Undefined when no property fits: the caller falls back to the id.
  * @example keyPropertyFor('username', ['id', 'username', 'email']) // 'username'
  * @example keyPropertyFor('CallSid', ['sid', 'account_sid', 'to']) // 'sid'
  */
@@ -37,17 +36,29 @@ export function keyPropertyFor(
     const found = byWords.get(words.slice(start).join(' '));
     if (found !== undefined) return found;
   }
-  // A name written as one word (Gitea's `{variablename}`, `{filepath}`) ends in the
-  // property's words run together: the longest such ending.
+  return undefined;
+}
+
+/**
+ * The property a parameter written as one word ends in, its words run together (Gitea's
+ * `{variablename}` holds `name`, `{filepath}` the `path`), the longest such ending; for records
+ * no other key names (a `{username}` of records with an `id` and a `name` holds the `id`).
+ * @example endingPropertyFor('variablename', ['name', 'data']) // 'name'
+ */
+export function endingPropertyFor(
+  parameter: string,
+  properties: readonly string[],
+): string | undefined {
+  const words = wordsOf(parameter);
   const [only] = words;
   if (words.length !== 1 || only === undefined) return undefined;
-  let best: [string, string] | undefined;
-  for (const [key, property] of byWords) {
-    const joined = key.replace(/ /g, '');
+  let best: { length: number; property: string } | undefined;
+  for (const property of properties) {
+    const joined = wordsOf(property).join('');
     if (joined.length >= 2 && joined.length < only.length && only.endsWith(joined))
-      if (!best || joined.length > best[0].length) best = [joined, property];
+      if (!best || joined.length > best.length) best = { length: joined.length, property };
   }
-  return best?.[1];
+  return best?.property;
 }
 
 /** The words that end a property holding an id: `id`, `gid`, `uuid`, `guid`, `sid`. */

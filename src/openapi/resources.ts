@@ -16,7 +16,7 @@ import {
   recordEnvelopeOf,
   type Envelope,
 } from './envelopes.js';
-import { ID_WORDS, keyPropertyFor, otherKeysFor, wordsOf } from './item-key.js';
+import { ID_WORDS, endingPropertyFor, keyPropertyFor, otherKeysFor, wordsOf } from './item-key.js';
 import { listParametersOf, type ListParameters } from './list-parameters.js';
 import { linkPropertyOf, linkSchemaOf, linkValueSchemaOf, type LinkKey } from './link-key.js';
 import { fieldsInTwoShapes, mergeRecordSchemas } from './record-schema.js';
@@ -592,7 +592,8 @@ function idPropertyOf(
     explicitKey ??
     (named !== undefined && ownIdNamed(named, candidate.path, scalars) ? 'id' : named) ??
     // An `id` holding an object (Mist's virtual chassis answers `{id: <the chassis>}`) is no key.
-    (scalars.includes('id') ? 'id' : undefined);
+    (scalars.includes('id') ? 'id' : undefined) ??
+    (item && endingPropertyFor(item.parameter, scalars));
   // Vimeo's records hold their key only in their `uri` (`/videos/258684937`): keyed by
   // another property the service sets, none of them could be read at the path they name.
   // Only for a number in the path, which names no other field: a word there (ReadMe's
