@@ -162,7 +162,17 @@ class ServedResource {
         return base;
       const { compiler } = this.options;
       const declared = propertiesOf(envelope.record);
-      const told = Object.entries(record).filter(([name]) => name in declared);
+      // A number the answer declares as text is told as text (Jira answers a created scheme's
+      // integer id as `{"id": "10000"}`): made up instead, it named no record.
+      const told = Object.entries(record)
+        .filter(([name]) => name in declared)
+        .map(([name, value]): [string, unknown] =>
+          typeof value === 'number' &&
+          compiler.response(declared[name] ?? {})(value).length > 0 &&
+          compiler.response(declared[name] ?? {})(String(value)).length === 0
+            ? [name, String(value)]
+            : [name, value],
+        );
       const merged = { ...base, ...Object.fromEntries(told) };
       if (compiler.response(envelope.record)(merged).length === 0) return merged;
       // Each field that fits where the answer declares it: Resend's revoke answers a
