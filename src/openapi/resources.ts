@@ -281,7 +281,9 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
 
   const answersRecord = recordTest(listed ?? createBody?.record, 2, likely);
   const served = servedOperations(candidate, create, createBody, bodyOf, answersRecord);
-  const schema = mergeRecordSchemas(withBodyOnlyFields(served.records, createBody));
+  const variants = variantsOf(create, answersRecord, served.envelopes);
+  const kinds = variants.variants ?? [];
+  const schema = mergeRecordSchemas(withBodyOnlyFields(served.records, createBody, kinds));
   const twoShapes = fieldsInTwoShapes(served.records);
   const properties = propertiesOf(schema);
   const key = idPropertyOf(candidate, explicitKey, schema);
@@ -295,7 +297,11 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
         operation,
         listParametersOf(operation, properties, heldIn(operation, served.envelopes.get(operation))),
       );
-  const written = writtenProperties(served.bodies.values(), properties);
+  // Named as any kind names them: Twilio's form `PrivacyPolicyUrl` is the second kind's `privacy_policy_url`.
+  const written = writtenProperties(served.bodies.values(), {
+    ...Object.assign({}, ...kinds.map((kind) => propertiesOf(kind))),
+    ...properties,
+  });
   const created = createBody ? propertiesOf(createBody.record) : {};
   const scope = parametersOf(candidate.path);
   const idSchema = properties[idProperty] ?? {};
@@ -339,7 +345,7 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     listing,
     scope,
     references: referencesOf(scope, properties, idProperty),
-    ...variantsOf(create, answersRecord, served.envelopes),
+    ...variants,
     ...(twoShapes.size > 0 ? { twoShapes } : {}),
   };
 }
@@ -555,11 +561,13 @@ function servedOperations(
 function withBodyOnlyFields(
   records: readonly SchemaObject[],
   createBody: Envelope | undefined,
+  /** The kinds of a record of several: a field one of them answers is no body-only field. */
+  kinds: readonly SchemaObject[] = [],
 ): SchemaObject[] {
   if (!createBody) return [...records];
   if (records.length === 0) return [createBody.record];
   const answered = new Set(
-    records.flatMap((record) => Object.keys(propertiesOf(record)).map(wordKey)),
+    [...records, ...kinds].flatMap((record) => Object.keys(propertiesOf(record)).map(wordKey)),
   );
   const bodyOnly = Object.entries(propertiesOf(createBody.record)).filter(
     ([name, property]) => !answered.has(wordKey(name)) && !carries(property, 'writeOnly'),

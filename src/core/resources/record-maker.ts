@@ -112,9 +112,14 @@ export class RecordMaker {
     const fits = (schema: SchemaObject, fields: unknown): number => {
       if (!isJsonObject(fields)) return 0;
       const properties = propertiesOf(schema);
+      // By words, as fields are stored: Twilio's form sends `PrivacyPolicyUrl`, which only
+      // the second kind of its A2P campaigns holds, as `privacy_policy_url`.
+      const byWords = new Map(
+        Object.keys(properties).map((name) => [wordsOf(name).join(' '), name]),
+      );
       let declared = 0;
       for (const name of Object.keys(fields)) {
-        const property = properties[name];
+        const property = properties[name] ?? properties[byWords.get(wordsOf(name).join(' ')) ?? ''];
         if (!property) continue;
         if (this.options.compiler.response(property)(fields[name], name).length > 0) return -1;
         declared++;
