@@ -39,5 +39,50 @@ export function keyPropertyFor(
   return undefined;
 }
 
+/**
+ * The property a parameter written as one word ends in, its words run together (Gitea's
+ * `{variablename}` holds `name`, `{filepath}` the `path`), the longest such ending; for records
+ * no other key names (a `{username}` of records with an `id` and a `name` holds the `id`).
+ * @example endingPropertyFor('variablename', ['name', 'data']) // 'name'
+ */
+export function endingPropertyFor(
+  parameter: string,
+  properties: readonly string[],
+): string | undefined {
+  const words = wordsOf(parameter);
+  const [only] = words;
+  if (words.length !== 1 || only === undefined) return undefined;
+  let best: { length: number; property: string } | undefined;
+  for (const property of properties) {
+    const joined = wordsOf(property).join('');
+    if (joined.length >= 2 && joined.length < only.length && only.endsWith(joined))
+      if (!best || joined.length > best.length) best = { length: joined.length, property };
+  }
+  return best?.property;
+}
+
 /** The words that end a property holding an id: `id`, `gid`, `uuid`, `guid`, `sid`. */
 export const ID_WORDS: ReadonlySet<string> = new Set(['id', 'gid', 'uuid', 'guid', 'sid']);
+
+/**
+ * The properties a parameter naming two keys (`issueIdOrKey`, `environment_name_or_uuid`,
+ * `hash_or_number`) holds one of, beside `primary`: each side of its `or`, read as keyPropertyFor
+ * reads a parameter. Empty for a parameter that names one key.
+ * @example otherKeysFor('issueIdOrKey', 'key', ['id', 'key', 'self']) // ['id']
+ */
+export function otherKeysFor(
+  parameter: string,
+  primary: string,
+  properties: readonly string[],
+): string[] {
+  const words = wordsOf(parameter);
+  const sides: string[][] = [[]];
+  for (const word of words)
+    if (word === 'or') sides.push([]);
+    else sides.at(-1)?.push(word);
+  if (sides.length < 2) return [];
+  const named = sides
+    .map((side) => keyPropertyFor(side.join(' '), properties))
+    .filter((name): name is string => name !== undefined && name !== primary);
+  return [...new Set(named)];
+}

@@ -16,7 +16,7 @@ import {
   recordEnvelopeOf,
   type Envelope,
 } from './envelopes.js';
-import { ID_WORDS, keyPropertyFor, wordsOf } from './item-key.js';
+import { ID_WORDS, endingPropertyFor, keyPropertyFor, otherKeysFor, wordsOf } from './item-key.js';
 import { listParametersOf, type ListParameters } from './list-parameters.js';
 import { linkPropertyOf, linkSchemaOf, linkValueSchemaOf, type LinkKey } from './link-key.js';
 import { fieldsInTwoShapes, mergeRecordSchemas } from './record-schema.js';
@@ -65,6 +65,11 @@ export interface Resource {
    */
   readonly keyLink?: LinkKey;
   /**
+   * The other properties the item parameter may hold, where it names two keys
+   * (`issueIdOrKey`: the record is keyed by `key`, and found by its `id` too). Undefined: one.
+   */
+  readonly otherKeys?: readonly string[];
+  /**
    * The keys the documentation's requests read records by: the examples of the item path's
    * parameter (Vimeo's `channel_id: 927`), each once; of a record keyed by its link, the
    * link's last value. A service holds the records its
@@ -77,6 +82,12 @@ export interface Resource {
    * (a `username`, a `slug`, a writable `id`). One the client leaves out is made up.
    */
   readonly clientChosenId: boolean;
+  /**
+   * The create body's property that names the new record's key where the key property itself
+   * is the service's: a body `{role_id}` adds the role at `/roles/{role_id}` (a record whose
+   * `id` the client does not write). Undefined: none.
+   */
+  readonly keyInBody?: string;
   /** The properties a client writes (those the request bodies declare); undefined: any it sends. */
   readonly writable: ReadonlySet<string> | undefined;
   /** Where each operation's answer holds its record, or its records. */
@@ -258,7 +269,10 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   // record (a batch of them, a command) is no create of this collection. Told by the fields
   // of the listed records and of the record the create answers: PagerDuty lists references
   // (`id`, `type`, `summary`), which share no field with what a create sends (`name`...).
-  const isBody = recordTest(withCreated(listed, candidate.create, word, likely), 1, likely);
+  const sharesFields = recordTest(withCreated(listed, candidate.create, word, likely), 1, likely);
+  // A body naming the item parameter (`{role_id}` for `/roles/{role_id}`) adds that record.
+  const isBody: RecordTest = (schema) =>
+    sharesFields(schema) || (item !== undefined && namesItem(schema, item.parameter));
   const bodyOf = (operation: Operation | undefined) =>
     operation && requestEnvelopeOf(operation, word, listed ? isBody : undefined);
   const createBody = bodyOf(candidate.create);
@@ -267,7 +281,9 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
 
   const answersRecord = recordTest(listed ?? createBody?.record, 2, likely);
   const served = servedOperations(candidate, create, createBody, bodyOf, answersRecord);
-  const schema = mergeRecordSchemas(withBodyOnlyFields(served.records, createBody));
+  const variants = variantsOf(create, answersRecord, served.envelopes);
+  const kinds = variants.variants ?? [];
+  const schema = mergeRecordSchemas(withBodyOnlyFields(served.records, createBody, kinds));
   const twoShapes = fieldsInTwoShapes(served.records);
   const properties = propertiesOf(schema);
   const key = idPropertyOf(candidate, explicitKey, schema);
@@ -281,13 +297,31 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
         operation,
         listParametersOf(operation, properties, heldIn(operation, served.envelopes.get(operation))),
       );
-  const written = writtenProperties(served.bodies.values(), properties);
+  // Named as any kind names them: Twilio's form `PrivacyPolicyUrl` is the second kind's `privacy_policy_url`.
+  const written = writtenProperties(served.bodies.values(), {
+    ...Object.assign({}, ...kinds.map((kind) => propertiesOf(kind))),
+    ...properties,
+  });
   const created = createBody ? propertiesOf(createBody.record) : {};
   const scope = parametersOf(candidate.path);
   const idSchema = properties[idProperty] ?? {};
   const keyLink: LinkKey | undefined =
     key.byLink && item
       ? { template: item.path, value: linkValueSchemaOf(itemParameterSchemas(item)) }
+      : undefined;
+  const otherKeys =
+    item && !keyLink
+      ? otherKeysFor(
+          item.parameter,
+          idProperty,
+          Object.keys(properties).filter((name) => isScalarKey(properties[name] ?? {})),
+        )
+      : [];
+
+  const clientChosenId = idProperty in created && !isReadOnly(created[idProperty] ?? {});
+  const keyInBody =
+    item && !keyLink && !clientChosenId
+      ? keyNamedIn(created, item.parameter, idProperty)
       : undefined;
 
   return {
@@ -301,15 +335,17 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     itemParameter: item?.parameter,
     keySchema: keyLink ? linkSchemaOf(keyLink) : keySchemaOf(idSchema, item),
     ...(keyLink ? { keyLink } : {}),
+    ...(otherKeys.length > 0 ? { otherKeys } : {}),
     documentedKeys: item ? documentedKeysOf(item) : [],
-    clientChosenId: idProperty in created && !isReadOnly(created[idProperty] ?? {}),
+    clientChosenId,
+    ...(keyInBody === undefined ? {} : { keyInBody }),
     writable: written.length > 0 ? new Set(written) : undefined,
     envelopes: served.envelopes,
     bodies: served.bodies,
     listing,
     scope,
     references: referencesOf(scope, properties, idProperty),
-    ...variantsOf(create, answersRecord, served.envelopes),
+    ...variants,
     ...(twoShapes.size > 0 ? { twoShapes } : {}),
   };
 }
@@ -525,11 +561,13 @@ function servedOperations(
 function withBodyOnlyFields(
   records: readonly SchemaObject[],
   createBody: Envelope | undefined,
+  /** The kinds of a record of several: a field one of them answers is no body-only field. */
+  kinds: readonly SchemaObject[] = [],
 ): SchemaObject[] {
   if (!createBody) return [...records];
   if (records.length === 0) return [createBody.record];
   const answered = new Set(
-    records.flatMap((record) => Object.keys(propertiesOf(record)).map(wordKey)),
+    [...records, ...kinds].flatMap((record) => Object.keys(propertiesOf(record)).map(wordKey)),
   );
   const bodyOnly = Object.entries(propertiesOf(createBody.record)).filter(
     ([name, property]) => !answered.has(wordKey(name)) && !carries(property, 'writeOnly'),
@@ -562,7 +600,8 @@ function idPropertyOf(
     explicitKey ??
     (named !== undefined && ownIdNamed(named, candidate.path, scalars) ? 'id' : named) ??
     // An `id` holding an object (Mist's virtual chassis answers `{id: <the chassis>}`) is no key.
-    (scalars.includes('id') ? 'id' : undefined);
+    (scalars.includes('id') ? 'id' : undefined) ??
+    (item && endingPropertyFor(item.parameter, scalars));
   // Vimeo's records hold their key only in their `uri` (`/videos/258684937`): keyed by
   // another property the service sets, none of them could be read at the path they name.
   // Only for a number in the path, which names no other field: a word there (ReadMe's
@@ -632,6 +671,31 @@ function ownIdNamed(property: string, collectionPath: string, scalars: readonly 
   const noun = words.slice(0, -1).join(' ');
   const collection = wordsOf(collectionPath.split('/').filter(Boolean).at(-1) ?? '').join(' ');
   return collection === noun || collection === `${noun}s` || collection === `${noun}es`;
+}
+
+/** Whether a body has a property named as the item parameter is (by words). */
+function namesItem(schema: SchemaObject, parameter: string): boolean {
+  const wanted = wordKey(parameter);
+  return Object.keys(propertiesOf(schema)).some((name) => wordKey(name) === wanted);
+}
+
+/**
+ * The create body's property named as the item parameter is (`role_id` of `/roles/{role_id}`),
+ * a text or a number the client writes, when it is not the key property itself.
+ */
+function keyNamedIn(
+  created: Readonly<Record<string, SchemaObject>>,
+  parameter: string,
+  idProperty: string,
+): string | undefined {
+  const wanted = wordKey(parameter);
+  return Object.keys(created).find(
+    (name) =>
+      name !== idProperty &&
+      wordKey(name) === wanted &&
+      holdsText(created[name] ?? {}) &&
+      !isReadOnly(created[name] ?? {}),
+  );
 }
 
 /** Each property the request bodies write, under the record's name for it (`FriendlyName` is `friendly_name`). */

@@ -683,6 +683,8 @@ function idNames(itemParam: string): string[] {
   return [
     ...new Set([
       itemParam,
+      // The parameter's last word, as a client reads it: Asana's `task_gid` names the `gid`.
+      ...lastWordOf(itemParam),
       'id',
       ...(suffix ? [suffix] : []),
       'uuid',
@@ -694,6 +696,19 @@ function idNames(itemParam: string): string[] {
     ]),
   ];
 }
+
+/** The last word of a parameter of several (`task_gid`: `gid`), when it is an id's word. */
+function lastWordOf(itemParam: string): string[] {
+  const words = itemParam
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word.length > 0);
+  const last = words.at(-1)?.toLowerCase();
+  return words.length > 1 && last !== undefined && ID_WORDS.has(last) ? [last] : [];
+}
+
+/** Words that end a parameter naming a record's id. */
+const ID_WORDS = new Set(['id', 'gid', 'uuid', 'guid', 'sid', 'key', 'slug', 'code']);
 
 /** In idNames, the place of the record's own link (a `uri`, `self` or `href` property). */
 const LINK = '\u0000link';

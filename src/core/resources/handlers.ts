@@ -162,7 +162,17 @@ class ServedResource {
         return base;
       const { compiler } = this.options;
       const declared = propertiesOf(envelope.record);
-      const told = Object.entries(record).filter(([name]) => name in declared);
+      // A number the answer declares as text is told as text (Jira answers a created scheme's
+      // integer id as `{"id": "10000"}`): made up instead, it named no record.
+      const told = Object.entries(record)
+        .filter(([name]) => name in declared)
+        .map(([name, value]): [string, unknown] =>
+          typeof value === 'number' &&
+          compiler.response(declared[name] ?? {})(value).length > 0 &&
+          compiler.response(declared[name] ?? {})(String(value)).length === 0
+            ? [name, String(value)]
+            : [name, value],
+        );
       const merged = { ...base, ...Object.fromEntries(told) };
       if (compiler.response(envelope.record)(merged).length === 0) return merged;
       // Each field that fits where the answer declares it: Resend's revoke answers a
@@ -289,8 +299,9 @@ class ServedResource {
       }
       case 'read':
         return async (request, context) => {
-          const id = keyOf(request);
-          const record = await (await this.collection(scopeOf(request), context)).get(id);
+          const collection = await this.collection(scopeOf(request), context);
+          const id = await this.#keyFor(collection, keyOf(request));
+          const record = await collection.get(id);
           if (!record) throw this.#notFound(id);
           if (this.#tagged && conditionOn(request.conditions, record, 'read') === 'not-modified')
             return { status: 304, headers: { ETag: entityTagOf(record) } };
@@ -299,9 +310,9 @@ class ServedResource {
       case 'replace':
       case 'update':
         return async (request, context) => {
-          const id = keyOf(request);
           const scope = scopeOf(request);
           const collection = await this.collection(scope, context);
+          const id = await this.#keyFor(collection, keyOf(request));
           const renamed = this.#maker.renamedTo(request.body, operation, id);
           if (renamed !== undefined)
             return answer(await this.#move(collection, id, renamed, request, action, scope));
@@ -336,13 +347,13 @@ class ServedResource {
         };
       case 'delete':
         return async (request, context) => {
-          const id = keyOf(request);
           const collection = await this.collection(scopeOf(request), context);
+          const id = await this.#keyFor(collection, keyOf(request));
           const record = await collection.get(id);
           if (record && this.#tagged) this.#meetConditions(request, record);
           if (!record || !(await collection.remove(id))) throw this.#notFound(id);
           await this.#removeChildren(
-            [...scopeOf(request), String(request.params[keyName])],
+            [...scopeOf(request), keyLink ? String(request.params[keyName]) : String(id)],
             context,
           );
           return answer(record);
@@ -374,15 +385,22 @@ class ServedResource {
     return this.#nestedCollection(scope, context);
   }
 
-  async #nestedCollection(scope: readonly string[], context: HandlerContext): Promise<Collection> {
+  async #nestedCollection(given: readonly string[], context: HandlerContext): Promise<Collection> {
+    let scope = given;
     const parent = this.resource.parent && this.all.get(this.resource.parent);
     if (parent && clientsMake(parent.resource)) {
       const depth = parent.resource.scope.length;
       const value = scope[depth] ?? '';
       const link = parent.resource.keyLink;
-      const key = link ? linkOf(link.template, scope.slice(0, depth + 1)) : value;
-      const found = await (await parent.collection(scope.slice(0, depth), context)).get(key);
+      const parents = await parent.collection(scope.slice(0, depth), context);
+      const key = link
+        ? linkOf(link.template, scope.slice(0, depth + 1))
+        : await parent.#keyFor(parents, value);
+      const found = await parents.get(key);
       if (!found) throw errors.noRecord(parent.resource.name, parent.resource.idProperty, key);
+      // A parent named by its other key (an issue by its `id`) holds the same children.
+      if (!link && String(key) !== value)
+        scope = [...scope.slice(0, depth), String(key), ...scope.slice(depth + 1)];
     }
     const collection = context.store.collection(descriptorOf(this.resource, scope));
     if (scope.length > 0) await this.#seedOnce(collection, scope, context);
@@ -523,6 +541,28 @@ class ServedResource {
 
   #stale(field: string): ApiError {
     return errors.preconditionFailed(this.resource.name, field);
+  }
+
+  /**
+   * The key of the record an item path names: the value itself, or, where the parameter names
+   * two keys (`issueIdOrKey`), the key of the record whose other key the value is.
+   */
+  #keyFor(collection: Collection, value: RecordId): RecordId | Promise<RecordId> {
+    const { otherKeys } = this.resource;
+    return otherKeys ? this.#keyAmong(collection, value, otherKeys) : value;
+  }
+
+  async #keyAmong(
+    collection: Collection,
+    value: RecordId,
+    otherKeys: readonly string[],
+  ): Promise<RecordId> {
+    if (await collection.get(value)) return value;
+    const text = String(value);
+    const found = (await collection.list()).find((record) =>
+      otherKeys.some((name) => record[name] !== undefined && String(record[name]) === text),
+    );
+    return found ? this.#keyOf(found) : value;
   }
 
   #keyOf(record: Readonly<Record<string, unknown>>): RecordId {

@@ -112,9 +112,14 @@ export class RecordMaker {
     const fits = (schema: SchemaObject, fields: unknown): number => {
       if (!isJsonObject(fields)) return 0;
       const properties = propertiesOf(schema);
+      // By words, as fields are stored: Twilio's form sends `PrivacyPolicyUrl`, which only
+      // the second kind of its A2P campaigns holds, as `privacy_policy_url`.
+      const byWords = new Map(
+        Object.keys(properties).map((name) => [wordsOf(name).join(' '), name]),
+      );
       let declared = 0;
       for (const name of Object.keys(fields)) {
-        const property = properties[name];
+        const property = properties[name] ?? properties[byWords.get(wordsOf(name).join(' ')) ?? ''];
         if (!property) continue;
         if (this.options.compiler.response(property)(fields[name], name).length > 0) return -1;
         declared++;
@@ -157,7 +162,7 @@ export class RecordMaker {
     this.#clientFields(body, fields);
     this.#fill(fields, undefined);
     this.#fit(fields, body, this.#declaredBy(operation), 'new');
-    const sent = this.#sentKey(body);
+    const sent = this.#sentKey(body) ?? this.#keyNamedIn(body);
     if (sent !== undefined) return this.#withFreeKey(fields, sent, collection);
     // Kept, it could not be read back; made anew, it would not be what the client sent.
     if (this.resource.clientChosenId && isJsonObject(body) && body[this.resource.idProperty] === '')
@@ -281,6 +286,26 @@ export class RecordMaker {
     if (!this.resource.clientChosenId || !isJsonObject(body)) return undefined;
     const sent = body[this.resource.idProperty];
     return typeof sent === 'number' || (typeof sent === 'string' && sent !== '') ? sent : undefined;
+  }
+
+  /**
+   * The key a create body names in another property than the key (see Resource.keyInBody),
+   * where it is one the key property can hold: any other is left to the service to make.
+   */
+  #keyNamedIn(body: unknown): RecordId | undefined {
+    const { keyInBody, idKind, idProperty } = this.resource;
+    if (keyInBody === undefined || !isJsonObject(body)) return undefined;
+    const sent = body[keyInBody];
+    const key = idKind === 'integer' && typeof sent === 'string' ? Number(sent) : sent;
+    if (!(
+      (typeof key === 'string' && key !== '') ||
+      (typeof key === 'number' && Number.isFinite(key))
+    ))
+      return undefined;
+    const fits =
+      this.options.compiler.response(this.#properties[idProperty] ?? {})(key, idProperty).length ===
+        0 && this.options.compiler.response(this.resource.keySchema)(key, idProperty).length === 0;
+    return fits ? key : undefined;
   }
 
   /**
