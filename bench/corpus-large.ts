@@ -1,7 +1,7 @@
 // The largest public descriptions (test/fixtures/corpus-large/, issue 28): per document, a cold
 // start (nothing remembered) and a warm one, then the first call of every operation, its
 // latency's median and worst and how many took over 200 ms: called as soon as the mock
-// listens (`mock`), and once more after it went idle, its work ahead done (`mock, settled`).
+// listens (`mock`), and once more after it went idle, its precompiling done (`mock, settled`).
 // The same probe as `npm run test:corpus`; against Prism too when BENCH_PRISM names its CLI
 // (installed apart, e.g. `npm i @stoplight/prism-cli` in /tmp: it is no dependency of the
 // project). Stripe and OpenAI by default (the two slowest first calls, about 4 minutes);

@@ -28,7 +28,7 @@ export type PlaceHitCounts = Record<string, Record<string, Record<string, number
  * @example const hits = hitCounter(); hits.heard('listTickets', 200); hits.counts // { listTickets: { '200': 1 } }
  */
 export function hitCounter(): {
-  heard: (operationId: string, status: number, sent?: SentPlaces) => void;
+  seen: (operationId: string, status: number, sent?: SentPlaces) => void;
   counts: HitCounts;
   byPlaces: PlaceHitCounts;
 } {
@@ -39,7 +39,7 @@ export function hitCounter(): {
   return {
     counts,
     byPlaces,
-    heard(operationId, status, sent) {
+    seen(operationId, status, sent) {
       add((counts[operationId] ??= {}), status);
       if (!sent) return;
       const key = JSON.stringify({

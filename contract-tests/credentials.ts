@@ -11,17 +11,17 @@ export interface Credentials {
    * Values given for one scheme each (`--credential <scheme>[scopes]=<value>`,
    * `CONTRACT_CREDENTIALS`), by scheme name: they replace `token` and `basic` for that scheme.
    */
-  byScheme?: Record<string, GivenCredential[]> | undefined;
+  byScheme?: Record<string, SuiteCredential[]> | undefined;
 }
 
 /** A value given for one scheme, and the scopes it holds (absent: every scope). */
-export interface GivenCredential {
+export interface SuiteCredential {
   value: string;
   scopes?: string[] | undefined;
 }
 
 /** Whether a credential holds every scope of `needs`. */
-export function holdsScopes(credential: GivenCredential, needs: readonly string[]): boolean {
+export function holdsScopes(credential: SuiteCredential, needs: readonly string[]): boolean {
   return (
     credential.scopes === undefined || needs.every((scope) => credential.scopes!.includes(scope))
   );

@@ -220,7 +220,7 @@ export function kitCalls(
       const authorization = Object.entries(headers).find(
         ([name]) => name.toLowerCase() === 'authorization',
       )?.[1];
-      ctx.heard?.(operation.operationId, exchange.status, {
+      ctx.seen?.(operation.operationId, exchange.status, {
         ...(authorization === undefined
           ? {}
           : { authorization: (/^\S*/.exec(authorization)?.[0] ?? '').toLowerCase() }),

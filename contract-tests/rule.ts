@@ -11,7 +11,7 @@ export interface RuleContext extends HttpContext {
   /** The run's writes and the records it created, for its clean-up and its report. */
   ledger?: Ledger;
   /** Told of every answer an operation gave, and where its request put credentials: the run's coverage table counts them. */
-  heard?: (operationId: string, status: number, sent?: SentPlaces) => void;
+  seen?: (operationId: string, status: number, sent?: SentPlaces) => void;
 }
 
 /** One rule of the interface, checked over HTTP. */

@@ -110,7 +110,7 @@ async function runRule(rule: Rule, target: ContractTarget, shared: Shared): Prom
         rule.check({
           target,
           advise: (text) => advice.add(text),
-          heard: hits.heard,
+          seen: hits.seen,
           ...shared,
         }),
       target.ruleTimeMs + target.timeoutMs,

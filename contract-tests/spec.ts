@@ -97,13 +97,13 @@ export function specOf(plan: ContractPlan): ContractSpec {
       return json !== undefined && validate(json.schema, body, 'request').length === 0;
     },
     checkAnswer(operation, answer) {
-      const heard: HeardAnswer = {
+      const seen: HeardAnswer = {
         method: answer.request?.method.toUpperCase(),
         status: answer.status,
         headers: answer.headers,
         text: answer.text,
       };
-      return judge(operation, heard).map(({ what, details, rule }) => ({
+      return judge(operation, seen).map(({ what, details, rule }) => ({
         rule,
         what,
         details:

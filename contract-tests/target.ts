@@ -1,4 +1,4 @@
-import type { Credentials, GivenCredential } from './credentials.js';
+import type { Credentials, SuiteCredential } from './credentials.js';
 import type { ContractPlan } from './plan.js';
 
 /** The deployment under test, and how to test it. */
@@ -113,8 +113,8 @@ export function targetFromSettings(settings: ContractSettings): ContractTarget {
 /** The values given for one scheme each, grouped by scheme, in the order given. */
 function byScheme(
   given: NonNullable<ContractSettings['credentials']>,
-): Record<string, GivenCredential[]> {
-  const grouped: Record<string, GivenCredential[]> = {};
+): Record<string, SuiteCredential[]> {
+  const grouped: Record<string, SuiteCredential[]> = {};
   for (const { scheme, scopes, value } of given)
     (grouped[scheme] ??= []).push(scopes === undefined ? { value } : { value, scopes });
   return grouped;

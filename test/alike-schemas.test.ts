@@ -1,6 +1,6 @@
 // A large description writes the same schema out again and again: Cloudflare's 3,005 parameter
 // schemas are 726 distinct ones, Stripe's 1,059 are 49. Each copy compiled on its own cost a
-// first call (or a step of the work ahead) its compile, and kept one more function in memory
+// first call (or a step of precompiling) its compile, and kept one more function in memory
 // (issue 28: first calls and peak RSS on the largest documents). Schemas written alike share
 // one compiled check now; these tests show that, and that schemas checked differently (another
 // direction, another value) never share one.

@@ -1,5 +1,5 @@
 // A closed mock leaves nothing running in the process that started it: a test run starts mock
-// after mock in the same worker, and a large document's work ahead (see compileAhead) went on
+// after mock in the same worker, and a large document's precompiling (see precompile) went on
 // compiling its schemas for seconds after close.
 import { describe, expect, it } from 'vitest';
 import { openMock } from '../src/wiring/start-mock.js';
@@ -9,10 +9,10 @@ import { largeDocument } from './helpers.js';
 describe('a mock of a large document, closed at once', () => {
   it('stops its work ahead, which had not finished', async () => {
     const opened = await openMock(resolveOptions({ spec: await largeDocument(), seedCount: 3 }));
-    const ahead = opened.mock.warmUp;
-    expect(ahead, 'a large document has work ahead').toBeDefined();
+    const running = opened.mock.precompiling;
+    expect(running, 'a large document has work ahead').toBeDefined();
     await opened.close();
-    const report = await ahead!.done;
+    const report = await running!.done;
     expect(report.stopped).toBe(true);
   }, 90_000);
 });

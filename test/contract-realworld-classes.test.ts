@@ -124,19 +124,19 @@ describe('the contract suite against the mock of Scalar’s Galaxy', () => {
       const rule = contractRules(plan, target).find((one) =>
         /^uploadImage: `planetId` in the path breaking its schema/.test(one.name),
       )!;
-      const heard: number[] = [];
+      const seen: number[] = [];
       await rule.check({
         target,
         advise: () => {},
         circuit: {},
         memo: new Map(),
-        heard: (operationId, status) => {
-          if (operationId === 'uploadImage') heard.push(status);
+        seen: (operationId, status) => {
+          if (operationId === 'uploadImage') seen.push(status);
         },
       });
       // Refused for the parameter, not for a JSON body the operation never takes (415).
-      expect(heard.length).toBeGreaterThan(0);
-      expect(heard.filter((status) => status === 415)).toEqual([]);
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.filter((status) => status === 415)).toEqual([]);
     } finally {
       await galaxy.close();
     }

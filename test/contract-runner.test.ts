@@ -179,8 +179,8 @@ describe('the contract runner', () => {
         rule('a', async (ctx) => {
           ctx.advise?.('401 answers carry no WWW-Authenticate header');
           ctx.advise?.('401 answers carry no WWW-Authenticate header');
-          ctx.heard?.('listPets', 401, { headers: [], query: [], cookies: [] });
-          ctx.heard?.('listPets', 200, {
+          ctx.seen?.('listPets', 401, { headers: [], query: [], cookies: [] });
+          ctx.seen?.('listPets', 200, {
             authorization: 'bearer',
             headers: [],
             query: [],
@@ -189,7 +189,7 @@ describe('the contract runner', () => {
           throw new ContractViolation('still advised');
         }),
         rule('b', async (ctx) => {
-          ctx.heard?.('listPets', 200);
+          ctx.seen?.('listPets', 200);
         }),
       ],
       target(),

@@ -39,7 +39,7 @@ const DOCUMENTS: Record<string, Record<string, unknown>> = {
   },
 };
 
-async function compiledAhead(version: string): Promise<Check> {
+async function precompiledCheck(version: string): Promise<Check> {
   const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-checks-'));
   const path = join(folder, `openapi-${version}.cjs`);
   await writeFile(path, await openApiCheckCode(version));
@@ -56,24 +56,24 @@ describe('the OpenAPI check compiled at build time', () => {
     'finds what the check compiled at run time finds: %s',
     async (name, document) => {
       const version = typeof document.swagger === 'string' ? '2.0' : '3.0';
-      const ahead = await compiledAhead(version);
+      const precompiling = await precompiledCheck(version);
       const atRunTime = (
         new Validator({ allErrors: true }) as unknown as {
           getAjvValidator(version: string): Check;
         }
       ).getAjvValidator(version);
       const valid = atRunTime(document);
-      expect(ahead(document)).toBe(valid);
-      expect(ahead.errors ?? null).toEqual(atRunTime.errors ?? null);
+      expect(precompiling(document)).toBe(valid);
+      expect(precompiling.errors ?? null).toEqual(atRunTime.errors ?? null);
       expect(valid).toBe(!name.includes('defective'));
     },
   );
 
   it('is made for the versions whose schemas ajv compiles standalone, tagged with the check version', async () => {
     expect(PRECOMPILED_VERSIONS).toEqual(['2.0', '3.0']);
-    const ahead = await compiledAhead('3.0');
+    const precompiling = await precompiledCheck('3.0');
     const require = createRequire(import.meta.url);
-    expect(ahead.checkVersion).toBe(
+    expect(precompiling.checkVersion).toBe(
       (require('@seriousme/openapi-schema-validator/package.json') as { version: string }).version,
     );
   });

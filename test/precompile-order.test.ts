@@ -1,4 +1,4 @@
-// The work ahead of a large document runs in the background between requests, one step per
+// Precompiling of a large document runs in the background between requests, one step per
 // turn of the event loop, and a request that arrives while a step runs waits for it (issue 28:
 // the first call of any operation within 200 ms). Making a value (a seeded record, an example
 // answer) is the long step, and a third to a half of it was compiling the named schemas the
@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import type { SchemaObject } from '../src/openapi/load.js';
 import type { Operation } from '../src/openapi/operations.js';
 import type { Resource } from '../src/openapi/resources.js';
-import { startWarmUp, stepsAhead } from '../src/core/warm-up.js';
+import { startPrecompile, precompileSteps } from '../src/core/precompile.js';
 
-/** Just what stepsAhead reads of an operation and a resource. */
+/** Just what precompileSteps reads of an operation and a resource. */
 const operation = (operationId: string) => ({ operationId }) as unknown as Operation;
 const resource = (name: string, actions: Operation[]) =>
   ({ name, actions: new Map(actions.map((action) => [action, 'list'])) }) as unknown as Resource;
@@ -26,7 +26,7 @@ describe('the work ahead', () => {
     const pets = resource('pets', [listPets, createPet]);
     const named = [{ title: 'Pet' }, { title: 'Error' }];
     const done: string[] = [];
-    const steps = stepsAhead({
+    const steps = precompileSteps({
       operations: [listPets, createPet, getHealth, getStats],
       prepare: (op) => done.push(`compile ${op.operationId}`),
       example: (op) => done.push(`example ${op.operationId}`),
@@ -59,7 +59,7 @@ describe('the work ahead', () => {
       Operation,
     ];
     const done: string[] = [];
-    const steps = stepsAhead({
+    const steps = precompileSteps({
       operations: [listPets, getHealth],
       prepare: (op) => done.push(`compile ${op.operationId}`),
       example: (op) => done.push(`example ${op.operationId}`),
@@ -71,7 +71,7 @@ describe('the work ahead', () => {
     // A client still calling: short steps may run, long ones wait.
     let calling = true;
     const asked: boolean[] = [];
-    const ahead = startWarmUp(steps, {
+    const precompiling = startPrecompile(steps, {
       busy: (long) => {
         asked.push(long);
         return long && calling;
@@ -82,7 +82,7 @@ describe('the work ahead', () => {
     await expect.poll(() => asked.filter((long) => long).length).toBeGreaterThan(3);
     expect(done).toEqual(['compile listPets', 'compile getHealth', 'compile Pet']);
     calling = false;
-    const report = await ahead.done;
+    const report = await precompiling.done;
     expect(report.stopped).toBe(false);
     expect(done.slice(3)).toEqual(['seed pets', 'example getHealth']);
   });

@@ -31,15 +31,15 @@ describe('a large document, left idle after start-up', () => {
     expect(large.warnings).toHaveLength(1);
   }, 90_000);
 
-  it('does nothing ahead with compileAhead: false', async () => {
+  it('does nothing ahead with precompile: false', async () => {
     const spec = await largeDocument();
-    const [ahead, left] = await Promise.all([
+    const [precompiling, left] = await Promise.all([
       startMock({ spec, seedCount: 3 }),
-      startMock({ spec, seedCount: 3, compileAhead: false }),
+      startMock({ spec, seedCount: 3, precompile: false }),
     ]);
-    started.push(ahead, left);
-    // By the time the other mock's work ahead is done, this one has done none.
-    await vi.waitFor(async () => expect(await ahead.store.count()).toBe(3), {
+    started.push(precompiling, left);
+    // By the time the other mock's precompiling is done, this one has done none.
+    await vi.waitFor(async () => expect(await precompiling.store.count()).toBe(3), {
       timeout: 60_000,
       interval: 100,
     });

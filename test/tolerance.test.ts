@@ -211,11 +211,11 @@ describe('$refs to other files', () => {
 
 describe('a large document', () => {
   it('checks an operation when it is first called, and seeds a collection when it is first used', async () => {
-    // Left to its first calls (the work ahead is test/precompile.test.ts's).
+    // Left to its first calls (precompiling is test/precompile.test.ts's).
     const large = await inProcessMock({
       spec: await largeDocument(),
       seedCount: 3,
-      compileAhead: false,
+      precompile: false,
     });
     started.push(large);
     // Nothing checked or generated yet: no warning about the example, no record made.

@@ -25,7 +25,7 @@ import type { TrafficCommandOptions } from './traffic-command.js';
 import type { WorkflowCommandOptions } from './workflow-command.js';
 import type { TypesCommandFlags } from './types-command.js';
 import { TYPE_OPTIONS } from '../openapi/typegen/options.js';
-import { addOptionFlags, givenOptions } from './option-flags.js';
+import { addOptionFlags, optionValues } from './option-flags.js';
 
 export { DEFAULT_API_KEY };
 
@@ -158,7 +158,7 @@ export function createCli(io: CliIo): Command {
     ),
   ).action(async (flags: { logFormat: LogFormat; logLevel: LogLevel }, command: Command) => {
     // Checked before the server's modules load: a refused option is told in a third of the time.
-    const options = validateOptions(givenOptions(command, 'mock'));
+    const options = validateOptions(optionValues(command, 'mock'));
     const { runMock } = await import('./mock-command.js');
     await runMock(options, await loggerOf(flags, io), io.onListening);
   });
@@ -176,7 +176,7 @@ export function createCli(io: CliIo): Command {
     ),
     PROXY_OPTIONS,
   ).action(async (flags: ProxyFlags, command: Command) => {
-    const shared = validateOptions(givenOptions(command, 'proxy'));
+    const shared = validateOptions(optionValues(command, 'proxy'));
     const { runProxy } = await import('./proxy-command.js');
     await runProxy(flags, shared, await loggerOf(flags, io), io.onProxy, io.onExitCode);
   });

@@ -66,7 +66,7 @@ export async function runContract(
     spec = (await loadSpec(options.spec)).resolved;
     plan = buildContractPlan(spec);
     baseUrl = resolveBaseUrl(options, spec);
-    credentials = givenCredentials(plan, options);
+    credentials = credentialFlags(plan, options);
     checkCredentials(plan, options, credentials);
     // Loaded while the target is asked, its network waits hiding the load; not before: a
     // refused option or spec stops at once without loading the rules.
@@ -335,7 +335,7 @@ function checkCredentials(
  * them apart.
  * @throws {ContractConfigError} with one line saying which value is wrong and why.
  */
-function givenCredentials(plan: ContractPlan, options: ContractCommandOptions): CredentialFlag[] {
+function credentialFlags(plan: ContractPlan, options: ContractCommandOptions): CredentialFlag[] {
   let given: CredentialFlag[];
   try {
     given = [

@@ -65,9 +65,9 @@ export function addOptionFlags(target: Command, command: CommandName): Command {
 /**
  * The options the flags (and their variables) of `command` give, by option name, as text:
  * only those given, and the CLI's own defaults; validateOptions reads them.
- * @example givenOptions(mock, 'mock') // { port: '4010', seedCount: '3', logRequests: true }
+ * @example optionValues(mock, 'mock') // { port: '4010', seedCount: '3', logRequests: true }
  */
-export function givenOptions(target: Command, command: CommandName): Record<string, unknown> {
+export function optionValues(target: Command, command: CommandName): Record<string, unknown> {
   const given: Record<string, unknown> = {};
   for (const { name, flag } of flagsOf(command)) {
     const option = target.options.find((one) => one.flags === flag.flag);

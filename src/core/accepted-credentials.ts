@@ -2,7 +2,7 @@ import type { SecurityScheme } from '../openapi/security-schemes.js';
 import { StartupError } from '../vocabulary/errors.js';
 
 /** The credentials a user gives the mock, as the options take them. */
-export interface GivenCredentials {
+export interface CredentialOptions {
   /**
    * Keys: API keys, bearer tokens, OAuth 2 and OpenID Connect access tokens. `key` is accepted
    * by every such scheme; `scheme=key`, where `scheme` names one of the spec, by that one only;
@@ -45,7 +45,7 @@ const SCOPED = /^([^[\]]+)\[([^[\]]*)\]$/;
  */
 export function settleCredentials(
   schemes: ReadonlyMap<string, SecurityScheme>,
-  given: GivenCredentials,
+  given: CredentialOptions,
 ): { accepted: AcceptedCredentials; warnings: string[] } {
   const warnings: string[] = [];
   const byScheme = new Map<string, string[]>();

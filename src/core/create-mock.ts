@@ -10,7 +10,7 @@ import { createDataGenerator, type DataGenerator } from '../openapi/sample.js';
 import { createSchemaCompiler, type SchemaCompiler } from '../openapi/schemas.js';
 import { securitySchemesOf } from '../openapi/security-schemes.js';
 import { basePathOf } from '../openapi/servers.js';
-import { isServed, stabilityOf, type StabilityLevel } from '../openapi/stability.js';
+import { meetsStability, stabilityOf, type StabilityLevel } from '../openapi/stability.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import { isReseedable, type RecordId, type Store } from '../store/store.js';
 import { stateBackend } from '../store/with-local-side-data.js';
@@ -29,7 +29,7 @@ import { createErrorShaper } from './error-shaper.js';
 import { exampleHandler } from './example-answers.js';
 import { requestOf, responseOf } from './fetch-adapter.js';
 import type { CustomHandler, OperationHandler } from './handler.js';
-import { createMockCore, type MockCore, type Route, type ServedApi } from './mock-core.js';
+import { createMockCore, type MockCore, type Route, type MountedApi } from './mock-core.js';
 import { createStreamAnswers } from './streams/stream-answers.js';
 import { LOOPBACK_HOSTS } from './outgoing/allowed-hosts.js';
 import {
@@ -48,10 +48,10 @@ import { forcedAnswer } from './scenarios/forced-answer.js';
 import type { ScenarioSettings } from './scenarios/settings.js';
 import { lazySeeding, type LazySeeding, type SeedSettings } from './seeding.js';
 import { createSecurityCheck, type SchemeSummary } from './security.js';
-import { operationPreparer, serveApi } from './served-api.js';
+import { operationPreparer, serveApi } from './mounted-api.js';
 import { createStates, type MockStates } from './state.js';
 import { createTurnBudget, type TurnBudget } from './turn-budget.js';
-import { startWarmUp, stepsAhead, type WarmUp } from './warm-up.js';
+import { startPrecompile, precompileSteps, type Precompile } from './precompile.js';
 
 /**
  * Documents up to this size are checked whole at start-up (every schema compiled, every example
@@ -70,7 +70,7 @@ const TURN_BUDGET_MS = 4;
 const SHARED_STORE_BUDGET_MS = 1500;
 
 /**
- * How long the mock must have answered nothing before work ahead (compileAhead) takes a turn:
+ * How long the mock must have answered nothing before precompiling (precompile) takes a turn:
  * a test suite's requests come closer together than this, and keep the CPU to themselves.
  */
 const QUIET_BEFORE_AHEAD_MS = 100;
@@ -138,7 +138,7 @@ export interface MockSettings {
    * @default true
    * @example false // a test that starts many mocks of large documents and calls few operations
    */
-  compileAhead?: boolean;
+  precompile?: boolean;
   /**
    * Whether every collection is seeded on its first use, whatever the document's size: a caller
    * that cannot wait for seeding (createApp, synchronous) defers it with `seed()` this way.
@@ -241,10 +241,10 @@ export interface Mock extends MockCore {
    */
   readonly outgoing: OutgoingRequests;
   /**
-   * The work done ahead in the background for a large document (see `compileAhead`):
+   * Precompiling in the background for a large document (see `precompile`):
    * undefined for a small one, checked whole at start-up.
    */
-  readonly warmUp: WarmUp | undefined;
+  readonly precompiling: Precompile | undefined;
 }
 
 /**
@@ -366,7 +366,7 @@ export function createMock(
     warn: (line) => (settings.proxy ? undefined : warn(line)),
   });
 
-  const apis: ServedApi[] = [
+  const apis: MountedApi[] = [
     serveApi(document, operations, {
       basePath,
       recorded: true,
@@ -384,7 +384,7 @@ export function createMock(
       streams: createStreamAnswers(operations, { compiler, generator }),
       refuse(operation) {
         const level = stabilityOf(operation.definition);
-        return isServed(level, minimum)
+        return meetsStability(level, minimum)
           ? undefined
           : errors.notServed(operation.operationId, level, minimum);
       },
@@ -444,7 +444,7 @@ export function createMock(
       ),
   });
 
-  // Requests come first: the work ahead waits while any is being served, and for a moment
+  // Requests come first: precompiling waits while any is being served, and for a moment
   // after, since a client that has just been answered usually sends its next request at once.
   let serving = 0;
   let lastAnswered = -Infinity;
@@ -457,11 +457,11 @@ export function createMock(
       lastAnswered = performance.now();
     }
   };
-  const warmUp =
-    eager || settings.compileAhead === false
+  const precompiling =
+    eager || settings.precompile === false
       ? undefined
-      : startWarmUp(
-          stepsAhead({
+      : startPrecompile(
+          precompileSteps({
             operations,
             prepare,
             example: (operation) => {
@@ -537,7 +537,7 @@ export function createMock(
     streamRules: createStreamRules(compiler),
     carried: { states, seeding, nestedSeeding: () => nestedSeeding },
     outgoing,
-    warmUp,
+    precompiling,
   };
 }
 
@@ -550,7 +550,7 @@ function adminApi(
   seed: number,
   accepted: AcceptedCredentials,
   handlers: ReturnType<typeof adminHandlers>,
-): { api: ServedApi; locked: boolean } {
+): { api: MountedApi; locked: boolean } {
   const document = spec.resolved;
   const operations = listOperations(document);
   const compiler = createSchemaCompiler(document);

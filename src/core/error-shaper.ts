@@ -197,11 +197,11 @@ function listedFor(property: SchemaObject, error: ApiError): string[] {
   const flat = (text: string) => text.toLowerCase().replace(/[^a-z]+/g, '_');
   // A value naming a credential or a permission is an error of those only: `invalid_api_key`
   // holds `invalid`, and a 400 of a body was answered as a bad key.
-  const aboutAccess = (text: string) => ACCESS.test(flat(text));
+  const mentionsAccess = (text: string) => ACCESS.test(flat(text));
   const candidates =
     error.status === 401 || error.status === 403
       ? texts
-      : texts.filter((text) => !aboutAccess(text));
+      : texts.filter((text) => !mentionsAccess(text));
   // Of the values a word finds, the shortest first: Stripe's 500 is `api_error`, not
   // `api_connection_error`.
   return words.flatMap((word) =>

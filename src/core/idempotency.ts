@@ -24,7 +24,7 @@ const ANSWERS: CollectionDescriptor = {
 const PENDING_WAIT_MS = 30_000;
 
 /** A first answer as the store keeps it: plain JSON. */
-type KeptAnswer = {
+type StoredAnswer = {
   key: string;
   request: string;
   /** The first request under the key is still being answered. */
@@ -70,7 +70,7 @@ export function withIdempotencyKeys(
         // The key is reserved before the handler runs: the store's create refuses a taken id
         // atomically, so of requests arriving together under one key exactly one goes on.
         const reserved = await kept
-          .create({ request: fingerprint, pending: true } satisfies Omit<KeptAnswer, 'key'>, key)
+          .create({ request: fingerprint, pending: true } satisfies Omit<StoredAnswer, 'key'>, key)
           .then(
             () => true,
             (err: unknown) => {
@@ -79,7 +79,7 @@ export function withIdempotencyKeys(
             },
           );
         if (reserved) return answerOnce(handler, request, context, kept, key, fingerprint);
-        const first = (await kept.get(key)) as Readonly<KeptAnswer> | undefined;
+        const first = (await kept.get(key)) as Readonly<StoredAnswer> | undefined;
         // The first request was refused and let its key go: this one tries again.
         if (!first) continue;
         if (first.request !== fingerprint) throw reused(given);
@@ -120,7 +120,7 @@ async function answerOnce(
       : answer.body === undefined
         ? undefined
         : JSON.stringify(answer.body);
-  await kept.update(key, (): Omit<KeptAnswer, 'key'> => ({
+  await kept.update(key, (): Omit<StoredAnswer, 'key'> => ({
     request: fingerprint,
     status: answer.status,
     ...(answer.headers ? { headers: { ...answer.headers } } : {}),
@@ -129,7 +129,7 @@ async function answerOnce(
   return answer;
 }
 
-function replayed(first: Readonly<KeptAnswer>): Answer {
+function replayed(first: Readonly<StoredAnswer>): Answer {
   return {
     status: first.status ?? 200,
     ...(first.headers ? { headers: first.headers } : {}),

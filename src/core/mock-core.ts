@@ -27,7 +27,7 @@ import { playScenarios } from './stages/scenario.js';
 import { stateOf } from './stages/session.js';
 
 /** One API the mock serves: the spec's, and the admin API beside it. */
-export interface ServedApi {
+export interface MountedApi {
   /** The path it is served under, without a trailing slash: `/v1`, `/__mock`, or `''`. */
   basePath: string;
   router: Router;
@@ -74,7 +74,7 @@ export interface ScenarioHooks {
 export type Route =
   | {
       kind: 'operation';
-      api: ServedApi;
+      api: MountedApi;
       operation: Operation;
       /** The path parameters, percent-decoded, as strings. */
       params: Record<string, string>;
@@ -85,18 +85,18 @@ export type Route =
     }
   | {
       kind: 'method-not-allowed';
-      api: ServedApi;
+      api: MountedApi;
       allow: readonly string[];
       pathname: string;
       search: string;
     }
-  | { kind: 'not-found'; api: ServedApi | undefined; pathname: string; search: string }
+  | { kind: 'not-found'; api: MountedApi | undefined; pathname: string; search: string }
   /** A target that is not a path, or a path parameter that does not decode. */
-  | { kind: 'invalid'; api: ServedApi | undefined; error: ApiError };
+  | { kind: 'invalid'; api: MountedApi | undefined; error: ApiError };
 
 export interface MockCoreOptions {
   /** The APIs served, matched by base path; the first one's error shape serves requests of none. */
-  apis: readonly ServedApi[];
+  apis: readonly MountedApi[];
   validate: (operation: Operation, input: RequestInput) => ValidRequest;
   /**
    * Checks an answer against the spec and makes it ready to send, with the headers every
@@ -182,7 +182,7 @@ export interface Exchange {
   /** Its parameters and body as checked, once they are. */
   valid?: ValidRequest;
   /** The stream it asks for, of those its operation documents. */
-  streamed?: ReturnType<NonNullable<ServedApi['streams']>['asked']>;
+  streamed?: ReturnType<NonNullable<MountedApi['streams']>['asked']>;
   /** What it and its state's force ask the mock to play. */
   preferences?: Preferences;
   /** The delay it asked for, or its state's. */
@@ -304,7 +304,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
 }
 
 /** Where the credentials of every API travel: a log line redacts them all, whatever its route. */
-function unionOfPlaces(apis: readonly ServedApi[]): CredentialPlaces {
+function unionOfPlaces(apis: readonly MountedApi[]): CredentialPlaces {
   const places = {
     headers: new Set<string>(),
     query: new Set<string>(),

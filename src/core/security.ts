@@ -41,7 +41,7 @@ interface SchemeRule {
   readonly secretName: string;
   check(sent: SentCredentials): Outcome;
   /** The scopes the credential it met holds; undefined: every scope (a scheme without scopes). */
-  scopesHeld?(sent: SentCredentials): ReadonlySet<string> | undefined;
+  grantedScopes?(sent: SentCredentials): ReadonlySet<string> | undefined;
 }
 
 /** A scheme of one requirement, with the scopes that requirement asks of it. */
@@ -185,8 +185,8 @@ export function createSecurityCheck(
         for (const { rule, scopes } of requirement) {
           const outcome = rule.check(sent);
           if (outcome.kind === 'met') {
-            const held = scopes.length > 0 ? rule.scopesHeld?.(sent) : undefined;
-            const short = held && scopes.filter((scope) => !held.has(scope));
+            const granted = scopes.length > 0 ? rule.grantedScopes?.(sent) : undefined;
+            const short = granted && scopes.filter((scope) => !granted.has(scope));
             if (short && short.length > 0) (unscoped ??= []).push(...short);
             continue;
           }
@@ -332,7 +332,7 @@ function ruleOf(
       if (!scopes) return rule;
       return {
         ...rule,
-        scopesHeld(sent) {
+        grantedScopes(sent) {
           const read = readAuthorization(sent.header('authorization').value, 'Bearer');
           return read.kind === 'token' ? scopes.get(read.token) : undefined;
         },

@@ -52,7 +52,7 @@ export interface ListenerOptions {
    * reset by the server's timeout handler), and what was held for it freed.
    */
   sendTimeoutMs: number;
-  /** Told of each request once its answer is sent (or its fault played). */
+  /** Called with each request once its answer is sent (or its fault played). */
   onAnswered?: (line: RequestLine) => void;
 }
 

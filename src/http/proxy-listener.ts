@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { readRawBody } from './raw-body.js';
 import {
-  keptAnswer,
+  loggedAnswer,
   LOGGED_BODY_LIMIT,
-  type KeptAnswer,
+  type LoggedAnswer,
   type RequestLog,
 } from '../core/admin/request-log.js';
 import { hasBody } from '../core/headers.js';
@@ -56,7 +56,7 @@ export interface ProxyListenerOptions {
   enforce: boolean;
   /** The largest request body forwarded (it is read whole, to be checked, before it is sent on). */
   bodyLimit: number;
-  /** Told of each success answer of an operation that fit the spec, for `--record`. */
+  /** Called with each success answer of an operation that fit the spec, for `--record`. */
   onWrite?: (write: RecordedWrite) => Promise<unknown>;
   logger: Logger;
   /** One log line per request, as the mock writes them. */
@@ -66,7 +66,7 @@ export interface ProxyListenerOptions {
    * forwarded request goes in, with the target's answer, as the mock's own requests do.
    */
   requestLog?: RequestLog;
-  /** Told of each exchange once it has ended, whole, for `--har`. */
+  /** Called with each exchange once it has ended, whole, for `--har`. */
   onExchange?: (exchange: SeenExchange) => void;
 }
 
@@ -153,7 +153,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
     };
     // The request as the mock's own stages read it (its body decoded once), for the request log.
     const reading: Pick<Exchange, 'body' | 'started'> = { started };
-    const finish = (status: number, response?: KeptAnswer, answered?: AnswerSeen) => {
+    const finish = (status: number, response?: LoggedAnswer, answered?: AnswerSeen) => {
       const ms = performance.now() - started;
       line?.({ method, path: app.mock.shownTarget(target), status, ms: Math.round(ms * 10) / 10 });
       options.onExchange?.({
@@ -184,7 +184,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
         res.setHeader('Connection', 'close');
         const answer = app.mock.errorAnswer(err, route);
         own(res, answer);
-        return finish(answer.status, keptAnswer(answer, method), seenOwn(answer));
+        return finish(answer.status, loggedAnswer(answer, method), seenOwn(answer));
       }
     }
     const inspection = await app.mock.inspect(request, route);
@@ -202,7 +202,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
       const answer = app.mock.errorAnswer(refusal, route);
       note('request', asked, req, answer.status, operation);
       own(res, answer);
-      return finish(answer.status, keptAnswer(answer, method), seenOwn(answer));
+      return finish(answer.status, loggedAnswer(answer, method), seenOwn(answer));
     }
 
     const abort = new AbortController();
@@ -226,7 +226,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
       const answer = app.mock.errorAnswer(error, route);
       note('request', asked, req, answer.status, operation);
       own(res, answer);
-      return finish(answer.status, keptAnswer(answer, method), seenOwn(answer));
+      return finish(answer.status, loggedAnswer(answer, method), seenOwn(answer));
     }
 
     const { statusCode: status, headers } = answered;
@@ -268,7 +268,7 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
       headers,
       kept: whole ? kept : undefined,
     });
-    await finish(status, keptTargetAnswer(headers, decoded), { headers, body: decoded });
+    await finish(status, loggedTargetAnswer(headers, decoded), { headers, body: decoded });
   }
 
   /**
@@ -401,7 +401,7 @@ function loggedHeaders(headers: TargetHeaders): Record<string, string> {
  * What the log keeps of the target's answer: its JSON whole when it parses and is at most
  * 16 KiB (as the mock's own answers are kept), else the start of its text and its size.
  */
-function keptTargetAnswer(headers: TargetHeaders, decoded: Buffer | undefined): KeptAnswer {
+function loggedTargetAnswer(headers: TargetHeaders, decoded: Buffer | undefined): LoggedAnswer {
   const shown = loggedHeaders(headers);
   if (!decoded || decoded.length === 0) return { headers: shown };
   if (decoded.length <= LOGGED_BODY_LIMIT) {

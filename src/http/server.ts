@@ -65,7 +65,7 @@ interface ErrorShape {
 }
 
 /** A request listener, and the mock it answers with, whose error shape Node's refusals take. */
-export type ServedApp =
+export type ListenerApp =
   | {
       (req: IncomingMessage, res: ServerResponse): void;
       readonly mock?: ErrorShape;
@@ -82,7 +82,7 @@ export type ServedApp =
  * credential before asking for the body.
  * @example const { server, close } = createMockServer(createApp(options)); server.listen(4010);
  */
-export function createMockServer(app: ServedApp, limits: Partial<ServerLimits> = {}): MockServer {
+export function createMockServer(app: ListenerApp, limits: Partial<ServerLimits> = {}): MockServer {
   const bounds = { ...DEFAULT_SERVER_LIMITS, ...limits };
   const listener = typeof app === 'function' ? app : app.listener;
   const errorAnswer = (error: ApiError): CheckedAnswer =>

@@ -130,18 +130,18 @@ export function coverageOf(
   let schemesCovered = 0;
   let schemesTotal = 0;
   const rows = operations.map((operation): CoverageOperation => {
-    const heard = hitsOf(operation);
+    const seen = hitsOf(operation);
     const documented = Object.keys(operation.responses);
     const hits = new Map(documented.map((status) => [status, 0]));
     const others = new Map<string, number>();
-    for (const [outcome, count] of heard.statuses) {
+    for (const [outcome, count] of seen.statuses) {
       const as = /^\d{3}$/.test(outcome) ? documentedAs(outcome, documented) : undefined;
       if (as === undefined) others.set(outcome, (others.get(outcome) ?? 0) + count);
       else hits.set(as, (hits.get(as) ?? 0) + count);
     }
     total += documented.length;
     covered += documented.filter((status) => (hits.get(status) ?? 0) > 0).length;
-    const schemeRows = schemeRowsOf(operation, schemes, heard.schemes);
+    const schemeRows = schemeRowsOf(operation, schemes, seen.schemes);
     const listed = schemeRows.filter((row) => row.documented);
     schemesTotal += listed.length;
     schemesCovered += listed.filter((row) => row.hits > 0).length;
@@ -169,7 +169,7 @@ export function coverageOf(
 function schemeRowsOf(
   operation: Operation,
   schemes: ReadonlyMap<string, SecurityScheme>,
-  heard: ReadonlyMap<string, ReadonlyMap<string, number>>,
+  seen: ReadonlyMap<string, ReadonlyMap<string, number>>,
 ): CoverageScheme[] {
   const requirements = operation.security.map((requirement) => Object.keys(requirement));
   const accepts = (key: string) => {
@@ -188,10 +188,10 @@ function schemeRowsOf(
   ];
   const keys = [
     ...new Set(listed),
-    ...[...heard.keys()].filter((key) => !listed.includes(key)).sort(),
+    ...[...seen.keys()].filter((key) => !listed.includes(key)).sort(),
   ];
   return keys.map((key) => {
-    const got = [...(heard.get(key) ?? new Map<string, number>())]
+    const got = [...(seen.get(key) ?? new Map<string, number>())]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([status, hits]) => ({ status, hits }));
     return {

@@ -47,7 +47,7 @@ export interface ExampleSource {
 export interface ExampleSourceOptions {
   compiler: SchemaCompiler;
   generator: DataGenerator;
-  /** Told, once each, of the examples that break their schema. */
+  /** Called once for each of the examples that break their schema. */
   warn?: (line: string) => void;
 }
 

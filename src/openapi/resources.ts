@@ -244,8 +244,8 @@ function itemOf(
 /** A schema test: whether it describes the collection's record. */
 type RecordTest = (schema: SchemaObject) => boolean;
 
-/** What the operations of a collection say of its records, gathered by servedOperations. */
-interface Served {
+/** What the operations of a collection say of its records, gathered by collectionOperations. */
+interface CollectionOperations {
   actions: Map<Operation, ResourceAction>;
   envelopes: Map<Operation, Envelope>;
   bodies: Map<Operation, Envelope>;
@@ -280,25 +280,29 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   if (!listed && !create) return undefined;
 
   const answersRecord = recordTest(listed ?? createBody?.record, 2, likely);
-  const served = servedOperations(candidate, create, createBody, bodyOf, answersRecord);
-  const variants = variantsOf(create, answersRecord, served.envelopes);
+  const gathered = collectionOperations(candidate, create, createBody, bodyOf, answersRecord);
+  const variants = variantsOf(create, answersRecord, gathered.envelopes);
   const kinds = variants.variants ?? [];
-  const schema = mergeRecordSchemas(withBodyOnlyFields(served.records, createBody, kinds));
-  const twoShapes = fieldsInTwoShapes(served.records);
+  const schema = mergeRecordSchemas(withBodyOnlyFields(gathered.records, createBody, kinds));
+  const twoShapes = fieldsInTwoShapes(gathered.records);
   const properties = propertiesOf(schema);
   const key = idPropertyOf(candidate, explicitKey, schema);
   if (key === undefined) return undefined;
   const { idProperty } = key;
 
   const listing = new Map<Operation, ListParameters>();
-  for (const [operation, action] of served.actions)
+  for (const [operation, action] of gathered.actions)
     if (action === 'list')
       listing.set(
         operation,
-        listParametersOf(operation, properties, heldIn(operation, served.envelopes.get(operation))),
+        listParametersOf(
+          operation,
+          properties,
+          recordSchemaIn(operation, gathered.envelopes.get(operation)),
+        ),
       );
   // Named as any kind names them: Twilio's form `PrivacyPolicyUrl` is the second kind's `privacy_policy_url`.
-  const written = writtenProperties(served.bodies.values(), {
+  const written = writtenProperties(gathered.bodies.values(), {
     ...Object.assign({}, ...kinds.map((kind) => propertiesOf(kind))),
     ...properties,
   });
@@ -331,7 +335,7 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     schema,
     idProperty,
     idKind: keyLink ? 'string' : idKindOf(idSchema),
-    actions: served.actions,
+    actions: gathered.actions,
     itemParameter: item?.parameter,
     keySchema: keyLink ? linkSchemaOf(keyLink) : keySchemaOf(idSchema, item),
     ...(keyLink ? { keyLink } : {}),
@@ -340,8 +344,8 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     clientChosenId,
     ...(keyInBody === undefined ? {} : { keyInBody }),
     writable: written.length > 0 ? new Set(written) : undefined,
-    envelopes: served.envelopes,
-    bodies: served.bodies,
+    envelopes: gathered.envelopes,
+    bodies: gathered.bodies,
     listing,
     scope,
     references: referencesOf(scope, properties, idProperty),
@@ -361,11 +365,11 @@ function variantsOf(
   answersRecord: RecordTest,
   envelopes: Map<Operation, Envelope>,
 ): Pick<Resource, 'variants'> {
-  const answer = create && heldIn(create, envelopes.get(create));
+  const answer = create && recordSchemaIn(create, envelopes.get(create));
   const records = answer ? recordArmsOf(answer, answersRecord) : [];
   if (records.length === 0) return {};
   for (const [operation, envelope] of envelopes) {
-    const shown = heldIn(operation, envelope);
+    const shown = recordSchemaIn(operation, envelope);
     if (shown && recordArmsOf(shown, answersRecord).includes(envelope.record))
       envelopes.set(operation, { ...envelope, record: shown });
   }
@@ -516,15 +520,15 @@ function unionWrappedOf(
  * What each operation of the collection does, where its answer holds the record and its
  * request body the client's fields, and the record schemas its answers give.
  */
-function servedOperations(
+function collectionOperations(
   candidate: Candidate,
   create: Operation | undefined,
   createBody: Envelope | undefined,
   bodyOf: (operation: Operation) => Envelope | undefined,
   answersRecord: RecordTest,
-): Served {
+): CollectionOperations {
   const word = collectionWord(candidate.path);
-  const served: Served = {
+  const gathered: CollectionOperations = {
     actions: new Map(),
     envelopes: new Map(),
     bodies: new Map(),
@@ -532,25 +536,25 @@ function servedOperations(
   };
   const { list, listEnvelope, item } = candidate;
   if (list && listEnvelope) {
-    served.actions.set(list, 'list');
-    served.envelopes.set(list, listEnvelope);
-    served.records.push(listEnvelope.record);
+    gathered.actions.set(list, 'list');
+    gathered.envelopes.set(list, listEnvelope);
+    gathered.records.push(listEnvelope.record);
   }
   for (const operation of [create, ...(item?.operations ?? [])]) {
     if (!operation) continue;
-    served.actions.set(
+    gathered.actions.set(
       operation,
       operation === create ? 'create' : (ITEM_ACTIONS[operation.method] ?? 'read'),
     );
     const body = operation === create ? createBody : bodyOf(operation);
-    if (body) served.bodies.set(operation, body);
+    if (body) gathered.bodies.set(operation, body);
     const envelope = recordEnvelopeOf(successSchema(operation), word, answersRecord);
     if (!envelope || !answersRecord(envelope.record)) continue;
-    served.envelopes.set(operation, envelope);
+    gathered.envelopes.set(operation, envelope);
     // A delete's answer is often a summary or a status: it says less of the record.
-    if (operation.method !== 'delete') served.records.push(envelope.record);
+    if (operation.method !== 'delete') gathered.records.push(envelope.record);
   }
-  return served;
+  return gathered;
 }
 
 /**
@@ -784,14 +788,14 @@ function attachViews(
   byPath: ReadonlyMap<string, readonly Operation[]>,
   resources: readonly Resource[],
 ): void {
-  const served = new Set(resources.flatMap((resource) => [...resource.actions.keys()]));
+  const gathered = new Set(resources.flatMap((resource) => [...resource.actions.keys()]));
   for (const resource of resources) {
     const word = collectionWord(resource.collectionPath);
     for (const [path, operations] of byPath) {
       if (path.slice(0, path.lastIndexOf('/')) !== resource.collectionPath) continue;
       if (path.slice(path.lastIndexOf('/')).includes('{')) continue;
       const get = operations.find((operation) => operation.method === 'get');
-      if (!get || served.has(get)) continue;
+      if (!get || gathered.has(get)) continue;
       const envelope = listOf(get, word, resource.idProperty);
       if (!envelope || !(resource.idProperty in propertiesOf(envelope.record))) continue;
       // Items that require what the records do not hold list something else, keyed alike
@@ -800,7 +804,7 @@ function attachViews(
       if ([...requiredOf(envelope.record)].some((name) => !(name in held))) continue;
       if (honoursEveryQuery(get, listParametersOf(get, propertiesOf(resource.schema)))) {
         attach(resource, get, 'list');
-        served.add(get);
+        gathered.add(get);
       }
     }
   }
@@ -841,7 +845,11 @@ function attach(resource: Resource, operation: Operation, action: ResourceAction
   if (action === 'list')
     (resource.listing as Map<Operation, ListParameters>).set(
       operation,
-      listParametersOf(operation, propertiesOf(resource.schema), heldIn(operation, envelope)),
+      listParametersOf(
+        operation,
+        propertiesOf(resource.schema),
+        recordSchemaIn(operation, envelope),
+      ),
     );
 }
 
@@ -961,7 +969,10 @@ function listOf(get: Operation, word: string, key?: string): Envelope | undefine
  * itself, or its wrapper's property. For a list, the array; for a record of several kinds
  * (Cloudflare's `{result: oneOf [A record, CNAME record...]}`), the union a kind was chosen from.
  */
-function heldIn(operation: Operation, envelope: Envelope | undefined): SchemaObject | undefined {
+function recordSchemaIn(
+  operation: Operation,
+  envelope: Envelope | undefined,
+): SchemaObject | undefined {
   if (!envelope) return undefined;
   return envelope.kind === 'plain'
     ? successSchema(operation)

@@ -55,7 +55,7 @@ const FORBIDDEN: Readonly<Record<Hidden, object>> = {
 
 export interface SchemaCompilerOptions {
   /**
-   * Told, once each, of the patterns the compiler reads leniently: not a regular expression
+   * Called once for each of the patterns the compiler reads leniently: not a regular expression
    * with the `u` flag JSON Schema asks for, or not one at all.
    */
   warn?: (line: string) => void;

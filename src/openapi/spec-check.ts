@@ -51,7 +51,7 @@ async function schemaErrors(document: object): Promise<readonly CheckError[] | u
     const { errors } = await validator.validate(document as never);
     return Array.isArray(errors) ? (errors as CheckError[]) : undefined;
   }
-  const check = compiledAhead(version) ?? validator.getAjvValidator(version);
+  const check = precompiledCheck(version) ?? validator.getAjvValidator(version);
   return check(document) ? undefined : (check.errors ?? undefined);
 }
 
@@ -61,7 +61,7 @@ async function schemaErrors(document: object): Promise<readonly CheckError[] | u
  * cheaper than compiling it at start-up. Undefined from src/, or for a version only compiled
  * at run time.
  */
-function compiledAhead(version: string): SchemaCheck | undefined {
+function precompiledCheck(version: string): SchemaCheck | undefined {
   const require = createRequire(import.meta.url);
   try {
     const check = require(`./checks/openapi-${version}.cjs`) as SchemaCheck & {

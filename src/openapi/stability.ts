@@ -21,6 +21,6 @@ export function stabilityOf(operation: OperationObject): StabilityLevel {
 }
 
 /** Whether an operation of `level` is served when the mock serves `minimum` and above. */
-export function isServed(level: StabilityLevel, minimum: StabilityLevel): boolean {
+export function meetsStability(level: StabilityLevel, minimum: StabilityLevel): boolean {
   return STABILITY_LEVELS.indexOf(level) >= STABILITY_LEVELS.indexOf(minimum);
 }

@@ -55,7 +55,7 @@ export function mockSettings(settings: AppSettings): MockSettings {
     defaultCredentials: settings.defaultCredentials,
     seed: settings.seed,
     seedCount: settings.seedCount,
-    compileAhead: settings.compileAhead,
+    precompile: settings.precompile,
     ...(settings.seedOnFirstUse ? { seedOnFirstUse: true } : {}),
     scenarios: settings.scenarios,
     faultTimeoutMs: settings.faultTimeoutMs,

@@ -354,14 +354,14 @@ export const MOCK_OPTIONS = {
     default: 10,
     flags: [{ flag: '--seed-count <count>' }],
   }),
-  compileAhead: row({
+  precompile: row({
     takenBy: ALL,
     kind: flag,
     doc: 'For a document over 128 KiB: compile its operations, make its example answers and seed its collections in the background once the mock is idle, so first calls are fast.',
     default: true,
     flags: [
       {
-        flag: '--no-compile-ahead',
+        flag: '--no-precompile',
         sets: false,
         doc: 'leave each operation of a large document to its first call (less CPU after start-up)',
       },

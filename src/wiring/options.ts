@@ -64,7 +64,7 @@ export interface ResolvedOptions {
   host: string;
   seed: number;
   seedCount: number;
-  compileAhead: boolean;
+  precompile: boolean;
   storage: ResolvedStorage;
   storeLimits: StoreLimits;
   /** In milliseconds, as Node's server takes them. */
@@ -230,7 +230,7 @@ export function resolveOptions(
     host: pick('host'),
     seed: pick('seed'),
     seedCount: pick('seedCount'),
-    compileAhead: pick('compileAhead'),
+    precompile: pick('precompile'),
     storage: resolveStorage(given.storage),
     storeLimits: { maxRecords: pick('maxRecords'), maxBytes: pick('maxStoreSize') },
     limits: {

@@ -117,7 +117,7 @@ export interface OpenMock extends MockListener {
   basic: readonly string[];
   /** The store it opened (and closes): the mock's own wraps it (a large spec's seeding on first use). */
   store: Store;
-  /** Stops watching the spec and the work ahead (see Mock.warmUp), and closes the store. */
+  /** Stops watching the spec and precompiling (see Mock.precompiling), and closes the store. */
   close(): Promise<void>;
 }
 
@@ -218,7 +218,7 @@ export async function openMock(
       stopWatching();
       // Else it goes on compiling a large document's schemas in the background, seconds of
       // CPU in the process that closed it (a test run that starts mock after mock).
-      app.mock.warmUp?.stop();
+      app.mock.precompiling?.stop();
       await store.close();
     },
   };

@@ -98,7 +98,7 @@ export interface ProbeOptions {
   /** Each line of progress, for a person watching. */
   log?: (line: string) => void;
   /**
-   * Before the first call, wait (at most this long) for the mock to go idle: its work ahead
+   * Before the first call, wait (at most this long) for the mock to go idle: its precompiling
    * done, as a test suite that starts the mock and then sets up finds it. None: call at once.
    */
   settleMs?: number;
@@ -164,7 +164,7 @@ async function answersAtAll(mock: MockChild): Promise<boolean> {
 }
 
 /**
- * How often the stall probe asks: more often than the mock's quiet before work ahead (100 ms)
+ * How often the stall probe asks: more often than the mock's quiet before precompiling (100 ms)
  * would keep that work from ever running, and change what is measured.
  */
 const STALL_PROBE_EVERY_MS = 150;
@@ -172,7 +172,7 @@ const STALL_PROBE_EVERY_MS = 150;
 /**
  * A request for a path no document has, sent every STALL_PROBE_EVERY_MS beside the calls: the
  * mock answers it at once unless its event loop is busy, so its latency is how long a turn in
- * progress (a call's compile or generation, a step of the work ahead) kept it waiting. A stall
+ * progress (a call's compile or generation, a step of precompiling) kept it waiting. A stall
  * shorter than the interval can be missed, a longer one is seen nearly whole. It runs in a
  * worker thread of its own: in the harness's thread, the harness making its next request's body
  * (hundreds of ms for Discord's) counted as the mock's stall.
@@ -229,7 +229,7 @@ parentPort.on('message', (message) => {
 })();
 `;
 
-/** CPU a second below this is idle: the mock's timers, not its work ahead. */
+/** CPU a second below this is idle: the mock's timers, not its precompiling. */
 const IDLE_CPU_SECONDS = 0.05;
 
 /** Waits until a second passes with the mock nearly idle, or `boundMs` after it listened. */

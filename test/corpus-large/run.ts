@@ -10,7 +10,7 @@
 //   npm run test:corpus -- --json runs.json              # also every call's outcome, as JSON
 //   npm run test:corpus -- --mock /path/to/dist/cli/bin.js --keep-cache
 //   npm run test:corpus -- --only stripe --update-known  # rewrite the list from this run
-//   npm run test:corpus -- --settle-ms 120000            # call once the mock's work ahead is done
+//   npm run test:corpus -- --settle-ms 120000            # call once the mock's precompiling is done
 //   npm run test:corpus -- --file ~/specs/vendor.yaml     # any document, judged with no known failure
 import { writeFile } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';

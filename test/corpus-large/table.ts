@@ -20,7 +20,7 @@ export interface RunSummary {
   firstCallsOverTarget: number;
   /** The stall probe's longest wait over the calls: about the mock's longest turn, ms. */
   longestStallMs?: number;
-  /** With a settle: how long the mock took to go idle after listening (its work ahead), ms. */
+  /** With a settle: how long the mock took to go idle after listening (its precompiling), ms. */
   settledMs?: number;
   status5xx: number;
   /** 5xx answers that are the mock's named, accepted unsatisfiable-schema answer. */

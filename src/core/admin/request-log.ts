@@ -27,14 +27,14 @@ export interface AnsweredRequest {
   durationMs: number;
   /** When it was answered, in milliseconds since the epoch. */
   at: number;
-  /** The body the client sent, as read (see keptBody). */
+  /** The body the client sent, as read (see loggedBody). */
   body?: unknown;
   /** Why the body the client sent is not kept, when it is not. */
   bodyNote?: string;
   /** The size in bytes of the body the client sent, kept or not: what the log's bounds count. */
   bodyBytes?: number;
-  /** What is kept of the answer sent (see keptAnswer); none for a fault. */
-  response?: KeptAnswer;
+  /** What is kept of the answer sent (see loggedAnswer); none for a fault. */
+  response?: LoggedAnswer;
   /** The fault played instead of an answer, if one was. */
   fault?: FaultKind;
   /** The session the request belonged to, if it named one. */
@@ -59,7 +59,7 @@ export interface OutgoingNote {
 }
 
 /** What the log keeps of an answer: its headers, and its body or the start of it. */
-export interface KeptAnswer {
+export interface LoggedAnswer {
   headers: Readonly<Record<string, string>>;
   /** The whole JSON body, when it is at most 16 KiB: a checked answer's, which never changes. */
   body?: CheckedJson | CheckedList;
@@ -292,9 +292,9 @@ function headerLength(value: readonly string[] | undefined): number {
 /**
  * What the log keeps of a body the client sent: its value as read (JSON, a form as an
  * object, text), or a note saying why not (bytes of another media type, more than 16 KiB).
- * @example keptBody(await readBody(request, operation.requestBody)) // { body: { name: 'Rex' } }
+ * @example loggedBody(await readBody(request, operation.requestBody)) // { body: { name: 'Rex' } }
  */
-export function keptBody(
+export function loggedBody(
   body: ReadBody | undefined,
 ): Pick<AnsweredRequest, 'body' | 'bodyNote' | 'bodyBytes'> {
   if (!body) return {};
@@ -310,9 +310,9 @@ export function keptBody(
  * What the log keeps of an answer: the checked answer itself when its body is at most 16 KiB
  * (it never changes: records are frozen, their JSON cached), else its headers and a copy of
  * the first 16 KiB of its body (a reference would keep all of it alive).
- * @example keptAnswer(reply.answer, 'GET') // reply.answer, for a list of ten categories
+ * @example loggedAnswer(reply.answer, 'GET') // reply.answer, for a list of ten categories
  */
-export function keptAnswer(answer: CheckedAnswer, method: string): KeptAnswer {
+export function loggedAnswer(answer: CheckedAnswer, method: string): LoggedAnswer {
   const { headers, body } = answer;
   // HEAD gets the headers of GET and no body.
   if (body === undefined || method === 'HEAD') return { headers };

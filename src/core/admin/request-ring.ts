@@ -1,6 +1,6 @@
 import type { CheckedJson, CheckedList, FaultKind } from '../../vocabulary/answer.js';
 import type { MockRequest } from '../../vocabulary/request.js';
-import type { AnsweredRequest, KeptAnswer, OutgoingNote } from './request-log.js';
+import type { AnsweredRequest, LoggedAnswer, OutgoingNote } from './request-log.js';
 import type { CredentialPlaces } from './redact.js';
 
 /**
@@ -112,8 +112,8 @@ export class RequestRing {
     return request;
   }
 
-  #answerAt(slot: number, headers: Readonly<Record<string, string>>): KeptAnswer {
-    const response: KeptAnswer = { headers };
+  #answerAt(slot: number, headers: Readonly<Record<string, string>>): LoggedAnswer {
+    const response: LoggedAnswer = { headers };
     const body = this.#answerBodies[slot];
     if (body) response.body = body;
     const start = this.#answerStarts[slot];

@@ -13,7 +13,7 @@ import { CheckedJson } from '../../vocabulary/answer.js';
 import {
   LOGGED_BODY_LIMIT,
   type AnsweredRequest,
-  type KeptAnswer,
+  type LoggedAnswer,
   type OutgoingNote,
 } from '../admin/request-log.js';
 
@@ -87,7 +87,7 @@ export async function deliver(
   entry.durationMs = Math.round((performance.now() - started) * 100) / 100;
   if (answer) {
     entry.status = answer.status;
-    entry.response = keptOf(answer);
+    entry.response = loggedAnswerOf(answer);
     problems.push(...answerProblems(outgoing.operation, answer, using.compiler));
   }
   entry.outgoing = { ...outgoing.note, attempts, problems, ...(error ? { error } : {}) };
@@ -142,7 +142,7 @@ function answerProblems(
     .map((problem) => `the receiver's ${answer.status} answer: ${problem}`);
 }
 
-function keptOf(answer: { headers: Record<string, string>; text: string }): KeptAnswer {
+function loggedAnswerOf(answer: { headers: Record<string, string>; text: string }): LoggedAnswer {
   const bytes = Buffer.from(answer.text);
   if (bytes.length > LOGGED_BODY_LIMIT)
     return {

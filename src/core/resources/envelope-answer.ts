@@ -18,7 +18,7 @@ import { TextArray, type Texts } from '../../vocabulary/texts.js';
 import type { RecordId, StoredRecord } from '../../store/store.js';
 import { jsonOf } from '../../store/records.js';
 import type { Page } from './list-page.js';
-import { keptProjectionFor, type RecordSerializer } from './record-serializer.js';
+import { cachedProjectionFor, type RecordSerializer } from './record-serializer.js';
 import { isJsonObject } from '../../vocabulary/record.js';
 import type { FieldShapes } from './two-shapes.js';
 
@@ -26,7 +26,7 @@ import type { FieldShapes } from './two-shapes.js';
  * A page as an answer tells it: with the link to its next page, where the list has one, and the
  * keys of its first and last records, where it has any.
  */
-export type ToldPage = Page & {
+export type PageWithLinks = Page & {
   readonly nextLink?: string;
   readonly firstKey?: RecordId;
   readonly lastKey?: RecordId;
@@ -46,7 +46,7 @@ function keyAs(key: RecordId | undefined, type: 'string' | 'number'): string | n
 type PageField = [
   RegExp,
   'number' | 'string' | 'boolean',
-  (page: ToldPage, property: SchemaObject) => unknown,
+  (page: PageWithLinks, property: SchemaObject) => unknown,
 ];
 
 /** What a wrapper's fields say of a page, by their names and types. */
@@ -95,7 +95,7 @@ export interface EnvelopeAnswers {
   /** The body of an answer holding one record. */
   record(envelope: Envelope, record: StoredRecord): unknown;
   /** The body of an answer holding a page of records. */
-  list(envelope: Envelope, page: ToldPage): unknown;
+  list(envelope: Envelope, page: PageWithLinks): unknown;
   /** The body of a plain list of every record, given as their stored JSON texts. */
   texts(envelope: Envelope, texts: Texts): RecordTexts;
 }
@@ -117,7 +117,7 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
   const projections = new WeakMap<SchemaObject, (record: StoredRecord) => StoredRecord>();
   const projectionOf = (schema: SchemaObject) => {
     let project = projections.get(schema);
-    if (!project) projections.set(schema, (project = keptProjectionFor(schema, shapes)));
+    if (!project) projections.set(schema, (project = cachedProjectionFor(schema, shapes)));
     return project;
   };
   // Made on first use, once per wrapper: the same fields on every answer, as a real server's would be.
@@ -150,7 +150,7 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
   /** What a wrapper schema's properties say of a page, read once per schema: the same on every list. */
   interface PagePlan {
     /** The properties that tell the page (a total, a cursor...), with the field each tells. */
-    told: { name: string; property: SchemaObject; required: boolean; value: PageField[2] }[];
+    pageFields: { name: string; property: SchemaObject; required: boolean; value: PageField[2] }[];
     /** The object properties whose own fields may tell it (`meta: {total}`), one level down. */
     nested: { name: string; property: SchemaObject }[];
   }
@@ -159,7 +159,7 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
     let plan = plans.get(schema);
     if (!plan) {
       const required = requiredOf(schema);
-      plan = { told: [], nested: [] };
+      plan = { pageFields: [], nested: [] };
       for (const [name, property] of Object.entries(propertiesOf(schema))) {
         const types = typesOf(property);
         const field = PAGE_FIELDS.find(
@@ -170,7 +170,7 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
               : types.includes(type)),
         );
         if (field)
-          plan.told.push({ name, property, required: required.has(name), value: field[2] });
+          plan.pageFields.push({ name, property, required: required.has(name), value: field[2] });
         else if (isObjectSchema(property)) plan.nested.push({ name, property });
       }
       plans.set(schema, plan);
@@ -185,12 +185,12 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
   function tellPage(
     source: Readonly<Record<string, unknown>>,
     schema: SchemaObject,
-    page: ToldPage,
+    page: PageWithLinks,
     depth: number,
   ): Record<string, unknown> {
     const fields = new Map(Object.entries(source));
     const plan = planOf(schema);
-    for (const { name, property, required, value: valueOf } of plan.told) {
+    for (const { name, property, required, value: valueOf } of plan.pageFields) {
       const value = valueOf(page, property);
       if (value === null && !check(property, null)) {
         if (!required) fields.delete(name);

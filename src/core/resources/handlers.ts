@@ -17,7 +17,11 @@ import type {
 } from '../../store/store.js';
 import { SpecError, type SchemaObject } from '../../openapi/load.js';
 import { descriptorOf } from './descriptor.js';
-import { createEnvelopeAnswers, type EnvelopeAnswers, type ToldPage } from './envelope-answer.js';
+import {
+  createEnvelopeAnswers,
+  type EnvelopeAnswers,
+  type PageWithLinks,
+} from './envelope-answer.js';
 import { textsFrom, type Texts } from '../../vocabulary/texts.js';
 import { selectPage, type PageItems, type PageOf } from './list-page.js';
 import { nextPageLink, pageLinks } from './next-link.js';
@@ -48,7 +52,7 @@ export interface EngineOptions {
    */
   seeding?: () => { count: number; seed: number } | undefined;
   /**
-   * Where nested collections' seeded records are made, once for every parent (the work ahead
+   * Where nested collections' seeded records are made, once for every parent (precompiling
    * fills it too). @default one of this engine's own
    */
   seedPool?: SeedPool;
@@ -103,22 +107,22 @@ export function resourceHandlers(given: EngineOptions): Map<Operation, Operation
       })
     );
   };
-  const served = new Map<string, ServedResource>();
+  const served = new Map<string, CollectionHandlers>();
   for (const resource of options.resources)
     served.set(
       resource.name,
-      new ServedResource(resource, options, envelopesOf(resource) ?? envelopes, served),
+      new CollectionHandlers(resource, options, envelopesOf(resource) ?? envelopes, served),
     );
   const handlers = new Map<Operation, OperationHandler>();
   for (const resource of options.resources) {
-    const one = served.get(resource.name) as ServedResource;
+    const one = served.get(resource.name) as CollectionHandlers;
     for (const [operation, action] of resource.actions)
       handlers.set(operation, one.handler(operation, action));
   }
   return handlers;
 }
 
-class ServedResource {
+class CollectionHandlers {
   readonly #maker: RecordMaker;
   /** The item path's text around its parameters (`/pets/`, `''` for `/pets/{petId}`), split once. */
   readonly #itemPathParts: readonly string[] | undefined;
@@ -130,7 +134,7 @@ class ServedResource {
     readonly resource: Resource,
     readonly options: EngineOptions & { readonly seedPool: SeedPool },
     readonly envelopes: EnvelopeAnswers,
-    readonly all: ReadonlyMap<string, ServedResource>,
+    readonly all: ReadonlyMap<string, CollectionHandlers>,
   ) {
     this.#maker = new RecordMaker(resource, options);
     this.#itemPathParts = resource.itemPath?.split(/\{[^}]+\}/);
@@ -155,8 +159,9 @@ class ServedResource {
     // An answer that requires what the record does not hold is about the record, not the record:
     // OpenAI's deletes answer `{id, object, deleted}`, GitHub's collaborator put an invitation.
     // It is the operation's example, with the record's fields it declares where they fit.
-    const about = envelope?.kind === 'plain' && !holdsOnly(envelope.record, this.resource.schema);
-    const aboutRecord = (record: StoredRecord): unknown => {
+    const describesRecord =
+      envelope?.kind === 'plain' && !holdsOnly(envelope.record, this.resource.schema);
+    const answerForRecord = (record: StoredRecord): unknown => {
       const base = example();
       if (!envelope || typeof base !== 'object' || base === null || Array.isArray(base))
         return base;
@@ -164,7 +169,7 @@ class ServedResource {
       const declared = propertiesOf(envelope.record);
       // A number the answer declares as text is told as text (Jira answers a created scheme's
       // integer id as `{"id": "10000"}`): made up instead, it named no record.
-      const told = Object.entries(record)
+      const shown = Object.entries(record)
         .filter(([name]) => name in declared)
         .map(([name, value]): [string, unknown] =>
           typeof value === 'number' &&
@@ -173,11 +178,11 @@ class ServedResource {
             ? [name, String(value)]
             : [name, value],
         );
-      const merged = { ...base, ...Object.fromEntries(told) };
+      const merged = { ...base, ...Object.fromEntries(shown) };
       if (compiler.response(envelope.record)(merged).length === 0) return merged;
       // Each field that fits where the answer declares it: Resend's revoke answers a
       // `revoked_at` string where the grant keeps null until then.
-      const fitting = told.filter(
+      const fitting = shown.filter(
         ([name, value]) => compiler.response(declared[name] ?? {})(value).length === 0,
       );
       const kept = { ...base, ...Object.fromEntries(fitting) };
@@ -190,7 +195,7 @@ class ServedResource {
     /** The record in its envelope; where the answer refuses it, the answer about it. */
     const recordBody = (record: StoredRecord): unknown => {
       if (!envelope) return example();
-      if (about) return aboutRecord(record);
+      if (describesRecord) return answerForRecord(record);
       if (ownShape) return this.envelopes.record(envelope, record);
       try {
         return this.envelopes.record(envelope, record);
@@ -199,7 +204,7 @@ class ServedResource {
         // A record its own list refuses too is broken, and says so; one that fits its list is
         // answered as this operation's shape allows.
         this.envelopes.record({ kind: 'plain', record: listed }, record);
-        return aboutRecord(record);
+        return answerForRecord(record);
       }
     };
     /** The answer for a record: in its envelope, else the operation's example. */
@@ -252,7 +257,7 @@ class ServedResource {
             body:
               envelope.kind === 'plain'
                 ? this.envelopes.texts(envelope, textsFrom(page.records))
-                : this.envelopes.list(envelope, this.#told(page, request, listing)),
+                : this.envelopes.list(envelope, this.#pageWithLinks(page, request, listing)),
           };
         };
       }
@@ -338,7 +343,7 @@ class ServedResource {
             )
               return {
                 status: as,
-                body: aboutRecord(created),
+                body: answerForRecord(created),
                 ...(location ? { headers: location } : {}),
               };
             return answer(created, location, as);
@@ -475,14 +480,14 @@ class ServedResource {
    * that takes no cursor gets that link where it says `next`: a cursor no parameter accepts
    * would lead its client nowhere (Scalar's Galaxy: `meta.next`, paged by offset).
    */
-  #told(
+  #pageWithLinks(
     page: PageOf<string, Texts>,
     request: HandlerRequest,
     listing: ListParameters | undefined,
-  ): ToldPage {
+  ): PageWithLinks {
     const texts = textsFrom(page.records);
     const records = Array.from({ length: texts.length }, (_, i) => recordOf(texts.at(i)));
-    const told: ToldPage = {
+    const shown: PageWithLinks = {
       ...page,
       records,
       ...(records.length > 0
@@ -494,11 +499,11 @@ class ServedResource {
     };
     const link =
       listing && request.pathname !== undefined
-        ? nextPageLink(request.pathname, request.query, listing.paging, told)
+        ? nextPageLink(request.pathname, request.query, listing.paging, shown)
         : undefined;
-    if (link === undefined) return told;
+    if (link === undefined) return shown;
     return {
-      ...told,
+      ...shown,
       nextLink: link,
       next: listing?.paging.cursor === undefined ? link : page.next,
     };
@@ -525,7 +530,7 @@ class ServedResource {
   }
 
   /** The resources nested right under this one, found on the first delete. */
-  #children: ServedResource[] | undefined;
+  #children: CollectionHandlers[] | undefined;
 
   /**
    * Throws unless a write's conditions hold for the record's current version: a 412 when they

@@ -139,9 +139,9 @@ export function projectionFor(
  * projectionFor, each record's projection made once and kept while the record lives, for
  * answers that show records through it on every request (a wrapped list). A serializer needs
  * none: it keeps each record's JSON.
- * @example const project = keptProjectionFor(schema); project(record) === project(record) // true
+ * @example const project = cachedProjectionFor(schema); project(record) === project(record) // true
  */
-export function keptProjectionFor(
+export function cachedProjectionFor(
   schema: SchemaObject,
   shapes?: FieldShapes,
 ): (record: StoredRecord) => StoredRecord {

@@ -193,7 +193,7 @@ function recordOnly(schema: SchemaObject): SchemaObject {
  * given to the collection of every parent (see seedCollection's `fields`): a nested collection
  * is seeded the first time it is asked for under a parent, and making its records there took
  * that request hundreds of ms on large schemas (Discord's messages, 40 KB each), under every
- * channel; the work ahead makes them before any is asked for.
+ * channel; precompiling makes them before any is asked for.
  */
 export interface SeedPool {
   /** @throws {SpecError} when no record valid against the schema could be made (each time asked). */

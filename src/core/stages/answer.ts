@@ -3,12 +3,12 @@
 import type { Answer, CheckedAnswer, Reply } from '../../vocabulary/answer.js';
 import type { MockRequest } from '../../vocabulary/request.js';
 import type { Operation } from '../../openapi/operations.js';
-import type { Exchange, MockCoreOptions, ServedApi } from '../mock-core.js';
+import type { Exchange, MockCoreOptions, MountedApi } from '../mock-core.js';
 
 /** A promise only when the check is (a large list checked in slices). */
 export function checkedReply(
   check: MockCoreOptions['checkAnswer'],
-  api: ServedApi,
+  api: MountedApi,
   request: MockRequest,
   operation: Operation,
   answer: Answer,

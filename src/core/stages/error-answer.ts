@@ -3,7 +3,7 @@
 import type { Operation } from '../../openapi/operations.js';
 import { CheckedJson, type CheckedAnswer } from '../../vocabulary/answer.js';
 import { inDocumentedStatus, toApiError } from '../error-mapping.js';
-import type { ServedApi } from '../mock-core.js';
+import type { MountedApi } from '../mock-core.js';
 
 /**
  * `err` as the answer `api` shapes it to for `operation` (if known); without an API (what
@@ -11,7 +11,7 @@ import type { ServedApi } from '../mock-core.js';
  */
 export function errorAnswer(
   err: unknown,
-  api: ServedApi | undefined,
+  api: MountedApi | undefined,
   operation: Operation | undefined,
 ): CheckedAnswer {
   const error = inDocumentedStatus(toApiError(err), operation);

@@ -4,8 +4,8 @@ import { schemesSent } from '../../openapi/coverage-table.js';
 import type { Reply } from '../../vocabulary/answer.js';
 import type { MockRequest } from '../../vocabulary/request.js';
 import { credentialPartsOf } from '../admin/coverage.js';
-import { keptAnswer, keptBody, type AnsweredRequest } from '../admin/request-log.js';
-import type { Exchange, MockCoreOptions, Route, ServedApi } from '../mock-core.js';
+import { loggedAnswer, loggedBody, type AnsweredRequest } from '../admin/request-log.js';
+import type { Exchange, MockCoreOptions, Route, MountedApi } from '../mock-core.js';
 import type { MockStates } from '../state.js';
 import { knownStateOf } from './session.js';
 
@@ -15,12 +15,12 @@ import { knownStateOf } from './session.js';
  */
 export function logEntry(
   request: MockRequest,
-  api: ServedApi | undefined,
+  api: MountedApi | undefined,
   session: string | undefined,
   sent: Pick<AnsweredRequest, 'status' | 'response' | 'fault'>,
   exchange: Pick<Exchange, 'body' | 'started'>,
 ): AnsweredRequest {
-  const kept = exchange.body && keptBody(exchange.body);
+  const kept = exchange.body && loggedBody(exchange.body);
   return {
     session,
     method: request.method,
@@ -45,7 +45,7 @@ export function record(
   request: MockRequest,
   reply: Reply,
   exchange: Exchange,
-  api: ServedApi,
+  api: MountedApi,
   states: MockStates,
 ): void | Promise<void> {
   const state = exchange.state ?? states.default;
@@ -62,7 +62,7 @@ export function record(
             ? fault.status
             : undefined
           : reply.answer.status,
-        response: fault ? undefined : keptAnswer(reply.answer, request.method),
+        response: fault ? undefined : loggedAnswer(reply.answer, request.method),
         fault: fault?.kind,
       },
       exchange,

@@ -3,13 +3,13 @@ import { errors } from '../../vocabulary/error-catalogue.js';
 import type { MockRequest } from '../../vocabulary/request.js';
 import type { CheckedAnswer } from '../../vocabulary/answer.js';
 import { toApiError } from '../error-mapping.js';
-import type { Route, ServedApi } from '../mock-core.js';
+import type { Route, MountedApi } from '../mock-core.js';
 import { apiLocator, splitTarget } from '../request-target.js';
 import type { Router } from '../router.js';
 
 /** Finds a request's API by base path, then its operation and path parameters in that API. */
 export function createRouting(
-  apis: readonly ServedApi[],
+  apis: readonly MountedApi[],
 ): (method: string, target: string) => Route {
   const findApi = apiLocator(apis);
   return function route(method, target) {
@@ -38,7 +38,7 @@ export function createRouting(
 }
 
 /** A route that reached one of the mock's APIs. */
-export type ApiRoute = Exclude<Route, { kind: 'invalid' }> & { api: ServedApi };
+export type ApiRoute = Exclude<Route, { kind: 'invalid' }> & { api: MountedApi };
 
 /**
  * The API a request goes to, or the answer it gets with none: a plain OPTIONS (not a CORS

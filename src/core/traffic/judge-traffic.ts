@@ -129,10 +129,10 @@ export async function judgeTraffic(
     request: { target: string; headers: Record<string, unknown> },
     status: number,
   ) {
-    let heard = hits.get(operation.operationId);
-    if (!heard)
-      hits.set(operation.operationId, (heard = { statuses: new Map(), schemes: new Map() }));
-    count(heard.statuses, String(status));
+    let seen = hits.get(operation.operationId);
+    if (!seen)
+      hits.set(operation.operationId, (seen = { statuses: new Map(), schemes: new Map() }));
+    count(seen.statuses, String(status));
     if (schemes.size === 0) return;
     const q = request.target.indexOf('?');
     const parts = credentialPartsOf(
@@ -140,8 +140,8 @@ export async function judgeTraffic(
       q === -1 ? '' : request.target.slice(q + 1),
     );
     const scheme = schemesSent(parts, schemes);
-    let byScheme = heard.schemes.get(scheme);
-    if (!byScheme) heard.schemes.set(scheme, (byScheme = new Map()));
+    let byScheme = seen.schemes.get(scheme);
+    if (!byScheme) seen.schemes.set(scheme, (byScheme = new Map()));
     count(byScheme, String(status));
   }
 

@@ -115,14 +115,14 @@ class Runner {
   }
 
   /** Workflows run with the given inputs (at the top level, or as a dependency): each runs once. */
-  private readonly withGivenInputs = new Map<string, WorkflowReport>();
+  private readonly reportsWithInputs = new Map<string, WorkflowReport>();
 
   /** A workflow run at the top level: once, its dependencies first. */
   async workflowOnce(id: string): Promise<WorkflowReport> {
-    const known = this.withGivenInputs.get(id);
+    const known = this.reportsWithInputs.get(id);
     if (known) return known;
     const report = await this.runWorkflow(id, this.options.inputs ?? {}, 0);
-    this.withGivenInputs.set(id, report);
+    this.reportsWithInputs.set(id, report);
     return report;
   }
 
@@ -159,10 +159,10 @@ class Runner {
     if (depth > MAX_DEPTH)
       return end('error', `workflows call each other deeper than ${MAX_DEPTH}`);
     for (const dependency of workflow.dependsOn ?? []) {
-      let report = this.withGivenInputs.get(dependency);
+      let report = this.reportsWithInputs.get(dependency);
       if (!report) {
         report = await this.runWorkflow(dependency, this.options.inputs ?? {}, depth + 1);
-        this.withGivenInputs.set(dependency, report);
+        this.reportsWithInputs.set(dependency, report);
       }
       if (report.outcome !== 'passed')
         return end(

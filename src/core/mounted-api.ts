@@ -5,12 +5,12 @@ import type { SchemaCompiler } from '../openapi/schemas.js';
 import { stabilityOf } from '../openapi/stability.js';
 import type { ExampleSource } from '../openapi/examples.js';
 import type { OperationHandler } from './handler.js';
-import type { ServedApi } from './mock-core.js';
+import type { MountedApi } from './mock-core.js';
 import { createRouter } from './router.js';
 import { createXmlAnswers } from './xml-answer.js';
 
-export interface ServedApiOptions extends Pick<
-  ServedApi,
+export interface MountedApiOptions extends Pick<
+  MountedApi,
   | 'basePath'
   | 'recorded'
   | 'credentials'
@@ -35,8 +35,8 @@ const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 export function serveApi(
   document: OpenApiDocument,
   operations: readonly Operation[],
-  options: ServedApiOptions,
-): ServedApi {
+  options: MountedApiOptions,
+): MountedApi {
   const handlers = new Map<Operation, OperationHandler>();
   const headers = new Map<Operation, Readonly<Record<string, string>>>();
   for (const operation of operations) {
@@ -81,7 +81,7 @@ function componentNames(document: OpenApiDocument): (schema: SchemaObject) => st
 export interface PreparationOptions {
   compiler: SchemaCompiler;
   examples: ExampleSource;
-  /** Told of each defect found, in one line naming the operation. */
+  /** Called with each defect found, in one line naming the operation. */
   warn: (line: string) => void;
 }
 

@@ -1,4 +1,4 @@
-// Work done ahead after start-up: a large document's operations are compiled, its example
+// Precompiling after start-up: a large document's operations are compiled, its example
 // answers made and its collections seeded in the background, so that the first call of an
 // operation finds its checks ready instead of paying for them (seconds on Stripe's schemas).
 import type { SchemaObject } from '../openapi/load.js';
@@ -6,19 +6,19 @@ import type { Operation } from '../openapi/operations.js';
 import type { Resource } from '../openapi/resources.js';
 
 /**
- * One piece of work done ahead; a failure is the step's own business (it warns or not).
+ * One piece of precompiling; a failure is the step's own business (it warns or not).
  * `long` marks a step that makes a value (a record, an example answer): tens to hundreds of
  * ms, where a compile takes a few.
  */
-export type WarmUpStep = (() => unknown) & { readonly long?: boolean };
+export type PrecompileStep = (() => unknown) & { readonly long?: boolean };
 
 /** The step, marked long. */
-function long(step: () => unknown): WarmUpStep {
+function long(step: () => unknown): PrecompileStep {
   return Object.assign(step, { long: true });
 }
 
-/** What the work ahead came to, once every step has run (or it was stopped). */
-export interface WarmUpReport {
+/** What precompiling came to, once every step has run (or it was stopped). */
+export interface PrecompileReport {
   /** The steps run. */
   steps: number;
   /** The longest step, ms: the longest a request that arrived meanwhile waited for one. */
@@ -29,14 +29,14 @@ export interface WarmUpReport {
   stopped: boolean;
 }
 
-export interface WarmUp {
+export interface Precompile {
   /** Resolves when every step has run, or when stopped. */
-  readonly done: Promise<WarmUpReport>;
+  readonly done: Promise<PrecompileReport>;
   /** No step is started after this (a step under way ends first). */
   stop(): void;
 }
 
-export interface WarmUpOptions {
+export interface PrecompileOptions {
   /**
    * Whether a step may not start now, because requests are being served or came lately: they
    * come first. Given whether the step is a long one, which may ask for a longer quiet.
@@ -58,21 +58,24 @@ export interface WarmUpOptions {
  * each after the I/O of its turn (so a request that has arrived is read and served first),
  * none while a request is being served. A step is
  * the smallest unit its work allows (one operation's schemas, one collection's records): the
- * longest step is the longest a request waits for the work ahead, and the report says it.
+ * longest step is the longest a request waits for precompiling, and the report says it.
  * Its timers never keep the process alive.
- * @example const ahead = startWarmUp(operations.map((op) => () => prepare(op)), { busy: () => inFlight > 0 });
+ * @example const ahead = startPrecompile(operations.map((op) => () => prepare(op)), { busy: () => inFlight > 0 });
  */
-export function startWarmUp(steps: Iterable<WarmUpStep>, options: WarmUpOptions): WarmUp {
+export function startPrecompile(
+  steps: Iterable<PrecompileStep>,
+  options: PrecompileOptions,
+): Precompile {
   const iterator = steps[Symbol.iterator]();
   let stopped = false;
   let count = 0;
   let longest = 0;
   let first: number | undefined;
   /** The step drawn and not yet run (it waited for a quiet long enough for it). */
-  let held: IteratorResult<WarmUpStep> | undefined;
-  let finish: (report: WarmUpReport) => void = () => undefined;
-  const done = new Promise<WarmUpReport>((resolve) => (finish = resolve));
-  const report = (): WarmUpReport => ({
+  let held: IteratorResult<PrecompileStep> | undefined;
+  let finish: (report: PrecompileReport) => void = () => undefined;
+  const done = new Promise<PrecompileReport>((resolve) => (finish = resolve));
+  const report = (): PrecompileReport => ({
     steps: count,
     longestStepMs: Math.round(longest),
     elapsedMs: first === undefined ? 0 : Math.round(performance.now() - first),
@@ -80,7 +83,7 @@ export function startWarmUp(steps: Iterable<WarmUpStep>, options: WarmUpOptions)
   });
   const later = (ms: number): void => {
     // The immediate is not unref'd: an unref'd one does not stop the loop from sleeping in
-    // its poll phase until some other timer is due (a second, in a test), and the work ahead
+    // its poll phase until some other timer is due (a second, in a test), and precompiling
     // crawled at one step a second.
     const timer = setTimeout(() => setImmediate(next), ms);
     timer.unref();
@@ -115,8 +118,8 @@ export function startWarmUp(steps: Iterable<WarmUpStep>, options: WarmUpOptions)
   };
 }
 
-/** What the work ahead of a large document is made of (see stepsAhead). */
-export interface WorkAhead {
+/** What precompiling of a large document is made of (see precompileSteps). */
+export interface PrecompileWork {
   operations: readonly Operation[];
   /** Compiles an operation's checks (parameters, bodies, answers) and checks its examples. */
   prepare: (operation: Operation) => void;
@@ -138,7 +141,7 @@ export interface WorkAhead {
 }
 
 /**
- * The steps of the work ahead, smallest first: every operation's checks compiled (in the
+ * The steps of precompiling, smallest first: every operation's checks compiled (in the
  * document's order, the order a client usually meets them), then each collection's record
  * schema, then every named schema compiled for answers, then each operation's answer made (an example answer) or its collection seeded
  * (once per collection). Compiles are short steps (one operation's schemas, or one named
@@ -147,21 +150,22 @@ export interface WorkAhead {
  * yet). Making values last, once what they reach is compiled, shortens the longest steps, and
  * so the longest a request that arrives meanwhile waits; a request arriving during the first
  * seconds after start-up (a test suite's first call) meets a compile, not a record.
- * @example startWarmUp(stepsAhead({ operations, prepare, example, resources, seedOf, namedSchemas, compileNamed }), { busy })
+ * @example startPrecompile(precompileSteps({ operations, prepare, example, resources, seedOf, namedSchemas, compileNamed }), { busy })
  */
-export function* stepsAhead(ahead: WorkAhead): Generator<WarmUpStep> {
-  for (const operation of ahead.operations) yield () => ahead.prepare(operation);
-  for (const schema of ahead.recordSchemas ?? []) yield () => ahead.compileNamed(schema);
-  for (const schema of ahead.namedSchemas)
+export function* precompileSteps(precompiling: PrecompileWork): Generator<PrecompileStep> {
+  for (const operation of precompiling.operations) yield () => precompiling.prepare(operation);
+  for (const schema of precompiling.recordSchemas ?? [])
+    yield () => precompiling.compileNamed(schema);
+  for (const schema of precompiling.namedSchemas)
     if (typeof schema === 'object' && schema !== null)
-      yield () => ahead.compileNamed(schema as SchemaObject);
+      yield () => precompiling.compileNamed(schema as SchemaObject);
   const seeded = new Set<Resource>();
-  for (const operation of ahead.operations) {
-    const resource = ahead.resources.find((candidate) => candidate.actions.has(operation));
-    if (!resource) yield long(() => ahead.example(operation));
+  for (const operation of precompiling.operations) {
+    const resource = precompiling.resources.find((candidate) => candidate.actions.has(operation));
+    if (!resource) yield long(() => precompiling.example(operation));
     else if (!seeded.has(resource)) {
       seeded.add(resource);
-      yield long(() => ahead.seedOf(resource));
+      yield long(() => precompiling.seedOf(resource));
     }
   }
 }
