@@ -21,7 +21,7 @@ const WHITESPACE = fc.constantFrom(' ', '\t', '\n', '\u00a0', '\u3000');
  * control characters, which no real client sends. Every kind can shrink to the empty string,
  * so that a failure shrinks to the few characters that cause it, whichever kind found it.
  */
-export function textArbitrary(property: Schema = {}): Arbitrary<string> {
+function textArbitrary(property: Schema = {}): Arbitrary<string> {
   const min = typeof property.minLength === 'number' ? property.minLength : 0;
   const max = typeof property.maxLength === 'number' ? property.maxLength : Infinity;
   const short = Math.max(min, Math.min(max, 40));

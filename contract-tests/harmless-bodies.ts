@@ -37,7 +37,7 @@ export async function harmlessBody(
 }
 
 /** A body of one field given a value its schema refuses, alone; `[]` where no field breaks. */
-export function invalidAlone(kit: Kit, operation: PlanOperation): string | undefined {
+function invalidAlone(kit: Kit, operation: PlanOperation): string | undefined {
   const accepts = (body: unknown) => kit.spec.acceptsRequest(operation, body);
   for (const name of Object.keys(writableProperties(kit.requestSchema(operation))))
     for (const value of WRONG_VALUES)
@@ -52,7 +52,7 @@ export function invalidAlone(kit: Kit, operation: PlanOperation): string | undef
  * with the run's valid credential at the same path, cut to what the request schema lets a
  * client write. `undefined` when there is no such read, or it finds nothing.
  */
-export async function currentValues(
+async function currentValues(
   kit: Kit,
   ctx: RuleContext,
   operation: PlanOperation,

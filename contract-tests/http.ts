@@ -62,7 +62,7 @@ export interface HttpContext {
 }
 
 /** Whether the target was found unavailable in this run, and why. */
-export interface Circuit {
+interface Circuit {
   down?: string;
 }
 
@@ -122,7 +122,7 @@ export const READ_ONLY_NOTE =
   'not judged: --read-only (it sends a method other than GET, HEAD or OPTIONS)';
 
 /** The URL of a request: the base URL, the path, and the query, encoded. */
-export function urlOf(baseUrl: string, req: Pick<SentRequest, 'path' | 'query'>): string {
+function urlOf(baseUrl: string, req: Pick<SentRequest, 'path' | 'query'>): string {
   const query = (req.query ?? [])
     .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
     .join('&');

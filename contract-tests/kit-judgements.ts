@@ -290,7 +290,7 @@ function isTooLargeRefused(exchange: Exchange): boolean {
 }
 
 /** A 2xx of an operation that documents no success: neither a 2xx, nor `2XX`, nor `default`. */
-export function isUndocumentedSuccess(operation: PlanOperation, status: number): boolean {
+function isUndocumentedSuccess(operation: PlanOperation, status: number): boolean {
   return status >= 200 && status < 300 && !documentsSuccess(operation);
 }
 
@@ -310,7 +310,7 @@ function documentedOnly(keys: readonly string[], digit: '3' | '4'): Expectation 
 }
 
 /** The operation documents some success answer: a 2xx, `2XX` or `default`. */
-export function documentsSuccess(operation: PlanOperation): boolean {
+function documentsSuccess(operation: PlanOperation): boolean {
   return Object.keys(operation.responses).some((key) => /^(2\d\d|2xx|default)$/i.test(key));
 }
 

@@ -400,7 +400,7 @@ export function idFromLocation(collection: CollectionKit, exchange: Exchange): u
  * The id a URL of the collection's item path names (`/warehouses/AAA01` gives `AAA01`): the
  * key a `PUT` under a client's key was sent to.
  */
-export function idFromPath(collection: CollectionKit, url: string): unknown {
+function idFromPath(collection: CollectionKit, url: string): unknown {
   const { itemPath, itemParameter, idKind } = collection.plan;
   if (!itemPath || !itemParameter) return undefined;
   const path = new URL(url).pathname;
@@ -498,7 +498,7 @@ const KEY_CEILING = 2 ** 31 - 1;
  * in the count (its start cut when the schema's length demands).
  * @example uniqueKey({ type: 'string' }, 'contract-abc', 3) // 'contract-abc key 3'
  */
-export function uniqueKey(schema: Schema, label: string, count: number): unknown {
+function uniqueKey(schema: Schema, label: string, count: number): unknown {
   const types = allowedTypes(schema);
   if (types.includes('integer') || types.includes('number')) {
     const low = Math.ceil(keyword(schema, 'minimum') ?? 1);
@@ -524,7 +524,7 @@ export function uniqueKey(schema: Schema, label: string, count: number): unknown
 }
 
 /** What an answer holds, out of the envelope of its collection's action. */
-export function unwrap(roles: Roles, operation: PlanOperation, json: unknown): unknown {
+function unwrap(roles: Roles, operation: PlanOperation, json: unknown): unknown {
   const role = roles.get(operation.operationId);
   const property = role && role.collection.plan.envelopes[role.action];
   if (property === undefined) return json;

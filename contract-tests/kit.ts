@@ -50,7 +50,7 @@ export interface KitBase {
 }
 
 /** Options of one call. */
-export interface CallOptions {
+interface CallOptions {
   /**
    * Values of path, query, header and cookie parameters; required ones left out are sampled
    * (an `If-Match` gets the record's current ETag, read first), one given as `undefined` is
@@ -77,7 +77,7 @@ export interface CallOptions {
 }
 
 /** The records of a list, page after page, and the answers that held them. */
-export interface Listing {
+interface Listing {
   records: Record<string, unknown>[];
   pages: Exchange[];
 }

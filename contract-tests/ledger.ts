@@ -10,7 +10,7 @@ export interface Write {
 }
 
 /** A record the run created, with the path parameters that name it (its parents' too). */
-export interface Created {
+interface Created {
   collection: string;
   params: Record<string, unknown>;
 }

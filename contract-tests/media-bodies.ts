@@ -13,7 +13,7 @@ import {
 } from './schema-parts.js';
 
 /** How the suite writes a body of a media type. */
-export type MediaKind = 'json' | 'form' | 'xml' | 'text' | 'bytes';
+type MediaKind = 'json' | 'form' | 'xml' | 'text' | 'bytes';
 
 /** The reasons a value breaks a schema (ContractSpec.validate, for a request); empty when it fits. */
 export type Validate = (schema: Schema, value: unknown) => string[];
@@ -33,7 +33,7 @@ export interface InvalidMediaBody extends MediaBody {
  * How a media type's bodies are written.
  * @example mediaKind('application/vnd.pets+xml') // 'xml'
  */
-export function mediaKind(mediaType: string): MediaKind {
+function mediaKind(mediaType: string): MediaKind {
   const essence = mediaEssence(mediaType);
   if (isJsonMediaType(essence)) return 'json';
   if (essence === 'application/x-www-form-urlencoded' || essence === 'multipart/form-data')

@@ -1,5 +1,5 @@
 /** One credential close to the valid one, which must still be refused. */
-export interface NearMissProbe {
+interface NearMissProbe {
   /** The credential sent in place of the valid one. */
   value: string;
   /** How it differs from the valid key, for the failure message (the key itself stays masked). */

@@ -6,7 +6,6 @@ export type {
   Schema,
   HttpMethod,
   PlanParameter,
-  PlanRequestBody,
   PlanResponse,
   PlanItems,
   PlanLink,

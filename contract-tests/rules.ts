@@ -27,8 +27,6 @@ import { specOf } from './spec.js';
 import type { ContractTarget } from './target.js';
 
 export type { Rule, RuleContext } from './rule.js';
-export { BudgetReached, ContractViolation, RuleSkipped, TargetUnavailable } from './verdicts.js';
-
 /**
  * The rules of an interface, derived from its plan, as a table in the order they run. Each
  * row is named after the operation and, where the interface document numbers it (the

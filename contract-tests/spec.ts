@@ -8,10 +8,10 @@ export type { Schema } from './plan.js';
 export { schemaName } from '../src/openapi/answer-judge.js';
 
 /** Which way a value travels: a request ignores `readOnly` properties, a response `writeOnly` ones. */
-export type Direction = 'request' | 'response';
+type Direction = 'request' | 'response';
 
 /** An answer as the spec judges it. */
-export interface Answer {
+interface Answer {
   status: number;
   /** Header names in lower case. */
   headers: Record<string, string>;
@@ -23,7 +23,7 @@ export interface Answer {
 }
 
 /** One way an answer breaks the spec: `what` groups alike failures, `details` say where. */
-export interface Problem {
+interface Problem {
   what: string;
   details: string[];
   /** The part of the answer at fault, as the validating proxy names it (`status`, `headers`, `error-shape`…). */

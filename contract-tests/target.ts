@@ -60,7 +60,7 @@ export interface ContractSettings {
 }
 
 /** Defaults of the target's tunable parts. */
-export const TARGET_DEFAULTS = {
+const TARGET_DEFAULTS = {
   /** @default 100 generated bodies: a second or two against a nearby deployment */
   budget: 100,
   /** @default 10 s per request */
@@ -142,12 +142,4 @@ export function parseBasic(text: string): { user: string; password: string } {
   const at = text.indexOf(':');
   if (at < 0) throw new TargetError('--basic takes user:password (BASIC_AUTH too)');
   return { user: text.slice(0, at), password: text.slice(at + 1) };
-}
-
-/**
- * A seed for fast-check: a 32-bit integer.
- * @example randomSeed() // 1740329213
- */
-export function randomSeed(): number {
-  return Math.floor(Math.random() * 2 ** 31);
 }

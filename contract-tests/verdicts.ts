@@ -68,7 +68,7 @@ export class RuleSkipped extends Error {
  * record to name in a path or a body, a body of a media type it cannot write): the report's
  * NOT REACHED list gives it as the reason an operation was not reached.
  */
-export const NOT_MADE = 'a required value it could not make';
+const NOT_MADE = 'a required value it could not make';
 
 /**
  * The skip of a rule that needs a value the suite could not make.

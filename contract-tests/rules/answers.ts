@@ -194,7 +194,7 @@ export function producersOf(
 }
 
 /** "a JSON array of Category objects", "an Author", "a body that fits its schema". */
-export function bodyText(operation: PlanOperation, success: Expectation): string {
+function bodyText(operation: PlanOperation, success: Expectation): string {
   const status = Number(/^\d{3}/.exec(success.label)?.[0] ?? operation.successStatus);
   const response = operation.responses[String(status)];
   const schema = jsonResponseOf(response);

@@ -21,7 +21,7 @@ const RESENT_WAIT_MS = 500;
 const SETTLE_MS = 300;
 
 /** One request the receiver took. */
-export interface Received {
+interface Received {
   method: string;
   url: string;
   headers: IncomingHttpHeaders;
@@ -173,7 +173,7 @@ async function setOff(
  * same `webhook-id` where the sender names its messages), after it, within the wait. A repeat
  * later than that may be a sender's retry after its own timeout, which is not a fault.
  */
-export function resentOf(taken: Received, request: Received): boolean {
+function resentOf(taken: Received, request: Received): boolean {
   if (request === taken || request.at < taken.at || request.at - taken.at > RESENT_WAIT_MS)
     return false;
   if (request.url !== taken.url || request.text !== taken.text) return false;

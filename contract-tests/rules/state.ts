@@ -5,7 +5,7 @@ import type { Rule } from '../rule.js';
 import { setUp } from './writes.js';
 
 /** How many creates the suite sends at once. */
-export const BURST = 8;
+const BURST = 8;
 
 /**
  * State, wherever the spec implies a collection: ids are the service's and unique, within a

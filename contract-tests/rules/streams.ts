@@ -6,9 +6,9 @@ import { schemaName } from '../spec.js';
 import { checkedValues, streamReader, type EventFraming } from '../../src/openapi/stream-events.js';
 
 /** The most events of one stream read: a stream may never end (a feed), so the read is bounded. */
-export const STREAM_EVENTS_READ = 50;
+const STREAM_EVENTS_READ = 50;
 /** The longest a stream is read, below the run's timeout (`--timeout`) when that is shorter. */
-export const STREAM_MS = 5000;
+const STREAM_MS = 5000;
 
 const FRAMINGS: Readonly<Record<string, EventFraming>> = {
   'text/event-stream': 'sse',

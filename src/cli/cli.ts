@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { Command, Option } from 'commander';
 import type { LogLevel } from '../http/log-levels.js';
-import { DEFAULT_API_KEY, DEFAULTS, validateOptions } from '../wiring/options.js';
+import { DEFAULTS, validateOptions } from '../wiring/options.js';
 import type { RunningMock } from '../wiring/start-mock.js';
 import type { RunningProxy } from '../wiring/start-proxy.js';
 import type { ProxyFlags } from './proxy-command.js';
@@ -26,8 +26,6 @@ import type { WorkflowCommandOptions } from './workflow-command.js';
 import type { TypesCommandFlags } from './types-command.js';
 import { TYPE_OPTIONS } from '../openapi/typegen/options.js';
 import { addOptionFlags, optionValues } from './option-flags.js';
-
-export { DEFAULT_API_KEY };
 
 /**
  * The `contract` command: a bad option is a setup problem, which it reports as every other,

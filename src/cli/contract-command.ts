@@ -35,7 +35,7 @@ export type ContractCommandOptions = ContractFlags & {
 };
 
 /** A configuration the suite cannot run with; its message is one line. */
-export class ContractConfigError extends Error {
+class ContractConfigError extends Error {
   override name = 'ContractConfigError';
 }
 
@@ -217,7 +217,7 @@ function timing(rules: readonly SuiteRuleResult[]): string {
  * generated cases. Credentials stay in the environment, out of reports and logs.
  * @example replayCommand({ baseUrl: 'http://h/v1', seed: 7, budget: 100, timeout: 10000, reporter: 'default' }) // 'petstore-kit contract --base-url http://h/v1 --seed 7 --budget 100'
  */
-export function replayCommand(
+function replayCommand(
   options: ContractCommandOptions & {
     baseUrl: string;
     seed: number;

@@ -56,7 +56,7 @@ export interface PlanParameter {
 }
 
 /** The request body an operation takes, by media type (lower case). */
-export interface PlanRequestBody {
+interface PlanRequestBody {
   required: boolean;
   content: Record<string, Schema>;
 }

@@ -17,31 +17,10 @@ import type {
   PlanOutgoing,
 } from './contract-plan-format.js';
 
-export type {
-  Schema,
-  HttpMethod,
-  PlanParameter,
-  PlanRequestBody,
-  PlanResponse,
-  PlanItems,
-  PlanLink,
-  PlanRequirement,
-  PlanOperation,
-  PlanSecurityScheme,
-  CollectionAction,
-  PlanCollection,
-  RuleFamily,
-  ContractPlan,
-  PlanOutgoing,
-} from './contract-plan-format.js';
+export type { PlanOperation, PlanSecurityScheme, ContractPlan } from './contract-plan-format.js';
 
 /** The families of rules an interface document may number, in `x-contract-rules`. */
-export const RULE_FAMILIES: readonly RuleFamily[] = [
-  'required',
-  'invalid',
-  'credentials',
-  'create',
-];
+const RULE_FAMILIES: readonly RuleFamily[] = ['required', 'invalid', 'credentials', 'create'];
 
 /**
  * The plan of a (resolved) spec: its operations, security schemes and collections.

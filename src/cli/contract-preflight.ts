@@ -4,12 +4,12 @@ import type { Dispatcher } from 'undici';
 import type { ContractPlan, PlanOperation, PlanSecurityScheme } from './contract-plan.js';
 
 /** A target the suite cannot judge; its message is one line. */
-export class PreflightError extends Error {
+class PreflightError extends Error {
   override name = 'PreflightError';
 }
 
 /** The credentials given for the run. */
-export interface PreflightCredentials {
+interface PreflightCredentials {
   token?: string | undefined;
   basic?: string | undefined;
   /** Values given for one scheme each (`--credential`), by scheme, with the scopes each holds. */
@@ -33,7 +33,7 @@ export interface PreflightResult {
 }
 
 /** The longest the preflight waits for a target that asks it to (a warming deployment's 503). */
-export const PREFLIGHT_WAIT_MS = 30_000;
+const PREFLIGHT_WAIT_MS = 30_000;
 
 /**
  * Decides, before any rule runs, whether the target can be judged at all: something answers
@@ -293,7 +293,7 @@ function retryAfterMs(value: string): number | undefined {
 }
 
 /** Why a connection failed, in a word, with the remedy when there is one. */
-export function failureCode(err: unknown, timeoutMs: number): string {
+function failureCode(err: unknown, timeoutMs: number): string {
   if (err instanceof Error && err.name === 'TimeoutError')
     return `no answer within ${timeoutMs} ms`;
   const found = [err, (err as { cause?: unknown }).cause]

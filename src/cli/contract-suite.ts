@@ -39,7 +39,7 @@ export interface SuiteResult {
 }
 
 /** A request that may have changed the target: its method, path under the base URL, status. */
-export interface SuiteWrite {
+interface SuiteWrite {
   method: string;
   path: string;
   status: number;

@@ -9,7 +9,7 @@ import { coverageReport } from './coverage-report.js';
 export type CoverageFlags = FlagsOf<typeof COVERAGE_OPTIONS>;
 
 /** The exit codes of `petstore-kit coverage`. */
-export const CoverageExit = { ok: 0, belowMin: 1, unusable: 2 } as const;
+const CoverageExit = { ok: 0, belowMin: 1, unusable: 2 } as const;
 
 /**
  * Asks a running mock for the coverage of the requests it answered (`GET /__mock/coverage`),

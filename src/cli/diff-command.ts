@@ -13,7 +13,7 @@ import type { CliIo } from './cli.js';
 export type DiffCommandOptions = FlagsOf<typeof DIFF_OPTIONS>;
 
 /** Exit codes: 0 no change at --fail-on or above, 1 some, 2 the inputs could not be judged. */
-export const DiffExit = { clean: 0, failed: 1, unusable: 2 } as const;
+const DiffExit = { clean: 0, failed: 1, unusable: 2 } as const;
 
 /**
  * Compares two descriptions and writes the report; returns the exit code. A file that cannot

@@ -6,7 +6,7 @@ import { splitList } from '../wiring/option-kinds.js';
  * options are checked by validateOptions): each refuses a bad value with a line that says why.
  */
 
-export function parseInteger(value: string): number {
+function parseInteger(value: string): number {
   if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError('it must be a whole number.');
   return Number(value);
 }

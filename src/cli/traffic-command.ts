@@ -21,7 +21,7 @@ import { coverageReport } from './coverage-report.js';
 export type TrafficCommandOptions = FlagsOf<typeof TRAFFIC_OPTIONS>;
 
 /** Exit codes: 0 the server kept to the description, 1 it did not, 2 nothing could be judged. */
-export const TrafficExit = { conforms: 0, violation: 1, unusable: 2 } as const;
+const TrafficExit = { conforms: 0, violation: 1, unusable: 2 } as const;
 
 /**
  * Judges a HAR recording against a description and writes the report; returns the exit code.

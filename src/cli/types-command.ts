@@ -7,7 +7,7 @@ import { StartupError } from '../vocabulary/errors.js';
 import type { CliIo } from './cli.js';
 
 /** The flags of `petstore-kit types`. */
-export interface TypesFlags {
+interface TypesFlags {
   /** The OpenAPI document to read. */
   spec: string;
   /** Where to write the types; without it, to stdout. */
@@ -18,7 +18,7 @@ export interface TypesFlags {
 export type TypesCommandFlags = TypesFlags & Partial<TypeOptions>;
 
 /** The exit codes of `petstore-kit types`. */
-export const TypesExit = { ok: 0, unusable: 2 } as const;
+const TypesExit = { ok: 0, unusable: 2 } as const;
 
 /**
  * Writes the TypeScript types of a spec's paths, operations and schemas (openapi-typescript's

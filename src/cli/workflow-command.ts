@@ -15,7 +15,7 @@ import { workflowReport, workflowSummary } from './workflow-report.js';
 export type WorkflowCommandOptions = FlagsOf<typeof WORKFLOW_OPTIONS>;
 
 /** Exit codes: 0 every workflow passed, 1 a step failed, 2 it could not run. */
-export const WorkflowExit = { passed: 0, failed: 1, unusable: 2 } as const;
+const WorkflowExit = { passed: 0, failed: 1, unusable: 2 } as const;
 
 /**
  * Runs the workflows of an Arazzo document and writes the report; returns the exit code. A
@@ -94,7 +94,7 @@ export async function runWorkflowCommand(
 }
 
 /** The exit code of a run: 2 when a workflow could not run, 1 when one failed, else 0. */
-export function exitOf(reports: readonly WorkflowReport[]): number {
+function exitOf(reports: readonly WorkflowReport[]): number {
   if (reports.some((report) => report.outcome === 'error')) return WorkflowExit.unusable;
   if (reports.some((report) => report.outcome === 'failed')) return WorkflowExit.failed;
   return WorkflowExit.passed;
@@ -104,7 +104,7 @@ export function exitOf(reports: readonly WorkflowReport[]): number {
  * What a workflow written for the real API found missing on the mock: an operation answered
  * 501 or 404 for a route (no behaviour, no route), a criterion no stateful answer satisfies.
  */
-export function mockLacks(reports: readonly WorkflowReport[]): string[] {
+function mockLacks(reports: readonly WorkflowReport[]): string[] {
   const lines: string[] = [];
   const visit = (report: WorkflowReport) => {
     for (const step of report.steps) {

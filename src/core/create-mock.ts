@@ -166,7 +166,7 @@ export interface MockSettings {
 }
 
 /** What a mock of the next version of a spec takes over from this one (`--watch`). */
-export interface CarriedState {
+interface CarriedState {
   readonly states: MockStates;
   readonly seeding: { inner: Store; lazy: LazySeeding | undefined };
   nestedSeeding(): SeedSettings | undefined;

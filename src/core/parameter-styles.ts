@@ -7,7 +7,7 @@ import { propertiesOf, typesOf } from '../openapi/schema-parts.js';
 import { readCookies } from './credentials.js';
 
 /** Parameter values by name, as strings, lists and objects of strings (JSON values for `content`). */
-export type Values = Record<string, unknown>;
+type Values = Record<string, unknown>;
 
 /** What was read, and what could not be (`/query/q is empty ...`), for the 400 that lists them. */
 export interface ReadValues {

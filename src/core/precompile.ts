@@ -18,7 +18,7 @@ function long(step: () => unknown): PrecompileStep {
 }
 
 /** What precompiling came to, once every step has run (or it was stopped). */
-export interface PrecompileReport {
+interface PrecompileReport {
   /** The steps run. */
   steps: number;
   /** The longest step, ms: the longest a request that arrived meanwhile waited for one. */

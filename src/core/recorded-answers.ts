@@ -14,7 +14,7 @@ import { echoed } from './example-answers.js';
 import type { OperationHandler } from './handler.js';
 
 /** Where a store keeps the recorded answers: one record per key (see answerKey). */
-export const RECORDED_ANSWERS: CollectionDescriptor = {
+const RECORDED_ANSWERS: CollectionDescriptor = {
   name: ANSWERS_SECTION,
   idProperty: 'key',
   idKind: 'string',
@@ -38,7 +38,7 @@ export interface RecordedAnswer {
  * apart; the query and the request body are not part of it.
  * @example answerKey('getPhoto', { petId: '3' }) // 'getPhoto?petId=3'
  */
-export function answerKey(operationId: string, params: Readonly<Record<string, unknown>>): string {
+function answerKey(operationId: string, params: Readonly<Record<string, unknown>>): string {
   const names = Object.keys(params).sort();
   if (names.length === 0) return operationId;
   const pairs = names.map(

@@ -2,7 +2,7 @@ import type { Operation } from '../openapi/operations.js';
 import { errors } from '../vocabulary/error-catalogue.js';
 
 /** What a request (method, path below the base path) is for. */
-export type RouteMatch =
+type RouteMatch =
   | {
       kind: 'operation';
       operation: Operation;

@@ -8,7 +8,7 @@ export interface SeedSettings {
 }
 
 /** What a spec seeds: its collections, and how one is filled. */
-export interface SeedPlan {
+interface SeedPlan {
   resources: readonly Resource[];
   /** Where a resource's records are kept in a store. */
   descriptorOf(resource: Resource): CollectionDescriptor;

@@ -24,7 +24,7 @@ export interface MockState {
 }
 
 /** A session as the admin API lists it. */
-export interface SessionInfo {
+interface SessionInfo {
   id: string;
   /** ISO 8601 times. */
   createdAt: string;

@@ -47,7 +47,7 @@ export function report(run: DiffRun, id: string, where: Where, message: string):
 }
 
 /** `#/paths/~1pets/get` from `['paths', '/pets', 'get']` (RFC 6901's escapes). */
-export function pointerOf(path: readonly (string | number)[]): string {
+function pointerOf(path: readonly (string | number)[]): string {
   return `#/${path.map((token) => String(token).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
 }
 

@@ -16,7 +16,7 @@ export interface DiffFacts {
 }
 
 /** A change as `--format json` writes it. */
-export interface ChangeItem {
+interface ChangeItem {
   readonly id: string;
   readonly level: Level;
   /** `METHOD /path #/json/pointer`. */
@@ -46,7 +46,7 @@ function plural(count: number, word: string): string {
  * against the new one, and what else changed.
  * @example summaryOf([], facts) // 'petstore-kit diff: no change a client can see from old.yaml to new.yaml.'
  */
-export function summaryOf(changes: readonly Change[], facts: DiffFacts): string {
+function summaryOf(changes: readonly Change[], facts: DiffFacts): string {
   const breaking = changes.filter((change) => change.level === 'breaking').length;
   const others = changes.length - breaking;
   const failing = changes.filter((change) => fails(change.level, facts.failOn)).length;

@@ -125,8 +125,6 @@ export const API_RULES = {
   'webhook-removed': 'breaking',
 } as const satisfies Record<string, Level>;
 
-export type ApiRule = keyof typeof API_RULES;
-
 /** Every rule id, with its default level. */
 export function defaultLevels(): Map<string, Level> {
   const levels = new Map<string, Level>(Object.entries(API_RULES));

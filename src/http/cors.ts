@@ -10,7 +10,7 @@ import type { ApiError } from '../vocabulary/errors.js';
  * What the CORS step does with a request: it answered it (a preflight the API serves), found
  * it refused (a preflight for what the API lacks: the usual 404 or 405), or let it go on.
  */
-export type CorsOutcome = 'answered' | 'continue' | ApiError;
+type CorsOutcome = 'answered' | 'continue' | ApiError;
 
 /** The CORS step: sets a request's CORS headers, from its route (found once, by the listener). */
 export type CorsStep = (req: IncomingMessage, res: ServerResponse, route: Route) => CorsOutcome;

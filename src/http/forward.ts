@@ -23,7 +23,7 @@ const NOT_FORWARDED = new Set([
  * The name the proxy gives itself in the Via field (RFC 9110 §7.6.3): a pseudonym, since its
  * host and port say nothing a client needs.
  */
-export const VIA_PSEUDONYM = 'petstore-kit';
+const VIA_PSEUDONYM = 'petstore-kit';
 
 /** Of an answer, only the hop-by-hop fields stay behind: its length and encoding pass as they are. */
 const NOT_RETURNED = new Set([
@@ -43,7 +43,7 @@ export interface ForwarderOptions {
 }
 
 /** A request as the proxy passes it on, its path already taken off the proxy's base path. */
-export interface ForwardedRequest {
+interface ForwardedRequest {
   method: string;
   /** The rest of the path after the base path, with the query: `/categories?limit=2`. */
   path: string;
@@ -93,7 +93,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
  * The fields of a message a proxy passes on: all but those in `dropped` and those its
  * Connection field names (RFC 9110 §7.6.1), in pairs.
  */
-export function endToEnd(rawHeaders: readonly string[], dropped: ReadonlySet<string>): string[] {
+function endToEnd(rawHeaders: readonly string[], dropped: ReadonlySet<string>): string[] {
   const named = new Set<string>();
   for (let i = 0; i < rawHeaders.length; i += 2)
     if (rawHeaders[i]?.toLowerCase() === 'connection')
@@ -113,7 +113,7 @@ export function endToEnd(rawHeaders: readonly string[], dropped: ReadonlySet<str
  * fields already there joined into one.
  * @example withVia(['Via', '1.1 cdn'], '1.1 petstore-kit') // ['Via', '1.1 cdn, 1.1 petstore-kit']
  */
-export function withVia(pairs: readonly string[], entry: string): string[] {
+function withVia(pairs: readonly string[], entry: string): string[] {
   const out: string[] = [];
   const before: string[] = [];
   for (let i = 0; i < pairs.length; i += 2) {

@@ -8,7 +8,7 @@ import { errors } from '../vocabulary/error-catalogue.js';
 import type { ApiError } from '../vocabulary/errors.js';
 
 /** The value of `allowedHosts` that allows every host: unsafe, as it reopens the hole. */
-export const ANY_HOST = '*';
+const ANY_HOST = '*';
 
 /** What a listener asks of each request's Host: undefined to answer it, an ApiError to refuse it. */
 export type HostStep = (req: IncomingMessage) => ApiError | undefined;

@@ -6,7 +6,7 @@ import { errors } from '../vocabulary/error-catalogue.js';
 import type { ApiError } from '../vocabulary/errors.js';
 
 /** What the page step did with a request: answered it, left it to the mock, or refused it. */
-export type PageOutcome = 'answered' | 'continue' | ApiError;
+type PageOutcome = 'answered' | 'continue' | ApiError;
 
 /** The page step: serves the inspector page and its files, and nothing else. */
 export type PageStep = (req: IncomingMessage, res: ServerResponse) => PageOutcome;

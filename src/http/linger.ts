@@ -6,7 +6,7 @@ export interface LingerBounds {
   bytes: number;
 }
 
-export const DEFAULT_LINGER: LingerBounds = { ms: 5_000, bytes: 64 * 1024 * 1024 };
+const DEFAULT_LINGER: LingerBounds = { ms: 5_000, bytes: 64 * 1024 * 1024 };
 
 /** How often the bytes read while lingering are counted. */
 const COUNT_EVERY_MS = 100;

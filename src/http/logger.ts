@@ -27,7 +27,7 @@ export interface LoggerOptions {
   bufferedFd?: number;
 }
 
-export { LOG_LEVELS, type LogLevel } from './log-levels.js';
+export { type LogLevel } from './log-levels.js';
 
 /**
  * Whether pino-pretty, an optional peer dependency (`npm i -D pino-pretty`), can be loaded.

@@ -27,7 +27,7 @@ import type { MockListener } from './listener.js';
 import { requestLines, type Logger } from './logger.js';
 
 /** An answer larger than this (decoded) is passed on unchecked: the proxy keeps no more of one. */
-export const CHECKED_ANSWER_LIMIT = 8 * 1024 * 1024;
+const CHECKED_ANSWER_LIMIT = 8 * 1024 * 1024;
 
 export interface ProxyListenerOptions {
   /**

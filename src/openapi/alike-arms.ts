@@ -1,4 +1,4 @@
-import { eachSchema, pointerOf, type SchemaVisitor } from './schema-walk.js';
+import { pointerOf, type SchemaVisitor } from './schema-walk.js';
 
 /** Keywords that describe a schema without constraining its values. */
 const ANNOTATIONS = new Set([
@@ -20,19 +20,6 @@ const DATA = new Set(['enum', 'const']);
 
 /** The most nodes read of one arm to tell it from another; a larger arm is kept as it is. */
 const NODE_BUDGET = 2_000;
-
-/**
- * Arms of a `oneOf` that differ only by their annotations (an example, a description) can
- * never be told apart: no value matches exactly one of them, so no answer can be made, and no
- * real server's answer is valid. Their author wrote alternatives; each such arm is read once,
- * in place, with one warning line for the document. Run on the resolved document.
- * @example mergeAlikeArms(resolved) // ['a oneOf listing the same schema twice, read once: 2 times (first at #/components/schemas/Agent)']
- */
-export function mergeAlikeArms(resolved: object): string[] {
-  const merging = alikeArmsMerger();
-  eachSchema(resolved, merging.visit);
-  return merging.warnings();
-}
 
 /**
  * mergeAlikeArms as a visitor, for a walk of the schemas made for other reasons too (each walk

@@ -43,13 +43,13 @@ export interface AnswerValidator {
 }
 
 /** Which part of the answer breaks the description (the proxy's violation rules use these names). */
-export type AnswerRule = 'status' | 'headers' | 'content-type' | 'body' | 'error-shape';
+type AnswerRule = 'status' | 'headers' | 'content-type' | 'body' | 'error-shape';
 
 /**
  * One way an answer breaks the description. `what` says it in words that alike answers share
  * (a report groups by it); `details` say where, one line each.
  */
-export interface AnswerBreach {
+interface AnswerBreach {
   readonly rule: AnswerRule;
   readonly what: string;
   readonly details: readonly string[];
@@ -60,7 +60,7 @@ export interface AnswerBreach {
  * else `default`, as OpenAPI reads them.
  * @example documentedFor(createCategory, 400)?.key // '400'
  */
-export function documentedFor<T extends DocumentedAnswer>(
+function documentedFor<T extends DocumentedAnswer>(
   operation: { readonly responses: Readonly<Record<string, T | undefined>> },
   status: number,
 ): { key: string; response: T } | undefined {
@@ -200,7 +200,7 @@ export function schemaName(schema: JudgedSchema): string {
  * A media type without its parameters, in lower case: media types are case-insensitive.
  * @example mediaEssence('Application/JSON; charset=UTF-8') // 'application/json'
  */
-export function mediaEssence(type: string): string {
+function mediaEssence(type: string): string {
   return (type.split(';')[0] ?? '').trim().toLowerCase();
 }
 

@@ -7,7 +7,7 @@ import type { Operation } from './operations.js';
 import type { SecurityScheme } from './security-schemes.js';
 
 /** One status of an operation, and how many requests were answered with it. */
-export interface CoverageStatus {
+interface CoverageStatus {
   /** As the spec writes it (`200`, `4XX`, `default`), a status it does not document, or a forced scenario (`fault:reset`, `delay`). */
   status: string;
   documented: boolean;
@@ -31,7 +31,7 @@ export interface CoverageScheme {
 }
 
 /** An operation's row: its documented statuses first, in the spec's order, then the others seen. */
-export interface CoverageOperation {
+interface CoverageOperation {
   /** In upper case. */
   method: string;
   /** The spec's path template under the base path: `/v1/categories/{categoryId}`. */
@@ -58,7 +58,7 @@ export interface Coverage {
 }
 
 /** The scheme key of a request that carried no credential of any scheme of the spec. */
-export const NO_SCHEME = 'none';
+const NO_SCHEME = 'none';
 
 /**
  * What a request carried where credentials travel, as both sides can tell: the mock from the
@@ -108,7 +108,7 @@ export interface OperationHits {
  * undefined when the spec documents none of them.
  * @example documentedAs('404', ['200', '4XX']) // '4XX'
  */
-export function documentedAs(status: string, documented: readonly string[]): string | undefined {
+function documentedAs(status: string, documented: readonly string[]): string | undefined {
   if (documented.includes(status)) return status;
   const range = documented.find((key) => key.toUpperCase() === `${status[0]}XX`);
   return range ?? documented.find((key) => key === 'default');

@@ -7,7 +7,7 @@ import { pointerOf, type Where } from './schema-walk.js';
  * than real descriptions, well short of where the recursive readers overflow the call stack
  * (the measurements: decisions/033-comments-say-why.md).
  */
-export const MAX_NESTING = 256;
+const MAX_NESTING = 256;
 
 /**
  * Replaces every object or array of `document` nested `limit` levels deep by an empty one (a

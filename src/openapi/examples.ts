@@ -7,13 +7,13 @@ import type { SchemaCompiler } from './schemas.js';
 type MediaTypeObject = OpenAPIV3_1.MediaTypeObject;
 
 /** A body the spec gives (or lets the mock make) for one response of an operation. */
-export interface ExampleBody {
+interface ExampleBody {
   /** The JSON media type it is documented under. */
   mediaType: string;
   body: unknown;
 }
 
-export interface ExampleOptions {
+interface ExampleOptions {
   /** The example of that name; without it, the first the response documents. */
   name?: string;
   /** Data generated from the schema, new each time, whatever the examples. */

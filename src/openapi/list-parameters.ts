@@ -30,7 +30,7 @@ export interface Paging {
 }
 
 /** A query parameter that orders a list: its name, and the record property each field it names is. */
-export interface Sorting {
+interface Sorting {
   readonly name: string;
   /** Field names as the parameter's values write them → record properties. */
   readonly fields: ReadonlyMap<string, string>;

@@ -24,8 +24,6 @@ import {
 export type OpenApiDocument = OpenAPIV3_1.Document;
 export type OperationObject = OpenAPIV3_1.OperationObject;
 export type SchemaObject = OpenAPIV3_1.SchemaObject;
-export type { SpecVersion } from './upgrade.js';
-
 // Its own module, so that a browser bundle has it without this file's file reading.
 export { SpecError } from './spec-error.js';
 

@@ -8,7 +8,7 @@ type ResponseObject = OpenAPIV3_1.ResponseObject;
 type MediaTypeObject = OpenAPIV3_1.MediaTypeObject;
 
 /** The method keys a Path Item may hold (fixed by OpenAPI itself, not by our spec). */
-export const PATH_ITEM_METHODS = [
+const PATH_ITEM_METHODS = [
   'get',
   'put',
   'post',
@@ -20,13 +20,13 @@ export const PATH_ITEM_METHODS = [
   // OpenAPI 3.2: the QUERY method (a safe request with a body, RFC draft httpbis-safe-method-w-body).
   'query',
 ] as const;
-export type HttpMethod = (typeof PATH_ITEM_METHODS)[number];
+type HttpMethod = (typeof PATH_ITEM_METHODS)[number];
 
 /**
  * The method of an operation, lower case: one of the Path Item's keys, or a method 3.2's
  * `additionalOperations` names (`link`, `purge`).
  */
-export type OperationMethod = HttpMethod | (string & {});
+type OperationMethod = HttpMethod | (string & {});
 
 /** Where a parameter is sent: `querystring` (3.2) is the whole query string, read by its media type. */
 export type ParameterLocation = 'path' | 'query' | 'querystring' | 'header' | 'cookie';
@@ -178,7 +178,7 @@ type PathItem = NonNullable<OpenApiDocument['paths']>[string] & {
  * (the spec forbids it; the fixed key wins).
  * @example operationsOfItem({ get: list, additionalOperations: { PURGE: purge } }) // [['get', list], ['purge', purge]]
  */
-export function operationsOfItem(item: PathItem): [OperationMethod, OperationObject][] {
+function operationsOfItem(item: PathItem): [OperationMethod, OperationObject][] {
   const found: [OperationMethod, OperationObject][] = [];
   for (const method of PATH_ITEM_METHODS) {
     const definition = item[method];

@@ -24,8 +24,6 @@ import type { IdKind } from '../vocabulary/record.js';
 
 export type { Envelope } from './envelopes.js';
 export type { ListParameters, Paging } from './list-parameters.js';
-export type { LinkKey } from './link-key.js';
-
 /** What an operation does to its resource. */
 export type ResourceAction = 'list' | 'create' | 'read' | 'replace' | 'update' | 'delete';
 

@@ -6,7 +6,7 @@
 // runner evaluates (core/workflow/runtime-expression.ts). Evaluated here against one exchange.
 
 /** Where in the request or the response a `$request.`/`$response.` expression reads. */
-export type ExpressionSource =
+type ExpressionSource =
   | { readonly in: 'header'; readonly name: string }
   | { readonly in: 'query'; readonly name: string }
   | { readonly in: 'path'; readonly name: string }

@@ -21,11 +21,7 @@ export const CUT = Symbol('cut');
  * says that a reference here is the lazy keyword (see `lazyRef`), whose target is needed only
  * when a check reaches it, where a `$ref`'s is needed when the tree is compiled.
  */
-export type Refer = (
-  schema: object,
-  depth: number,
-  lazily: boolean,
-) => string | typeof CUT | undefined;
+type Refer = (schema: object, depth: number, lazily: boolean) => string | typeof CUT | undefined;
 
 export type Hidden = 'readOnly' | 'writeOnly';
 

@@ -9,7 +9,7 @@ import { schemaTree, type Hidden } from './schema-trees.js';
 export type SchemaCheck = (value: unknown, where?: string) => string[];
 
 /** Where a value is checked: each refuses what the spec says never travels that way. */
-export type Direction = 'request' | 'response' | 'parameters' | 'form';
+type Direction = 'request' | 'response' | 'parameters' | 'form';
 
 /**
  * Compiles schemas of a (resolved) spec for the three places the mock checks them. Each

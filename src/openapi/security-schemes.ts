@@ -1,7 +1,7 @@
 import { SpecError, type OpenApiDocument } from './load.js';
 
 /** Where an API key is sent. */
-export type ApiKeyLocation = 'header' | 'query' | 'cookie';
+type ApiKeyLocation = 'header' | 'query' | 'cookie';
 
 /**
  * A security scheme of the spec, as the mock enforces it: an API key in a header, the query or

@@ -20,7 +20,7 @@ export interface StreamEvent {
 }
 
 /** An item the framing cannot read (a line that is not JSON, a record cut short). */
-export interface MalformedEvent {
+interface MalformedEvent {
   readonly kind: 'malformed';
   readonly index: number;
   readonly message: string;
@@ -37,7 +37,7 @@ export interface StreamReader {
 }
 
 /** The largest item kept while it arrives: a longer one is reported, not held (1 MiB). */
-export const ITEM_LIMIT = 1024 * 1024;
+const ITEM_LIMIT = 1024 * 1024;
 
 /**
  * A reader of one stream: Server-Sent Events as the WHATWG HTML standard parses them (§9.2.6:

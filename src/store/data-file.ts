@@ -6,8 +6,8 @@ import { StoreStates } from './records.js';
 import type { RecordId } from './store.js';
 import { isJsonObject } from '../vocabulary/record.js';
 
-export const DATA_FORMAT = 'petstore-kit-data';
-export const DATA_FORMAT_VERSION = 1;
+const DATA_FORMAT = 'petstore-kit-data';
+const DATA_FORMAT_VERSION = 1;
 
 export const HEADER_LINE = `${JSON.stringify({ format: DATA_FORMAT, version: DATA_FORMAT_VERSION })}\n`;
 
@@ -68,7 +68,7 @@ export function deleteLine(collectionJson: string, idJson: string): string {
  * deleted records from being handed out again. It also keeps an empty collection known.
  * @example counterLine('"categories"', 7) // '{"op":"counter","collection":"categories","lastId":7}\n'
  */
-export function counterLine(collectionJson: string, lastId: number): string {
+function counterLine(collectionJson: string, lastId: number): string {
   return `{"op":"counter","collection":${collectionJson},"lastId":${lastId}}\n`;
 }
 

@@ -55,7 +55,7 @@ export interface CompactionPolicy {
  * the file stays within three times its live data, and compaction rewrites about half a
  * byte for each byte appended.
  */
-export const DEFAULT_COMPACTION: CompactionPolicy = { minBytes: 1 << 20, ratio: 3 };
+const DEFAULT_COMPACTION: CompactionPolicy = { minBytes: 1 << 20, ratio: 3 };
 
 export interface FileStoreOptions {
   /** @default DEFAULT_STORE_LIMITS */

@@ -259,7 +259,7 @@ export class Journal<Op> {
  * unavailable for now. Either way nothing of it was stored.
  * @example writeFailure('data.jsonl', enospc) instanceof StoreDiskFullError // true
  */
-export function writeFailure(path: string, error: unknown): Error {
+function writeFailure(path: string, error: unknown): Error {
   if (error instanceof StoreDiskFullError || error instanceof StoreUnavailableError) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ENOSPC' || code === 'EDQUOT') return new StoreDiskFullError(path, { cause: error });
@@ -275,7 +275,7 @@ export function writeFailure(path: string, error: unknown): Error {
  * that the rename itself is durable. Returns the new file, open for appending.
  * @example const { handle, size } = await writeReplacement('data.jsonl', [HEADER_LINE]);
  */
-export async function writeReplacement(
+async function writeReplacement(
   path: string,
   lines: Iterable<string>,
 ): Promise<{ handle: FileHandle; size: number }> {

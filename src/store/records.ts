@@ -105,7 +105,7 @@ export function textsOf(state: CollectionState): Texts {
 }
 
 /** @example emptyState() // { records: RecordArena {}, lastId: 0 } */
-export function emptyState(): CollectionState {
+function emptyState(): CollectionState {
   return { records: new RecordArena(), lastId: 0 };
 }
 
@@ -113,9 +113,7 @@ export function emptyState(): CollectionState {
  * A copy of every collection state that later writes to either side leave alone.
  * @example const marked = copyStates(states);
  */
-export function copyStates(
-  states: ReadonlyMap<string, CollectionState>,
-): Map<string, CollectionState> {
+function copyStates(states: ReadonlyMap<string, CollectionState>): Map<string, CollectionState> {
   // The records' bytes are never written again: copying the slots is a full copy.
   return new Map(
     [...states].map(([name, state]) => [
@@ -200,11 +198,6 @@ export function jsonOf(record: StoredRecord): string {
  */
 export function recordOf(json: string): StoredRecord {
   return carrying(JSON.parse(json) as Record<string, unknown>, json);
-}
-
-/** @example sizeOf({ id: 1 }) // 8, the bytes of '{"id":1}' */
-export function sizeOf(record: StoredRecord): number {
-  return Buffer.byteLength(jsonOf(record));
 }
 
 /**

@@ -10,7 +10,7 @@
 import type { IdKind, JsonRecord, RecordId } from '../vocabulary/record.js';
 import type { Texts } from '../vocabulary/texts.js';
 
-export type { IdKind, RecordId };
+export type { RecordId };
 
 /** A stored record: a JSON object, frozen so that cached serializations of it stay true. */
 export type StoredRecord = JsonRecord;
@@ -155,9 +155,6 @@ export interface StateBackend extends Store {
   /** The side data of the main state, or of the scope of that name. */
   sideData(scope?: string): SideData;
 }
-
-/** @deprecated the same as StateBackend, under its former name. */
-export type ScopedStore = StateBackend;
 
 /**
  * What a store keeps beside the records of each of its states: small JSON documents (a

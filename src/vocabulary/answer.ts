@@ -134,7 +134,7 @@ export class CheckedList {
 const COMMA = Buffer.from(',');
 
 /** @example byteLengthOf('é') // 2 */
-export function byteLengthOf(part: Buffer | string): number {
+function byteLengthOf(part: Buffer | string): number {
   return typeof part === 'string' ? Buffer.byteLength(part) : part.length;
 }
 

@@ -26,4 +26,4 @@ export interface MockRequest {
 }
 
 /** Reads a body's bytes when the core first asks for them (see MockRequest.body). */
-export type BodySource = () => Promise<Buffer>;
+type BodySource = () => Promise<Buffer>;

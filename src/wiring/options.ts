@@ -47,7 +47,7 @@ export {
 export type MockOptions = OptionsOf<'startMock'>;
 
 /** Where the records live, with every default filled in. */
-export type ResolvedStorage =
+type ResolvedStorage =
   | { kind: 'memory' }
   | { kind: 'file'; path: string }
   | { kind: 'redis'; url: string; prefix: string; reseed: boolean; allowEviction: boolean }
@@ -101,7 +101,7 @@ export type CheckedOptions = { [K in OptionName]?: OptionValue<K> };
  * How an option is named in a message, for the CLI and a library caller alike.
  * @example optionLabel('port') // 'port (--port, PORT)'
  */
-export function optionLabel(name: OptionName): string {
+function optionLabel(name: OptionName): string {
   const row: OptionRow<unknown> = MOCK_OPTIONS[name];
   const flags = (row.flags ?? []).flatMap((flag) => [
     flag.flag.replace(/^-\w, /, '').replace(/ <.*>$/, ''),

@@ -6,7 +6,7 @@ import { StartupError } from '../vocabulary/errors.js';
 import { workflowSources } from './workflow-sources.js';
 
 /** A seed workflow that cannot run or failed: the mock does not start. */
-export class SeedWorkflowError extends StartupError {
+class SeedWorkflowError extends StartupError {
   override name = 'SeedWorkflowError';
 }
 

@@ -24,7 +24,6 @@ import { DEFAULT_TARGET_TIMEOUT_MS } from './proxy-defaults.js';
 import { openHarFile } from './har-file.js';
 import { listenAt } from './start-mock.js';
 
-export { DEFAULT_TARGET_TIMEOUT_MS };
 export { describeTotals } from '../core/proxy/violations.js';
 
 /**

@@ -28,7 +28,7 @@ export interface SourceTargets {
 }
 
 /** A source description that cannot be used; its message is one line. */
-export class WorkflowSourceError extends StartupError {
+class WorkflowSourceError extends StartupError {
   override name = 'WorkflowSourceError';
 }
 

@@ -14,16 +14,9 @@ import type { MockRequest } from '../../vocabulary/request.js';
 import { readCookies } from '../credentials.js';
 import { headerValue } from '../headers.js';
 
-export type {
-  Coverage,
-  CoverageOperation,
-  CoverageScheme,
-  CoverageStatus,
-} from '../../openapi/coverage-table.js';
-export { documentedAs } from '../../openapi/coverage-table.js';
-
+export type { Coverage } from '../../openapi/coverage-table.js';
 /** What a request came to, for the tally: a status sent, a fault played, a delay. */
-export interface Outcome {
+interface Outcome {
   status?: number;
   fault?: FaultKind;
   delayed: boolean;

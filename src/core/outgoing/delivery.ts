@@ -20,10 +20,10 @@ import {
 export type { OutgoingNote };
 
 /** How long one attempt may take, answer included. */
-export const ATTEMPT_TIMEOUT_MS = 5_000;
+const ATTEMPT_TIMEOUT_MS = 5_000;
 
 /** The waits before each retry: a network error, a 429 or a 5xx is tried three times in all. */
-export const RETRY_DELAYS_MS: readonly number[] = [250, 1_000];
+const RETRY_DELAYS_MS: readonly number[] = [250, 1_000];
 
 /** One request to send. */
 export interface Outgoing {

@@ -38,7 +38,7 @@ export interface Judgement {
  * forwards one.
  * @example await judgeRequest(reading, { method: 'POST', target: '/v1/categories', headers, body })
  */
-export async function judgeRequest(
+async function judgeRequest(
   reading: JudgeReading,
   sent: SentRequest,
 ): Promise<Pick<Judgement, 'operation' | 'request' | 'advisories'>> {

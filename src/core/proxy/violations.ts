@@ -41,7 +41,7 @@ export interface ViolationLog {
 }
 
 /** What a proxy keeps of the violations: as many as the request log keeps of requests. */
-export const VIOLATIONS_KEPT = 1000;
+const VIOLATIONS_KEPT = 1000;
 
 export function createViolationLog(capacity = VIOLATIONS_KEPT): ViolationLog {
   let kept: Violation[] = [];

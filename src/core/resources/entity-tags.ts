@@ -13,13 +13,13 @@ export function entityTagOf(value: unknown): string {
 }
 
 /** The tags of an `If-Match` or `If-None-Match` field: `*`, or each tag with whether it is weak. */
-export type TagList = '*' | readonly { readonly tag: string; readonly weak: boolean }[];
+type TagList = '*' | readonly { readonly tag: string; readonly weak: boolean }[];
 
 /**
  * Reads a field's list of entity tags; a value that is no list of tags reads as none.
  * @example tagListOf('W/"a", "b"') // [{ tag: '"a"', weak: true }, { tag: '"b"', weak: false }]
  */
-export function tagListOf(field: string): TagList {
+function tagListOf(field: string): TagList {
   if (field.trim() === '*') return '*';
   const tags: { tag: string; weak: boolean }[] = [];
   for (const match of field.matchAll(/(W\/)?("[^"]*")/g))
@@ -31,7 +31,7 @@ export function tagListOf(field: string): TagList {
  * Whether a list holds a record's (strong) tag: `If-Match` compares strongly (a weak tag never
  * matches), `If-None-Match` weakly (§13.1.1, §13.1.2).
  */
-export function listHolds(list: TagList, tag: string, comparison: 'strong' | 'weak'): boolean {
+function listHolds(list: TagList, tag: string, comparison: 'strong' | 'weak'): boolean {
   if (list === '*') return true;
   return list.some((one) => one.tag === tag && (comparison === 'weak' || !one.weak));
 }

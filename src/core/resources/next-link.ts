@@ -35,7 +35,7 @@ export function nextPageLink(
  * cursor (a cursor leads forward only).
  * @example previousPageLink('/planets', { limit: 10, offset: 20 }, paging, page) // '/planets?limit=10&offset=10'
  */
-export function previousPageLink(
+function previousPageLink(
   pathname: string,
   query: Readonly<Record<string, unknown>>,
   paging: Paging,

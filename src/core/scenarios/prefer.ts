@@ -29,10 +29,10 @@ export interface Preferences {
 }
 
 /** The most events a streamed answer may be asked for. */
-export const MAX_EVENTS = 1000;
+const MAX_EVENTS = 1000;
 
 /** The longest pause between events a streamed answer may be asked for: ten seconds. */
-export const MAX_INTERVAL_MS = 10_000;
+const MAX_INTERVAL_MS = 10_000;
 
 /** The longest delay a request may ask for: two minutes. */
 export const MAX_DELAY_MS = 120_000;

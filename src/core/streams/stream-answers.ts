@@ -19,9 +19,9 @@ import type { Preferences } from '../scenarios/prefer.js';
 import { framed } from './framing.js';
 
 /** Events a stream sends unless `Prefer: events=` says otherwise. */
-export const DEFAULT_EVENTS = 5;
+const DEFAULT_EVENTS = 5;
 /** The pause between events unless `Prefer: interval=` says otherwise, in milliseconds. */
-export const DEFAULT_INTERVAL_MS = 50;
+const DEFAULT_INTERVAL_MS = 50;
 
 /** What one operation streams: its success status and the sequential media types it documents. */
 interface StreamPlan {

@@ -4,13 +4,13 @@
 import type { ObservedAnswer } from '../proxy/answer-rules.js';
 import type { SentRequest } from '../proxy/judge.js';
 
-export interface HarHeader {
+interface HarHeader {
   name: string;
   value: string;
 }
 
 /** A body as HAR keeps it: its text, base64 when `encoding` says so. */
-export interface HarContent {
+interface HarContent {
   size?: number;
   mimeType?: string;
   text?: string;
@@ -19,7 +19,7 @@ export interface HarContent {
   _file?: string;
 }
 
-export interface HarRequest {
+interface HarRequest {
   method: string;
   url: string;
   httpVersion: string;
@@ -31,7 +31,7 @@ export interface HarRequest {
   postData?: HarContent & { params?: unknown[] };
 }
 
-export interface HarResponse {
+interface HarResponse {
   status: number;
   statusText: string;
   httpVersion: string;

@@ -11,7 +11,7 @@ import type { Breach } from '../proxy/request-rules.js';
 import { apiTargetOf, exchangeOf, isPreflight, type HarEntry } from './har.js';
 
 /** Whose the problem of an exchange is. */
-export type TrafficSide =
+type TrafficSide =
   /** The answer breaks the description: the server's. */
   | 'answer'
   /** A request the description forbids got a 2xx: the server accepted what it must refuse. */

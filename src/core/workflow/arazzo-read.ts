@@ -25,7 +25,7 @@ export class ArazzoError extends Error {
 }
 
 /** A problem as one line: `flows.arazzo.yaml:12: ... (hint)`. */
-export function describeProblem(file: string, problem: Problem): string {
+function describeProblem(file: string, problem: Problem): string {
   const where = problem.line === undefined ? file : `${file}:${problem.line}`;
   return `${where}: ${problem.message}${problem.hint ? ` (${problem.hint})` : ''}`;
 }
@@ -58,7 +58,7 @@ export async function readArazzo(file: string): Promise<ReadArazzo> {
 }
 
 /** readArazzo on a text already read. */
-export function parseArazzo(text: string, file: string): ReadArazzo {
+function parseArazzo(text: string, file: string): ReadArazzo {
   const counter = new LineCounter();
   const parsed: Document = parseDocument(text, { lineCounter: counter, uniqueKeys: true });
   if (parsed.errors.length > 0) {

@@ -8,13 +8,13 @@ export interface ArazzoDocument {
   components?: Components;
 }
 
-export interface SourceDescription {
+interface SourceDescription {
   name: string;
   url: string;
   type?: 'openapi' | 'arazzo' | 'asyncapi';
 }
 
-export interface Components {
+interface Components {
   inputs?: Record<string, unknown>;
   parameters?: Record<string, ParameterObject>;
   successActions?: Record<string, ActionObject>;
@@ -53,7 +53,7 @@ export interface Step {
 /** A runtime expression, or 1.1's Selector Object. */
 export type OutputValue = string | SelectorObject;
 
-export interface SelectorObject {
+interface SelectorObject {
   context: string;
   selector: string;
   type: string | { type: string; version?: string };

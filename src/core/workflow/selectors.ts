@@ -3,9 +3,6 @@ import { paths, query } from 'jsonpath-rfc9535';
 import xpath from 'xpath';
 import { valueAt } from './json-pointer.js';
 
-/** The kinds of selector and criterion expression Arazzo names (1.1's Expression Type Object). */
-export type SelectorKind = 'jsonpath' | 'xpath' | 'jsonpointer';
-
 /** A type as a document writes it: a name, or 1.1's `{ type, version }`. */
 export type WrittenType = string | { type: string; version?: string } | undefined;
 

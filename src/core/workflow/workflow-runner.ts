@@ -12,7 +12,7 @@ import {
   type Step,
   type Workflow,
 } from './arazzo-types.js';
-import { judgeCriterion, shortly, type CriterionResult } from './criteria.js';
+import { judgeCriterion, type CriterionResult } from './criteria.js';
 import { isRecord, valueAt } from './json-pointer.js';
 import { findOperation, type SourceApi } from './operation-lookup.js';
 import type { ExpressionScope, MessageValues } from './runtime-expression.js';
@@ -662,5 +662,3 @@ function masked(
     ]),
   );
 }
-
-export { shortly };

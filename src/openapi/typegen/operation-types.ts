@@ -101,7 +101,7 @@ function operationType(operation: Record<string, unknown>, at: At, ctx: Context)
 }
 
 /** `{ query, header, path, cookie }`: each `?` when all its parameters are. */
-export function parametersType(parameters: unknown, at: At, ctx: Context): TypeText {
+function parametersType(parameters: unknown, at: At, ctx: Context): TypeText {
   const list = (Array.isArray(parameters) ? parameters : []).map((parameter, i) => ({
     written: parameter,
     read: followed(parameter, { ...at, path: [...at.path, String(i)] }, ctx),

@@ -33,7 +33,7 @@ export function schemaType(schema: unknown, at: At, ctx: Context): TypeText {
 }
 
 /** A `$ref`: a component by its name, anything else written out where it is used. */
-export function refType(ref: string, at: At, ctx: Context): TypeText {
+function refType(ref: string, at: At, ctx: Context): TypeText {
   const component = componentOf(ref, ctx);
   if (component) return indexed('components', component.section, component.name);
   const target = targetOf(ref, at, ctx);

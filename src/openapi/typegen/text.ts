@@ -70,7 +70,7 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const INDEX = /^(0|[1-9][0-9]{0,14})$/;
 
 /** A property name as TypeScript needs it written: bare when it can be, quoted otherwise. */
-export function key(name: string): string {
+function key(name: string): string {
   return IDENTIFIER.test(name) || INDEX.test(name) ? name : JSON.stringify(name);
 }
 
@@ -105,7 +105,7 @@ function memberText(member: Member): string {
 }
 
 /** Every line of a block moved in by four spaces (blank lines left blank). */
-export function indent(text: string): string {
+function indent(text: string): string {
   return text.replace(/^(?=.)/gm, '    ');
 }
 
@@ -113,7 +113,7 @@ export function indent(text: string): string {
  * The doc comment openapi-typescript writes for an object: its title, summary, format,
  * deprecation, description, default and examples; '' for none.
  */
-export function docComment(source: unknown): string {
+function docComment(source: unknown): string {
   if (typeof source !== 'object' || source === null || Array.isArray(source)) return '';
   const object = source as Record<string, unknown>;
   const lines: string[] = [];
