@@ -225,7 +225,7 @@ const url: string = mock.url;
 // @ts-expect-error: a port is a number
 await startMock({ port: '4010' });
 const app = createApp({ spec: await loadSpec(), apiKeys: ['k'] });
-const base: string = app.basePath;
+const base: string = app.mock.basePath;
 // @ts-expect-error: the app has no such method (were its types missing, app would be any)
 app.noSuchMethod();
 await mock.reset();
