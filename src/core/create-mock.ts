@@ -78,8 +78,7 @@ const QUIET_BEFORE_AHEAD_MS = 100;
 /**
  * The same before a long step (a record or an example answer made, up to a few hundred ms):
  * a client that paused for a tenth of a second (a corpus probe preparing its next body, a page
- * rendering) would otherwise often call while one runs, and wait for all of it (Discord's
- * first calls: 160–280 ms of their time was such steps).
+ * rendering) would otherwise often call while one runs, and wait for all of it.
  */
 const QUIET_BEFORE_LONG_STEP_MS = 1_000;
 
@@ -316,7 +315,7 @@ export function createMock(
   for (const line of spec.warnings) warn(line);
   const basePath = basePathOf(document, warn);
   // A large document's checks compile what their values reach, as they reach it: a first call
-  // then compiles a few schemas, not the graph they belong to (Stripe's: 1.4–2.8 s).
+  // then compiles a few schemas, not the whole graph they belong to.
   const compiler = createSchemaCompiler(document, { warn, lazyRefs: !eager });
   const generator = createDataGenerator({ seed: settings.seed, compiler });
   const examples = createExampleSource({ compiler, generator, warn });

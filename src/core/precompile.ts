@@ -1,6 +1,6 @@
 // Precompiling after start-up: a large document's operations are compiled, its example
 // answers made and its collections seeded in the background, so that the first call of an
-// operation finds its checks ready instead of paying for them (seconds on Stripe's schemas).
+// operation finds its checks ready instead of paying for them.
 import type { SchemaObject } from '../openapi/load.js';
 import type { Operation } from '../openapi/operations.js';
 import type { Resource } from '../openapi/resources.js';
@@ -132,7 +132,7 @@ export interface PrecompileWork {
    * Each collection's record schema (and each kind's, for a collection of several): what its
    * records are made by and checked against when it is seeded. Often one no answer holds (the
    * merge of the list's item and the read's answer), so compiling the answers does not compile
-   * it: Mailchimp's campaigns, giant inline schemas, spent 311 of a first list's 650 ms on it.
+   * it, and a first list would.
    */
   recordSchemas?: readonly SchemaObject[];
   namedSchemas: readonly unknown[];
@@ -144,10 +144,8 @@ export interface PrecompileWork {
  * The steps of precompiling, smallest first: every operation's checks compiled (in the
  * document's order, the order a client usually meets them), then each collection's record
  * schema, then every named schema compiled for answers, then each operation's answer made (an example answer) or its collection seeded
- * (once per collection). Compiles are short steps (one operation's schemas, or one named
- * schema: tens of ms on Stripe); making a value is the long one (a record of Stripe's, 0.1–0.5 s,
- * a third to a half of it compiling the named schemas the value reaches when they were not
- * yet). Making values last, once what they reach is compiled, shortens the longest steps, and
+ * (once per collection). Compiles are short steps; making a value is the long one, and part of
+ * it is compiling the named schemas the value reaches when they were not yet. Making values last, once what they reach is compiled, shortens the longest steps, and
  * so the longest a request that arrives meanwhile waits; a request arriving during the first
  * seconds after start-up (a test suite's first call) meets a compile, not a record.
  * @example startPrecompile(precompileSteps({ operations, prepare, example, resources, seedOf, namedSchemas, compileNamed }), { busy })

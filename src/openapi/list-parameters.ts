@@ -72,9 +72,7 @@ const NOT_FILTERS =
 /**
  * The number of a list's first page: the page a client gets when it names none (the
  * parameter's `default`) where that is 0 or 1, else 0 where the schema allows it
- * (`minimum: 0`), else 1. Codat's `page` says `minimum: 0, default: 1` (pages count from 1,
- * and 0 is let through): read from its minimum alone, page 1 was taken for the second page,
- * and the first page of each of its 22 read-only collections listed no record.
+ * (`minimum: 0`), else 1: the default says where pages start, a minimum only what is let through.
  */
 function firstPageOf(schema: SchemaObject): number {
   if (schema.default === 0 || schema.default === 1) return schema.default;

@@ -192,8 +192,8 @@ function recordOnly(schema: SchemaObject): SchemaObject {
  * The fields of a nested collection's seeded records, made once per resource and seeding and
  * given to the collection of every parent (see seedCollection's `fields`): a nested collection
  * is seeded the first time it is asked for under a parent, and making its records there took
- * that request hundreds of ms on large schemas (Discord's messages, 40 KB each), under every
- * channel; precompiling makes them before any is asked for.
+ * that request long on large schemas, under every parent; precompiling makes them before any
+ * is asked for.
  */
 export interface SeedPool {
   /** @throws {SpecError} when no record valid against the schema could be made (each time asked). */
