@@ -2,6 +2,7 @@
 // reading its answer (`status`, `headers`, `body`, `text`), answered by the app's `mock.fetch`
 // with no port: supertest starts a server for every request, which is no test's point here.
 import type { Mock } from '../src/core/create-mock.js';
+import { AUTH } from './helpers.js';
 import { IN_PROCESS_ORIGIN } from './in-process.js';
 
 /** An answer as supertest gives one. */
@@ -122,4 +123,30 @@ async function send(
   let parsed: unknown = {};
   if (/[/+]json\b/.test(type) && text !== undefined && text !== '') parsed = JSON.parse(text);
   return { status: response.status, headers: answered, body: parsed, text };
+}
+
+/**
+ * `call(method, target, body?)`: a JSON request with the tests' key to the app's mock (the app
+ * read when called, so one made in `beforeAll` serves), its status and its body parsed
+ * (undefined when empty).
+ * @example const call = jsonCaller(() => app); const { status, body } = await call('POST', '/tickets', { summary: 'x' });
+ */
+export function jsonCaller(app: () => { mock: Pick<Mock, 'fetch'> }) {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of every shape, read as the tests need
+  type Body = any;
+  return async (
+    method: string,
+    target: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: Body }> => {
+    const response = await app().mock.fetch(
+      new Request(`${IN_PROCESS_ORIGIN}${target}`, {
+        method,
+        headers: { ...AUTH, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }),
+    );
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
 }

@@ -6,27 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp, type MockApp } from '../src/wiring/create-app.js';
+import { KEY } from './helpers.js';
+import { jsonCaller } from './in-process-request.js';
 
 const SPEC = fileURLToPath(new URL('./fixtures/specs/member-keys.yaml', import.meta.url));
-const KEY = 'member-keys';
 
 describe('a create body naming the key of the record it adds', () => {
   let app: MockApp;
   let group: string;
-  const call = async (method: string, target: string, body?: unknown) => {
-    const response = await app.mock.fetch(
-      new Request(`http://mock.test${target}`, {
-        method,
-        headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }),
-    );
-    const text = await response.text();
-    return {
-      status: response.status,
-      body: (text ? JSON.parse(text) : undefined) as Record<string, unknown>,
-    };
-  };
+  const call = jsonCaller(() => app);
 
   beforeAll(async () => {
     app = createApp({ spec: await loadSpec(SPEC), apiKeys: [KEY], seed: 1 });

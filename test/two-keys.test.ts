@@ -5,26 +5,14 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp, type MockApp } from '../src/wiring/create-app.js';
+import { KEY } from './helpers.js';
+import { jsonCaller } from './in-process-request.js';
 
 const SPEC = fileURLToPath(new URL('./fixtures/specs/two-keys.yaml', import.meta.url));
-const KEY = 'two-keys';
 
 describe('an item parameter naming either of two keys', () => {
   let app: MockApp;
-  const call = async (method: string, target: string, body?: unknown) => {
-    const response = await app.mock.fetch(
-      new Request(`http://mock.test${target}`, {
-        method,
-        headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }),
-    );
-    const text = await response.text();
-    return {
-      status: response.status,
-      body: (text ? JSON.parse(text) : undefined) as Record<string, unknown>,
-    };
-  };
+  const call = jsonCaller(() => app);
 
   beforeAll(async () => {
     app = createApp({ spec: await loadSpec(SPEC), apiKeys: [KEY], seed: 1 });

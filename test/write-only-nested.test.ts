@@ -7,21 +7,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp, type MockApp } from '../src/wiring/create-app.js';
 import { KEY } from './helpers.js';
+import { jsonCaller } from './in-process-request.js';
 
 const GALAXY = fileURLToPath(new URL('./fixtures/corpus/scalar-galaxy/3.1.yaml', import.meta.url));
 
 describe('a write-only property nested in a record field', () => {
   let app: MockApp;
-  const call = async (method: string, target: string, body?: unknown) => {
-    const response = await app.mock.fetch(
-      new Request(`http://mock.test${target}`, {
-        method,
-        headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }),
-    );
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
+  const call = jsonCaller(() => app);
 
   beforeAll(async () => {
     app = createApp({ spec: await loadSpec(GALAXY), apiKeys: [KEY], seed: 1 });
