@@ -21,6 +21,7 @@ import { propertiesOf, textKeyword, writableProperties } from './schema-parts.js
 import { carries, schemaName } from './spec.js';
 import { notJudgedIfRefused } from './refusals.js';
 import { ContractViolation } from './verdicts.js';
+import { isJsonObject } from '../src/vocabulary/record.js';
 
 /** The kit's judgements: `kit` is the whole kit, for what they ask of its other parts. */
 export function kitJudgements(
@@ -251,7 +252,7 @@ function sameValue(
       sent.length === got.length &&
       sent.every((item, i) => sameValue(schema.items ?? {}, item, got[i], depth + 1, shown?.items))
     );
-  if (!isPlainObject(sent) || !isPlainObject(got)) return false;
+  if (!isJsonObject(sent) || !isJsonObject(got)) return false;
   const properties = propertiesOf(schema);
   const answers = shownProperties(shown);
   return Object.keys(sent).every((name) => {
@@ -271,10 +272,6 @@ function shownProperties(shown: Schema | undefined): Record<string, Schema> | un
   if (!shown) return undefined;
   const properties = propertiesOf(shown);
   return Object.keys(properties).length > 0 ? properties : undefined;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A 4xx status the operation documents nothing for: neither itself, nor `4XX`, nor `default`. */

@@ -2,6 +2,7 @@
 // (OpenAPI 3.1, section 4.8.12.4): the Petstore's `status` array goes as
 // `status=available&status=sold`, never as the JSON text `["available","sold"]`.
 import type { PlanParameter } from './plan.js';
+import { isJsonObject } from '../src/vocabulary/record.js';
 
 type Parameter = Pick<PlanParameter, 'name' | 'in' | 'style' | 'explode' | 'json'>;
 
@@ -15,7 +16,7 @@ export function queryPairs(parameter: Parameter, value: unknown): [string, strin
   if (parameter.json || !isComposite(value)) return [[name, textOf(parameter, value)]];
   const style = styleOf(parameter);
   const explode = explodes(parameter);
-  if (style === 'deepObject' && isObject(value))
+  if (style === 'deepObject' && isJsonObject(value))
     return Object.entries(value).map(([key, item]) => [`${name}[${key}]`, plain(item)]);
   if (Array.isArray(value)) {
     if (explode && style === 'form') return value.map((item) => [name, plain(item)]);
@@ -98,8 +99,4 @@ function plain(value: unknown): string {
 
 function isComposite(value: unknown): value is unknown[] | Record<string, unknown> {
   return typeof value === 'object' && value !== null;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { SpecError, type OpenApiDocument, type SchemaObject } from '../openapi/load.js';
 import { listOperations, type Operation } from '../openapi/operations.js';
+import { fragmentTokens } from '../openapi/json-pointer.js';
 import { inferResources, type Resource } from '../openapi/resources.js';
 import { callbacksOf, matchWebhooks, webhooksOf } from '../openapi/outgoing.js';
 import { writeExpression } from '../openapi/runtime-expression.js';
@@ -214,10 +215,8 @@ function planOperation(
 function operationAt(ref: string, byLocation: ReadonlyMap<string, string>): string | undefined {
   const match = /^#\/paths\/([^/]+)\/([a-z]+)$/.exec(ref);
   if (!match) return undefined;
-  const path = decodeURIComponent(match[1] ?? '')
-    .replace(/~1/g, '/')
-    .replace(/~0/g, '~');
-  return byLocation.get(`${match[2]} ${path}`);
+  const [, path, method] = fragmentTokens(ref) ?? [];
+  return byLocation.get(`${method} ${path}`);
 }
 
 /** The document's security schemes as the mock reads and enforces them, as plain data. */

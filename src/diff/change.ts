@@ -1,3 +1,4 @@
+import { fragmentOf } from '../openapi/json-pointer.js';
 import type { Level } from './rules.js';
 
 /** One change between two descriptions, as every format reports it. */
@@ -41,14 +42,9 @@ export function report(run: DiffRun, id: string, where: Where, message: string):
     id,
     level,
     operation: where.operation,
-    pointer: pointerOf(where.path),
+    pointer: fragmentOf(where.path),
     message,
   });
-}
-
-/** `#/paths/~1pets/get` from `['paths', '/pets', 'get']` (RFC 6901's escapes). */
-function pointerOf(path: readonly (string | number)[]): string {
-  return `#/${path.map((token) => String(token).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
 }
 
 /** `where` one step further in. */

@@ -1,5 +1,6 @@
 import { hideDataRefs } from './data-refs.js';
 import { lenientReadings } from './defects.js';
+import { fragmentTokens } from './json-pointer.js';
 import type { LoadedSpec, OpenApiDocument } from './load.js';
 import { SpecError } from './spec-error.js';
 import { leftoverWarnings, readSchemasAs31, upgradeSwagger, versionOf } from './upgrade.js';
@@ -90,11 +91,11 @@ function pointAt(root: object, ref: string, source: string): unknown {
         'must hold all it refers to (bundle it into one file first)',
     );
   }
+  const tokens = fragmentTokens(ref);
+  if (tokens === undefined)
+    throw new SpecError(`${source} has a $ref that cannot be resolved: ${ref} is no JSON pointer`);
   let value: unknown = root;
-  const path = ref.slice(1);
-  if (path === '') return value;
-  for (const raw of path.replace(/^\//, '').split('/')) {
-    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+  for (const key of tokens) {
     if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) {
       throw new SpecError(`${source} has a $ref that cannot be resolved: ${ref} names nothing`);
     }

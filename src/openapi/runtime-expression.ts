@@ -5,6 +5,8 @@
 // `$outputs.`, `$workflows.`, `$sourceDescriptions.`, `$components.`), which the workflow
 // runner evaluates (core/workflow/runtime-expression.ts). Evaluated here against one exchange.
 
+import { escapeToken, pointerTokens } from './json-pointer.js';
+
 /** Where in the request or the response a `$request.`/`$response.` expression reads. */
 type ExpressionSource =
   | { readonly in: 'header'; readonly name: string }
@@ -153,10 +155,7 @@ export function parseExpression(text: string): RuntimeExpression {
 export function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
   if (!pointer.startsWith('/')) return refuse(pointer, 'a JSON Pointer is empty or starts with /');
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
+  return pointerTokens(pointer);
 }
 
 /**
@@ -251,7 +250,7 @@ export function writeExpression(expression: RuntimeExpression): string {
   const { source } = expression;
   const tail =
     source.in === 'body'
-      ? `body${source.pointer.length ? `#/${source.pointer.map((t) => t.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}` : ''}`
+      ? `body${source.pointer.length ? `#/${source.pointer.map(escapeToken).join('/')}` : ''}`
       : `${source.in}.${source.name}`;
   return `$${expression.kind}.${tail}`;
 }

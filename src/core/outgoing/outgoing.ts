@@ -27,6 +27,7 @@ import { refusal } from './allowed-hosts.js';
 import { deliver, refused, type Outgoing } from './delivery.js';
 import { payloadFor } from './payload.js';
 import { signedHeaders } from './signature.js';
+import { isJsonObject } from '../../vocabulary/record.js';
 
 /** Where and how the mock sends callbacks and webhooks (MockSettings.outgoing). */
 export interface OutgoingSettings {
@@ -257,7 +258,7 @@ export function createOutgoing(from: {
             : exchange.params[resource.itemParameter];
         const sources = [
           record,
-          ...(isRecord(record) ? Object.values(record).filter(isRecord) : []),
+          ...(isJsonObject(record) ? Object.values(record).filter(isJsonObject) : []),
           exchange.body,
           ...(id === undefined ? [] : [{ [resource.idProperty]: id }]),
         ];
@@ -408,8 +409,4 @@ function shownEntry(entry: AnsweredRequest): object {
     ...(answered ? { response: answered } : {}),
     ...(entry.outgoing ? { outgoing: entry.outgoing } : {}),
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -2,6 +2,7 @@
 // documented schema, else a value generated from the schema with the record's fields in it.
 import type { SchemaObject } from '../../openapi/load.js';
 import type { DataGenerator } from '../../openapi/sample.js';
+import { isJsonObject } from '../../vocabulary/record.js';
 
 /**
  * A body valid against `schema` (as the API writes it: a record's `readOnly` fields allowed),
@@ -25,24 +26,20 @@ export function payloadFor(
   if (whole !== undefined) return whole;
   const made = generator.value(schema);
   const properties = Object.entries(schema.properties ?? {}) as [string, SchemaObject][];
-  if (!isRecord(made) || properties.length === 0) return made;
+  if (!isJsonObject(made) || properties.length === 0) return made;
   const filled: Record<string, unknown> = { ...made };
   for (const [name, property] of properties) {
     if (typeof property !== 'object') continue;
-    const inside = sources.find((source) => isRecord(source) && fits(source, property));
+    const inside = sources.find((source) => isJsonObject(source) && fits(source, property));
     if (inside !== undefined) {
       filled[name] = inside;
       continue;
     }
     for (const source of sources)
-      if (isRecord(source) && fits(source[name], property)) {
+      if (isJsonObject(source) && fits(source[name], property)) {
         filled[name] = source[name];
         break;
       }
   }
   return fits(filled, schema) ? filled : made;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

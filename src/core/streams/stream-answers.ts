@@ -17,6 +17,7 @@ import type { MockRequest } from '../../vocabulary/request.js';
 import { headerValue } from '../headers.js';
 import type { Preferences } from '../scenarios/prefer.js';
 import { framed } from './framing.js';
+import { isJsonObject } from '../../vocabulary/record.js';
 
 /** Events a stream sends unless `Prefer: events=` says otherwise. */
 const DEFAULT_EVENTS = 5;
@@ -184,7 +185,7 @@ function itemMaker(
     if (!dataSchema) return item;
     return contentSchema ? parsedData(item) : (item as { data?: unknown }).data;
   };
-  const recordObject = isObject(record) ? record : undefined;
+  const recordObject = isJsonObject(record) ? record : undefined;
   const steadyFields = steadyProperties(contentSchema ?? dataSchema ?? itemSchema);
 
   return (index, count) => {
@@ -192,7 +193,7 @@ function itemMaker(
     let item = generator.withSeed(generator.seed + index).value(itemSchema, where);
     if (contentSchema)
       item = holding(item, generator.withSeed(generator.seed + index).value(contentSchema, where));
-    if (dataSchema && isObject(item) && 'id' in item) {
+    if (dataSchema && isJsonObject(item) && 'id' in item) {
       // Ids in order, where the schema allows: a reconnecting client's Last-Event-ID says where it was.
       const ordered = { ...item, id: String(index + 1) };
       if (fits(ordered)) item = ordered;
@@ -203,7 +204,7 @@ function itemMaker(
       if (last !== item && fits(last) && fitsContent(last)) return last;
     }
     const data = dataOf(item);
-    if (!isObject(data)) return item;
+    if (!isJsonObject(data)) return item;
     // The record as it goes: its fields, but those that move (a state, a count) as made.
     for (const kept of [steadyFields, IDENTIFYING]) {
       const same = { ...data };
@@ -252,8 +253,4 @@ function parsedData(item: unknown): unknown {
   } catch {
     return undefined;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,4 +1,4 @@
-import { isRecord } from './json-pointer.js';
+import { isJsonObject } from '../../vocabulary/record.js';
 import {
   ExpressionError,
   evaluate,
@@ -112,7 +112,7 @@ function valueOfCondition(condition: Condition, scope: ExpressionScope): unknown
       const key = valueOfCondition(condition.key, scope);
       if (Array.isArray(object)) return key === 'length' ? object.length : object[Number(key)];
       if (typeof object === 'string' && key === 'length') return object.length;
-      return isRecord(object) ? object[String(key)] : undefined;
+      return isJsonObject(object) ? object[String(key)] : undefined;
     }
     case 'binary': {
       const left = valueOfCondition(condition.left, scope);

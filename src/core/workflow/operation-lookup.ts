@@ -1,6 +1,6 @@
 import type { Operation } from '../../openapi/operations.js';
 import type { Step } from './arazzo-types.js';
-import { pointerTokens } from './json-pointer.js';
+import { pointerTokens } from '../../openapi/json-pointer.js';
 
 /** An OpenAPI source description, read. */
 export interface SourceApi {

@@ -6,7 +6,8 @@ import {
   readExpression,
   type ExpressionParts,
 } from '../../openapi/runtime-expression.js';
-import { isRecord, valueAt } from './json-pointer.js';
+import { valueAt } from '../../openapi/json-pointer.js';
+import { isJsonObject } from '../../vocabulary/record.js';
 
 /** What a step's message holds for `$request.*` and `$response.*`. */
 export interface MessageValues {
@@ -98,7 +99,8 @@ function lookup(value: unknown, names: readonly string[]): unknown {
   if (names.length === 0) return value;
   for (let take = names.length; take > 0; take--) {
     const key = names.slice(0, take).join('.');
-    if (isRecord(value) && Object.hasOwn(value, key)) return lookup(value[key], names.slice(take));
+    if (isJsonObject(value) && Object.hasOwn(value, key))
+      return lookup(value[key], names.slice(take));
   }
   const [first, ...rest] = names;
   if (Array.isArray(value) && first !== undefined) {
@@ -142,7 +144,7 @@ export function resolveValue(value: unknown, scope: ExpressionScope): unknown {
     return text + value.slice(from);
   }
   if (Array.isArray(value)) return value.map((item) => resolveValue(item, scope));
-  if (isRecord(value))
+  if (isJsonObject(value))
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => [key, resolveValue(item, scope)]),
     );

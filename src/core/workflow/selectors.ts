@@ -1,7 +1,7 @@
 import { DOMParser } from '@xmldom/xmldom';
 import { paths, query } from 'jsonpath-rfc9535';
 import xpath from 'xpath';
-import { valueAt } from './json-pointer.js';
+import { valueAt } from '../../openapi/json-pointer.js';
 
 /** A type as a document writes it: a name, or 1.1's `{ type, version }`. */
 export type WrittenType = string | { type: string; version?: string } | undefined;

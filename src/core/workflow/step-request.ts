@@ -1,7 +1,8 @@
 import { isJsonMediaType, isXmlMediaType, type Operation } from '../../openapi/operations.js';
 import type { SecurityScheme } from '../../openapi/security-schemes.js';
 import type { ParameterObject, RequestBodyObject } from './arazzo-types.js';
-import { isRecord, setValueAt } from './json-pointer.js';
+import { setValueAt } from '../../openapi/json-pointer.js';
+import { isJsonObject } from '../../vocabulary/record.js';
 import { asText, resolveValue, type ExpressionScope } from './runtime-expression.js';
 import { jsonPathPointers, kindOf, select } from './selectors.js';
 
@@ -100,7 +101,11 @@ export function buildStepRequest(
 
 /** A parameter's value: a runtime expression, `{$…}` in text, or 1.1's Selector Object. */
 export function valueOfParameter(value: unknown, scope: ExpressionScope): unknown {
-  if (isRecord(value) && typeof value.context === 'string' && typeof value.selector === 'string')
+  if (
+    isJsonObject(value) &&
+    typeof value.context === 'string' &&
+    typeof value.selector === 'string'
+  )
     return select(kindOf(value.type as never), resolveValue(value.context, scope), value.selector);
   return resolveValue(value, scope);
 }
@@ -142,7 +147,7 @@ function replaceByJsonPath(payload: unknown, target: string, value: unknown): un
 
 function serialize(value: unknown, mediaType: string): string {
   if (typeof value === 'string') return value;
-  if (mediaType.startsWith('application/x-www-form-urlencoded') && isRecord(value))
+  if (mediaType.startsWith('application/x-www-form-urlencoded') && isJsonObject(value))
     return new URLSearchParams(
       Object.entries(value).map(([key, item]): [string, string] => [key, asText(item)]),
     ).toString();

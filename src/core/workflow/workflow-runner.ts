@@ -13,7 +13,8 @@ import {
   type Workflow,
 } from './arazzo-types.js';
 import { judgeCriterion, type CriterionResult } from './criteria.js';
-import { isRecord, valueAt } from './json-pointer.js';
+import { valueAt } from '../../openapi/json-pointer.js';
+import { isJsonObject } from '../../vocabulary/record.js';
 import { findOperation, type SourceApi } from './operation-lookup.js';
 import type { ExpressionScope, MessageValues } from './runtime-expression.js';
 import { buildStepRequest, valueOfParameter, type Credentials } from './step-request.js';
@@ -314,7 +315,9 @@ class Runner {
       return (err as Error).message;
     }
     const properties =
-      isRecord(schema) && isRecord(schema.properties) ? Object.keys(schema.properties) : undefined;
+      isJsonObject(schema) && isJsonObject(schema.properties)
+        ? Object.keys(schema.properties)
+        : undefined;
     const inputs: Record<string, unknown> = properties
       ? Object.fromEntries(Object.entries(given).filter(([key]) => properties.includes(key)))
       : { ...given };
@@ -609,7 +612,7 @@ function safeValue(value: unknown, scope: ExpressionScope): unknown {
  */
 function inlineReferences(schema: unknown, document: unknown, seen: readonly string[]): unknown {
   if (Array.isArray(schema)) return schema.map((item) => inlineReferences(item, document, seen));
-  if (!isRecord(schema)) return schema;
+  if (!isJsonObject(schema)) return schema;
   const { $ref: reference, ...rest } = schema;
   if (typeof reference === 'string' && reference.startsWith('#/')) {
     // A schema that refers to itself is read as any value past its first level.

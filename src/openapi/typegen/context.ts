@@ -1,3 +1,5 @@
+import { isJsonObject } from '../../vocabulary/record.js';
+import { fragmentTokens } from '../json-pointer.js';
 import type { TypeOptions } from './options.js';
 
 /** What every part of the generator reads of one run; made per run, never shared. */
@@ -52,36 +54,12 @@ export const SECTIONS = [
 
 export type Section = (typeof SECTIONS)[number];
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A JSON pointer's segments (`#/components/schemas/Pet` → components, schemas, Pet). */
-export function pointerSegments(ref: string): string[] | undefined {
-  if (!ref.startsWith('#')) return undefined;
-  const pointer = ref.slice(1);
-  if (pointer === '') return [];
-  if (!pointer.startsWith('/')) return undefined;
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((segment) => safeDecode(segment).replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
 /** The value at a path in an object, or undefined. */
 export function valueAt(root: unknown, path: readonly string[]): unknown {
   let node = root;
   for (const segment of path) {
     if (Array.isArray(node)) node = node[Number(segment)];
-    else if (isRecord(node)) node = Object.hasOwn(node, segment) ? node[segment] : undefined;
+    else if (isJsonObject(node)) node = Object.hasOwn(node, segment) ? node[segment] : undefined;
     else return undefined;
   }
   return node;
@@ -92,7 +70,7 @@ export function componentOf(
   ref: string,
   ctx: Context,
 ): { section: Section; name: string } | undefined {
-  const segments = pointerSegments(ref);
+  const segments = fragmentTokens(ref);
   if (segments?.length !== 3 || segments[0] !== 'components') return undefined;
   const [, named, name] = segments;
   const section = SECTIONS.find((known) => known === named);
@@ -110,7 +88,7 @@ export function targetOf(
   at: At,
   ctx: Context,
 ): { value: unknown; at: At } | undefined {
-  const segments = pointerSegments(ref);
+  const segments = fragmentTokens(ref);
   if (segments) {
     const value = valueAt(ctx.document, segments);
     return value === undefined ? undefined : { value, at: { ...at, path: segments } };
@@ -129,7 +107,7 @@ export function followed(
   let where = at;
   // A bound, not a count any document needs: a `$ref` loop must not hang the generator.
   for (let hops = 0; hops < 32; hops++) {
-    if (!isRecord(current)) return undefined;
+    if (!isJsonObject(current)) return undefined;
     if (typeof current.$ref !== 'string') return current;
     const target = targetOf(current.$ref, where, ctx);
     if (!target) return undefined;
@@ -141,7 +119,7 @@ export function followed(
 
 /** The entries of an object, sorted by name when the options say so. */
 export function entriesOf(value: unknown, ctx: Context): [string, unknown][] {
-  if (!isRecord(value)) return [];
+  if (!isJsonObject(value)) return [];
   const entries = Object.entries(value);
   if (ctx.options.alphabetize) entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return entries;

@@ -1,5 +1,6 @@
 import type { At, Context, Section } from './context.js';
-import { HELPERS, METHODS, SECTIONS, entriesOf, followed, isRecord } from './context.js';
+import { isJsonObject } from '../../vocabulary/record.js';
+import { HELPERS, METHODS, SECTIONS, entriesOf, followed } from './context.js';
 import type { OperationSink } from './operation-types.js';
 import {
   headerType,
@@ -82,7 +83,7 @@ function pathsType(paths: unknown, path: string[], ctx: Context, sink: Operation
   const members: Member[] = [];
   const templated: string[] = [];
   for (const [url, item] of entriesOf(paths, ctx)) {
-    if (!isRecord(item)) continue;
+    if (!isJsonObject(item)) continue;
     const type = pathItemType(item, { ...at, path: [...path, url] }, ctx, sink);
     const pattern =
       ctx.options.pathParamsAsTypes && url.includes('{') ? urlPattern(url, item, ctx) : undefined;
@@ -126,7 +127,7 @@ function urlPattern(url: string, item: Record<string, unknown>, ctx: Context): s
 
 /** `components`: every section, `never` for an empty one. */
 function componentsType(ctx: Context, sink: OperationSink): TypeText {
-  const components = isRecord(ctx.document.components) ? ctx.document.components : {};
+  const components = isJsonObject(ctx.document.components) ? ctx.document.components : {};
   const members: Member[] = SECTIONS.map((section) => {
     const entries = entriesOf(components[section], ctx).map(([name, value]) => {
       const at: At = {
@@ -184,7 +185,7 @@ function defsType(defs: unknown, ctx: Context): TypeText {
 
 /** `export type SchemaPet = components['schemas']['Pet'];` for each component. */
 function rootTypes(ctx: Context): string[] {
-  const components = isRecord(ctx.document.components) ? ctx.document.components : {};
+  const components = isJsonObject(ctx.document.components) ? ctx.document.components : {};
   const taken = new Set(['paths', 'webhooks', 'components', 'operations', '$defs']);
   const lines: string[] = [];
   for (const section of SECTIONS) {

@@ -1,5 +1,6 @@
 import type { At, Context } from './context.js';
-import { METHODS, componentOf, entriesOf, followed, isRecord } from './context.js';
+import { isJsonObject } from '../../vocabulary/record.js';
+import { METHODS, componentOf, entriesOf, followed } from './context.js';
 import { schemaType } from './schema-type.js';
 import type { Member, TypeText } from './text.js';
 import { NEVER, UNKNOWN, atom, indexed, objectType } from './text.js';
@@ -138,7 +139,7 @@ export function parameterType(parameter: Record<string, unknown>, at: At, ctx: C
   if ('schema' in parameter)
     return schemaType(parameter.schema, { ...at, path: [...at.path, 'schema'] }, ctx);
   const [media] = entriesOf(parameter.content, ctx);
-  if (media && isRecord(media[1]))
+  if (media && isJsonObject(media[1]))
     return schemaType(
       media[1].schema,
       { ...at, path: [...at.path, 'content', media[0], 'schema'] },
@@ -206,7 +207,7 @@ export function responseType(response: unknown, at: At, ctx: Context): TypeText 
   const read = followed(response, at, ctx) ?? {};
   const headers: Member[] = entriesOf(read.headers, ctx).map(([name, header]) => {
     const headerAt = { ...at, path: [...at.path, 'headers', name] };
-    const referenced = isRecord(header) && typeof header.$ref === 'string';
+    const referenced = isJsonObject(header) && typeof header.$ref === 'string';
     const object = followed(header, headerAt, ctx);
     return {
       name,
@@ -241,7 +242,7 @@ export function headerType(
 
 /** `components["<section>"]["<name>"]` for a `$ref` object naming a component, else undefined. */
 function componentType(value: unknown, ctx: Context): TypeText | undefined {
-  if (!isRecord(value) || typeof value.$ref !== 'string') return undefined;
+  if (!isJsonObject(value) || typeof value.$ref !== 'string') return undefined;
   const component = componentOf(value.$ref, ctx);
   return component && indexed('components', component.section, component.name);
 }
@@ -250,5 +251,5 @@ function componentType(value: unknown, ctx: Context): TypeText | undefined {
 function leftOut(parameter: Record<string, unknown>, ctx: Context): boolean {
   if (!ctx.options.excludeDeprecated) return false;
   const schema = parameter.schema;
-  return parameter.deprecated === true || (isRecord(schema) && schema.deprecated === true);
+  return parameter.deprecated === true || (isJsonObject(schema) && schema.deprecated === true);
 }

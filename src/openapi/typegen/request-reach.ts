@@ -1,4 +1,6 @@
-import { METHODS, isRecord, pointerSegments, valueAt } from './context.js';
+import { isJsonObject } from '../../vocabulary/record.js';
+import { fragmentTokens } from '../json-pointer.js';
+import { METHODS, valueAt } from './context.js';
 
 /**
  * The components (`components/<section>/<name>`) a request body or a parameter reaches
@@ -8,18 +10,18 @@ import { METHODS, isRecord, pointerSegments, valueAt } from './context.js';
 export function requestReach(document: Record<string, unknown>): Set<string> {
   const reached = new Set<string>();
   const pending: unknown[] = [];
-  const components = isRecord(document.components) ? document.components : {};
+  const components = isJsonObject(document.components) ? document.components : {};
   for (const section of ['requestBodies', 'parameters'])
-    if (isRecord(components[section])) pending.push(components[section]);
+    if (isJsonObject(components[section])) pending.push(components[section]);
   const items = [document.paths, document.webhooks, components.pathItems].flatMap((group) =>
-    isRecord(group) ? Object.values(group) : [],
+    isJsonObject(group) ? Object.values(group) : [],
   );
   for (const item of items) {
-    if (!isRecord(item)) continue;
+    if (!isJsonObject(item)) continue;
     pending.push(item.parameters);
     for (const method of METHODS) {
       const operation = item[method];
-      if (isRecord(operation)) pending.push(operation.parameters, operation.requestBody);
+      if (isJsonObject(operation)) pending.push(operation.parameters, operation.requestBody);
     }
   }
   // Iterative, as a long chain of schemas would overflow a recursive walk.
@@ -28,8 +30,8 @@ export function requestReach(document: Record<string, unknown>): Set<string> {
     const node = pending.pop();
     if (typeof node !== 'object' || node === null || seen.has(node)) continue;
     seen.add(node);
-    if (isRecord(node) && typeof node.$ref === 'string') {
-      const segments = pointerSegments(node.$ref);
+    if (isJsonObject(node) && typeof node.$ref === 'string') {
+      const segments = fragmentTokens(node.$ref);
       if (segments?.length === 3 && segments[0] === 'components') {
         const name = segments.join('/');
         if (!reached.has(name)) {

@@ -1,5 +1,6 @@
 import type { At, Context } from './context.js';
-import { componentOf, entriesOf, followed, isRecord, targetOf } from './context.js';
+import { isJsonObject } from '../../vocabulary/record.js';
+import { componentOf, entriesOf, followed, targetOf } from './context.js';
 import type { Member, TypeText } from './text.js';
 import {
   NEVER,
@@ -20,7 +21,7 @@ import {
  */
 export function schemaType(schema: unknown, at: At, ctx: Context): TypeText {
   if (schema === false) return NEVER;
-  if (!isRecord(schema)) return UNKNOWN;
+  if (!isJsonObject(schema)) return UNKNOWN;
   if (typeof schema.$ref === 'string') return refType(schema.$ref, at, ctx);
   // A recursive schema read from another file is a cycle of objects.
   if (ctx.open.has(schema)) return UNKNOWN;
@@ -37,7 +38,7 @@ function refType(ref: string, at: At, ctx: Context): TypeText {
   const component = componentOf(ref, ctx);
   if (component) return indexed('components', component.section, component.name);
   const target = targetOf(ref, at, ctx);
-  if (!target || (isRecord(target.value) && ctx.open.has(target.value))) return UNKNOWN;
+  if (!target || (isJsonObject(target.value) && ctx.open.has(target.value))) return UNKNOWN;
   return schemaType(target.value, target.at, ctx);
 }
 
@@ -56,7 +57,7 @@ function composedType(schema: Record<string, unknown>, at: At, ctx: Context): Ty
     const armAt = { ...at, path: [...at.path, 'allOf', String(i)] };
     // The parent's `required` list applies to the properties an inline arm declares.
     const inherited =
-      isRecord(arm) && typeof arm.$ref !== 'string' && required.length > 0
+      isJsonObject(arm) && typeof arm.$ref !== 'string' && required.length > 0
         ? { ...arm, required: [...(Array.isArray(arm.required) ? arm.required : []), ...required] }
         : arm;
     const base = discriminatedBase(arm, ctx);
@@ -86,9 +87,10 @@ function composedType(schema: Record<string, unknown>, at: At, ctx: Context): Ty
  * required (openapi-typescript's `WithRequired`).
  */
 function withRequired(type: TypeText, arm: unknown, required: unknown[], ctx: Context): TypeText {
-  if (!isRecord(arm) || typeof arm.$ref !== 'string' || required.length === 0) return type;
+  if (!isJsonObject(arm) || typeof arm.$ref !== 'string' || required.length === 0) return type;
   const target = targetOf(arm.$ref, { path: [], request: false }, ctx)?.value;
-  const properties = isRecord(target) && isRecord(target.properties) ? target.properties : {};
+  const properties =
+    isJsonObject(target) && isJsonObject(target.properties) ? target.properties : {};
   const names = required.filter(
     (name): name is string => typeof name === 'string' && name in properties,
   );
@@ -102,13 +104,14 @@ function discriminatedBase(
   arm: unknown,
   ctx: Context,
 ): { property: string; mapping: Record<string, unknown> } | undefined {
-  if (!isRecord(arm) || typeof arm.$ref !== 'string') return undefined;
+  if (!isJsonObject(arm) || typeof arm.$ref !== 'string') return undefined;
   const component = componentOf(arm.$ref, ctx);
   if (component?.section !== 'schemas') return undefined;
   const target = targetOf(arm.$ref, { path: [], request: false }, ctx)?.value;
-  const discriminator = isRecord(target) ? target.discriminator : undefined;
-  if (!isRecord(discriminator) || typeof discriminator.propertyName !== 'string') return undefined;
-  const mapping = isRecord(discriminator.mapping) ? discriminator.mapping : {};
+  const discriminator = isJsonObject(target) ? target.discriminator : undefined;
+  if (!isJsonObject(discriminator) || typeof discriminator.propertyName !== 'string')
+    return undefined;
+  const mapping = isJsonObject(discriminator.mapping) ? discriminator.mapping : {};
   return { property: discriminator.propertyName, mapping };
 }
 
@@ -248,7 +251,7 @@ function objectOf(schema: Record<string, unknown>, at: At, ctx: Context): TypeTe
         true,
   );
   const members: Member[] = properties.map(([name, property]) => {
-    const declared = isRecord(property) ? property : {};
+    const declared = isJsonObject(property) ? property : {};
     const presentByDefault =
       declared.default !== undefined && ctx.options.defaultNonNullable && !at.request;
     return {
@@ -261,9 +264,9 @@ function objectOf(schema: Record<string, unknown>, at: At, ctx: Context): TypeTe
   });
   const others: TypeText[] = [];
   const additional = schema.additionalProperties;
-  if (additional === true || (isRecord(additional) && Object.keys(additional).length === 0))
+  if (additional === true || (isJsonObject(additional) && Object.keys(additional).length === 0))
     others.push(UNKNOWN);
-  else if (isRecord(additional))
+  else if (isJsonObject(additional))
     others.push(schemaType(additional, { ...at, path: [...at.path, 'additionalProperties'] }, ctx));
   else if (additional === undefined && ctx.options.additionalProperties) others.push(UNKNOWN);
   for (const [pattern, property] of entriesOf(schema.patternProperties, ctx))
