@@ -1,6 +1,8 @@
 import type { Server } from 'node:http';
 import { createRecorder } from '../core/proxy/recorder.js';
 import { createViolationLog, type ViolationLog } from '../core/proxy/violations.js';
+import { createForward } from '../core/stages/forward.js';
+import { decodeBody } from '../http/decode.js';
 import { createForwarder } from '../http/forward.js';
 import { silentLogger } from '../http/logger.js';
 import { createProxyListener } from '../http/proxy-listener.js';
@@ -120,29 +122,35 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const listener = createProxyListener({
     app,
     basePath: app.mock.basePath,
-    answerRules: app.mock.answerRules,
-    streamRules: app.mock.streamRules,
+    forward: createForward({
+      mock: app.mock,
+      answerRules: app.mock.answerRules,
+      streamRules: app.mock.streamRules,
+      decode: decodeBody,
+      violations,
+      enforce: options.enforce ?? false,
+      bodyLimit: settings.bodyLimit,
+      logger,
+      requestLog: app.mock.states.default.requestLog,
+      ...(recording ? { onWrite: createRecorder(app.mock.resources, recording) } : {}),
+      ...(har
+        ? {
+            onExchange: (seen: SeenExchange) =>
+              har.add(
+                harEntryOf(seen, {
+                  headers: (headers) => redactHeaders(headers, places),
+                  url: (url) => redactUrl(url, places),
+                }),
+              ),
+          }
+        : {}),
+    }),
     forwarder,
     target: target.href,
     timeoutMs,
-    violations,
-    enforce: options.enforce ?? false,
     bodyLimit: settings.bodyLimit,
-    ...(recording ? { onWrite: createRecorder(app.mock.resources, recording) } : {}),
     logger,
     logRequests: settings.logRequests,
-    requestLog: app.mock.states.default.requestLog,
-    ...(har
-      ? {
-          onExchange: (seen: SeenExchange) =>
-            har.add(
-              harEntryOf(seen, {
-                headers: (headers) => redactHeaders(headers, places),
-                url: (url) => redactUrl(url, places),
-              }),
-            ),
-        }
-      : {}),
   });
   const { server, close } = createMockServer(listener, settings.limits);
   const stop = async () => {
