@@ -24,10 +24,10 @@ import { logEntry } from './record.js';
 const CHECKED_ANSWER_LIMIT = 8 * 1024 * 1024;
 
 /** The fields of the target's answer, by lower-case name. */
-export type TargetHeaders = Readonly<Record<string, string | string[] | undefined>>;
+type TargetHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
 /** The target's answer as it arrives. */
-export interface TargetAnswer {
+interface TargetAnswer {
   status: number;
   headers: TargetHeaders;
   /**
@@ -38,7 +38,7 @@ export interface TargetAnswer {
 }
 
 /** What the proxy logs: the violations (warn), what a request holds undescribed (info), a failing target (error). */
-export interface ProxyLogger {
+interface ProxyLogger {
   info(details: object, message: string): void;
   warn(details: object, message: string): void;
   error(details: object, message: string): void;
