@@ -4,7 +4,7 @@ import { hasBody } from '../core/headers.js';
 import type { MockCore } from '../core/mock-core.js';
 import type { ForwardedRequest, Forwarded } from '../core/stages/forward.js';
 import { CheckedJson, type CheckedAnswer } from '../vocabulary/answer.js';
-import { returnedHeaders, targetError, type Forwarder } from './forward.js';
+import { returnedHeaders } from './forward.js';
 import type { MockListener } from './listener.js';
 import { requestLines, type Logger } from './logger.js';
 import { readRawBody } from './raw-body.js';
@@ -19,11 +19,6 @@ export interface ProxyListenerOptions {
   basePath: string;
   /** The proxy's pipeline (see createForward). */
   forward: (request: ForwardedRequest) => Promise<Forwarded>;
-  forwarder: Forwarder;
-  /** The target's URL, for messages. */
-  target: string;
-  /** The target's timeout, for messages. */
-  timeoutMs: number;
   /** The largest request body forwarded (it is read whole, to be checked, before it is sent on). */
   bodyLimit: number;
   logger: Logger;
@@ -49,13 +44,11 @@ export interface ProxyListener {
  * createForward). Each request under the base path has its body read off the socket as it
  * arrived, is sent on to the target by `forwarder` (but for the hop-by-hop fields), and the
  * target's answer is piped back unchanged (status, fields, bytes, encoding) as it comes.
- * @example createMockServer(createProxyListener({ app, basePath: '/v1', forward, forwarder, ... }))
+ * @example createMockServer(createProxyListener({ app, basePath: '/v1', forward, bodyLimit, logger, logRequests }))
  */
 export function createProxyListener(options: ProxyListenerOptions): ProxyListener {
   const { app, basePath, logger } = options;
   const line = options.logRequests ? requestLines(logger) : undefined;
-  /** What a failed forward is to the client: 502 or 504 in the spec's shape. */
-  const failed = (err: unknown) => targetError(err, options.target, options.timeoutMs);
 
   async function exchange(req: IncomingMessage, res: ServerResponse, started: number) {
     const method = req.method ?? 'GET';
@@ -83,25 +76,6 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
           limit: options.bodyLimit,
         });
       },
-      send: async (body, signal) => {
-        const answered = await options.forwarder
-          .send({
-            method,
-            path: target.startsWith(basePath) ? target.slice(basePath.length) : target,
-            rawHeaders: req.rawHeaders,
-            body,
-            httpVersion: req.httpVersion,
-            signal,
-          })
-          .catch((err: unknown) => {
-            throw failed(err);
-          });
-        return {
-          status: answered.statusCode,
-          headers: answered.headers,
-          body: bytesOf(answered.body),
-        };
-      },
     });
     if ('gone' in forwarded) return;
     if ('answer' in forwarded) {
@@ -121,15 +95,6 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
         status,
         ms: Math.round((performance.now() - started) * 10) / 10,
       });
-
-    /** The target's body as it comes, its failure the proxy's error. */
-    async function* bytesOf(body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-      try {
-        yield* body;
-      } catch (err) {
-        throw failed(err);
-      }
-    }
   }
 
   /** The exchanges not yet ended, checks and recording included. */

@@ -92,6 +92,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     basePath: app.mock.basePath,
     forward: createForward({
       mock: app.mock,
+      basePath: app.mock.basePath,
+      target: forwarder,
       answerRules: app.mock.answerRules,
       streamRules: app.mock.streamRules,
       decode: decodeBody,
@@ -113,9 +115,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           }
         : {}),
     }),
-    forwarder,
-    target: target.href,
-    timeoutMs,
     bodyLimit: settings.bodyLimit,
     logger,
     logRequests: settings.logRequests,

@@ -30,10 +30,7 @@ type TargetHeaders = Readonly<Record<string, string | string[] | undefined>>;
 interface TargetAnswer {
   status: number;
   headers: TargetHeaders;
-  /**
-   * Its bytes as they come, content-coded as the target sent them.
-   * @throws {ApiError} 502 or 504 when the target breaks off.
-   */
+  /** Its bytes as they come, content-coded as the target sent them. */
   body: AsyncIterable<Uint8Array>;
 }
 
@@ -44,10 +41,34 @@ interface ProxyLogger {
   error(details: object, message: string): void;
 }
 
+/** A request as the proxy sends it on: its path below the base path, its bytes as they arrived. */
+interface OutgoingRequest {
+  method: string;
+  /** The rest of the path after the base path, with the query: `/categories?limit=2`. */
+  path: string;
+  /** Header names and values in pairs, as they arrived. */
+  rawHeaders: readonly string[];
+  /** The body's bytes as they arrived (compressed, if they were); none without a body. */
+  body: Buffer | undefined;
+  /** The HTTP version the request came in (`1.1`), for the Via field the proxy adds. */
+  httpVersion: string;
+  signal: AbortSignal;
+}
+
+/** The real API behind the proxy (see http/forward.ts). */
+export interface Target {
+  send(request: OutgoingRequest): Promise<TargetAnswer>;
+  /** What a failed send, or an answer broken off, is to the client: 502 or 504. */
+  failure(err: unknown): ApiError;
+}
+
 /** The proxy's settings of the forward stage, fixed at start-up. */
 export interface ForwardOptions {
   /** The mock, whose request stages check each request and whose error stage shapes the proxy's own answers. */
   mock: MockCore;
+  /** The mocked API's base path (`/v1`): what follows it goes to the target. */
+  basePath: string;
+  target: Target;
   /** Checks the target's answers against the spec (see createAnswerRules). */
   answerRules: (operation: Operation, answer: ObservedAnswer) => Breach[];
   /** Checks a streamed answer item by item as it passes (see createStreamRules). */
@@ -88,11 +109,6 @@ export interface ForwardedRequest {
    * @throws for a body it cannot read: too large, cut off.
    */
   read(): Promise<Buffer | undefined>;
-  /**
-   * Sends it on to the target with those bytes.
-   * @throws {ApiError} 502 or 504 for a target that fails; anything once `signal` is aborted.
-   */
-  send(body: Buffer | undefined, signal: AbortSignal): Promise<TargetAnswer>;
   /** Aborted when the client leaves. */
   signal: AbortSignal;
 }
@@ -242,10 +258,19 @@ export function createForward(
 
     let answered: TargetAnswer;
     try {
-      answered = await x.send(raw, x.signal);
+      answered = await options.target.send({
+        method: x.method,
+        path: x.target.startsWith(options.basePath)
+          ? x.target.slice(options.basePath.length)
+          : x.target,
+        rawHeaders: x.rawHeaders,
+        body: raw,
+        httpVersion: x.httpVersion,
+        signal: x.signal,
+      });
     } catch (err) {
       if (x.signal.aborted) return { gone: true }; // the client left: nobody to answer
-      const error = err as ApiError;
+      const error = options.target.failure(err);
       logger.error({ method: x.method, path: x.target, status: error.status }, error.message);
       const answer = mock.errorAnswer(error, route);
       note(x, 'request', asked, answer.status);
@@ -305,7 +330,7 @@ export function createForward(
       } catch (err) {
         if (!x.signal.aborted) {
           // The target broke off its answer: the client sees the connection cut, as it was.
-          const error = err as ApiError;
+          const error = options.target.failure(err);
           logger.error(
             { method: x.method, path: x.target, status },
             `${error.message} (while sending its answer)`,
