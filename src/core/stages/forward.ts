@@ -1,6 +1,7 @@
 // The forward stage: the proxy's produce. A request the mock's request stages have checked goes
 // on to the target, and the target's answer comes back as it arrives, checked as it passes (a
 // stream item by item, any other body once it has gone by), then recorded by the record stage.
+import type { Readable } from 'node:stream';
 import { CheckedJson, type CheckedAnswer } from '../../vocabulary/answer.js';
 import type { ApiError } from '../../vocabulary/errors.js';
 import type { MockRequest } from '../../vocabulary/request.js';
@@ -30,8 +31,8 @@ type TargetHeaders = Readonly<Record<string, string | string[] | undefined>>;
 interface TargetAnswer {
   status: number;
   headers: TargetHeaders;
-  /** Its bytes as they come, content-coded as the target sent them. */
-  body: AsyncIterable<Uint8Array>;
+  /** Its bytes as they come, content-coded as the target sent them: the adapter pipes them on. */
+  body: Readable;
 }
 
 /** What the proxy logs: the violations (warn), what a request holds undescribed (info), a failing target (error). */
@@ -279,8 +280,7 @@ export function createForward(
 
     const { status, headers } = answered;
     const stream = streamOf(operation, answered);
-    const passed = passing(x, answered, stream);
-    const done = passed.ended.then(async (kept): Promise<number | undefined> => {
+    const done = passing(x, answered, stream).then(async (kept): Promise<number | undefined> => {
       if (kept === 'gone') return undefined;
       note(x, 'request', asked, status);
       if (kept === 'cut' || !at)
@@ -292,58 +292,51 @@ export function createForward(
         body: decoded,
       });
     });
-    return { target: { status, headers, body: passed.body }, done };
+    return { target: answered, done };
   };
 
   /**
-   * The target's body as it passes to the client: a stream checked item by item (none of it
-   * kept), any other body kept up to the limit. `ended` tells how it ended: whole (with what
+   * Watches the target's body pass to the client: a stream checked item by item (none of it
+   * kept), any other body kept up to the limit. Settles with how it ended: whole (with what
    * was kept, undefined past the limit or for a stream), cut by the target, or with the
    * client gone.
    */
   function passing(
     x: ForwardedRequest,
-    answered: TargetAnswer,
+    { status, body }: TargetAnswer,
     stream: StreamCheck | undefined,
-  ): { body: AsyncIterable<Uint8Array>; ended: Promise<Buffer[] | undefined | 'cut' | 'gone'> } {
-    const { status } = answered;
-    let end!: (how: Buffer[] | undefined | 'cut' | 'gone') => void;
-    const ended = new Promise<Buffer[] | undefined | 'cut' | 'gone'>((resolve) => (end = resolve));
-    async function* body(): AsyncGenerator<Uint8Array> {
-      const kept: Buffer[] = [];
-      let size = 0;
-      let whole = stream === undefined;
-      try {
-        for await (const chunk of answered.body) {
-          if (stream) note(x, 'response', stream.push(chunk), status);
-          else if (whole) {
-            size += chunk.length;
-            kept.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-            if (size > CHECKED_ANSWER_LIMIT) {
-              whole = false;
-              kept.length = 0;
-            }
-          }
-          yield chunk;
-        }
-        end(whole ? kept : undefined);
-      } catch (err) {
-        if (!x.signal.aborted) {
-          // The target broke off its answer: the client sees the connection cut, as it was.
-          const error = options.target.failure(err);
-          logger.error(
-            { method: x.method, path: x.target, status },
-            `${error.message} (while sending its answer)`,
-          );
-          end('cut');
-        }
-        throw err;
-      } finally {
-        // Stopped by the client leaving (the first `end` settles it, any other is too late).
-        end('gone');
+  ): Promise<Buffer[] | undefined | 'cut' | 'gone'> {
+    const kept: Buffer[] = [];
+    let size = 0;
+    let whole = stream === undefined;
+    body.on('data', (chunk: Buffer) => {
+      if (stream) {
+        note(x, 'response', stream.push(chunk), status);
+        return;
       }
-    }
-    return { body: body(), ended };
+      if (!whole) return;
+      size += chunk.length;
+      kept.push(chunk);
+      if (size > CHECKED_ANSWER_LIMIT) {
+        whole = false;
+        kept.length = 0;
+      }
+    });
+    return new Promise((resolve) => {
+      body.once('end', () => resolve(whole ? kept : undefined));
+      body.once('error', (err) => {
+        if (x.signal.aborted) return resolve('gone');
+        // The target broke off its answer: the client sees the connection cut, as it was.
+        const error = options.target.failure(err);
+        logger.error(
+          { method: x.method, path: x.target, status },
+          `${error.message} (while sending its answer)`,
+        );
+        resolve('cut');
+      });
+      // Destroyed before its end: the client left.
+      body.once('close', () => resolve('gone'));
+    });
   }
 
   /**
