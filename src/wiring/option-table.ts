@@ -1,6 +1,7 @@
-// The mock's options, one row each: its kind, unit, default, flags, variable, the surfaces that
-// take it and one line of doc. The CLI's flags, each surface's options type (OptionsOf), the
-// check of every caller's options, docs/options.md and the defaults are all made from here.
+// The options of the mock and of the proxy, one row each: its kind, unit, default, flags,
+// variable, the surfaces that take it and one line of doc. The CLI's flags, each surface's
+// options type (OptionsOf), the check of every caller's options, docs/options.md and the
+// defaults are all made from here.
 import { isOrigin } from '../http/origin.js';
 import type { Logger } from '../http/logger.js';
 import { DEFAULT_SERVER_LIMITS } from '../http/server-limits.js';
@@ -314,8 +315,9 @@ const logger = shaped<Logger>(
 const both: readonly CommandName[] = ['mock', 'proxy'];
 
 /**
- * Every option of the mock, in the order the docs and the help list them. A duration's name
- * ends in its unit (`sessionTtlSeconds`, `delayMs`), and its flag takes that unit too.
+ * Every option of the mock and of the proxy, in the order the docs and the help list them. A
+ * duration's name ends in its unit (`sessionTtlSeconds`, `delayMs`), and its flag takes that
+ * unit too.
  */
 export const MOCK_OPTIONS = {
   spec: row({
