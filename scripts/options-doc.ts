@@ -86,8 +86,11 @@ function shownDefault(row: OptionRow<unknown>): string {
 }
 
 function rowLine(name: string, row: OptionRow<unknown>): string {
-  const flags = (row.flags ?? []).map((flag) => code(flag.flag)).join(', ');
-  const variables = (row.flags ?? []).flatMap((flag) => (flag.env ? [code(flag.env)] : []));
+  // A flag two commands take with their own help lines is one flag.
+  const flags = [...new Set((row.flags ?? []).map((flag) => code(flag.flag)))].join(', ');
+  const variables = [
+    ...new Set((row.flags ?? []).flatMap((flag) => (flag.env ? [code(flag.env)] : []))),
+  ];
   const type = row.unit && row.unit !== 'bytes' ? row.unit : row.kind.type;
   const doc = row.shorthandFor ? `${row.doc} Short for \`${row.shorthandFor}\`.` : row.doc;
   return `| ${[

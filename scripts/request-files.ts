@@ -4,6 +4,7 @@
 //
 //   npx tsx scripts/request-files.ts            # a table
 //   npx tsx scripts/request-files.ts --files    # and the files each path enters, in order of first call
+//   npx tsx scripts/request-files.ts --proxy    # and through `startProxy` to a target answering 201
 //
 // Method: V8's precise coverage with call counts (the inspector's `Profiler.takePreciseCoverage`,
 // which resets the counts each time it is taken): the mock is started and warmed up with a few
@@ -13,12 +14,15 @@
 // the functions that ran (a module's top level, run once at import, is not counted again).
 // Only files under src/ are counted; the client's side (undici, MSW's own code) is not.
 import { openSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import { setupServer } from 'msw/node';
 import { createLogger } from '../src/http/logger.js';
 import { mockHandlers } from '../src/wiring/msw-handlers.js';
 import { startMock } from '../src/wiring/start-mock.js';
+import { startProxy } from '../src/wiring/start-proxy.js';
 
 const SRC = new URL('../src/', import.meta.url).href;
 const KEY = 'request-files-key';
@@ -96,7 +100,39 @@ async function throughMsw(session: Session): Promise<Entered> {
   }
 }
 
-const { values } = parseArgs({ options: { files: { type: 'boolean', default: false } } });
+/** The proxy in front of a target that answers every create with 201, logging as the CLI does. */
+async function throughProxy(session: Session): Promise<Entered> {
+  let id = 0;
+  const target = createServer((req, res) => {
+    req.resume().on('end', () => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: ++id, name: 'Birds' }));
+    });
+  });
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  const { port } = target.address() as AddressInfo;
+  const logger = createLogger(undefined, { bufferedFd: openSync('/dev/null', 'w') });
+  const proxy = await startProxy({
+    target: `http://127.0.0.1:${port}/v1`,
+    apiKeys: [KEY],
+    logger,
+    logRequests: true,
+  });
+  try {
+    for (let i = 0; i < WARM_UP; i++) await create(proxy.url);
+    return await entered(session, () => create(proxy.url));
+  } finally {
+    await proxy.close();
+    target.close();
+  }
+}
+
+const { values } = parseArgs({
+  options: {
+    files: { type: 'boolean', default: false },
+    proxy: { type: 'boolean', default: false },
+  },
+});
 const session = new Session();
 session.connect();
 await session.post('Profiler.enable');
@@ -104,6 +140,7 @@ await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed:
 const rows = [
   ['Node (startMock)', await throughNode(session)],
   ['MSW (mockHandlers)', await throughMsw(session)],
+  ...(values.proxy ? ([['Proxy (startProxy)', await throughProxy(session)]] as const) : []),
 ] as const;
 await session.post('Profiler.stopPreciseCoverage');
 session.disconnect();

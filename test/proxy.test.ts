@@ -355,7 +355,7 @@ describe('petstore-kit proxy: a failing target', () => {
       const port = (silent.address() as AddressInfo).port;
       const { url, admin } = await proxy({
         target: `http://127.0.0.1:${port}`,
-        targetTimeoutMs: 200,
+        targetTimeoutSeconds: 0.2,
       });
       const res = await fetch(`${url}/categories`, { headers: TARGET_AUTH });
       expect(res.status).toBe(504);

@@ -6,10 +6,9 @@ import { DIFF_FORMATS } from '../diff/report.js';
 import { LEVELS } from '../diff/rules.js';
 import { LOG_LEVELS } from '../http/log-levels.js';
 import { DEFAULT_API_KEY } from '../wiring/option-table.js';
-import { DEFAULT_TARGET_TIMEOUT_MS } from '../wiring/proxy-defaults.js';
 import { repeated, type CommandOptions } from './command-options.js';
 import { COVERAGE_FORMATS } from './coverage-report.js';
-import { collectList, parsePercent, parseSeconds } from './parse.js';
+import { parsePercent } from './parse.js';
 import { WORKFLOW_FORMATS } from './workflow-report.js';
 
 /** `--log-format` and `--log-level`, which the mock and the proxy take alike. */
@@ -30,44 +29,8 @@ export const LOG_OPTIONS = {
   },
 } as const satisfies CommandOptions;
 
-/** The proxy's own options; it takes the mock's shared ones from the table of options too. */
+/** The proxy's options beside the table's rows that name it (wiring/option-table.ts). */
 export const PROXY_OPTIONS = {
-  target: {
-    flag: '--target <url>',
-    doc: 'base URL of the real API, e.g. https://staging.example.com/v1',
-    env: 'PROXY_TARGET',
-    mandatory: true,
-  },
-  spec: {
-    flag: '--spec <path>',
-    doc: 'OpenAPI document to check against (default: the bundled spec)',
-  },
-  apiKey: {
-    flag: '-k, --api-key <key>',
-    doc: `the admin API's key (/__mock/violations); repeatable (default: ${DEFAULT_API_KEY})`,
-    env: 'API_KEYS',
-    read: collectList,
-  },
-  record: {
-    flag: '--record <file>',
-    doc: 'keep what the target creates, changes and deletes, and its answers to operations without a collection, in this data file, for mock --data',
-  },
-  har: {
-    flag: '--har <file>',
-    doc: 'write every exchange that passes into this HAR 1.2 file (credentials redacted), for petstore-kit traffic',
-  },
-  targetTimeout: {
-    flag: '--target-timeout <seconds>',
-    doc: 'the target must answer within this (504 beyond), and send its body without such a pause',
-    default: DEFAULT_TARGET_TIMEOUT_MS,
-    defaultText: String(DEFAULT_TARGET_TIMEOUT_MS / 1000),
-    // Seconds on the command line, milliseconds for startProxy's targetTimeoutMs.
-    read: parseSeconds,
-  },
-  enforce: {
-    flag: '--enforce',
-    doc: "answer a request that breaks the spec with the mock's error (400, 401, 404, 415) instead of forwarding it",
-  },
   failOnViolation: {
     flag: '--fail-on-violation',
     doc: 'exit with 1 on SIGTERM/SIGINT if any violation was seen',

@@ -10,6 +10,7 @@ import {
   type OptionName,
   type OptionRow,
 } from '../wiring/option-table.js';
+import { splitList } from '../wiring/option-kinds.js';
 
 interface TableFlag {
   name: OptionName;
@@ -55,8 +56,9 @@ export function addOptionFlags(target: Command, command: CommandName): Command {
     if (one.flag.repeatable)
       option.argParser((value: string, previous: string[] = []) => [
         ...previous,
-        ...value.split(',').map((item) => item.trim()),
+        ...splitList(value),
       ]);
+    if (one.flag.mandatory) option.makeOptionMandatory();
     target.addOption(option);
   }
   return target;

@@ -23,15 +23,6 @@ export function parsePositive(value: string): number {
   return count;
 }
 
-/** Seconds, possibly fractional, as milliseconds. */
-export function parseSeconds(value: string): number {
-  if (!/^\d+(\.\d+)?$/.test(value.trim()))
-    throw new InvalidArgumentError('it must be a number of seconds, e.g. 30 or 0.5.');
-  const ms = Math.round(Number(value) * 1000);
-  if (ms < 1) throw new InvalidArgumentError('it must be more than 0.');
-  return ms;
-}
-
 /** A percentage, from 0 to 100, such as 80 or 62.5. */
 export function parsePercent(value: string): number {
   const percent = Number(value.trim().replace(/%$/, ''));

@@ -4,7 +4,7 @@ import type { FlagsOf } from './command-options.js';
 import type { LOG_OPTIONS, PROXY_OPTIONS } from './command-tables.js';
 import { describeTotals, startProxy, type RunningProxy } from '../wiring/start-proxy.js';
 
-/** The `proxy` command's own flags and its log flags, as commander parses them (times in ms). */
+/** The `proxy` command's own flags and its log flags, as commander parses them. */
 export type ProxyFlags = FlagsOf<typeof PROXY_OPTIONS> & FlagsOf<typeof LOG_OPTIONS>;
 
 /**
@@ -20,17 +20,7 @@ export async function runProxy(
   onListening: (proxy: RunningProxy) => void = () => {},
   onExitCode: (code: number) => void = () => {},
 ): Promise<RunningProxy> {
-  const started = await startProxy({
-    ...(flags.spec ? { spec: flags.spec } : {}),
-    target: flags.target,
-    ...shared,
-    ...(flags.apiKey?.length ? { apiKeys: flags.apiKey } : {}),
-    ...(flags.record ? { record: flags.record } : {}),
-    ...(flags.har ? { har: flags.har } : {}),
-    targetTimeoutMs: flags.targetTimeout,
-    enforce: flags.enforce ?? false,
-    logger,
-  });
+  const started = await startProxy({ ...shared, logger });
   const proxy: RunningProxy = {
     ...started,
     async close() {
@@ -43,10 +33,10 @@ export async function runProxy(
     },
   };
   onListening(proxy);
-  const defaults = !flags.apiKey?.length;
+  const defaults = !shared.apiKeys?.length;
   logger.info(
-    { url: proxy.url, target: flags.target },
-    `petstore-kit proxy listening on ${proxy.url}, forwarding to ${flags.target}` +
+    { url: proxy.url, target: shared.target },
+    `petstore-kit proxy listening on ${proxy.url}, forwarding to ${shared.target}` +
       (defaults ? ` (admin API key: ${DEFAULT_API_KEY})` : ''),
   );
   return proxy;

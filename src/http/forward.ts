@@ -1,6 +1,7 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import { errors } from '../vocabulary/error-catalogue.js';
 import type { ApiError } from '../vocabulary/errors.js';
+import type { Target } from '../core/stages/forward.js';
 
 /**
  * The hop-by-hop fields of RFC 9110 §7.6.1, which a proxy never passes on (with those the
@@ -42,28 +43,13 @@ export interface ForwarderOptions {
   timeoutMs: number;
 }
 
-/** A request as the proxy passes it on, its path already taken off the proxy's base path. */
-interface ForwardedRequest {
-  method: string;
-  /** The rest of the path after the base path, with the query: `/categories?limit=2`. */
-  path: string;
-  /** Header names and values in pairs, as they arrived. */
-  rawHeaders: readonly string[];
-  /** The body's bytes as they arrived (compressed, if they were); none without a body. */
-  body: Buffer | undefined;
-  /** The HTTP version the request came in (`1.1`), for the Via field the proxy adds. */
-  httpVersion: string;
-  signal: AbortSignal;
-}
-
 /**
  * Sends requests on to the target over a pool of its own, as they arrived but for the
  * hop-by-hop fields and with the proxy added to Via, and hands back its answer unread (undici decompresses nothing: the body
  * goes back as the target encoded it).
  * @example const forwarder = createForwarder({ target: new URL('https://staging.example.com/v1'), timeoutMs: 30000 });
  */
-export interface Forwarder {
-  send(forwarded: ForwardedRequest): Promise<Dispatcher.ResponseData>;
+export interface Forwarder extends Target {
   /** Closes the pool, once what is in flight is done. */
   close(): Promise<void>;
 }
@@ -77,14 +63,17 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   });
   const prefix = target.pathname.replace(/\/$/, '');
   return {
-    send: ({ method, path, rawHeaders, body, httpVersion, signal }) =>
-      request(`${target.origin}${prefix}${path}`, {
+    send: async ({ method, path, rawHeaders, body, httpVersion, signal }) => {
+      const answered = await request(`${target.origin}${prefix}${path}`, {
         dispatcher: agent,
         method: method as Dispatcher.HttpMethod,
         headers: withVia(endToEnd(rawHeaders, NOT_FORWARDED), `${httpVersion} ${VIA_PSEUDONYM}`),
         ...(body ? { body } : {}),
         signal,
-      }),
+      });
+      return { status: answered.statusCode, headers: answered.headers, body: answered.body };
+    },
+    failure: (err) => targetError(err, target.href, timeoutMs),
     close: () => agent.close(),
   };
 }
@@ -164,7 +153,7 @@ const TIMEOUTS = new Set([
  * one that cannot be reached or broke the connection.
  * @example targetError(err, 'http://127.0.0.1:9', 30000).status // 502
  */
-export function targetError(err: unknown, target: string, timeoutMs: number): ApiError {
+function targetError(err: unknown, target: string, timeoutMs: number): ApiError {
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string' && TIMEOUTS.has(code))
     return errors.targetTimeout(target, timeoutMs / 1000);

@@ -1,6 +1,7 @@
-// The mock's options, one row each: its kind, unit, default, flags, variable, the surfaces that
-// take it and one line of doc. The CLI's flags, each surface's options type (OptionsOf), the
-// check of every caller's options, docs/options.md and the defaults are all made from here.
+// The options of the mock and of the proxy, one row each: its kind, unit, default, flags,
+// variable, the surfaces that take it and one line of doc. The CLI's flags, each surface's
+// options type (OptionsOf), the check of every caller's options, docs/options.md and the
+// defaults are all made from here.
 import { isOrigin } from '../http/origin.js';
 import type { Logger } from '../http/logger.js';
 import { DEFAULT_SERVER_LIMITS } from '../http/server-limits.js';
@@ -122,6 +123,8 @@ export interface FlagRow {
   readonly cliDefault?: unknown;
   /** Its help line, where it is not the option's. */
   readonly doc?: string;
+  /** Whether the command cannot run without it. */
+  readonly mandatory?: true;
 }
 
 /** One option of the mock. */
@@ -264,6 +267,19 @@ const webhookUrl: OptionKind<string> = {
   },
 };
 
+/** The proxy's target: an http: or https: URL. */
+const targetUrl: OptionKind<string> = {
+  type: 'URL',
+  read(value) {
+    const url = text({ example: 'https://staging.example.com/v1', word: true }).read(value);
+    if (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url))
+      throw new OptionProblem(
+        `it must be an http or https URL, such as https://staging.example.com/v1, not "${url}"`,
+      );
+    return url;
+  },
+};
+
 /** Never quoted back: it is a secret. */
 const webhookSecret: OptionKind<string> = {
   type: 'whsec_ secret',
@@ -299,8 +315,9 @@ const logger = shaped<Logger>(
 const both: readonly CommandName[] = ['mock', 'proxy'];
 
 /**
- * Every option of the mock, in the order the docs and the help list them. A duration's name
- * ends in its unit (`sessionTtlSeconds`, `delayMs`), and its flag takes that unit too.
+ * Every option of the mock and of the proxy, in the order the docs and the help list them. A
+ * duration's name ends in its unit (`sessionTtlSeconds`, `delayMs`), and its flag takes that
+ * unit too.
  */
 export const MOCK_OPTIONS = {
   spec: row({
@@ -309,14 +326,26 @@ export const MOCK_OPTIONS = {
     doc: 'The OpenAPI document to serve (3.0, 3.1, 3.2 or Swagger 2.0): a path, or a spec already loaded.',
     default: BUNDLED_SPEC_PATH,
     defaultText: 'the bundled spec/openapi.yaml',
-    flags: [{ flag: '--spec <path>' }],
+    flags: [
+      { flag: '--spec <path>' },
+      { flag: '--spec <path>', commands: ['proxy'], doc: 'OpenAPI document to check against' },
+    ],
   }),
   apiKeys: row({
     takenBy: ALL,
     kind: listOf(key, { secret: true }),
     doc: 'Accepted keys: API keys, bearer, OAuth 2 and OpenID Connect tokens; `scheme=key` for one security scheme only; `token[read,write]` for a token that holds those scopes only. Any credential given turns the defaults off.',
     defaultText: DEFAULT_API_KEY,
-    flags: [{ flag: '-k, --api-key <key>', env: 'API_KEYS', repeatable: true }],
+    flags: [
+      { flag: '-k, --api-key <key>', env: 'API_KEYS', repeatable: true },
+      {
+        flag: '-k, --api-key <key>',
+        env: 'API_KEYS',
+        repeatable: true,
+        commands: ['proxy'],
+        doc: "the admin API's key (/__mock/violations); repeatable",
+      },
+    ],
   }),
   basic: row({
     takenBy: ALL,
@@ -671,6 +700,41 @@ export const MOCK_OPTIONS = {
     doc: 'Operations answered by code of yours, by operationId; every answer is still checked against the spec.',
     defaultText: 'none',
     libraryOnly: true,
+  }),
+  target: row({
+    takenBy: ['proxy'],
+    kind: targetUrl,
+    doc: 'The base URL of the real API the proxy forwards to: each request under the spec’s base path goes to it plus the rest of the path. Required.',
+    flags: [{ flag: '--target <url>', env: 'PROXY_TARGET', commands: ['proxy'], mandatory: true }],
+  }),
+  targetTimeoutSeconds: row({
+    takenBy: ['proxy'],
+    kind: seconds,
+    unit: 'seconds',
+    doc: 'The target must connect, send its answer’s head, and send each part of its body within this; 504 beyond.',
+    default: 30,
+    flags: [{ flag: '--target-timeout <seconds>', commands: ['proxy'] }],
+  }),
+  record: row({
+    takenBy: ['proxy'],
+    kind: filePath,
+    doc: 'Keep what the target creates, changes and deletes, and its answers to operations without a collection, in this data file, for `mock --data`.',
+    defaultText: 'none',
+    flags: [{ flag: '--record <file>', commands: ['proxy'] }],
+  }),
+  har: row({
+    takenBy: ['proxy'],
+    kind: text({ example: 'session.har' }),
+    doc: 'Write every exchange that passes into this HAR 1.2 file (credentials redacted), for `petstore-kit traffic`.',
+    defaultText: 'none',
+    flags: [{ flag: '--har <file>', commands: ['proxy'] }],
+  }),
+  enforce: row({
+    takenBy: ['proxy'],
+    kind: flag,
+    doc: 'Answer a request that breaks the spec with the mock’s own error (400, 401, 404, 415) instead of forwarding it.',
+    default: false,
+    flags: [{ flag: '--enforce', commands: ['proxy'] }],
   }),
 } as const;
 

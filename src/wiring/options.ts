@@ -89,6 +89,12 @@ export interface ResolvedOptions {
   /** Where the run's coverage is kept (see the option `coverageFile`); none: nowhere. */
   coverageFile: string | undefined;
   handlers: Readonly<Record<string, CustomHandler>>;
+  /** The proxy's target (required there); none for the others. */
+  target: string | undefined;
+  targetTimeoutMs: number;
+  record: string | undefined;
+  har: string | undefined;
+  enforce: boolean;
 }
 
 /**
@@ -263,6 +269,11 @@ export function resolveOptions(
     watch: pick('watch'),
     coverageFile: given.coverageFile,
     handlers: given.handlers ?? {},
+    target: given.target,
+    targetTimeoutMs: ms('targetTimeoutSeconds'),
+    record: given.record,
+    har: given.har,
+    enforce: pick('enforce'),
   };
 }
 

@@ -1,6 +1,8 @@
 import type { Server } from 'node:http';
 import { createRecorder } from '../core/proxy/recorder.js';
 import { createViolationLog, type ViolationLog } from '../core/proxy/violations.js';
+import { createForward } from '../core/stages/forward.js';
+import { decodeBody } from '../http/decode.js';
 import { createForwarder } from '../http/forward.js';
 import { silentLogger } from '../http/logger.js';
 import { createProxyListener } from '../http/proxy-listener.js';
@@ -17,10 +19,9 @@ import { loadSpec, ownVersion } from '../openapi/load.js';
 import { securitySchemesOf } from '../openapi/security-schemes.js';
 import { openFileStore } from '../store/file-store.js';
 import { createMemoryStore } from '../store/memory-store.js';
-import { StartupError } from '../vocabulary/errors.js';
+import { startupErrors } from '../vocabulary/error-catalogue.js';
 import { appOf } from './create-app.js';
 import { resolveOptions, type OptionsOf } from './options.js';
-import { DEFAULT_TARGET_TIMEOUT_MS } from './proxy-defaults.js';
 import { openHarFile } from './har-file.js';
 import { listenAt } from './start-mock.js';
 
@@ -28,41 +29,11 @@ export { describeTotals } from '../core/proxy/violations.js';
 
 /**
  * The options of the proxy: the table's rows that name `proxy` (its spec, host, port, admin
- * keys, bounds, logger; no store, seed or scenarios, since the target answers), and where the
- * target is.
+ * keys, bounds, logger, and its own: the target, its timeout, what it records, `enforce`; no
+ * store, seed or scenarios, since the target answers). `target` is required.
+ * @example const options: ProxyOptions = { target: 'https://staging.example.com/v1', targetTimeoutSeconds: 10 };
  */
-export type ProxyOptions = OptionsOf<'proxy'> & {
-  /**
-   * The base URL of the real API: each request under the spec's base path goes to it plus the
-   * rest of the path.
-   * @example 'https://staging.example.com/v1'
-   */
-  target: string;
-  /**
-   * Milliseconds the target may take to connect, to send its answer's head, and between bytes
-   * of its body: past it, the client gets a 504.
-   * @default 30000
-   */
-  targetTimeoutMs?: number;
-  /**
-   * A data file (the `--data` format) to keep what the target creates, replaces, updates and
-   * deletes, for `petstore-kit mock --data FILE` to serve afterwards.
-   * @example 'staging.json'
-   */
-  record?: string;
-  /**
-   * Answer a request that breaks the spec with the mock's own error (400, 401, 404, 415)
-   * instead of forwarding it.
-   * @default false
-   */
-  enforce?: boolean;
-  /**
-   * A HAR 1.2 file to write every exchange that passed into, its credentials redacted as the
-   * request log redacts them, for `petstore-kit traffic` to judge again or to turn into a workflow.
-   * @example 'session.har'
-   */
-  har?: string;
-};
+export type ProxyOptions = OptionsOf<'proxy'>;
 
 /** A running proxy. */
 export interface RunningProxy {
@@ -86,15 +57,14 @@ export interface RunningProxy {
  * proxy.violations.list(); // { count: 0, violations: [] }
  */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
-  const target = targetOf(options.target);
-  const settings = resolveOptions(options, 'proxy', [
-    'target',
-    'targetTimeoutMs',
-    'record',
-    'enforce',
-    'har',
-  ]);
-  const timeoutMs = options.targetTimeoutMs ?? DEFAULT_TARGET_TIMEOUT_MS;
+  const settings = resolveOptions(options, 'proxy');
+  if (settings.target === undefined)
+    throw startupErrors.invalidOption(
+      'target',
+      'it is required: the base URL of the real API, such as https://staging.example.com/v1',
+    );
+  const target = new URL(settings.target);
+  const timeoutMs = settings.targetTimeoutMs;
   const spec = typeof settings.spec === 'object' ? settings.spec : await loadSpec(settings.spec);
   const adminSpec = await loadSpec(ADMIN_SPEC_PATH);
   const logger = settings.logger ?? silentLogger();
@@ -106,43 +76,48 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     store: createMemoryStore({ limits: settings.storeLimits }),
     proxy: { violations },
   });
-  const recording = options.record
-    ? await openFileStore(options.record, {
+  const recording = settings.record
+    ? await openFileStore(settings.record, {
         limits: settings.storeLimits,
         onWarning: (line) => logger.warn(line),
       })
     : undefined;
-  const har = options.har
-    ? await openHarFile(options.har, { name: 'petstore-kit', version: ownVersion() })
+  const har = settings.har
+    ? await openHarFile(settings.har, { name: 'petstore-kit', version: ownVersion() })
     : undefined;
   const places = schemePlaces(spec.resolved);
   const forwarder = createForwarder({ target, timeoutMs });
   const listener = createProxyListener({
     app,
     basePath: app.mock.basePath,
-    answerRules: app.mock.answerRules,
-    streamRules: app.mock.streamRules,
-    forwarder,
-    target: target.href,
-    timeoutMs,
-    violations,
-    enforce: options.enforce ?? false,
+    forward: createForward({
+      mock: app.mock,
+      basePath: app.mock.basePath,
+      target: forwarder,
+      answerRules: app.mock.answerRules,
+      streamRules: app.mock.streamRules,
+      decode: decodeBody,
+      violations,
+      enforce: settings.enforce,
+      bodyLimit: settings.bodyLimit,
+      logger,
+      requestLog: app.mock.states.default.requestLog,
+      ...(recording ? { onWrite: createRecorder(app.mock.resources, recording) } : {}),
+      ...(har
+        ? {
+            onExchange: (seen: SeenExchange) =>
+              har.add(
+                harEntryOf(seen, {
+                  headers: (headers) => redactHeaders(headers, places),
+                  url: (url) => redactUrl(url, places),
+                }),
+              ),
+          }
+        : {}),
+    }),
     bodyLimit: settings.bodyLimit,
-    ...(recording ? { onWrite: createRecorder(app.mock.resources, recording) } : {}),
     logger,
     logRequests: settings.logRequests,
-    requestLog: app.mock.states.default.requestLog,
-    ...(har
-      ? {
-          onExchange: (seen: SeenExchange) =>
-            har.add(
-              harEntryOf(seen, {
-                headers: (headers) => redactHeaders(headers, places),
-                url: (url) => redactUrl(url, places),
-              }),
-            ),
-        }
-      : {}),
   });
   const { server, close } = createMockServer(listener, settings.limits);
   const stop = async () => {
@@ -167,20 +142,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       await stop();
     },
   };
-}
-
-function targetOf(given: string): URL {
-  let url: URL | undefined;
-  try {
-    url = new URL(given);
-  } catch {
-    url = undefined;
-  }
-  if (url?.protocol !== 'http:' && url?.protocol !== 'https:')
-    throw new StartupError(
-      `the target must be an http or https URL, such as https://staging.example.com/v1, not "${given}"`,
-    );
-  return url;
 }
 
 /** A URL with the API keys the spec's schemes put in its query redacted. */
