@@ -16,7 +16,15 @@ import {
   recordEnvelopeOf,
   type Envelope,
 } from './envelopes.js';
-import { ID_WORDS, endingPropertyFor, keyPropertyFor, otherKeysFor, wordsOf } from './item-key.js';
+import {
+  ID_WORDS,
+  endingPropertyFor,
+  keyPropertyFor,
+  nestedKeyFor,
+  otherKeysFor,
+  propertyWithin,
+  wordsOf,
+} from './item-key.js';
 import { listParametersOf, type ListParameters } from './list-parameters.js';
 import { linkPropertyOf, linkSchemaOf, linkValueSchemaOf, type LinkKey } from './link-key.js';
 import { fieldsInTwoShapes, mergeRecordSchemas } from './record-schema.js';
@@ -45,6 +53,12 @@ export interface Resource {
    * the item parameter names (`username` in `/users/{username}`), else the id.
    */
   readonly idProperty: string;
+  /**
+   * The objects, outermost first, that hold the id property, where the record holds it nested
+   * (`['metadata']`: Kubernetes' `/namespaces/{namespace}/pods/{name}` names the `metadata.name`).
+   * Absent: the record holds it.
+   */
+  readonly idWithin?: readonly string[];
   readonly idKind: IdKind;
   /** Each operation it serves, with what it does. */
   readonly actions: ReadonlyMap<Operation, ResourceAction>;
@@ -286,7 +300,7 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   const properties = propertiesOf(schema);
   const key = idPropertyOf(candidate, explicitKey, schema);
   if (key === undefined) return undefined;
-  const { idProperty } = key;
+  const { idProperty, idWithin } = key;
 
   const listing = new Map<Operation, ListParameters>();
   for (const [operation, action] of gathered.actions)
@@ -306,13 +320,16 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   });
   const created = createBody ? propertiesOf(createBody.record) : {};
   const scope = parametersOf(candidate.path);
-  const idSchema = properties[idProperty] ?? {};
+  const idSchema =
+    (idWithin ? propertyWithin(schema, idWithin, idProperty) : undefined) ??
+    properties[idProperty] ??
+    {};
   const keyLink: LinkKey | undefined =
     key.byLink && item
       ? { template: item.path, value: linkValueSchemaOf(itemParameterSchemas(item)) }
       : undefined;
   const otherKeys =
-    item && !keyLink
+    item && !keyLink && !idWithin
       ? otherKeysFor(
           item.parameter,
           idProperty,
@@ -320,9 +337,12 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
         )
       : [];
 
-  const clientChosenId = idProperty in created && !isReadOnly(created[idProperty] ?? {});
+  const createdKey = idWithin
+    ? createBody && propertyWithin(createBody.record, idWithin, idProperty)
+    : created[idProperty];
+  const clientChosenId = createdKey !== undefined && !isReadOnly(createdKey);
   const keyInBody =
-    item && !keyLink && !clientChosenId
+    item && !keyLink && !clientChosenId && !idWithin
       ? keyNamedIn(created, item.parameter, idProperty)
       : undefined;
 
@@ -332,6 +352,7 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     itemPath: item?.path,
     schema,
     idProperty,
+    ...(idWithin ? { idWithin } : {}),
     idKind: keyLink ? 'string' : idKindOf(idSchema),
     actions: gathered.actions,
     itemParameter: item?.parameter,
@@ -581,7 +602,8 @@ function withBodyOnlyFields(
 /**
  * The property that keys the records: `x-mock`'s, else the one the item parameter names, else
  * `id`, else, for records with an item path, their own link (`uri`, `self`, `href`: `byLink`),
- * else the id idOf finds; undefined when the records have none. A key is a scalar:
+ * else the id idOf finds, else the property the item parameter names in an object of the record
+ * (`metadata.name`: `idWithin`); undefined when the records have none. A key is a scalar:
  * `floating_ip` naming an object (a wrapper's field) is no key.
  * @throws {SpecError} when `x-mock` names a key the records do not have.
  */
@@ -589,7 +611,7 @@ function idPropertyOf(
   candidate: Candidate,
   explicitKey: string | undefined,
   schema: SchemaObject,
-): { idProperty: string; byLink: boolean } | undefined {
+): { idProperty: string; byLink: boolean; idWithin?: string[] } | undefined {
   const properties = propertiesOf(schema);
   if (explicitKey !== undefined && !(explicitKey in properties))
     throw new SpecError(
@@ -619,9 +641,10 @@ function idPropertyOf(
         )
       : undefined;
   const idProperty = chosen ?? link ?? idOf(schema);
-  return idProperty !== undefined && idProperty in properties
-    ? { idProperty, byLink: link !== undefined && idProperty === link }
-    : undefined;
+  if (idProperty !== undefined && idProperty in properties)
+    return { idProperty, byLink: link !== undefined && idProperty === link };
+  const nested = item && nestedKeyFor(item.parameter, schema);
+  return nested && { ...nested, byLink: false };
 }
 
 /** Whether a text's schema says what it looks like: a pattern, a format, listed values. */
