@@ -46,6 +46,12 @@ describe('records keyed by a property within an object of theirs', () => {
     const replaced = await call('PUT', `${widgets}/web`, widget('web', 3));
     expect(replaced.status).toBe(200);
     expect(replaced.body).toMatchObject({ metadata: { name: 'web' }, spec: { replicas: 3 } });
+    // The name is the record's for life: a replace naming another keeps it where it is.
+    const renamed = await call('PUT', `${widgets}/web`, widget('other', 4));
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.metadata.name).toBe('web');
+    expect((await call('GET', `${widgets}/web`)).body.spec.replicas).toBe(4);
+    expect((await call('GET', `${widgets}/other`)).status).toBe(404);
 
     expect((await call('DELETE', `${widgets}/web`)).status).toBe(200);
     expect((await call('GET', `${widgets}/web`)).status).toBe(404);
@@ -98,6 +104,15 @@ describe('records keyed by a property within an object of theirs', () => {
       expect(
         (await call('GET', `/namespaces/${encodeURIComponent(one.metadata.name)}`)).status,
       ).toBe(200);
+  });
+
+  it('keys by the object the other collections key by, where two objects hold a name', async () => {
+    const binding = { metadata: { name: 'admins' }, roleRef: { kind: 'Role', name: 'admin' } };
+    expect((await call('POST', '/namespaces/default/bindings', binding)).status).toBe(201);
+    const read = await call('GET', '/namespaces/default/bindings/admins');
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject(binding);
+    expect((await call('GET', '/namespaces/default/bindings/admin')).status).toBe(404);
   });
 
   it('gives a server-set nested integer id, read and deleted by it', async () => {

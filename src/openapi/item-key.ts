@@ -99,13 +99,13 @@ export interface NestedKey {
 }
 
 /**
- * Where records hold the property an item parameter names when none of their own properties
- * does: in one of their objects, one level down (Kubernetes' `{name}` is the `metadata.name`,
- * a `{slug}` the `attributes.slug`). Undefined unless exactly one object holds such a scalar:
- * an event's `metadata.name` beside its `involvedObject.name` says neither.
- * @example nestedKeyFor('name', pod) // { idWithin: ['metadata'], idProperty: 'name' }
+ * Where records may hold the property an item parameter names when none of their own
+ * properties does: in one of their objects, one level down (Kubernetes' `{name}` is the
+ * `metadata.name`, a `{slug}` the `attributes.slug`). Each object that holds such a scalar is
+ * one place: an event's `metadata.name` and its `involvedObject.name` are two.
+ * @example nestedKeysFor('name', pod) // [{ idWithin: ['metadata'], idProperty: 'name' }]
  */
-export function nestedKeyFor(parameter: string, schema: SchemaObject): NestedKey | undefined {
+export function nestedKeysFor(parameter: string, schema: SchemaObject): NestedKey[] {
   const found: NestedKey[] = [];
   for (const [holder, property] of Object.entries(propertiesOf(schema))) {
     if (!isObjectOnly(property)) continue;
@@ -114,7 +114,24 @@ export function nestedKeyFor(parameter: string, schema: SchemaObject): NestedKey
     const named = keyPropertyFor(parameter, scalars);
     if (named !== undefined) found.push({ idWithin: [holder], idProperty: named });
   }
-  return found.length === 1 ? found[0] : undefined;
+  return found;
+}
+
+/**
+ * The one of several places a record may hold its key (nestedKeysFor) that the document keys
+ * its other records by: `conventional` counts the objects the other collections hold their key
+ * in (Kubernetes' every `metadata`), and the place most of them use is chosen, where one is.
+ * @example conventionalKey([involvedObject, metadata], new Map([['metadata', 60]])) // metadata
+ */
+export function conventionalKey(
+  places: readonly NestedKey[],
+  conventional: ReadonlyMap<string, number>,
+): NestedKey | undefined {
+  if (places.length === 1) return places[0];
+  const uses = (place: NestedKey) => conventional.get(place.idWithin.join('/')) ?? 0;
+  const ranked = [...places].sort((a, b) => uses(b) - uses(a));
+  const [first, second] = ranked;
+  return first && uses(first) > 0 && (!second || uses(first) > uses(second)) ? first : undefined;
 }
 
 /**

@@ -20,7 +20,8 @@ import {
   ID_WORDS,
   endingPropertyFor,
   keyPropertyFor,
-  nestedKeyFor,
+  conventionalKey,
+  nestedKeysFor,
   otherKeysFor,
   propertyWithin,
   wordsOf,
@@ -184,12 +185,23 @@ export function inferResources(operations: readonly Operation[]): Resource[] {
   for (const operation of eligible)
     byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation]);
 
-  const resources: Omit<Resource, 'parent'>[] = [];
+  const found: [Candidate, Omit<Resource, 'parent'> | undefined][] = [];
   for (const [path, pathOperations] of byPath) {
     const candidate = candidateAt(path, pathOperations, byPath);
-    const resource = candidate && resourceOf(candidate);
-    if (resource) resources.push(resource);
+    if (candidate) found.push([candidate, resourceOf(candidate)]);
   }
+  // A record that may hold its key in several of its objects holds it where the others do.
+  const conventional = new Map<string, number>();
+  for (const [, resource] of found) {
+    const holder = resource?.idWithin?.join('/');
+    if (holder !== undefined) conventional.set(holder, (conventional.get(holder) ?? 0) + 1);
+  }
+  const resources = found
+    .map(
+      ([candidate, resource]) =>
+        resource ?? (conventional.size > 0 ? resourceOf(candidate, conventional) : undefined),
+    )
+    .filter((resource) => resource !== undefined);
   const withParents: Resource[] = resources.map((resource) => ({
     ...resource,
     parent: parentOf(resource, resources),
@@ -269,7 +281,11 @@ interface CollectionOperations {
  * The collection a candidate makes, if its records can be told apart and keyed: its operations
  * and what each does, its record schema, its key and the scope its path gives it.
  */
-function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined {
+function resourceOf(
+  candidate: Candidate,
+  /** How many collections hold their key in each object (see conventionalKey). */
+  conventional: ReadonlyMap<string, number> = new Map(),
+): Omit<Resource, 'parent'> | undefined {
   const { list, item } = candidate;
   const word = collectionWord(candidate.path);
   // Records of several kinds are told by the fields of them all.
@@ -298,7 +314,7 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   const schema = mergeRecordSchemas(withBodyOnlyFields(gathered.records, createBody, kinds));
   const twoShapes = fieldsInTwoShapes(gathered.records);
   const properties = propertiesOf(schema);
-  const key = idPropertyOf(candidate, explicitKey, schema);
+  const key = idPropertyOf(candidate, explicitKey, schema, conventional);
   if (key === undefined) return undefined;
   const { idProperty, idWithin } = key;
 
@@ -603,7 +619,8 @@ function withBodyOnlyFields(
  * The property that keys the records: `x-mock`'s, else the one the item parameter names, else
  * `id`, else, for records with an item path, their own link (`uri`, `self`, `href`: `byLink`),
  * else the id idOf finds, else the property the item parameter names in an object of the record
- * (`metadata.name`: `idWithin`); undefined when the records have none. A key is a scalar:
+ * (`metadata.name`: `idWithin`; of several, the one `conventional` says); undefined when the
+ * records have none. A key is a scalar:
  * `floating_ip` naming an object (a wrapper's field) is no key.
  * @throws {SpecError} when `x-mock` names a key the records do not have.
  */
@@ -611,6 +628,7 @@ function idPropertyOf(
   candidate: Candidate,
   explicitKey: string | undefined,
   schema: SchemaObject,
+  conventional: ReadonlyMap<string, number>,
 ): { idProperty: string; byLink: boolean; idWithin?: string[] } | undefined {
   const properties = propertiesOf(schema);
   if (explicitKey !== undefined && !(explicitKey in properties))
@@ -643,7 +661,7 @@ function idPropertyOf(
   const idProperty = chosen ?? link ?? idOf(schema);
   if (idProperty !== undefined && idProperty in properties)
     return { idProperty, byLink: link !== undefined && idProperty === link };
-  const nested = item && nestedKeyFor(item.parameter, schema);
+  const nested = item && conventionalKey(nestedKeysFor(item.parameter, schema), conventional);
   return nested && { ...nested, byLink: false };
 }
 

@@ -274,9 +274,11 @@ export class RecordMaker {
 
   /**
    * The new id a `put` or `patch` body gives the record, when the client chooses ids (a
-   * `username`) and sends another one than the path's: the record moves there.
+   * `username`) and sends another one than the path's: the record moves there. A key within
+   * an object of the record (Kubernetes' `metadata.name`) is its name for life: it stays.
    */
   renamedTo(body: unknown, operation: Operation, id: RecordId): RecordId | undefined {
+    if (this.resource.idWithin) return undefined;
     const sent = this.#sentKey(this.#unwrap(body, operation));
     return sent === undefined || String(sent) === String(id) ? undefined : sent;
   }
