@@ -4,6 +4,7 @@
 // create was answered with an example, and nothing created could be read, listed or deleted.
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_SPEC_PATH } from '../src/openapi/bundled.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp, type MockApp } from '../src/wiring/create-app.js';
 import { AUTH, KEY } from './helpers.js';
@@ -24,7 +25,8 @@ describe('records keyed by a property within an object of theirs', () => {
   const widgets = '/namespaces/default/widgets';
 
   beforeAll(async () => {
-    app = createApp({ spec: await loadSpec(SPEC), apiKeys: [KEY], seed: 1 });
+    const [spec, adminSpec] = await Promise.all([loadSpec(SPEC), loadSpec(ADMIN_SPEC_PATH)]);
+    app = createApp({ spec, adminSpec, apiKeys: [KEY], seed: 1 });
     const made = await call('POST', '/namespaces', { metadata: { name: 'default' } });
     expect(made.status).toBe(201);
   });
@@ -113,6 +115,14 @@ describe('records keyed by a property within an object of theirs', () => {
     expect(read.status).toBe(200);
     expect(read.body).toMatchObject(binding);
     expect((await call('GET', '/namespaces/default/bindings/admin')).status).toBe(404);
+  });
+
+  it('counts the records under each parent the admin API names by its nested key', async () => {
+    const { body } = await call('GET', '/__mock/collections');
+    const namespaced = (body.collections as { name: string; parents?: { path: string }[] }[]).find(
+      (one) => one.name === 'namespaces/{namespace}/widgets',
+    );
+    expect(namespaced?.parents?.map((one) => one.path)).toContain(widgets);
   });
 
   it('gives a server-set nested integer id, read and deleted by it', async () => {
