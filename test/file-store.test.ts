@@ -135,6 +135,23 @@ describe('persistence', () => {
     expect(Object.isFrozen((await store.collection(orders).list())[0]?.lines)).toBe(true);
   });
 
+  it('keeps records keyed within an object of theirs across a restart, read by that key', async () => {
+    const pods: CollectionDescriptor = {
+      name: 'pods',
+      idProperty: 'name',
+      idWithin: ['metadata'],
+      idKind: 'string',
+    };
+    let store = await openStore();
+    await store.collection(pods).create({ kind: 'Pod', metadata: { labels: {} } }, 'web');
+    store = await reopen(store);
+    expect(await store.collection(pods).get('web')).toEqual({
+      kind: 'Pod',
+      metadata: { name: 'web', labels: {} },
+    });
+    await expect(store.collection(pods).create({}, 'web')).rejects.toThrow(/web/);
+  });
+
   it('counts a file as holding data once it holds a collection, even an emptied one', async () => {
     let store = await openStore();
     await store.collection(pets).create({ name: 'Rex' });

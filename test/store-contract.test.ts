@@ -27,6 +27,19 @@ const pets: CollectionDescriptor = { name: 'pets', idProperty: 'id', idKind: 'in
 const owners: CollectionDescriptor = { name: 'owners', idProperty: 'ownerId', idKind: 'integer' };
 const orders: CollectionDescriptor = { name: 'orders', idProperty: 'orderId', idKind: 'uuid' };
 const tags: CollectionDescriptor = { name: 'tags', idProperty: 'slug', idKind: 'string' };
+/** Keyed within an object of the record: Kubernetes' `metadata.name`, a server-set `spec.id`. */
+const pods: CollectionDescriptor = {
+  name: 'pods',
+  idProperty: 'name',
+  idWithin: ['metadata'],
+  idKind: 'string',
+};
+const clusters: CollectionDescriptor = {
+  name: 'clusters',
+  idProperty: 'id',
+  idWithin: ['spec'],
+  idKind: 'integer',
+};
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -125,6 +138,47 @@ const rules: Rule[] = [
       for (const id of ids) expect(id).toMatch(UUID_V4);
       expect(new Set(ids).size).toBe(50);
       expect(await collection.get(ids[7] as string)).toEqual({ orderId: ids[7], quantity: 7 });
+    },
+  },
+  {
+    rule: 'a key within an object of the record: stored first in that object, the other fields where they were',
+    check: async (store) => {
+      const collection = store.collection(pods);
+      const web = await collection.create(
+        { kind: 'Pod', metadata: { labels: { app: 'web' }, name: 'stale' } },
+        'web',
+      );
+      expect(JSON.stringify(web)).toBe(
+        '{"kind":"Pod","metadata":{"name":"web","labels":{"app":"web"}}}',
+      );
+      expect(await collection.create({ kind: 'Pod' }, 'db')).toEqual({
+        kind: 'Pod',
+        metadata: { name: 'db' },
+      });
+      await expect(collection.create({ kind: 'Pod' }, 'web')).rejects.toEqual(
+        new StoreKeyTakenError('pods', 'name', 'web'),
+      );
+      const changed = await collection.update('web', (current) => ({
+        ...current,
+        metadata: { name: 'moved', labels: {} },
+      }));
+      expect(changed).toEqual({ kind: 'Pod', metadata: { name: 'web', labels: {} } });
+      expect(await collection.get('web')).toEqual(changed);
+      expect(await collection.get('moved')).toBeUndefined();
+      expect(await collection.remove('db')).toBe(true);
+      expect(await collection.list()).toEqual([changed]);
+    },
+  },
+  {
+    rule: 'integer ids within an object of the record count up from 1, as the record’s own do',
+    check: async (store) => {
+      const collection = store.collection(clusters);
+      const first = await collection.create({ status: 'up', spec: { region: 'eu', id: 99 } });
+      const second = await collection.create({ status: 'down' });
+      expect(JSON.stringify(first)).toBe('{"status":"up","spec":{"id":1,"region":"eu"}}');
+      expect(second).toEqual({ status: 'down', spec: { id: 2 } });
+      expect(await collection.get(1)).toEqual(first);
+      expect(await collection.get(2)).toEqual(second);
     },
   },
   {

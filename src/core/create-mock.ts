@@ -16,6 +16,7 @@ import { isReseedable, type RecordId, type Store } from '../store/store.js';
 import { stateBackend } from '../store/with-local-side-data.js';
 import { plainAnswer } from '../vocabulary/answer.js';
 import { errors, startupErrors } from '../vocabulary/error-catalogue.js';
+import { keyIn } from '../vocabulary/record.js';
 import { partsOf } from './admin/collection-parts.js';
 import { tallied, type Coverage } from './admin/coverage.js';
 import { adminHandlers } from './admin/handlers.js';
@@ -615,7 +616,7 @@ async function unfitRecords(
     for (const record of await store.collection(descriptorOf(resource)).list()) {
       const problems = check(record);
       if (problems.length === 0) continue;
-      ids.push(record[resource.idProperty] as RecordId);
+      ids.push(keyIn(record, resource) as RecordId);
       problem ||= problems[0] ?? '';
     }
     if (ids.length > 0) unfit.push({ collection: resource.name, ids, problem });

@@ -1,5 +1,8 @@
 // Which property of a record an item path's parameter holds: `/users/{username}` holds the
-// `username`, `/books/{bookNumber}` the `number`, `/Calls/{CallSid}.json` the `sid`.
+// `username`, `/books/{bookNumber}` the `number`, `/Calls/{CallSid}.json` the `sid`, and
+// `/namespaces/{namespace}/pods/{name}` the `name` within the pod's `metadata`.
+import type { SchemaObject } from './load.js';
+import { propertiesOf, typesOf } from './schema-parts.js';
 
 /**
  * The words of a name, lower case: `CallSid` and `call_sid` are both `['call', 'sid']`.
@@ -85,4 +88,78 @@ export function otherKeysFor(
     .map((side) => keyPropertyFor(side.join(' '), properties))
     .filter((name): name is string => name !== undefined && name !== primary);
   return [...new Set(named)];
+}
+
+/** Where a record holds its key when no property of its own does: see nestedKeyFor. */
+export interface NestedKey {
+  /** The object property that holds the key (`metadata`), as the list of names to it. */
+  idWithin: string[];
+  /** The key's property within it (`name`). */
+  idProperty: string;
+}
+
+/**
+ * Where records may hold the property an item parameter names when none of their own
+ * properties does: in one of their objects, one level down (Kubernetes' `{name}` is the
+ * `metadata.name`, a `{slug}` the `attributes.slug`). Each object that holds such a scalar is
+ * one place: an event's `metadata.name` and its `involvedObject.name` are two.
+ * @example nestedKeysFor('name', pod) // [{ idWithin: ['metadata'], idProperty: 'name' }]
+ */
+export function nestedKeysFor(parameter: string, schema: SchemaObject): NestedKey[] {
+  const found: NestedKey[] = [];
+  for (const [holder, property] of Object.entries(propertiesOf(schema))) {
+    if (!isObjectOnly(property)) continue;
+    const inner = propertiesOf(property);
+    const scalars = Object.keys(inner).filter((name) => isScalar(inner[name] ?? {}));
+    const named = keyPropertyFor(parameter, scalars);
+    if (named !== undefined) found.push({ idWithin: [holder], idProperty: named });
+  }
+  return found;
+}
+
+/**
+ * The one of several places a record may hold its key (nestedKeysFor) that the document keys
+ * its other records by: `conventional` counts the objects the other collections hold their key
+ * in (Kubernetes' every `metadata`), and the place most of them use is chosen, where one is.
+ * @example conventionalKey([involvedObject, metadata], new Map([['metadata', 60]])) // metadata
+ */
+export function conventionalKey(
+  places: readonly NestedKey[],
+  conventional: ReadonlyMap<string, number>,
+): NestedKey | undefined {
+  if (places.length === 1) return places[0];
+  const uses = (place: NestedKey) => conventional.get(place.idWithin.join('/')) ?? 0;
+  const ranked = [...places].sort((a, b) => uses(b) - uses(a));
+  const [first, second] = ranked;
+  return first && uses(first) > 0 && (!second || uses(first) > uses(second)) ? first : undefined;
+}
+
+/**
+ * The schema of a property within nested objects (`['metadata']`, `name`), undefined where a
+ * schema on the way does not declare it.
+ * @example propertyWithin(pod, ['metadata'], 'name') // { type: 'string' }
+ */
+export function propertyWithin(
+  schema: SchemaObject,
+  within: readonly string[],
+  name: string,
+): SchemaObject | undefined {
+  let holder: SchemaObject | undefined = schema;
+  for (const outer of within) holder = holder && propertiesOf(holder)[outer];
+  return holder && propertiesOf(holder)[name];
+}
+
+/** Whether a schema is an object with properties of its own (not a list, not a scalar). */
+function isObjectOnly(schema: SchemaObject): boolean {
+  const types = typesOf(schema);
+  return (
+    (types.length === 0 || (types.includes('object') && !types.includes('array'))) &&
+    Object.keys(propertiesOf(schema)).length > 0
+  );
+}
+
+/** Whether a schema can hold a key: a text or a number. */
+function isScalar(schema: SchemaObject): boolean {
+  const types = typesOf(schema);
+  return types.some((type) => type === 'string' || type === 'integer' || type === 'number');
 }

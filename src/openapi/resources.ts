@@ -16,7 +16,16 @@ import {
   recordEnvelopeOf,
   type Envelope,
 } from './envelopes.js';
-import { ID_WORDS, endingPropertyFor, keyPropertyFor, otherKeysFor, wordsOf } from './item-key.js';
+import {
+  ID_WORDS,
+  endingPropertyFor,
+  keyPropertyFor,
+  conventionalKey,
+  nestedKeysFor,
+  otherKeysFor,
+  propertyWithin,
+  wordsOf,
+} from './item-key.js';
 import { listParametersOf, type ListParameters } from './list-parameters.js';
 import { linkPropertyOf, linkSchemaOf, linkValueSchemaOf, type LinkKey } from './link-key.js';
 import { fieldsInTwoShapes, mergeRecordSchemas } from './record-schema.js';
@@ -45,6 +54,12 @@ export interface Resource {
    * the item parameter names (`username` in `/users/{username}`), else the id.
    */
   readonly idProperty: string;
+  /**
+   * The objects, outermost first, that hold the id property, where the record holds it nested
+   * (`['metadata']`: Kubernetes' `/namespaces/{namespace}/pods/{name}` names the `metadata.name`).
+   * Absent: the record holds it.
+   */
+  readonly idWithin?: readonly string[];
   readonly idKind: IdKind;
   /** Each operation it serves, with what it does. */
   readonly actions: ReadonlyMap<Operation, ResourceAction>;
@@ -170,12 +185,23 @@ export function inferResources(operations: readonly Operation[]): Resource[] {
   for (const operation of eligible)
     byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation]);
 
-  const resources: Omit<Resource, 'parent'>[] = [];
+  const found: [Candidate, Omit<Resource, 'parent'> | undefined][] = [];
   for (const [path, pathOperations] of byPath) {
     const candidate = candidateAt(path, pathOperations, byPath);
-    const resource = candidate && resourceOf(candidate);
-    if (resource) resources.push(resource);
+    if (candidate) found.push([candidate, resourceOf(candidate)]);
   }
+  // A record that may hold its key in several of its objects holds it where the others do.
+  const conventional = new Map<string, number>();
+  for (const [, resource] of found) {
+    const holder = resource?.idWithin?.join('/');
+    if (holder !== undefined) conventional.set(holder, (conventional.get(holder) ?? 0) + 1);
+  }
+  const resources = found
+    .map(
+      ([candidate, resource]) =>
+        resource ?? (conventional.size > 0 ? resourceOf(candidate, conventional) : undefined),
+    )
+    .filter((resource) => resource !== undefined);
   const withParents: Resource[] = resources.map((resource) => ({
     ...resource,
     parent: parentOf(resource, resources),
@@ -255,7 +281,11 @@ interface CollectionOperations {
  * The collection a candidate makes, if its records can be told apart and keyed: its operations
  * and what each does, its record schema, its key and the scope its path gives it.
  */
-function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined {
+function resourceOf(
+  candidate: Candidate,
+  /** How many collections hold their key in each object (see conventionalKey). */
+  conventional: ReadonlyMap<string, number> = new Map(),
+): Omit<Resource, 'parent'> | undefined {
   const { list, item } = candidate;
   const word = collectionWord(candidate.path);
   // Records of several kinds are told by the fields of them all.
@@ -284,9 +314,9 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   const schema = mergeRecordSchemas(withBodyOnlyFields(gathered.records, createBody, kinds));
   const twoShapes = fieldsInTwoShapes(gathered.records);
   const properties = propertiesOf(schema);
-  const key = idPropertyOf(candidate, explicitKey, schema);
+  const key = idPropertyOf(candidate, explicitKey, schema, conventional);
   if (key === undefined) return undefined;
-  const { idProperty } = key;
+  const { idProperty, idWithin } = key;
 
   const listing = new Map<Operation, ListParameters>();
   for (const [operation, action] of gathered.actions)
@@ -306,13 +336,16 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   });
   const created = createBody ? propertiesOf(createBody.record) : {};
   const scope = parametersOf(candidate.path);
-  const idSchema = properties[idProperty] ?? {};
+  const idSchema =
+    (idWithin ? propertyWithin(schema, idWithin, idProperty) : undefined) ??
+    properties[idProperty] ??
+    {};
   const keyLink: LinkKey | undefined =
     key.byLink && item
       ? { template: item.path, value: linkValueSchemaOf(itemParameterSchemas(item)) }
       : undefined;
   const otherKeys =
-    item && !keyLink
+    item && !keyLink && !idWithin
       ? otherKeysFor(
           item.parameter,
           idProperty,
@@ -320,9 +353,12 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
         )
       : [];
 
-  const clientChosenId = idProperty in created && !isReadOnly(created[idProperty] ?? {});
+  const createdKey = idWithin
+    ? createBody && propertyWithin(createBody.record, idWithin, idProperty)
+    : created[idProperty];
+  const clientChosenId = createdKey !== undefined && !isReadOnly(createdKey);
   const keyInBody =
-    item && !keyLink && !clientChosenId
+    item && !keyLink && !clientChosenId && !idWithin
       ? keyNamedIn(created, item.parameter, idProperty)
       : undefined;
 
@@ -332,6 +368,7 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     itemPath: item?.path,
     schema,
     idProperty,
+    ...(idWithin ? { idWithin } : {}),
     idKind: keyLink ? 'string' : idKindOf(idSchema),
     actions: gathered.actions,
     itemParameter: item?.parameter,
@@ -581,7 +618,9 @@ function withBodyOnlyFields(
 /**
  * The property that keys the records: `x-mock`'s, else the one the item parameter names, else
  * `id`, else, for records with an item path, their own link (`uri`, `self`, `href`: `byLink`),
- * else the id idOf finds; undefined when the records have none. A key is a scalar:
+ * else the id idOf finds, else the property the item parameter names in an object of the record
+ * (`metadata.name`: `idWithin`; of several, the one `conventional` says); undefined when the
+ * records have none. A key is a scalar:
  * `floating_ip` naming an object (a wrapper's field) is no key.
  * @throws {SpecError} when `x-mock` names a key the records do not have.
  */
@@ -589,7 +628,8 @@ function idPropertyOf(
   candidate: Candidate,
   explicitKey: string | undefined,
   schema: SchemaObject,
-): { idProperty: string; byLink: boolean } | undefined {
+  conventional: ReadonlyMap<string, number>,
+): { idProperty: string; byLink: boolean; idWithin?: string[] } | undefined {
   const properties = propertiesOf(schema);
   if (explicitKey !== undefined && !(explicitKey in properties))
     throw new SpecError(
@@ -619,9 +659,10 @@ function idPropertyOf(
         )
       : undefined;
   const idProperty = chosen ?? link ?? idOf(schema);
-  return idProperty !== undefined && idProperty in properties
-    ? { idProperty, byLink: link !== undefined && idProperty === link }
-    : undefined;
+  if (idProperty !== undefined && idProperty in properties)
+    return { idProperty, byLink: link !== undefined && idProperty === link };
+  const nested = item && conventionalKey(nestedKeysFor(item.parameter, schema), conventional);
+  return nested && { ...nested, byLink: false };
 }
 
 /** Whether a text's schema says what it looks like: a pattern, a format, listed values. */

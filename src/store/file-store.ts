@@ -14,6 +14,7 @@ import {
 import { Journal, syncFolder } from './journal.js';
 import { isFileAt, lockFile } from './lock-file.js';
 import { LocalSides } from './local-side-data.js';
+import { keyIn } from '../vocabulary/record.js';
 import { MemoryStore } from './memory-store.js';
 import {
   checkRoom,
@@ -451,10 +452,10 @@ export class FileStore implements StateBackend {
     if (!state) return;
     const kind = descriptor.idKind === 'integer' ? 'number' : 'string';
     for (const [id, json] of state.records) {
-      if (typeof id !== kind || recordOf(json)[descriptor.idProperty] !== id)
+      if (typeof id !== kind || keyIn(recordOf(json), descriptor) !== id)
         throw new DataFileError(
           this.path,
-          `its collection "${descriptor.name}" holds a record with id ${JSON.stringify(id)}, but the spec now gives that collection ${descriptor.idKind} ids in "${descriptor.idProperty}"; use another data file for this spec`,
+          `its collection "${descriptor.name}" holds a record with id ${JSON.stringify(id)}, but the spec now gives that collection ${descriptor.idKind} ids in "${[...(descriptor.idWithin ?? []), descriptor.idProperty].join('.')}"; use another data file for this spec`,
         );
     }
   }

@@ -26,6 +26,7 @@ import {
   type StoreLimits,
   type StoredRecord,
 } from './store.js';
+import { keyIn } from '../vocabulary/record.js';
 import type { Texts } from '../vocabulary/texts.js';
 import { LocalSides } from './local-side-data.js';
 
@@ -238,7 +239,7 @@ export class MemoryStore implements StateBackend {
     const state = states.of(descriptor.name);
     for (const given of this.#options.initial?.[descriptor.name] ?? []) {
       const record = deepFreeze({ ...given });
-      const id = keyOf(descriptor, record[descriptor.idProperty] as RecordId);
+      const id = keyOf(descriptor, keyIn(record, descriptor) as RecordId);
       const json = jsonOf(record);
       checkRoom(this.limits, states.totals, 1, Buffer.byteLength(json));
       states.put(descriptor.name, id, json);

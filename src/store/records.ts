@@ -10,7 +10,7 @@ import {
   type StoreLimits,
   type StoredRecord,
 } from './store.js';
-import { setField } from '../vocabulary/record.js';
+import { withKeyIn } from '../vocabulary/record.js';
 import type { Texts } from '../vocabulary/texts.js';
 import { RecordArena } from './record-arena.js';
 
@@ -167,8 +167,8 @@ function carrying(record: Record<string, unknown>, json: string): StoredRecord {
 }
 
 /**
- * The record as stored, frozen, carrying its JSON: the id first, then the fields (a stale id
- * among them dropped).
+ * The record as stored, frozen, carrying its JSON: the id first in the object that holds it,
+ * then the fields (a stale id among them dropped).
  * @example withId(pets, 1, { id: 9, name: 'Rex' }) // { id: 1, name: 'Rex' }
  */
 export function withId(
@@ -176,9 +176,7 @@ export function withId(
   id: RecordId,
   fields: Readonly<Record<string, unknown>>,
 ): StoredRecord {
-  const record: Record<string, unknown> = { [descriptor.idProperty]: id };
-  for (const name of Object.keys(fields))
-    if (name !== descriptor.idProperty) setField(record, name, fields[name]);
+  const record = withKeyIn(fields, descriptor, id);
   return carrying(record, JSON.stringify(record));
 }
 

@@ -1,6 +1,6 @@
 // A collection of the Redis store: every read and write one script (redis-scripts.ts).
 import { randomUUID } from 'node:crypto';
-import { deepFreeze, keyOf, withId } from './records.js';
+import { deepFreeze, jsonOf, keyOf, withId } from './records.js';
 import { CREATE, GET, LIST, REMOVE, UPDATE } from './redis-scripts.js';
 import { RETRY_AFTER_SECONDS, type StateAccess } from './redis-shared.js';
 import {
@@ -20,8 +20,6 @@ const UPDATE_ATTEMPTS = 100;
 
 /** A collection of a state: its records in a hash, their order in a sorted set. */
 export class RedisCollection implements Collection {
-  /** The JSON of a record up to its id's value: `{"id":`. */
-  readonly #head: string;
   readonly #name: string;
   /**
    * The records of the last list, by their JSON as Redis holds it: a record read again
@@ -35,7 +33,6 @@ export class RedisCollection implements Collection {
     readonly descriptor: CollectionDescriptor,
     private readonly state: StateAccess,
   ) {
-    this.#head = `{${JSON.stringify(descriptor.idProperty)}:`;
     this.#name = encodeURIComponent(descriptor.name);
   }
 
@@ -70,10 +67,13 @@ export class RedisCollection implements Collection {
   ): Promise<StoredRecord> {
     const descriptor = this.descriptor;
     if (chosen === undefined && descriptor.idKind === 'integer') {
-      // Redis picks the id: the record's JSON goes as the parts around it.
-      const json = JSON.stringify(withId(descriptor, 0, fields));
-      const tail = json.slice(this.#head.length + 1);
-      const reply = await this.#create(['auto', '', this.#head, tail, String(MAX_INTEGER_ID)]);
+      // Redis picks the id: the record's JSON goes as the parts around it, split where a
+      // placeholder no field can hold stands (the id may be nested, after other fields).
+      const placeholder = JSON.stringify(randomUUID());
+      const json = jsonOf(withId(descriptor, JSON.parse(placeholder) as string, fields));
+      const at = json.indexOf(placeholder);
+      const parts = [json.slice(0, at), json.slice(at + placeholder.length)];
+      const reply = await this.#create(['auto', '', ...parts, String(MAX_INTEGER_ID)]);
       if (reply[0] === 'exhausted') throw new StoreIdsExhaustedError(descriptor.name);
       return withId(descriptor, Number(reply[1]), fields);
     }

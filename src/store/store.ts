@@ -7,7 +7,7 @@
  * A store holds plain JSON records and knows nothing of HTTP or of the spec.
  */
 
-import type { IdKind, JsonRecord, RecordId } from '../vocabulary/record.js';
+import type { IdKind, JsonRecord, KeyPlace, RecordId } from '../vocabulary/record.js';
 import type { Texts } from '../vocabulary/texts.js';
 
 export type { RecordId };
@@ -15,12 +15,13 @@ export type { RecordId };
 /** A stored record: a JSON object, frozen so that cached serializations of it stay true. */
 export type StoredRecord = JsonRecord;
 
-/** What a store needs to know of a collection. */
-export interface CollectionDescriptor {
+/**
+ * What a store needs to know of a collection: its name, where each record holds its id (a
+ * property, e.g. `id`, maybe within nested objects: `idWithin`) and the kind of its ids.
+ */
+export interface CollectionDescriptor extends KeyPlace {
   /** Unique within a store and stable across restarts: persisted records are keyed by it. */
   readonly name: string;
-  /** The property of each record that holds its id, e.g. `id`. */
-  readonly idProperty: string;
   readonly idKind: IdKind;
 }
 

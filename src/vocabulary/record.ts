@@ -38,3 +38,58 @@ export function setField(target: Record<string, unknown>, name: string, value: u
     });
   else target[name] = value;
 }
+
+/**
+ * Where a collection's records hold their key: a property of the record itself, or of an object
+ * nested in it (Kubernetes' `name` within `metadata`).
+ */
+export interface KeyPlace {
+  /** The property that holds the key, e.g. `id`, `name`. */
+  readonly idProperty: string;
+  /** The objects, outermost first, that hold `idProperty` (`['metadata']`); absent: the record. */
+  readonly idWithin?: readonly string[];
+}
+
+/**
+ * The key a record holds where its collection keeps it; undefined when it holds none there.
+ * @example keyIn({ metadata: { name: 'web' } }, { idProperty: 'name', idWithin: ['metadata'] }) // 'web'
+ */
+export function keyIn(record: Readonly<Record<string, unknown>>, place: KeyPlace): unknown {
+  let holder: unknown = record;
+  for (const name of place.idWithin ?? []) {
+    if (!isJsonObject(holder) || !Object.hasOwn(holder, name)) return undefined;
+    holder = holder[name];
+  }
+  return isJsonObject(holder) && Object.hasOwn(holder, place.idProperty)
+    ? holder[place.idProperty]
+    : undefined;
+}
+
+/**
+ * A copy of `fields` holding `key` where the collection keeps it: first in its object (the
+ * record, or the nested object made where absent), any other key there replaced; the rest of
+ * the fields in their order. The objects on the way are copied, never changed.
+ * @example withKeyIn({ kind: 'Pod', metadata: { labels: {} } }, { idProperty: 'name', idWithin: ['metadata'] }, 'web') // { kind: 'Pod', metadata: { name: 'web', labels: {} } }
+ */
+export function withKeyIn(
+  fields: Readonly<Record<string, unknown>>,
+  place: KeyPlace,
+  key: unknown,
+): Record<string, unknown> {
+  const [outer, ...inner] = place.idWithin ?? [];
+  if (outer === undefined) {
+    const record: Record<string, unknown> = { [place.idProperty]: key };
+    for (const name of Object.keys(fields))
+      if (name !== place.idProperty) setField(record, name, fields[name]);
+    return record;
+  }
+  const record: Record<string, unknown> = {};
+  for (const name of Object.keys(fields)) setField(record, name, fields[name]);
+  const holder = fields[outer];
+  setField(
+    record,
+    outer,
+    withKeyIn(isJsonObject(holder) ? holder : {}, { ...place, idWithin: inner }, key),
+  );
+  return record;
+}

@@ -3,6 +3,7 @@
 import type { Resource } from '../../openapi/resources.js';
 import type { Store, StoredRecord } from '../../store/store.js';
 import { descriptorOf } from '../resources/descriptor.js';
+import { keyIn } from '../../vocabulary/record.js';
 
 /** The records of a collection under one parent (or of a top-level collection, whole). */
 export interface CollectionPart {
@@ -50,7 +51,7 @@ async function scopesOf(
 
 /** The value a parent record's item path holds for it: its key, or the last part of its link. */
 function keyInPath(parent: Resource, record: StoredRecord): string {
-  const key = String(record[parent.idProperty]);
+  const key = String(keyIn(record, parent));
   return parent.keyLink ? decodeURIComponent(key.slice(key.lastIndexOf('/') + 1)) : key;
 }
 

@@ -20,6 +20,7 @@ import type { DataGenerator } from '../../openapi/sample.js';
 import { CheckedJson, CheckedList, type CheckedAnswer } from '../../vocabulary/answer.js';
 import { errors } from '../../vocabulary/error-catalogue.js';
 import type { MockRequest } from '../../vocabulary/request.js';
+import { withKeyIn } from '../../vocabulary/record.js';
 import type { WebhookControl } from '../admin/handlers.js';
 import type { AnsweredRequest } from '../admin/request-log.js';
 import type { MockState } from '../state.js';
@@ -260,7 +261,7 @@ export function createOutgoing(from: {
           record,
           ...(isJsonObject(record) ? Object.values(record).filter(isJsonObject) : []),
           exchange.body,
-          ...(id === undefined ? [] : [{ [resource.idProperty]: id }]),
+          ...(id === undefined ? [] : [withKeyIn({}, resource, id)]),
         ];
         let payload: unknown;
         try {

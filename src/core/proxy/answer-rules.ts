@@ -10,6 +10,7 @@ import type { Operation } from '../../openapi/operations.js';
 import type { Envelope, Resource } from '../../openapi/resources.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { Breach } from './request-rules.js';
+import { isJsonObject, keyIn } from '../../vocabulary/record.js';
 
 type HeaderObject = OpenAPIV3_1.HeaderObject;
 
@@ -120,7 +121,7 @@ function duplicateIds(resource: Resource, envelope: Envelope, body: unknown): Br
   const seen = new Set<string>();
   const repeated = new Set<string>();
   for (const record of records) {
-    const id = (record as Record<string, unknown> | null)?.[resource.idProperty];
+    const id = isJsonObject(record) ? keyIn(record, resource) : undefined;
     if (id === undefined) continue;
     const key = JSON.stringify(id);
     if (seen.has(key)) repeated.add(key);

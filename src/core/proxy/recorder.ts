@@ -1,7 +1,7 @@
 import type { Operation } from '../../openapi/operations.js';
 import { parametersOf, type Resource, type ResourceAction } from '../../openapi/resources.js';
 import type { Store } from '../../store/store.js';
-import type { RecordId } from '../../vocabulary/record.js';
+import { keyIn, type RecordId } from '../../vocabulary/record.js';
 import { recordAnswer } from '../recorded-answers.js';
 import { descriptorOf } from '../resources/descriptor.js';
 
@@ -80,7 +80,7 @@ export function createRecorder(
         : body;
     if (typeof record !== 'object' || record === null || Array.isArray(record)) return false;
     const fields = record as Record<string, unknown>;
-    const id = fields[resource.idProperty];
+    const id = keyIn(fields, resource);
     if (typeof id !== 'string' && typeof id !== 'number') return false;
     const replaced = await collection.update(id, () => fields);
     if (!replaced) await collection.create(fields, id);

@@ -14,5 +14,6 @@ export function descriptorOf(
     scope.length === 0
       ? resource.name
       : `${resource.name}|${scope.map((value) => encodeURIComponent(value)).join('/')}`;
-  return { name, idProperty: resource.idProperty, idKind: resource.idKind };
+  const { idProperty, idWithin, idKind } = resource;
+  return { name, idProperty, ...(idWithin ? { idWithin } : {}), idKind };
 }

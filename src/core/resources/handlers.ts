@@ -23,6 +23,7 @@ import {
   type PageWithLinks,
 } from './envelope-answer.js';
 import { textsFrom, type Texts } from '../../vocabulary/texts.js';
+import { keyIn } from '../../vocabulary/record.js';
 import { selectPage, type PageItems, type PageOf } from './list-page.js';
 import { nextPageLink, pageLinks } from './next-link.js';
 import { conditionOn, entityTagOf } from './entity-tags.js';
@@ -571,7 +572,7 @@ class CollectionHandlers {
   }
 
   #keyOf(record: Readonly<Record<string, unknown>>): RecordId {
-    return record[this.resource.idProperty] as RecordId;
+    return keyIn(record, this.resource) as RecordId;
   }
 
   #notFound(id: RecordId): ApiError {

@@ -22,7 +22,7 @@ import { applyMergePatch } from './merge-patch.js';
 import { CREATED, UPDATED } from './timestamps.js';
 import { storeKeysOf, upperCaseUuid, type StoreKeys } from './store-keys.js';
 import { withoutWriteOnly } from './write-only.js';
-import { isJsonObject, setField } from '../../vocabulary/record.js';
+import { isJsonObject, keyIn, setField } from '../../vocabulary/record.js';
 
 /** The fields of a new record, and its id when it is not the store's to make. */
 export interface NewRecord {
@@ -68,6 +68,8 @@ export class RecordMaker {
   readonly #now: () => Date;
   /** A maker for each kind of record of a polymorphic collection (see Resource.variants). */
   readonly #variants: readonly { schema: SchemaObject; maker: RecordMaker }[];
+  /** The record's own property that holds its key; none where an object of it does (idWithin). */
+  readonly #ownKey: string | undefined;
 
   constructor(
     readonly resource: Resource,
@@ -78,10 +80,11 @@ export class RecordMaker {
     this.#byWords = new Map(
       Object.keys(this.#properties).map((name) => [wordsOf(name).join(' '), name]),
     );
-    const { writable, idProperty, references } = resource;
+    const { writable, references } = resource;
+    this.#ownKey = resource.idWithin ? undefined : resource.idProperty;
     this.#serverSet = Object.entries(this.#properties).filter(
       ([name, schema]) =>
-        name !== idProperty &&
+        name !== this.#ownKey &&
         !references.has(name) &&
         (isReadOnly(schema) || (writable !== undefined && !writable.has(name))),
     );
@@ -165,7 +168,7 @@ export class RecordMaker {
     const sent = this.#sentKey(body) ?? this.#keyNamedIn(body);
     if (sent !== undefined) return this.#withFreeKey(fields, sent, collection);
     // Kept, it could not be read back; made anew, it would not be what the client sent.
-    if (this.resource.clientChosenId && isJsonObject(body) && body[this.resource.idProperty] === '')
+    if (this.resource.clientChosenId && isJsonObject(body) && keyIn(body, this.resource) === '')
       throw errors.emptyKey(this.resource.name, this.resource.idProperty);
     // The store makes the id (integers, UUIDs): nothing to look up, no promise to wait for.
     const keys = this.#meaningfulKey ? 'schema' : this.#keysOfStore();
@@ -271,9 +274,11 @@ export class RecordMaker {
 
   /**
    * The new id a `put` or `patch` body gives the record, when the client chooses ids (a
-   * `username`) and sends another one than the path's: the record moves there.
+   * `username`) and sends another one than the path's: the record moves there. A key within
+   * an object of the record (Kubernetes' `metadata.name`) is its name for life: it stays.
    */
   renamedTo(body: unknown, operation: Operation, id: RecordId): RecordId | undefined {
+    if (this.resource.idWithin) return undefined;
     const sent = this.#sentKey(this.#unwrap(body, operation));
     return sent === undefined || String(sent) === String(id) ? undefined : sent;
   }
@@ -284,7 +289,7 @@ export class RecordMaker {
    */
   #sentKey(body: unknown): RecordId | undefined {
     if (!this.resource.clientChosenId || !isJsonObject(body)) return undefined;
-    const sent = body[this.resource.idProperty];
+    const sent = keyIn(body, this.resource);
     return typeof sent === 'number' || (typeof sent === 'string' && sent !== '') ? sent : undefined;
   }
 
@@ -315,13 +320,13 @@ export class RecordMaker {
    */
   #clientFields(body: unknown, fields: Record<string, unknown> = {}): Record<string, unknown> {
     if (!isJsonObject(body)) return fields;
-    const { writable, idProperty, references } = this.resource;
+    const { writable, references } = this.resource;
     for (const sent of Object.keys(body)) {
       const value = body[sent];
       // Stored under the record's name for it: a body's `FriendlyName` is the record's `friendly_name`.
       const name =
         sent in this.#properties ? sent : (this.#byWords.get(wordsOf(sent).join(' ')) ?? sent);
-      if (name === idProperty || references.has(name)) continue;
+      if (name === this.#ownKey || references.has(name)) continue;
       const allowed = writable ? writable.has(name) : !this.#notClients.has(name);
       if (allowed) setField(fields, name, withoutWriteOnly(value, this.#properties[name] ?? {}));
     }
@@ -347,7 +352,7 @@ export class RecordMaker {
     for (const sent of Object.keys(query)) {
       const value = query[sent];
       const name = sent in this.#properties ? sent : this.#byWords.get(wordsOf(sent).join(' '));
-      if (name === undefined || name === this.resource.idProperty || value === undefined) continue;
+      if (name === undefined || name === this.#ownKey || value === undefined) continue;
       if (this.#serverSet.some(([server]) => server === name)) continue;
       setField(fields, name, value);
     }
@@ -378,7 +383,7 @@ export class RecordMaker {
   /** Required fields still missing: kept from `current`, else made. */
   #fill(fields: Record<string, unknown>, current: StoredRecord | undefined): void {
     for (const name of this.#required) {
-      if (name === this.resource.idProperty || name in fields) continue;
+      if (name === this.#ownKey || name in fields) continue;
       // Required and described nowhere: any value will do.
       const schema = this.#properties[name] ?? {};
       if (current && name in current) fields[name] = current[name];
@@ -410,7 +415,7 @@ export class RecordMaker {
       else this.#remade(fields, name, schema);
     }
     for (const name of this.#required)
-      if (name !== this.resource.idProperty && !(name in fields))
+      if (name !== this.#ownKey && !(name in fields))
         problems.push(`/body must have required property '${name}'`);
     if (problems.length > 0) throw errors.recordWouldBreak(change, problems);
   }

@@ -7,6 +7,8 @@ import { linkOf } from '../../openapi/link-key.js';
 import { admittedTypes, isNumeric, propertiesOf } from '../../openapi/schema-parts.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import type { Collection, RecordId, Store } from '../../store/store.js';
+import { keyIn, withKeyIn } from '../../vocabulary/record.js';
+import { propertyWithin } from '../../openapi/item-key.js';
 import { descriptorOf } from './descriptor.js';
 import { hasMeaningfulKey, madeUpKey } from './record-maker.js';
 import { inOrder } from './timestamps.js';
@@ -91,7 +93,7 @@ export async function seedCollection(
     // UUIDs from the seeded generator: the same seed gives the same ids, as it gives the same
     // data; a key of another kind (a username, a slug, a `sid` with a pattern) is the one
     // generated with the record, else one made from its schema.
-    const generatedKey = fields[resource.idProperty];
+    const generatedKey = keyIn(fields, resource);
     const free = async (key: RecordId) => !keys.has(key) && !(await collection.get(key));
     // The generated record's own key, when it also fits the item path (a slug's pattern).
     const fitsPath = (key: unknown) => compiler.response(resource.keySchema)(key).length === 0;
@@ -119,7 +121,10 @@ export async function seedCollection(
       id = nextId;
     }
     if (id !== undefined) keys.add(id);
-    made.push({ fields: inOrder(withoutId(fields, resource.idProperty)), id });
+    made.push({
+      fields: inOrder(resource.idWithin ? fields : withoutId(fields, resource.idProperty)),
+      id,
+    });
   }
   for (const { fields, id } of made) await collection.create(fields, id);
 }
@@ -169,8 +174,7 @@ function fieldsMaker(
   return (i) => {
     const overlay = pick(realistic?.[i], known);
     // The realistic fields alone, when they make a whole record; else generated ones under them.
-    if (overlay && check({ ...overlay, [resource.idProperty]: placeholderId }).length === 0)
-      return overlay;
+    if (overlay && check(withKeyIn(overlay, resource, placeholderId)).length === 0) return overlay;
     const generated = generator.value(made, resource.name) as Record<string, unknown>;
     const mixed = { ...generated, ...overlay };
     return check(mixed).length === 0 ? mixed : generated;
@@ -242,7 +246,7 @@ function documentedIds(resource: Resource): Set<number> {
   const schemas = [resource.schema, ...[...resource.bodies.values()].map((body) => body.record)];
   const ids = new Set<number>();
   for (const schema of schemas) {
-    const property = propertiesOf(schema)[resource.idProperty] as SchemaObject | undefined;
+    const property = propertyWithin(schema, resource.idWithin ?? [], resource.idProperty);
     for (const value of property ? examplesOf(property) : [])
       if (Number.isSafeInteger(value) && (value as number) > 0) ids.add(value as number);
   }
