@@ -110,8 +110,8 @@ async function measure(document: string, path: string): Promise<Row> {
         budgetMs: 300_000,
       });
     const documented = tallyOf(document, await drive(findCollections(operations)));
-    await mock.reset();
-    const inferred = tallyOf(document, await drive(collectionsOf(mock.resources, operations)));
+    await mock.mock.reset();
+    const inferred = tallyOf(document, await drive(collectionsOf(mock.mock.resources, operations)));
     return { document, started: true, documented, inferred };
   } finally {
     await mock.close();

@@ -101,7 +101,7 @@ describe('startMock', () => {
     expect(((await created.json()) as { id: number }).id).toBe(3);
     expect(await names(mock)).toHaveLength(3);
 
-    await mock.reset();
+    await mock.mock.reset();
     expect(await names(mock)).toEqual(before);
     const again = await call(mock, { method: 'POST', body: JSON.stringify({ name: 'Stoat' }) });
     expect(((await again.json()) as { id: number }).id).toBe(3);
