@@ -56,6 +56,7 @@ import { startPrecompile, precompileSteps, type Precompile } from './precompile.
 /**
  * Documents up to this size are checked whole at start-up (every schema compiled, every example
  * checked: a fifth of a second at most); larger ones operation by operation, on first call.
+ * @internal for its tests: no part of the package's surface
  */
 export const EAGER_CHECK_BYTES = 128 * 1024;
 
