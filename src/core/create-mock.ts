@@ -66,7 +66,7 @@ const TURN_BUDGET_MS = 4;
 /**
  * How long a request may wait for a shared store (Redis), all its calls together. The README
  * promises a 503 within 2 s of a request's arrival when Redis stops answering: the rest is
- * for the answer (the first 503 of an operation shapes its error body, measured at 0.4 s).
+ * for the answer (the first 503 of an operation shapes its error body, which takes time).
  */
 const SHARED_STORE_BUDGET_MS = 1500;
 

@@ -103,7 +103,7 @@ export async function openMock(
   const spec = typeof settings.spec === 'object' ? settings.spec : await loadSpec(settings.spec);
   const adminSpec = await loadSpec(ADMIN_SPEC_PATH);
   const logger = settings.logger ?? silentLogger();
-  // The fingerprint hashes the whole document (a tenth of a second on GitHub's): Redis only.
+  // Only Redis needs the fingerprint, and it hashes the whole document.
   const opened = await openStore(settings, logger, () => specFingerprint(spec));
   const { hasData } = opened;
   const store = stateBackend(opened.store);
