@@ -1,6 +1,6 @@
 // The corpus test (issue 15's proof): the mock started on each real API description of
 // test/fixtures/corpus/, and over HTTP, every collection the mock itself infers
-// (RunningMock.resources) round-tripped (create, list showing it, read, update, delete, then a
+// (Mock.resources) round-tripped (create, list showing it, read, update, delete, then a
 // read that is 404), every other operation called once and answered with a documented, non-5xx
 // answer (and so a valid one: the mock checks every answer). Documents the mock does not start
 // on yet are skipped and reported, unless test/corpus/expected.ts expects them to start. The
