@@ -382,6 +382,7 @@ const FRESH_KEY_TRIES = 8;
  * segment (`/projects/7/tickets/12` for `/projects/{projectId}/tickets/{ticketId}` gives 12).
  * An integer id is read as a number, as the answers would hold it.
  * @example idFromLocation(tickets, exchange) // 12
+ * @internal for its tests: no part of the package's surface
  */
 export function idFromLocation(collection: CollectionKit, exchange: Exchange): unknown {
   const location = exchange.headers.location;

@@ -56,6 +56,7 @@ function contentTypeOf(mediaType: string): string | undefined {
  * when the suite cannot make one (a structure plain text cannot hold, a nested element XML
  * would need, a media type range).
  * @example validMediaBody('text/plain', { type: 'string', maxLength: 40 }, 'contract-abc note', validate) // { body: 'contract-abc note', contentType: 'text/plain' }
+ * @internal for its tests: no part of the package's surface
  */
 export function validMediaBody(
   mediaType: string,

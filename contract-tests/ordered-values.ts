@@ -36,6 +36,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /**
  * The pairs of an object's fields whose names say that one comes first: `[first, second]`.
  * @example pairsByName(['startsAt', 'endsAt', 'comment']) // [['startsAt', 'endsAt']]
+ * @internal for its tests: no part of the package's surface
  */
 export function pairsByName(names: readonly string[]): [string, string][] {
   const present = new Set(names);

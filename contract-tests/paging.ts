@@ -94,6 +94,7 @@ export function nextPage(
 /**
  * The target of a `rel="next"` link in a Link header (RFC 8288), if it has one.
  * @example nextFromLinkHeader('</t?page=2>; rel="next", </t?page=9>; rel="last"') // '/t?page=2'
+ * @internal for its tests: no part of the package's surface
  */
 export function nextFromLinkHeader(header: string | undefined): string | undefined {
   for (const link of (header ?? '').split(/,(?=\s*<)/)) {

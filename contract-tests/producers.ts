@@ -31,6 +31,7 @@ function idNamesOf(collectionName: string): string[] {
 /**
  * An English plural made singular, as collection names are written.
  * @example singular('categories') // 'category'
+ * @internal for its tests: no part of the package's surface
  */
 export function singular(word: string): string {
   if (/ies$/.test(word)) return `${word.slice(0, -3)}y`;

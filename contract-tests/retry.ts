@@ -1,6 +1,7 @@
 /**
  * How long the suite waits out a deployment that asks it to: a rate limiter's 429, or a 503
  * of a deployment that is briefly down. Bounded, so that a CI job ends.
+ * @internal for its tests: no part of the package's surface
  */
 export const RETRY_LIMITS = {
   /** Tries of one request, the first included. */
@@ -71,6 +72,7 @@ export function retryStep(
  * `Retry-After` in milliseconds from `now`: delay-seconds or an HTTP-date (RFC 9110,
  * section 10.2.3); `undefined` when it is neither.
  * @example retryAfterMs('120', Date.now()) // 120000
+ * @internal for its tests: no part of the package's surface
  */
 export function retryAfterMs(value: string, now: number): number | undefined {
   const text = value.trim();

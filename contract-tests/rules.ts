@@ -26,13 +26,14 @@ import { writeRules } from './rules/writes.js';
 import { specOf } from './spec.js';
 import type { ContractTarget } from './target.js';
 
-export type { Rule, RuleContext } from './rule.js';
+export type { Rule } from './rule.js';
 /**
  * The rules of an interface, derived from its plan, as a table in the order they run. Each
  * row is named after the operation and, where the interface document numbers it (the
  * spec's `x-contract-rules`), the rule it checks. Negative cases, near-miss credentials and
  * generated bodies are derived from the spec and the credentials, so they follow them.
  * @example for (const rule of contractRules(plan, target)) await rule.check(ctx);
+ * @internal for its tests: no part of the package's surface
  */
 export function contractRules(plan: ContractPlan, target: SuiteTarget): Rule[] {
   return contractSuite(plan, target).rules;

@@ -69,7 +69,10 @@ const TARGET_DEFAULTS = {
   ruleTimeMs: 60_000,
 } as const;
 
-/** A configuration the suite cannot run with; its message is one line. */
+/**
+ * A configuration the suite cannot run with; its message is one line.
+ * @internal for its tests: no part of the package's surface
+ */
 export class TargetError extends Error {
   override name = 'TargetError';
 }
@@ -124,6 +127,7 @@ function byScheme(
  * `host:port` as its parts (`[::1]:9400` for an IPv6 address).
  * @throws {TargetError} for anything else.
  * @example parseReceiver('127.0.0.1:9400') // { host: '127.0.0.1', port: 9400 }
+ * @internal for its tests: no part of the package's surface
  */
 export function parseReceiver(text: string): { host: string; port: number } {
   const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(text.trim());
@@ -137,6 +141,7 @@ export function parseReceiver(text: string): { host: string; port: number } {
  * `user:password` as its two parts; the password may hold colons, the user may not (RFC 7617).
  * @throws {TargetError} without a colon.
  * @example parseBasic('ada:s3:cret') // { user: 'ada', password: 's3:cret' }
+ * @internal for its tests: no part of the package's surface
  */
 export function parseBasic(text: string): { user: string; password: string } {
   const at = text.indexOf(':');

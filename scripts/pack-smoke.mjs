@@ -177,7 +177,7 @@ const mock = await startMock({ apiKeys: ['k'] });
 const headers = { Authorization: 'Bearer k', 'Content-Type': 'application/json' };
 const created = await fetch(mock.url + '/categories', { method: 'POST', headers, body: '{"name":"Ferret"}' });
 const before = await (await fetch(mock.url + '/categories', { headers })).json();
-await mock.reset();
+await mock.mock.reset();
 const after = await (await fetch(mock.url + '/categories', { headers })).json();
 await mock.close();
 if (created.status !== 201 || before.length !== 11 || after.length !== 10) {
@@ -205,7 +205,7 @@ const mock = await mockMiddleware({ apiKeys: ['k'] });
 const server = createServer((req, res) => mock(req, res, () => res.writeHead(418).end('mine')));
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const origin = 'http://127.0.0.1:' + server.address().port;
-const list = await fetch(origin + mock.basePath + '/categories', { headers: { Authorization: 'Bearer k' } });
+const list = await fetch(origin + mock.mock.basePath + '/categories', { headers: { Authorization: 'Bearer k' } });
 const other = await fetch(origin + '/elsewhere');
 server.close();
 await mock.close();
@@ -213,7 +213,7 @@ if (list.status !== 200 || other.status !== 418) {
   console.error('petstore-kit/express misbehaved', list.status, other.status);
   process.exit(1);
 }
-console.log('spec files resolved through exports; petstore-kit/express answered ' + mock.basePath + '/categories 200 and passed /elsewhere on');
+console.log('spec files resolved through exports; petstore-kit/express answered ' + mock.mock.basePath + '/categories 200 and passed /elsewhere on');
 `;
 
 /** Typed use of the library; the expected error proves the types are not \`any\`. */
@@ -228,10 +228,10 @@ const app = createApp({ spec: await loadSpec(), apiKeys: ['k'] });
 const base: string = app.mock.basePath;
 // @ts-expect-error: the app has no such method (were its types missing, app would be any)
 app.noSuchMethod();
-await mock.reset();
+await mock.mock.reset();
 await mock.close();
 const middleware: MockMiddleware = await mockMiddleware({ apiKeys: ['k'] });
-const basePath: string = middleware.basePath;
+const basePath: string = middleware.mock.basePath;
 await middleware.close();
 // Types generated from the installed spec, as docs/recipes.md says.
 const category: components['schemas']['Category'] = { id: 1, name: 'Dog' };
@@ -361,7 +361,7 @@ const mock = await mockHandlers({ apiKeys: ['k'], origin: 'http://api.test' });
 const server = setupServer(...mock.handlers);
 // Both names: MSW 3 renamed onUnhandledRequest to onUnhandledFrame.
 beforeAll(() => server.listen({ onUnhandledRequest: 'error', onUnhandledFrame: 'error' }));
-beforeEach(() => mock.reset());
+beforeEach(() => mock.mock.reset());
 afterAll(() => server.close());
 
 it('keeps what a test creates, until reset', async () => {

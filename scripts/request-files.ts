@@ -90,7 +90,7 @@ async function throughMsw(session: Session): Promise<Entered> {
   const mock = await mockHandlers({ apiKeys: [KEY] });
   const server = setupServer(...mock.handlers);
   server.listen({ onUnhandledRequest: 'error' });
-  const url = `http://mock.test${mock.basePath}`;
+  const url = `http://mock.test${mock.mock.basePath}`;
   try {
     for (let i = 0; i < WARM_UP; i++) await create(url);
     return await entered(session, () => create(url));

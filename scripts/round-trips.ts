@@ -1,7 +1,7 @@
 // The share of create-read-list-update-delete round trips the mock completes on each document
 // (issue 48's proof): the mock started in-process on each description, every collection the
 // document itself shows (test/corpus/collections.ts, parents made first) driven through its
-// steps, and the collections the mock infers (RunningMock.resources) driven the same way.
+// steps, and the collections the mock infers (Mock.resources) driven the same way.
 //
 //   npx tsx scripts/round-trips.ts                      # realspecs and test/fixtures/corpus
 //   npx tsx scripts/round-trips.ts --large              # and test/fixtures/corpus-large
@@ -110,8 +110,8 @@ async function measure(document: string, path: string): Promise<Row> {
         budgetMs: 300_000,
       });
     const documented = tallyOf(document, await drive(findCollections(operations)));
-    await mock.reset();
-    const inferred = tallyOf(document, await drive(collectionsOf(mock.resources, operations)));
+    await mock.mock.reset();
+    const inferred = tallyOf(document, await drive(collectionsOf(mock.mock.resources, operations)));
     return { document, started: true, documented, inferred };
   } finally {
     await mock.close();

@@ -1,7 +1,8 @@
 // petstore-kit as a library (`import { startMock } from 'petstore-kit'`): the mock for a
 // frontend's test setup, and the pieces to build it into another server. Every type an option
-// refers to is exported here, and every error class the functions document; a store's own
-// bookkeeping types (entry codecs, list bounds, scope usage) are not: `Store` is what a user implements.
+// refers to is exported here, each option's default once (DEFAULTS), and every error class the
+// functions document; a store's own bookkeeping types (entry codecs, list bounds, scope usage)
+// are not: `Store` is what a user implements.
 export { startMock, type RunningMock } from './wiring/start-mock.js';
 export { startProxy, type ProxyOptions, type RunningProxy } from './wiring/start-proxy.js';
 export type { Violation, ViolationList, ViolationLog } from './core/proxy/violations.js';
@@ -10,7 +11,6 @@ export type { Mock } from './core/create-mock.js';
 export {
   DEFAULT_API_KEY,
   DEFAULT_BASIC_CREDENTIAL,
-  DEFAULT_BODY_LIMIT,
   DEFAULTS,
   validateOptions,
   type CorsSetting,
@@ -25,7 +25,7 @@ export type { HandlerContext, HandlerRequest } from './core/handler.js';
 export { descriptorOf } from './core/resources/descriptor.js';
 export type { ScenarioSettings } from './core/scenarios/settings.js';
 export type { SchemeSummary } from './core/security.js';
-export { ADMIN_SPEC_PATH, BUNDLED_SPEC_PATH as DEFAULT_SPEC_PATH } from './openapi/bundled.js';
+export { ADMIN_SPEC_PATH } from './openapi/bundled.js';
 export { loadSpec, SpecError, type LoadedSpec, type LoadSpecOptions } from './openapi/load.js';
 export type { Operation } from './openapi/operations.js';
 export type {
@@ -45,7 +45,6 @@ export {
 } from './store/memory-store.js';
 // Redis's client is loaded by the first openRedisStore (or startMock with `redis`), never here.
 export { openRedisStore } from './store/open-redis.js';
-export { DEFAULT_REDIS_PREFIX } from './store/redis-prefix.js';
 export { REDIS_STORE_DEFAULTS, RedisError } from './store/redis-defaults.js';
 export type { RedisStore, RedisStoreOptions } from './store/redis-store.js';
 export {

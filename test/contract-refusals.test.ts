@@ -15,7 +15,8 @@ import {
   notJudgedIfRefused,
 } from '../contract-tests/refusals.js';
 import { specOf } from '../contract-tests/spec.js';
-import { contractRules, type RuleContext } from '../contract-tests/rules.js';
+import type { RuleContext } from '../contract-tests/rule.js';
+import { contractRules } from '../contract-tests/rules.js';
 import { sampleBody } from '../contract-tests/samples.js';
 import { targetFromSettings } from '../contract-tests/target.js';
 import { buildContractPlan } from '../src/cli/contract-plan.js';

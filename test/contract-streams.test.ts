@@ -4,7 +4,7 @@
 import type { RequestListener } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Rule, RuleContext } from '../contract-tests/rule.js';
+import type { RuleContext } from '../contract-tests/rule.js';
 import { contractRules } from '../contract-tests/rules.js';
 import { targetFromSettings } from '../contract-tests/target.js';
 import { buildContractPlan } from '../src/cli/contract-plan.js';
@@ -13,24 +13,41 @@ import type { ContractPlan } from '../contract-tests/plan.js';
 import { ruleOutcomes, serveOnFreePort, type Served } from './contract-helpers.js';
 
 const SPEC = fileURLToPath(new URL('./fixtures/specs/stream-items-32.yaml', import.meta.url));
+const CHAT = fileURLToPath(new URL('./fixtures/specs/streams-31.yaml', import.meta.url));
 
-let plan: ContractPlan;
+let plans: { items: ContractPlan; chat: ContractPlan };
 const served: Served[] = [];
 beforeAll(async () => {
-  plan = buildContractPlan((await loadSpec(SPEC, { checkCache: false })).resolved);
+  const planOf = async (file: string) =>
+    buildContractPlan((await loadSpec(file, { checkCache: false })).resolved);
+  const [items, chat] = await Promise.all([planOf(SPEC), planOf(CHAT)]);
+  plans = { items, chat };
 });
 afterEach(async () => {
   await Promise.all(served.splice(0).map((server) => server.close()));
 });
 
-/** The stream rules against `handler`, with what they advised and the Accept each request sent. */
-async function run(
+/** What the rules found and advised, and the Accept and body of each request they sent. */
+interface StreamRun {
+  found: Record<string, string>;
+  advice: string[];
+  requests: { accept: string; body: string }[];
+}
+
+/** The rules of `plan` that `only` names against a server answering with `handler`. */
+async function runRules(
+  plan: ContractPlan,
+  only: RegExp,
   handler: RequestListener,
-): Promise<{ found: Record<string, string>; advice: string[]; accepts: string[] }> {
-  const accepts: string[] = [];
+): Promise<StreamRun> {
+  const requests: StreamRun['requests'] = [];
   const server = await serveOnFreePort((req, res) => {
-    accepts.push(req.headers.accept ?? '');
-    handler(req, res);
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      requests.push({ accept: req.headers.accept ?? '', body });
+      handler(req, res);
+    });
   });
   served.push(server);
   const target = targetFromSettings({
@@ -40,7 +57,6 @@ async function run(
     timeoutMs: 3000,
     replay: '',
   });
-  const rules: Rule[] = contractRules(plan, target);
   const advice: string[] = [];
   const ctx: RuleContext = {
     target,
@@ -48,9 +64,13 @@ async function run(
     circuit: {},
     memo: new Map(),
   };
-  const found = await ruleOutcomes(rules, ctx, /^(followJob|followTicks): streams /);
-  return { found, advice, accepts };
+  const found = await ruleOutcomes(contractRules(plan, target), ctx, only);
+  return { found, advice, requests };
 }
+
+/** The stream rules of the 3.2 fixture (an SSE and a JSON Lines operation). */
+const run = (handler: RequestListener) =>
+  runRules(plans.items, /^(followJob|followTicks): streams /, handler);
 
 const TICKS = 'followTicks: streams text/event-stream';
 const JOB = 'followJob: streams application/jsonl';
@@ -59,7 +79,7 @@ const outcomeOf = (found: Record<string, string>, start: string) =>
 
 describe('the contract suite and streamed answers', () => {
   it('passes a server that streams as the spec says, asking with the documented Accept', async () => {
-    const { found, accepts } = await run((req, res) => {
+    const { found, requests } = await run((req, res) => {
       if (req.url?.startsWith('/v1/ticks')) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.end('event: tick\ndata: {"n":1}\n\n: keep-alive\n\nevent: done\ndata: {"n":2}\n\n');
@@ -73,7 +93,10 @@ describe('the contract suite and streamed answers', () => {
       expect.stringMatching(new RegExp(`^${TICKS}`)),
     ]);
     expect(Object.values(found)).toEqual(['passed', 'passed']);
-    expect(accepts.sort()).toEqual(['application/jsonl', 'text/event-stream']);
+    expect(requests.map(({ accept }) => accept).sort()).toEqual([
+      'application/jsonl',
+      'text/event-stream',
+    ]);
   });
 
   it('fails a stream whose third event breaks its item schema, naming the event', async () => {
@@ -119,46 +142,19 @@ describe('the contract suite and streamed answers', () => {
 });
 
 describe('the contract suite and a create that streams its answer (OpenAI style)', () => {
-  const CHAT = fileURLToPath(new URL('./fixtures/specs/streams-31.yaml', import.meta.url));
   const RULE = 'createChatCompletion: streams text/event-stream';
-
-  async function chatRules(handler: RequestListener) {
-    const bodies: string[] = [];
-    const server = await serveOnFreePort((req, res) => {
-      let text = '';
-      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      req.on('end', () => {
-        bodies.push(text);
-        handler(req, res);
-      });
-    });
-    served.push(server);
-    const target = targetFromSettings({
-      baseUrl: server.url,
-      seed: 1,
-      budget: 0,
-      timeoutMs: 3000,
-      replay: '',
-    });
-    const chat = buildContractPlan((await loadSpec(CHAT, { checkCache: false })).resolved);
-    const ctx: RuleContext = { target, advise: () => {}, circuit: {}, memo: new Map() };
-    const found = await ruleOutcomes(
-      contractRules(chat, target),
-      ctx,
-      /^createChatCompletion: streams /,
-    );
-    return { found, bodies };
-  }
+  const chatRules = (handler: RequestListener) =>
+    runRules(plans.chat, /^createChatCompletion: streams /, handler);
   const chunk = (n: number) =>
     `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: n, choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: null }] })}\n\n`;
 
   it('asks with a valid body whose stream is true, and passes a server that streams valid chunks', async () => {
-    const { found, bodies } = await chatRules((_req, res) => {
+    const { found, requests } = await chatRules((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/event-stream' });
       res.end(`${chunk(1)}${chunk(2)}`);
     });
     expect(outcomeOf(found, RULE)).toBe('passed');
-    expect(JSON.parse(bodies[0] ?? '{}')).toMatchObject({
+    expect(JSON.parse(requests[0]?.body ?? '{}')).toMatchObject({
       stream: true,
       messages: expect.any(Array),
     });

@@ -78,7 +78,7 @@ describe('a schema written inside its own `type` (Codat: items)', () => {
   // create answered 500 `spec_defect: ... type must be JSONType or JSONType[]`.
   it('is read as the schema its author meant, with a warning', async () => {
     const api = await mock('type-as-schema.yaml');
-    expect(api.warnings.join('\n')).toMatch(/a schema written as the value of type/);
+    expect(api.mock.warnings.join('\n')).toMatch(/a schema written as the value of type/);
     const ok = await fetch(`${api.url}/items`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -132,7 +132,7 @@ describe('a oneOf of objects that require nothing (Zoom: account and room settin
   // schema no value satisfies.
   it('is read as anyOf, with a warning, and the settings are answered', async () => {
     const api = await mock('open-object-arms.yaml');
-    expect(api.warnings.join('\n')).toMatch(/a oneOf of objects that require nothing/);
+    expect(api.mock.warnings.join('\n')).toMatch(/a oneOf of objects that require nothing/);
     const res = await fetch(`${api.url}/rooms/r1/settings`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(expect.any(Object));
@@ -178,7 +178,7 @@ describe('a oneOf of objects that require nothing (Zoom: account and room settin
     };
     const running = await startMock({ spec: await specFileOf(spec), seedCount: 0 });
     try {
-      expect(running.warnings.join('\n')).not.toMatch(/require nothing/);
+      expect(running.mock.warnings.join('\n')).not.toMatch(/require nothing/);
       const pay = (body: object) =>
         fetch(`${running.url}/payments`, {
           method: 'POST',

@@ -14,7 +14,7 @@ beforeAll(async () => {
   origin = new URL(mock.url).origin;
 });
 afterAll(() => mock.close());
-beforeEach(() => mock.reset());
+beforeEach(() => mock.mock.reset());
 
 /** The known run: 5 of the bundled spec's 13 documented statuses, a fault and a delay. */
 async function knownRun(headers: Record<string, string> = {}): Promise<void> {
@@ -131,7 +131,7 @@ describe('GET /__mock/coverage', () => {
 
   it('starts again at reset', async () => {
     await knownRun();
-    await mock.reset();
+    await mock.mock.reset();
     const after = (await coverage()) as { covered: number; percent: number };
     expect(after.covered).toBe(0);
     expect(after.percent).toBe(0);

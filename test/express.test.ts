@@ -195,9 +195,9 @@ describe.each(FRAMEWORKS)(
         headers: json,
         body: '{"name":"X"}',
       });
-      await mock.reset();
+      await mock.mock.reset();
       expect((await call(`${origin}/v1/categories`, { headers: AUTH })).body).toHaveLength(10);
-      expect(mock.basePath).toBe('/v1');
+      expect(mock.mock.basePath).toBe('/v1');
     });
 
     it('mounted under a path, serves the API below it', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contractRules, type RuleContext } from '../contract-tests/rules.js';
+import type { RuleContext } from '../contract-tests/rule.js';
+import { contractRules } from '../contract-tests/rules.js';
 import { specOf } from '../contract-tests/spec.js';
 import { targetFromSettings } from '../contract-tests/target.js';
 import { buildContractPlan } from '../src/cli/contract-plan.js';

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { expect } from 'vitest';
 import { stringify } from 'yaml';
 import { createLogger, type Logger, type LoggerOptions } from '../src/http/logger.js';
-import { EAGER_CHECK_BYTES } from '../src/wiring/create-app.js';
+import { EAGER_CHECK_BYTES } from '../src/core/create-mock.js';
 import { loadSpec, type LoadedSpec, type OpenApiDocument } from '../src/openapi/load.js';
 import { createMemoryStore } from '../src/store/memory-store.js';
 import type { Collection, CollectionDescriptor, Store, StoredRecord } from '../src/store/store.js';

@@ -15,7 +15,7 @@ export interface InProcessMock {
   /** The global fetch's signature, answered by `mock.fetch`: a network fault rejects, as over a socket. */
   fetch(input: string, init?: RequestInit): Promise<Response>;
   mock: Mock;
-  /** The defects of the spec it lives with, as RunningMock.warnings. */
+  /** The defects of the spec it lives with, as Mock.warnings. */
   readonly warnings: readonly string[];
   store: Store;
   reset(): Promise<void>;

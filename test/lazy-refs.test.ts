@@ -156,7 +156,7 @@ describe('the work ahead on a large document', () => {
     started.push(large);
     await vi.waitFor(
       () =>
-        expect(large.warnings).toContainEqual(
+        expect(large.mock.warnings).toContainEqual(
           expect.stringMatching(
             /^the schema #\/components\/schemas\/Defective cannot be compiled: /,
           ),

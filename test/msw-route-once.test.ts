@@ -31,9 +31,9 @@ afterAll(async () => {
 
 describe('mock.fetch given a route', () => {
   it('answers on that route, not on one found again from the request', async () => {
-    const list = mock.route('GET', `${msw.basePath}/categories`);
+    const list = mock.route('GET', `${msw.mock.basePath}/categories`);
     const response = await mock.fetch(
-      new Request(`http://mock.test${msw.basePath}/categories/1`, { headers: AUTH }),
+      new Request(`http://mock.test${msw.mock.basePath}/categories/1`, { headers: AUTH }),
       list,
     );
     expect(response.status).toBe(200);
@@ -46,7 +46,7 @@ describe('a request through petstore-kit/msw', () => {
     const route = vi.spyOn(mock, 'route');
     const fetch_ = vi.spyOn(mock, 'fetch');
     try {
-      const response = await fetch(`http://mock.test${msw.basePath}/categories`, {
+      const response = await fetch(`http://mock.test${msw.mock.basePath}/categories`, {
         method: 'POST',
         headers: { ...AUTH, 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'Birds' }),

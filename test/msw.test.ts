@@ -63,7 +63,7 @@ describe('petstore-kit/msw with the bundled spec (setupServer, no port)', () => 
     await msw.close();
     await served.close();
   });
-  beforeEach(() => msw.reset());
+  beforeEach(() => msw.mock.reset());
 
   /** A request to the handlers and the same one to the started mock. */
   async function compare(path: string, init: RequestInit = {}): Promise<[Seen, Seen]> {
@@ -88,7 +88,7 @@ describe('petstore-kit/msw with the bundled spec (setupServer, no port)', () => 
     expect(after).toContainEqual(record);
     expect(after).toHaveLength(4);
 
-    await msw.reset();
+    await msw.mock.reset();
     expect((await seen(await fetch(api('/categories'), { headers: AUTH }))).body).toEqual(before);
   });
 
@@ -139,9 +139,9 @@ describe('petstore-kit/msw with the bundled spec (setupServer, no port)', () => 
   });
 
   it('seeds per test: reset, then the records asked for', async () => {
-    await msw.seed({ count: 2, seed: 9 }, ['categories']);
+    await msw.mock.seed({ count: 2, seed: 9 }, ['categories']);
     expect((await seen(await fetch(api('/categories'), { headers: AUTH }))).body).toHaveLength(5);
-    await msw.reset();
+    await msw.mock.reset();
     expect((await seen(await fetch(api('/categories'), { headers: AUTH }))).body).toHaveLength(3);
   });
 
@@ -173,7 +173,7 @@ describe('petstore-kit/msw with the library spec (API key, basic, Problem Detail
     await msw.close();
     await served.close();
   });
-  beforeEach(() => msw.reset());
+  beforeEach(() => msw.mock.reset());
 
   async function compare(path: string, init: RequestInit = {}): Promise<[Seen, Seen]> {
     const mine = await seen(await fetch(api(path), init));

@@ -4,7 +4,8 @@
 // `{}` to it.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractRules, type Rule, type RuleContext } from '../contract-tests/rules.js';
+import type { Rule, RuleContext } from '../contract-tests/rule.js';
+import { contractRules } from '../contract-tests/rules.js';
 import { targetFromSettings } from '../contract-tests/target.js';
 import { buildContractPlan } from '../src/cli/contract-plan.js';
 import { loadSpec } from '../src/openapi/load.js';

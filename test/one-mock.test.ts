@@ -1,17 +1,23 @@
 // Every adapter holds the one mock (`createMock`'s): what is created through the adapter is
-// read back through `adapter.mock`, with no port, from the same state.
-import { describe, expect, it } from 'vitest';
-import { mockMiddleware } from '../src/express.js';
-import { mockHandlers } from '../src/msw.js';
-import { createApp } from '../src/wiring/create-app.js';
-import { loadSpec } from '../src/openapi/load.js';
-import { startMock } from '../src/wiring/start-mock.js';
+// read back through `adapter.mock`, with no port, from the same state; an adapter adds only
+// what it adds (a URL, handlers, a function, close), and `.mock` is the mock serving now.
+import { readFile, writeFile } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 import type { Mock } from '../src/core/create-mock.js';
+import { mockMiddleware, type MockMiddleware } from '../src/express.js';
+import { mockHandlers } from '../src/msw.js';
+import { loadSpec, type OpenApiDocument } from '../src/openapi/load.js';
+import { createApp } from '../src/wiring/create-app.js';
+import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { AUTH, editedSpec, KEY } from './helpers.js';
 
-const KEY = 'one-mock-key';
-const AUTH = { authorization: `Bearer ${KEY}` };
+const opened: (RunningMock | MockMiddleware)[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((adapter) => adapter.close()));
+});
 
-/** Creates a category through `mock.fetch` and reads the list back through `mock.handle`. */
+/** Creates a category through `mock.fetch` and reads the list back from the mock's store. */
 async function roundTrip(mock: Mock, name: string): Promise<unknown> {
   const created = await mock.fetch(
     new Request(`http://mock.test${mock.basePath}/categories`, {
@@ -24,31 +30,46 @@ async function roundTrip(mock: Mock, name: string): Promise<unknown> {
   return mock.store.collection({ name: 'categories', idProperty: 'id', idKind: 'integer' }).list();
 }
 
+/** A path the bundled spec lacks, added to the spec file: what a reload is seen by. */
+async function addHealth(file: string): Promise<void> {
+  const document = parse(await readFile(file, 'utf8')) as OpenApiDocument;
+  document.paths!['/health'] = {
+    get: {
+      operationId: 'health',
+      security: [],
+      responses: {
+        '200': { description: 'Up.', content: { 'application/json': { example: { up: true } } } },
+      },
+    },
+  };
+  await writeFile(file, stringify(document));
+}
+
+const health = (mock: Mock) =>
+  mock.fetch(new Request(`http://mock.test${mock.basePath}/health`, { headers: AUTH }));
+
 describe('the one mock every adapter holds', () => {
   it('startMock: created over HTTP, read through running.mock', async () => {
     const running = await startMock({ port: 0, apiKeys: [KEY] });
-    try {
-      const res = await fetch(`${running.url}/categories`, {
-        method: 'POST',
-        headers: { ...AUTH, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Ferrets' }),
-      });
-      expect(res.status).toBe(201);
-      const reply = await running.mock.handle({
-        method: 'GET',
-        target: `${running.mock.basePath}/categories`,
-        headers: AUTH,
-      });
-      expect(reply.answer?.status).toBe(200);
-      expect(await roundTrip(running.mock, 'Owls')).toEqual(
-        expect.arrayContaining([
-          expect.objectContaining({ name: 'Ferrets' }),
-          expect.objectContaining({ name: 'Owls' }),
-        ]),
-      );
-    } finally {
-      await running.close();
-    }
+    opened.push(running);
+    const res = await fetch(`${running.url}/categories`, {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Ferrets' }),
+    });
+    expect(res.status).toBe(201);
+    const reply = await running.mock.handle({
+      method: 'GET',
+      target: `${running.mock.basePath}/categories`,
+      headers: AUTH,
+    });
+    expect(reply.answer?.status).toBe(200);
+    expect(await roundTrip(running.mock, 'Owls')).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'Ferrets' }),
+        expect.objectContaining({ name: 'Owls' }),
+      ]),
+    );
   });
 
   it('createApp, mockHandlers and mockMiddleware each hold theirs at `.mock`', async () => {
@@ -62,9 +83,48 @@ describe('the one mock every adapter holds', () => {
     );
     await msw.close();
     const middleware = await mockMiddleware({ apiKeys: [KEY] });
+    opened.push(middleware);
     expect(await roundTrip(middleware.mock, 'Newts')).toEqual(
       expect.arrayContaining([expect.objectContaining({ name: 'Newts' })]),
     );
-    await middleware.close();
+  });
+
+  it('each adapter adds only what it adds, and copies no field of the mock', async () => {
+    const running = await startMock({ port: 0, apiKeys: [KEY] });
+    opened.push(running);
+    expect(Object.keys(running).sort()).toEqual(['close', 'mock', 'server', 'url']);
+    const msw = await mockHandlers({ apiKeys: [KEY] });
+    expect(Object.keys(msw).sort()).toEqual(['close', 'handlers', 'mock']);
+    await msw.close();
+    const middleware = await mockMiddleware({ apiKeys: [KEY] });
+    opened.push(middleware);
+    expect(Object.keys(middleware).sort()).toEqual(['close', 'mock']);
+  });
+
+  it('with watch, `.mock` is the mock of the reloaded spec, holding the same records', async () => {
+    const file = (await editedSpec(() => {})).source;
+    const running = await startMock({ port: 0, apiKeys: [KEY], spec: file, watch: true });
+    const middleware = await mockMiddleware({ apiKeys: [KEY], spec: file, watch: true });
+    opened.push(running, middleware);
+    const before = { running: running.mock, middleware: middleware.mock };
+    await roundTrip(running.mock, 'Kept');
+    expect((await health(running.mock)).status).toBe(404);
+
+    await addHealth(file);
+    await expect
+      .poll(() => running.mock !== before.running && middleware.mock !== before.middleware, {
+        timeout: 15_000,
+      })
+      .toBe(true);
+    expect((await health(running.mock)).status).toBe(200);
+    expect((await health(middleware.mock)).status).toBe(200);
+    // The socket answers with the mock `.mock` names, and it took over the records.
+    expect((await fetch(`${running.url}/health`)).status).toBe(200);
+    expect(await roundTrip(running.mock, 'New')).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'Kept' }),
+        expect.objectContaining({ name: 'New' }),
+      ]),
+    );
   });
 });

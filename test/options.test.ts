@@ -167,7 +167,7 @@ describe('storage', () => {
     const store = createMemoryStore();
     const mock = await startMock({ storage: { kind: 'custom', store }, seedCount: 2 });
     started.push(mock);
-    expect(mock.store).toBe(store);
+    expect(mock.mock.store).toBe(store);
     expect(await store.count()).toBeGreaterThan(0);
   });
 });

@@ -19,8 +19,8 @@ describe('a large document, left idle after start-up', () => {
     // No request at all: the defect is heard of, and the records are made, ahead.
     await vi.waitFor(
       async () => {
-        expect(large.warnings).toEqual([expect.stringMatching(BROKEN_EXAMPLE)]);
-        expect(await large.store.count()).toBe(3);
+        expect(large.mock.warnings).toEqual([expect.stringMatching(BROKEN_EXAMPLE)]);
+        expect(await large.mock.store.count()).toBe(3);
       },
       { timeout: 60_000, interval: 100 },
     );
@@ -28,7 +28,7 @@ describe('a large document, left idle after start-up', () => {
     const list = await fetch(`${large.url}/items`);
     expect(list.status).toBe(200);
     expect(await list.json()).toHaveLength(3);
-    expect(large.warnings).toHaveLength(1);
+    expect(large.mock.warnings).toHaveLength(1);
   }, 90_000);
 
   it('does nothing ahead with precompile: false', async () => {
@@ -39,11 +39,11 @@ describe('a large document, left idle after start-up', () => {
     ]);
     started.push(precompiling, left);
     // By the time the other mock's precompiling is done, this one has done none.
-    await vi.waitFor(async () => expect(await precompiling.store.count()).toBe(3), {
+    await vi.waitFor(async () => expect(await precompiling.mock.store.count()).toBe(3), {
       timeout: 60_000,
       interval: 100,
     });
-    expect(left.warnings).toEqual([]);
-    expect(await left.store.count()).toBe(0);
+    expect(left.mock.warnings).toEqual([]);
+    expect(await left.mock.store.count()).toBe(0);
   }, 90_000);
 });

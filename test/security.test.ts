@@ -552,7 +552,7 @@ describe('a real description with seven schemes (corpus: scalar-galaxy)', () => 
     fetch(`${mock.url}${path}`, init);
 
   it('starts, and says what each of its schemes accepts', () => {
-    expect(mock.security.map((line) => line.line)).toEqual([
+    expect(mock.mock.security.map((line) => line.line)).toEqual([
       'bearerAuth (http bearer): the 1 key given',
       'basicAuth (http basic): the 1 user:password given',
       'apiKeyHeader (apiKey in header X-API-Key): the 1 key given',

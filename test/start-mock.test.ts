@@ -35,10 +35,7 @@ describe('the library entry', () => {
       'DEFAULTS',
       'DEFAULT_API_KEY',
       'DEFAULT_BASIC_CREDENTIAL',
-      'DEFAULT_BODY_LIMIT',
-      'DEFAULT_REDIS_PREFIX',
       'DEFAULT_SERVER_LIMITS',
-      'DEFAULT_SPEC_PATH',
       'DEFAULT_STORE_LIMITS',
       'DataFileError',
       'REDIS_STORE_DEFAULTS',
@@ -101,7 +98,7 @@ describe('startMock', () => {
     expect(((await created.json()) as { id: number }).id).toBe(3);
     expect(await names(mock)).toHaveLength(3);
 
-    await mock.reset();
+    await mock.mock.reset();
     expect(await names(mock)).toEqual(before);
     const again = await call(mock, { method: 'POST', body: JSON.stringify({ name: 'Stoat' }) });
     expect(((await again.json()) as { id: number }).id).toBe(3);

@@ -76,6 +76,7 @@ async function validCall(
  * `$response.header.x`, `$response.body#/p`, `$statusCode`, `$url`, `$method`; anything else
  * is a constant. A name may say where it goes (`path.authorId`); only the name is kept.
  * @example linkParameters({ operationId: 'getAuthor', parameters: { authorId: '$response.body#/id' } }, created, createAuthor) // { authorId: '9ca1...' }
+ * @internal for its tests: no part of the package's surface
  */
 export function linkParameters(
   link: PlanLink,

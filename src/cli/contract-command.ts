@@ -185,7 +185,10 @@ export async function runContract(
   return report.exitCode;
 }
 
-/** A rule of the suite as the report reads it: a setup step that broke the contract is not judged. */
+/**
+ * A rule of the suite as the report reads it: a setup step that broke the contract is not judged.
+ * @internal for its tests: no part of the package's surface
+ */
 export function outcomeOf(rule: SuiteRuleResult, readOnly: boolean): RuleOutcome {
   const base = { name: rule.name, advisories: rule.advisories };
   if (rule.state === 'passed') return { ...base, state: 'passed' };

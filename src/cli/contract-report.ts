@@ -373,6 +373,7 @@ export function githubAnnotations(outcomes: readonly RuleOutcome[]): string[] {
 /**
  * A GitHub Actions workflow command, escaped as its toolkit escapes it.
  * @example githubCommand('error', 'rule 3', 'expected 401\ngot 200') // '::error title=rule 3::expected 401%0Agot 200'
+ * @internal for its tests: no part of the package's surface
  */
 export function githubCommand(
   command: 'error' | 'warning',

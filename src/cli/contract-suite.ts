@@ -9,7 +9,10 @@ import type { HitCounts, PlaceHitCounts } from './contract-coverage.js';
  */
 export type RunSuite = (run: SuiteRun) => Promise<SuiteResult>;
 
-/** What the CLI hands the suite: the plan and the run's checked settings. */
+/**
+ * What the CLI hands the suite: the plan and the run's checked settings.
+ * @internal for its tests: no part of the package's surface
+ */
 export interface SuiteRun {
   plan: ContractPlan;
   settings: {

@@ -1,5 +1,5 @@
 import type { Logger } from '../http/logger.js';
-import type { MockOptions } from '../wiring/options.js';
+import { DEFAULT_API_KEY, type MockOptions } from '../wiring/options.js';
 import { startMock, type RunningMock } from '../wiring/start-mock.js';
 
 /**
@@ -19,11 +19,15 @@ export async function runMock(
   onListening(mock);
   const defaults = !options.apiKeys?.length && !options.basic?.length;
   logger.info(
-    { url: mock.url, records: await mock.store.count(), keys: mock.apiKeys.length },
+    {
+      url: mock.url,
+      records: await mock.mock.store.count(),
+      keys: defaults ? 1 : (options.apiKeys?.length ?? 0),
+    },
     `petstore-kit mock listening on ${mock.url}` +
-      (defaults ? ` (API key: ${mock.apiKeys[0]})` : ''),
+      (defaults ? ` (API key: ${DEFAULT_API_KEY})` : ''),
   );
-  for (const { line, warning } of mock.security) {
+  for (const { line, warning } of mock.mock.security) {
     if (warning) logger.warn(`security: ${line}`);
     else logger.info(`security: ${line}`);
   }

@@ -57,6 +57,7 @@ import { startPrecompile, precompileSteps, type Precompile } from './precompile.
 /**
  * Documents up to this size are checked whole at start-up (every schema compiled, every example
  * checked: a fifth of a second at most); larger ones operation by operation, on first call.
+ * @internal for its tests: no part of the package's surface
  */
 export const EAGER_CHECK_BYTES = 128 * 1024;
 
@@ -66,7 +67,7 @@ const TURN_BUDGET_MS = 4;
 /**
  * How long a request may wait for a shared store (Redis), all its calls together. The README
  * promises a 503 within 2 s of a request's arrival when Redis stops answering: the rest is
- * for the answer (the first 503 of an operation shapes its error body, measured at 0.4 s).
+ * for the answer (the first 503 of an operation shapes its error body, which takes time).
  */
 const SHARED_STORE_BUDGET_MS = 1500;
 

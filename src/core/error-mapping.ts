@@ -75,8 +75,8 @@ function isHttpError(err: unknown): err is HttpError {
  * A refusal of a request in the status the operation documents for it: a body that parses but
  * breaks its schema (422 `validation_failed`) stays 422 where the operation documents `422` and
  * is a 400 where it does not; any other 400 is a 422 where the operation documents `422` and no
- * `400` (Netlify's ticket create: `422` beside a `default`, the answer a client of it handles
- * for a body it got wrong); every other error as it is.
+ * `400` (a create that documents `422` beside a `default`: the answer its client handles for a
+ * body it got wrong); every other error as it is.
  * @example inDocumentedStatus(errors.validationFailed(['/body/message must be a string']), createTicket).status // 422
  */
 export function inDocumentedStatus(error: ApiError, operation: Operation | undefined): ApiError {

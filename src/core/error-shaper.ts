@@ -133,7 +133,7 @@ function cutToFit(message: string, property: SchemaObject): string[] {
 /** The item schema of a property that lists errors (`errors`), when its items name a message or a code. */
 function errorItemOf(name: string, property: SchemaObject): SchemaObject | undefined {
   if (!/^errors$/i.test(name)) return undefined;
-  // Cloudflare's is `allOf: [$ref messages]`: the items are a part's.
+  // `errors: { allOf: [$ref messages] }`: the items are a part's.
   const items = [property, ...partsOf(property)]
     .map((part): unknown => ('items' in part ? part.items : undefined))
     .find((found) => typeof found === 'object' && found !== null);
@@ -181,9 +181,9 @@ const STATUS_WORDS: readonly [(status: number) => boolean, readonly string[]][] 
 
 /**
  * The values a code property's `enum` lists that name an error like ours, the likeliest first
- * (ShipEngine's `error_type` lists `security` and `system`, its `error_code` `unauthorized`
- * and `unknown`): where our own code is not listed, the sample's value was any of them, and a
- * 401 said `trial_expired`, a 500 `forbidden`.
+ * (an `error_type` enum of `security` and `system`, an `error_code` one of `unauthorized` and
+ * `unknown`): where our own code is not listed, a sample's value is any of them, and a 401
+ * would say `trial_expired`, a 500 `forbidden`.
  */
 function listedFor(property: SchemaObject, error: ApiError): string[] {
   const listed = [property, ...partsOf(property)].flatMap((part) =>
@@ -202,7 +202,7 @@ function listedFor(property: SchemaObject, error: ApiError): string[] {
     error.status === 401 || error.status === 403
       ? texts
       : texts.filter((text) => !mentionsAccess(text));
-  // Of the values a word finds, the shortest first: Stripe's 500 is `api_error`, not
+  // Of the values a word finds, the shortest first: a 500 is `api_error`, not
   // `api_connection_error`.
   return words.flatMap((word) =>
     candidates.filter((text) => flat(text).includes(word)).sort((a, b) => a.length - b.length),
@@ -250,12 +250,11 @@ function mapOnto(
       candidates.push(error.message, ...cutToFit(error.message, property));
     if (/^title$/i.test(name))
       candidates.push(hasMessage ? (reasonPhrase(error.status) ?? error.code) : error.message);
-    // An error wrapped in an object of its own (Stripe's and Google's `{ error: { ... } }`):
+    // An error wrapped in an object of its own (`{ error: { ... } }`):
     // the same names, one level down.
     if (depth === 0 && /^error$/i.test(name) && Object.keys(propertiesOf(property)).length > 0)
       candidates.push(mapOnto(property, error, () => body[name], schemas, depth + 1));
-    // A list of errors (Cloudflare's `errors: [{code, message}]`, JSON:API's, Google's
-    // `error.errors`): ours as its one item, where a sample put a made-up message.
+    // A list of errors (`errors: [{code, message}]`, JSON:API's, `error.errors`): ours as its one item, where a sample put a made-up message.
     const item = errorItemOf(name, property);
     if (depth <= 1 && item)
       candidates.push([

@@ -68,8 +68,8 @@ export function createRouter(operations: readonly Operation[]): Router {
 
   /**
    * The routes that match a path, the most specific first: its literal route, else its
-   * templates. Two templates alike but for their parameter names (Jira's `PUT /field/{fieldId}`
-   * and `DELETE /field/{id}`) both match, and serve their methods between them.
+   * templates. Two templates alike but for their parameter names (`PUT /field/{fieldId}` and
+   * `DELETE /field/{id}`) both match, and serve their methods between them.
    */
   function find(path: string): { route: PathRoute; values: string[] }[] {
     const trimmed = withoutTrailingSlash(path);

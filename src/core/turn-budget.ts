@@ -15,9 +15,8 @@ export interface TurnBudget {
  * gives the turn its whole budget: the slices of a turn then add up to `budgetMs` (and the
  * step that crossed it), whatever woke them. Before, a slice woken by I/O (a client draining
  * its socket) ran at once, in the poll phase, on what the last check phase left, and the check
- * phase then got a fresh budget: a turn held up to twice the budget of slices, ahead of the
- * requests read in the same poll phase (issue 28: the longest turn took 14 to 18 ms of CPU for
- * a budget of 4).
+ * phase then got a fresh budget: a turn held up to several budgets of slices, ahead of the
+ * requests read in the same poll phase (decisions/033).
  * @example
  * const budget = createTurnBudget(4);
  * const done = await budget.slice(); const started = performance.now();

@@ -25,6 +25,7 @@ export type Part =
   | 'webhook-request'
   | 'webhook-response';
 
+/** @internal for its tests: no part of the package's surface */
 export const PARTS: readonly Part[] = [
   'request',
   'response',
@@ -44,6 +45,7 @@ export function readerOf(part: Part): Reader {
 /**
  * What changed in a message, with its level when the API reads it and when the client does.
  * The rule id is the part and the kind: `request-enum-value-removed`.
+ * @internal for its tests: no part of the package's surface
  */
 export const MESSAGE_KINDS = {
   // Parameters.
@@ -103,7 +105,10 @@ export const MESSAGE_KINDS = {
 
 export type MessageKind = keyof typeof MESSAGE_KINDS;
 
-/** Rules about the API as a whole and its operations, whatever the direction. */
+/**
+ * Rules about the API as a whole and its operations, whatever the direction.
+ * @internal for its tests: no part of the package's surface
+ */
 export const API_RULES = {
   'path-removed': 'breaking',
   'path-added': 'info',

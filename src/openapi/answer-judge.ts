@@ -136,8 +136,8 @@ function judgeAnswer(
   }
   const sent = headerText(answer.headers['content-type']);
   // A response documented with no content says nothing of a body, rather than that there is
-  // none: the classic Petstore's `400: Invalid username supplied`, which every correct server
-  // answers with an error body. Failing that was a false alarm of the suite's; nothing to judge.
+  // none (`400: Invalid username supplied`, which a correct server answers with an error
+  // body): failing it would be a false alarm; nothing to judge.
   if (types.length === 0) return found;
   const essence = sent === undefined ? undefined : mediaEssence(sent);
   const matched = essence === undefined ? undefined : matchType(types, essence);

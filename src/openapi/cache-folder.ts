@@ -1,7 +1,10 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-/** The variable that names another folder for what the mock remembers (a CI cache, a test's). */
+/**
+ * The variable that names another folder for what the mock remembers (a CI cache, a test's).
+ * @internal for its tests: no part of the package's surface
+ */
 export const CACHE_DIR_VARIABLE = 'PETSTORE_KIT_CACHE_DIR';
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Keywords whose values are data, never part of the description: a `$ref` key inside them is
- * a key of the value (GitHub's SCIM examples carry `"$ref": "https://api.github.com/..."`),
+ * a key of the value (a SCIM example carries `"$ref": "https://..."` as data),
  * not a reference to resolve or fetch. A schema's `examples` is an array of values; an
  * Example Object's `value` is one (see DATA_BELOW).
  */

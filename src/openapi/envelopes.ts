@@ -27,8 +27,8 @@ const LIST_WRAPPERS = [
   'content',
   'elements',
   'list',
-  // Cloudflare's `{result: [...], result_info, errors: [...], messages: [...], success}`: its
-  // other arrays of objects (errors, messages) left no single one to take.
+  // `{result: [...], result_info, errors: [...], messages: [...], success}`: the other arrays
+  // of objects (errors, messages) leave no single one to take.
   'result',
 ];
 const RECORD_WRAPPERS = ['data', 'item', 'result', 'record', 'resource', 'object', 'entity'];
@@ -52,8 +52,8 @@ export function listEnvelopeOf(
       : undefined;
   }
   if (!isObjectSchema(answer)) return undefined;
-  // Records of one kind, or of several (Cloudflare's DNS records: `result` a list of `oneOf`
-  // an A record, a CNAME record...), as a plain list's may be.
+  // Records of one kind, or of several (`result` a list of `oneOf` an A record, a CNAME
+  // record...), as a plain list's may be.
   const arrays = Object.entries(propertiesOf(answer)).filter(([, property]) => {
     const items = isArray(property) ? itemsOf(property) : undefined;
     return items !== undefined && (isObjectSchema(items) || objectArmsOf(items).length >= 2);
@@ -128,8 +128,8 @@ export function isObjectSchema(schema: unknown): boolean {
 }
 
 /**
- * The object arms of a `oneOf`/`anyOf` schema (a list of records of several kinds: Discord's
- * moderation rules), its `null` arm left aside.
+ * The object arms of a `oneOf`/`anyOf` schema (a list of records of several kinds: rules of
+ * several types), its `null` arm left aside.
  * @example objectArmsOf({ oneOf: [keywordRule, spamRule, { type: 'null' }] }) // [keywordRule, spamRule]
  */
 export function objectArmsOf(schema: SchemaObject): SchemaObject[] {

@@ -1,5 +1,5 @@
-// Records keyed by their own link: Vimeo's video has no `video_id` and no `id`, only
-// `uri: "/videos/258684937"`, and a client reads it at `/videos/{video_id}` with the link's last
+// Records keyed by their own link: a record with no `video_id` and no `id`, only
+// `uri: "/videos/258684937"`, which a client reads at `/videos/{video_id}` with the link's last
 // segment. HAL and JSON:API-like descriptions do the same with `self` and `href`.
 import type { SchemaObject } from './load.js';
 import { wordsOf } from './item-key.js';
@@ -78,8 +78,8 @@ export function linkSchemaOf(link: LinkKey): SchemaObject {
 
 /**
  * The schema a link key's own value is made from: a positive number where the item parameter
- * takes one in any of its operations (ids no real service gives are not made: `-982`; Vimeo's
- * `GET /me/categories/{category}` takes a text, its `PUT` a number), else a short word.
+ * takes one in any of its operations (ids no real service gives are not made: `-982`; a
+ * `GET /me/categories/{category}` may take a text where its `PUT` takes a number), else a short word.
  */
 export function linkValueSchemaOf(parameters: readonly SchemaObject[]): SchemaObject {
   return parameters.some(isNumeric)

@@ -57,8 +57,7 @@ const ARMS_DEPTH = 4;
 
 /**
  * Whether an arm is an object schema that no keyword of NARROWING narrows; a union or an
- * `allOf` of such objects is one too (Zoom's user settings: one arm is itself a `oneOf` of
- * open objects).
+ * `allOf` of such objects is one too (an arm that is itself a `oneOf` of open objects).
  */
 function isOpenObject(arm: unknown, depth = 0): boolean {
   if (typeof arm !== 'object' || arm === null || Array.isArray(arm)) return false;

@@ -198,6 +198,7 @@ function operationsOfItem(item: PathItem): [OperationMethod, OperationObject][] 
 /**
  * Whether security requirements demand a credential: an empty requirement object
  * means anonymous access is allowed.
+ * @internal for its tests: no part of the package's surface
  */
 export function requiresCredential(requirements: readonly SecurityRequirement[]): boolean {
   return (

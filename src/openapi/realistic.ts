@@ -67,6 +67,7 @@ export function realisticRecords(
  * Kinds of animal (Dog, Cat, Rabbit, ...) with breed-based descriptions; once every kind is
  * used, breeds become names of their own. Names are unique.
  * @example animalKinds(2, seededFaker(1)) // [{ name: 'Snake', description: ... }, ...]
+ * @internal for its tests and the benches: no part of the package's surface
  */
 export function animalKinds(count: number, faker: Faker): { name: string; description: string }[] {
   const kinds = faker.helpers.shuffle([...animalTypes(faker)]);
@@ -91,6 +92,7 @@ export function animalKinds(count: number, faker: Faker): { name: string; descri
   return records;
 }
 
+/** @internal for its tests and the benches: no part of the package's surface */
 export { seededFaker };
 
 function animalTypes(faker: Faker): readonly string[] {

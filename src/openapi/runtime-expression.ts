@@ -134,6 +134,7 @@ export function isExpression(text: string, grammar: ExpressionGrammar = 'arazzo'
  * Parses one runtime expression (`$request.body#/callbackUrl`), with no braces around it.
  * @throws {RuntimeExpressionError} for text that does not follow the grammar.
  * @example parseExpression('$request.query.url') // { kind: 'request', source: { in: 'query', name: 'url' } }
+ * @internal for its tests: no part of the package's surface
  */
 export function parseExpression(text: string): RuntimeExpression {
   const parts = readExpression(text, 'openapi');
@@ -151,6 +152,7 @@ export function parseExpression(text: string): RuntimeExpression {
  * Parses a JSON Pointer (RFC 6901) into its reference tokens, `~1` and `~0` decoded.
  * @throws {RuntimeExpressionError} for one that is neither empty nor starts with `/`.
  * @example parsePointer('/a~1b/0') // ['a/b', '0']
+ * @internal for its tests: no part of the package's surface
  */
 export function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
@@ -188,6 +190,7 @@ export function parseTemplate(text: string): ExpressionTemplate {
  * The value an expression names in an exchange; undefined where it names nothing (a header
  * not sent, a pointer into a body that lacks it).
  * @example evaluateExpression(parseExpression('$method'), context) // 'POST'
+ * @internal for its tests: no part of the package's surface
  */
 export function evaluateExpression(
   expression: RuntimeExpression,

@@ -8,8 +8,8 @@ import type { SchemaObject } from './load.js';
 
 /**
  * The properties a schema declares, its `allOf` parts included, and the arm of a `oneOf` or
- * `anyOf` that has only one (Cloudflare's `allOf: [base, oneOf: [percentage]]`: one arm is
- * no choice, its fields are the schema's).
+ * `anyOf` that has only one (`allOf: [base, oneOf: [percentage]]`: one arm is no choice, its
+ * fields are the schema's).
  * @example propertiesOf(category) // { id: {...}, name: {...}, description: {...} }
  */
 export function propertiesOf(
@@ -27,8 +27,8 @@ export function propertiesOf(
 /**
  * Every definition a schema gives each property, its parts included (see partsOf): a property
  * described in several `allOf` parts is all of them, where propertiesOf keeps the last.
- * Cloudflare's operations are `allOf: [operation, { properties: { features: {} } }]`: the
- * last alone said a record's features could be anything, the first that they are objects.
+ * In `allOf: [operation, { properties: { features: {} } }]` the last alone says a record's
+ * features could be anything, the first that they are objects.
  * @example definitionsOf({ allOf: [{ properties: { a: { type: 'object' } } }, { properties: { a: {} } }] }).get('a') // [{ type: 'object' }, {}]
  */
 export function definitionsOf(

@@ -67,9 +67,8 @@ export interface TreeOptions {
  * Keywords dropped from copies: identifiers (every `$ref` is resolved already), definitions
  * only `$ref`s used, and examples, which neither checks nor generation read. Extensions
  * (`x-...`) are dropped too (see isDropped). Examples and extensions are data that may hold
- * anything: ajv reads every key of a schema for `$id`s, so Box's example of its metadata,
- * whose instances carry a `$id`, made two schemas claim one id and moved the base of every
- * reference below it.
+ * anything: ajv reads every key of a schema for `$id`s, so an example whose value carries a
+ * `$id` would make two schemas claim one id and move the base of every reference below it.
  */
 const DROPPED = new Set([
   '$id',
@@ -398,10 +397,9 @@ const NONE: ReadonlySet<string> = new Set();
 
 /**
  * Whether an object a client sends is a reference to another record: every property it declares
- * is the service's (`readOnly`), so its own values are what name that record. PagerDuty's
- * incidents name their service as `{"id": "PWIXJZS", "type": "service_reference"}`, whose schema
- * marks both read-only (they are set by the service that holds the service); refused, no
- * documented create of an incident could be sent. JSON Schema says a read-only value is one a
+ * is the service's (`readOnly`), so its own values are what name that record: a create that
+ * names a related record as `{"id": "P1", "type": "service_reference"}`, both read-only, could
+ * not be sent were they refused. JSON Schema says a read-only value is one a
  * client cannot change, and a reference changes none: it names. An object with any property a
  * client writes (the record itself, a nested line) keeps its read-only fields refused.
  */
@@ -415,9 +413,8 @@ function isReference(schema: SchemaObject, readOnly: ReadonlySet<string>): boole
 
 /**
  * Names a schema, or one of its `allOf` parts, both requires and declares without `readOnly`:
- * the client's to send, though a base the part extends marks them read-only. PagerDuty's
- * add-on extends its base (every field read-only) with a `type` it requires and lists
- * (`full_page_addon`...); refused, no documented install of an add-on could be sent.
+ * the client's to send, though a base the part extends marks them read-only (a base of
+ * read-only fields extended with a `type` the create requires and lists).
  */
 function requiredWritable(schema: SchemaObject, seen: Set<object>): string[] {
   if (!isJsonObject(schema) || seen.has(schema)) return [];
@@ -434,9 +431,8 @@ function requiredWritable(schema: SchemaObject, seen: Set<object>): string[] {
 
 /**
  * Names a schema requires beside its `oneOf`/`anyOf` without declaring them itself, where every
- * arm that declares one marks it: Cloudflare's DNS record requires `id`, `created_on` and
- * `proxiable` atop a `oneOf` of twenty kinds, each of which marks them read-only, and the same
- * schema is the create's body. Kept required, no documented create could be sent. Each arm
+ * arm that declares one marks it: a record that requires `id` and `created_on` atop a `oneOf`
+ * of kinds, each of which marks them read-only, where the same schema is the create's body. Kept required, no documented create could be sent. Each arm
  * still refuses the marked property where it declares it; a name some arm leaves unmarked, or
  * that no arm declares, stays required.
  * @example hiddenInEveryKind({ required: ['id'], oneOf: [{ properties: { id: { readOnly: true } } }] }, 'readOnly') // ['id']

@@ -23,8 +23,8 @@ export interface SchemaCompiler {
   /**
    * For parameters, which arrive as strings: the check converts the values of `record`
    * to the types their schemas give, in place, then checks them. Nothing is hidden: a
-   * parameter is no property of a record, and `readOnly` on its schema (Cloudflare's account
-   * ids in paths) says the service sets it in answers, not that a client may not name it.
+   * parameter is no property of a record, and `readOnly` on its schema (an account id in a
+   * path) says the service sets it in answers, not that a client may not name it.
    */
   parameters(schema: SchemaObject): SchemaCheck;
   /**
@@ -61,10 +61,9 @@ export interface SchemaCompilerOptions {
   warn?: (line: string) => void;
   /**
    * Whether the schemas a request or response body schema refers to are compiled when a check
-   * first reaches them, rather than all with it. On Stripe's description every answer reaches
-   * one graph of about a thousand named schemas (its expandable fields): compiled whole, the
-   * first check took 1.4–2.8 s, and held the event loop as long; compiled as reached, a first
-   * check compiles the few schemas its value has. Off, a small document pays nothing per check
+   * first reaches them, rather than all with it: where every answer reaches one large graph of
+   * named schemas, a first check compiles the few its value has, not the whole graph while the
+   * event loop waits (decisions/033). Off, a small document pays nothing per check
    * for references read through a keyword. Parameters and forms, whose checks convert values in
    * place, always compile whole (their schemas are small).
    * @default false
@@ -101,7 +100,7 @@ export function createSchemaCompiler(
   const namesById = new Map<string, string | undefined>();
   /**
    * The schemas given an id that only lazy references name so far: their trees are made when a
-   * check first reaches one (making them all at once took Stripe's first check 190 ms).
+   * check first reaches one, so that a first check does not pay for them all.
    */
   const pending = new Map<string, () => void>();
   const strict = newAjv(false, regExp, {
@@ -232,9 +231,8 @@ export function createSchemaCompiler(
 
 /**
  * The check of a tree, compiled once for every tree written alike: a large description writes
- * the same schema out again and again (Cloudflare's 3,005 parameter schemas are 726 distinct
- * ones, its 2,176 answer schemas 1,346; Stripe's 1,059 parameters 49), and each copy compiled
- * on its own cost its compile and kept its own function and ajv's record of it. A tree is
+ * the same schema out again and again (decisions/033 has the counts), and each copy compiled
+ * on its own would cost its compile and keep its own function and ajv's record of it. A tree is
  * plain JSON whose references name schemas by their ids, so the same text is the same check.
  */
 function compileAlike(
@@ -325,8 +323,8 @@ function newAjv(
     coerceTypes,
     logger: false,
     validateSchema: false,
-    // ajv's optimizing pass over the code it generates took 40% of compiling Stripe's error
-    // schema (8.3 s of a first 404; 4.8 s without it), and its checks run as fast without it.
+    // ajv's optimizing pass costs a large share of a big schema's compile, and its checks run
+    // as fast without it (decisions/033).
     code: { regExp, optimize: false },
   });
   addFormats.default(ajv);

@@ -266,7 +266,7 @@ function shorten(text: string): string {
  * The values an item is checked as against the schema of one item, any of which may pass. An
  * SSE event under 3.2's `itemSchema` is the event itself (`{ data, event, id, retry }`, as the
  * spec's examples write it), its `data` as sent or as the JSON it holds (a schema may describe
- * either); under a 3.0 or 3.1 `schema` read as one item (as OpenAI writes its streams), only its
+ * either); under a 3.0 or 3.1 `schema` read as one item (as streams were written before 3.2), only its
  * data, parsed where it is JSON, and the `[DONE]` such streams end with is no item. A JSON Lines
  * line or a record is its value.
  * @example checkedValues({ kind: 'event', text: '{"a":1}', value: { a: 1 }, json: true, index: 1 }, 'sse', true) // [{ data: '{"a":1}' }, { data: { a: 1 } }]

@@ -31,7 +31,7 @@ export type StreamMediaObject = OpenAPIV3_1.MediaTypeObject & { itemSchema?: Sch
 
 /**
  * The schema of one item of a sequential media type: 3.2's `itemSchema`; in 3.0 and 3.1, which
- * have none, the media type's `schema` read as one item (as OpenAI's description writes its
+ * have none, the media type's `schema` read as one item (as descriptions before 3.2 write their
  * `text/event-stream` answers). For SSE the item is the event's `data`, parsed as JSON where it
  * is JSON. Undefined for a media type that is not sequential, or says nothing of its items.
  * @example itemSchemaOf('application/jsonl', { itemSchema: { type: 'object' } }) // { type: 'object' }
@@ -54,7 +54,7 @@ export interface StreamMedia {
   itemSchema: SchemaObject;
   /**
    * For Server-Sent Events, whether an item is a whole event (3.2's way: an object of `data`,
-   * and `event`, `id`, `retry`), rather than the event's `data` (3.0 and 3.1's, OpenAI's).
+   * and `event`, `id`, `retry`), rather than the event's `data` (3.0 and 3.1's way).
    */
   wholeEvent: boolean;
 }
@@ -91,7 +91,7 @@ function isWholeEvent(schema: SchemaObject): boolean {
 /**
  * The property an item names its kind in, where its schema says which kinds there are: `type`
  * or `event`, with a `const` or an `enum`, in the schema or in one of its `anyOf`, `oneOf` or
- * `allOf` arms (OpenAI's response events: `type: response.created`). An SSE event is named
+ * `allOf` arms (events typed by a name: `type: response.created`). An SSE event is named
  * after it.
  * @example kindPropertyOf({ properties: { type: { const: 'delta' } } }) // 'type'
  */

@@ -7,7 +7,7 @@ import { requestLines, silentLogger } from '../http/logger.js';
 import { buildMock, type AppOptions, type AppParts, type AppSettings } from './create-core.js';
 import { resolveOptions } from './options.js';
 
-export { describeUnfit, EAGER_CHECK_BYTES } from '../core/create-mock.js';
+export { describeUnfit } from '../core/create-mock.js';
 export type { AppOptions, AppSettings } from './create-core.js';
 
 /** What createApp takes besides the table's options. */

@@ -47,6 +47,7 @@ export type AppSettings = Omit<ResolvedOptions, 'spec'> &
 /**
  * The core's settings from the mock's resolved options (whose units resolveOptions converted).
  * @example mockSettings({ ...resolveOptions({ seed: 7 }), spec }).seed // 7
+ * @internal for its tests: no part of the package's surface
  */
 export function mockSettings(settings: AppSettings): MockSettings {
   return {

@@ -1,7 +1,5 @@
 import type { Mock } from '../core/create-mock.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { SchemeSummary } from '../core/security.js';
-import type { Store } from '../store/store.js';
 import { resolveOptions, type OptionsOf } from './options.js';
 import { openMock } from './start-mock.js';
 
@@ -14,24 +12,18 @@ export type NextFunction = (err?: unknown) => void;
  */
 export type MockMiddlewareOptions = OptionsOf<'express'>;
 
-/** The mock as a middleware, and what a test setup needs of it. */
+/** The mock as a middleware: the one mock, and the function and `close` mounting adds. */
 export interface MockMiddleware {
   /**
    * Answers every request under the mocked API's base path (`/v1`) and the admin API's
    * (`/__mock`), whatever its method; hands every other request to `next()`.
    */
   (req: IncomingMessage, res: ServerResponse, next: NextFunction): void;
-  /** The mock serving now (`watch` swaps it): plain requests (`handle`), Fetch requests (`fetch`), its state. */
+  /**
+   * The mock serving now (`watch` swaps it): its base path, store, state, security, `seed`
+   * and `reset`, and `fetch` and `handle` to call it with no socket.
+   */
   readonly mock: Mock;
-  /** The mocked API's base path, from the spec's servers: `/v1`. */
-  readonly basePath: string;
-  /** The keys it accepts (or the default one), as given. */
-  readonly apiKeys: readonly string[];
-  /** What each security scheme of the spec accepts, one line per scheme. */
-  readonly security: readonly SchemeSummary[];
-  readonly store: Store;
-  /** Back to the start-up data (as `POST /__mock/reset` does), and an empty request log. */
-  reset(): Promise<void>;
   /** Closes the store (and stops watching the spec); your server is yours to close. */
   close(): Promise<void>;
 }
@@ -69,12 +61,5 @@ export async function mockMiddleware(options: MockMiddlewareOptions = {}): Promi
     get: () => mock.mock,
     enumerable: true,
   }) as typeof petstoreKitMock & { readonly mock: Mock };
-  return Object.assign(middleware, {
-    basePath: mock.mock.basePath,
-    apiKeys: mock.apiKeys,
-    security: mock.mock.security,
-    store: mock.store,
-    reset: () => mock.mock.reset(),
-    close: mock.close,
-  });
+  return Object.assign(middleware, { close: mock.close });
 }

@@ -21,7 +21,7 @@ export type { MswMock, MswMockOptions } from './msw-mock.js';
  * const mock = await mockHandlers({ apiKeys: ['test-key'] });
  * const server = setupServer(...mock.handlers);
  * beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
- * beforeEach(() => mock.reset());
+ * beforeEach(() => mock.mock.reset());
  * afterAll(() => server.close());
  */
 export async function mockHandlers(options: MswMockOptions = {}): Promise<MswMock> {

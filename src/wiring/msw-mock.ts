@@ -3,11 +3,8 @@
 import { http, type HttpHandler } from 'msw';
 import type { Mock } from '../core/create-mock.js';
 import type { Route } from '../core/mock-core.js';
-import type { SchemeSummary } from '../core/security.js';
 import type { LoadedSpec } from '../openapi/load.js';
-import type { Resource } from '../openapi/resources.js';
 import { createMemoryStore } from '../store/memory-store.js';
-import type { Store } from '../store/store.js';
 import { buildMock } from './create-core.js';
 import { resolveOptions, type OptionsOf } from './options.js';
 import type { Answerer } from './page-controlled.js';
@@ -35,38 +32,19 @@ export type MswMockOptions = Omit<OptionsOf<'msw'>, 'spec'> & {
   origin?: string;
 };
 
-/** The mock as MSW request handlers, and what a test setup needs of it. */
+/** The mock as MSW request handlers: the one mock, and the handlers and `close` MSW adds. */
 export interface MswMock {
-  /** The mock the handlers answer with: plain requests (`handle`), Fetch requests (`fetch`), its state. */
+  /**
+   * The mock the handlers answer with: its base path, store, state, security, collections,
+   * `seed` and `reset` (as `POST /__mock/reset` does; a session's is `POST /__mock/reset` with
+   * its `Mock-Session` header), and `fetch` and `handle` to call it with no MSW.
+   */
   readonly mock: Mock;
   /**
    * One handler for every path of the mocked API (`/v1/...`) and of its admin API
    * (`/__mock/...`): give them to `setupServer` or `setupWorker`.
    */
   readonly handlers: readonly HttpHandler[];
-  /** The mocked API's base path, from the spec's servers: `/v1`. */
-  readonly basePath: string;
-  /** The keys it accepts (or the default one), as given. */
-  readonly apiKeys: readonly string[];
-  /** The basic credentials it accepts (or the default one), `user:password`. */
-  readonly basic: readonly string[];
-  /** What each security scheme of the spec accepts, one line per scheme. */
-  readonly security: readonly SchemeSummary[];
-  /** The collections inferred from the spec. */
-  readonly resources: readonly Resource[];
-  readonly store: Store;
-  /**
-   * Back to the start-up data (as `POST /__mock/reset` does): the default state's records,
-   * scenario settings and request log. A session is reset by `POST /__mock/reset` with its
-   * `Mock-Session` header, or dropped by `DELETE /__mock/sessions/{id}`.
-   */
-  reset(): Promise<void>;
-  /**
-   * Fills the collections (all, or those named) with generated records, over what they hold:
-   * reset first for exactly these.
-   * @example await mock.reset(); await mock.seed({ count: 3, seed: 7 }, ['categories']);
-   */
-  seed(settings: { count: number; seed: number }, only?: readonly string[]): Promise<void>;
   /** Closes the store. */
   close(): Promise<void>;
 }
@@ -111,19 +89,7 @@ export async function createMswMock(
     },
     ({ request }) => answer(request),
   );
-  return {
-    mock,
-    handlers: [handler],
-    basePath: mock.basePath,
-    apiKeys: settings.apiKeys,
-    basic: settings.basic,
-    security: mock.security,
-    resources: mock.resources,
-    store,
-    reset: mock.reset,
-    seed: mock.seed,
-    close: () => store.close(),
-  };
+  return { mock, handlers: [handler], close: () => store.close() };
 }
 
 /** Whether an object is a spec loadSpec made, rather than an OpenAPI document. */

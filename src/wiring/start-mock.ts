@@ -1,7 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Mock } from '../core/create-mock.js';
-import type { SchemeSummary } from '../core/security.js';
 import { hostCheck, type HostStep } from '../http/host-check.js';
 import { silentLogger, type Logger } from '../http/logger.js';
 import type { MockListener } from '../http/listener.js';
@@ -11,7 +10,6 @@ import { ADMIN_SPEC_PATH } from '../openapi/bundled.js';
 import { specFingerprint, type SpecFingerprint } from '../openapi/fingerprint.js';
 import { loadSpec } from '../openapi/load.js';
 import { listOperations } from '../openapi/operations.js';
-import type { Resource } from '../openapi/resources.js';
 import { watchFile } from '../openapi/watch.js';
 import { openFileStore } from '../store/file-store.js';
 import { createMemoryStore } from '../store/memory-store.js';
@@ -22,33 +20,16 @@ import { keepCoverageFile } from './coverage-file.js';
 import { appOf, describeUnfit } from './create-app.js';
 import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
 
-/** A running mock. */
+/** A running mock: the one mock, and what listening adds (a URL, the server, close). */
 export interface RunningMock {
-  /** The mock serving now (`--watch` swaps it): what the fields below are read from. */
+  /**
+   * The mock serving now (`--watch` swaps it): its base path, store, state, security, warnings,
+   * collections, `seed` and `reset`, and `fetch` and `handle` to call it with no socket.
+   */
   readonly mock: Mock;
   /** Its base URL, e.g. `http://127.0.0.1:4010/v1`. */
-  url: string;
-  /** The keys it was given (or the default one), as given: `scheme=key` for one scheme's. */
-  apiKeys: readonly string[];
-  /** The basic credentials it was given (or the default one), `user:password`. */
-  basic: readonly string[];
-  /** What each security scheme of the spec accepts, one line per scheme (see MockApp.security). */
-  security: readonly SchemeSummary[];
-  /**
-   * The defects of the spec it lives with, one line each (see MockApp.warnings): the logger
-   * was told of each. Operations of a large spec are checked when first called, so this list
-   * may grow.
-   */
-  readonly warnings: readonly string[];
-  server: Server;
-  store: Store;
-  /**
-   * The collections the mock inferred from its spec (for `--watch`, from the spec serving now):
-   * what a test can drive through create, read, list, update and delete.
-   */
-  readonly resources: readonly Resource[];
-  /** Back to the start-up data (as `POST /__mock/reset` does), and an empty request log. */
-  reset(): Promise<void>;
+  readonly url: string;
+  readonly server: Server;
   /** Stops it: in-flight requests finish (bounded), the store is closed. */
   close(): Promise<void>;
 }
@@ -57,10 +38,10 @@ export interface RunningMock {
  * Starts the mock, seeded, with its admin API: for Vitest `globalSetup`, Playwright
  * fixtures, or any script.
  * @example
- * const mock = await startMock({ apiKeys: ['test-key'] });
- * await fetch(`${mock.url}/categories`, { headers: { Authorization: 'Bearer test-key' } });
- * await mock.reset();
- * await mock.close();
+ * const running = await startMock({ apiKeys: ['test-key'] });
+ * await fetch(`${running.url}/categories`, { headers: { Authorization: 'Bearer test-key' } });
+ * await running.mock.reset();
+ * await running.close();
  */
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const settings = resolveOptions(options);
@@ -85,18 +66,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       return mock.mock;
     },
     url: `${origin}${mock.mock.basePath}`,
-    apiKeys: mock.apiKeys,
-    basic: mock.basic,
-    security: mock.mock.security,
-    get warnings() {
-      return mock.mock.warnings;
-    },
     server,
-    store: mock.store,
-    get resources() {
-      return mock.mock.resources;
-    },
-    reset: () => mock.mock.reset(),
     async close() {
       await close();
       await coverage?.close();
@@ -112,9 +82,6 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
 export interface OpenMock extends MockListener {
   /** The mock serving now: `watch` swaps it for the mock of the new spec, which takes over its state. */
   readonly mock: Mock;
-  /** The keys it accepts (or the default one), as given: the mock keeps only what they mean. */
-  apiKeys: readonly string[];
-  basic: readonly string[];
   /** The store it opened (and closes): the mock's own wraps it (a large spec's seeding on first use). */
   store: Store;
   /** Stops watching the spec and precompiling (see Mock.precompiling), and closes the store. */
@@ -136,7 +103,7 @@ export async function openMock(
   const spec = typeof settings.spec === 'object' ? settings.spec : await loadSpec(settings.spec);
   const adminSpec = await loadSpec(ADMIN_SPEC_PATH);
   const logger = settings.logger ?? silentLogger();
-  // The fingerprint hashes the whole document (a tenth of a second on GitHub's): Redis only.
+  // Only Redis needs the fingerprint, and it hashes the whole document.
   const opened = await openStore(settings, logger, () => specFingerprint(spec));
   const { hasData } = opened;
   const store = stateBackend(opened.store);
@@ -211,8 +178,6 @@ export async function openMock(
     },
     listener: (req, res) => app(req, res),
     routed: (req, res, route) => app.routed(req, res, route),
-    apiKeys: settings.apiKeys,
-    basic: settings.basic,
     store,
     async close() {
       stopWatching();

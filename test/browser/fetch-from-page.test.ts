@@ -123,7 +123,7 @@ describe('a page on another origin, with fetch()', () => {
   });
 
   beforeEach(async () => {
-    await mock.reset();
+    await mock.mock.reset();
   });
 
   it('lists the categories', async () => {

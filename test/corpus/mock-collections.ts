@@ -1,4 +1,4 @@
-// The collections the mock itself inferred (RunningMock.resources), in the driver's terms: the
+// The collections the mock itself inferred (Mock.resources), in the driver's terms: the
 // corpus test drives exactly what the mock claims to serve, not a second reading of the document.
 import type { Resource, ResourceAction } from '../../src/index.js';
 import type { Collection, ListShape } from './collections.js';

@@ -42,6 +42,7 @@ export interface Force {
 /** What `PATCH /settings` takes: `force: null` clears the force. */
 export type SettingsChange = Partial<Omit<ScenarioSettings, 'force'>> & { force?: Force | null };
 
+/** @internal for its tests: no part of the package's surface */
 export const DEFAULT_SCENARIO_SETTINGS: ScenarioSettings = {
   delay: { min: 0, max: 0 },
   faultRate: 0,

@@ -39,7 +39,7 @@ export interface StreamAnswers {
   /**
    * The stream a request asks for: `Accept` prefers a sequential media type the operation
    * documents (or accepts one, where it documents no JSON), or, where it documents both, its
-   * body's boolean `stream` is `true` (OpenAI's way). Undefined when it asks for none.
+   * body's boolean `stream` is `true`. Undefined when it asks for none.
    */
   asked(request: MockRequest, operation: Operation, body: unknown): StreamMedia | undefined;
   /**

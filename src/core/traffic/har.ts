@@ -52,6 +52,7 @@ export interface HarEntry {
   timings: { send: number; wait: number; receive: number };
 }
 
+/** @internal for its tests: no part of the package's surface */
 export interface Har {
   log: {
     version: string;

@@ -172,7 +172,7 @@ function contentMembers(content: unknown, at: At, ctx: Context): Member[] {
     return {
       name: media,
       // A stream's (3.2 `itemSchema`): the type of one item, as a 3.1 `schema` of
-      // `text/event-stream` (OpenAI's) is written.
+      // `text/event-stream` is written.
       type:
         read && 'schema' in read
           ? schemaType(read.schema, { ...mediaAt, path: [...mediaAt.path, 'schema'] }, ctx)
