@@ -28,6 +28,7 @@ const SLOWEST_FIRST = [
   'test/redis-team.test.ts', // replicas and Redis servers started, stopped, frozen
   'test/readme-snippets.test.ts', // the snippets of every page type-checked
   'test/diff.test.ts',
+  'test/types-corpus.test.ts', // TypeScript 5 in the process, TypeScript 7's tsc
   'test/browser/msw-worker.test.ts', // Chromium
   'test/browser/inspector-widths.test.ts', // Chromium
   'test/fast-yaml.test.ts',
