@@ -12,7 +12,7 @@ import { processTestFiles } from './test/test-tiers.js';
  * together: a minute-long file started last keeps one worker busy while the other has nothing
  * left. Vitest orders files by the durations it keeps in node_modules/.vite, which a fresh clone
  * (CI) has not, and then starts the largest first. Their CPU seconds are in
- * docs/test-speed.md; a file past about 20 s belongs here.
+ * decisions/031; a file past about 20 s belongs here.
  */
 const SLOWEST_FIRST = [
   'test/contract-proof.test.ts', // the contract suite against every faulty server, in-process
