@@ -12,7 +12,7 @@ import { processTestFiles } from './test/test-tiers.js';
  * together: a minute-long file started last keeps one worker busy while the other has nothing
  * left. Vitest orders files by the durations it keeps in node_modules/.vite, which a fresh clone
  * (CI) has not, and then starts the largest first. Their CPU seconds are in
- * docs/test-speed.md; a file past about 20 s belongs here.
+ * decisions/031; a file past about 20 s belongs here.
  */
 const SLOWEST_FIRST = [
   'test/contract-proof.test.ts', // the contract suite against every faulty server, in-process
@@ -21,14 +21,14 @@ const SLOWEST_FIRST = [
   'test/browser/playwright-fixture.test.ts', // one Playwright run, four Chromiums
   'test/contract-cli.test.ts', // the built contract CLI
   'test/browser/inspector.test.ts', // Chromium
-  'test/browser/playwright-docs-config.test.ts', // Vite, the mock, Chromium
-  'test/browser/playwright-proxy.test.ts', // Vite, the mock, Chromium
+  'test/browser/playwright-docs-config.test.ts', // Vite, the mock, Chromium, six tests
   'test/browser/playwright-msw.test.ts', // Vite, two mocks, two Chromiums
   'test/recipes/playwright.test.ts', // Vite, the mock and two Chromiums
   'test/redis-mock.test.ts', // replicas of the built CLI
   'test/redis-team.test.ts', // replicas and Redis servers started, stopped, frozen
   'test/readme-snippets.test.ts', // the snippets of every page type-checked
   'test/diff.test.ts',
+  'test/types-corpus.test.ts', // TypeScript 5 in the process, TypeScript 7's tsc
   'test/browser/msw-worker.test.ts', // Chromium
   'test/browser/inspector-widths.test.ts', // Chromium
   'test/fast-yaml.test.ts',
@@ -75,11 +75,19 @@ const EXCLUDE = [...configDefaults.exclude, 'test/recipes/frontend-app/**'];
 const CORPUS_FILES = ['test/corpus.test.ts', 'test/contract-realworld.test.ts'];
 
 /**
+ * Install fresh apps from the npm registry, as a reader does (a minute of CPU and minutes of
+ * network): their own script (`npm run test:registry`, which CI runs), not `npm test`'s.
+ */
+const REGISTRY_FILES = ['test/recipes/fresh-app.test.ts'];
+
+/**
  * Not `test:fast`'s: the files that start the built CLI, Chromium, Playwright, redis-server or
  * tsc, and the one in-process file of over a minute of CPU, the contract suite's proof.
  */
 const SLOW_FILES = [
-  ...processTestFiles(ROOT, ['src', 'test']).filter((file) => !CORPUS_FILES.includes(file)),
+  ...processTestFiles(ROOT, ['src', 'test']).filter(
+    (file) => !CORPUS_FILES.includes(file) && !REGISTRY_FILES.includes(file),
+  ),
   'test/contract-proof.test.ts',
 ];
 
@@ -87,9 +95,9 @@ const SLOW_FILES = [
 // deployment and has its own config.
 export default defineConfig({
   test: {
-    // Every file once with the installed MSW 2, in one of three projects: `fast` (in the
-    // process: `npm run test:fast`), `slow` (what starts processes) and `corpus`; and the MSW
-    // files once more with MSW 3. Each project names its files: a project that extends this
+    // Every file once with the installed MSW 2, in one of four projects: `fast` (in the
+    // process: `npm run test:fast`), `slow` (what starts processes), `corpus` and `registry`;
+    // and the MSW files once more with MSW 3. Each project names its files: a project that extends this
     // config adds to an `include` here.
     projects: [
       {
@@ -97,11 +105,12 @@ export default defineConfig({
         test: {
           name: 'fast',
           include: TEST_FILES,
-          exclude: [...EXCLUDE, ...SLOW_FILES, ...CORPUS_FILES],
+          exclude: [...EXCLUDE, ...SLOW_FILES, ...CORPUS_FILES, ...REGISTRY_FILES],
         },
       },
       { extends: true, test: { name: 'slow', include: SLOW_FILES } },
       { extends: true, test: { name: 'corpus', include: CORPUS_FILES } },
+      { extends: true, test: { name: 'registry', include: REGISTRY_FILES } },
       ...(mswThreeRuns
         ? [
             {

@@ -29,7 +29,7 @@ async function repository(files: Record<string, string>): Promise<string> {
 }
 
 describe('processTestFiles', () => {
-  it('takes a file that starts a process, itself or through a helper of test/, however deep', async () => {
+  it('takes a file that starts a process, itself or through a helper of test/ or scripts/, however deep', async () => {
     const root = await repository({
       'test/spawns.test.ts': `import { spawn } from '${CHILD_PROCESS}';\n`,
       'test/through-helper.test.ts': `import { run } from './helpers/run.js';\n`,
@@ -38,6 +38,8 @@ describe('processTestFiles', () => {
       'test/browser/page.test.ts': `import { chromium } from '${PLAYWRIGHT_CORE}';\n`,
       'test/built.test.ts': `const BIN = new URL('${BUILT_BIN}', import.meta.url);\n`,
       'test/lazy.test.ts': `const { run } = await import('./helpers/run.js');\n`,
+      'test/through-script.test.ts': `import { compile } from '../scripts/compile.js';\n`,
+      'scripts/compile.ts': `import { execFile } from '${CHILD_PROCESS}';\n`,
     });
     expect(processTestFiles(root, ['test']).sort()).toEqual([
       'test/browser/page.test.ts',
@@ -45,6 +47,7 @@ describe('processTestFiles', () => {
       'test/lazy.test.ts',
       'test/spawns.test.ts',
       'test/through-helper.test.ts',
+      'test/through-script.test.ts',
     ]);
   });
 
@@ -56,6 +59,9 @@ describe('processTestFiles', () => {
       'src/app.ts': `import { spawn } from '${CHILD_PROCESS}';\nexport const createApp = () => spawn;\n`,
       'src/app.test.ts': `import { createApp } from './app.js';\n`,
       'test/cycle-a.test.ts': `import './cycle-b.js';\n`,
+      // A build script writes dist/: a test that imports it does not need the build.
+      'test/build-step.test.ts': `import { step } from '../scripts/step.mjs';\n`,
+      'scripts/step.mjs': `export const step = new URL('${BUILT_BIN}', import.meta.url);\n`,
       'test/cycle-b.ts': `import './cycle-a.test.js';\n`,
     });
     expect(processTestFiles(root, ['src', 'test'])).toEqual([]);
@@ -69,6 +75,7 @@ describe('processTestFiles', () => {
         'test/browser/inspector.test.ts',
         'test/redis-team.test.ts',
         'test/recipes/vitest.test.ts',
+        'test/types-corpus.test.ts',
       ]),
     );
     expect(files).not.toContain('test/mock-object.test.ts');

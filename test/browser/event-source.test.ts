@@ -4,10 +4,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
-import { CHROMIUM_ARGS } from './chromium.js';
+import { sharedChromium } from './shared-chromium.js';
 import { withChromium } from './with-chromium.js';
 
 const CHAT = fileURLToPath(new URL('../fixtures/specs/streams-31.yaml', import.meta.url));
@@ -87,7 +87,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   [browser, chat, jobs] = await Promise.all([
-    chromium.launch({ executablePath: chromiumLookup.path, args: CHROMIUM_ARGS }),
+    sharedChromium(chromiumLookup.path),
     startMock({ spec: CHAT, apiKeys: [] }),
     startMock({ spec: JOBS, apiKeys: [] }),
   ]);
@@ -96,7 +96,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await page?.context().close();
   await Promise.all([chat?.close(), jobs?.close()]);
   await new Promise((resolve) => (site ? site.close(resolve) : resolve(undefined)));
 });

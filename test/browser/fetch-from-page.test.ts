@@ -2,11 +2,11 @@
 // calling the API with fetch(). Only a browser enforces CORS, so only a browser proves it.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/http/logger.js';
 import { loadSpec, startMock, type LoadedSpec, type RunningMock } from '../../src/index.js';
-import { CHROMIUM_ARGS } from './chromium.js';
+import { sharedChromium } from './shared-chromium.js';
 import { withChromium } from './with-chromium.js';
 
 const KEY = 'browser-test-key';
@@ -100,16 +100,13 @@ const json = { ...auth, 'Content-Type': 'application/json' };
 
 beforeAll(async () => {
   if (!chromiumLookup.found) return;
-  [spec, browser] = await Promise.all([
-    loadSpec(),
-    chromium.launch({ executablePath: chromiumLookup.path, args: CHROMIUM_ARGS }),
-  ]);
+  [spec, browser] = await Promise.all([loadSpec(), sharedChromium(chromiumLookup.path)]);
   context = await browser.newContext();
 });
 
 afterAll(async () => {
   await Promise.all(toClose.splice(0).map((close) => close()));
-  await browser?.close();
+  await context?.close();
 });
 
 describe('a page on another origin, with fetch()', () => {

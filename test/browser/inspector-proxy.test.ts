@@ -3,11 +3,11 @@
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy, type RunningProxy } from '../../src/wiring/start-proxy.js';
 import { categoriesTarget, TARGET_AUTH } from '../proxy-target.js';
-import { CHROMIUM_ARGS } from './chromium.js';
+import { sharedChromium } from './shared-chromium.js';
 import { withChromium } from './with-chromium.js';
 
 const KEY = 'inspector-proxy-key';
@@ -27,7 +27,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => target.server.listen(0, '127.0.0.1', resolve));
   const port = (target.server.address() as AddressInfo).port;
   proxy = await startProxy({ target: `http://127.0.0.1:${port}/api/v1`, apiKeys: [KEY] });
-  browser = await chromium.launch({ executablePath: chromiumLookup.path, args: CHROMIUM_ARGS });
+  browser = await sharedChromium(chromiumLookup.path);
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(proxy.url.replace(/\/v1$/, '/__mock/'));
@@ -38,7 +38,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await page?.close();
   await proxy?.close();
   target.server.closeAllConnections();
   await new Promise((resolve) => target.server.close(resolve));

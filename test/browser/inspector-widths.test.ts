@@ -6,10 +6,10 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
-import { CHROMIUM_ARGS } from './chromium.js';
+import { sharedChromium } from './shared-chromium.js';
 import { withChromium } from './with-chromium.js';
 
 const KEY = 'inspector-widths-key';
@@ -30,12 +30,11 @@ beforeAll(async () => {
   const auth = { Authorization: `Bearer ${KEY}` };
   await fetch(`${mock.url}/categories`, { headers: auth });
   await fetch(`${mock.url}${LONG_PATH.slice(3)}`, { headers: auth });
-  browser = await chromium.launch({ executablePath: chromiumLookup.path, args: CHROMIUM_ARGS });
+  browser = await sharedChromium(chromiumLookup.path);
   // Chromium starts slowly on a busy machine.
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
   await mock?.close();
 });
 

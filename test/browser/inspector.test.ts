@@ -5,10 +5,10 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
-import { CHROMIUM_ARGS } from './chromium.js';
+import { sharedChromium } from './shared-chromium.js';
 import { withChromium } from './with-chromium.js';
 
 const KEY = 'inspector-browser-key';
@@ -22,15 +22,11 @@ beforeAll(async () => {
   if (!chromiumLookup.found) return;
   if (!existsSync(BUILT))
     throw new Error('dist/inspector is missing: run `npm run build` (npm test does)');
-  browser = await chromium.launch({ executablePath: chromiumLookup.path, args: CHROMIUM_ARGS });
+  browser = await sharedChromium(chromiumLookup.path);
 });
 
 afterEach(async () => {
   await Promise.all(toClose.splice(0).map((close) => close()));
-});
-
-afterAll(async () => {
-  await browser?.close();
 });
 
 async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void) {

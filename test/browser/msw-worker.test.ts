@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS } from './chromium.js';
+import { sharedChromium } from './shared-chromium.js';
 import { withChromium } from './with-chromium.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -88,7 +88,7 @@ beforeAll(async () => {
   await vite.listen();
   const url = vite.resolvedUrls?.local[0];
   if (!url) throw new Error('Vite gave no address');
-  browser = await chromium.launch({ executablePath: chromiumLookup.path, args: CHROMIUM_ARGS });
+  browser = await sharedChromium(chromiumLookup.path);
   page = await browser.newPage();
   const failed = new Promise<never>((_resolve, reject) =>
     page.on('pageerror', (error) => {
@@ -107,7 +107,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await page?.close();
   await vite?.close();
   if (folder) rmSync(folder, { recursive: true, force: true });
 });

@@ -5,12 +5,12 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec, startMock, type RunningMock } from '../../src/index.js';
 import { runCli } from '../helpers.js';
-import { CHROMIUM_ARGS } from './chromium.js';
+import { sharedChromium } from './shared-chromium.js';
 import { withChromium } from './with-chromium.js';
 
 const KEY = 'har-key';
@@ -28,7 +28,7 @@ beforeAll(async () => {
   har = join(folder, 'page.har');
   [mock, browser] = await Promise.all([
     startMock({ spec: await loadSpec(LIBRARY), apiKeys: [KEY], port: 0, seedCount: 2 }),
-    chromium.launch({ executablePath: chromiumLookup.path, args: CHROMIUM_ARGS }),
+    sharedChromium(chromiumLookup.path),
   ]);
   const context = await browser.newContext({ recordHar: { path: har } });
   const page = await context.newPage();
@@ -59,7 +59,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await mock?.close();
-  await browser?.close();
 });
 
 describe('a HAR saved by Chromium of a page using the mock', () => {

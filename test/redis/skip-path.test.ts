@@ -15,8 +15,9 @@ function runRedisTests(env: Record<string, string>) {
   });
 }
 
-// Concurrent: each is a vitest run of its own, a few seconds of start-up.
-describe.concurrent('without redis-server', () => {
+// Concurrent: each is a vitest run of its own, a few seconds of start-up. Three minutes each,
+// not Vitest's one: the two start at once, and on two busy cores a run can take more.
+describe.concurrent('without redis-server', { timeout: 180_000 }, () => {
   it('a local run passes, and its summary ends with a banner saying how to install it', async () => {
     const { code, output } = await runRedisTests({});
     expect(code, output).toBe(0);

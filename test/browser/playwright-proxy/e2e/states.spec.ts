@@ -1,5 +1,10 @@
-// The docs' "shows the error state", with the page behind Vite's proxy and in StrictMode.
-import { expect, test } from 'petstore-kit/playwright';
+// The docs' "shows the error state", with the page behind Vite's proxy and in StrictMode, run by
+// the docs' own Playwright config (test/browser/playwright-docs-config.test.ts).
+import { expect as pageExpect, test } from 'petstore-kit/playwright';
+
+// Chromium, Vite and the mock share two busy cores: 15 s for what a page shows, not 5. A
+// passing test waits no longer.
+const expect = pageExpect.configure({ timeout: 15_000 });
 
 test('shows the error state', async ({ page, mock }) => {
   await mock.force('code=500');
