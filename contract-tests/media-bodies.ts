@@ -2,7 +2,8 @@
 // XML (`application/xml`, `text/xml`, `+xml`) and bytes (`application/octet-stream` and any
 // other). Valid ones, for the calls that need one, and the ones the schema forbids, each
 // confirmed invalid against the schema before it is sent, as JSON bodies are.
-import { isJsonMediaType, mediaEssence, type PlanOperation, type Schema } from './plan.js';
+import { essenceOf, isJsonMediaType } from '../src/openapi/operations.js';
+import { type PlanOperation, type Schema } from './plan.js';
 import { sampleBody, sampleValue } from './samples.js';
 import {
   allowedTypes,
@@ -34,7 +35,7 @@ export interface InvalidMediaBody extends MediaBody {
  * @example mediaKind('application/vnd.pets+xml') // 'xml'
  */
 function mediaKind(mediaType: string): MediaKind {
-  const essence = mediaEssence(mediaType);
+  const essence = essenceOf(mediaType);
   if (isJsonMediaType(essence)) return 'json';
   if (essence === 'application/x-www-form-urlencoded' || essence === 'multipart/form-data')
     return 'form';
@@ -46,7 +47,7 @@ function mediaKind(mediaType: string): MediaKind {
 
 /** The Content-Type to send for a media type of the spec; `undefined` for a range (`image/*`) but `*\/*`. */
 function contentTypeOf(mediaType: string): string | undefined {
-  const essence = mediaEssence(mediaType);
+  const essence = essenceOf(mediaType);
   if (essence === '*/*') return 'application/octet-stream';
   return essence.includes('*') ? undefined : essence;
 }

@@ -1,6 +1,7 @@
 // The plan's format (src/cli/contract-plan-format.ts, the one the CLI writes) and what the
 // rules ask of it.
 import type { PlanOperation, PlanResponse, Schema } from '../src/cli/contract-plan-format.js';
+import { isJsonMediaType } from '../src/openapi/operations.js';
 
 export type {
   Schema,
@@ -46,24 +47,6 @@ export function responseFor(
  */
 export function answersBody(operation: PlanOperation, status: number): boolean {
   return Object.keys(responseFor(operation, status)?.response.content ?? {}).length > 0;
-}
-
-/**
- * `application/json`, `application/problem+json` and the like, in any letter case and with
- * any parameter.
- * @example isJsonMediaType('Application/JSON; charset=UTF-8') // true
- */
-export function isJsonMediaType(type: string): boolean {
-  const essence = mediaEssence(type);
-  return essence === 'application/json' || /^application\/[\w.-]+\+json$/.test(essence);
-}
-
-/**
- * A media type without its parameters, in lower case: media types are case-insensitive.
- * @example mediaEssence('Application/JSON; charset=UTF-8') // 'application/json'
- */
-export function mediaEssence(type: string): string {
-  return (type.split(';')[0] ?? '').trim().toLowerCase();
 }
 
 /** The JSON media type and schema of a request body, when it takes JSON. */

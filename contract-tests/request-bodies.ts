@@ -4,7 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kit } from './kit.js';
 import { otherValidBody } from './media-bodies.js';
-import { isJsonMediaType, mediaEssence, type PlanOperation, type Schema } from './plan.js';
+import { essenceOf, isJsonMediaType } from '../src/openapi/operations.js';
+import { type PlanOperation, type Schema } from './plan.js';
 import { sampleBody } from './samples.js';
 import { textKeyword, writableProperties } from './schema-parts.js';
 
@@ -31,12 +32,12 @@ export function validRequest(
   if (json) return { body: JSON.stringify(kit.validBody(operation, what)), contentType: json[0] };
   if (!operation.requestBody?.required || content.length === 0) return undefined;
   const label = `${kit.label} ${what}`;
-  const form = content.find(([type]) => mediaEssence(type) === 'application/x-www-form-urlencoded');
+  const form = content.find(([type]) => essenceOf(type) === 'application/x-www-form-urlencoded');
   if (form) {
     const fields = fieldsOf(form[1], label);
     return { body: new URLSearchParams(fields).toString(), contentType: form[0] };
   }
-  const multipart = content.find(([type]) => mediaEssence(type) === 'multipart/form-data');
+  const multipart = content.find(([type]) => essenceOf(type) === 'multipart/form-data');
   if (multipart) return multipartOf(multipart[1], label);
   // Text, XML or bytes, made valid against its schema; none the suite can write: undefined.
   return otherValidBody(operation, label, (part, value) =>

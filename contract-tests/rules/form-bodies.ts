@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kit } from '../kit.js';
-import { mediaEssence, type Schema } from '../plan.js';
+import { essenceOf } from '../../src/openapi/operations.js';
+import { type Schema } from '../plan.js';
 import type { Rule } from '../rule.js';
 import { sampleBody } from '../samples.js';
 import { allowedTypes, keyword, requiredOf, writableProperties } from '../schema-parts.js';
@@ -23,7 +24,7 @@ export function formBodyRules(kit: Kit): Rule[] {
   const rules: Rule[] = [];
   for (const operation of kit.plan.operations) {
     for (const [mediaType, schema] of Object.entries(operation.requestBody?.content ?? {})) {
-      const form = FORMS.find((type) => mediaEssence(mediaType) === type);
+      const form = FORMS.find((type) => essenceOf(mediaType) === type);
       if (!form) continue;
       const valid = scalarFields(schema, kit.label);
       if (!valid) continue;

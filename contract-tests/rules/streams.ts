@@ -1,5 +1,6 @@
 import type { Kit } from '../kit.js';
-import { mediaEssence, type PlanItems, type PlanOperation } from '../plan.js';
+import { essenceOf } from '../../src/openapi/operations.js';
+import { type PlanItems, type PlanOperation } from '../plan.js';
 import { notJudgedIfRefused } from '../refusals.js';
 import type { Rule } from '../rule.js';
 import { schemaName } from '../spec.js';
@@ -114,7 +115,7 @@ function streamedAnswer(
   for (const [status, response] of Object.entries(operation.responses)) {
     if (!/^2/.test(status)) continue;
     for (const [type, items] of Object.entries(response.items ?? {})) {
-      const framing = FRAMINGS[mediaEssence(type)];
+      const framing = FRAMINGS[essenceOf(type)];
       if (framing) return { type, framing, items };
     }
   }
@@ -126,7 +127,7 @@ function jsonBodyOf(
   operation: PlanOperation,
 ): { properties?: Record<string, { type?: unknown }> } | undefined {
   const content = operation.requestBody?.content ?? {};
-  const type = Object.keys(content).find((name) => /json/i.test(mediaEssence(name)));
+  const type = Object.keys(content).find((name) => /json/i.test(essenceOf(name)));
   return type === undefined
     ? undefined
     : (content[type] as { properties?: Record<string, { type?: unknown }> });

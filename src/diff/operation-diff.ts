@@ -1,6 +1,6 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { SchemaObject } from '../openapi/load.js';
-import type { Operation, Parameter } from '../openapi/operations.js';
+import { essenceOf, type Operation, type Parameter } from '../openapi/operations.js';
 import { requiredOf } from '../openapi/schema-parts.js';
 import { itemSchemaOf } from '../openapi/streams.js';
 import { inside, report, type DiffRun, type Where } from './change.js';
@@ -182,7 +182,7 @@ function diffContent(
 function contentOf(response: ResponseObject): Map<string, SchemaObject> {
   const content = new Map<string, SchemaObject>();
   for (const [type, media] of Object.entries(response.content ?? {})) {
-    const essence = (type.split(';')[0] ?? '').trim().toLowerCase();
+    const essence = essenceOf(type);
     // A stream's items are what its readers read: 3.2's `itemSchema`, compared as a schema is.
     if (!content.has(essence))
       content.set(essence, itemSchemaOf(essence, media) ?? ((media.schema ?? {}) as SchemaObject));

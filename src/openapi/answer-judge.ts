@@ -3,6 +3,7 @@
 // the same exchange gets the same verdict from each. Which schema engine checks a value is the
 // caller's (the mock's compiled schemas, the suite's own ajv): the judgements are made here.
 import { referenceHeaderFormat } from './formats.js';
+import { essenceOf, isJsonMediaType } from './operations.js';
 
 /** A schema as the judge reads it: plain JSON Schema, `$ref`s resolved. */
 export type JudgedSchema = Readonly<Record<string, unknown>>;
@@ -139,7 +140,7 @@ function judgeAnswer(
   // none (`400: Invalid username supplied`, which a correct server answers with an error
   // body): failing it would be a false alarm; nothing to judge.
   if (types.length === 0) return found;
-  const essence = sent === undefined ? undefined : mediaEssence(sent);
+  const essence = sent === undefined ? undefined : essenceOf(sent);
   const matched = essence === undefined ? undefined : matchType(types, essence);
   if (matched === undefined) {
     found.push({
@@ -149,7 +150,7 @@ function judgeAnswer(
     });
     return found;
   }
-  if (text === undefined || essence === undefined || !isJsonEssence(essence)) return found;
+  if (text === undefined || essence === undefined || !isJsonMediaType(essence)) return found;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -196,14 +197,6 @@ export function schemaName(schema: JudgedSchema): string {
   return 'documented';
 }
 
-/**
- * A media type without its parameters, in lower case: media types are case-insensitive.
- * @example mediaEssence('Application/JSON; charset=UTF-8') // 'application/json'
- */
-function mediaEssence(type: string): string {
-  return (type.split(';')[0] ?? '').trim().toLowerCase();
-}
-
 function headerBreaches(
   response: DocumentedAnswer,
   answer: HeardAnswer,
@@ -238,17 +231,13 @@ function headerBreaches(
 
 /** The spec's media type an answer's matches: exact, then `type/*`, then `*\/*`. */
 function matchType(types: readonly string[], essence: string): string | undefined {
-  const lower = types.map(mediaEssence);
+  const lower = types.map(essenceOf);
   const range = `${essence.split('/')[0] ?? ''}/*`;
   for (const wanted of [essence, range, '*/*']) {
     const at = lower.indexOf(wanted);
     if (at !== -1) return types[at];
   }
   return undefined;
-}
-
-function isJsonEssence(essence: string): boolean {
-  return essence === 'application/json' || /^application\/[\w.-]+\+json$/.test(essence);
 }
 
 function headerText(value: string | readonly string[] | undefined): string | undefined {

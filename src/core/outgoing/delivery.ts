@@ -129,8 +129,7 @@ function answerProblems(
     ];
   const schema = jsonSchemaOf(found.response);
   const type = answer.headers['content-type'] ?? '';
-  if (!schema || answer.text === '' || !isJsonMediaType(type.split(';')[0]?.trim() ?? ''))
-    return [];
+  if (!schema || answer.text === '' || !isJsonMediaType(type)) return [];
   let body: unknown;
   try {
     body = JSON.parse(answer.text);

@@ -413,7 +413,7 @@ function headerText(value: string | readonly string[] | undefined): string | und
 
 /** A JSON answer's value; undefined for any other, or none. */
 function jsonOf(body: Buffer | undefined, headers: TargetHeaders): unknown {
-  const type = headerText(headers['content-type'])?.split(';')[0]?.trim().toLowerCase();
+  const type = headerText(headers['content-type']);
   if (!body || body.length === 0 || !type || !isJsonMediaType(type)) return undefined;
   return JSON.parse(body.toString('utf8')) as unknown;
 }
