@@ -10,9 +10,10 @@ import { mockHandlers } from '../src/msw.js';
 import { loadSpec, type OpenApiDocument } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { startProxy, type RunningProxy } from '../src/wiring/start-proxy.js';
 import { AUTH, editedSpec, KEY } from './helpers.js';
 
-const opened: (RunningMock | MockMiddleware)[] = [];
+const opened: (RunningMock | MockMiddleware | RunningProxy)[] = [];
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((adapter) => adapter.close()));
 });
@@ -99,6 +100,10 @@ describe('the one mock every adapter holds', () => {
     const middleware = await mockMiddleware({ apiKeys: [KEY] });
     opened.push(middleware);
     expect(Object.keys(middleware).sort()).toEqual(['close', 'mock']);
+    const proxy = await startProxy({ port: 0, target: 'http://127.0.0.1:9/v1' });
+    opened.push(proxy);
+    expect(Object.keys(proxy).sort()).toEqual(['close', 'mock', 'server', 'url', 'violations']);
+    expect(proxy.mock.basePath).toBe('/v1');
   });
 
   it('with watch, `.mock` is the mock of the reloaded spec, holding the same records', async () => {

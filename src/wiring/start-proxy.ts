@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Mock } from '../core/create-mock.js';
 import { createRecorder } from '../core/proxy/recorder.js';
 import { createViolationLog, type ViolationLog } from '../core/proxy/violations.js';
 import { createForward } from '../core/stages/forward.js';
@@ -40,6 +41,8 @@ export interface RunningProxy {
   /** Its base URL, e.g. `http://127.0.0.1:4010/v1`. */
   url: string;
   server: Server;
+  /** The mock whose stages the proxy runs: its description, resources, request log, coverage. */
+  mock: Mock;
   /** What it saw break the spec (also at `GET /__mock/violations`). */
   violations: ViolationLog;
   /** Stops it: in-flight exchanges finish (bounded), the recording is closed. */
@@ -134,6 +137,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   return {
     url: `${origin}${app.mock.basePath}`,
     server,
+    mock: app.mock,
     violations,
     async close() {
       await close();
