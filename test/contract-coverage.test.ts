@@ -11,12 +11,7 @@ import type { Coverage } from '../src/openapi/coverage-table.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
 import { startMock } from '../src/wiring/start-mock.js';
-import {
-  requireBuiltCli,
-  runContractCli,
-  serveOnFreePort,
-  type Served,
-} from './contract-helpers.js';
+import { runContractCli, serveOnFreePort, type Served } from './contract-helpers.js';
 import { mediaServer } from './fixtures/media-server.js';
 import { categoryStore } from './helpers.js';
 
@@ -35,7 +30,6 @@ function contract(args: string[], target = served.url) {
 }
 
 beforeAll(async () => {
-  requireBuiltCli();
   served = await serveOnFreePort(
     express().use(createApp({ spec: await loadSpec(), apiKeys: [KEY], store: categoryStore() })),
   );

@@ -10,7 +10,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { requireBuiltCli, runContractCli } from './contract-helpers.js';
+import { runContractCli } from './contract-helpers.js';
 
 const KEY = 'realworld-key';
 /**
@@ -40,7 +40,6 @@ describe.each(Object.entries(DOCUMENTS))(
   (_, spec) => {
     let mock: RunningMock;
     beforeAll(async () => {
-      requireBuiltCli();
       mock = await startMock({ spec, port: 0, apiKeys: [KEY], seed: 1 });
     });
     afterAll(() => mock.close());
