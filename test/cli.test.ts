@@ -148,6 +148,16 @@ describe('petstore-kit mock', { timeout: 60_000 }, () => {
     expect((await get(url, 'petstore-kit-dev-key')).status).toBe(401);
   });
 
+  it('a flag given outranks its variable, a repeatable one too', async () => {
+    // serveMock gives --port 0: a PORT the mock would refuse is not read.
+    const { url } = await serveMock(['--api-key', 'from-flag'], {
+      API_KEYS: 'from-env',
+      PORT: 'abc',
+    });
+    expect((await get(url, 'from-flag')).status).toBe(200);
+    expect((await get(url, 'from-env')).status).toBe(401);
+  });
+
   it('gives the same seeded data for the same --seed in every time zone (dates and times included), other data for another seed; --quiet logs no request; stops cleanly on SIGINT', async () => {
     const library = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
     const args = ['--spec', library, '--quiet'];
