@@ -1,6 +1,6 @@
-// What a contract run covered: the built CLI runs the suite against our mock and reports
-// every operation by documented status (text, JSON, JUnit); `--min-coverage` fails a run
-// below its floor and passes one at or above it.
+// What a contract run covered: the contract command, run in process, runs the suite against
+// our mock and reports every operation by documented status (text, JSON, JUnit);
+// `--min-coverage` fails a run below its floor and passes one at or above it.
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +22,7 @@ const MEDIA = fileURLToPath(new URL('./fixtures/specs/media.yaml', import.meta.u
 const RUNS_TIMEOUT = 240_000;
 let served: Served;
 
-/** The built CLI against `target`, with a fixed seed and no generated bodies. */
+/** The contract command against `target`, with a fixed seed and no generated bodies. */
 function contract(args: string[], target = served.url) {
   return runContractCli(['--base-url', target, '--seed', '5', '--budget', '0', ...args], {
     API_KEY: KEY,

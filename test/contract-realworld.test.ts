@@ -14,7 +14,7 @@ import { runContractCli } from './contract-helpers.js';
 
 const KEY = 'realworld-key';
 /**
- * A whole run of the built contract CLI against a large description's mock: Dialogporten's
+ * A whole run of the contract command against a large description's mock: Dialogporten's
  * went past the 60 s default in a full `npm test` at a load of 19 on two cores. A bound only.
  */
 const RUN_TIMEOUT = 240_000;
