@@ -16,13 +16,12 @@ import { processTestFiles } from './test/test-tiers.js';
  */
 const SLOWEST_FIRST = [
   'test/contract-proof.test.ts', // the contract suite against every faulty server, in-process
-  'test/cli.test.ts', // the built CLI started some 50 times
-  'test/contract-coverage.test.ts', // five runs of the built contract CLI
   'test/browser/playwright-fixture.test.ts', // one Playwright run, four Chromiums
-  'test/contract-cli.test.ts', // the built contract CLI
   'test/browser/inspector.test.ts', // Chromium
   'test/browser/playwright-docs-config.test.ts', // Vite, the mock, Chromium, six tests
   'test/browser/playwright-msw.test.ts', // Vite, two mocks, two Chromiums
+  'test/cli.test.ts', // the CLI in process; the built one for signals, kill -9, time zones
+  'test/contract-cli.test.ts', // the contract suite run in process, twice by the built CLI
   'test/recipes/playwright.test.ts', // Vite, the mock and two Chromiums
   'test/redis-mock.test.ts', // replicas of the built CLI
   'test/redis-team.test.ts', // replicas and Redis servers started, stopped, frozen

@@ -42,11 +42,25 @@ export interface ContractSpec {
   acceptsRequest(operation: PlanOperation, body: unknown): boolean;
 }
 
+/** The checks of each plan, made once: every run against the same plan shares its compiled schemas. */
+const specs = new WeakMap<ContractPlan, ContractSpec>();
+
 /**
- * The checks of a plan's spec. Schemas are compiled once each, per direction.
+ * The checks of a plan's spec. Schemas are compiled once each, per direction, and once for
+ * every run of the same plan.
  * @example specOf(plan).checkAnswer(plan.operations[0], answer) // []
  */
 export function specOf(plan: ContractPlan): ContractSpec {
+  let spec = specs.get(plan);
+  if (!spec) {
+    spec = checksOf(plan);
+    specs.set(plan, spec);
+  }
+  return spec;
+}
+
+/** The checks of a plan's spec, compiled as they are first asked for. */
+function checksOf(plan: ContractPlan): ContractSpec {
   const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false, validateSchema: false });
   addFormats.default(ajv);
   // URIs as RFC 3986 defines them (ajv-formats' url refuses loopback hosts and relative ones).

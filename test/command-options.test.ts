@@ -3,28 +3,14 @@
 import { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_OPTIONS } from '../scripts/options-doc.js';
-import { createCli } from '../src/cli/cli.js';
 import { addCommandOptions, repeated, type FlagsOf } from '../src/cli/command-options.js';
 import { parseCount } from '../src/cli/parse.js';
+import { runCliWith } from './helpers.js';
 
 /** What `petstore-kit <args>` prints, in the process. */
 async function run(args: readonly string[]): Promise<string> {
-  let text = '';
-  const sink = {
-    write: (chunk: string) => {
-      text += chunk;
-      return true;
-    },
-  } as unknown as NodeJS.WritableStream;
-  const program = createCli({ stdout: sink, stderr: sink });
-  // Every level, subcommands' subcommands too (`workflow from-har`): commander's help exits.
-  const overridden = (command: Command): void => {
-    command.exitOverride();
-    command.commands.forEach(overridden);
-  };
-  overridden(program);
-  await program.parseAsync(args, { from: 'user' }).catch(() => undefined);
-  return text;
+  const { out, err } = await runCliWith(args);
+  return out + err;
 }
 
 describe("the commands' declared options", () => {

@@ -1,5 +1,9 @@
-// `petstore-kit contract` end to end: the built CLI runs the suite against
-// servers started here, and its exit code says whether they conform.
+// `petstore-kit contract` end to end: the command runs the suite against servers started here,
+// in process as bin.ts runs it, and its exit code says whether they conform. The built CLI is
+// started only for what a process alone shows: its working folder, and the variables Node and
+// its HTTP client read at start (NODE_EXTRA_CA_CERTS, HTTPS_PROXY).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
@@ -19,8 +23,9 @@ import { categoriesServer } from './fixtures/categories-server.js';
 import { KEYS, withKeySchemes } from './fixtures/library-keys.js';
 import { libraryServer } from './fixtures/library-server.js';
 import { categoryStore, storedCategories } from './helpers.js';
-import { requireBuiltCli, runContractCli, serveOnFreePort } from './contract-helpers.js';
+import { runContractCli, serveOnFreePort, type CliRun } from './contract-helpers.js';
 
+const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 const TLS = fileURLToPath(new URL('./fixtures/tls/', import.meta.url));
 const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
 /** The start of colour and cursor escape sequences: none in a piped run. */
@@ -47,13 +52,30 @@ async function mock(store: Store = categoryStore()): Promise<string> {
   return serve(express().use(createApp({ spec: await loadSpec(), apiKeys: [KEY], store })));
 }
 
-/** The built CLI, with a small budget of generated bodies unless `env` says otherwise. */
-function contract(args: string[], env: Record<string, string> = {}, cwd = process.cwd()) {
-  return runContractCli(args, { CONTRACT_BUDGET: BUDGET, ...env }, cwd);
+/** The command in process, with a small budget of generated bodies unless `env` says otherwise. */
+function contract(args: string[], env: Record<string, string> = {}) {
+  return runContractCli(args, { CONTRACT_BUDGET: BUDGET, ...env });
+}
+
+/** The built CLI's `contract` in a process of its own, in `cwd`, with PATH and `env` alone. */
+function builtContract(args: string[], env: Record<string, string>, cwd: string): Promise<CliRun> {
+  if (!existsSync(BIN))
+    throw new Error('dist/cli/bin.js is missing: run `npm run build` (npm test does)');
+  const child = spawn(process.execPath, [BIN, 'contract', ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', CONTRACT_BUDGET: BUDGET, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) =>
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr })),
+  );
 }
 
 beforeAll(async () => {
-  requireBuiltCli();
   const rules = contractRules(buildContractPlan((await loadSpec()).resolved), {
     namePrefix: 'x',
     credentials: { token: KEY },
@@ -82,8 +104,8 @@ afterEach(async () => {
   }
 });
 
-// Each test runs the whole suite in a child process: 12 s on a quiet machine, over the 20 s
-// default at a load of 16. A bound a busy machine cannot miss.
+// A test runs the whole suite, a few of them in a child process: 12 s on a quiet machine, over
+// the 20 s default at a load of 16. A bound a busy machine cannot miss.
 describe('petstore-kit contract', { timeout: 120_000 }, () => {
   it('exits 0 against our mock, from BASE_URL and API_KEY, and writes a JUnit report', async () => {
     const baseUrl = await mock();
@@ -117,7 +139,7 @@ describe('petstore-kit contract', { timeout: 120_000 }, () => {
     // interface does not promise it. A warning (console, JUnit, GitHub), never a failure.
     // One run for both: each run of the CLI costs seconds of CPU to start its suite.
     const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-cwd-'));
-    const run = await contract(
+    const run = await builtContract(
       ['--reporter', 'junit', '--output', 'reports/contract.xml'],
       {
         BASE_URL: await serve(categoriesServer({ apiKey: KEY, warming: 1 })),
@@ -334,10 +356,14 @@ describe('petstore-kit contract', { timeout: 120_000 }, () => {
     });
     servers.push(proxy);
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const run = await contract(['--base-url', baseUrl, '--api-key', KEY], {
-      NODE_EXTRA_CA_CERTS: join(TLS, 'ca.pem'),
-      HTTPS_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-    });
+    const run = await builtContract(
+      ['--base-url', baseUrl, '--api-key', KEY],
+      {
+        NODE_EXTRA_CA_CERTS: join(TLS, 'ca.pem'),
+        HTTPS_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      },
+      process.cwd(),
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(new Set(tunnels)).toEqual(new Set([new URL(baseUrl).host]));
   });

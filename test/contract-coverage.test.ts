@@ -1,6 +1,6 @@
-// What a contract run covered: the built CLI runs the suite against our mock and reports
-// every operation by documented status (text, JSON, JUnit); `--min-coverage` fails a run
-// below its floor and passes one at or above it.
+// What a contract run covered: the contract command, run in process, runs the suite against
+// our mock and reports every operation by documented status (text, JSON, JUnit);
+// `--min-coverage` fails a run below its floor and passes one at or above it.
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,12 +11,7 @@ import type { Coverage } from '../src/openapi/coverage-table.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
 import { startMock } from '../src/wiring/start-mock.js';
-import {
-  requireBuiltCli,
-  runContractCli,
-  serveOnFreePort,
-  type Served,
-} from './contract-helpers.js';
+import { runContractCli, serveOnFreePort, type Served } from './contract-helpers.js';
 import { mediaServer } from './fixtures/media-server.js';
 import { categoryStore } from './helpers.js';
 
@@ -27,7 +22,7 @@ const MEDIA = fileURLToPath(new URL('./fixtures/specs/media.yaml', import.meta.u
 const RUNS_TIMEOUT = 240_000;
 let served: Served;
 
-/** The built CLI against `target`, with a fixed seed and no generated bodies. */
+/** The contract command against `target`, with a fixed seed and no generated bodies. */
 function contract(args: string[], target = served.url) {
   return runContractCli(['--base-url', target, '--seed', '5', '--budget', '0', ...args], {
     API_KEY: KEY,
@@ -35,7 +30,6 @@ function contract(args: string[], target = served.url) {
 }
 
 beforeAll(async () => {
-  requireBuiltCli();
   served = await serveOnFreePort(
     express().use(createApp({ spec: await loadSpec(), apiKeys: [KEY], store: categoryStore() })),
   );

@@ -10,7 +10,7 @@ import {
 import { buildContractPlan } from '../src/cli/contract-plan.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { requireBuiltCli, runContractCli } from './contract-helpers.js';
+import { runContractCli } from './contract-helpers.js';
 
 const SPEC = new URL('./fixtures/specs/scoped-notes.yaml', import.meta.url).pathname;
 const mocks: RunningMock[] = [];
@@ -139,7 +139,6 @@ describe('petstore-kit contract --credential', { timeout: 60_000 }, () => {
       'petstore-kit contract: --credential gives oauth twice: one value per scheme (tokens of other scopes may be added as oauth[scope,...]=<token>)',
     ],
   ])('stops with one line and exit 2 for %j', async (args, env, line) => {
-    requireBuiltCli();
     const run = await runContractCli(
       ['--spec', SPEC, '--base-url', 'http://127.0.0.1:9/api', ...args],
       env,

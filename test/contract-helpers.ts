@@ -1,7 +1,6 @@
-// What the tests of `petstore-kit contract` share: the built CLI run as a user runs it, and
-// servers started on a free port of 127.0.0.1.
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+// What the tests of `petstore-kit contract` share: the command run in process as bin.ts runs
+// it, and servers started on a free port of 127.0.0.1.
+import { readFileSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -9,43 +8,28 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { Rule, RuleContext } from '../contract-tests/rule.js';
+import { runCliWith } from './helpers.js';
 
-const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 const TLS = fileURLToPath(new URL('./fixtures/tls/', import.meta.url));
 
 /** What a run of the CLI left: its exit code and everything it printed. */
 export interface CliRun {
-  code: number | null;
+  code: number;
   stdout: string;
   stderr: string;
 }
 
-/** Fails a suite at once, with what to do, when the CLI it spawns has not been built. */
-export function requireBuiltCli(): void {
-  if (!existsSync(BIN))
-    throw new Error('dist/cli/bin.js is missing: run `npm run build` (npm test does)');
-}
-
 /**
- * Runs `petstore-kit contract` with these arguments, in an environment holding PATH and `env`
- * alone (nothing of the test's own: no stray BASE_URL or API_KEY).
+ * Runs `petstore-kit contract` with these arguments in process, with `env` as its whole
+ * environment (nothing of the test's own: no stray BASE_URL or API_KEY).
  * @example await runContractCli(['--base-url', url], { API_KEY: 'k' })
  */
-export function runContractCli(
+export async function runContractCli(
   args: string[],
   env: Record<string, string> = {},
-  cwd = process.cwd(),
 ): Promise<CliRun> {
-  const child = spawn(process.execPath, [BIN, 'contract', ...args], {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const { code, out, err } = await runCliWith(['contract', ...args], env);
+  return { code, stdout: out, stderr: err };
 }
 
 /** A server started for a test: its base URL, and how to stop it. */

@@ -10,11 +10,11 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { requireBuiltCli, runContractCli } from './contract-helpers.js';
+import { runContractCli } from './contract-helpers.js';
 
 const KEY = 'realworld-key';
 /**
- * A whole run of the built contract CLI against a large description's mock: Dialogporten's
+ * A whole run of the contract command against a large description's mock: Dialogporten's
  * went past the 60 s default in a full `npm test` at a load of 19 on two cores. A bound only.
  */
 const RUN_TIMEOUT = 240_000;
@@ -40,7 +40,6 @@ describe.each(Object.entries(DOCUMENTS))(
   (_, spec) => {
     let mock: RunningMock;
     beforeAll(async () => {
-      requireBuiltCli();
       mock = await startMock({ spec, port: 0, apiKeys: [KEY], seed: 1 });
     });
     afterAll(() => mock.close());

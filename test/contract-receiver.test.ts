@@ -8,7 +8,7 @@ import { parseReceiver, targetFromSettings } from '../contract-tests/target.js';
 import { buildContractPlan } from '../src/cli/contract-plan.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
-import { requireBuiltCli, ruleOutcomes, runContractCli, type Served } from './contract-helpers.js';
+import { ruleOutcomes, runContractCli, type Served } from './contract-helpers.js';
 import { KEY } from './helpers.js';
 
 const PETS = 'test/fixtures/specs/pets-webhooks.yaml';
@@ -157,7 +157,6 @@ describe('the suite’s receiver', () => {
   });
 
   it('is given by `petstore-kit contract --receiver host:port`', async () => {
-    requireBuiltCli();
     const port = await freePort();
     const mock = await serveMock(PETS, [`http://127.0.0.1:${port}/`]);
     const run = await runContractCli(

@@ -1,12 +1,8 @@
-import { spawn } from 'node:child_process';
-import { PassThrough } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:http';
 import request, { type Test } from 'supertest';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type AppOptions, type MockApp } from '../src/wiring/create-app.js';
 import { DEFAULT_BODY_LIMIT } from '../src/wiring/options.js';
-import { createCli } from '../src/cli/cli.js';
 import {
   ALWAYS_EXPOSED_HEADERS,
   corsMiddleware,
@@ -15,8 +11,15 @@ import {
   type CorsRules,
 } from '../src/http/cors.js';
 import { loadSpec, type LoadedSpec } from '../src/openapi/load.js';
-import type { RunningMock } from '../src/wiring/start-mock.js';
-import { AUTH, categoryStore, editedSpec, expectError, KEY } from './helpers.js';
+import {
+  AUTH,
+  categoryStore,
+  editedSpec,
+  expectError,
+  KEY,
+  serveCli,
+  type ServingCli,
+} from './helpers.js';
 
 const PAGE = 'http://localhost:5173';
 const OTHER_PAGE = 'https://evil.example.com';
@@ -342,18 +345,17 @@ describe('specCorsRules', () => {
 });
 
 describe('petstore-kit mock: --cors-origin, CORS_ORIGINS, --no-cors', () => {
-  const running: RunningMock[] = [];
+  const running: ServingCli[] = [];
 
   /** The CLI in process, as bin.ts runs it; resolves once the mock listens. */
   async function mockCli(...args: string[]): Promise<string> {
-    let listening: RunningMock | undefined;
-    await createCli({
-      stdout: new PassThrough(),
-      stderr: new PassThrough(),
-      onListening: (mock) => (listening = mock),
-    }).parseAsync(['node', 'petstore-kit', 'mock', '--port', '0', '--quiet', ...args]);
-    running.push(listening!);
-    return listening!.url;
+    return mockCliWith(args);
+  }
+
+  async function mockCliWith(args: string[], env: Record<string, string> = {}): Promise<string> {
+    const mock = await serveCli(['mock', '--port', '0', '--quiet', ...args], env);
+    running.push(mock);
+    return mock.url;
   }
 
   async function allowOrigin(url: string, origin: string): Promise<string | null> {
@@ -365,7 +367,7 @@ describe('petstore-kit mock: --cors-origin, CORS_ORIGINS, --no-cors', () => {
   }
 
   afterEach(async () => {
-    await Promise.all(running.splice(0).map((mock) => mock.close()));
+    await Promise.all(running.splice(0).map((mock) => mock.stop()));
   });
 
   it('allows any origin by default', async () => {
@@ -393,25 +395,8 @@ describe('petstore-kit mock: --cors-origin, CORS_ORIGINS, --no-cors', () => {
   });
 
   it('takes the allow-list from CORS_ORIGINS, comma-separated', async () => {
-    const bin = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
-    const child = spawn(process.execPath, [bin, 'mock', '--port', '0', '--quiet'], {
-      env: { PATH: process.env.PATH ?? '', CORS_ORIGINS: `${PAGE}, http://127.0.0.1:3000` },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let output = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          const found = /listening on (http:\/\/\S+?)["\s)]/.exec(output)?.[1];
-          if (found) resolve(found);
-        });
-        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
-      });
-      expect(await allowOrigin(url, 'http://127.0.0.1:3000')).toBe('http://127.0.0.1:3000');
-      expect(await allowOrigin(url, OTHER_PAGE)).toBeNull();
-    } finally {
-      child.kill();
-    }
+    const url = await mockCliWith([], { CORS_ORIGINS: `${PAGE}, http://127.0.0.1:3000` });
+    expect(await allowOrigin(url, 'http://127.0.0.1:3000')).toBe('http://127.0.0.1:3000');
+    expect(await allowOrigin(url, OTHER_PAGE)).toBeNull();
   });
 });

@@ -119,36 +119,97 @@ export function capturedLogger(options: LoggerOptions = {}): {
   return { logger, text: () => text };
 }
 
-/** What a `petstore-kit` command run in process printed, and the exit code it gave, if any. */
+/** What a `petstore-kit` command run in process printed, and its exit code. */
 export interface CliRun {
   out: string;
   err: string;
-  code: number | undefined;
+  code: number;
+}
+
+/** A stream that hands each chunk written to it, as text, to `write`. */
+function textSink(write: (text: string) => void): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      write(chunk.toString());
+      done();
+    },
+  });
 }
 
 /**
- * Runs `petstore-kit ...args` in process, as bin.ts runs it, collecting stdout and stderr: no
- * child process to spawn. The CLI is imported on first use, so files that never call this do
- * not load it.
+ * Runs `petstore-kit ...args` in process, as bin.ts runs it (src/cli/run.ts), collecting
+ * stdout and stderr: no child process to spawn. The CLI is imported on first use, so files that
+ * never call this do not load it.
  * @example const { out, err, code } = await runCli('types', '--spec', 'spec/openapi.yaml');
  */
 export async function runCli(...args: string[]): Promise<CliRun> {
-  const { createCli } = await import('../src/cli/cli.js');
+  return runCliWith(args);
+}
+
+/**
+ * `runCli` with these variables as the run's whole environment (nothing of the test's own: no
+ * stray BASE_URL or API_KEY).
+ * @example await runCliWith(['contract', '--base-url', url], { API_KEY: 'k' })
+ */
+export async function runCliWith(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<CliRun> {
+  const { run } = await import('../src/cli/run.js');
   const collected = { out: '', err: '' };
-  const sink = (into: 'out' | 'err') =>
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        collected[into] += chunk.toString();
-        done();
-      },
-    });
-  let code: number | undefined;
-  await createCli({
-    stdout: sink('out'),
-    stderr: sink('err'),
-    onExitCode: (exit) => (code = exit),
-  }).parseAsync(['node', 'petstore-kit', ...args]);
+  const code = await run(args, {
+    stdout: textSink((text) => (collected.out += text)),
+    stderr: textSink((text) => (collected.err += text)),
+    env,
+  });
   return { ...collected, code };
+}
+
+/** A command that serves (a mock, a proxy) run in process: what it printed, and its stop. */
+export interface ServingCli {
+  /** The URL its first "listening on" line gave. */
+  url: string;
+  /** Everything it printed so far, stdout and stderr. */
+  output: () => string;
+  /** Stops it as a signal stops bin.ts; resolves with the run's exit code. */
+  stop: () => Promise<number>;
+}
+
+/**
+ * Runs a command that serves (`mock`, `proxy`) in process, as `runCliWith` does, and resolves
+ * once it says where it listens; rejects with what it printed if it ends before.
+ * @example const { url, stop } = await serveCli(['mock', '--port', '0']); ...; await stop();
+ */
+export async function serveCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<ServingCli> {
+  const { run } = await import('../src/cli/run.js');
+  const stopping = new AbortController();
+  let text = '';
+  let url: string | undefined;
+  let listening: (url: string) => void = () => {};
+  const announced = new Promise<string>((resolve) => (listening = resolve));
+  const sink = textSink((chunk) => {
+    text += chunk;
+    url ??= /listening on (https?:\/\/\S+?)["\s),]/.exec(text)?.[1];
+    if (url) listening(url);
+  });
+  const ended = run(args, { stdout: sink, stderr: sink, env, signal: stopping.signal });
+  await Promise.race([
+    announced,
+    ended.then((code) => {
+      if (url === undefined) throw new Error(`exited with ${code}: ${text}`);
+    }),
+  ]);
+  return {
+    url: url!,
+    output: () => text,
+    stop: () => {
+      stopping.abort();
+      return ended;
+    },
+  };
 }
 
 /**

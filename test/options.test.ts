@@ -1,29 +1,22 @@
 // The one table of options: the CLI's flags, the library's options, their one check and
 // docs/options.md all come from it, so that a bad option reads the same wherever it is given.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { OPTIONS_DOC_PATH, renderOptionsDoc } from '../scripts/options-doc.js';
 import { createApp, loadSpec, startMock, StartupError, type MockOptions } from '../src/index.js';
 import { createMemoryStore } from '../src/store/memory-store.js';
 import { MOCK_OPTIONS, type OptionRow } from '../src/wiring/option-table.js';
 import { resolveOptions, validateOptions } from '../src/wiring/options.js';
 import type { RunningMock } from '../src/wiring/start-mock.js';
+import { runCliWith } from './helpers.js';
 
-const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
-
-/** What the built CLI prints and exits with for these arguments (it must stop by itself). */
-function cli(args: string[]): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, output })));
+/** What the CLI, run in process, prints and exits with for these arguments and variables. */
+async function cli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; output: string }> {
+  const { code, out, err } = await runCliWith(args, env);
+  return { code, output: out + err };
 }
 
 /** The StartupError a library call gives for these options. */
@@ -45,10 +38,6 @@ afterEach(async () => {
 });
 
 describe('a bad option, from the CLI or from a library call', () => {
-  beforeAll(() => {
-    if (!existsSync(BIN)) throw new Error('dist/cli/bin.js is missing: run `npm run build`');
-  });
-
   // Each pair says the same thing: the flag's text, and the value a library caller (in
   // JavaScript, unchecked by a compiler) would give.
   it.each([
@@ -91,15 +80,8 @@ describe('a bad option, from the CLI or from a library call', () => {
 
   it('a variable is read as its flag', async () => {
     const error = await refusal({ port: 'abc' });
-    const { output } = await new Promise<{ output: string }>((resolve) => {
-      const child = spawn(process.execPath, [BIN, 'mock'], {
-        env: { PATH: process.env.PATH ?? '', PORT: 'abc' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let text = '';
-      child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      child.once('close', () => resolve({ output: text }));
-    });
+    const { code, output } = await cli(['mock'], { PORT: 'abc' });
+    expect(code).toBe(1);
     expect(output).toBe(`petstore-kit: ${error.message} [invalid_option]\n`);
   });
 

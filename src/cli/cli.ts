@@ -27,11 +27,52 @@ import type { TypesCommandFlags } from './types-command.js';
 import { TYPE_OPTIONS } from '../openapi/typegen/options.js';
 import { addOptionFlags, optionValues } from './option-flags.js';
 
+/** The variables a run of the CLI sees: the process's in bin.ts, a test's own in process. */
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Every command of the CLI: an option's variable (`PORT`, `BASE_URL`...) is read from the run's
+ * `env`, and its subcommands are made alike.
+ */
+class KitCommand extends Command {
+  /** Commander's Command is an EventEmitter, which its typings leave out. */
+  declare emit: (event: string, ...args: unknown[]) => boolean;
+
+  constructor(
+    name: string | undefined,
+    private readonly env: Env,
+  ) {
+    super(name);
+  }
+
+  override createCommand(name?: string): Command {
+    return new KitCommand(name, this.env);
+  }
+
+  /**
+   * Commander's own step that applies the options' variables, which reads `process.env`: the same
+   * priority (a flag given outranks its variable), from the run's `env`.
+   */
+  _parseOptionsEnv(): void {
+    for (const option of this.options) {
+      const value = option.envVar === undefined ? undefined : this.env[option.envVar];
+      if (value === undefined) continue;
+      const key = option.attributeName();
+      const source = this.getOptionValueSource(key) ?? '';
+      if (this.getOptionValue(key) !== undefined && !['default', 'config', 'env'].includes(source))
+        continue;
+      // A flag that takes no value is set by its variable being there at all.
+      if (option.required || option.optional) this.emit(`optionEnv:${option.name()}`, value);
+      else this.emit(`optionEnv:${option.name()}`);
+    }
+  }
+}
+
 /**
  * The `contract` command: a bad option is a setup problem, which it reports as every other,
  * in one line, with exit code 2 (1 says the target broke a rule).
  */
-class ContractCommand extends Command {
+class ContractCommand extends KitCommand {
   override error(message: string, options?: { code?: string; exitCode?: number }): never {
     const line = message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
     return super.error(`petstore-kit contract: ${line}`, {
@@ -42,7 +83,7 @@ class ContractCommand extends Command {
 }
 
 /** The `diff` command: like `contract`, a bad option is a setup problem, exit code 2. */
-class CheckCommand extends Command {
+class CheckCommand extends KitCommand {
   override error(message: string, options?: { code?: string; exitCode?: number }): never {
     const line = message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
     return super.error(`petstore-kit ${this.name()}: ${line}`, { ...options, exitCode: 2 });
@@ -52,7 +93,7 @@ class CheckCommand extends Command {
 /** `petstore-kit workflow`: runs the workflows of an Arazzo document (docs/workflows.md). */
 function workflowCommand(io: CliIo): Command {
   return addCommandOptions(
-    new CheckCommand('workflow')
+    new CheckCommand('workflow', io.env ?? {})
       .description(
         'run the workflows of an Arazzo 1.0 or 1.1 document against a deployment or the mock; exit 0 if every one passed, 1 if a step failed, 2 if they cannot run',
       )
@@ -70,7 +111,7 @@ function workflowCommand(io: CliIo): Command {
  * The `types` command: an unknown option is told in one line with the valid ones, exit code 2
  * (the generator's options are many, and openapi-typescript users bring its flags).
  */
-class TypesCommand extends Command {
+class TypesCommand extends KitCommand {
   override error(message: string, options?: { code?: string; exitCode?: number }): never {
     let line = message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
     if (options?.code === 'commander.unknownOption') {
@@ -83,7 +124,7 @@ class TypesCommand extends Command {
 
 /** `petstore-kit types`: the spec, the output, and the generator's options (TYPE_OPTIONS). */
 function typesCommand(io: CliIo): Command {
-  const command = new TypesCommand('types')
+  const command = new TypesCommand('types', io.env ?? {})
     .description(
       "write the spec's TypeScript types (openapi-typescript's shape, written with no compiler: TypeScript 5 and 7 read them)",
     )
@@ -120,15 +161,21 @@ export interface CliIo {
    * are then written to it buffered, flushed at exit, not one synchronous write each.
    */
   stdoutFd?: number;
+  /** The variables the options fall back to (`PORT`, `BASE_URL`...); none when not given. */
+  env?: Env;
 }
 
 /**
  * The `petstore-kit` command line. The mock's flags, and the variables they fall back to
  * (`PORT`, `HOST`, `API_KEYS`...), come from the table of options (wiring/option-table.ts).
- * @example await createCli({ stdout: process.stdout, stderr: process.stderr }).parseAsync(process.argv);
+ * It never exits the process: where commander would, it throws a CommanderError with the exit
+ * code (run.ts turns it into the run's).
+ * @example await createCli({ stdout: process.stdout, stderr: process.stderr }).parseAsync(['mock'], { from: 'user' });
  */
 export function createCli(io: CliIo): Command {
-  const program = new Command('petstore-kit')
+  const env = io.env ?? {};
+  const program = new KitCommand('petstore-kit', env)
+    .exitOverride()
     .description(
       'Stateful mock server and contract tests for any API its OpenAPI document describes (the Pet Store categories interface by default)',
     )
@@ -181,7 +228,7 @@ export function createCli(io: CliIo): Command {
 
   program.addCommand(
     addCommandOptions(
-      new ContractCommand('contract')
+      new ContractCommand('contract', env)
         .copyInheritedSettings(program)
         .description(
           'run the contract suite against a deployment; exit 0 if it conforms, 1 if not, 2 if it cannot tell',
@@ -192,8 +239,11 @@ export function createCli(io: CliIo): Command {
       // Loaded here only: the suite's modules are no part of the mock's start-up.
       const { runContract } = await import('./contract-command.js');
       // A JSON object is no one flag's value: read here, with the other env vars.
-      const credentialsJson = process.env.CONTRACT_CREDENTIALS;
-      const code = await runContract({ ...options, baseUrlSource, credentialsJson }, io);
+      const credentialsJson = env.CONTRACT_CREDENTIALS;
+      const code = await runContract(
+        { ...options, baseUrlSource, credentialsJson },
+        { ...io, env },
+      );
       io.onExitCode?.(code);
     }),
   );
@@ -214,7 +264,7 @@ export function createCli(io: CliIo): Command {
   const workflow = workflowCommand(io).copyInheritedSettings(program).enablePositionalOptions();
   workflow.addCommand(
     addCommandOptions(
-      new CheckCommand('from-har')
+      new CheckCommand('from-har', env)
         .copyInheritedSettings(program)
         .description(
           'write the calls a HAR recorded as an Arazzo workflow whose steps carry the values each answer gave; exit 0 written, 2 if nothing could be',
@@ -233,7 +283,7 @@ export function createCli(io: CliIo): Command {
   program.addCommand(workflow);
   program.addCommand(
     addCommandOptions(
-      new CheckCommand('diff')
+      new CheckCommand('diff', env)
         .copyInheritedSettings(program)
         .description(
           'tell whether a client written against <old> can fail against a server implementing <new>; exit 0 if not, 1 if so, 2 if it cannot tell',
@@ -249,7 +299,7 @@ export function createCli(io: CliIo): Command {
   );
   program.addCommand(
     addCommandOptions(
-      new CheckCommand('traffic')
+      new CheckCommand('traffic', env)
         .copyInheritedSettings(program)
         .description(
           'judge every exchange of a HAR recording against the description; exit 0 if the server kept to it, 1 if not (or below --min-coverage), 2 if nothing could be judged',

@@ -49,7 +49,11 @@ const UNJUDGED = new Set(['TargetUnavailable', 'BudgetReached', 'SetupFailed', '
  */
 export async function runContract(
   options: ContractCommandOptions,
-  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+  io: {
+    stdout: NodeJS.WritableStream;
+    stderr: NodeJS.WritableStream;
+    env: Readonly<Record<string, string | undefined>>;
+  },
 ): Promise<number> {
   const timeoutMs = options.timeout ?? CONTRACT_OPTIONS.timeout.default;
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
@@ -178,7 +182,7 @@ export async function runContract(
   else io.stdout.write(`${report.lines.join('\n')}\n`);
   if (options.reporter === 'junit' && options.output)
     io.stdout.write(`JUnit report written to ${options.output}\n`);
-  if (process.env.GITHUB_ACTIONS === 'true')
+  if (io.env.GITHUB_ACTIONS === 'true')
     for (const line of githubAnnotations(outcomes)) io.stdout.write(`${line}\n`);
   // The report opens with the verdict; a log that keeps stderr apart gets it there too.
   if (report.exitCode !== 0) io.stderr.write(`${report.verdict}\n`);
