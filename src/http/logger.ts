@@ -51,18 +51,20 @@ export function createLogger(
   destination?: DestinationStream | NodeJS.WritableStream,
   options: LoggerOptions = {},
 ): Logger {
-  const settings = {
-    base: undefined,
-    timestamp: isoTimeByMillisecond(),
-    level: options.level ?? 'info',
-  };
-  if (!options.pretty)
-    return pino(
+  const time = isoTimeByMillisecond();
+  const settings = { base: undefined, timestamp: time, level: options.level ?? 'info' };
+  if (!options.pretty) {
+    const logger = pino(
       settings,
       options.bufferedFd === undefined
         ? (destination as DestinationStream | undefined)
         : bufferedDestination(options.bufferedFd),
     );
+    const stream = (logger as unknown as Record<symbol, DestinationStream>)[
+      pino.symbols.streamSym
+    ] as DestinationStream;
+    return Object.defineProperty(logger, JSON_LINES, { value: { time, stream } });
+  }
   // Required only for people at a terminal: a tenth of a second of modules otherwise saved.
   if (!prettyInstalled())
     throw new StartupError(
@@ -81,19 +83,32 @@ export function createLogger(
 }
 
 /**
- * pino's `isoTime`, its text made once per millisecond: a Date and its ISO text cost a request
- * line more than the rest of its JSON.
+ * What a JSON logger made by createLogger writes request lines with: straight to its stream, as
+ * pino writes them, without pino's walk over an object of any shape (a third of a line's cost).
+ */
+const JSON_LINES = Symbol('json lines');
+
+interface JsonLines {
+  time: () => string;
+  stream: DestinationStream;
+}
+
+/**
+ * pino's `isoTime`, its text made once a second and its milliseconds added: a Date and its ISO
+ * text cost a request line more than the rest of its JSON.
  */
 function isoTimeByMillisecond(): () => string {
-  let last = -1;
-  let text = '';
+  let second = -1;
+  let head = '';
   return () => {
     const now = Date.now();
-    if (now !== last) {
-      last = now;
-      text = `,"time":"${new Date(now).toISOString()}"`;
+    const ms = now % 1000;
+    if (now - ms !== second) {
+      second = now - ms;
+      // `…T23:33:12.000Z` without its `000Z`
+      head = `,"time":"${new Date(second).toISOString().slice(0, -4)}`;
     }
-    return text;
+    return `${head}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z"`;
   };
 }
 
@@ -143,6 +158,10 @@ export function requestLines(
     line.status !== undefined &&
     line.status < 400 &&
     (line.path === adminBasePath || line.path.startsWith(`${adminBasePath}/`));
+  // A child logger has bindings of its own: only the logger createLogger made is written to directly.
+  const lines = Object.hasOwn(logger, JSON_LINES)
+    ? (logger as unknown as Record<symbol, JsonLines>)[JSON_LINES]
+    : undefined;
   return (line) => {
     const outcome = line.fault
       ? `fault=${line.fault}`
@@ -161,8 +180,20 @@ export function requestLines(
           : isAdminRead(line)
             ? 'debug'
             : 'info';
-    logger[level](line, text);
+    if (!lines) logger[level](line, text);
+    else if (logger.isLevelEnabled(level))
+      lines.stream.write(jsonLine(logger.levels.values[level] ?? 30, lines.time(), line, text));
   };
+}
+
+/** A request line as pino writes `logger[level](line, msg)`: its fields in their order, then the message. */
+function jsonLine(level: number, time: string, line: RequestLine, msg: string): string {
+  let json = `{"level":${level}${time},"method":${JSON.stringify(line.method)},"path":${JSON.stringify(line.path)}`;
+  if (line.status !== undefined) json += `,"status":${line.status}`;
+  if (line.fault !== undefined) json += `,"fault":${JSON.stringify(line.fault)}`;
+  if (line.reason !== undefined) json += `,"reason":${JSON.stringify(line.reason)}`;
+  if (line.cut !== undefined) json += `,"cut":${line.cut}`;
+  return `${json},"ms":${line.ms},"msg":${JSON.stringify(msg)}}\n`;
 }
 
 /** The first of the problems an error lists (validation lists them all, joined by `; `). */
