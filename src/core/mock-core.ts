@@ -309,7 +309,19 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   }
 
   async function handle(request: MockRequest, to: Route): Promise<Reply> {
-    const x: Exchange = { started: performance.now() };
+    // Every field from the start: one shape for every exchange, not one per path it took.
+    const x: Exchange = {
+      started: performance.now(),
+      operation: undefined,
+      state: undefined,
+      body: undefined,
+      valid: undefined,
+      streamed: undefined,
+      preferences: undefined,
+      delayMs: undefined,
+      cut: undefined,
+      callbackDelay: undefined,
+    };
     let reply: Reply;
     try {
       reply = await serve(request, to, x);
@@ -329,7 +341,9 @@ export function createMockCore(options: MockCoreOptions): MockCore {
         if (counted) await counted;
       }
       try {
-        await record(request, reply, x, api, states);
+        // A promise only when the log is a shared store's: an await per request is worth saving.
+        const logged = record(request, reply, x, api, states);
+        if (logged) await logged;
       } catch (err) {
         // The log may be a shared store's: one that fails leaves the answer as it was.
         options.onServerError?.(err, request);

@@ -44,10 +44,19 @@ export function checkedReply(
   }
   // The operation's own headers under the answer's, merged once, by the check.
   const checked = check(operation, answer, api.headersOf(operation));
-  const settled = (done: CheckedAnswer): Reply => ({
-    answer: api.inXml ? api.inXml(request, operation, done) : done,
-  });
-  return checked instanceof Promise ? checked.then(settled) : settled(checked);
+  return checked instanceof Promise
+    ? checked.then((done) => settled(api, request, operation, done))
+    : settled(api, request, operation, checked);
+}
+
+/** The checked answer, in XML when the client prefers the XML its operation documents. */
+function settled(
+  api: MountedApi,
+  request: MockRequest,
+  operation: Operation,
+  done: CheckedAnswer,
+): Reply {
+  return { answer: api.inXml ? api.inXml(request, operation, done) : done };
 }
 
 /** One header a response requires, and how the mock gives it when the handler did not. */
