@@ -162,7 +162,7 @@ export interface MockCore {
 }
 
 /** What `inspect` finds of a request: what it breaks, and its body as read. */
-export interface Inspection {
+interface Inspection {
   found: ApiError[];
   body?: ReadBody;
 }
