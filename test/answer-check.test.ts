@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAnswerChecker } from '../src/core/answer-check.js';
+import { createAnswerChecker } from '../src/core/stages/answer.js';
 import { createRecordSerializers } from '../src/core/resources/record-serializer.js';
 import { createTurnBudget } from '../src/core/turn-budget.js';
 import type { SchemaObject } from '../src/openapi/load.js';

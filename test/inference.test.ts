@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRouter } from '../src/core/router.js';
+import { createRouter } from '../src/core/stages/route.js';
 import { selectPage } from '../src/core/resources/list-page.js';
 import { madeUpKey } from '../src/core/resources/record-maker.js';
 import { projectionFor } from '../src/core/resources/record-serializer.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRouter } from '../src/core/router.js';
+import { createRouter } from '../src/core/stages/route.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { listOperations, requiresCredential, responseFor } from '../src/openapi/operations.js';
 

@@ -2,7 +2,7 @@
 // is a 4xx; faults logged as faults, never as a status they never sent (issues 18 and 19).
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/http/logger.js';
+import { createLogger, requestLines, type RequestLine } from '../src/http/logger.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import type { MockOptions } from '../src/wiring/options.js';
 import { AUTH, KEY } from './helpers.js';
@@ -99,5 +99,49 @@ describe('request lines', () => {
       status: 204,
       reason: 'origin not allowed',
     });
+  });
+});
+
+describe('a request line of the JSON logger', () => {
+  /** The text a logger made by createLogger writes, or its child (which pino itself writes). */
+  function written(child: boolean, level?: 'info' | 'warn') {
+    let text = '';
+    const made = createLogger(
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          text += chunk.toString();
+          done();
+        },
+      }),
+      level ? { level } : {},
+    );
+    return { lines: requestLines(child ? made.child({}) : made), text: () => text };
+  }
+
+  it('is the line pino writes, field by field and escape by escape, and at its level only', async () => {
+    const sent: RequestLine[] = [
+      { method: 'GET', path: '/v1/categories', status: 200, ms: 0.3 },
+      { method: 'GET', path: '/v1/x?q="é\\', status: 404, reason: 'No "x"; and\nmore', ms: 12 },
+      { method: 'POST', path: '/v1/pets', fault: 'reset', ms: 1 },
+      { method: 'POST', path: '/v1/pets', status: 201, fault: 'malformed', ms: 1 },
+      { method: 'GET', path: '/v1/pets', status: 200, cut: true, ms: 30_001.5 },
+      { method: 'GET', path: '/v1/pets', status: 500, reason: '', ms: 0 },
+    ];
+    for (const level of [undefined, 'warn'] as const) {
+      const direct = written(false, level);
+      const byPino = written(true, level);
+      for (const line of sent) {
+        direct.lines(line);
+        byPino.lines(line);
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      const withoutTime = (text: string) => text.replace(/"time":"[^"]+"/g, '"time":"T"');
+      expect(direct.text()).not.toBe('');
+      expect(withoutTime(direct.text())).toBe(withoutTime(byPino.text()));
+      for (const line of direct.text().split('\n').filter(Boolean))
+        expect((JSON.parse(line) as { time: string }).time).toMatch(
+          /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/,
+        );
+    }
   });
 });

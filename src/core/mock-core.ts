@@ -10,9 +10,9 @@ import { redactTarget, type CredentialPlaces } from './admin/redact.js';
 import type { ShapedError } from './error-shaper.js';
 import { toApiError } from './error-mapping.js';
 import type { OperationHandler } from './handler.js';
-import type { ReadBody } from './request-body.js';
+import { createBodyDecoder, type ReadBody } from './request-body.js';
 import type { RequestInput, ValidRequest } from './request-validator.js';
-import type { Router } from './router.js';
+import type { Router } from './stages/route.js';
 import type { Preferences } from './scenarios/prefer.js';
 import type { MockState, MockStates } from './state.js';
 import type { StreamAnswers } from './streams/stream-answers.js';
@@ -21,8 +21,7 @@ import { checkedReply } from './stages/answer.js';
 import { errorAnswer } from './stages/error-answer.js';
 import { produce } from './stages/produce.js';
 import { answered, record, tally } from './stages/record.js';
-import { createRequestChecks } from './stages/request-checks.js';
-import { apiOf, createRouting, operationOf } from './stages/route.js';
+import { apiOf, createRouting, operationOf, type ApiRoute } from './stages/route.js';
 import { playScenarios } from './stages/scenario.js';
 import { stateOf } from './stages/session.js';
 
@@ -163,7 +162,7 @@ export interface MockCore {
 }
 
 /** What `inspect` finds of a request: what it breaks, and its body as read. */
-export interface Inspection {
+interface Inspection {
   found: ApiError[];
   body?: ReadBody;
 }
@@ -206,15 +205,81 @@ export interface Exchange {
  */
 export function createMockCore(options: MockCoreOptions): MockCore {
   const route = createRouting(options.apis);
-  const checks = createRequestChecks(options.validate);
+  const decodeBody = createBodyDecoder();
   const everyPlace = unionOfPlaces(options.apis);
   const { states } = options;
+
+  /**
+   * The credential stage: a 401 unless the request meets its API's security requirements for
+   * the route. @returns whether the request is identified, and so may make a session.
+   */
+  function credential(request: MockRequest, to: ApiRoute): boolean {
+    return to.api.checkCredential(
+      request,
+      to.search,
+      to.kind === 'operation' ? to.operation : undefined,
+    );
+  }
+
+  /** The body stage: read once and decoded as its media type; a promise only when there is one. */
+  function bodyOf(
+    request: MockRequest,
+    operation: Operation,
+  ): Promise<ReadBody | undefined> | undefined {
+    return operation.requestBody ? decodeBody(request, operation.requestBody) : undefined;
+  }
+
+  /** The validation stage: parameters and body as the spec reads them; a 400 for what breaks it. */
+  function validation(
+    request: MockRequest,
+    to: Extract<Route, { kind: 'operation' }>,
+    body: ReadBody | undefined,
+  ): ValidRequest {
+    return options.validate(to.operation, {
+      params: to.params,
+      search: to.search,
+      headers: request.headers,
+      body,
+    });
+  }
+
+  /** The credential, body and validation stages, what each refuses collected (see MockCore.inspect). */
+  async function inspect(request: MockRequest, to: Route): Promise<Inspection> {
+    if (to.kind === 'invalid') return { found: [to.error] };
+    if (to.kind === 'not-found' || !to.api)
+      return { found: [errors.noOperation(request.method, to.pathname)] };
+    if (to.kind === 'method-not-allowed')
+      // OPTIONS is allowed wherever the spec has a path (a CORS preflight, a plain OPTIONS).
+      return {
+        found: request.method === 'OPTIONS' ? [] : [errors.methodNotAllowed(to.pathname, to.allow)],
+      };
+    const found: ApiError[] = [];
+    try {
+      credential(request, to as ApiRoute);
+    } catch (err) {
+      found.push(toApiError(err));
+    }
+    let body: ReadBody | undefined;
+    try {
+      body = await bodyOf(request, to.operation);
+    } catch (err) {
+      // A body that cannot be read leaves the schemas unchecked.
+      found.push(toApiError(err));
+      return { found };
+    }
+    try {
+      validation(request, to, body);
+    } catch (err) {
+      found.push(toApiError(err));
+    }
+    return body ? { found, body } : { found };
+  }
 
   async function serve(request: MockRequest, to: Route, x: Exchange): Promise<Reply> {
     const found = apiOf(request, to);
     if ('answer' in found) return found;
     const { api } = found;
-    const identified = checks.credential(request, found);
+    const identified = credential(request, found);
     const chosen = stateOf(request, states, identified);
     const state = (x.state = chosen instanceof Promise ? await chosen : chosen);
     const at = operationOf(request, found);
@@ -222,10 +287,10 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     x.operation = operation;
     const refused = api.refuse?.(operation);
     if (refused) throw refused;
-    const reading = checks.body(request, operation);
+    const reading = bodyOf(request, operation);
     const body = reading && (await reading);
     if (body) x.body = body;
-    const valid = checks.validation(request, at, body);
+    const valid = validation(request, at, body);
     const handler = api.handlers.get(operation);
     if (!handler) throw errors.notImplemented(operation.operationId);
     // An API whose operations document no stream has nothing to ask here.
@@ -244,7 +309,19 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   }
 
   async function handle(request: MockRequest, to: Route): Promise<Reply> {
-    const x: Exchange = { started: performance.now() };
+    // Every field from the start: one shape for every exchange, not one per path it took.
+    const x: Exchange = {
+      started: performance.now(),
+      operation: undefined,
+      state: undefined,
+      body: undefined,
+      valid: undefined,
+      streamed: undefined,
+      preferences: undefined,
+      delayMs: undefined,
+      cut: undefined,
+      callbackDelay: undefined,
+    };
     let reply: Reply;
     try {
       reply = await serve(request, to, x);
@@ -264,7 +341,9 @@ export function createMockCore(options: MockCoreOptions): MockCore {
         if (counted) await counted;
       }
       try {
-        await record(request, reply, x, api, states);
+        // A promise only when the log is a shared store's: an await per request is worth saving.
+        const logged = record(request, reply, x, api, states);
+        if (logged) await logged;
       } catch (err) {
         // The log may be a shared store's: one that fails leaves the answer as it was.
         options.onServerError?.(err, request);
@@ -286,7 +365,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
 
   return {
     route,
-    inspect: checks.inspect,
+    inspect,
     shownTarget: (target) => redactTarget(target, everyPlace),
     errorAnswer: (err, to) =>
       errorAnswer(

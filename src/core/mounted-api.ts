@@ -6,7 +6,7 @@ import { stabilityOf } from '../openapi/stability.js';
 import type { ExampleSource } from '../openapi/examples.js';
 import type { OperationHandler } from './handler.js';
 import type { MountedApi } from './mock-core.js';
-import { createRouter } from './router.js';
+import { createRouter } from './stages/route.js';
 import { createXmlAnswers } from './xml-answer.js';
 
 export interface MountedApiOptions extends Pick<

@@ -84,19 +84,21 @@ export function createListener(options: ListenerOptions): MockListener {
     const log = options.onAnswered;
     if (log) {
       const started = performance.now();
-      res.once('close', () =>
+      res.once('close', () => {
+        const { fault, reason } = outcome;
+        // One object of one shape, its fields in the line's order: a field not told is undefined.
         log({
           method: req.method ?? 'GET',
           // A key sent in the query is a secret of the app under test, not the log's to show.
           path: core.shownTarget(req.url ?? '/'),
-          ...(outcome.fault && outcome.fault !== 'malformed' ? {} : { status: res.statusCode }),
-          ...(outcome.fault ? { fault: outcome.fault } : {}),
-          ...(outcome.reason ? { reason: outcome.reason } : {}),
+          status: fault && fault !== 'malformed' ? undefined : res.statusCode,
+          fault,
+          reason: reason || undefined,
           // Closed before it was all sent: the client left, or was dropped by the send timeout.
-          ...(!outcome.fault && !res.writableFinished ? { cut: true } : {}),
+          cut: !fault && !res.writableFinished ? true : undefined,
           ms: Math.round((performance.now() - started) * 10) / 10,
-        }),
-      );
+        });
+      });
     }
     void answer(req, res, outcome, route).catch(() => {
       // Writing failed half-way (the client left, a list broke off): nothing more can be said.

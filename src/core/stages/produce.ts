@@ -6,6 +6,7 @@ import { headerValue } from '../headers.js';
 import type { Exchange, Route, ScenarioHooks } from '../mock-core.js';
 import type { MockState } from '../state.js';
 import type { ValidRequest } from '../request-validator.js';
+import { NO_PREFERENCES } from './scenario.js';
 
 /** The answer to a checked request, on the state it works on. */
 export function produce(
@@ -18,7 +19,9 @@ export function produce(
   exchange: Exchange,
 ): Answer | Promise<Answer> {
   const { operation } = to;
-  const forced = hooks && exchange.preferences && hooks.forced(operation, exchange.preferences);
+  const { preferences } = exchange;
+  const forced =
+    hooks && preferences && preferences !== NO_PREFERENCES && hooks.forced(operation, preferences);
   if (forced) return forced;
   // Objects built field by field, not spread: a spread of objects of many shapes (every
   // operation's, every handler's) is V8's slow path here, a quarter of a list's CPU (issue 18).

@@ -5,8 +5,11 @@ import type { Operation } from '../../openapi/operations.js';
 import type { Reply } from '../../vocabulary/answer.js';
 import type { MockRequest } from '../../vocabulary/request.js';
 import type { Exchange, ScenarioHooks } from '../mock-core.js';
-import { readPreferences } from '../scenarios/prefer.js';
+import { readPreferences, type Preferences } from '../scenarios/prefer.js';
 import type { MockState } from '../state.js';
+
+/** The preferences of a request that asks for nothing, on a state that forces nothing. */
+export const NO_PREFERENCES: Preferences = Object.freeze({});
 
 /**
  * Settles the request's preferences (its own, and the state's force over them), delay and
@@ -22,7 +25,8 @@ export async function playScenarios(
   streamed: boolean,
   exchange: Exchange,
 ): Promise<Reply | undefined> {
-  let preferences = readPreferences(request, operation);
+  let preferences =
+    request.headers.prefer === undefined ? NO_PREFERENCES : readPreferences(request, operation);
   exchange.preferences = preferences;
   // The request's own, not a force's: a test's force does not delay its client's callbacks.
   exchange.callbackDelay = preferences.callbackDelay;
