@@ -1,4 +1,5 @@
 import type { SchemaObject } from './load.js';
+import { formatRuledOut } from './format-patterns.js';
 import { carries, propertiesOf, requiredOf } from './schema-parts.js';
 import { isJsonObject } from '../vocabulary/record.js';
 
@@ -189,8 +190,10 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
     // Closed over properties only its parts declare: the whole is closed instead (closedParts).
     const closedOverParts = selfClosedOverParts(schema);
     if (closedOverParts) out.unevaluatedProperties = false;
+    // A format its pattern rules out is an annotation: its pattern is checked alone.
+    const annotatedFormat = formatRuledOut(schema);
     for (const [key, value] of Object.entries(schema)) {
-      if (isDropped(key)) continue;
+      if (isDropped(key) || (key === 'format' && annotatedFormat)) continue;
       if (key === 'additionalProperties' && (reopen || closedOverParts)) continue;
       if (key === 'properties' && isJsonObject(value)) {
         const properties: Record<string, unknown> = {};
