@@ -261,7 +261,7 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   // Records of several kinds are told by the fields of them all.
   const listed = candidate.listEnvelope && recordShapeOf(candidate.listEnvelope.record);
   const explicitKey = explicitKeyOf(candidate);
-  const likely = (names: Iterable<string>) => likelyKeys(names, explicitKey, item);
+  const likely = (names: Iterable<string>) => likelyKeys(names, explicitKey, item, candidate.path);
 
   // What a client sends: the create body, maybe wrapped (`{data: {...}}`); one that holds no
   // record (a batch of them, a command) is no create of this collection. Told by the fields
@@ -437,12 +437,39 @@ function likelyKeys(
   names: Iterable<string>,
   explicitKey: string | undefined,
   item: Candidate['item'],
+  collectionPath: string,
 ): Set<string> {
   return new Set(
-    [explicitKey, item && keyPropertyFor(item.parameter, [...names]), 'id'].filter(
+    [explicitKey, item && itemKeyFor(item.parameter, collectionPath, [...names]), 'id'].filter(
       (name): name is string => name !== undefined,
     ),
   );
+}
+
+/**
+ * The property an item parameter names (see keyPropertyFor), else the one it names once the
+ * record's own noun is left out of it: Lago's `/customers/{external_customer_id}` holds the
+ * customer's `external_id`.
+ * @example itemKeyFor('external_customer_id', '/customers', ['lago_id', 'external_id']) // 'external_id'
+ */
+function itemKeyFor(
+  parameter: string,
+  collectionPath: string,
+  properties: readonly string[],
+): string | undefined {
+  const named = keyPropertyFor(parameter, properties);
+  if (named !== undefined) return named;
+  const nouns = new Set(wordsOf(collectionWord(collectionPath)).flatMap(nounForms));
+  const words = wordsOf(parameter);
+  const rest = words.filter((word) => !nouns.has(word));
+  return rest.length > 0 && rest.length < words.length
+    ? keyPropertyFor(rest.join(' '), properties)
+    : undefined;
+}
+
+/** A noun of a path as it is written and in the singular (`customers`: `customer`, `boxes`: `box`). */
+function nounForms(word: string): string[] {
+  return [word, word.replace(/(?:es|s)$/, ''), word.replace(/s$/, '')];
 }
 
 /**
@@ -597,7 +624,7 @@ function idPropertyOf(
     );
   const scalars = Object.keys(properties).filter((name) => isScalarKey(properties[name] ?? {}));
   const { item } = candidate;
-  const named = item && keyPropertyFor(item.parameter, scalars);
+  const named = item && itemKeyFor(item.parameter, candidate.path, scalars);
   const chosen =
     explicitKey ??
     (named !== undefined && ownIdNamed(named, candidate.path, scalars) ? 'id' : named) ??

@@ -286,6 +286,7 @@ function keptRecord(context: Context, collection: Collection): Promise<Json[] | 
         if (stepOf('create', collection.create, exchange).outcome === 'passed')
           id =
             idIn(exchange.json, itemParam, collection.idProperty) ??
+            ownIdIn(body?.value, collection) ??
             idInLocation(exchange.location);
       }
       // Without a create, or when it gave no id: the first record of the list (seeded).
@@ -389,6 +390,7 @@ async function driveCollection(
       created = recordIn(exchange.json, itemParam, collection.idProperty);
       id =
         idIn(exchange.json, itemParam, collection.idProperty) ??
+        ownIdIn(body?.value, collection) ??
         idIn(body?.value, itemParam, collection.idProperty) ??
         idInLocation(exchange.location);
     }
@@ -685,6 +687,8 @@ function idNames(itemParam: string): string[] {
       itemParam,
       // The parameter's last word, as a client reads it: Asana's `task_gid` names the `gid`.
       ...lastWordOf(itemParam),
+      // Without the record's noun: Lago's `external_customer_id` names the `external_id`.
+      ...withoutAWordOf(itemParam),
       'id',
       ...(suffix ? [suffix] : []),
       'uuid',
@@ -705,6 +709,27 @@ function lastWordOf(itemParam: string): string[] {
     .filter((word) => word.length > 0);
   const last = words.at(-1)?.toLowerCase();
   return words.length > 1 && last !== undefined && ID_WORDS.has(last) ? [last] : [];
+}
+
+/**
+ * A parameter of three words or more with one of its inner words left out, written as it is
+ * (`external_customer_id`: `external_id`; `externalCustomerId`: `externalId`).
+ */
+function withoutAWordOf(itemParam: string): string[] {
+  const words = itemParam
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word.length > 0);
+  if (words.length < 3) return [];
+  const snake = /_/.test(itemParam);
+  return words.slice(1, -1).map((_, index) => {
+    const kept = words.filter((__, at) => at !== index + 1);
+    return snake
+      ? kept.join('_')
+      : kept
+          .map((word, at) => (at === 0 ? word : `${word[0]?.toUpperCase() ?? ''}${word.slice(1)}`))
+          .join('');
+  });
 }
 
 /** Words that end a parameter naming a record's id. */
@@ -781,6 +806,28 @@ function recordIn(
     .map((inner) => recordIn(inner, itemParam, idProperty))
     .filter((record) => record !== undefined);
   return records.length === 1 ? records[0] : undefined;
+}
+
+/**
+ * The id a create body gives its record under the collection's noun, when the answer holds
+ * none: Mojaloop's `POST /quotes` answers 202 with no body, and the quote is `quoteId` of what
+ * the client sent (`/quotes/{ID}`).
+ */
+function ownIdIn(value: Json | undefined, collection: Collection): Json | undefined {
+  if (!isObject(value) || collection.idProperty !== undefined) return undefined;
+  const noun = (
+    collection.path
+      .split('/')
+      .filter((segment) => !segment.includes('{'))
+      .at(-1) ?? ''
+  )
+    .replace(/\.[A-Za-z0-9]+$/, '')
+    .replace(/ies$/, 'y')
+    .replace(/s$/, '');
+  if (noun === '') return undefined;
+  const names = [`${noun}Id`, `${noun}_id`, `${noun}ID`];
+  const found = names.map((name) => value[name]).find(isId);
+  return found;
 }
 
 function idInLocation(location: string | undefined): Json | undefined {
