@@ -645,10 +645,42 @@ function idPropertyOf(
           ),
         )
       : undefined;
-  const idProperty = chosen ?? link ?? idOf(schema);
+  const idProperty =
+    chosen ??
+    link ??
+    idOf(schema) ??
+    (item && naturalKeyOf(properties, itemParameterSchemas(item)));
   return idProperty !== undefined && idProperty in properties
     ? { idProperty, byLink: link !== undefined && idProperty === link }
     : undefined;
+}
+
+/**
+ * The key of records with no id, for a parameter of free text: their `slug`, else their
+ * `name` (DigitalOcean's `/v2/tags/{tag_id}` and ReadMe's `/branches/{branch}` name a tag or
+ * a branch; ReadMe's `/changelogs/{identifier}` a changelog's slug). A parameter that is a
+ * number or has a format (a uuid, a date) holds no such text.
+ * @example naturalKeyOf({ name: { type: 'string' }, resources: { type: 'object' } }, [{ type: 'string' }]) // 'name'
+ */
+function naturalKeyOf(
+  properties: Readonly<Record<string, SchemaObject>>,
+  parameters: readonly SchemaObject[],
+): string | undefined {
+  if (parameters.some((parameter) => isNumeric(parameter) || formatOf(parameter) !== undefined))
+    return undefined;
+  return ['slug', 'name'].find(
+    (name) =>
+      properties[name] !== undefined &&
+      isScalarKey(properties[name]) &&
+      holdsText(properties[name]),
+  );
+}
+
+/** The format of a schema or of one of its `allOf` parts. */
+function formatOf(schema: SchemaObject): unknown {
+  return [schema, ...((schema.allOf ?? []) as SchemaObject[])].find(
+    (part) => part.format !== undefined,
+  )?.format;
 }
 
 /** Whether a text's schema says what it looks like: a pattern, a format, listed values. */

@@ -776,6 +776,10 @@ export function idIn(
 ): Json | undefined {
   if (!isObject(value)) return undefined;
   const names = idProperty === undefined ? idNames(itemParam) : [idProperty];
+  // The property the parameter's last words name, as the description reads: DigitalOcean's
+  // `{replica_name}` is a replica's `name` (beside its `id`), `{floating_ip}` an `ip`.
+  const ending = idProperty === undefined ? endingIn(value, itemParam) : undefined;
+  if (ending !== undefined) return ending;
   for (const name of names) {
     // A record's own link holds its id as its last segment (Vimeo's `uri: "/videos/7"`).
     if (name === LINK && idProperty === undefined) {
@@ -790,6 +794,25 @@ export function idIn(
     .map((inner) => idIn(inner, itemParam, idProperty))
     .filter((id) => id !== undefined);
   return ids.length === 1 ? ids[0] : undefined;
+}
+
+/** The id under the property named by the parameter's words, the longest ending first. */
+function endingIn(value: JsonObject, itemParam: string): Json | undefined {
+  const byWords = new Map(Object.keys(value).map((name) => [wordsIn(name).join(' '), name]));
+  const words = wordsIn(itemParam);
+  for (let start = 0; start < words.length; start++) {
+    const name = byWords.get(words.slice(start).join(' '));
+    if (name !== undefined && isId(value[name])) return value[name];
+  }
+  return undefined;
+}
+
+function wordsIn(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word.length > 0)
+    .map((word) => word.toLowerCase());
 }
 
 /** The record holding the id, at the top level or inside a one-record wrapper. */
