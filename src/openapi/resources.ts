@@ -274,10 +274,16 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
   const bodyOf = (operation: Operation | undefined) =>
     operation && requestEnvelopeOf(operation, word, listed ? isBody : undefined);
   const createBody = bodyOf(candidate.create);
-  const create = createBody ? candidate.create : undefined;
+  const answersRecord = recordTest(listed ?? createBody?.record, 2, likely);
+  // A create whose body holds none of the record (an upload, Gitea's `new_branch_name`) but
+  // that answers one of the listed records: the service makes every field of it.
+  const madeByService =
+    !createBody && listed !== undefined && candidate.create !== undefined
+      ? answersOne(candidate.create, word, answersRecord)
+      : false;
+  const create = createBody || madeByService ? candidate.create : undefined;
   if (!listed && !create) return undefined;
 
-  const answersRecord = recordTest(listed ?? createBody?.record, 2, likely);
   const gathered = collectionOperations(candidate, create, createBody, bodyOf, answersRecord);
   const variants = variantsOf(create, answersRecord, gathered.envelopes);
   const kinds = variants.variants ?? [];
@@ -341,7 +347,7 @@ function resourceOf(candidate: Candidate): Omit<Resource, 'parent'> | undefined 
     documentedKeys: item ? documentedKeysOf(item) : [],
     clientChosenId,
     ...(keyInBody === undefined ? {} : { keyInBody }),
-    writable: written.length > 0 ? new Set(written) : undefined,
+    writable: written.length > 0 || madeByService ? new Set(written) : undefined,
     envelopes: gathered.envelopes,
     bodies: gathered.bodies,
     listing,
@@ -539,6 +545,12 @@ function unionWrappedOf(
   return !isBody || isBody(record)
     ? { kind: 'wrapped', property, wrapper: schema, record }
     : undefined;
+}
+
+/** Whether an operation's success answer holds one record of the collection. */
+function answersOne(operation: Operation, word: string, answersRecord: RecordTest): boolean {
+  const envelope = recordEnvelopeOf(successSchema(operation), word, answersRecord);
+  return envelope !== undefined && answersRecord(envelope.record);
 }
 
 /**

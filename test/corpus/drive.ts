@@ -391,7 +391,7 @@ async function driveCollection(
       id =
         idIn(exchange.json, itemParam, collection.idProperty) ??
         ownIdIn(body?.value, collection) ??
-        idIn(body?.value, itemParam, collection.idProperty) ??
+        sentIdIn(body?.value, itemParam, collection.idProperty) ??
         idInLocation(exchange.location);
     }
   }
@@ -438,11 +438,15 @@ async function driveCollection(
     }
     steps.push(result);
     // An update may move the record (a renamed user): follow it where the answer says it is.
+    // Without a known key property, the key the body wrote under the parameter's name (a
+    // user's new `username` for `/user/{username}`), else the answer's, read as the create's was.
     const moved =
-      step === 'update' && result.outcome === 'passed' && collection.idProperty !== undefined
-        ? (idIn(exchange.json, itemParam, collection.idProperty) ??
-          idIn(body?.value, itemParam, collection.idProperty))
-        : undefined;
+      step !== 'update' || result.outcome !== 'passed'
+        ? undefined
+        : collection.idProperty !== undefined
+          ? (idIn(exchange.json, itemParam, collection.idProperty) ??
+            idIn(body?.value, itemParam, collection.idProperty))
+          : (sentIdIn(body?.value, itemParam) ?? idIn(exchange.json, itemParam));
     if (moved !== undefined) id = moved;
     if (verify && step === 'delete' && result.outcome === 'passed' && collection.read) {
       const again = await sendStep(collection.read, id);
@@ -829,6 +833,19 @@ function recordIn(
     .map((inner) => recordIn(inner, itemParam, idProperty))
     .filter((record) => record !== undefined);
   return records.length === 1 ? records[0] : undefined;
+}
+
+/**
+ * The key a create body wrote, when the answer tells none: the key property, else the one the
+ * item parameter names (a body's `name` is no `{petId}`).
+ */
+function sentIdIn(
+  value: Json | undefined,
+  itemParam: string,
+  idProperty?: string,
+): Json | undefined {
+  if (!isObject(value)) return undefined;
+  return idProperty === undefined ? endingIn(value, itemParam) : idIn(value, itemParam, idProperty);
 }
 
 /**
