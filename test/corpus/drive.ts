@@ -110,6 +110,17 @@ export interface DriveResult {
   summary: DriveSummary;
 }
 
+/**
+ * How many bodies a create is sent with, at most: the value maker misses some schemas' rules
+ * (a `oneOf` of content parts), and a client whose body was refused sends a right one. A
+ * conflict gets one more try.
+ */
+const BODY_TRIES = 3;
+
+function isRetried(status: number | undefined, tries: number): boolean {
+  return status === 409 ? tries === 1 : status === 400 || status === 422;
+}
+
 /** The error of a request not sent because the budget ran out. */
 const UNSENT = 'budget exhausted';
 
@@ -278,9 +289,13 @@ function keptRecord(context: Context, collection: Collection): Promise<Json[] | 
       const itemParam = collection.itemParam ?? '';
       let id: Json | undefined;
       if (collection.create) {
-        const body = bodyFor(context, collection.create);
         const given = values.for(collection.create);
-        const exchange = await send(context, collection.create, given, body);
+        let body = bodyFor(context, collection.create);
+        let exchange = await send(context, collection.create, given, body);
+        for (let tries = 1; tries < BODY_TRIES && isRetried(exchange.status, tries); tries++) {
+          body = bodyFor(context, collection.create);
+          exchange = await send(context, collection.create, given, body);
+        }
         values.keep(collection.create, given, scopeLengthOf(collection));
         // An error's body may have an `id` of its own: only a 2xx made a record.
         if (stepOf('create', collection.create, exchange).outcome === 'passed')
@@ -378,8 +393,9 @@ async function driveCollection(
     used.add(labelOf(operation));
     let body = bodyFor(context, operation);
     let exchange = await sendStep(operation, undefined, body);
-    // A conflict (a username or an enum key the seeds hold) is worth one more try, as a client would.
-    if (exchange.status === 409) {
+    // A conflict (a username or an enum key the seeds hold) is worth one more try, as a client
+    // would; so is a body the description refuses (see BODY_TRIES).
+    for (let tries = 1; tries < BODY_TRIES && isRetried(exchange.status, tries); tries++) {
       body = bodyFor(context, operation);
       exchange = await sendStep(operation, undefined, body);
     }
