@@ -76,7 +76,7 @@ describe('a document with defects (test/fixtures/specs/defects.yaml)', () => {
   });
 
   it('leaves out an optional property no value can meet, rather than answering 500', async () => {
-    // placedAt must be a date-time that starts with "ord-": the generator cannot meet it.
+    // placedAt must be its one listed date and start with "ord-": no value can meet it.
     const shop = await mock(fixture('defects.yaml'));
     for (let i = 0; i < 3; i++) {
       const order = await send(shop, 'GET', `/orders/ord-${i}`);

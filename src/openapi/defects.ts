@@ -1,9 +1,10 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { URI_FORMATS } from './formats.js';
 import { alikeArmsMerger } from './alike-arms.js';
+import { formatRuledOut } from './format-patterns.js';
 import { openArmsReader } from './open-arms.js';
 import type { SchemaObject } from './load.js';
-import { closedParts, selfClosedOverParts } from './schema-trees.js';
+import { closedParts, requiredUndeclared, selfClosedOverParts } from './schema-trees.js';
 import { eachSchema, pointerOf, type Where } from './schema-walk.js';
 
 /**
@@ -19,6 +20,8 @@ export function lenientReadings(resolved: object): string[] {
   // One walk for both kinds of schema: a walk of a large document's schemas is costly.
   const counts = new Map<string, number>();
   const closed: Where[] = [];
+  const ruledOut: Where[] = [];
+  const undeclared: Where[] = [];
   const alike = alikeArmsMerger();
   const open = openArmsReader();
   eachSchema(resolved, (schema, where) => {
@@ -29,11 +32,15 @@ export function lenientReadings(resolved: object): string[] {
     if (typeof format === 'string' && !CHECKED_FORMATS.has(format))
       counts.set(format, (counts.get(format) ?? 0) + 1);
     if (closedParts(read).size > 0 || selfClosedOverParts(read)) closed.push(where());
+    if (formatRuledOut(read)) ruledOut.push(where());
+    if (requiredUndeclared(read).length > 0) undeclared.push(where());
   });
   return [
     ...alike.warnings(),
     ...open.warnings(),
     ...closedOverParts(closed),
+    ...formatsRuledOut(ruledOut),
+    ...requiredButUndeclared(undeclared),
     ...uncheckedFormats(counts),
   ];
 }
@@ -68,5 +75,21 @@ function closedOverParts(closed: readonly Where[]): string[] {
   const count = closed.length === 1 ? 'once' : `${closed.length} times`;
   return [
     `additionalProperties: false closes a schema over properties declared in another part of its allOf, ${count} (first at ${pointerOf(closed[0] ?? [])}): no value could meet it, so it is read as closing the whole instead`,
+  ];
+}
+
+function formatsRuledOut(places: readonly Where[]): string[] {
+  if (places.length === 0) return [];
+  const count = places.length === 1 ? 'once' : `${places.length} times`;
+  return [
+    `a format that its pattern rules out, ${count} (first at ${pointerOf(places[0] ?? [])}): no value could meet both, so the format is read as an annotation and the pattern checked alone`,
+  ];
+}
+
+function requiredButUndeclared(places: readonly Where[]): string[] {
+  if (places.length === 0) return [];
+  const count = places.length === 1 ? 'once' : `${places.length} times`;
+  return [
+    `additionalProperties: false closes a schema over properties it requires and declares nowhere, ${count} (first at ${pointerOf(places[0] ?? [])}): no value could meet it, so they are read as declared, of any value`,
   ];
 }

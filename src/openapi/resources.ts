@@ -291,7 +291,7 @@ function resourceOf(
   // Records of several kinds are told by the fields of them all.
   const listed = candidate.listEnvelope && recordShapeOf(candidate.listEnvelope.record);
   const explicitKey = explicitKeyOf(candidate);
-  const likely = (names: Iterable<string>) => likelyKeys(names, explicitKey, item);
+  const likely = (names: Iterable<string>) => likelyKeys(names, explicitKey, item, candidate.path);
 
   // What a client sends: the create body, maybe wrapped (`{data: {...}}`); one that holds no
   // record (a batch of them, a command) is no create of this collection. Told by the fields
@@ -304,10 +304,16 @@ function resourceOf(
   const bodyOf = (operation: Operation | undefined) =>
     operation && requestEnvelopeOf(operation, word, listed ? isBody : undefined);
   const createBody = bodyOf(candidate.create);
-  const create = createBody ? candidate.create : undefined;
+  const answersRecord = recordTest(listed ?? createBody?.record, 2, likely);
+  // A create whose body holds none of the record (an upload, Gitea's `new_branch_name`) but
+  // that answers one of the listed records: the service makes every field of it.
+  const madeByService =
+    !createBody && listed !== undefined && candidate.create !== undefined
+      ? answersOne(candidate.create, word, answersRecord)
+      : false;
+  const create = createBody || madeByService ? candidate.create : undefined;
   if (!listed && !create) return undefined;
 
-  const answersRecord = recordTest(listed ?? createBody?.record, 2, likely);
   const gathered = collectionOperations(candidate, create, createBody, bodyOf, answersRecord);
   const variants = variantsOf(create, answersRecord, gathered.envelopes);
   const kinds = variants.variants ?? [];
@@ -378,7 +384,7 @@ function resourceOf(
     documentedKeys: item ? documentedKeysOf(item) : [],
     clientChosenId,
     ...(keyInBody === undefined ? {} : { keyInBody }),
-    writable: written.length > 0 ? new Set(written) : undefined,
+    writable: written.length > 0 || madeByService ? new Set(written) : undefined,
     envelopes: gathered.envelopes,
     bodies: gathered.bodies,
     listing,
@@ -474,12 +480,39 @@ function likelyKeys(
   names: Iterable<string>,
   explicitKey: string | undefined,
   item: Candidate['item'],
+  collectionPath: string,
 ): Set<string> {
   return new Set(
-    [explicitKey, item && keyPropertyFor(item.parameter, [...names]), 'id'].filter(
+    [explicitKey, item && itemKeyFor(item.parameter, collectionPath, [...names]), 'id'].filter(
       (name): name is string => name !== undefined,
     ),
   );
+}
+
+/**
+ * The property an item parameter names (see keyPropertyFor), else the one it names once the
+ * record's own noun is left out of it: Lago's `/customers/{external_customer_id}` holds the
+ * customer's `external_id`.
+ * @example itemKeyFor('external_customer_id', '/customers', ['lago_id', 'external_id']) // 'external_id'
+ */
+function itemKeyFor(
+  parameter: string,
+  collectionPath: string,
+  properties: readonly string[],
+): string | undefined {
+  const named = keyPropertyFor(parameter, properties);
+  if (named !== undefined) return named;
+  const nouns = new Set(wordsOf(collectionWord(collectionPath)).flatMap(nounForms));
+  const words = wordsOf(parameter);
+  const rest = words.filter((word) => !nouns.has(word));
+  return rest.length > 0 && rest.length < words.length
+    ? keyPropertyFor(rest.join(' '), properties)
+    : undefined;
+}
+
+/** A noun of a path as it is written and in the singular (`customers`: `customer`, `boxes`: `box`). */
+function nounForms(word: string): string[] {
+  return [word, word.replace(/(?:es|s)$/, ''), word.replace(/s$/, '')];
 }
 
 /**
@@ -549,6 +582,12 @@ function unionWrappedOf(
   return !isBody || isBody(record)
     ? { kind: 'wrapped', property, wrapper: schema, record }
     : undefined;
+}
+
+/** Whether an operation's success answer holds one record of the collection. */
+function answersOne(operation: Operation, word: string, answersRecord: RecordTest): boolean {
+  const envelope = recordEnvelopeOf(successSchema(operation), word, answersRecord);
+  return envelope !== undefined && answersRecord(envelope.record);
 }
 
 /**
@@ -637,7 +676,7 @@ function idPropertyOf(
     );
   const scalars = Object.keys(properties).filter((name) => isScalarKey(properties[name] ?? {}));
   const { item } = candidate;
-  const named = item && keyPropertyFor(item.parameter, scalars);
+  const named = item && itemKeyFor(item.parameter, candidate.path, scalars);
   const chosen =
     explicitKey ??
     (named !== undefined && ownIdNamed(named, candidate.path, scalars) ? 'id' : named) ??
@@ -658,11 +697,43 @@ function idPropertyOf(
           ),
         )
       : undefined;
-  const idProperty = chosen ?? link ?? idOf(schema);
+  const idProperty =
+    chosen ??
+    link ??
+    idOf(schema) ??
+    (item && naturalKeyOf(properties, itemParameterSchemas(item)));
   if (idProperty !== undefined && idProperty in properties)
     return { idProperty, byLink: link !== undefined && idProperty === link };
   const nested = item && conventionalKey(nestedKeysFor(item.parameter, schema), conventional);
   return nested && { ...nested, byLink: false };
+}
+
+/**
+ * The key of records with no id, for a parameter of free text: their `slug`, else their
+ * `name` (DigitalOcean's `/v2/tags/{tag_id}` and ReadMe's `/branches/{branch}` name a tag or
+ * a branch; ReadMe's `/changelogs/{identifier}` a changelog's slug). A parameter that is a
+ * number or has a format (a uuid, a date) holds no such text.
+ * @example naturalKeyOf({ name: { type: 'string' }, resources: { type: 'object' } }, [{ type: 'string' }]) // 'name'
+ */
+function naturalKeyOf(
+  properties: Readonly<Record<string, SchemaObject>>,
+  parameters: readonly SchemaObject[],
+): string | undefined {
+  if (parameters.some((parameter) => isNumeric(parameter) || formatOf(parameter) !== undefined))
+    return undefined;
+  return ['slug', 'name'].find(
+    (name) =>
+      properties[name] !== undefined &&
+      isScalarKey(properties[name]) &&
+      holdsText(properties[name]),
+  );
+}
+
+/** The format of a schema or of one of its `allOf` parts. */
+function formatOf(schema: SchemaObject): unknown {
+  return [schema, ...((schema.allOf ?? []) as SchemaObject[])].find(
+    (part) => part.format !== undefined,
+  )?.format;
 }
 
 /** Whether a text's schema says what it looks like: a pattern, a format, listed values. */

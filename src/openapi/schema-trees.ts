@@ -1,4 +1,5 @@
 import type { SchemaObject } from './load.js';
+import { formatRuledOut } from './format-patterns.js';
 import { carries, propertiesOf, requiredOf } from './schema-parts.js';
 import { isJsonObject } from '../vocabulary/record.js';
 
@@ -186,10 +187,12 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
     const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
     const unions: object[] = [];
     // Closed over properties only its parts declare: the whole is closed instead (closedParts).
-    const closedOverParts = selfClosedOverParts(schema);
+    const closedOverParts = !reopen && selfClosedOverParts(schema);
     if (closedOverParts) out.unevaluatedProperties = false;
+    // A format its pattern rules out is an annotation: its pattern is checked alone.
+    const annotatedFormat = formatRuledOut(schema);
     for (const [key, value] of Object.entries(schema)) {
-      if (isDropped(key)) continue;
+      if (isDropped(key) || (key === 'format' && annotatedFormat)) continue;
       if (key === 'additionalProperties' && (reopen || closedOverParts)) continue;
       if (key === 'properties' && isJsonObject(value)) {
         const properties: Record<string, unknown> = {};
@@ -257,6 +260,13 @@ export function schemaTree(root: SchemaObject, options: TreeOptions): Record<str
         out[key] = value;
       }
     }
+    // Required by a closed schema and declared nowhere: read as declared, of any value.
+    const undeclared = requiredUndeclared(schema);
+    if (undeclared.length > 0)
+      out.properties = {
+        ...Object.fromEntries(undeclared.map((name) => [name, {}])),
+        ...((out.properties as Record<string, unknown> | undefined) ?? {}),
+      };
     if (unions.length > 0) out.allOf = [...((out.allOf as unknown[] | undefined) ?? []), ...unions];
     return options.adjust?.(out) ?? out;
   };
@@ -373,7 +383,8 @@ export function closedParts(schema: SchemaObject): Set<unknown> {
     (part) => isJsonObject(part) && (part as SchemaObject).additionalProperties === false,
   );
   if (closed.length === 0) return new Set();
-  const declared = new Set(Object.keys(propertiesOf(schema)));
+  // With the names the whole requires and declares nowhere, read as declared (requiredUndeclared).
+  const declared = new Set([...Object.keys(propertiesOf(schema)), ...requiredUndeclared(schema)]);
   return new Set(
     closed.filter((part) => {
       const own = new Set(Object.keys(propertiesOf(part as SchemaObject)));
@@ -391,6 +402,21 @@ export function selfClosedOverParts(schema: SchemaObject): boolean {
   if (schema.additionalProperties !== false || !Array.isArray(schema.allOf)) return false;
   const own = new Set(Object.keys(schema.properties ?? {}));
   return Object.keys(propertiesOf(schema)).some((name) => !own.has(name));
+}
+
+/**
+ * The names a schema closed by `additionalProperties: false` requires that neither it nor its
+ * `allOf` parts declare (ShipEngine's update answer requires a `has_errors` only its create
+ * answer declares): no value could meet it, so they are read as declared, of any value.
+ * @example requiredUndeclared({ additionalProperties: false, required: ['a'], allOf: [{ properties: { b: {} } }] }) // ['a']
+ */
+export function requiredUndeclared(schema: SchemaObject): string[] {
+  if (schema.additionalProperties !== false || !Array.isArray(schema.required)) return [];
+  const declared = new Set<string>();
+  collectDeclared(schema, declared, new Set());
+  return (schema.required as unknown[]).filter(
+    (name): name is string => typeof name === 'string' && !declared.has(name),
+  );
 }
 
 const NONE: ReadonlySet<string> = new Set();

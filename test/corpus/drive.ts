@@ -110,6 +110,17 @@ export interface DriveResult {
   summary: DriveSummary;
 }
 
+/**
+ * How many bodies a create is sent with, at most: the value maker misses some schemas' rules
+ * (a `oneOf` of content parts), and a client whose body was refused sends a right one. A
+ * conflict gets one more try.
+ */
+const BODY_TRIES = 3;
+
+function isRetried(status: number | undefined, tries: number): boolean {
+  return status === 409 ? tries === 1 : status === 400 || status === 422;
+}
+
 /** The error of a request not sent because the budget ran out. */
 const UNSENT = 'budget exhausted';
 
@@ -278,14 +289,19 @@ function keptRecord(context: Context, collection: Collection): Promise<Json[] | 
       const itemParam = collection.itemParam ?? '';
       let id: Json | undefined;
       if (collection.create) {
-        const body = bodyFor(context, collection.create);
         const given = values.for(collection.create);
-        const exchange = await send(context, collection.create, given, body);
+        let body = bodyFor(context, collection.create);
+        let exchange = await send(context, collection.create, given, body);
+        for (let tries = 1; tries < BODY_TRIES && isRetried(exchange.status, tries); tries++) {
+          body = bodyFor(context, collection.create);
+          exchange = await send(context, collection.create, given, body);
+        }
         values.keep(collection.create, given, scopeLengthOf(collection));
         // An error's body may have an `id` of its own: only a 2xx made a record.
         if (stepOf('create', collection.create, exchange).outcome === 'passed')
           id =
             idIn(exchange.json, itemParam, collection.idProperty) ??
+            ownIdIn(body?.value, collection) ??
             idInLocation(exchange.location);
       }
       // Without a create, or when it gave no id: the first record of the list (seeded).
@@ -377,8 +393,9 @@ async function driveCollection(
     used.add(labelOf(operation));
     let body = bodyFor(context, operation);
     let exchange = await sendStep(operation, undefined, body);
-    // A conflict (a username or an enum key the seeds hold) is worth one more try, as a client would.
-    if (exchange.status === 409) {
+    // A conflict (a username or an enum key the seeds hold) is worth one more try, as a client
+    // would; so is a body the description refuses (see BODY_TRIES).
+    for (let tries = 1; tries < BODY_TRIES && isRetried(exchange.status, tries); tries++) {
       body = bodyFor(context, operation);
       exchange = await sendStep(operation, undefined, body);
     }
@@ -389,7 +406,8 @@ async function driveCollection(
       created = recordIn(exchange.json, itemParam, collection.idProperty);
       id =
         idIn(exchange.json, itemParam, collection.idProperty) ??
-        idIn(body?.value, itemParam, collection.idProperty) ??
+        ownIdIn(body?.value, collection) ??
+        sentIdIn(body?.value, itemParam, collection.idProperty) ??
         idInLocation(exchange.location);
     }
   }
@@ -436,11 +454,15 @@ async function driveCollection(
     }
     steps.push(result);
     // An update may move the record (a renamed user): follow it where the answer says it is.
+    // Without a known key property, the key the body wrote under the parameter's name (a
+    // user's new `username` for `/user/{username}`), else the answer's, read as the create's was.
     const moved =
-      step === 'update' && result.outcome === 'passed' && collection.idProperty !== undefined
-        ? (idIn(exchange.json, itemParam, collection.idProperty) ??
-          idIn(body?.value, itemParam, collection.idProperty))
-        : undefined;
+      step !== 'update' || result.outcome !== 'passed'
+        ? undefined
+        : collection.idProperty !== undefined
+          ? (idIn(exchange.json, itemParam, collection.idProperty) ??
+            idIn(body?.value, itemParam, collection.idProperty))
+          : (sentIdIn(body?.value, itemParam) ?? idIn(exchange.json, itemParam));
     if (moved !== undefined) id = moved;
     if (verify && step === 'delete' && result.outcome === 'passed' && collection.read) {
       const again = await sendStep(collection.read, id);
@@ -685,6 +707,8 @@ function idNames(itemParam: string): string[] {
       itemParam,
       // The parameter's last word, as a client reads it: Asana's `task_gid` names the `gid`.
       ...lastWordOf(itemParam),
+      // Without the record's noun: Lago's `external_customer_id` names the `external_id`.
+      ...withoutAWordOf(itemParam),
       'id',
       ...(suffix ? [suffix] : []),
       'uuid',
@@ -705,6 +729,27 @@ function lastWordOf(itemParam: string): string[] {
     .filter((word) => word.length > 0);
   const last = words.at(-1)?.toLowerCase();
   return words.length > 1 && last !== undefined && ID_WORDS.has(last) ? [last] : [];
+}
+
+/**
+ * A parameter of three words or more with one of its inner words left out, written as it is
+ * (`external_customer_id`: `external_id`; `externalCustomerId`: `externalId`).
+ */
+function withoutAWordOf(itemParam: string): string[] {
+  const words = itemParam
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word.length > 0);
+  if (words.length < 3) return [];
+  const snake = /_/.test(itemParam);
+  return words.slice(1, -1).map((_, index) => {
+    const kept = words.filter((__, at) => at !== index + 1);
+    return snake
+      ? kept.join('_')
+      : kept
+          .map((word, at) => (at === 0 ? word : `${word[0]?.toUpperCase() ?? ''}${word.slice(1)}`))
+          .join('');
+  });
 }
 
 /** Words that end a parameter naming a record's id. */
@@ -751,6 +796,10 @@ export function idIn(
 ): Json | undefined {
   if (!isObject(value)) return undefined;
   const names = idProperty === undefined ? idNames(itemParam) : [idProperty];
+  // The property the parameter's last words name, as the description reads: DigitalOcean's
+  // `{replica_name}` is a replica's `name` (beside its `id`), `{floating_ip}` an `ip`.
+  const ending = idProperty === undefined ? endingIn(value, itemParam) : undefined;
+  if (ending !== undefined) return ending;
   for (const name of names) {
     // A record's own link holds its id as its last segment (Vimeo's `uri: "/videos/7"`).
     if (name === LINK && idProperty === undefined) {
@@ -767,6 +816,25 @@ export function idIn(
   return ids.length === 1 ? ids[0] : undefined;
 }
 
+/** The id under the property named by the parameter's words, the longest ending first. */
+function endingIn(value: JsonObject, itemParam: string): Json | undefined {
+  const byWords = new Map(Object.keys(value).map((name) => [wordsIn(name).join(' '), name]));
+  const words = wordsIn(itemParam);
+  for (let start = 0; start < words.length; start++) {
+    const name = byWords.get(words.slice(start).join(' '));
+    if (name !== undefined && isId(value[name])) return value[name];
+  }
+  return undefined;
+}
+
+function wordsIn(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word.length > 0)
+    .map((word) => word.toLowerCase());
+}
+
 /** The record holding the id, at the top level or inside a one-record wrapper. */
 function recordIn(
   value: Json | undefined,
@@ -781,6 +849,41 @@ function recordIn(
     .map((inner) => recordIn(inner, itemParam, idProperty))
     .filter((record) => record !== undefined);
   return records.length === 1 ? records[0] : undefined;
+}
+
+/**
+ * The key a create body wrote, when the answer tells none: the key property, else the one the
+ * item parameter names (a body's `name` is no `{petId}`).
+ */
+function sentIdIn(
+  value: Json | undefined,
+  itemParam: string,
+  idProperty?: string,
+): Json | undefined {
+  if (!isObject(value)) return undefined;
+  return idProperty === undefined ? endingIn(value, itemParam) : idIn(value, itemParam, idProperty);
+}
+
+/**
+ * The id a create body gives its record under the collection's noun, when the answer holds
+ * none: Mojaloop's `POST /quotes` answers 202 with no body, and the quote is `quoteId` of what
+ * the client sent (`/quotes/{ID}`).
+ */
+function ownIdIn(value: Json | undefined, collection: Collection): Json | undefined {
+  if (!isObject(value) || collection.idProperty !== undefined) return undefined;
+  const noun = (
+    collection.path
+      .split('/')
+      .filter((segment) => !segment.includes('{'))
+      .at(-1) ?? ''
+  )
+    .replace(/\.[A-Za-z0-9]+$/, '')
+    .replace(/ies$/, 'y')
+    .replace(/s$/, '');
+  if (noun === '') return undefined;
+  const names = [`${noun}Id`, `${noun}_id`, `${noun}ID`];
+  const found = names.map((name) => value[name]).find(isId);
+  return found;
 }
 
 function idInLocation(location: string | undefined): Json | undefined {

@@ -140,16 +140,30 @@ export function forRequest(schema: JsonObject, depth: number): JsonObject {
       out[key] = value;
     }
   }
+  // A client writes no empty text where nothing asks for one: an empty `code` names no record.
+  if (isPlainText(schema)) out.minLength = 1;
   if (schema.exclusiveMinimum === true) delete out.minimum;
   if (schema.exclusiveMaximum === true) delete out.maximum;
   if (Array.isArray(schema.required)) {
-    const kept = isObject(out.properties) ? out.properties : undefined;
+    // Only what was left out as readOnly: a name another `allOf` part declares stays required.
+    const declared = isObject(schema.properties) ? schema.properties : {};
+    const kept = isObject(out.properties) ? out.properties : {};
     out.required = schema.required.filter(
-      (name): name is string =>
-        typeof name === 'string' && (!kept || name in kept || !isObject(schema.properties)),
+      (name): name is string => typeof name === 'string' && (!(name in declared) || name in kept),
     );
   }
   return out;
+}
+
+/** A string schema that bounds nothing of its text: no length, pattern, format or listed values. */
+function isPlainText(schema: JsonObject): boolean {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return (
+    types.includes('string') &&
+    ['minLength', 'maxLength', 'pattern', 'format', 'enum', 'const'].every(
+      (keyword) => !(keyword in schema),
+    )
+  );
 }
 
 /** `readOnly: true` on a property, itself or in one of its `allOf` parts. */
