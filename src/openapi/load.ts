@@ -10,6 +10,7 @@ import { readingCacheFolder } from './cache-folder.js';
 import { hideDataRefsSeeing } from './data-refs.js';
 import { lenientReadings } from './defects.js';
 import { cutDeepNesting } from './deep-nesting.js';
+import { resolvedLocally } from './local-refs.js';
 import { orderedForResolving } from './resolve-order.js';
 import { SpecError } from './spec-error.js';
 import { specDefects } from './spec-check.js';
@@ -313,7 +314,7 @@ async function parse(text: string, path: string, warnings: string[]): Promise<un
 }
 
 /**
- * A copy of the document with every `$ref` resolved (see resolveRefs). The resolver follows a
+ * A copy of the document with every `$ref` resolved (resolvedLocally, else resolveRefs). The resolver follows a
  * reference into its target at once, recursively, unless that target was resolved before: a
  * chain of thousands of named schemas met at its head overflows the call stack, and is then
  * resolved again with each named schema after those it refers to (orderedForResolving, whose
@@ -323,6 +324,9 @@ async function resolveCopy(
   document: Record<string, unknown>,
   path: string,
 ): ReturnType<typeof resolveRefs> {
+  // Most documents refer only to places in themselves: copied and resolved in one walk.
+  const local = resolvedLocally(document);
+  if (local) return { resolved: local, files: [] };
   return resolveRefs(structuredClone(document), path).catch((err: unknown) => {
     if (!(err instanceof SpecError) || !err.message.endsWith('Maximum call stack size exceeded'))
       throw err;
