@@ -96,8 +96,7 @@ function targetOf(document: object, reference: Reference): unknown {
     let value: unknown = document;
     if (ref !== '#')
       for (const token of ref.slice(2).split('/')) {
-        if (typeof value !== 'object' || value === null || isReference(value))
-          throw NEEDS_RESOLVER;
+        if (typeof value !== 'object' || value === null || isReference(value)) throw NEEDS_RESOLVER;
         const name = tokenOf(token);
         const next = Object.hasOwn(value, name)
           ? (value as Record<string, unknown>)[name]
