@@ -62,6 +62,13 @@ const SCHEMA_MAPS = [
   // Draft 7's `dependencies` holds schemas or lists of names: only objects are schemas.
   'dependencies',
 ] as const;
+const SUBSCHEMA_KEYWORDS = new Set<string>([...ONE_SCHEMA, ...SCHEMA_LISTS, ...SCHEMA_MAPS]);
+
+/** Whether a schema has a keyword holding subschemas: most have none, and ask for no lookups. */
+function hasSubschemas(schema: Record<string, unknown>): boolean {
+  for (const key in schema) if (SUBSCHEMA_KEYWORDS.has(key)) return true;
+  return false;
+}
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query'];
 
 /**
@@ -89,6 +96,7 @@ export function eachSchema(document: unknown, visit: SchemaVisitor): void {
       seen.add(value);
       let place: Where | undefined;
       visit(value, () => (place ??= placeOf(link)));
+      if (!hasSubschemas(value)) continue;
       // Children pushed in order, then that stretch of the stacks reversed: the first on top.
       const from = values.length;
       for (const key of ONE_SCHEMA) {
