@@ -66,7 +66,7 @@ export function printLargeStartups(startups: readonly LargeSpecStartup[]) {
       first?: LargeStart,
     ) =>
       console.log(
-        `  ${spec.name.padEnd(18)} ${pad(`${(spec.bytes / 1024 / 1024).toFixed(1)} MB`, 8)} ${pad(String(spec.operations), 5)}  ${when.padEnd(15)} ${pad(String(run.startMs), 9)} ${pad(String(run.cpuMs), 7)} ${pad(String(run.rssMb), 7)} ${pad(String(run.peakRssMb), 8)}  ${first?.status ? `${first.firstAnswerMs} ms (${first.status})` : ''}`,
+        `  ${spec.name.padEnd(18)} ${pad(`${(spec.bytes / 1024 / 1024).toFixed(1)} MB`, 8)} ${pad(String(spec.operations), 5)}  ${when.padEnd(15)} ${pad(String(run.startMs), 9)} ${pad(String(run.cpuMs), 7)} ${pad(String(run.rssMb), 7)} ${pad(String(run.peakRssMb), 8)}  ${first?.status ? `${first.firstAnswerMs} ms, CPU ${first.firstAnswerCpuMs} ms (${first.status})` : ''}`,
       );
     row('first', spec.first, spec.first);
     row(`remembered x${spec.remembered.length}`, spec.rememberedMedian, spec.remembered[0]);

@@ -88,7 +88,7 @@ export function hideDataRefsSeeing(document: object): { restore: () => void; ext
  * What an object of the document is: keywords of OpenAPI or JSON Schema, a map of names the
  * author chose, a map of Example Objects, one Example Object, or data.
  */
-type Kind = 'keywords' | 'names' | 'example-names' | 'example' | 'data';
+export type Kind = 'keywords' | 'names' | 'example-names' | 'example' | 'data';
 
 interface Place {
   value: unknown;
@@ -96,7 +96,7 @@ interface Place {
 }
 
 /** What the value under `key` of an object of this kind is. */
-function kindOf(kind: Kind, key: string, child: unknown): Kind {
+export function kindOf(kind: Kind, key: string, child: unknown): Kind {
   switch (kind) {
     case 'data':
       return 'data';

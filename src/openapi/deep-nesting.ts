@@ -16,17 +16,18 @@ const MAX_NESTING = 256;
  * @example cutDeepNesting(parsed) // 'the document nests deeper than 256 levels (first at #/components/schemas/Deep/properties/inner/...): 1 value there is read as any value'
  */
 export function cutDeepNesting(document: unknown, limit = MAX_NESTING): string | undefined {
+  if (typeof document !== 'object' || document === null) return undefined;
   let cut = 0;
-  let first: Where | undefined;
-  // A YAML alias shares one object between places: it is walked once.
-  const seen = new WeakSet<object>();
-  // Each node with a link to where it sits, made into a place only for the first cut: copying a
-  // place for every node was most of the walk's time.
-  const stack: { node: object; depth: number; at: Link | undefined }[] = [];
-  if (typeof document === 'object' && document !== null)
-    stack.push({ node: document, depth: 1, at: undefined });
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const { node, depth, at } = next;
+  let first: { parent: object; key: string } | undefined;
+  // A YAML alias shares one object between places: it is walked once. Nodes and their depths
+  // are two stacks, and the place of the first cut is found afterwards: an object for every
+  // node was most of the walk's time.
+  const seen = new Set<object>();
+  const nodes: object[] = [document];
+  const depths: number[] = [1];
+  while (nodes.length > 0) {
+    const node = nodes.pop() as object;
+    const depth = depths.pop() as number;
     if (seen.has(node)) continue;
     seen.add(node);
     const record = node as Record<string, unknown>;
@@ -34,29 +35,38 @@ export function cutDeepNesting(document: unknown, limit = MAX_NESTING): string |
       const value = record[key];
       if (typeof value !== 'object' || value === null) continue;
       if (depth + 1 < limit) {
-        stack.push({ node: value, depth: depth + 1, at: { up: at, key } });
+        nodes.push(value);
+        depths.push(depth + 1);
         continue;
       }
       if (Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0) continue;
       record[key] = Array.isArray(value) ? [] : {};
       cut += 1;
-      first ??= placeOf({ up: at, key });
+      first ??= { parent: node, key };
     }
   }
   if (cut === 0 || !first) return undefined;
+  const place = [...placeOf(document, first.parent), first.key];
   // The place's first segments: the whole pointer is as long as the nesting.
-  const shown = first.length > 8 ? `${pointerOf(first.slice(0, 8))}/…` : pointerOf(first);
+  const shown = place.length > 8 ? `${pointerOf(place.slice(0, 8))}/…` : pointerOf(place);
   return `the document nests deeper than ${limit} levels (first under ${shown}): ${cut} ${cut === 1 ? 'value there is' : 'values there are'} read as any value`;
 }
 
-/** A place as a link to the one above it (see cutDeepNesting). */
-interface Link {
-  readonly up: Link | undefined;
-  readonly key: string;
-}
-
-function placeOf(link: Link): Where {
-  const keys: string[] = [];
-  for (let at: Link | undefined = link; at !== undefined; at = at.up) keys.push(at.key);
-  return keys.reverse();
+/** Where the walk of cutDeepNesting met an object: the same walk, each node with its place. */
+function placeOf(document: object, wanted: object): Where {
+  const seen = new Set<object>();
+  const stack: { node: object; at: string[] }[] = [{ node: document, at: [] }];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { node, at } = next;
+    if (node === wanted) return at;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    const record = node as Record<string, unknown>;
+    for (const key in record) {
+      const value = record[key];
+      if (typeof value === 'object' && value !== null)
+        stack.push({ node: value, at: [...at, key] });
+    }
+  }
+  return [];
 }

@@ -19,14 +19,20 @@ export type SchemaVisitor = (schema: Record<string, unknown>, where: () => Where
 /** A place as a link to the place above it: the segments below it are added without a copy. */
 interface Link {
   readonly up: Link | undefined;
-  readonly segments: Where;
+  /** The segments from the place above: the root's place, a keyword, or a keyword and a name. */
+  readonly segments: Where | string;
+  readonly name?: string | number;
 }
 
 /** The segments of a linked place, from the document's root. */
 function placeOf(link: Link): Where {
-  const parts: Where[] = [];
-  for (let at: Link | undefined = link; at !== undefined; at = at.up) parts.push(at.segments);
-  return parts.reverse().flat();
+  const parts: (string | number)[] = [];
+  for (let at: Link | undefined = link; at !== undefined; at = at.up) {
+    if (at.name !== undefined) parts.push(at.name);
+    if (typeof at.segments === 'string') parts.push(at.segments);
+    else for (let i = at.segments.length - 1; i >= 0; i--) parts.push(at.segments[i] as string);
+  }
+  return parts.reverse();
 }
 
 /** Subschema keywords holding one schema (JSON Schema 2020-12, and `items` of older drafts). */
@@ -53,7 +59,16 @@ const SCHEMA_MAPS = [
   '$defs',
   'definitions',
   'dependentSchemas',
+  // Draft 7's `dependencies` holds schemas or lists of names: only objects are schemas.
+  'dependencies',
 ] as const;
+const SUBSCHEMA_KEYWORDS = new Set<string>([...ONE_SCHEMA, ...SCHEMA_LISTS, ...SCHEMA_MAPS]);
+
+/** Whether a schema has a keyword holding subschemas: most have none, and ask for no lookups. */
+function hasSubschemas(schema: Record<string, unknown>): boolean {
+  for (const key in schema) if (SUBSCHEMA_KEYWORDS.has(key)) return true;
+  return false;
+}
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query'];
 
 /**
@@ -64,33 +79,57 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
  * @example eachSchema(document, (schema) => delete schema.nullable)
  */
 export function eachSchema(document: unknown, visit: SchemaVisitor): void {
-  const seen = new WeakSet<object>();
+  const seen = new Set<object>();
   // Walked with a stack of its own, in the same order as recursion would: a schema nested
   // thousands of levels deep (or a chain of thousands of references, once resolved) would
-  // overflow the call stack.
+  // overflow the call stack. Values and their places are two stacks: a walk of a large
+  // document's schemas allocates little.
+  const values: unknown[] = [];
+  const links: Link[] = [];
   const schema = (root: unknown, at: Where): void => {
-    const stack: [unknown, Link][] = [[root, { up: undefined, segments: at }]];
-    for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-      const [value, link] = next;
+    values.push(root);
+    links.push({ up: undefined, segments: at });
+    while (values.length > 0) {
+      const value = values.pop();
+      const link = links.pop() as Link;
       if (!isJsonObject(value) || seen.has(value)) continue;
       seen.add(value);
       let place: Where | undefined;
       visit(value, () => (place ??= placeOf(link)));
-      const children: [unknown, Link][] = [];
-      const below = (item: unknown, ...segments: (string | number)[]) =>
-        children.push([item, { up: link, segments }]);
+      if (!hasSubschemas(value)) continue;
+      // Children pushed in order, then that stretch of the stacks reversed: the first on top.
+      const from = values.length;
       for (const key of ONE_SCHEMA) {
-        if (isJsonObject(value[key])) below(value[key], key);
+        const item = value[key];
+        if (isJsonObject(item)) {
+          values.push(item);
+          links.push({ up: link, segments: key });
+        }
       }
       for (const key of SCHEMA_LISTS) {
         const list = value[key];
-        if (Array.isArray(list)) list.forEach((item, i) => below(item, key, i));
+        if (Array.isArray(list))
+          for (let index = 0; index < list.length; index++) {
+            values.push(list[index]);
+            links.push({ up: link, segments: key, name: index });
+          }
       }
-      for (const key of [...SCHEMA_MAPS, 'dependencies']) {
-        // `dependencies` (draft 7) holds schemas or lists of names: only objects are schemas.
-        eachEntry(value[key], (name, item) => below(item, key, name));
+      for (const key of SCHEMA_MAPS) {
+        const map = value[key];
+        if (isJsonObject(map))
+          for (const name of Object.keys(map)) {
+            values.push(map[name]);
+            links.push({ up: link, segments: key, name });
+          }
       }
-      stack.push(...children.reverse());
+      for (let low = from, high = values.length - 1; low < high; low++, high--) {
+        const lower = values[low];
+        values[low] = values[high];
+        values[high] = lower;
+        const lowerLink = links[low] as Link;
+        links[low] = links[high] as Link;
+        links[high] = lowerLink;
+      }
     }
   };
 
