@@ -221,7 +221,7 @@ export function createCli(io: CliIo): Command {
     ),
     PROXY_OPTIONS,
   ).action(async (flags: ProxyFlags, command: Command) => {
-    const shared = validateOptions(optionValues(command, 'proxy'));
+    const shared = validateOptions(optionValues(command, 'proxy'), 'proxy');
     const { runProxy } = await import('./proxy-command.js');
     await runProxy(flags, shared, await loggerOf(flags, io), io.onProxy, io.onExitCode);
   });

@@ -113,7 +113,8 @@ function optionLabel(name: OptionName): string {
     flag.flag.replace(/^-\w, /, '').replace(/ <.*>$/, ''),
     ...(flag.env ? [flag.env] : []),
   ]);
-  return flags.length > 0 ? `${name} (${flags.join(', ')})` : name;
+  // A flag two commands take alike (the mock's and the proxy's --api-key) is named once.
+  return flags.length > 0 ? `${name} (${[...new Set(flags)].join(', ')})` : name;
 }
 
 /**

@@ -8,6 +8,6 @@ const worker = setupWorker(...mock.handlers);
 // Both names: MSW 3 renamed onUnhandledRequest to onUnhandledFrame.
 await worker.start({ onUnhandledRequest: 'bypass', onUnhandledFrame: 'bypass', quiet: true });
 
-// For the test: the mock's reset, and a sign that the worker is in place.
-window.mock = mock;
+// For the test: the mock (its reset), and a sign that the worker is in place.
+window.mock = mock.mock;
 document.body.dataset.mock = 'ready';
