@@ -1,4 +1,5 @@
-import { pointerOf, type SchemaVisitor } from './schema-walk.js';
+import { type SchemaVisitor } from './schema-walk.js';
+import { fragmentOf } from './json-pointer.js';
 
 /** Keywords that describe a schema without constraining its values. */
 const ANNOTATIONS = new Set([
@@ -46,7 +47,7 @@ export function alikeArmsMerger(): { visit: SchemaVisitor; warnings: () => strin
     });
     if (kept.length === arms.length) return;
     schema.oneOf = kept;
-    places.push(pointerOf(where()));
+    places.push(fragmentOf(where()));
   };
   const warnings = () => {
     if (places.length === 0) return [];

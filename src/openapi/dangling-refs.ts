@@ -1,4 +1,5 @@
 import { hideDataRefs } from './data-refs.js';
+import { escapeToken, fragmentTokens } from './json-pointer.js';
 
 /**
  * Where a `$ref` of the document points into the document itself at nothing (DocuSign's
@@ -30,7 +31,7 @@ export function mendDanglingRefs(document: object): string[] {
       for (const [key, child] of Object.entries(object))
         stack.push({
           value: child,
-          at: `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`,
+          at: `${at}/${escapeToken(key)}`,
         });
     }
   } finally {
@@ -56,17 +57,14 @@ function resolves(document: object, ref: string, hops = 0): boolean {
   const path = ref.slice(1);
   // An anchor (`#pet`) is the resolver's to judge; a chain this long, a loop.
   if (!path.startsWith('/') || hops > 32) return true;
-  const tokens = path
-    .slice(1)
-    .split('/')
-    .map((raw) => decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~'));
+  const tokens = fragmentTokens(ref) ?? [];
   let node: unknown = document;
   for (const [index, token] of tokens.entries()) {
     if (typeof node !== 'object' || node === null) return false;
     const object = node as Record<string, unknown>;
     if (Object.hasOwn(object, token)) node = object[token];
     else if (typeof object.$ref === 'string' && object.$ref.startsWith('#/')) {
-      const rest = tokens.slice(index).map((t) => t.replaceAll('~', '~0').replaceAll('/', '~1'));
+      const rest = tokens.slice(index).map(escapeToken);
       return resolves(document, `${object.$ref}/${rest.join('/')}`, hops + 1);
     } else return false;
   }

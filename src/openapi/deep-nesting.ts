@@ -1,6 +1,7 @@
 // A document nested deeper than any reader of it can follow: what lies below a bound is read
 // as any value, with a warning, before anything walks it.
-import { pointerOf, type Where } from './schema-walk.js';
+import { type Where } from './schema-walk.js';
+import { fragmentOf } from './json-pointer.js';
 
 /**
  * How deep a parsed document may nest, in JSON levels (an object or an array each): far deeper
@@ -48,7 +49,7 @@ export function cutDeepNesting(document: unknown, limit = MAX_NESTING): string |
   if (cut === 0 || !first) return undefined;
   const place = [...placeOf(document, first.parent), first.key];
   // The place's first segments: the whole pointer is as long as the nesting.
-  const shown = place.length > 8 ? `${pointerOf(place.slice(0, 8))}/…` : pointerOf(place);
+  const shown = place.length > 8 ? `${fragmentOf(place.slice(0, 8))}/…` : fragmentOf(place);
   return `the document nests deeper than ${limit} levels (first under ${shown}): ${cut} ${cut === 1 ? 'value there is' : 'values there are'} read as any value`;
 }
 

@@ -5,7 +5,8 @@ import { formatRuledOut } from './format-patterns.js';
 import { openArmsReader } from './open-arms.js';
 import type { SchemaObject } from './load.js';
 import { closedParts, requiredUndeclared, selfClosedOverParts } from './schema-trees.js';
-import { eachSchema, pointerOf, type Where } from './schema-walk.js';
+import { eachSchema, type Where } from './schema-walk.js';
+import { fragmentOf } from './json-pointer.js';
 
 /**
  * What of a resolved document the mock reads leniently or leaves out, one line for each kind:
@@ -74,7 +75,7 @@ function closedOverParts(closed: readonly Where[]): string[] {
   if (closed.length === 0) return [];
   const count = closed.length === 1 ? 'once' : `${closed.length} times`;
   return [
-    `additionalProperties: false closes a schema over properties declared in another part of its allOf, ${count} (first at ${pointerOf(closed[0] ?? [])}): no value could meet it, so it is read as closing the whole instead`,
+    `additionalProperties: false closes a schema over properties declared in another part of its allOf, ${count} (first at ${fragmentOf(closed[0] ?? [])}): no value could meet it, so it is read as closing the whole instead`,
   ];
 }
 
@@ -82,7 +83,7 @@ function formatsRuledOut(places: readonly Where[]): string[] {
   if (places.length === 0) return [];
   const count = places.length === 1 ? 'once' : `${places.length} times`;
   return [
-    `a format that its pattern rules out, ${count} (first at ${pointerOf(places[0] ?? [])}): no value could meet both, so the format is read as an annotation and the pattern checked alone`,
+    `a format that its pattern rules out, ${count} (first at ${fragmentOf(places[0] ?? [])}): no value could meet both, so the format is read as an annotation and the pattern checked alone`,
   ];
 }
 
@@ -90,6 +91,6 @@ function requiredButUndeclared(places: readonly Where[]): string[] {
   if (places.length === 0) return [];
   const count = places.length === 1 ? 'once' : `${places.length} times`;
   return [
-    `additionalProperties: false closes a schema over properties it requires and declares nowhere, ${count} (first at ${pointerOf(places[0] ?? [])}): no value could meet it, so they are read as declared, of any value`,
+    `additionalProperties: false closes a schema over properties it requires and declares nowhere, ${count} (first at ${fragmentOf(places[0] ?? [])}): no value could meet it, so they are read as declared, of any value`,
   ];
 }

@@ -1,4 +1,5 @@
-import { pointerOf, type SchemaVisitor } from './schema-walk.js';
+import { type SchemaVisitor } from './schema-walk.js';
+import { fragmentOf } from './json-pointer.js';
 
 /**
  * Keywords that let an object arm refuse an object: an arm with none of them (but
@@ -40,7 +41,7 @@ export function openArmsReader(): { visit: SchemaVisitor; warnings: () => string
     if ('anyOf' in schema || !arms.every(isOpenObject)) return;
     schema.anyOf = arms;
     delete schema.oneOf;
-    places.push(pointerOf(where()));
+    places.push(fragmentOf(where()));
   };
   const warnings = () => {
     if (places.length === 0) return [];

@@ -5,6 +5,7 @@
 // level at a time. Used only for a document whose resolving overflowed (load.ts resolveCopy).
 import { isJsonObject } from '../vocabulary/record.js';
 import { referencesUnder } from './schema-walk.js';
+import { fragmentTokens } from './json-pointer.js';
 
 const SCHEMA_REF = '#/components/schemas/';
 
@@ -54,12 +55,5 @@ export function orderedForResolving(document: Record<string, unknown>): Record<s
 
 /** The schema name a pointer's first segment holds, unescaped (`a~1b` is `a/b`). */
 function nameIn(pointer: string): string {
-  const segment = pointer.split('/')[0] ?? '';
-  let decoded = segment;
-  try {
-    decoded = decodeURIComponent(segment);
-  } catch {
-    // Not percent-encoded after all: the segment as written.
-  }
-  return decoded.replaceAll('~1', '/').replaceAll('~0', '~');
+  return fragmentTokens(`#/${pointer.split('/')[0] ?? ''}`)?.[0] ?? '';
 }

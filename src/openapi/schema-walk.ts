@@ -197,14 +197,6 @@ export function eachSchema(document: unknown, visit: SchemaVisitor): void {
   );
 }
 
-/**
- * A place as a JSON pointer fragment, for messages.
- * @example pointerOf(['paths', '/a/{id}', 'get']) // '#/paths/~1a~1{id}/get'
- */
-export function pointerOf(where: Where): string {
-  return `#/${where.map((segment) => String(segment).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
-}
-
 function eachEntry(value: unknown, each: (key: string, item: unknown) => void): void {
   if (isJsonObject(value)) for (const [key, item] of Object.entries(value)) each(key, item);
 }

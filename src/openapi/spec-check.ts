@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { pointerOf } from './schema-walk.js';
+import { fragmentOf, pointerTokens } from './json-pointer.js';
 
 /** At most this many lines of defects; the rest are counted in one more line. */
 const MAX_LINES = 10;
@@ -111,11 +111,8 @@ function deepest(errors: readonly CheckError[]): CheckError[] {
 }
 
 function describe(error: CheckError, document: object): string {
-  const segments = error.instancePath
-    .split('/')
-    .slice(1)
-    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
-  const where = pointerOf(segments);
+  const segments = pointerTokens(error.instancePath);
+  const where = fragmentOf(segments);
   const params = error.params ?? {};
   let what = error.message ?? 'is not valid';
   if (error.keyword === 'additionalProperties')

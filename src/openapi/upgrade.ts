@@ -1,5 +1,6 @@
 import { swaggerToOpenApi30 } from './swagger-upgrader.js';
-import { eachSchema, pointerOf, type Where } from './schema-walk.js';
+import { eachSchema, type Where } from './schema-walk.js';
+import { fragmentOf } from './json-pointer.js';
 
 /** The versions of OpenAPI the mock serves: Swagger 2.0 and OpenAPI 3.0 are read as 3.1. */
 export type SpecVersion = '2.0' | '3.0' | '3.1' | '3.2';
@@ -185,7 +186,7 @@ export function readSchemasAs31(
 export function leftoverWarnings(leftovers: Leftovers, version: SpecVersion): string[] {
   return [...leftovers].map(([keyword, places]) => {
     const count = places.length === 1 ? 'once' : `${places.length} times`;
-    const first = pointerOf(places[0] ?? []);
+    const first = fragmentOf(places[0] ?? []);
     const lenient = LENIENT[keyword];
     if (lenient) return `${keyword}, ${count} (first at ${first}): ${lenient}`;
     return `${keyword} is an OpenAPI 3.0 keyword, found ${count} in this ${version} document (first at ${first}): read as OpenAPI 3.0 means it, ${MEANING[keyword] ?? ''}`;

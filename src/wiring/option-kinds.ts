@@ -249,11 +249,6 @@ export function shaped<V>(type: string, fits: (value: unknown) => boolean): Opti
   };
 }
 
-/** Whether a value is a plain object (not null, not a list). */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * The items of a comma-separated list, trimmed; a comma inside brackets is the item's own
  * (`token[read,write]`: a key and the scopes it holds).

@@ -15,7 +15,6 @@ import {
   delayRange,
   flag,
   integer,
-  isObject,
   listOf,
   oneOf,
   OptionProblem,
@@ -31,6 +30,7 @@ import type { CustomHandler } from '../core/handler.js';
 import { DEFAULT_LOG_BOUNDS } from '../core/admin/request-log.js';
 import { LOOPBACK_HOSTS } from '../core/outgoing/allowed-hosts.js';
 import { SECRET_PREFIX, secretKey } from '../core/outgoing/signature.js';
+import { isJsonObject } from '../vocabulary/record.js';
 
 /** Accepted when no credential is configured, so that `npm start` works out of the box. */
 export const DEFAULT_API_KEY = 'petstore-kit-dev-key';
@@ -166,7 +166,7 @@ function row<V, const S extends Surface>(option: OptionRow<V, S>): OptionRow<V, 
 const storageKinds = ['memory', 'file', 'redis', 'custom'] as const;
 
 function isStore(value: unknown): value is Store {
-  return isObject(value) && typeof value.collection === 'function';
+  return isJsonObject(value) && typeof value.collection === 'function';
 }
 
 const redisUrl = text({ example: 'redis://127.0.0.1:6379', word: true });
@@ -177,8 +177,8 @@ const prefix = text({ example: DEFAULT_REDIS_PREFIX, word: true });
 const storage: OptionKind<StorageOption> = {
   type: storageKinds.map((kind) => `{ kind: '${kind}', ... }`).join(' | '),
   read(value) {
-    const kind = isObject(value) ? value.kind : undefined;
-    if (!isObject(value) || !(storageKinds as readonly unknown[]).includes(kind))
+    const kind = isJsonObject(value) ? value.kind : undefined;
+    if (!isJsonObject(value) || !(storageKinds as readonly unknown[]).includes(kind))
       throw new OptionProblem(
         `it must be an object whose kind is one of ${storageKinds.join(', ')}, such as { kind: 'file', path: 'mock-data.jsonl' }`,
       );
@@ -219,7 +219,7 @@ const cors: OptionKind<CorsSetting | false> = {
   type: '{ origins?: string[] } | false',
   read(value) {
     if (value === false) return false;
-    if (!isObject(value))
+    if (!isJsonObject(value))
       throw new OptionProblem(
         "it must be false, or an object such as { origins: ['http://localhost:5173'] }",
       );
@@ -295,20 +295,20 @@ const webhookSecret: OptionKind<string> = {
 const spec: OptionKind<string | LoadedSpec> = {
   type: 'path | LoadedSpec',
   read(value) {
-    if (isObject(value) && isObject(value.resolved)) return value as unknown as LoadedSpec;
+    if (isJsonObject(value) && isJsonObject(value.resolved)) return value as unknown as LoadedSpec;
     return text({ example: './openapi.yaml' }).read(value);
   },
 };
 
 const handlers = shaped<Readonly<Record<string, CustomHandler>>>(
   'an object of functions, by operationId',
-  (value) => isObject(value) && Object.values(value).every((one) => typeof one === 'function'),
+  (value) => isJsonObject(value) && Object.values(value).every((one) => typeof one === 'function'),
 );
 
 const logger = shaped<Logger>(
   'a logger (info, warn and error functions)',
   (value) =>
-    isObject(value) &&
+    isJsonObject(value) &&
     ['info', 'warn', 'error'].every((method) => typeof value[method] === 'function'),
 );
 
