@@ -86,8 +86,8 @@ export function readCookies(header: string | undefined): Map<string, string[]> {
  * A predicate that tells whether a secret is one of `secrets`, in constant time: every secret
  * is compared, each over the length of the longest one whatever was sent, with no early exit,
  * so the time taken says nothing of the secrets, their lengths or how close a guess came.
- * Compared in place, with nothing made per call: a digest per request (a hash, a buffer) cost
- * the mock a fifth of its throughput (issue 18).
+ * Compared in place, with nothing made per call: a digest per request (a hash, a buffer) costs
+ * a share of the mock's throughput.
  * @throws {Error} when `secrets` is empty or holds an empty one.
  * @example const isKey = createKeyChecker(['alpha']); isKey('alpha') // true
  */

@@ -59,7 +59,7 @@ export function createBodyReader(
 /**
  * A body whose every declared byte has arrived (a small one nearly always has, with its head),
  * taken from the request's buffer at once: no reader, no listeners, no turn spent waiting for
- * the stream's end: 7% of the CPU of a create (issue 18). Undefined when some is still on
+ * the stream's end, a share of every create's CPU. Undefined when some is still on
  * its way, or the stream is being read already.
  */
 function takeArrived(req: IncomingMessage, declared: number): Buffer | undefined {

@@ -7,10 +7,10 @@ const LOOK_EVERY_MS = 250;
 /**
  * The send timeout, as nginx's send_timeout: a client that takes nothing of the answer for
  * `ms` is dropped, its connection reset (a closed socket would keep the unsent bytes in the
- * kernel for as long as the client does not read, issue 28), within a quarter of a second of
+ * kernel for as long as the client does not read), within a quarter of a second of
  * it. Judged from the bytes the socket has handed on, not from Node's socket timeout, which
- * lets a write pending when it runs out put it off once more (a stalled client held twice
- * the timeout, issue 45). Watching ends with the answer: once it is sent, the keep-alive
+ * lets a write pending when it runs out put it off once more (a stalled client would hold
+ * twice the timeout). Watching ends with the answer: once it is sent, the keep-alive
  * timeout takes over.
  * @example watchSend(req.socket, res, 30_000);
  */

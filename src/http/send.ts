@@ -53,8 +53,8 @@ export function createSender(
    * Writes `[part,part,...]` through two scratch buffers, filled in turn and reused once their
    * write is done: a list of 100 MB makes no 100 MB of copies for the collector to pause over.
    * A part too large for a scratch buffer goes out as it is. The pairs are kept for the next
-   * list: one allocated per answer made the collector switch to full mark-compacts after the
-   * mock sat idle, a third of the throughput lost for many seconds (issue 18).
+   * list: one allocated per answer makes the collector switch to full mark-compacts after the
+   * mock sits idle, and throughput drops for many seconds.
    */
   async function writeParts(res: ServerResponse, list: CheckedList): Promise<void> {
     const scratch = idle.pop() ?? [

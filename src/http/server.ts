@@ -209,8 +209,7 @@ function dropTimedOut(socket: Socket, activity: Activity): void {
   if (isIdle(socket)) closeIdle(new Set([socket]), activity);
   // A reset, not a close: a closed socket keeps its unsent bytes in the kernel (FIN-WAIT-1, up
   // to its send buffer, about 4 MB on Linux) for as long as its client does not read, and that
-  // client still sees the connection open (issue 28: 150 clients connected after twice the
-  // send timeout).
+  // client still sees the connection open.
   else socket.resetAndDestroy();
 }
 

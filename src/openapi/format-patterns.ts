@@ -21,8 +21,8 @@ const FORMAT_VALUES: Readonly<Record<string, readonly string[]>> = {
 
 /**
  * Whether a string schema's `format` is ruled out by a `pattern` of its own or of one of its
- * `allOf` parts, as ShipEngine's `created_at: {format: date-time, allOf: [se_id]}` whose id
- * pattern is `^se(-[a-z0-9]+)+$`: no value meets both, and every answer holding one was a 500.
+ * `allOf` parts, as `created_at: {format: date-time, allOf: [id]}` whose id pattern is
+ * `^se(-[a-z0-9]+)+$`: no value meets both, and every answer holding one would break.
  * Such a format is read as an annotation (JSON Schema's own reading of `format`), its pattern
  * checked alone.
  * @example formatRuledOut({ format: 'date', pattern: '^se-' }) // true

@@ -43,8 +43,8 @@ export function keyPropertyFor(
 }
 
 /**
- * The property a parameter written as one word ends in, its words run together (Gitea's
- * `{variablename}` holds `name`, `{filepath}` the `path`), the longest such ending; for records
+ * The property a parameter written as one word ends in, its words run together
+ * (`{variablename}` holds `name`, `{filepath}` the `path`), the longest such ending; for records
  * no other key names (a `{username}` of records with an `id` and a `name` holds the `id`).
  * @example endingPropertyFor('variablename', ['name', 'data']) // 'name'
  */
@@ -100,7 +100,7 @@ export interface NestedKey {
 
 /**
  * Where records may hold the property an item parameter names when none of their own
- * properties does: in one of their objects, one level down (Kubernetes' `{name}` is the
+ * properties does: in one of their objects, one level down (a `{name}` is the
  * `metadata.name`, a `{slug}` the `attributes.slug`). Each object that holds such a scalar is
  * one place: an event's `metadata.name` and its `involvedObject.name` are two.
  * @example nestedKeysFor('name', pod) // [{ idWithin: ['metadata'], idProperty: 'name' }]
@@ -120,7 +120,7 @@ export function nestedKeysFor(parameter: string, schema: SchemaObject): NestedKe
 /**
  * The one of several places a record may hold its key (nestedKeysFor) that the document keys
  * its other records by: `conventional` counts the objects the other collections hold their key
- * in (Kubernetes' every `metadata`), and the place most of them use is chosen, where one is.
+ * in (every `metadata`, say), and the place most of them use is chosen, where one is.
  * @example conventionalKey([involvedObject, metadata], new Map([['metadata', 60]])) // metadata
  */
 export function conventionalKey(

@@ -16,7 +16,7 @@ export interface Paging {
   /** An opaque position, handed out by the mock with each page. */
   readonly cursor?: string;
   /**
-   * The key of a record the page ends before (OpenAI's `before`, Stripe's `ending_before`):
+   * The key of a record the page ends before (`before`, `ending_before`):
    * the page before the one that record starts.
    */
   readonly before?: string;
@@ -24,7 +24,7 @@ export interface Paging {
   readonly defaultLimit?: number;
   /**
    * The most records the answer's array may hold (its `maxItems`): no page holds more, whatever
-   * the limit asked (PagerDuty's IP allow lists hold one).
+   * the limit asked (a list documented to hold one holds one).
    */
   readonly maxItems?: number;
 }
@@ -97,8 +97,8 @@ export function listParametersOf(
   const offset = query.find((p) => OFFSET.test(p.name) && numeric(p));
   const page = query.find((p) => PAGE.test(p.name) && numeric(p));
   const cursor = query.find((p) => CURSOR.test(p.name) && !numeric(p) && p !== offset);
-  // Only beside a cursor that goes forward (OpenAI's `after` and `before`, Stripe's
-  // `starting_after` and `ending_before`): a `before` alone, or one that is a date, is a
+  // Only beside a cursor that goes forward (`after` and `before`, `starting_after` and
+  // `ending_before`): a `before` alone, or one that is a date, is a
   // time filter (`created before`), which names no record.
   const before = cursor
     ? query.find(

@@ -37,8 +37,8 @@ export function mergeRecordSchemas(schemas: readonly SchemaObject[], depth = 0):
           // one of them, and each answer shows it in its own (projectionFor).
           ({ anyOf: [...known] } as SchemaObject)
         : mergeDefinitions(known, depth);
-  // A name required and defined nowhere (PagerDuty's custom fields require a `namespace` they
-  // never describe) must still be there, with any value: records without it broke every list.
+  // A name required and defined nowhere (a `namespace` required and never described) must
+  // still be there, with any value: records without it would break every list.
   for (const name of required) properties[name] ??= {};
   return { type: 'object', properties, required: [...required] } as SchemaObject;
 }
@@ -46,7 +46,7 @@ export function mergeRecordSchemas(schemas: readonly SchemaObject[], depth = 0):
 /**
  * The properties two of a record's schemas (its answers, its list's items) describe in two
  * shapes, which no value fits at once: an object in one and an array of them in another
- * (Cloudflare's resource groups' `scope`), an id text here and the object it names there.
+ * (a `scope`), an id text here and the object it names there.
  * Only the types they admit are compared (see admittedTypes), null aside: a field both make
  * nullable still holds, in a record, something other than null. Top-level properties only.
  * @example fieldsInTwoShapes([{ properties: { scope: { type: 'object' } } }, { properties: { scope: { type: 'array' } } }]) // Set { 'scope' }
@@ -78,8 +78,8 @@ function inTwoShapes(known: readonly SchemaObject[]): boolean {
 }
 
 /**
- * Whether the definitions are a number in one and a text in another, nothing else (Jira's
- * ids): the record keeps the number, which an answer that wants text shows as one.
+ * Whether the definitions are a number in one and a text in another, nothing else (an id
+ * integer here, string there): the record keeps the number, which an answer that wants text shows as one.
  */
 function scalarsApart(known: readonly SchemaObject[]): boolean {
   const types = known.flatMap((schema) => [...(admittedTypes(schema) ?? ['any'])]);
@@ -97,13 +97,13 @@ const NESTED_DEPTH = 4;
  * as the record is (Dialogporten's search results show a dialog's `content` closed over fewer
  * fields than its read does: both at once held no content the create took, and the mock made
  * the field anew); else all of them (`allOf`), unless their types cannot meet (an `id` integer
- * in one answer, string in another, as Jira's): then the numeric one, which an answer that
+ * in one answer, string in another): then the numeric one, which an answer that
  * wants a string shows as one (projectionFor), else the first.
  */
 function mergeDefinitions(known: readonly SchemaObject[], depth: number): SchemaObject {
   if (known.length === 1) return known[0] as SchemaObject;
   // Values listed apart (a reference's `type: schedule_v3_reference`, the record's
-  // `schedule_v3`: PagerDuty's): no value fits both, the record keeps the last answer's, and
+  // `schedule_v3`): no value fits both, the record keeps the last answer's, and
   // each answer shows its own (projectionFor), where it names each of them.
   if (listedApart(known)) return known.at(-1) as SchemaObject;
   if (

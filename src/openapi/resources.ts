@@ -56,7 +56,7 @@ export interface Resource {
   readonly idProperty: string;
   /**
    * The objects, outermost first, that hold the id property, where the record holds it nested
-   * (`['metadata']`: Kubernetes' `/namespaces/{namespace}/pods/{name}` names the `metadata.name`).
+   * (`['metadata']`: `/namespaces/{namespace}/pods/{name}` names the `metadata.name`).
    * Absent: the record holds it.
    */
   readonly idWithin?: readonly string[];
@@ -84,7 +84,7 @@ export interface Resource {
   readonly otherKeys?: readonly string[];
   /**
    * The keys the documentation's requests read records by: the examples of the item path's
-   * parameter (Vimeo's `channel_id: 927`), each once; of a record keyed by its link, the
+   * parameter (`channel_id: 927`), each once; of a record keyed by its link, the
    * link's last value. A service holds the records its
    * documentation names; a fresh mock seeds them (where the service, not the client, chooses
    * keys), so that the documented read works first time.
@@ -120,8 +120,8 @@ export interface Resource {
   readonly references: ReadonlyMap<string, number>;
   /**
    * The kinds of record a polymorphic collection holds, when its create answers one of
-   * several record schemas (Discord's moderation rules, `oneOf` a keyword rule, a spam
-   * rule...: each with its own `trigger_type`); S is then made of the first. A write makes its
+   * several record schemas (`oneOf` a keyword rule, a spam rule...: each with its own
+   * `trigger_type`); S is then made of the first. A write makes its
    * record by the kind the client's fields fit. Undefined: one kind.
    */
   readonly variants?: readonly SchemaObject[];
@@ -246,8 +246,8 @@ function itemOf(
   path: string,
   byPath: ReadonlyMap<string, readonly Operation[]>,
 ): Pick<Candidate, 'item'> | undefined {
-  // Django REST's paths end in a slash, the item's as the collection's (`/dcim/cables/`,
-  // `/dcim/cables/{id}/`): a suffix of the path, as Twilio's `.json` is.
+  // Paths may end in a slash, the item's as the collection's (`/dcim/cables/`,
+  // `/dcim/cables/{id}/`): a suffix of the path, as a `.json` is.
   const bare = withoutTrailingSlash(path);
   const slash = bare === path ? '' : '/';
   const suffix = /\.[A-Za-z0-9]+$/.exec(bare)?.[0] ?? '';
@@ -295,8 +295,8 @@ function resourceOf(
 
   // What a client sends: the create body, maybe wrapped (`{data: {...}}`); one that holds no
   // record (a batch of them, a command) is no create of this collection. Told by the fields
-  // of the listed records and of the record the create answers: PagerDuty lists references
-  // (`id`, `type`, `summary`), which share no field with what a create sends (`name`...).
+  // of the listed records and of the record the create answers: listed references
+  // (`id`, `type`, `summary`) which share no field with what a create sends (`name`...).
   const sharesFields = recordTest(withCreated(listed, candidate.create, word, likely), 1, likely);
   // A body naming the item parameter (`{role_id}` for `/roles/{role_id}`) adds that record.
   const isBody: RecordTest = (schema) =>
@@ -305,7 +305,7 @@ function resourceOf(
     operation && requestEnvelopeOf(operation, word, listed ? isBody : undefined);
   const createBody = bodyOf(candidate.create);
   const answersRecord = recordTest(listed ?? createBody?.record, 2, likely);
-  // A create whose body holds none of the record (an upload, Gitea's `new_branch_name`) but
+  // A create whose body holds none of the record (an upload, a `new_branch_name`) but
   // that answers one of the listed records: the service makes every field of it.
   const madeByService =
     !createBody && listed !== undefined && candidate.create !== undefined
@@ -335,7 +335,7 @@ function resourceOf(
           recordSchemaIn(operation, gathered.envelopes.get(operation)),
         ),
       );
-  // Named as any kind names them: Twilio's form `PrivacyPolicyUrl` is the second kind's `privacy_policy_url`.
+  // Named as any kind names them: a form's `PrivacyPolicyUrl` is a kind's `privacy_policy_url`.
   const written = writtenProperties(gathered.bodies.values(), {
     ...Object.assign({}, ...kinds.map((kind) => propertiesOf(kind))),
     ...properties,
@@ -420,9 +420,8 @@ function variantsOf(
 /**
  * A schema as one object: the properties of all its arms when it is one of several objects
  * (none required), else itself. A property some kinds mark read-only and others let a client
- * write is the client's to write (Cloudflare's DNS records: an MX record's `content` is sent,
- * a CAA record's is made from its `data`): taken from the last kind, every MX record a client
- * created lost its `content` to a made-up one. Each kind's check still refuses it where it is
+ * write is the client's to write (one kind's `content` is sent, another's is made from its
+ * `data`): taken from the last kind, a client's `content` would be lost to a made-up one. Each kind's check still refuses it where it is
  * read-only.
  */
 function recordShapeOf(schema: SchemaObject): SchemaObject {
@@ -491,7 +490,7 @@ function likelyKeys(
 
 /**
  * The property an item parameter names (see keyPropertyFor), else the one it names once the
- * record's own noun is left out of it: Lago's `/customers/{external_customer_id}` holds the
+ * record's own noun is left out of it: `/customers/{external_customer_id}` holds the
  * customer's `external_id`.
  * @example itemKeyFor('external_customer_id', '/customers', ['lago_id', 'external_id']) // 'external_id'
  */
@@ -518,7 +517,7 @@ function nounForms(word: string): string[] {
 /**
  * Whether a schema describes the record, judged against a reference (the list's items, or the
  * create body): it has the likely key, or shares enough fields with it, compared by words
- * (requests in `FriendlyName`, answers in `friendly_name`, as Twilio's). An answer must share
+ * (requests in `FriendlyName`, answers in `friendly_name`). An answer must share
  * two (where the reference has two), or its half: a wrapper `{endpoint: {...}}` around a record
  * that has an `endpoint` of its own is no record. A request body may share one: summaries in
  * lists show few fields.
@@ -563,8 +562,7 @@ function requestEnvelopeOf(
 }
 
 /**
- * A body that wraps one record of several kinds (PagerDuty's automation runners: `{runner:
- * oneOf [sidecar, runbook]}`, told by `runner_type`): the wrapper's one property that is a union
+ * A body that wraps one record of several kinds (`{runner: oneOf [sidecar, runbook]}`, told by `runner_type`): the wrapper's one property that is a union
  * of objects, read as one record with the fields of every kind (the record's check still holds
  * the kind to its own). Unread, the create was no create, and its answer an example no read found.
  */
@@ -683,10 +681,10 @@ function idPropertyOf(
     // An `id` holding an object (Mist's virtual chassis answers `{id: <the chassis>}`) is no key.
     (scalars.includes('id') ? 'id' : undefined) ??
     (item && endingPropertyFor(item.parameter, scalars));
-  // Vimeo's records hold their key only in their `uri` (`/videos/258684937`): keyed by
-  // another property the service sets, none of them could be read at the path they name.
-  // Only for a number in the path, which names no other field: a word there (ReadMe's
-  // `/changelogs/{identifier}`, its links `/changelogs/<slug>`) is some field's value, which a
+  // Records that hold their key only in their link (`uri: /videos/258684937`): keyed by
+  // another property the service sets, none could be read at the path they name.
+  // Only for a number in the path, which names no other field: a word there
+  // (`/changelogs/{identifier}`, its links `/changelogs/<slug>`) is some field's value, which a
   // link made up around another word would not hold. A link whose schema says its own shape
   // (a pattern, a list) is kept as the spec says it.
   const link =
@@ -710,8 +708,8 @@ function idPropertyOf(
 
 /**
  * The key of records with no id, for a parameter of free text: their `slug`, else their
- * `name` (DigitalOcean's `/v2/tags/{tag_id}` and ReadMe's `/branches/{branch}` name a tag or
- * a branch; ReadMe's `/changelogs/{identifier}` a changelog's slug). A parameter that is a
+ * `name` (`/tags/{tag_id}` and `/branches/{branch}` name a tag or a branch;
+ * `/changelogs/{identifier}` a changelog's slug). A parameter that is a
  * number or has a format (a uuid, a date) holds no such text.
  * @example naturalKeyOf({ name: { type: 'string' }, resources: { type: 'object' } }, [{ type: 'string' }]) // 'name'
  */
@@ -855,7 +853,7 @@ function explicitNameOf(
 }
 
 /**
- * Whether a property can hold what a path segment holds (a string or a number): GitHub's
+ * Whether a property can hold what a path segment holds (a string or a number): the
  * events under `/repos/{owner}/{repo}` have `repo` and `owner` objects, which are no
  * references to the path's values.
  */
@@ -877,8 +875,8 @@ function parentOf(
 ): string | undefined {
   const bare = withoutTrailingSlash(resource.collectionPath);
   const base = shapeOf(bare.slice(0, bare.lastIndexOf('/')));
-  // Twilio's parents are `/Calls/{Sid}.json`, their children `/Calls/{CallSid}/Recordings.json`;
-  // Django REST's `/sites/{id}/`, theirs `/sites/{site_id}/devices/`.
+  // Parents `/Calls/{Sid}.json`, their children `/Calls/{CallSid}/Recordings.json`;
+  // parents `/sites/{id}/`, theirs `/sites/{site_id}/devices/`.
   return resources.find(
     (other) =>
       other !== resource &&
@@ -909,7 +907,7 @@ function attachViews(
       const envelope = listOf(get, word, resource.idProperty);
       if (!envelope || !(resource.idProperty in propertiesOf(envelope.record))) continue;
       // Items that require what the records do not hold list something else, keyed alike
-      // (Discord's `/commands/permissions`: each command's permissions, their `id` the command's).
+      // (`/commands/permissions`: each command's permissions, their `id` the command's).
       const held = propertiesOf(resource.schema);
       if ([...requiredOf(envelope.record)].some((name) => !(name in held))) continue;
       if (honoursEveryQuery(get, listParametersOf(get, propertiesOf(resource.schema)))) {
@@ -1039,8 +1037,8 @@ function idOf(schema: SchemaObject): string | undefined {
     (name) => wordsOf(name).length === 1 && ID_WORDS.has(wordsOf(name)[0] ?? ''),
   );
   // A record's own `id` first: a required property the service sets may be the id of
-  // another record it holds (GitHub's installations' `app_id`), and keyed by it, a second
-  // installation of one app was a 409 the service never gives.
+  // another record it holds (an installation's `app_id`), and keyed by it, a second
+  // installation of one app would be a 409 the service never gives.
   return (
     (names.includes('id') ? 'id' : undefined) ??
     names.find((key) => required.has(key) && isReadOnly(properties[key] ?? {})) ??
@@ -1059,8 +1057,8 @@ function idKindOf(schema: SchemaObject): IdKind {
 
 /**
  * How a `get` answers a list of records, unless its answer is one record holding a list of
- * another kind: GitHub's `GET /releases/latest` answers a release, whose `assets` are no
- * releases, and Box's classification template holds its one `fields` entry. Such a wrapper
+ * another kind: `GET /releases/latest` answers a release, whose `assets` are no releases,
+ * and a template holds its one `fields` entry. Such a wrapper
  * carries a key of its own, as its items do (`id`), or the collection's key; a list's wrapper
  * (`{data: [...], has_more}`, `{result: [...], result_info}`) carries none.
  */
@@ -1077,7 +1075,7 @@ function listOf(get: Operation, word: string, key?: string): Envelope | undefine
 /**
  * The schema an answer holds its records or its record in, as the spec writes it: the answer
  * itself, or its wrapper's property. For a list, the array; for a record of several kinds
- * (Cloudflare's `{result: oneOf [A record, CNAME record...]}`), the union a kind was chosen from.
+ * (`{result: oneOf [A record, CNAME record...]}`), the union a kind was chosen from.
  */
 function recordSchemaIn(
   operation: Operation,
@@ -1140,7 +1138,7 @@ function collectionWord(path: string): string {
 }
 
 /**
- * A path without the slash it ends in (Django REST's `/dcim/cables/`), which names the same
+ * A path without the slash it ends in (`/dcim/cables/`), which names the same
  * collection; the root `/` as it is.
  */
 function withoutTrailingSlash(path: string): string {

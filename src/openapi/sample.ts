@@ -21,8 +21,7 @@ export interface DataGenerator {
    * A value valid against `schema` (every keyword: formats, patterns, ranges, enums,
    * `allOf`), with realistic strings where a property's name says what it holds.
    * With `minimal`, only what the schema requires is made (no optional property, the fewest
-   * items): the filler of an error body, where Stripe's `error` holds optional payment
-   * intents, sources and charges that made every 404 a 100 KB answer taking seconds.
+   * items): the filler of an error body, whose optional parts may reach much of the document.
    * @throws {SpecError} when no valid value could be made for the schema; a ValueTimeError
    * when the time for it ran out first.
    */
@@ -33,8 +32,8 @@ export interface DataGenerator {
   readonly seed: number;
   /**
    * A generator of another seed's sequence that shares this one's trees: a tree depends on
-   * the schema alone, and making it took a nested collection's first seeding (under each
-   * parent, each with its own seed) 25–100 ms of Discord's messages every time.
+   * the schema alone, and a nested collection seeds under each parent, each with its own seed:
+   * made anew per seed, every tree would be made again for each parent.
    * @example generator.withSeed(7).value(schema)
    */
   withSeed(seed: number): DataGenerator;
@@ -193,9 +192,8 @@ function instantOfLength(copy: Record<string, unknown>): void {
 
 /**
  * A value listed by `enum` or `const` is made from the list alone, its composition left to the
- * check (Discord's component `type: {enum: [17], allOf: [{oneOf: [{const: 1}, ...]}]}`, at any
- * depth): json-schema-faker drew from the composition, missed the listed value, and a message
- * took six attempts, 100–500 ms.
+ * check (`type: {enum: [17], allOf: [{oneOf: [{const: 1}, ...]}]}`, at any depth):
+ * json-schema-faker draws from the composition and misses the listed value.
  */
 function listedOnly(copy: Record<string, unknown>): void {
   const listed = (Array.isArray(copy.enum) && copy.enum.length > 0) || 'const' in copy;
@@ -207,9 +205,9 @@ function listedOnly(copy: Record<string, unknown>): void {
 
 /**
  * A union of a string and objects is made as the string: it is an id or the object it names
- * (Stripe's expandable fields: `customer` is `cus_...` unless the client asks to expand it),
- * and a real service sends the id. Made as objects, each holding more such unions, a list of
- * two charges was 1.7 MB and took seconds to make.
+ * (an expandable field: `customer` is `cus_...` unless the client asks to expand it), and a
+ * real service sends the id; made as objects, each holding more such unions, it grows without
+ * bound.
  */
 function unexpanded(copy: Record<string, unknown>): void {
   const arms = copy.anyOf;
@@ -275,7 +273,7 @@ interface Shapes {
   };
   /** Each schema with only its required properties (see requiredOnly). */
   leanSchemas: WeakMap<object, SchemaObject>;
-  /** The schemas directly inside each schema, for the walks of schemaGraph (Stripe's reach most of the document each). */
+  /** The schemas directly inside each schema, for the walks of schemaGraph (some reach most of the document each). */
   children: WeakMap<object, readonly object[]>;
   /** Whether a tree is large (see isLarge). */
   large: WeakMap<object, boolean>;
@@ -287,10 +285,9 @@ type Fill = 'full' | 'large' | 'minimal';
 /**
  * The generator's settings by fill. `full`: most optional fields (0.8 of them) and arrays of up
  * to 3 items, a record a UI shows whole. `large`, for a schema whose tree is large (isLarge):
- * half of its optional fields and arrays of up to 2 items, at every depth; with `full`, a
- * Discord message (a reply to a message, forwarded messages, embeds, attachments, components,
- * each with their own optional parts) was 20–50 KB where the service sends 1–3 KB, and took
- * 40–90 ms to make; a Stripe account 30 KB. `minimal`: only what is required, the fewest
+ * half of its optional fields and arrays of up to 2 items, at every depth; with `full`, a record
+ * of nested optional parts (replies, embeds, attachments...) is many times what a service
+ * sends. `minimal`: only what is required, the fewest
  * items (error fillers).
  */
 const FILLS: Record<Fill, { optionalsProbability: number; maxDefaultItems: number }> = {
@@ -365,9 +362,8 @@ function generatorOf(seed: number, compiler: SchemaCompiler, shapes: Shapes): Da
       const check = compiler.response(schema);
       const listed = enumeratedValueOf(schema, check);
       if (listed.found) return listed.value;
-      // Made when needed: a minimal value is made from the lean tree first, and Stripe's error
-      // schema reaches most of its document (a payment intent, a source...), whose whole tree
-      // took a first 404 200 ms to make for a body of a type and a message.
+      // Made when needed: a minimal value is made from the lean tree first, since an error
+      // schema may reach most of its document, a whole tree for a body of a type and a message.
       let hinted: JsonSchema | undefined;
       const hintedTree = () => (hinted ??= treeOf(schema, 'hinted', where));
       const lean = minimal ? treeOf(schema, 'lean', where) : undefined;
@@ -380,7 +376,7 @@ function generatorOf(seed: number, compiler: SchemaCompiler, shapes: Shapes): Da
           );
         // Hints first; if they keep breaking a constraint (a maxLength, say), plain data. The
         // plain tree is made only then: nearly every value is made from the hinted one, and
-        // making (and keeping) both took a third of the trees' time on Stripe.
+        // making (and keeping) both spends time and memory on trees seldom used.
         // A lean value that breaks its schema (a property required by a sibling the lean copy
         // could not see, a `minProperties`) is made from the whole tree next.
         const tree =
@@ -410,9 +406,9 @@ function generatorOf(seed: number, compiler: SchemaCompiler, shapes: Shapes): Da
 
 /**
  * A value of a schema that lists its values (`enum`, `const`) and narrows them by composition
- * (`allOf: [{oneOf: [{const: 1}, {const: 3}, ...]}]`, as Discord's channel types): the first of
- * its values the whole schema accepts. json-schema-faker draws from the composition and missed
- * the listed value in about half of its attempts (a 500 on every other create). Other
+ * (`allOf: [{oneOf: [{const: 1}, {const: 3}, ...]}]`): the first of its values the whole
+ * schema accepts. json-schema-faker draws from the composition and often misses the listed
+ * value. Other
  * schemas: not found, for the generator.
  */
 function enumeratedValueOf(
@@ -468,8 +464,8 @@ export function finiteTree(
   const ids = new Map<object, number>();
   const defs: Record<string, unknown> = {};
   // The copies a `$ref` was put in place of, made only once a tree made refers to one: adjust
-  // leaves arms out after they were met (Stripe's expandable objects, `unexpanded`), and making
-  // every schema met took Stripe's first answer 400 ms for copies no tree referred to.
+  // leaves arms out after they were met (expandable objects, `unexpanded`), and making every
+  // schema met would make copies no tree refers to.
   const named = new Map<string, { sub: object; level: number }>();
   const defFor = (sub: object, level: number | undefined): string => {
     let id = ids.get(sub);

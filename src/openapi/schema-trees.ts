@@ -406,8 +406,8 @@ export function selfClosedOverParts(schema: SchemaObject): boolean {
 
 /**
  * The names a schema closed by `additionalProperties: false` requires that neither it nor its
- * `allOf` parts declare (ShipEngine's update answer requires a `has_errors` only its create
- * answer declares): no value could meet it, so they are read as declared, of any value.
+ * `allOf` parts declare (an update answer requiring a `has_errors` only the create answer
+ * declares): no value could meet it, so they are read as declared, of any value.
  * @example requiredUndeclared({ additionalProperties: false, required: ['a'], allOf: [{ properties: { b: {} } }] }) // ['a']
  */
 export function requiredUndeclared(schema: SchemaObject): string[] {

@@ -1,6 +1,6 @@
 // One bound for the lists a store of this process keeps (the request logs of a whole mock: the
 // default state's and every session's together), in entries and in bytes. Without it each log
-// had its own bound, and a hundred sessions held a hundred times it (issue 30). A shared store
+// would have its own bound, and a hundred sessions a hundred times it. A shared store
 // keeps the same bound in its own storage (redis-log-scripts.ts).
 import type { ListBounds } from './store.js';
 

@@ -1,5 +1,5 @@
-// The records of one collection as UTF-8 bytes outside V8's heap, by id, in order (issue 28:
-// a record costs at most about twice its JSON in memory).
+// The records of one collection as UTF-8 bytes outside V8's heap, by id, in order: a record
+// costs at most about twice its JSON in memory.
 import { ChunkTexts } from '../vocabulary/texts.js';
 import type { RecordId } from './store.js';
 

@@ -17,8 +17,7 @@ import { RecordArena } from './record-arena.js';
 /**
  * The state of one collection: what a snapshot copies and a reset restores. Each record is
  * kept once, as its JSON's UTF-8 bytes outside V8's heap (RecordArena): a record as an object,
- * its cached serialization and its size took 6.4 times its JSON, and as a string in a map
- * 2.3 times (issue 28).
+ * its cached serialization and its size, or as a string in a map, costs several times its JSON.
  */
 export interface CollectionState {
   /** Each record's JSON, by id, oldest first. */
@@ -155,8 +154,8 @@ export function newId(
  * Where a stored record carries the JSON text it was made from or stored as: a property no
  * JSON, `Object.keys` or spread sees (a symbol, not enumerable). The answer that sends a record
  * the store has just made or read takes its text from it instead of stringifying it again.
- * Kept in a module-level "last record" memo before, which the project's rules forbid; kept for
- * every record in a WeakMap, it was one more object per record for the collector (issue 18).
+ * Not a module-level memo (global state), nor a WeakMap (one more object per record for the
+ * collector).
  */
 const STORED_JSON = Symbol('stored JSON');
 

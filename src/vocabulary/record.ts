@@ -41,7 +41,7 @@ export function setField(target: Record<string, unknown>, name: string, value: u
 
 /**
  * Where a collection's records hold their key: a property of the record itself, or of an object
- * nested in it (Kubernetes' `name` within `metadata`).
+ * nested in it (a `name` within `metadata`).
  */
 export interface KeyPlace {
   /** The property that holds the key, e.g. `id`, `name`. */

@@ -1,5 +1,5 @@
 // Lists of JSON texts read by position: an array of strings, or the bytes a store keeps its
-// records in (issue 28), which a list is sent from with no string made per record.
+// records in, which a list is sent from with no string made per record.
 
 /**
  * A list of JSON texts, oldest first, read by position. A list of a store's records is sent

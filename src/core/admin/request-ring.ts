@@ -7,8 +7,8 @@ import type { CredentialPlaces } from './redact.js';
  * The requests of a log, kept field by field in arrays made once, one slot per request: adding
  * one allocates nothing, and keeps only what the request brought (its headers, its body, its
  * answer's headers and body). An object per entry, its times boxed as numbers and the answer
- * object around its headers and body, was most of what the collector copied on every create:
- * a log of a thousand requests outlives several young-generation collections (issue 18).
+ * object around its headers and body, would be most of what the collector copies on every create:
+ * a log of a thousand requests outlives several young-generation collections.
  * @example const ring = new RequestRing(1000); ring.put(0, 1, request); ring.get(0)?.path // '/v1/pets'
  */
 export class RequestRing {

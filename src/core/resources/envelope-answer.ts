@@ -82,9 +82,8 @@ const PAGE_FIELDS: readonly PageField[] = [
     'boolean',
     (page) => page.more ?? page.next !== undefined,
   ],
-  // The keys of the page's first and last records (OpenAI's lists: `first_id`, `last_id`,
-  // `has_more`), which a client sends back as `after` or `before`: made up, `after=<last_id>`
-  // was a 400 invalid_cursor, and no client could page.
+  // The keys of the page's first and last records (`first_id`, `last_id` beside `has_more`),
+  // which a client sends back as `after` or `before`: made up, they would page nowhere.
   [/^(first_?id|first_?key)$/i, 'string', (page) => keyAs(page.firstKey, 'string')],
   [/^(first_?id|first_?key)$/i, 'number', (page) => keyAs(page.firstKey, 'number')],
   [/^(last_?id|last_?key)$/i, 'string', (page) => keyAs(page.lastKey, 'string')],
@@ -231,9 +230,9 @@ export function createEnvelopeAnswers(options: EnvelopeOptions): EnvelopeAnswers
 
 /**
  * The wrapper's schema without the records' property, every constraint it holds kept: a
- * property described in several `allOf` parts is all of them (Cloudflare's envelopes say
- * `errors: <array of messages>` in one part and `errors: {}` in a later one, and the later alone
- * let a string through that the whole answer refused), and a required name no part describes is still
+ * property described in several `allOf` parts is all of them (`errors: <array of messages>` in
+ * one part and `errors: {}` in a later one: the later alone lets through what the whole
+ * answer refuses), and a required name no part describes is still
  * required.
  */
 function restSchemaOf(wrapper: SchemaObject, records: string): SchemaObject {
@@ -250,7 +249,7 @@ function restSchemaOf(wrapper: SchemaObject, records: string): SchemaObject {
 
 /**
  * The fields beside a successful answer's records with no made-up errors: a wrapper's `errors`
- * list (Cloudflare's `{result, errors, messages, success}`) empty, where its schema allows it.
+ * list (as in `{result, errors, messages, success}`) empty, where its schema allows it.
  * A generated one (`[{code: 1000, message: "H2N"}]` beside `success: true`) is a failure a
  * client would show.
  */
@@ -269,15 +268,15 @@ function withoutErrors(
 
 /**
  * Why a wrapper's records property can hold no value, if its descriptions allow no type in
- * common: Cloudflare's list create answers are the collection envelope (`result: array or
- * null`) and the record's (`result: object`) at once. False when they agree.
+ * common: a create answer that is the collection envelope (`result: array or null`) and the
+ * record's (`result: object`) at once. False when they agree.
  * @example contradictionOf({ allOf: [{ properties: { result: { type: 'array' } } }, { properties: { result: { type: 'object' } } }] }, 'result')
  * // 'the answer that holds "result": it is array in one allOf part and object in another'
  */
 function contradictionOf(wrapper: SchemaObject, property: string): string | false {
   // Each part's types as a validator reads them (an integer is a number; an anyOf's arms;
-  // nullable): Cloudflare's magic sites list is `result: anyOf [object, string]` (nullable) in
-  // one part and `result: array` in another. Null in common holds no record.
+  // nullable): `result: anyOf [object, string]` (nullable) in one part and `result: array` in
+  // another. Null in common holds no record.
   const typed = (definitionsOf(wrapper).get(property) ?? [])
     .map((part) => admittedTypes(part))
     .filter((types): types is Set<string> => types !== undefined && types.size > 0);

@@ -158,7 +158,7 @@ class CollectionHandlers {
         : (request.params[keyName] as RecordId);
     const example = () => this.options.examples.body(operation, String(status))?.body;
     // An answer that requires what the record does not hold is about the record, not the record:
-    // OpenAI's deletes answer `{id, object, deleted}`, GitHub's collaborator put an invitation.
+    // a delete's `{id, object, deleted}`, a put that answers an invitation.
     // It is the operation's example, with the record's fields it declares where they fit.
     const describesRecord =
       envelope?.kind === 'plain' && !holdsOnly(envelope.record, this.resource.schema);
@@ -168,8 +168,8 @@ class CollectionHandlers {
         return base;
       const { compiler } = this.options;
       const declared = propertiesOf(envelope.record);
-      // A number the answer declares as text is told as text (Jira answers a created scheme's
-      // integer id as `{"id": "10000"}`): made up instead, it named no record.
+      // A number the answer declares as text is told as text (an integer id as
+      // `{"id": "10000"}`): made up instead, it would name no record.
       const shown = Object.entries(record)
         .filter(([name]) => name in declared)
         .map(([name, value]): [string, unknown] =>
@@ -224,8 +224,8 @@ class CollectionHandlers {
     });
 
     // Where clients have no create, a `put` is how a record comes to be at its key (HTTP's
-    // PUT creates the target it names): Vimeo's `PUT /me/likes/{video_id}` likes a video,
-    // Discord's `PUT /guilds/{guild_id}/members/{user_id}` adds a member. Where a create
+    // PUT creates the target it names), as `PUT /me/likes/{video_id}` or
+    // `PUT /groups/{group_id}/members/{user_id}`. Where a create
     // exists, the record must be made by it first.
     // A put that documents a 201 creates at the key its path names wherever it is (an upsert).
     const { created: putCreated, replaced } = upsertStatuses(operation);
@@ -336,8 +336,8 @@ class CollectionHandlers {
             const created = await collection.create(fields, id);
             const as = putCreated ?? status;
             const location = as === 201 ? this.#location(scope, created) : undefined;
-            // A put's answer may be about the record, not the record (GitHub's collaborator put
-            // answers an invitation): shown as such where the record does not fit it.
+            // A put's answer may be about the record, not the record (an invitation to it):
+            // shown as such where the record does not fit it.
             if (
               envelope?.kind === 'plain' &&
               this.options.compiler.response(envelope.record)(created).length > 0
@@ -378,10 +378,9 @@ class CollectionHandlers {
 
   /**
    * The collection of a scope (the values of the collection path's parameters), once the
-   * parent record it belongs to is known to exist. A parent no client can create (Adyen's
-   * companies, Vimeo's users: the account's own, listed, never made) is taken to exist: the
-   * mock cannot tell which of them the service holds, and the documented request, which names
-   * the documentation's company, was a 404 whatever the client did.
+   * parent record it belongs to is known to exist. A parent no client can create (the account's
+   * own companies or users: listed, never made) is taken to exist: the mock cannot tell which of
+   * them the service holds, and the documented request names the documentation's own.
    * @throws {ApiError} 404 when the parent record, of a collection clients add to, does not exist.
    */
   collection(scope: readonly string[], context: HandlerContext): Collection | Promise<Collection> {

@@ -115,8 +115,8 @@ export class RecordMaker {
     const fits = (schema: SchemaObject, fields: unknown): number => {
       if (!isJsonObject(fields)) return 0;
       const properties = propertiesOf(schema);
-      // By words, as fields are stored: Twilio's form sends `PrivacyPolicyUrl`, which only
-      // the second kind of its A2P campaigns holds, as `privacy_policy_url`.
+      // By words, as fields are stored: a form's `PrivacyPolicyUrl` is the field
+      // `privacy_policy_url` of the one kind that holds it.
       const byWords = new Map(
         Object.keys(properties).map((name) => [wordsOf(name).join(' '), name]),
       );
@@ -250,9 +250,8 @@ export class RecordMaker {
    * The client's fields after a patch: a JSON Merge Patch, where `null` removes a field (and
    * removing one the record requires is refused), except where the operation's request body
    * itself declares the field may be null and the record requires it: that `null` empties it,
-   * null where the record allows it, else an empty list, else a value made anew (Discord's
-   * message edit documents `embeds: null` to clear them; the record requires a list, and the
-   * edit got 400).
+   * null where the record allows it, else an empty list, else a value made anew (an edit
+   * that documents `embeds: null` to clear a list the record requires).
    */
   #patched(
     current: Record<string, unknown>,
@@ -275,7 +274,7 @@ export class RecordMaker {
   /**
    * The new id a `put` or `patch` body gives the record, when the client chooses ids (a
    * `username`) and sends another one than the path's: the record moves there. A key within
-   * an object of the record (Kubernetes' `metadata.name`) is its name for life: it stays.
+   * an object of the record (as `metadata.name`) is its name for life: it stays.
    */
   renamedTo(body: unknown, operation: Operation, id: RecordId): RecordId | undefined {
     if (this.resource.idWithin) return undefined;
@@ -373,8 +372,8 @@ export class RecordMaker {
       const number = Number(text);
       const numeric = types.includes('integer') || types.includes('number');
       if (numeric && text !== '' && Number.isFinite(number)) fields[name] = number;
-      // A path value no number reads (GitHub's `workflow_id` may be a file name) leaves a
-      // numeric field as the record has it: written as text, every answer was a 500.
+      // A path value no number reads (an id that may also be a file name) leaves a numeric
+      // field as the record has it: written as text, it would break every answer.
       else if (!numeric || types.includes('string')) fields[name] = text;
     }
     return fields;
@@ -422,8 +421,8 @@ export class RecordMaker {
 
   /**
    * A field the service transforms, made anew from S; left out when S allows no value of it
-   * and the record does not require it. Vimeo's user answers `content_filter` as an array whose
-   * `enum` lists strings, which no array fits: a documented edit that sent the filters was a 500.
+   * and the record does not require it. An array whose `enum` lists strings, which no array fits,
+   * is such a field.
    * @throws {SpecError} when the record requires the field and no value of it can be made.
    */
   #remade(fields: Record<string, unknown>, name: string, schema: SchemaObject): void {

@@ -31,8 +31,8 @@ const KEY_WORDS = new Set([...ID_WORDS, 'key']);
 /**
  * What of a record an answer of this schema shows: the fields it declares when it is closed
  * (`additionalProperties: false`), never one it marks `writeOnly`, and a field the record
- * keeps as a number where the answer documents a string (Jira's ids: integers in the item
- * answer, strings in the create answer) as that string, or a numeric string as its number:
+ * keeps as a number where the answer documents a string (ids: integers in the item answer,
+ * strings in the create answer) as that string, or a numeric string as its number:
  * for ids only (`id`, `projectId`...), a misfit of any other field is a broken record. A
  * record holds everything the spec says of it; each answer shows it in its own terms, at every
  * depth: a nested object whose schema is closed is shown as that schema declares it. A name a
@@ -62,8 +62,8 @@ export function projectionFor(
     if (types.includes('string') && !numeric) asText.add(name);
     if (numeric && !types.includes('string')) asNumber.add(name);
   }
-  // A field the answer fixes to one value is that value there: PagerDuty lists its schedules
-  // as references, `type: "schedule_v3_reference"`, and reads each as `type: "schedule_v3"`;
+  // A field the answer fixes to one value is that value there: a list of references,
+  // `type: "schedule_v3_reference"`, of records read as `type: "schedule_v3"`;
   // one it lists values of shows the value that names the record's (its add-ons' references,
   // `incident_show_addon_reference` for `incident_show_addon`).
   const fixed = new Map<string, unknown>();
@@ -236,8 +236,8 @@ function allPartsOf(schema: SchemaObject, seen = new Set<SchemaObject>()): Schem
  * closes the gap), so the record at a place of the next list is, nearly always, the text at the
  * same place of the last one, or a few places on; found there (the same text), it is not
  * checked again. A list of any size costs one comparison per record, and the memory is the
- * last lists' arrays (the store's own, shared until its next write), 8 bytes a record at most:
- * a map from each text to what it showed was about 37 bytes a record (issue 28). One
+ * last lists' arrays (the store's own, shared until its next write), 8 bytes a record at most
+ * (a map from each text to what it showed costs several times that). One
  * serializer per schema object. A closed schema sees the record through its projection
  * (projectionFor), with `shapes`, the fields of the resource's records in two shapes.
  * @throws {ApiError} 500 `invalid_response` naming the problem, for a record that breaks its schema.

@@ -6,12 +6,11 @@ import type { SchemaCompiler } from '../../openapi/schemas.js';
  * Who writes the keys of a collection the store would make (integers counting up, UUIDs):
  * - `store`: the store, its keys fit the key's schema;
  * - `upper`: the mock, as UUIDs in upper case, where the key's schema asks for them so
- *   (.NET's GUIDs: loket.nl's `pattern: ^[{(]?[0-9A-F]{8}[-]?([0-9A-F]{4}[-]?){3}[0-9A-F]{12}[)}]?$`
- *   beside `format: uuid`; the store's lower-case keys broke it, and every create and every
- *   list of its 67 operations answered 500 `invalid_response`);
+ *   (.NET's GUIDs: `pattern: ^[{(]?[0-9A-F]{8}[-]?([0-9A-F]{4}[-]?){3}[0-9A-F]{12}[)}]?$`
+ *   beside `format: uuid`, which the store's lower-case keys break);
  * - `schema`: the mock, from the key's schema, which the store's keys break: a UUID pattern
- *   of another shape, or integers the schema bounds (Zoom's TSP accounts, `id: {enum: [1,
- *   2]}`: the store's third key, 3, broke it, and the create answered 500).
+ *   of another shape, or integers the schema bounds (`id: {enum: [1, 2]}`, which the
+ *   store's third key, 3, breaks).
  */
 export type StoreKeys = 'store' | 'upper' | 'schema';
 

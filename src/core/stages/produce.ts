@@ -24,7 +24,7 @@ export function produce(
     hooks && preferences && preferences !== NO_PREFERENCES && hooks.forced(operation, preferences);
   if (forced) return forced;
   // Objects built field by field, not spread: a spread of objects of many shapes (every
-  // operation's, every handler's) is V8's slow path here, a quarter of a list's CPU (issue 18).
+  // operation's, every handler's) is V8's slow path here.
   const { params, query, headers, cookies } = valid;
   const { store, session } = state;
   const conditions = conditionsOf(request);

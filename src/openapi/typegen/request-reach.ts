@@ -5,7 +5,7 @@ import { METHODS, valueAt } from './context.js';
 /**
  * The components (`components/<section>/<name>`) a request body or a parameter reaches
  * through its `$ref`s: in them a property with a default stays optional, since a client may
- * leave it out (issue 47, item 8), whatever `defaultNonNullable` says of answers.
+ * leave it out, whatever `defaultNonNullable` says of answers.
  */
 export function requestReach(document: Record<string, unknown>): Set<string> {
   const reached = new Set<string>();
