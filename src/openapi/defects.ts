@@ -57,7 +57,7 @@ const CHECKED_FORMATS = new Set([
 ]);
 
 /**
- * Formats no check knows (OpenAI's `unixtime`, vendors' own, `int32` on a string): one line
+ * Formats no check knows (`unixtime`, a vendor's own, `int32` on a string): one line
  * naming them, with how often each is used; values of them are checked by their type alone.
  */
 function uncheckedFormats(counts: ReadonlyMap<string, number>): string[] {

@@ -209,7 +209,7 @@ const LENIENT: Readonly<Record<string, string>> = {
 
 /**
  * Rewrites, in place, a schema written one level too deep, as the value of its own `type`
- * (Codat's accounting API: `itemType: {type: {type: string, enum: [...]}}`), into the schema
+ * (`itemType: {type: {type: string, enum: [...]}}`), into the schema
  * its author meant: the inner schema's keywords where the outer has none of its own. ajv
  * refused to compile the whole record's schema (`type must be JSONType or JSONType[]`), and
  * its create answered 500 `spec_defect`. Returns whether it found one.
