@@ -5,6 +5,7 @@ import { requiredOf, typesOf } from './schema-parts.js';
 import { CUT, schemaGraph, schemaTree } from './schema-trees.js';
 import { referencesUnder } from './schema-walk.js';
 import type { SchemaCheck, SchemaCompiler } from './schemas.js';
+import { pointerTokens } from './json-pointer.js';
 
 /**
  * The generator ran out of its time for one value (VALUE_BUDGET_MS) before it made a valid
@@ -538,10 +539,7 @@ function pruned(value: unknown, problems: readonly string[], check: SchemaCheck)
 
 /** Removes the value at a JSON pointer: a property, or an item of an array. */
 function remove(value: unknown, pointer: string): void {
-  const segments = pointer
-    .split('/')
-    .slice(1)
-    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const segments = pointerTokens(pointer);
   const last = segments.pop();
   let parent = value;
   for (const segment of segments) {
