@@ -2,7 +2,7 @@ import supertest from 'supertest';
 import { request } from './in-process-request.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type AppOptions } from '../src/wiring/create-app.js';
-import { DEFAULT_BODY_LIMIT } from '../src/wiring/options.js';
+import { DEFAULT_BODY_LIMIT } from '../src/wiring/option-table.js';
 import { loadSpec, type LoadedSpec } from '../src/openapi/load.js';
 import type { Store } from '../src/store/store.js';
 import type { Category } from './types.js';

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import request, { type Test } from 'supertest';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type AppOptions, type MockApp } from '../src/wiring/create-app.js';
-import { DEFAULT_BODY_LIMIT } from '../src/wiring/options.js';
+import { DEFAULT_BODY_LIMIT } from '../src/wiring/option-table.js';
 import {
   ALWAYS_EXPOSED_HEADERS,
   corsMiddleware,

@@ -1,7 +1,7 @@
 // The inspector polls the admin API every second: its reads would drown the request lines a
 // person reads (issue 32). They are logged at debug, which `--log-level debug` shows.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LogLevel } from '../src/http/logger.js';
+import type { LogLevel } from '../src/http/log-levels.js';
 import { AUTH, capturedLogger, KEY } from './helpers.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 

@@ -3,14 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { settleCredentials } from '../src/core/accepted-credentials.js';
 import type { SecurityScheme } from '../src/openapi/security-schemes.js';
 import { splitList } from '../src/wiring/option-kinds.js';
-import { collectList } from '../src/cli/parse.js';
 
 const SCHEMES = new Map<string, SecurityScheme>([['oauth', { type: 'oauth2' }]]);
 
 describe('keys with scopes', () => {
   it('keeps a comma inside brackets with its key, in a variable and on the command line', () => {
     expect(splitList('a, t[read,write], b')).toEqual(['a', 't[read,write]', 'b']);
-    expect(collectList('t[inventory:read,inventory:write],u')).toEqual([
+    expect(splitList('t[inventory:read,inventory:write],u')).toEqual([
       't[inventory:read,inventory:write]',
       'u',
     ]);

@@ -1,5 +1,4 @@
 import { InvalidArgumentError } from 'commander';
-import { splitList } from '../wiring/option-kinds.js';
 
 /**
  * Argument parsers for commander, for the flags of commands other than the mock's (whose
@@ -30,17 +29,3 @@ export function parsePercent(value: string): number {
     throw new InvalidArgumentError('it must be a percentage from 0 to 100, such as 80.');
   return percent;
 }
-
-/**
- * A repeatable option whose values may also come comma-separated (from the environment). An
- * empty value is refused: left to mean "none given", it would silently open the default (the
- * public key, any origin) that the user meant to narrow.
- */
-export function collectList(value: string, previous: string[] = []): string[] {
-  const items = splitList(value).filter(Boolean);
-  if (items.length === 0) throw new InvalidArgumentError(EMPTY);
-  return [...previous, ...items];
-}
-
-const EMPTY =
-  'it is empty, which would leave the default in force: give a value, or leave the option (and its variable) unset.';

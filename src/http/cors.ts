@@ -18,6 +18,7 @@ export type CorsStep = (req: IncomingMessage, res: ServerResponse, route: Route)
 /**
  * Response headers every page may read, whatever the operation: the challenge of a 401,
  * the target of a create, the methods of a 405 and the wait of a 429 or 503.
+ * @internal for its tests: no part of the package's surface
  */
 export const ALWAYS_EXPOSED_HEADERS = [
   'WWW-Authenticate',
@@ -26,7 +27,10 @@ export const ALWAYS_EXPOSED_HEADERS = [
   'Retry-After',
 ] as const;
 
-/** 10 minutes: browsers cache a preflight that long (Chromium caps it at 2 hours). */
+/**
+ * 10 minutes: browsers cache a preflight that long (Chromium caps it at 2 hours).
+ * @internal for its tests: no part of the package's surface
+ */
 export const DEFAULT_CORS_MAX_AGE = 600;
 
 /** What the CORS step reads of a request's route; `specCorsRules` reads it from the spec. */
@@ -125,6 +129,7 @@ export function corsMiddleware(options: CorsOptions, rules: CorsRules = specCors
  * path (HEAD and OPTIONS included, as the router serves them) and, for its operation, the
  * response headers its responses document plus those the mock adds to its answers.
  * @example specCorsRules().methodsOf(core.route('OPTIONS', '/v1/categories')) // ['GET', 'HEAD', 'POST', 'OPTIONS']
+ * @internal for its tests: no part of the package's surface
  */
 export function specCorsRules(): CorsRules {
   const documented = new WeakMap<Operation, readonly string[]>();

@@ -27,8 +27,6 @@ export interface LoggerOptions {
   bufferedFd?: number;
 }
 
-export { type LogLevel } from './log-levels.js';
-
 /**
  * Whether pino-pretty, an optional peer dependency (`npm i -D pino-pretty`), can be loaded.
  * @example const pretty = process.stdout.isTTY && prettyInstalled();

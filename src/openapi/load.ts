@@ -74,6 +74,7 @@ const READERS = [
  * between two releases, a `git pull`) never meets a reading an earlier build remembered.
  * About a millisecond; 'unknown' where the folder cannot be read (a bundle).
  * @example codeIdOf(new URL('.', import.meta.url)) // '3f9a0c1d2e4b5a69'
+ * @internal for its tests: no part of the package's surface
  */
 export function codeIdOf(folder: URL): string {
   try {

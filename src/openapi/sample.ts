@@ -455,6 +455,7 @@ const WALK_DEPTH = 64;
  * grow exponentially (a document tree whose nodes are a union of thirty kinds of node).
  * Exported for its tests. `false` when the schema cannot leave its own recursion out.
  * @example finiteTree({ type: 'object', properties: { id: { type: 'string' } } }, () => {})
+ * @internal for its tests: no part of the package's surface
  */
 export function finiteTree(
   schema: SchemaObject,
@@ -558,6 +559,7 @@ function remove(value: unknown, pointer: string): void {
  * optional properties reach. Names a part of the value's schema requires that this copy cannot
  * see make the value break its schema, and it is made from the whole tree instead.
  * @example requiredOnly({ required: ['a'], properties: { a: {}, b: hugeSchema } }, new WeakMap()) // { required: ['a'], properties: { a: {} } }
+ * @internal for its tests: no part of the package's surface
  */
 export function requiredOnly(
   schema: SchemaObject,

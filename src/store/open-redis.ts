@@ -23,6 +23,7 @@ export async function openRedisStore(
  * The error to show when loading the store failed because ioredis is not installed, naming
  * the command that installs it; undefined for any other failure.
  * @example withoutIoredis(new Error("Cannot find package 'ioredis' imported from ..."), url)
+ * @internal for its tests: no part of the package's surface
  */
 export function withoutIoredis(error: unknown, url: string): RedisError | undefined {
   const code = (error as { code?: unknown } | undefined)?.code;

@@ -38,7 +38,10 @@ export const DEFAULT_API_KEY = 'petstore-kit-dev-key';
 /** The `user:password` HTTP basic schemes accept when no credential is configured. */
 export const DEFAULT_BASIC_CREDENTIAL = `petstore-kit:${DEFAULT_API_KEY}`;
 
-/** 1 MiB: the largest request body the mock reads; a larger one gets 413. */
+/**
+ * 1 MiB: the largest request body the mock reads; a larger one gets 413.
+ * @internal for its tests: no part of the package's surface
+ */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 // Defined by the core, which calls them; an option of the mock's.

@@ -28,7 +28,6 @@ import {
 export {
   DEFAULT_API_KEY,
   DEFAULT_BASIC_CREDENTIAL,
-  DEFAULT_BODY_LIMIT,
   type CorsSetting,
   type CustomHandler,
   type CustomHandlerContext,

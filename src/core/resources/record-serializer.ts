@@ -41,6 +41,7 @@ const KEY_WORDS = new Set([...ID_WORDS, 'key']);
  * A field the resource's answers describe in two shapes (`shapes`, see FieldShapes) is shown
  * in this answer's shape where the record holds the other; no other field is reshaped.
  * @example projectionFor({ properties: { id: { type: 'string' } }, additionalProperties: false })({ id: 1, bio: 'x' }) // { id: '1' }
+ * @internal for its tests: no part of the package's surface
  */
 export function projectionFor(
   schema: SchemaObject,
