@@ -149,11 +149,16 @@ export function propertyWithin(
   return holder && propertiesOf(holder)[name];
 }
 
-/** Whether a schema is an object with properties of its own (not a list, not a scalar). */
+/**
+ * Whether a schema is an object with properties of its own (not a list, not a scalar), never
+ * null: an object that may be null (a reference to a user who may be gone) cannot hold a key.
+ */
 function isObjectOnly(schema: SchemaObject): boolean {
   const types = typesOf(schema);
   return (
     (types.length === 0 || (types.includes('object') && !types.includes('array'))) &&
+    !types.includes('null') &&
+    (schema as { nullable?: unknown }).nullable !== true &&
     Object.keys(propertiesOf(schema)).length > 0
   );
 }
