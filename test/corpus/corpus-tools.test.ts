@@ -176,6 +176,47 @@ describe('request values', () => {
     expect(idIn({ data: { id: 'x1' } }, 'petId')).toBe('x1');
     expect(idIn({ items: [] }, 'petId')).toBeUndefined();
   });
+
+  it("read the key of records holding the parameter's name in several objects where the document keeps it", () => {
+    const meta = { type: 'object', properties: { name: { type: 'string' } } };
+    const name = { name: 'name', in: 'path', required: true, schema: { type: 'string' } };
+    const collection = (record: object) => ({
+      get: {
+        responses: {
+          '200': { description: 'ok', content: json({ type: 'array', items: record }) },
+        },
+      },
+      post: {
+        requestBody: { content: json(record) },
+        responses: { '201': { description: 'ok', content: json(record) } },
+      },
+    });
+    const item = (record: object) => ({
+      get: {
+        parameters: [name],
+        responses: { '200': { description: 'ok', content: json(record) } },
+      },
+    });
+    const binding = { type: 'object', properties: { metadata: meta, target: meta } };
+    const volume = { type: 'object', properties: { metadata: meta, size: { type: 'integer' } } };
+    const found = findCollections(
+      operationsOf({
+        openapi: '3.0.0',
+        info: { title: 't', version: '1' },
+        paths: {
+          '/bindings': collection(binding),
+          '/bindings/{name}': item(binding),
+          '/volumes': collection(volume),
+          '/volumes/{name}': item(volume),
+        },
+      }),
+    );
+    const bindings = found.find((one) => one.path === '/bindings');
+    expect(bindings?.idWithin).toEqual(['metadata']);
+    const record = { target: { name: 'other' }, metadata: { name: 'mine' } };
+    expect(idIn(record, 'name', undefined, bindings?.idWithin)).toBe('mine');
+    expect(idIn(record, 'name')).toBeUndefined();
+  });
 });
 
 describe('a request', () => {
@@ -307,3 +348,7 @@ describe('the driver on a GET that describes a body (Chaingateway: 10 operations
     }
   });
 });
+
+function json(schema: object) {
+  return { 'application/json': { schema } };
+}
