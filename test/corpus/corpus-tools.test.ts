@@ -178,9 +178,14 @@ describe('request values', () => {
   });
 
   it("read the key of records holding the parameter's name in several objects where the document keeps it", () => {
-    const meta = { type: 'object', properties: { name: { type: 'string' } } };
-    const name = { name: 'name', in: 'path', required: true, schema: { type: 'string' } };
-    const collection = (record: object) => ({
+    const meta: JsonObject = { type: 'object', properties: { name: { type: 'string' } } };
+    const name: JsonObject = {
+      name: 'name',
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    };
+    const collection = (record: JsonObject): JsonObject => ({
       get: {
         responses: {
           '200': { description: 'ok', content: json({ type: 'array', items: record }) },
@@ -191,14 +196,17 @@ describe('request values', () => {
         responses: { '201': { description: 'ok', content: json(record) } },
       },
     });
-    const item = (record: object) => ({
+    const item = (record: JsonObject): JsonObject => ({
       get: {
         parameters: [name],
         responses: { '200': { description: 'ok', content: json(record) } },
       },
     });
-    const binding = { type: 'object', properties: { metadata: meta, target: meta } };
-    const volume = { type: 'object', properties: { metadata: meta, size: { type: 'integer' } } };
+    const binding: JsonObject = { type: 'object', properties: { metadata: meta, target: meta } };
+    const volume: JsonObject = {
+      type: 'object',
+      properties: { metadata: meta, size: { type: 'integer' } },
+    };
     const found = findCollections(
       operationsOf({
         openapi: '3.0.0',
@@ -349,6 +357,6 @@ describe('the driver on a GET that describes a body (Chaingateway: 10 operations
   });
 });
 
-function json(schema: object) {
+function json(schema: JsonObject): JsonObject {
   return { 'application/json': { schema } };
 }
