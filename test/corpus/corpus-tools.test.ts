@@ -171,6 +171,25 @@ describe('request values', () => {
     ]);
   });
 
+  it('leave out an optional branch whose required values lie deeper than values are made', () => {
+    // Eight levels, each required below the optional top: its `name` is below the depth
+    // values are made to, and a value that reaches it cannot hold one.
+    let deep: JsonObject = {
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string' } },
+    };
+    for (let level = 0; level < 8; level++)
+      deep = { type: 'object', required: ['inner'], properties: { inner: deep } };
+    const schema: JsonObject = {
+      type: 'object',
+      required: ['id'],
+      properties: { id: { type: 'string' }, deep },
+    };
+    for (let seed = 1; seed <= 12; seed++)
+      expect(JSON.stringify(createValueMaker(seed).request(schema))).not.toContain('null');
+  });
+
   it('find a record id by the item parameter, at the top or in a one-record wrapper', () => {
     expect(idIn({ username: 'ann', id: 3 }, 'username')).toBe('ann');
     expect(idIn({ data: { id: 'x1' } }, 'petId')).toBe('x1');
