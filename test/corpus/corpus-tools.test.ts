@@ -374,6 +374,53 @@ describe('the driver on a GET that describes a body (Chaingateway: 10 operations
       await running.close();
     }
   });
+
+  it('reads a list of names as the keys of the records its item path reads', async () => {
+    const name: JsonObject = {
+      name: 'name',
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    };
+    const template: JsonObject = { type: 'object', properties: { source: { type: 'string' } } };
+    const spec = join(await mkdtemp(join(tmpdir(), 'names-')), 'names.json');
+    await writeFile(
+      spec,
+      JSON.stringify({
+        openapi: '3.0.0',
+        info: { title: 't', version: '1' },
+        paths: {
+          '/templates': {
+            get: {
+              responses: {
+                '200': {
+                  description: 'ok',
+                  content: json({ type: 'array', items: { type: 'string' } }),
+                },
+              },
+            },
+          },
+          '/templates/{name}': {
+            get: {
+              parameters: [name],
+              responses: { '200': { description: 'ok', content: json(template) } },
+            },
+          },
+        },
+      }),
+    );
+    const running = await startMock({ spec, port: 0 });
+    try {
+      const { resolved } = await loadDocument(spec);
+      const result = await driveApi({ baseUrl: running.url, document: resolved });
+      expect(result.collections.flatMap((collection) => collection.steps)).toEqual([
+        expect.objectContaining({ step: 'list', outcome: 'passed' }),
+        expect.objectContaining({ step: 'read', outcome: 'passed' }),
+      ]);
+    } finally {
+      await running.close();
+    }
+  });
 });
 
 function json(schema: JsonObject): JsonObject {

@@ -941,9 +941,12 @@ function idsIn(
   const records =
     shape.kind === 'array' ? value : isObject(value) ? value[shape.property] : undefined;
   if (!Array.isArray(records)) return [];
-  return records
-    .map((record) => idIn(record, itemParam, idProperty, idWithin))
-    .filter((id): id is Json => id !== undefined);
+  return (
+    records
+      // A list of names (`["Go", "Node"]` beside `/templates/{name}`) lists its records' keys.
+      .map((record) => (isId(record) ? record : idIn(record, itemParam, idProperty, idWithin)))
+      .filter((id): id is Json => id !== undefined)
+  );
 }
 
 function summarize(context: Context, collections: CollectionResult[]): DriveSummary {
