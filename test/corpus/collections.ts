@@ -19,6 +19,12 @@ export interface Collection {
   /** The record property that holds the id, when known (the mock says it); else guessed from itemParam. */
   idProperty?: string;
   /**
+   * The object of the record that holds its key, when the record holds it in one of several
+   * objects that each have a property of the item parameter's name (`metadata.name` beside
+   * `roleRef.name`).
+   */
+  idWithin?: readonly string[];
+  /**
    * When the collection path's parameters name a record of another collection, that one
    * (`/users/{userId}/posts` under `/users`): a record is made there first, and its scope and id
    * fill those parameters, in order.
@@ -148,7 +154,34 @@ export function findCollections(operations: readonly ApiOperation[]): Collection
     });
   }
   linkParents(collections);
+  keyHolders(collections);
   return collections;
+}
+
+/**
+ * Gives each collection whose records hold the key named by the item parameter in several
+ * objects (and not at their top level) the object the document's records use most for it, as
+ * a client reading the whole description would: its records' `metadata.name`, not `roleRef.name`.
+ */
+function keyHolders(collections: Collection[]): void {
+  const holdersOf = new Map<Collection, string[]>();
+  const uses = new Map<string, number>();
+  for (const collection of collections) {
+    const { itemParam, listShape } = collection;
+    if (itemParam === undefined || !listShape) continue;
+    const properties = propertiesOf(listShape.items);
+    if (itemParam in properties || 'id' in properties) continue;
+    const holders = Object.entries(properties)
+      .filter(([, property]) => itemParam in propertiesOf(property))
+      .map(([name]) => name);
+    holdersOf.set(collection, holders);
+    for (const holder of holders) uses.set(holder, (uses.get(holder) ?? 0) + 1);
+  }
+  for (const [collection, holders] of holdersOf) {
+    if (holders.length < 2) continue;
+    const [chosen] = holders.sort((a, b) => (uses.get(b) ?? 0) - (uses.get(a) ?? 0));
+    if (chosen !== undefined) collection.idWithin = [chosen];
+  }
 }
 
 /** A path with its parameters' names left out: `/users/{}/posts`. */

@@ -171,10 +171,78 @@ describe('request values', () => {
     ]);
   });
 
+  it('leave out an optional branch whose required values lie deeper than values are made', () => {
+    // Eight levels, each required below the optional top: its `name` is below the depth
+    // values are made to, and a value that reaches it cannot hold one.
+    let deep: JsonObject = {
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string' } },
+    };
+    for (let level = 0; level < 8; level++)
+      deep = { type: 'object', required: ['inner'], properties: { inner: deep } };
+    const schema: JsonObject = {
+      type: 'object',
+      required: ['id'],
+      properties: { id: { type: 'string' }, deep },
+    };
+    for (let seed = 1; seed <= 12; seed++)
+      expect(JSON.stringify(createValueMaker(seed).request(schema))).not.toContain('null');
+  });
+
   it('find a record id by the item parameter, at the top or in a one-record wrapper', () => {
     expect(idIn({ username: 'ann', id: 3 }, 'username')).toBe('ann');
     expect(idIn({ data: { id: 'x1' } }, 'petId')).toBe('x1');
     expect(idIn({ items: [] }, 'petId')).toBeUndefined();
+  });
+
+  it("read the key of records holding the parameter's name in several objects where the document keeps it", () => {
+    const meta: JsonObject = { type: 'object', properties: { name: { type: 'string' } } };
+    const name: JsonObject = {
+      name: 'name',
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    };
+    const collection = (record: JsonObject): JsonObject => ({
+      get: {
+        responses: {
+          '200': { description: 'ok', content: json({ type: 'array', items: record }) },
+        },
+      },
+      post: {
+        requestBody: { content: json(record) },
+        responses: { '201': { description: 'ok', content: json(record) } },
+      },
+    });
+    const item = (record: JsonObject): JsonObject => ({
+      get: {
+        parameters: [name],
+        responses: { '200': { description: 'ok', content: json(record) } },
+      },
+    });
+    const binding: JsonObject = { type: 'object', properties: { metadata: meta, target: meta } };
+    const volume: JsonObject = {
+      type: 'object',
+      properties: { metadata: meta, size: { type: 'integer' } },
+    };
+    const found = findCollections(
+      operationsOf({
+        openapi: '3.0.0',
+        info: { title: 't', version: '1' },
+        paths: {
+          '/bindings': collection(binding),
+          '/bindings/{name}': item(binding),
+          '/volumes': collection(volume),
+          '/volumes/{name}': item(volume),
+        },
+      }),
+    );
+    const bindings = found.find((one) => one.path === '/bindings');
+    expect(bindings?.idWithin).toEqual(['metadata']);
+    const record = { target: { name: 'other' }, metadata: { name: 'mine' } };
+    expect(idIn(record, 'name', undefined, bindings?.idWithin)).toBe('mine');
+    expect(idIn(record, 'name')).toBeUndefined();
   });
 });
 
@@ -306,4 +374,55 @@ describe('the driver on a GET that describes a body (Chaingateway: 10 operations
       await running.close();
     }
   });
+
+  it('reads a list of names as the keys of the records its item path reads', async () => {
+    const name: JsonObject = {
+      name: 'name',
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    };
+    const template: JsonObject = { type: 'object', properties: { source: { type: 'string' } } };
+    const spec = join(await mkdtemp(join(tmpdir(), 'names-')), 'names.json');
+    await writeFile(
+      spec,
+      JSON.stringify({
+        openapi: '3.0.0',
+        info: { title: 't', version: '1' },
+        paths: {
+          '/templates': {
+            get: {
+              responses: {
+                '200': {
+                  description: 'ok',
+                  content: json({ type: 'array', items: { type: 'string' } }),
+                },
+              },
+            },
+          },
+          '/templates/{name}': {
+            get: {
+              parameters: [name],
+              responses: { '200': { description: 'ok', content: json(template) } },
+            },
+          },
+        },
+      }),
+    );
+    const running = await startMock({ spec, port: 0 });
+    try {
+      const { resolved } = await loadDocument(spec);
+      const result = await driveApi({ baseUrl: running.url, document: resolved });
+      expect(result.collections.flatMap((collection) => collection.steps)).toEqual([
+        expect.objectContaining({ step: 'list', outcome: 'passed' }),
+        expect.objectContaining({ step: 'read', outcome: 'passed' }),
+      ]);
+    } finally {
+      await running.close();
+    }
+  });
 });
+
+function json(schema: JsonObject): JsonObject {
+  return { 'application/json': { schema } };
+}

@@ -300,7 +300,7 @@ function keptRecord(context: Context, collection: Collection): Promise<Json[] | 
         // An error's body may have an `id` of its own: only a 2xx made a record.
         if (stepOf('create', collection.create, exchange).outcome === 'passed')
           id =
-            idIn(exchange.json, itemParam, collection.idProperty) ??
+            idIn(exchange.json, itemParam, collection.idProperty, collection.idWithin) ??
             ownIdIn(body?.value, collection) ??
             idInLocation(exchange.location);
       }
@@ -309,7 +309,13 @@ function keptRecord(context: Context, collection: Collection): Promise<Json[] | 
         const given = values.for(collection.list);
         const exchange = await send(context, collection.list, given);
         values.keep(collection.list, given, scopeLengthOf(collection));
-        id = firstIdIn(exchange.json, collection.listShape, itemParam, collection.idProperty);
+        id = firstIdIn(
+          exchange.json,
+          collection.listShape,
+          itemParam,
+          collection.idProperty,
+          collection.idWithin,
+        );
       }
       const made = collection.create ?? collection.list;
       if (id === undefined || !made) return undefined;
@@ -403,11 +409,11 @@ async function driveCollection(
     steps.push(step);
     // A refused create made nothing: the list's first record stands in for it.
     if (step.outcome === 'passed') {
-      created = recordIn(exchange.json, itemParam, collection.idProperty);
+      created = recordIn(exchange.json, itemParam, collection.idProperty, collection.idWithin);
       id =
-        idIn(exchange.json, itemParam, collection.idProperty) ??
+        idIn(exchange.json, itemParam, collection.idProperty, collection.idWithin) ??
         ownIdIn(body?.value, collection) ??
-        sentIdIn(body?.value, itemParam, collection.idProperty) ??
+        sentIdIn(body?.value, itemParam, collection.idProperty, collection.idWithin) ??
         idInLocation(exchange.location);
     }
   }
@@ -417,7 +423,13 @@ async function driveCollection(
     const exchange = await sendStep(operation, undefined, undefined, created);
     const step = stepOf('list', operation, exchange);
     if (verify && step.outcome === 'passed' && id !== undefined && collection.listShape) {
-      const listed = idsIn(exchange.json, collection.listShape, itemParam, collection.idProperty);
+      const listed = idsIn(
+        exchange.json,
+        collection.listShape,
+        itemParam,
+        collection.idProperty,
+        collection.idWithin,
+      );
       if (!listed.some((one) => String(one) === String(id)))
         Object.assign(step, {
           outcome: 'failed',
@@ -426,7 +438,13 @@ async function driveCollection(
     }
     steps.push(step);
     if (id === undefined && collection.listShape)
-      id = firstIdIn(exchange.json, collection.listShape, itemParam, collection.idProperty);
+      id = firstIdIn(
+        exchange.json,
+        collection.listShape,
+        itemParam,
+        collection.idProperty,
+        collection.idWithin,
+      );
   }
   const itemSteps: [StepName, ApiOperation | undefined][] = [
     ['read', collection.read],
@@ -445,7 +463,7 @@ async function driveCollection(
     const exchange = await sendStep(operation, id, body);
     const result = stepOf(step, operation, exchange);
     if (verify && step === 'read' && result.outcome === 'passed') {
-      const read = idIn(exchange.json, itemParam, collection.idProperty);
+      const read = idIn(exchange.json, itemParam, collection.idProperty, collection.idWithin);
       if (read !== undefined && String(read) !== String(id))
         Object.assign(result, {
           outcome: 'failed',
@@ -460,9 +478,10 @@ async function driveCollection(
       step !== 'update' || result.outcome !== 'passed'
         ? undefined
         : collection.idProperty !== undefined
-          ? (idIn(exchange.json, itemParam, collection.idProperty) ??
-            idIn(body?.value, itemParam, collection.idProperty))
-          : (sentIdIn(body?.value, itemParam) ?? idIn(exchange.json, itemParam));
+          ? (idIn(exchange.json, itemParam, collection.idProperty, collection.idWithin) ??
+            idIn(body?.value, itemParam, collection.idProperty, collection.idWithin))
+          : (sentIdIn(body?.value, itemParam) ??
+            idIn(exchange.json, itemParam, undefined, collection.idWithin));
     if (moved !== undefined) id = moved;
     if (verify && step === 'delete' && result.outcome === 'passed' && collection.read) {
       const again = await sendStep(collection.read, id);
@@ -793,8 +812,12 @@ export function idIn(
   value: Json | undefined,
   itemParam: string,
   idProperty?: string,
+  idWithin: readonly string[] = [],
 ): Json | undefined {
   if (!isObject(value)) return undefined;
+  const [holder, ...rest] = idWithin;
+  if (holder !== undefined && isObject(value[holder]))
+    return idIn(value[holder], itemParam, idProperty, rest);
   const names = idProperty === undefined ? idNames(itemParam) : [idProperty];
   // The property the parameter's last words name, as the description reads: DigitalOcean's
   // `{replica_name}` is a replica's `name` (beside its `id`), `{floating_ip}` an `ip`.
@@ -811,7 +834,7 @@ export function idIn(
   // The one object inside that holds an id: a wrapper may carry others (Apideck's `_raw: {}`).
   const ids = Object.values(value)
     .filter(isObject)
-    .map((inner) => idIn(inner, itemParam, idProperty))
+    .map((inner) => idIn(inner, itemParam, idProperty, idWithin))
     .filter((id) => id !== undefined);
   return ids.length === 1 ? ids[0] : undefined;
 }
@@ -840,13 +863,17 @@ function recordIn(
   value: Json | undefined,
   itemParam: string,
   idProperty?: string,
+  idWithin: readonly string[] = [],
 ): JsonObject | undefined {
   if (!isObject(value)) return undefined;
+  const [holder] = idWithin;
+  if (holder !== undefined && idIn(value[holder], itemParam, idProperty, idWithin.slice(1)))
+    return value;
   const names = idProperty === undefined ? idNames(itemParam) : [idProperty];
   if (names.some((name) => isId(value[name]))) return value;
   const records = Object.values(value)
     .filter(isObject)
-    .map((inner) => recordIn(inner, itemParam, idProperty))
+    .map((inner) => recordIn(inner, itemParam, idProperty, idWithin))
     .filter((record) => record !== undefined);
   return records.length === 1 ? records[0] : undefined;
 }
@@ -859,9 +886,12 @@ function sentIdIn(
   value: Json | undefined,
   itemParam: string,
   idProperty?: string,
+  idWithin?: readonly string[],
 ): Json | undefined {
   if (!isObject(value)) return undefined;
-  return idProperty === undefined ? endingIn(value, itemParam) : idIn(value, itemParam, idProperty);
+  return idProperty === undefined && idWithin === undefined
+    ? endingIn(value, itemParam)
+    : idIn(value, itemParam, idProperty, idWithin);
 }
 
 /**
@@ -896,8 +926,9 @@ function firstIdIn(
   shape: ListShape,
   itemParam: string,
   idProperty?: string,
+  idWithin?: readonly string[],
 ): Json | undefined {
-  return idsIn(value, shape, itemParam, idProperty)[0];
+  return idsIn(value, shape, itemParam, idProperty, idWithin)[0];
 }
 
 function idsIn(
@@ -905,13 +936,17 @@ function idsIn(
   shape: ListShape,
   itemParam: string,
   idProperty?: string,
+  idWithin?: readonly string[],
 ): Json[] {
   const records =
     shape.kind === 'array' ? value : isObject(value) ? value[shape.property] : undefined;
   if (!Array.isArray(records)) return [];
-  return records
-    .map((record) => idIn(record, itemParam, idProperty))
-    .filter((id): id is Json => id !== undefined);
+  return (
+    records
+      // A list of names (`["Go", "Node"]` beside `/templates/{name}`) lists its records' keys.
+      .map((record) => (isId(record) ? record : idIn(record, itemParam, idProperty, idWithin)))
+      .filter((id): id is Json => id !== undefined)
+  );
 }
 
 function summarize(context: Context, collections: CollectionResult[]): DriveSummary {

@@ -39,6 +39,7 @@ export function collectionsOf(
     const collection: Collection = {
       path: resource.collectionPath,
       idProperty: resource.idProperty,
+      ...(resource.idWithin ? { idWithin: resource.idWithin } : {}),
       ...(resource.itemPath ? { itemPath: resource.itemPath } : {}),
       ...(resource.itemParameter ? { itemParam: resource.itemParameter } : {}),
       ...optional('list', of('list')),

@@ -17,6 +17,12 @@ addFormats.default(ajv);
 const MAX_DEPTH = 6;
 
 /**
+ * How deep the check of a made value reads its schema: a required property below MAX_DEPTH
+ * is required all the same (a value whose optional branch reaches it is made again).
+ */
+const CHECK_DEPTH = 64;
+
+/**
  * The longest string a request value is made with: a generator that picks a length up to
  * `maxLength` makes 70 MB strings of OpenAI's `maxLength: 70254592` (a minute of CPU each).
  */
@@ -57,11 +63,11 @@ export function createValueMaker(seed: number): ValueMaker {
     maxDateTime: '2026-01-01',
   });
   const checks = new WeakMap<JsonObject, ((value: unknown) => boolean) | undefined>();
-  const checkOf = (schema: JsonObject, clean: JsonObject) => {
+  const checkOf = (schema: JsonObject) => {
     if (!checks.has(schema)) {
       let check: ((value: unknown) => boolean) | undefined;
       try {
-        const validate = ajv.compile(clean);
+        const validate = ajv.compile(forRequest(schema, 0, CHECK_DEPTH));
         check = (value) => validate(value);
       } catch {
         // A schema ajv cannot read (a pattern of another dialect): values go unchecked.
@@ -72,7 +78,7 @@ export function createValueMaker(seed: number): ValueMaker {
   };
   const generate = (schema: JsonObject): Json => {
     const clean = forRequest(schema, 0);
-    const check = checkOf(schema, clean);
+    const check = checkOf(schema);
     let value: Json = null;
     // The generator misses some keywords (formats it does not know, `oneOf` alternatives
     // that each require fields): a value the schema refuses is made again, a few times.
@@ -105,8 +111,8 @@ export function createValueMaker(seed: number): ValueMaker {
  * `required`), OpenAPI-only keywords out, 3.0's boolean exclusive bounds turned into 2020-12's
  * numbers, and anything deeper than MAX_DEPTH (or a `$ref` left by a cycle) left open.
  */
-export function forRequest(schema: JsonObject, depth: number): JsonObject {
-  if (depth > MAX_DEPTH || typeof schema.$ref === 'string') return {};
+export function forRequest(schema: JsonObject, depth: number, limit = MAX_DEPTH): JsonObject {
+  if (depth > limit || typeof schema.$ref === 'string') return {};
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
     if (DROPPED_KEYWORDS.has(key) || key.startsWith('x-')) continue;
@@ -114,16 +120,16 @@ export function forRequest(schema: JsonObject, depth: number): JsonObject {
       const properties: JsonObject = {};
       for (const [name, property] of Object.entries(value)) {
         if (isObject(property) && isReadOnly(property)) continue;
-        if (isObject(property)) properties[name] = forRequest(property, depth + 1);
+        if (isObject(property)) properties[name] = forRequest(property, depth + 1, limit);
       }
       out.properties = properties;
     } else if (
       (key === 'items' || key === 'additionalProperties' || key === 'not') &&
       isObject(value)
     ) {
-      out[key] = forRequest(value, depth + 1);
+      out[key] = forRequest(value, depth + 1, limit);
     } else if ((key === 'allOf' || key === 'anyOf' || key === 'oneOf') && Array.isArray(value)) {
-      out[key] = value.filter(isObject).map((part) => forRequest(part, depth + 1));
+      out[key] = value.filter(isObject).map((part) => forRequest(part, depth + 1, limit));
     } else if (
       (key === 'exclusiveMinimum' || key === 'exclusiveMaximum') &&
       typeof value === 'boolean'
