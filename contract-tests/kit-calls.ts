@@ -13,7 +13,7 @@ import { send, type Exchange } from './http.js';
 import { isSafe, recordKey, type Ledger } from './ledger.js';
 import type { Held, Kit, KitBase } from './kit.js';
 import { queryPairs, styledText } from './parameter-style.js';
-import { isJsonMediaType } from '../src/openapi/operations.js';
+import { isJsonMediaType } from '../src/openapi/media-types.js';
 import {
   isOpen,
   jsonRequestOf,

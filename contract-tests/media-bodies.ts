@@ -2,7 +2,7 @@
 // XML (`application/xml`, `text/xml`, `+xml`) and bytes (`application/octet-stream` and any
 // other). Valid ones, for the calls that need one, and the ones the schema forbids, each
 // confirmed invalid against the schema before it is sent, as JSON bodies are.
-import { essenceOf, isJsonMediaType } from '../src/openapi/operations.js';
+import { essenceOf, isJsonMediaType } from '../src/openapi/media-types.js';
 import { type PlanOperation, type Schema } from './plan.js';
 import { sampleBody, sampleValue } from './samples.js';
 import {

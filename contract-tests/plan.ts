@@ -1,7 +1,7 @@
 // The plan's format (src/cli/contract-plan-format.ts, the one the CLI writes) and what the
 // rules ask of it.
 import type { PlanOperation, PlanResponse, Schema } from '../src/cli/contract-plan-format.js';
-import { isJsonMediaType } from '../src/openapi/operations.js';
+import { isJsonMediaType } from '../src/openapi/media-types.js';
 
 export type {
   Schema,

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kit } from './kit.js';
 import { otherValidBody } from './media-bodies.js';
-import { essenceOf, isJsonMediaType } from '../src/openapi/operations.js';
+import { essenceOf, isJsonMediaType } from '../src/openapi/media-types.js';
 import { type PlanOperation, type Schema } from './plan.js';
 import { sampleBody } from './samples.js';
 import { textKeyword, writableProperties } from './schema-parts.js';

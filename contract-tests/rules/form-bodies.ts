@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kit } from '../kit.js';
-import { essenceOf } from '../../src/openapi/operations.js';
+import { essenceOf } from '../../src/openapi/media-types.js';
 import { type Schema } from '../plan.js';
 import type { Rule } from '../rule.js';
 import { sampleBody } from '../samples.js';

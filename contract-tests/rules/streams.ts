@@ -1,5 +1,5 @@
 import type { Kit } from '../kit.js';
-import { essenceOf } from '../../src/openapi/operations.js';
+import { essenceOf } from '../../src/openapi/media-types.js';
 import { type PlanItems, type PlanOperation } from '../plan.js';
 import { notJudgedIfRefused } from '../refusals.js';
 import type { Rule } from '../rule.js';

@@ -2,8 +2,8 @@
 // query string by the properties' encodings, `multipart/form-data` read by busboy.
 import busboy from 'busboy';
 import type { SchemaObject } from '../openapi/load.js';
+import { isJsonMediaType } from '../openapi/media-types.js';
 import {
-  isJsonMediaType,
   type Parameter,
   type ParameterStyle,
   type PropertyEncoding,

@@ -1,5 +1,5 @@
 import type { Parameter } from '../openapi/operations.js';
-import { isJsonMediaType } from '../openapi/operations.js';
+import { isJsonMediaType } from '../openapi/media-types.js';
 import type { ReadValues } from './parameter-styles.js';
 import { readUrlEncoded } from './form-body.js';
 

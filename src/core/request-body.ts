@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { parse as parseContentType, type ContentType } from 'content-type';
-import { isJsonMediaType, isXmlMediaType, type RequestBody } from '../openapi/operations.js';
+import { isJsonMediaType, isXmlMediaType } from '../openapi/media-types.js';
+import { type RequestBody } from '../openapi/operations.js';
 import { errors } from '../vocabulary/error-catalogue.js';
 import type { MockRequest } from '../vocabulary/request.js';
 import { readMultipart, readUrlEncoded } from './form-body.js';

@@ -1,10 +1,6 @@
 import type { SchemaObject } from '../openapi/load.js';
-import {
-  isJsonMediaType,
-  type Operation,
-  type Parameter,
-  type ParameterLocation,
-} from '../openapi/operations.js';
+import { isJsonMediaType } from '../openapi/media-types.js';
+import { type Operation, type Parameter, type ParameterLocation } from '../openapi/operations.js';
 import { typesOf } from '../openapi/schema-parts.js';
 import type { SchemaCheck, SchemaCompiler } from '../openapi/schemas.js';
 import { errors } from '../vocabulary/error-catalogue.js';

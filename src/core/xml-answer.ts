@@ -4,12 +4,8 @@
 // shape, JSON.
 import Negotiator from 'negotiator';
 import type { SchemaObject } from '../openapi/load.js';
-import {
-  isJsonMediaType,
-  isXmlMediaType,
-  responseFor,
-  type Operation,
-} from '../openapi/operations.js';
+import { isJsonMediaType, isXmlMediaType } from '../openapi/media-types.js';
+import { responseFor, type Operation } from '../openapi/operations.js';
 import { CheckedJson, CheckedList, type CheckedAnswer } from '../vocabulary/answer.js';
 import type { MockRequest } from '../vocabulary/request.js';
 import { headerValue } from './headers.js';

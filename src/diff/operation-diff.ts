@@ -1,6 +1,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { SchemaObject } from '../openapi/load.js';
-import { essenceOf, type Operation, type Parameter } from '../openapi/operations.js';
+import { essenceOf } from '../openapi/media-types.js';
+import { type Operation, type Parameter } from '../openapi/operations.js';
 import { requiredOf } from '../openapi/schema-parts.js';
 import { itemSchemaOf } from '../openapi/streams.js';
 import { inside, report, type DiffRun, type Where } from './change.js';

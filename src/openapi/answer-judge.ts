@@ -3,7 +3,7 @@
 // the same exchange gets the same verdict from each. Which schema engine checks a value is the
 // caller's (the mock's compiled schemas, the suite's own ajv): the judgements are made here.
 import { referenceHeaderFormat } from './formats.js';
-import { essenceOf, isJsonMediaType } from './operations.js';
+import { essenceOf, isJsonMediaType } from './media-types.js';
 
 /** A schema as the judge reads it: plain JSON Schema, `$ref`s resolved. */
 export type JudgedSchema = Readonly<Record<string, unknown>>;

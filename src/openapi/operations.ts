@@ -1,5 +1,6 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { OpenApiDocument, OperationObject, SchemaObject } from './load.js';
+import { essenceOf, isJsonMediaType } from './media-types.js';
 import { apiKeysInQuery, securitySchemesOf } from './security-schemes.js';
 
 type SecurityRequirement = OpenAPIV3_1.SecurityRequirementObject;
@@ -242,31 +243,6 @@ export function jsonSchemaOf(response: ResponseObject | undefined): SchemaObject
   return jsonMediaOf(response)?.schema;
 }
 
-/** The answers of isJsonMediaType for the media types seen so far (a handful, in practice). */
-const jsonTypes = new Map<string, boolean>();
-
-/** `application/json`, `application/problem+json` and the like. */
-export function isJsonMediaType(type: string): boolean {
-  let json = jsonTypes.get(type);
-  if (json === undefined) {
-    const essence = essenceOf(type);
-    json = essence === 'application/json' || /^application\/[\w.-]+\+json$/.test(essence);
-    // Bounded, whatever clients send as Content-Type.
-    if (jsonTypes.size < 256) jsonTypes.set(type, json);
-  }
-  return json;
-}
-
-/** `application/xml`, `text/xml` and `application/<vendor>+xml`. */
-export function isXmlMediaType(type: string): boolean {
-  const essence = essenceOf(type);
-  return (
-    essence === 'application/xml' ||
-    essence === 'text/xml' ||
-    /^application\/[\w.-]+\+xml$/.test(essence)
-  );
-}
-
 /**
  * Operation parameters override path parameters of the same name and location. Header
  * parameters named Accept, Content-Type or Authorization are left out, as OpenAPI says: the
@@ -350,14 +326,6 @@ function encodingsOf(
     };
   }
   return out;
-}
-
-/**
- * A media type without its parameters, in lower case.
- * @example essenceOf('Application/JSON; charset=utf-8') // 'application/json'
- */
-export function essenceOf(type: string): string {
-  return (type.split(';')[0] ?? '').trim().toLowerCase();
 }
 
 function lowestSuccessStatus(definition: OperationObject): number {

@@ -1,6 +1,6 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { SchemaObject } from './load.js';
-import { essenceOf } from './operations.js';
+import { essenceOf } from './media-types.js';
 
 /** How a sequential media type separates its items. */
 export type StreamFraming = 'sse' | 'jsonl' | 'json-seq' | 'multipart';

@@ -2,12 +2,8 @@
 // redirect (a 3xx could lead to a host the mock may not call), and its answer checked against
 // the answers the description documents for it.
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  responseFor,
-  jsonSchemaOf,
-  isJsonMediaType,
-  type Operation,
-} from '../../openapi/operations.js';
+import { isJsonMediaType } from '../../openapi/media-types.js';
+import { responseFor, jsonSchemaOf, type Operation } from '../../openapi/operations.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import { CheckedJson } from '../../vocabulary/answer.js';
 import {

@@ -1,4 +1,5 @@
-import { essenceOf, responseFor, type Operation } from '../../openapi/operations.js';
+import { essenceOf } from '../../openapi/media-types.js';
+import { responseFor, type Operation } from '../../openapi/operations.js';
 import type { SchemaCheck, SchemaCompiler } from '../../openapi/schemas.js';
 import {
   checkedValues,

@@ -5,7 +5,8 @@ import type { Readable } from 'node:stream';
 import { CheckedJson, type CheckedAnswer } from '../../vocabulary/answer.js';
 import type { ApiError } from '../../vocabulary/errors.js';
 import type { MockRequest } from '../../vocabulary/request.js';
-import { isJsonMediaType, type Operation } from '../../openapi/operations.js';
+import { isJsonMediaType } from '../../openapi/media-types.js';
+import { type Operation } from '../../openapi/operations.js';
 import {
   loggedAnswer,
   LOGGED_BODY_LIMIT,

@@ -2,7 +2,8 @@
 // JSON Lines, JSON text sequences) answers a stream of events when the request asks for one.
 import Negotiator from 'negotiator';
 import type { SchemaObject } from '../../openapi/load.js';
-import { isJsonMediaType, responseFor, type Operation } from '../../openapi/operations.js';
+import { isJsonMediaType } from '../../openapi/media-types.js';
+import { responseFor, type Operation } from '../../openapi/operations.js';
 import type { DataGenerator } from '../../openapi/sample.js';
 import type { SchemaCompiler } from '../../openapi/schemas.js';
 import { kindPropertyOf, streamMediaOf, type StreamMedia } from '../../openapi/streams.js';

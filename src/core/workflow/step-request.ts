@@ -1,4 +1,5 @@
-import { isJsonMediaType, isXmlMediaType, type Operation } from '../../openapi/operations.js';
+import { isJsonMediaType, isXmlMediaType } from '../../openapi/media-types.js';
+import { type Operation } from '../../openapi/operations.js';
 import type { SecurityScheme } from '../../openapi/security-schemes.js';
 import type { ParameterObject, RequestBodyObject } from './arazzo-types.js';
 import { setValueAt } from '../../openapi/json-pointer.js';

@@ -1,5 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { essenceOf, isJsonMediaType, type Operation } from '../../openapi/operations.js';
+import { essenceOf, isJsonMediaType } from '../../openapi/media-types.js';
+import { type Operation } from '../../openapi/operations.js';
 import type { SecurityScheme } from '../../openapi/security-schemes.js';
 import { judgeExchange, type JudgeReading } from '../proxy/judge.js';
 import {
