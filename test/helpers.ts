@@ -1,9 +1,9 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { expect } from 'vitest';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { createLogger, type Logger, type LoggerOptions } from '../src/http/logger.js';
 import { EAGER_CHECK_BYTES } from '../src/core/create-mock.js';
 import { loadSpec, type LoadedSpec, type OpenApiDocument } from '../src/openapi/load.js';
@@ -269,4 +269,19 @@ export async function largeDocument(): Promise<string> {
     }),
   );
   return path;
+}
+
+/** A path the bundled spec lacks, added to the spec file: what a reload is seen by. */
+export async function addHealth(file: string): Promise<void> {
+  const document = parse(await readFile(file, 'utf8')) as OpenApiDocument;
+  document.paths!['/health'] = {
+    get: {
+      operationId: 'health',
+      security: [],
+      responses: {
+        '200': { description: 'Up.', content: { 'application/json': { example: { up: true } } } },
+      },
+    },
+  };
+  await writeFile(file, stringify(document));
 }

@@ -1,17 +1,15 @@
 // Every adapter holds the one mock (`createMock`'s): what is created through the adapter is
 // read back through `adapter.mock`, with no port, from the same state; an adapter adds only
 // what it adds (a URL, handlers, a function, close), and `.mock` is the mock serving now.
-import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
 import type { Mock } from '../src/core/create-mock.js';
 import { mockMiddleware, type MockMiddleware } from '../src/express.js';
 import { mockHandlers } from '../src/msw.js';
-import { loadSpec, type OpenApiDocument } from '../src/openapi/load.js';
+import { loadSpec } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { startProxy, type RunningProxy } from '../src/wiring/start-proxy.js';
-import { AUTH, editedSpec, KEY } from './helpers.js';
+import { addHealth, AUTH, editedSpec, KEY } from './helpers.js';
 
 const opened: (RunningMock | MockMiddleware | RunningProxy)[] = [];
 afterEach(async () => {
@@ -29,21 +27,6 @@ async function roundTrip(mock: Mock, name: string): Promise<unknown> {
   );
   expect(created.status).toBe(201);
   return mock.store.collection({ name: 'categories', idProperty: 'id', idKind: 'integer' }).list();
-}
-
-/** A path the bundled spec lacks, added to the spec file: what a reload is seen by. */
-async function addHealth(file: string): Promise<void> {
-  const document = parse(await readFile(file, 'utf8')) as OpenApiDocument;
-  document.paths!['/health'] = {
-    get: {
-      operationId: 'health',
-      security: [],
-      responses: {
-        '200': { description: 'Up.', content: { 'application/json': { example: { up: true } } } },
-      },
-    },
-  };
-  await writeFile(file, stringify(document));
 }
 
 const health = (mock: Mock) =>

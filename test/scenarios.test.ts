@@ -9,7 +9,7 @@ import { createLogger } from '../src/http/logger.js';
 import { SpecError, type OpenApiDocument } from '../src/openapi/load.js';
 import type { MockOptions } from '../src/wiring/options.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { AUTH, capturedLogger, editedSpec, KEY } from './helpers.js';
+import { addHealth, AUTH, capturedLogger, editedSpec, KEY } from './helpers.js';
 import { inProcessMock, type InProcessMock } from './in-process.js';
 import { raw } from './server-helpers.js';
 
@@ -340,17 +340,7 @@ describe('--watch', () => {
       })
     ).body as { id: number };
 
-    const document = parse(await readFile(file, 'utf8')) as OpenApiDocument;
-    document.paths!['/health'] = {
-      get: {
-        operationId: 'health',
-        security: [],
-        responses: {
-          '200': { description: 'Up.', content: { 'application/json': { example: { up: true } } } },
-        },
-      },
-    };
-    await writeFile(file, stringify(document));
+    await addHealth(file);
     await expect
       .poll(async () => (await running.fetch(`${running.url}/health`)).status, { timeout: 15_000 })
       .toBe(200);
