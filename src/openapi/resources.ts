@@ -589,6 +589,18 @@ function answersOne(operation: Operation, word: string, answersRecord: RecordTes
 }
 
 /**
+ * Whether an answer is an object naming the record's key as its item path does, the record
+ * keeping it under another name (`{"issueTypeSchemeId": "10010"}` for records keyed by `id`).
+ */
+function namesKey(envelope: Envelope, parameter: string | undefined): boolean {
+  return (
+    envelope.kind === 'plain' &&
+    parameter !== undefined &&
+    parameter in propertiesOf(envelope.record)
+  );
+}
+
+/**
  * What each operation of the collection does, where its answer holds the record and its
  * request body the client's fields, and the record schemas its answers give.
  */
@@ -621,6 +633,9 @@ function collectionOperations(
     const body = operation === create ? createBody : bodyOf(operation);
     if (body) gathered.bodies.set(operation, body);
     const envelope = recordEnvelopeOf(successSchema(operation), word, answersRecord);
+    if (envelope && !answersRecord(envelope.record) && namesKey(envelope, item?.parameter))
+      // An answer about the record, not the record: told its key, not a made-up one.
+      gathered.envelopes.set(operation, envelope);
     if (!envelope || !answersRecord(envelope.record)) continue;
     gathered.envelopes.set(operation, envelope);
     // A delete's answer is often a summary or a status: it says less of the record.
