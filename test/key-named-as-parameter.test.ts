@@ -8,7 +8,9 @@ import { createApp, type MockApp } from '../src/wiring/create-app.js';
 import { KEY } from './helpers.js';
 import { jsonCaller } from './in-process-request.js';
 
-const SPEC = fileURLToPath(new URL('./fixtures/specs/key-named-as-parameter.yaml', import.meta.url));
+const SPEC = fileURLToPath(
+  new URL('./fixtures/specs/key-named-as-parameter.yaml', import.meta.url),
+);
 
 describe('a create answering the key under the item parameter’s name', () => {
   let app: MockApp;
