@@ -202,10 +202,12 @@ export function inferResources(operations: readonly Operation[]): Resource[] {
         resource ?? (conventional.size > 0 ? resourceOf(candidate, conventional) : undefined),
     )
     .filter((resource) => resource !== undefined);
-  const withParents: Resource[] = resources.map((resource) => ({
-    ...resource,
-    parent: parentOf(resource, resources),
-  }));
+  const withParents: Resource[] = keyedAsChildrenName(
+    resources.map((resource) => ({
+      ...resource,
+      parent: parentOf(resource, resources),
+    })),
+  );
   attachViews(byPath, withParents);
   attachNamedOperations(eligible, withParents);
   return withParents;
@@ -1022,6 +1024,48 @@ function keyOrParameterSchema(property: SchemaObject, item: Candidate['item']): 
   )
     return property;
   return { allOf: [property, parameter] } as SchemaObject;
+}
+
+/** Digits as text: what a path taking an integer can name of a record keyed by text. */
+const DIGITS_KEY = { type: 'string', pattern: '^[1-9][0-9]{0,8}$' } as SchemaObject;
+
+/**
+ * Records keyed by an opaque text that their children's paths name as an integer are keyed by
+ * digits (a dashboard read at `/dashboard/{id}`, a text, whose gadgets are at
+ * `/dashboard/{dashboardId}/gadget`, an integer): else no child of theirs could be reached.
+ */
+function keyedAsChildrenName(resources: Resource[]): Resource[] {
+  return resources.map((resource) => {
+    if (resource.idKind !== 'string' || resource.keyLink || !isOpaqueText(resource.keySchema))
+      return resource;
+    const integer = resources
+      .filter((child) => child.parent === resource.name)
+      .some((child) => {
+        const name = parametersOf(child.collectionPath)[resource.scope.length];
+        return [...child.actions.keys()]
+          .flatMap((operation) => operation.parameters)
+          .some((one) => one.in === 'path' && one.name === name && isIntegerOnly(one.schema));
+      });
+    return integer
+      ? { ...resource, keySchema: { allOf: [resource.keySchema, DIGITS_KEY] } as SchemaObject }
+      : resource;
+  });
+}
+
+function isIntegerOnly(schema: SchemaObject): boolean {
+  const types = typesOf(schema);
+  return types.includes('integer') && !types.includes('string');
+}
+
+/** A text key with nothing said of its form: no pattern, format, enum or length. */
+function isOpaqueText(schema: SchemaObject): boolean {
+  return [schema, ...((schema.allOf ?? []) as SchemaObject[])].every(
+    (part) =>
+      (part === schema || isOpaqueText(part)) &&
+      ['pattern', 'format', 'enum', 'const', 'maxLength', 'minLength'].every(
+        (keyword) => !(keyword in part),
+      ),
+  );
 }
 
 /** A key is never null, even where the property may be. */
