@@ -202,10 +202,12 @@ export function inferResources(operations: readonly Operation[]): Resource[] {
         resource ?? (conventional.size > 0 ? resourceOf(candidate, conventional) : undefined),
     )
     .filter((resource) => resource !== undefined);
-  const withParents: Resource[] = resources.map((resource) => ({
-    ...resource,
-    parent: parentOf(resource, resources),
-  }));
+  const withParents: Resource[] = keyedAsChildrenName(
+    resources.map((resource) => ({
+      ...resource,
+      parent: parentOf(resource, resources),
+    })),
+  );
   attachViews(byPath, withParents);
   attachNamedOperations(eligible, withParents);
   return withParents;
@@ -589,6 +591,18 @@ function answersOne(operation: Operation, word: string, answersRecord: RecordTes
 }
 
 /**
+ * Whether an answer is an object naming the record's key as its item path does, the record
+ * keeping it under another name (`{"issueTypeSchemeId": "10010"}` for records keyed by `id`).
+ */
+function namesKey(envelope: Envelope, parameter: string | undefined): boolean {
+  return (
+    envelope.kind === 'plain' &&
+    parameter !== undefined &&
+    parameter in propertiesOf(envelope.record)
+  );
+}
+
+/**
  * What each operation of the collection does, where its answer holds the record and its
  * request body the client's fields, and the record schemas its answers give.
  */
@@ -621,6 +635,9 @@ function collectionOperations(
     const body = operation === create ? createBody : bodyOf(operation);
     if (body) gathered.bodies.set(operation, body);
     const envelope = recordEnvelopeOf(successSchema(operation), word, answersRecord);
+    if (envelope && !answersRecord(envelope.record) && namesKey(envelope, item?.parameter))
+      // An answer about the record, not the record: told its key, not a made-up one.
+      gathered.envelopes.set(operation, envelope);
     if (!envelope || !answersRecord(envelope.record)) continue;
     gathered.envelopes.set(operation, envelope);
     // A delete's answer is often a summary or a status: it says less of the record.
@@ -1007,6 +1024,48 @@ function keyOrParameterSchema(property: SchemaObject, item: Candidate['item']): 
   )
     return property;
   return { allOf: [property, parameter] } as SchemaObject;
+}
+
+/** Digits as text: what a path taking an integer can name of a record keyed by text. */
+const DIGITS_KEY = { type: 'string', pattern: '^[1-9][0-9]{0,8}$' } as SchemaObject;
+
+/**
+ * Records keyed by an opaque text that their children's paths name as an integer are keyed by
+ * digits (a dashboard read at `/dashboard/{id}`, a text, whose gadgets are at
+ * `/dashboard/{dashboardId}/gadget`, an integer): else no child of theirs could be reached.
+ */
+function keyedAsChildrenName(resources: Resource[]): Resource[] {
+  return resources.map((resource) => {
+    if (resource.idKind !== 'string' || resource.keyLink || !isOpaqueText(resource.keySchema))
+      return resource;
+    const integer = resources
+      .filter((child) => child.parent === resource.name)
+      .some((child) => {
+        const name = parametersOf(child.collectionPath)[resource.scope.length];
+        return [...child.actions.keys()]
+          .flatMap((operation) => operation.parameters)
+          .some((one) => one.in === 'path' && one.name === name && isIntegerOnly(one.schema));
+      });
+    return integer
+      ? { ...resource, keySchema: { allOf: [resource.keySchema, DIGITS_KEY] } as SchemaObject }
+      : resource;
+  });
+}
+
+function isIntegerOnly(schema: SchemaObject): boolean {
+  const types = typesOf(schema);
+  return types.includes('integer') && !types.includes('string');
+}
+
+/** A text key with nothing said of its form: no pattern, format, enum or length. */
+function isOpaqueText(schema: SchemaObject): boolean {
+  return [schema, ...((schema.allOf ?? []) as SchemaObject[])].every(
+    (part) =>
+      (part === schema || isOpaqueText(part)) &&
+      ['pattern', 'format', 'enum', 'const', 'maxLength', 'minLength'].every(
+        (keyword) => !(keyword in part),
+      ),
+  );
 }
 
 /** A key is never null, even where the property may be. */

@@ -16,6 +16,8 @@ export interface Collection {
   itemPath?: string;
   /** The last path parameter of the item path, e.g. `postId`. */
   itemParam?: string;
+  /** Whether the item path's parameter takes only integers: no other text is a key of it. */
+  integerKey?: boolean;
   /** The record property that holds the id, when known (the mock says it); else guessed from itemParam. */
   idProperty?: string;
   /**
@@ -145,6 +147,9 @@ export function findCollections(operations: readonly ApiOperation[]): Collection
     collections.push({
       path,
       ...(itemPath === undefined ? {} : { itemPath, itemParam }),
+      ...(itemParam !== undefined && takesIntegers(itemMethods, itemParam)
+        ? { integerKey: true }
+        : {}),
       ...(list && listShape ? { list, listShape } : {}),
       ...(create ? { create } : {}),
       ...optional('read', itemMethods.get('get')),
@@ -227,6 +232,22 @@ function itemPathOf(
     return [candidate, methods, match[1] ?? ''];
   }
   return undefined;
+}
+
+/** Whether every schema the item path's operations give their parameter is an integer's. */
+function takesIntegers(methods: ReadonlyMap<string, ApiOperation>, itemParam: string): boolean {
+  const schemas = [...methods.values()].flatMap((operation) =>
+    operation.parameters
+      .filter((parameter) => parameter.in === 'path' && parameter.name === itemParam)
+      .map((parameter) => parameter.schema),
+  );
+  return (
+    schemas.length > 0 &&
+    schemas.every((schema) => {
+      const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+      return types.includes('integer') && !types.includes('string');
+    })
+  );
 }
 
 /** A `post` that answers a list (as the `get` beside it does): a search, not a create. */

@@ -196,6 +196,41 @@ describe('request values', () => {
     expect(idIn({ items: [] }, 'petId')).toBeUndefined();
   });
 
+  it('read no key an integer item path refuses, as a client reads the one that fits it', () => {
+    const integer: JsonObject = {
+      name: 'optionId',
+      in: 'path',
+      required: true,
+      schema: { type: 'integer', format: 'int64' },
+    };
+    const option: JsonObject = {
+      type: 'object',
+      properties: { id: { type: 'string' }, optionId: { type: 'string' } },
+    };
+    const [options] = findCollections(
+      operationsOf({
+        openapi: '3.0.0',
+        info: { title: 't', version: '1' },
+        paths: {
+          '/options': {
+            get: {
+              responses: {
+                '200': { description: 'ok', content: json({ type: 'array', items: option }) },
+              },
+            },
+          },
+          '/options/{optionId}': {
+            delete: { parameters: [integer], responses: { '204': { description: 'gone' } } },
+          },
+        },
+      }),
+    );
+    expect(options?.integerKey).toBe(true);
+    const record = { id: '10001', optionId: 'CilZcEQ' };
+    expect(idIn(record, 'optionId', undefined, [], options?.integerKey)).toBe('10001');
+    expect(idIn(record, 'optionId')).toBe('CilZcEQ');
+  });
+
   it("read the key of records holding the parameter's name in several objects where the document keeps it", () => {
     const meta: JsonObject = { type: 'object', properties: { name: { type: 'string' } } };
     const name: JsonObject = {
@@ -369,6 +404,71 @@ describe('the driver on a GET that describes a body (Chaingateway: 10 operations
       const result = await driveApi({ baseUrl: running.url, document: resolved });
       expect(result.calls).toEqual([
         expect.objectContaining({ operation: 'GET /blocks/{block}', status: 200 }),
+      ]);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('follows an update to where its answer shows the record, not where its body named it', async () => {
+    const optionId: JsonObject = {
+      name: 'optionId',
+      in: 'path',
+      required: true,
+      schema: { type: 'integer' },
+    };
+    const option: JsonObject = {
+      type: 'object',
+      required: ['id', 'value'],
+      properties: { id: { type: 'integer', readOnly: true }, value: { type: 'string' } },
+    };
+    const update: JsonObject = {
+      type: 'object',
+      required: ['id', 'value'],
+      properties: { id: { type: 'integer' }, value: { type: 'string' } },
+    };
+    const spec = join(await mkdtemp(join(tmpdir(), 'moved-')), 'options.json');
+    await writeFile(
+      spec,
+      JSON.stringify({
+        openapi: '3.0.0',
+        info: { title: 't', version: '1' },
+        paths: {
+          '/options': {
+            get: {
+              responses: {
+                '200': { description: 'ok', content: json({ type: 'array', items: option }) },
+              },
+            },
+            post: {
+              requestBody: { content: json(option) },
+              responses: { '201': { description: 'ok', content: json(option) } },
+            },
+          },
+          '/options/{optionId}': {
+            parameters: [optionId],
+            get: { responses: { '200': { description: 'ok', content: json(option) } } },
+            put: {
+              requestBody: { content: json(update) },
+              responses: { '200': { description: 'ok', content: json(option) } },
+            },
+            delete: { responses: { '204': { description: 'gone' } } },
+          },
+        },
+      }),
+    );
+    const running = await startMock({ spec, port: 0 });
+    try {
+      const { resolved } = await loadDocument(spec);
+      const result = await driveApi({ baseUrl: running.url, document: resolved, verify: true });
+      const steps = result.collections.flatMap((collection) => collection.steps);
+      expect(steps.map((step) => [step.step, step.outcome])).toEqual([
+        ['create', 'passed'],
+        ['list', 'passed'],
+        ['read', 'passed'],
+        ['update', 'passed'],
+        ['delete', 'passed'],
+        ['gone', 'passed'],
       ]);
     } finally {
       await running.close();

@@ -300,7 +300,13 @@ function keptRecord(context: Context, collection: Collection): Promise<Json[] | 
         // An error's body may have an `id` of its own: only a 2xx made a record.
         if (stepOf('create', collection.create, exchange).outcome === 'passed')
           id =
-            idIn(exchange.json, itemParam, collection.idProperty, collection.idWithin) ??
+            idIn(
+              exchange.json,
+              itemParam,
+              collection.idProperty,
+              collection.idWithin,
+              collection.integerKey,
+            ) ??
             ownIdIn(body?.value, collection) ??
             idInLocation(exchange.location);
       }
@@ -315,6 +321,7 @@ function keptRecord(context: Context, collection: Collection): Promise<Json[] | 
           itemParam,
           collection.idProperty,
           collection.idWithin,
+          collection.integerKey,
         );
       }
       const made = collection.create ?? collection.list;
@@ -411,7 +418,13 @@ async function driveCollection(
     if (step.outcome === 'passed') {
       created = recordIn(exchange.json, itemParam, collection.idProperty, collection.idWithin);
       id =
-        idIn(exchange.json, itemParam, collection.idProperty, collection.idWithin) ??
+        idIn(
+          exchange.json,
+          itemParam,
+          collection.idProperty,
+          collection.idWithin,
+          collection.integerKey,
+        ) ??
         ownIdIn(body?.value, collection) ??
         sentIdIn(body?.value, itemParam, collection.idProperty, collection.idWithin) ??
         idInLocation(exchange.location);
@@ -429,6 +442,7 @@ async function driveCollection(
         itemParam,
         collection.idProperty,
         collection.idWithin,
+        collection.integerKey,
       );
       if (!listed.some((one) => String(one) === String(id)))
         Object.assign(step, {
@@ -444,6 +458,7 @@ async function driveCollection(
         itemParam,
         collection.idProperty,
         collection.idWithin,
+        collection.integerKey,
       );
   }
   const itemSteps: [StepName, ApiOperation | undefined][] = [
@@ -463,7 +478,13 @@ async function driveCollection(
     const exchange = await sendStep(operation, id, body);
     const result = stepOf(step, operation, exchange);
     if (verify && step === 'read' && result.outcome === 'passed') {
-      const read = idIn(exchange.json, itemParam, collection.idProperty, collection.idWithin);
+      const read = idIn(
+        exchange.json,
+        itemParam,
+        collection.idProperty,
+        collection.idWithin,
+        collection.integerKey,
+      );
       if (read !== undefined && String(read) !== String(id))
         Object.assign(result, {
           outcome: 'failed',
@@ -478,10 +499,14 @@ async function driveCollection(
       step !== 'update' || result.outcome !== 'passed'
         ? undefined
         : collection.idProperty !== undefined
-          ? (idIn(exchange.json, itemParam, collection.idProperty, collection.idWithin) ??
-            idIn(body?.value, itemParam, collection.idProperty, collection.idWithin))
-          : (sentIdIn(body?.value, itemParam) ??
-            idIn(exchange.json, itemParam, undefined, collection.idWithin));
+          ? (idIn(
+              exchange.json,
+              itemParam,
+              collection.idProperty,
+              collection.idWithin,
+              collection.integerKey,
+            ) ?? idIn(body?.value, itemParam, collection.idProperty, collection.idWithin))
+          : keyAfterUpdate(exchange.json, body?.value, itemParam, collection);
     if (moved !== undefined) id = moved;
     if (verify && step === 'delete' && result.outcome === 'passed' && collection.read) {
       const again = await sendStep(collection.read, id);
@@ -813,41 +838,65 @@ export function idIn(
   itemParam: string,
   idProperty?: string,
   idWithin: readonly string[] = [],
+  /** Whether the item path takes only an integer: a text of other characters is no key of it. */
+  integerKey = false,
 ): Json | undefined {
   if (!isObject(value)) return undefined;
   const [holder, ...rest] = idWithin;
   if (holder !== undefined && isObject(value[holder]))
-    return idIn(value[holder], itemParam, idProperty, rest);
+    return idIn(value[holder], itemParam, idProperty, rest, integerKey);
+  const isKey = (candidate: Json | undefined): candidate is string | number =>
+    isId(candidate) && fitsPath(candidate, integerKey);
   const names = idProperty === undefined ? idNames(itemParam) : [idProperty];
   // The property the parameter's last words name, as the description reads: DigitalOcean's
   // `{replica_name}` is a replica's `name` (beside its `id`), `{floating_ip}` an `ip`.
-  const ending = idProperty === undefined ? endingIn(value, itemParam) : undefined;
+  const ending = idProperty === undefined ? endingIn(value, itemParam, integerKey) : undefined;
   if (ending !== undefined) return ending;
   for (const name of names) {
     // A record's own link holds its id as its last segment (Vimeo's `uri: "/videos/7"`).
     if (name === LINK && idProperty === undefined) {
       const link = linkIn(value);
       if (link !== undefined) return link;
-    } else if (isId(value[name]))
+    } else if (isKey(value[name]))
       return LINK_NAMES.has(name) ? lastSegment(value[name]) : value[name];
   }
   // The one object inside that holds an id: a wrapper may carry others (Apideck's `_raw: {}`).
   const ids = Object.values(value)
     .filter(isObject)
-    .map((inner) => idIn(inner, itemParam, idProperty, idWithin))
+    .map((inner) => idIn(inner, itemParam, idProperty, idWithin, integerKey))
     .filter((id) => id !== undefined);
   return ids.length === 1 ? ids[0] : undefined;
 }
 
 /** The id under the property named by the parameter's words, the longest ending first. */
-function endingIn(value: JsonObject, itemParam: string): Json | undefined {
+function endingIn(value: JsonObject, itemParam: string, integerKey = false): Json | undefined {
+  const name = endingNameIn(value, itemParam, integerKey);
+  return name === undefined ? undefined : value[name];
+}
+
+/** The property named by the parameter's words that holds an id, the longest ending first. */
+function endingNameIn(
+  value: JsonObject,
+  itemParam: string,
+  integerKey = false,
+): string | undefined {
   const byWords = new Map(Object.keys(value).map((name) => [wordsIn(name).join(' '), name]));
   const words = wordsIn(itemParam);
   for (let start = 0; start < words.length; start++) {
     const name = byWords.get(words.slice(start).join(' '));
-    if (name !== undefined && isId(value[name])) return value[name];
+    const held = name === undefined ? undefined : value[name];
+    if (name !== undefined && isId(held) && fitsPath(held, integerKey)) return name;
   }
   return undefined;
+}
+
+/**
+ * Whether a value can be put in the item path: one that takes an integer takes no other text,
+ * and a client reads a record's key where it finds one that fits (Jira's option `id: "10001"`,
+ * beside an `optionId` of free text).
+ */
+function fitsPath(value: string | number, integerKey: boolean): boolean {
+  return !integerKey || typeof value === 'number' || /^-?[0-9]+$/.test(value);
 }
 
 function wordsIn(name: string): string[] {
@@ -895,6 +944,26 @@ function sentIdIn(
 }
 
 /**
+ * Where a record is after an update, its key property unknown: at the key the body wrote under
+ * the parameter's name (a user's new `username`), unless the answer shows the record kept
+ * another there (Jira's field option answers `id: 3` to a body naming `id: 546`); else at
+ * the key the answer holds.
+ */
+function keyAfterUpdate(
+  answer: Json | undefined,
+  sent: Json | undefined,
+  itemParam: string,
+  collection: Collection,
+): Json | undefined {
+  const { idWithin, integerKey } = collection;
+  const written = isObject(sent) ? endingNameIn(sent, itemParam, integerKey) : undefined;
+  if (written === undefined || !isObject(sent))
+    return idIn(answer, itemParam, undefined, idWithin, integerKey);
+  const told = recordIn(answer, itemParam, undefined, idWithin)?.[written];
+  return isId(told) && fitsPath(told, integerKey ?? false) ? told : sent[written];
+}
+
+/**
  * The id a create body gives its record under the collection's noun, when the answer holds
  * none: Mojaloop's `POST /quotes` answers 202 with no body, and the quote is `quoteId` of what
  * the client sent (`/quotes/{ID}`).
@@ -927,8 +996,9 @@ function firstIdIn(
   itemParam: string,
   idProperty?: string,
   idWithin?: readonly string[],
+  integerKey?: boolean,
 ): Json | undefined {
-  return idsIn(value, shape, itemParam, idProperty, idWithin)[0];
+  return idsIn(value, shape, itemParam, idProperty, idWithin, integerKey)[0];
 }
 
 function idsIn(
@@ -937,6 +1007,7 @@ function idsIn(
   itemParam: string,
   idProperty?: string,
   idWithin?: readonly string[],
+  integerKey?: boolean,
 ): Json[] {
   const records =
     shape.kind === 'array' ? value : isObject(value) ? value[shape.property] : undefined;
@@ -944,7 +1015,9 @@ function idsIn(
   return (
     records
       // A list of names (`["Go", "Node"]` beside `/templates/{name}`) lists its records' keys.
-      .map((record) => (isId(record) ? record : idIn(record, itemParam, idProperty, idWithin)))
+      .map((record) =>
+        isId(record) ? record : idIn(record, itemParam, idProperty, idWithin, integerKey),
+      )
       .filter((id): id is Json => id !== undefined)
   );
 }

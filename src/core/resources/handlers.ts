@@ -142,6 +142,18 @@ class CollectionHandlers {
     this.#tagged = [...resource.actions.keys()].some(documentsEntityTags);
   }
 
+  /**
+   * The record with its key also under the item parameter's name, where an answer declares that
+   * name and the record holds no such field (`{"issueTypeSchemeId": "10010"}` for a record
+   * keyed by `id`): made up instead, it would name no record.
+   */
+  #withKeyAsParameter(record: StoredRecord, declared: Record<string, unknown>): StoredRecord {
+    const name = this.resource.itemParameter;
+    if (name === undefined || !(name in declared) || Object.hasOwn(record, name)) return record;
+    const key = keyIn(record, this.resource);
+    return key === undefined ? record : { ...record, [name]: key };
+  }
+
   handler(operation: Operation, action: ResourceAction): OperationHandler {
     const status = operation.successStatus;
     const envelope = this.resource.envelopes.get(operation);
@@ -170,7 +182,7 @@ class CollectionHandlers {
       const declared = propertiesOf(envelope.record);
       // A number the answer declares as text is told as text (an integer id as
       // `{"id": "10000"}`): made up instead, it would name no record.
-      const shown = Object.entries(record)
+      const shown = Object.entries(this.#withKeyAsParameter(record, declared))
         .filter(([name]) => name in declared)
         .map(([name, value]): [string, unknown] =>
           typeof value === 'number' &&
