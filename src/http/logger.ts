@@ -150,12 +150,13 @@ export function requestLines(
   } = {},
 ): (line: RequestLine) => void {
   const { adminBasePath } = options;
+  const below = `${adminBasePath}/`;
   const isAdminRead = (line: RequestLine) =>
     adminBasePath !== undefined &&
     (line.method === 'GET' || line.method === 'HEAD') &&
     line.status !== undefined &&
     line.status < 400 &&
-    (line.path === adminBasePath || line.path.startsWith(`${adminBasePath}/`));
+    (line.path === adminBasePath || line.path.startsWith(below));
   // A child logger has bindings of its own: only the logger createLogger made is written to directly.
   const lines = Object.hasOwn(logger, JSON_LINES)
     ? (logger as unknown as Record<symbol, JsonLines>)[JSON_LINES]

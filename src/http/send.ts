@@ -9,6 +9,9 @@ const WRITE_BYTES = 64 * 1024;
 
 const COMMA = Buffer.from(',');
 
+/** The most header names a sender remembers in lower case: an answer may name any. */
+const MAX_NAMES = 256;
+
 /** Headers that an answer's own replace, as `setHeader` would: `Vary: Origin` when CORS adds it. */
 export interface AddedHeaders {
   /** `Vary: Origin`, first, for a request without Origin when CORS is on (see CorsStep). */
@@ -32,6 +35,16 @@ export function createSender(
 ) => void | Promise<void> {
   /** Pairs of scratch buffers no list is writing through: reused, never reallocated. */
   const idle: Buffer[][] = [];
+  /** Header names in lower case, as answers name them: a few dozen, lower-cased once each. */
+  const lowerNames = new Map<string, string>();
+  const lowerCase = (name: string): string => {
+    let lower = lowerNames.get(name);
+    if (lower === undefined) {
+      lower = name.toLowerCase();
+      if (lowerNames.size < MAX_NAMES) lowerNames.set(name, lower);
+    }
+    return lower;
+  };
 
   /** A promise only while a long list is written. */
   return function send(req, res, answer, added) {
@@ -48,7 +61,7 @@ export function createSender(
     const length = list ? list.length : (body as CheckedJson).bytes.length;
     // One object given to writeHead: Node writes the head from it without a setHeader per
     // header (its fast path when nothing was set before; else it merges, as setHeader does).
-    const head = headObject(answer.headers, varyOrigin, length);
+    const head = headObject(answer.headers, varyOrigin, length, lowerCase);
     if (head) res.writeHead(answer.status, head);
     else setOneByOne(res, answer, varyOrigin, length);
     const headOnly = req.method === 'HEAD';
@@ -198,11 +211,12 @@ function headObject(
   headers: Readonly<Record<string, string>>,
   varyOrigin: boolean,
   length: number,
+  lowerCase: (name: string) => string,
 ): Record<string, string | number> | undefined {
   const head: Record<string, string | number> = varyOrigin ? { Vary: 'Origin' } : {};
   const names: string[] = varyOrigin ? ['vary'] : [];
   for (const name of Object.keys(headers)) {
-    const lower = name.toLowerCase();
+    const lower = lowerCase(name);
     if (lower === 'content-length' || names.includes(lower)) return undefined;
     names.push(lower);
     head[name] = headers[name] as string;
