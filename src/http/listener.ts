@@ -171,10 +171,14 @@ export function createListener(options: ListenerOptions): MockListener {
     outcome: Outcome,
   ): void | Promise<void> {
     if (answer.reason) outcome.reason = answer.reason;
+    let added = outcome.varyOrigin ? VARY_ORIGIN : undefined;
     // A body the client may still be sending (refused before it was read) is not worth
     // reading to keep the connection: the connection closes after this answer instead,
     // gracefully, so that the client reads the answer however it sends.
     if (!req.complete && !outcome.bodyRead && hasBody({ headers: req.headers })) {
+      // Its head set one header at a time, Vary first, as the CORS step set it.
+      if (added) res.setHeader('Vary', 'Origin');
+      added = undefined;
       res.setHeader('Connection', 'close');
       lingerAfter(req, res);
     }
@@ -182,7 +186,7 @@ export function createListener(options: ListenerOptions): MockListener {
     // slowly but steadily is served whole. A small answer fits the socket's buffers: a client
     // that does not read it holds nothing of the mock's, and a timer would cost every request.
     if (sizeOf(answer) > SMALL_ANSWER) watchSend(req.socket, res, options.sendTimeoutMs);
-    return send(req, res, answer, outcome.varyOrigin ? VARY_ORIGIN : undefined);
+    return send(req, res, answer, added);
   }
 
   return { listener, routed };
