@@ -42,7 +42,7 @@ describe('log lines', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'log-destination-')), 'log');
     const fd = openSync(file, 'w');
     const logger = createLogger(undefined, { bufferedFd: fd });
-    const count = 200; // about 16 KB of lines: more than one batch
+    const count = 800; // about 64 KB of lines: more than one batch (32 K characters)
     for (let i = 0; i < count; i++)
       logger.info({ i, path: '/v1/categories' }, 'GET /v1/categories 200');
     const written = readFileSync(file, 'utf8').split('\n').filter(Boolean);

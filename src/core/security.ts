@@ -178,9 +178,10 @@ export function createSecurityCheck(
       let otherScheme = false;
       /** The scopes a requirement met but for them asked that the credential lacks. */
       let fewScopes: readonly string[] | undefined;
-      const lacking: SchemeRule[][] = [];
+      // Made only for a request refused: a request met makes nothing but its SentCredentials.
+      let lacking: SchemeRule[][] | undefined;
       for (const requirement of set.requirements) {
-        const missing: SchemeRule[] = [];
+        let missing: SchemeRule[] | undefined;
         let unscoped: string[] | undefined;
         for (const { rule, scopes } of requirement) {
           const outcome = rule.check(sent);
@@ -190,13 +191,13 @@ export function createSecurityCheck(
             if (short && short.length > 0) (unscoped ??= []).push(...short);
             continue;
           }
-          missing.push(rule);
+          (missing ??= []).push(rule);
           if (outcome.kind === 'refused') firstRefusal ??= { rule, problem: outcome.problem };
           else if (outcome.kind === 'other-scheme') otherScheme = true;
         }
-        if (missing.length === 0 && !unscoped) return true;
-        if (missing.length === 0) fewScopes ??= unscoped;
-        else lacking.push(missing);
+        if (!missing && !unscoped) return true;
+        if (!missing) fewScopes ??= unscoped;
+        else (lacking ??= []).push(missing);
       }
       // A credential that is right but holds too few scopes (RFC 6750 §3.1): a 403 where the
       // operation documents one, else a 401 whose challenge says so.
@@ -232,7 +233,7 @@ export function createSecurityCheck(
       throw errors.missingCredential(
         challenge(),
         unique(
-          lacking.map((rules) =>
+          (lacking ?? []).map((rules) =>
             rules
               .map((rule) => (rule.sendAs ? `${rule.what} as ${rule.sendAs}` : rule.what))
               .join(' and '),
@@ -268,8 +269,14 @@ class SentCredentials {
     readonly search: string,
   ) {}
 
-  header(name: string): { value: string | undefined; repeated: boolean } {
-    return { value: headerValue(this.request, name), repeated: repeated(this.request, name) };
+  /** A header's value, repeated values joined (see headerValue). */
+  header(name: string): string | undefined {
+    return headerValue(this.request, name);
+  }
+
+  /** Whether a header arrived more than once (see repeated). */
+  repeated(name: string): boolean {
+    return repeated(this.request, name);
   }
 
   query(name: string): string[] {
@@ -333,7 +340,7 @@ function ruleOf(
       return {
         ...rule,
         grantedScopes(sent) {
-          const read = readAuthorization(sent.header('authorization').value, 'Bearer');
+          const read = readAuthorization(sent.header('authorization'), 'Bearer');
           return read.kind === 'token' ? scopes.get(read.token) : undefined;
         },
       };
@@ -363,9 +370,8 @@ function authorizationRule(
     place: 'Authorization header',
     secretName: how.secretName,
     check(sent) {
-      const { value, repeated } = sent.header('authorization');
-      if (repeated) return refused('repeated');
-      const read = readAuthorization(value, how.authScheme);
+      if (sent.repeated('authorization')) return refused('repeated');
+      const read = readAuthorization(sent.header('authorization'), how.authScheme);
       switch (read.kind) {
         case 'missing':
           return ABSENT;
@@ -405,8 +411,8 @@ function apiKeyRule(
       const values = sent.cookie(key);
       return { values, repeated: values.length > 1 };
     }
-    const { value, repeated } = sent.header(lower);
-    return { values: value === undefined ? [] : [value], repeated };
+    const value = sent.header(lower);
+    return { values: value === undefined ? [] : [value], repeated: sent.repeated(lower) };
   };
   return {
     name,

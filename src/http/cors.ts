@@ -8,9 +8,11 @@ import type { ApiError } from '../vocabulary/errors.js';
 
 /**
  * What the CORS step does with a request: it answered it (a preflight the API serves), found
- * it refused (a preflight for what the API lacks: the usual 404 or 405), or let it go on.
+ * it refused (a preflight for what the API lacks: the usual 404 or 405), or let it go on,
+ * its CORS headers set (`continue`) or, for a request with no Origin, with `Vary: Origin` for
+ * its answer to carry (`no-origin`: the sender adds it, in the one head it gives Node).
  */
-type CorsOutcome = 'answered' | 'continue' | ApiError;
+type CorsOutcome = 'answered' | 'continue' | 'no-origin' | ApiError;
 
 /** The CORS step: sets a request's CORS headers, from its route (found once, by the listener). */
 export type CorsStep = (req: IncomingMessage, res: ServerResponse, route: Route) => CorsOutcome;
@@ -108,10 +110,7 @@ export function corsMiddleware(options: CorsOptions, rules: CorsRules = specCors
   return function answerCors(req, res, route) {
     // No Origin, no browser asking: nothing to allow or expose (most calls: curl, tests, CI).
     // Vary still tells caches that the answer to a browser would differ.
-    if (req.headers.origin === undefined) {
-      res.setHeader('Vary', 'Origin');
-      return 'continue';
-    }
+    if (req.headers.origin === undefined) return 'no-origin';
     let outcome: CorsOutcome = 'answered';
     current = route;
     // The library calls back at once: its options come from the route, without waiting.

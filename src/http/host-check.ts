@@ -13,6 +13,9 @@ const ANY_HOST = '*';
 /** What a listener asks of each request's Host: undefined to answer it, an ApiError to refuse it. */
 export type HostStep = (req: IncomingMessage) => ApiError | undefined;
 
+/** How many Host headers a check remembers as answered: a client sends the same one every time. */
+const REMEMBERED_HOSTS = 16;
+
 /** Addresses that mean "every interface": listening on one, the mock is reached by any address. */
 const EVERY_ADDRESS = new Set(['0.0.0.0', '::', '[::]']);
 
@@ -29,11 +32,16 @@ export function hostCheck(listenHost: string, allowed: readonly string[]): HostS
   if (allowed.includes(ANY_HOST)) return undefined;
   const named = new Set([...allowed, listenHost].map(normalHost));
   const anyAddress = EVERY_ADDRESS.has(listenHost.trim());
+  /** Host headers found allowed, as sent: read again for every request otherwise. */
+  const answered = new Set<string>();
   return (req) => {
     const header = req.headers.host;
-    if (header === undefined || header === '') return undefined;
+    if (header === undefined || header === '' || answered.has(header)) return undefined;
     const host = normalHost(hostOf(header));
-    if (named.has(host) || isLoopback(host) || (anyAddress && isIP(host) !== 0)) return undefined;
+    if (named.has(host) || isLoopback(host) || (anyAddress && isIP(host) !== 0)) {
+      if (answered.size < REMEMBERED_HOSTS) answered.add(header);
+      return undefined;
+    }
     return errors.hostNotAllowed(host);
   };
 }

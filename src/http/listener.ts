@@ -10,7 +10,7 @@ import { lingerAfter } from './linger.js';
 import type { HostStep } from './host-check.js';
 import type { PageStep } from './inspector-page.js';
 import type { RequestLine } from './logger.js';
-import { createSender } from './send.js';
+import { createSender, type AddedHeaders } from './send.js';
 import { watchSend } from './send-timeout.js';
 
 /** An answer this small is written in one go into the socket's buffers. */
@@ -25,11 +25,15 @@ function sizeOf({ body, stream }: CheckedAnswer): number {
 
 /** What the log line of a request needs that the response does not show. */
 interface Outcome {
-  fault?: FaultKind;
-  reason?: string;
+  fault: FaultKind | undefined;
+  reason: string | undefined;
   /** Its body was read whole (Node may not have parsed the request's end yet). */
-  bodyRead?: boolean;
+  bodyRead: boolean;
+  /** CORS left `Vary: Origin` for its answer to carry (see CorsStep). */
+  varyOrigin: boolean;
 }
+
+const VARY_ORIGIN: AddedHeaders = { varyOrigin: true };
 
 export interface ListenerOptions {
   /** The mock that answers (see createMock). */
@@ -80,11 +84,18 @@ export function createListener(options: ListenerOptions): MockListener {
   }
 
   function routed(req: IncomingMessage, res: ServerResponse, route: Route | undefined): void {
-    const outcome: Outcome = {};
+    // One shape from the start: fields added later would change it per path taken.
+    const outcome: Outcome = {
+      fault: undefined,
+      reason: undefined,
+      bodyRead: false,
+      varyOrigin: false,
+    };
     const log = options.onAnswered;
     if (log) {
       const started = performance.now();
-      res.once('close', () => {
+      // `on`, not `once`: 'close' comes once, and once's wrapper is a cost on every request.
+      res.on('close', () => {
         const { fault, reason } = outcome;
         // One object of one shape, its fields in the line's order: a field not told is undefined.
         log({
@@ -120,12 +131,12 @@ export function createListener(options: ListenerOptions): MockListener {
     if (page === 'answered') return;
     if (page !== 'continue') return finish(req, res, core.errorAnswer(page, route), outcome);
     const cors = options.cors?.(req, res, route) ?? 'continue';
-    if (cors === 'answered') {
+    if (cors === 'no-origin') outcome.varyOrigin = true;
+    else if (cors === 'answered') {
       // The library answers a preflight from an origin it does not allow with a bare 204.
       if (!res.hasHeader('Access-Control-Allow-Origin')) outcome.reason = 'origin not allowed';
       return;
-    }
-    if (cors !== 'continue') return finish(req, res, core.errorAnswer(cors, route), outcome);
+    } else if (cors !== 'continue') return finish(req, res, core.errorAnswer(cors, route), outcome);
 
     const request: MockRequest = {
       method,
@@ -144,6 +155,7 @@ export function createListener(options: ListenerOptions): MockListener {
     const reply = await core.handle(request, route);
     if (reply.fault) {
       outcome.fault = reply.fault.kind;
+      if (outcome.varyOrigin) res.setHeader('Vary', 'Origin');
       playFault(reply.fault, req, res);
     } else {
       const sent = finish(req, res, reply.answer, outcome);
@@ -159,10 +171,14 @@ export function createListener(options: ListenerOptions): MockListener {
     outcome: Outcome,
   ): void | Promise<void> {
     if (answer.reason) outcome.reason = answer.reason;
+    let added = outcome.varyOrigin ? VARY_ORIGIN : undefined;
     // A body the client may still be sending (refused before it was read) is not worth
     // reading to keep the connection: the connection closes after this answer instead,
     // gracefully, so that the client reads the answer however it sends.
     if (!req.complete && !outcome.bodyRead && hasBody({ headers: req.headers })) {
+      // Its head set one header at a time, Vary first, as the CORS step set it.
+      if (added) res.setHeader('Vary', 'Origin');
+      added = undefined;
       res.setHeader('Connection', 'close');
       lingerAfter(req, res);
     }
@@ -170,7 +186,7 @@ export function createListener(options: ListenerOptions): MockListener {
     // slowly but steadily is served whole. A small answer fits the socket's buffers: a client
     // that does not read it holds nothing of the mock's, and a timer would cost every request.
     if (sizeOf(answer) > SMALL_ANSWER) watchSend(req.socket, res, options.sendTimeoutMs);
-    return send(req, res, answer);
+    return send(req, res, answer, added);
   }
 
   return { listener, routed };

@@ -150,12 +150,13 @@ export function requestLines(
   } = {},
 ): (line: RequestLine) => void {
   const { adminBasePath } = options;
+  const below = `${adminBasePath}/`;
   const isAdminRead = (line: RequestLine) =>
     adminBasePath !== undefined &&
     (line.method === 'GET' || line.method === 'HEAD') &&
     line.status !== undefined &&
     line.status < 400 &&
-    (line.path === adminBasePath || line.path.startsWith(`${adminBasePath}/`));
+    (line.path === adminBasePath || line.path.startsWith(below));
   // A child logger has bindings of its own: only the logger createLogger made is written to directly.
   const lines = Object.hasOwn(logger, JSON_LINES)
     ? (logger as unknown as Record<symbol, JsonLines>)[JSON_LINES]
@@ -200,8 +201,12 @@ function firstProblem(reason: string): string {
   return rest.length > 0 ? `${first} (and ${rest.length} more)` : (first ?? reason);
 }
 
-/** Lines are written once this many characters wait, in one write. */
-const MIN_LENGTH = 8 * 1024;
+/**
+ * Lines are written once this many characters wait, in one write: half a pipe's 64 KiB, so a
+ * write a reader keeps up with never fills it, and a system call (and a wake of the reader) per
+ * about 200 request lines, not 50.
+ */
+const MIN_LENGTH = 32 * 1024;
 /** A line waits at most this long for others: a person at a terminal sees it at once. */
 const MAX_WAIT_MS = 100;
 /** On exit, how long a full pipe (a reader that stopped reading) is waited for. */

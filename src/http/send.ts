@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TurnBudget } from '../core/turn-budget.js';
-import { CheckedList, type CheckedAnswer } from '../vocabulary/answer.js';
+import { CheckedList, type CheckedAnswer, type CheckedJson } from '../vocabulary/answer.js';
 import type { Texts } from '../vocabulary/texts.js';
 import { sendStream } from './send-stream.js';
 
@@ -8,6 +8,15 @@ import { sendStream } from './send-stream.js';
 const WRITE_BYTES = 64 * 1024;
 
 const COMMA = Buffer.from(',');
+
+/** The most header names a sender remembers in lower case: an answer may name any. */
+const MAX_NAMES = 256;
+
+/** Headers that an answer's own replace, as `setHeader` would: `Vary: Origin` when CORS adds it. */
+export interface AddedHeaders {
+  /** `Vary: Origin`, first, for a request without Origin when CORS is on (see CorsStep). */
+  varyOrigin: boolean;
+}
 
 /**
  * Sends an answer the core has checked: its status, headers and a Content-Length, then its
@@ -18,35 +27,55 @@ const COMMA = Buffer.from(',');
  */
 export function createSender(
   budget: TurnBudget,
-): (req: IncomingMessage, res: ServerResponse, answer: CheckedAnswer) => void | Promise<void> {
+): (
+  req: IncomingMessage,
+  res: ServerResponse,
+  answer: CheckedAnswer,
+  added?: AddedHeaders,
+) => void | Promise<void> {
   /** Pairs of scratch buffers no list is writing through: reused, never reallocated. */
   const idle: Buffer[][] = [];
+  /** Header names in lower case, as answers name them: a few dozen, lower-cased once each. */
+  const lowerNames = new Map<string, string>();
+  const lowerCase = (name: string): string => {
+    let lower = lowerNames.get(name);
+    if (lower === undefined) {
+      lower = name.toLowerCase();
+      if (lowerNames.size < MAX_NAMES) lowerNames.set(name, lower);
+    }
+    return lower;
+  };
 
   /** A promise only while a long list is written. */
-  return function send(req, res, answer) {
+  return function send(req, res, answer, added) {
     const { body } = answer;
-    res.statusCode = answer.status;
-    const { headers } = answer;
-    for (const name of Object.keys(headers)) res.setHeader(name, headers[name] as string);
-    if (answer.stream) return sendStream(req, res, answer.stream);
-    if (body === undefined) {
+    const varyOrigin = added?.varyOrigin === true;
+    if (answer.stream || body === undefined) {
+      // Node works out these heads itself (chunked, or no body), from headers set one by one.
+      setOneByOne(res, answer, varyOrigin, undefined);
+      if (answer.stream) return sendStream(req, res, answer.stream);
       res.end();
       return;
     }
-    const head = req.method === 'HEAD';
-    if (body instanceof CheckedList) {
-      res.setHeader('Content-Length', body.length);
-      if (head) res.end();
+    const list = body instanceof CheckedList ? body : undefined;
+    const length = list ? list.length : (body as CheckedJson).bytes.length;
+    // One object given to writeHead: Node writes the head from it without a setHeader per
+    // header (its fast path when nothing was set before; else it merges, as setHeader does).
+    const head = headObject(answer.headers, varyOrigin, length, lowerCase);
+    if (head) res.writeHead(answer.status, head);
+    else setOneByOne(res, answer, varyOrigin, length);
+    const headOnly = req.method === 'HEAD';
+    if (list) {
+      if (headOnly) res.end();
       // A list that fits a write goes out as one, head and body in one system call.
-      else if (body.length <= WRITE_BYTES) res.end(body.joined());
+      else if (list.length <= WRITE_BYTES) res.end(list.joined());
       else
-        return writeParts(res, body).then(() => {
+        return writeParts(res, list).then(() => {
           if (!res.destroyed) res.end();
         });
       return;
     }
-    res.setHeader('Content-Length', body.bytes.length);
-    res.end(head ? undefined : body.bytes);
+    res.end(headOnly ? undefined : (body as CheckedJson).bytes);
   };
 
   /**
@@ -171,4 +200,41 @@ function drained(res: ServerResponse): Promise<boolean> {
     res.on('drain', done);
     res.on('close', done);
   });
+}
+
+/**
+ * The head of an answer as one object, in the order `setHeader` one by one writes it: `Vary`
+ * (when added), the answer's own, `Content-Length`. Undefined when a name comes twice in any
+ * case (`setHeader` would keep one): then the head is set one by one, as before.
+ */
+function headObject(
+  headers: Readonly<Record<string, string>>,
+  varyOrigin: boolean,
+  length: number,
+  lowerCase: (name: string) => string,
+): Record<string, string | number> | undefined {
+  const head: Record<string, string | number> = varyOrigin ? { Vary: 'Origin' } : {};
+  const names: string[] = varyOrigin ? ['vary'] : [];
+  for (const name of Object.keys(headers)) {
+    const lower = lowerCase(name);
+    if (lower === 'content-length' || names.includes(lower)) return undefined;
+    names.push(lower);
+    head[name] = headers[name] as string;
+  }
+  head['Content-Length'] = length;
+  return head;
+}
+
+/** Sets an answer's status and head one header at a time (see headObject). */
+function setOneByOne(
+  res: ServerResponse,
+  answer: CheckedAnswer,
+  varyOrigin: boolean,
+  length: number | undefined,
+): void {
+  res.statusCode = answer.status;
+  if (varyOrigin) res.setHeader('Vary', 'Origin');
+  const { headers } = answer;
+  for (const name of Object.keys(headers)) res.setHeader(name, headers[name] as string);
+  if (length !== undefined) res.setHeader('Content-Length', length);
 }

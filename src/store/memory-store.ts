@@ -291,9 +291,10 @@ class MemoryCollection implements Collection {
       throw new StoreKeyTakenError(this.descriptor.name, this.descriptor.idProperty, id);
     const record = withId(this.descriptor, id, fields);
     const json = jsonOf(record);
-    this.store.checkRoom(1, Buffer.byteLength(json));
+    const bytes = Buffer.byteLength(json);
+    this.store.checkRoom(1, bytes);
     if (typeof id === 'number') state.lastId = Math.max(state.lastId, id);
-    states.put(this.descriptor.name, id, json);
+    states.put(this.descriptor.name, id, json, bytes);
     return record;
   }
 

@@ -80,22 +80,32 @@ export class RecordArena implements Iterable<[RecordId, string]> {
    * @param bytes the UTF-8 bytes of `json`, when the caller has counted them.
    */
   set(id: RecordId, json: string, bytes = Buffer.byteLength(json)): this {
+    this.put(id, json, bytes);
+    return this;
+  }
+
+  /**
+   * `set`, telling what it replaced: the UTF-8 bytes of the record that had this id, or
+   * undefined when there was none (one look-up of the id, where `byteLengthOf` and `set` take two).
+   */
+  put(id: RecordId, json: string, bytes = Buffer.byteLength(json)): number | undefined {
     if (bytes === 0) throw new TypeError('A record is never an empty text');
     const slot = this.#index.get(id);
+    let replaced: number | undefined;
     if (slot === undefined) {
       this.#grow();
       this.#write(this.#slots, json, bytes);
       this.#index.set(id, this.#slots++);
     } else {
       this.#ownSlots();
-      const replaced = this.#lengths[slot] as number;
+      replaced = this.#lengths[slot] as number;
       this.#write(slot, json, bytes);
       this.#deadBytes += replaced;
       this.#liveBytes -= replaced;
     }
     this.#texts = undefined;
     this.#compactIfWasteful();
-    return this;
+    return replaced;
   }
 
   delete(id: RecordId): boolean {

@@ -59,14 +59,14 @@ export class StoreStates {
     return state;
   }
 
-  /** Stores a record's JSON under its id, in place of any record with that id (keeping its position). */
-  put(name: string, id: RecordId, json: string): void {
-    const state = this.of(name);
-    const previous = state.records.byteLengthOf(id);
+  /**
+   * Stores a record's JSON under its id, in place of any record with that id (keeping its position).
+   * @param bytes the UTF-8 bytes of `json`, when the caller has counted them.
+   */
+  put(name: string, id: RecordId, json: string, bytes = Buffer.byteLength(json)): void {
+    const previous = this.of(name).records.put(id, json, bytes);
     if (previous === undefined) this.totals.records += 1;
-    const bytes = Buffer.byteLength(json);
     this.totals.bytes += bytes - (previous ?? 0);
-    state.records.set(id, json, bytes);
   }
 
   delete(name: string, id: RecordId): void {

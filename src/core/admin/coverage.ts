@@ -98,11 +98,17 @@ export function credentialPartsOf(request: MockRequest, search: string): SentCre
   let cookies: Map<string, string[]> | undefined;
   const authorization = headerValue(request, 'authorization');
   return {
-    authorization: authorization?.split(/\s/, 1)[0]?.toLowerCase(),
+    authorization: authorization === undefined ? undefined : schemeWord(authorization),
     has(place, name) {
       if (place === 'header') return headerValue(request, name.toLowerCase()) !== undefined;
       if (place === 'query') return (query ??= new URLSearchParams(search)).has(name);
       return (cookies ??= readCookies(headerValue(request, 'cookie'))).has(name);
     },
   };
+}
+
+/** The first word of an Authorization header (its scheme), in lower case; no array made for it. */
+function schemeWord(authorization: string): string {
+  const space = authorization.search(/\s/);
+  return (space === -1 ? authorization : authorization.slice(0, space)).toLowerCase();
 }
