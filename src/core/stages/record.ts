@@ -57,24 +57,36 @@ export function record(
   const { api } = to;
   if (!api?.recorded) return undefined;
   const counted = to.kind === 'operation' ? tally(request, reply, exchange, to, states) : undefined;
-  const logAndHandOn = (): void | Promise<void> => {
-    let logged: void | Promise<void> = undefined;
-    try {
-      logged = addToLog(request, reply, exchange, api, states);
-    } catch (err) {
+  return counted
+    ? counted.then(() => logged(request, reply, to, exchange, api, states, options))
+    : logged(request, reply, to, exchange, api, states, options);
+}
+
+/** The request logged, then handed on; a promise only when the log is a shared store's. */
+function logged(
+  request: MockRequest,
+  reply: Reply,
+  to: Route,
+  exchange: Exchange,
+  api: MountedApi,
+  states: MockStates,
+  options: Pick<MockCoreOptions, 'onAnswered' | 'onServerError'>,
+): void | Promise<void> {
+  let adding: void | Promise<void> = undefined;
+  try {
+    adding = addToLog(request, reply, exchange, api, states);
+  } catch (err) {
+    options.onServerError?.(err, request);
+  }
+  const handOn = options.onAnswered && to.kind === 'operation' ? to : undefined;
+  if (!adding) return handOn && answered(request, reply, exchange, handOn, options);
+  return adding.then(
+    () => handOn && answered(request, reply, exchange, handOn, options),
+    (err: unknown) => {
       options.onServerError?.(err, request);
-    }
-    const handOn = () => {
-      if (options.onAnswered && to.kind === 'operation')
-        answered(request, reply, exchange, to, options);
-    };
-    if (!logged) return handOn();
-    return logged.then(handOn, (err: unknown) => {
-      options.onServerError?.(err, request);
-      handOn();
-    });
-  };
-  return counted ? counted.then(logAndHandOn) : logAndHandOn();
+      if (handOn) answered(request, reply, exchange, handOn, options);
+    },
+  );
 }
 
 /** Logs a request the mock answered; a promise only when the log is a shared store's. */
