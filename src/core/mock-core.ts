@@ -177,7 +177,7 @@ export interface MockCore {
 }
 
 /** What `inspect` finds of a request: what it breaks, and its body as read. */
-export interface Inspection {
+interface Inspection {
   found: ApiError[];
   body?: ReadBody;
 }
@@ -219,7 +219,7 @@ export interface Exchange {
  * all three; `inspect`'s produce nothing.
  * `At` is the route produce is given: an operation's, unless refusals are collected.
  */
-export interface Stages<Produced, Passed, At extends OperationRoute | undefined = OperationRoute> {
+interface Stages<Produced, Passed, At extends OperationRoute | undefined = OperationRoute> {
   /**
    * `stop`: the first refusal of a request stage is the answer (the mock). Else every refusal
    * is collected on the exchange and the pipeline goes on, as a transparent proxy does, and
