@@ -3,6 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Operation } from '../../openapi/operations.js';
 import type { Reply } from '../../vocabulary/answer.js';
+import { errors } from '../../vocabulary/error-catalogue.js';
 import type { MockRequest } from '../../vocabulary/request.js';
 import type { Exchange, OperationRoute, ScenarioHooks } from '../mock-core.js';
 import { readPreferences, type Preferences } from '../scenarios/prefer.js';
@@ -15,6 +16,7 @@ export const NO_PREFERENCES: Preferences = Object.freeze({});
  * The scenario stage: the stream the request asks for, of those its operation documents, then
  * the scenarios it and its state ask its API to play (see settle). A promise only when the API
  * plays scenarios (the admin API plays none).
+ * @throws {ApiError} 501 for an operation with no handler.
  * @returns the fault to play instead of an answer, after the delay; undefined to go on.
  */
 export function playScenarios(
@@ -22,6 +24,8 @@ export function playScenarios(
   { api, operation }: OperationRoute,
   exchange: Exchange,
 ): Promise<Reply | undefined> | undefined {
+  // An operation with no handler is a 501 before any scenario plays, as it always was.
+  if (!api.handlers.has(operation)) throw errors.notImplemented(operation.operationId);
   // An API whose operations document no stream has nothing to ask here.
   exchange.streamed = api.streams?.asked(request, operation, exchange.valid?.body);
   const hooks = api.scenarios;
