@@ -22,28 +22,14 @@ const SURFACE_NAMES: Readonly<Record<Surface, string>> = {
 const SURFACES = Object.keys(SURFACE_NAMES);
 import { startupErrors } from '../src/vocabulary/error-catalogue.js';
 import type { CommandOptions } from '../src/cli/command-options.js';
-import {
-  COVERAGE_OPTIONS,
-  DIFF_OPTIONS,
-  FROM_HAR_OPTIONS,
-  LOG_OPTIONS,
-  PROXY_OPTIONS,
-  TRAFFIC_OPTIONS,
-  WORKFLOW_OPTIONS,
-} from '../src/cli/command-tables.js';
-import { CONTRACT_OPTIONS } from '../src/cli/contract-options.js';
+import { COMMANDS } from '../src/cli/cli.js';
 
-/** The declared options of every command but the mock's own table, by command. */
-export const COMMAND_OPTIONS: Readonly<Record<string, CommandOptions>> = {
-  mock: LOG_OPTIONS,
-  proxy: PROXY_OPTIONS,
-  contract: CONTRACT_OPTIONS,
-  coverage: COVERAGE_OPTIONS,
-  workflow: WORKFLOW_OPTIONS,
-  'workflow from-har': FROM_HAR_OPTIONS,
-  diff: DIFF_OPTIONS,
-  traffic: TRAFFIC_OPTIONS,
-};
+/** The declared options of every command that declares its own, by command (src/cli/cli.ts COMMANDS). */
+export const COMMAND_OPTIONS: Readonly<Record<string, CommandOptions>> = Object.fromEntries(
+  Object.entries(COMMANDS).flatMap(([command, declared]) =>
+    'options' in declared ? [[command, declared.options]] : [],
+  ),
+);
 
 /** A command's section: its declared options, one row each. */
 function commandSection(command: string, options: CommandOptions): string[] {

@@ -1,10 +1,11 @@
 // Every adapter holds the one mock (`createMock`'s): what is created through the adapter is
 // read back through `adapter.mock`, with no port, from the same state; an adapter adds only
 // what it adds (a URL, handlers, a function, close), and `.mock` is the mock serving now.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import type { Mock } from '../src/core/create-mock.js';
 import { mockMiddleware, type MockMiddleware } from '../src/express.js';
 import { mockHandlers } from '../src/msw.js';
+import type { TestMock } from '../src/playwright.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
@@ -87,6 +88,11 @@ describe('the one mock every adapter holds', () => {
     opened.push(proxy);
     expect(Object.keys(proxy).sort()).toEqual(['close', 'mock', 'server', 'url', 'violations']);
     expect(proxy.mock.basePath).toBe('/v1');
+  });
+
+  it("Playwright's fixture holds the mock it started as `mock.mock`, none for one at `mockUrl`", () => {
+    // Checked by the compiler here; run in Playwright by test/browser/playwright-fixture/.
+    expectTypeOf<TestMock['mock']>().toEqualTypeOf<Mock | undefined>();
   });
 
   it('with watch, `.mock` is the mock of the reloaded spec, holding the same records', async () => {

@@ -9,7 +9,7 @@ import type { ContractCommandOptions } from './contract-command.js';
 import type { CoverageFlags } from './coverage-command.js';
 import { ContractExit } from './contract-defaults.js';
 import { CONTRACT_OPTIONS } from './contract-options.js';
-import { addCommandOptions } from './command-options.js';
+import { addCommandOptions, type CommandOptions } from './command-options.js';
 import {
   COVERAGE_OPTIONS,
   DIFF_OPTIONS,
@@ -26,6 +26,56 @@ import type { WorkflowCommandOptions } from './workflow-command.js';
 import type { TypesCommandFlags } from './types-command.js';
 import { TYPE_OPTIONS } from '../openapi/typegen/options.js';
 import { addOptionFlags, optionValues } from './option-flags.js';
+
+/**
+ * Every command, declared once: its description and the options it declares (beside the
+ * table's flags, which `mock` and `proxy` add from wiring/option-table.ts, and the log flags
+ * `proxy` shares with `mock`). The CLI builds each command from here, and docs/options.md
+ * (scripts/options-doc.ts) lists their options from here; `types` takes the generator's
+ * options (TYPE_OPTIONS).
+ */
+export const COMMANDS = {
+  mock: { description: 'run the stateful mock server (docs/options.md)', options: LOG_OPTIONS },
+  proxy: {
+    description:
+      'forward every request to a real API and check requests and answers against the spec (docs/proxy.md)',
+    options: PROXY_OPTIONS,
+  },
+  contract: {
+    description:
+      'run the contract suite against a deployment; exit 0 if it conforms, 1 if not, 2 if it cannot tell',
+    options: CONTRACT_OPTIONS,
+  },
+  coverage: {
+    description:
+      'print which documented statuses of each operation a running mock answered (its requests since the last reset); exit 1 below --min, 2 if the mock cannot tell',
+    options: COVERAGE_OPTIONS,
+  },
+  types: {
+    description:
+      "write the spec's TypeScript types (openapi-typescript's shape, written with no compiler: TypeScript 5 and 7 read them)",
+  },
+  workflow: {
+    description:
+      'run the workflows of an Arazzo 1.0 or 1.1 document against a deployment or the mock; exit 0 if every one passed, 1 if a step failed, 2 if they cannot run',
+    options: WORKFLOW_OPTIONS,
+  },
+  'workflow from-har': {
+    description:
+      'write the calls a HAR recorded as an Arazzo workflow whose steps carry the values each answer gave; exit 0 written, 2 if nothing could be',
+    options: FROM_HAR_OPTIONS,
+  },
+  diff: {
+    description:
+      'tell whether a client written against <old> can fail against a server implementing <new>; exit 0 if not, 1 if so, 2 if it cannot tell',
+    options: DIFF_OPTIONS,
+  },
+  traffic: {
+    description:
+      'judge every exchange of a HAR recording against the description; exit 0 if the server kept to it, 1 if not (or below --min-coverage), 2 if nothing could be judged',
+    options: TRAFFIC_OPTIONS,
+  },
+} as const satisfies Readonly<Record<string, { description: string; options?: CommandOptions }>>;
 
 /** The variables a run of the CLI sees: the process's in bin.ts, a test's own in process. */
 type Env = Readonly<Record<string, string | undefined>>;
@@ -94,11 +144,9 @@ class CheckCommand extends KitCommand {
 function workflowCommand(io: CliIo): Command {
   return addCommandOptions(
     new CheckCommand('workflow', io.env ?? {})
-      .description(
-        'run the workflows of an Arazzo 1.0 or 1.1 document against a deployment or the mock; exit 0 if every one passed, 1 if a step failed, 2 if they cannot run',
-      )
+      .description(COMMANDS.workflow.description)
       .argument('<file>', 'the Arazzo document, e.g. flows.arazzo.yaml'),
-    WORKFLOW_OPTIONS,
+    COMMANDS.workflow.options,
   ).action(async (file: string, options: WorkflowCommandOptions) => {
     const { runWorkflowCommand } = await import('./workflow-command.js');
     // Run first: `io.onExitCode?.(await ...)` would skip the run when no callback is given.
@@ -125,9 +173,7 @@ class TypesCommand extends KitCommand {
 /** `petstore-kit types`: the spec, the output, and the generator's options (TYPE_OPTIONS). */
 function typesCommand(io: CliIo): Command {
   const command = new TypesCommand('types', io.env ?? {})
-    .description(
-      "write the spec's TypeScript types (openapi-typescript's shape, written with no compiler: TypeScript 5 and 7 read them)",
-    )
+    .description(COMMANDS.types.description)
     .addOption(
       new Option('--spec <path>', 'OpenAPI document to read').default(
         DEFAULTS.spec,
@@ -197,10 +243,7 @@ export function createCli(io: CliIo): Command {
     });
 
   addLogFlags(
-    addOptionFlags(
-      program.command('mock').description('run the stateful mock server (docs/options.md)'),
-      'mock',
-    ),
+    addOptionFlags(program.command('mock').description(COMMANDS.mock.description), 'mock'),
   ).action(async (flags: { logFormat: LogFormat; logLevel: LogLevel }, command: Command) => {
     // Checked before the server's modules load: a refused option is told in a third of the time.
     const options = validateOptions(optionValues(command, 'mock'));
@@ -210,16 +253,9 @@ export function createCli(io: CliIo): Command {
 
   addCommandOptions(
     addLogFlags(
-      addOptionFlags(
-        program
-          .command('proxy')
-          .description(
-            'forward every request to a real API and check requests and answers against the spec (docs/proxy.md)',
-          ),
-        'proxy',
-      ),
+      addOptionFlags(program.command('proxy').description(COMMANDS.proxy.description), 'proxy'),
     ),
-    PROXY_OPTIONS,
+    COMMANDS.proxy.options,
   ).action(async (flags: ProxyFlags, command: Command) => {
     const shared = validateOptions(optionValues(command, 'proxy'), 'proxy');
     const { runProxy } = await import('./proxy-command.js');
@@ -230,10 +266,8 @@ export function createCli(io: CliIo): Command {
     addCommandOptions(
       new ContractCommand('contract', env)
         .copyInheritedSettings(program)
-        .description(
-          'run the contract suite against a deployment; exit 0 if it conforms, 1 if not, 2 if it cannot tell',
-        ),
-      CONTRACT_OPTIONS,
+        .description(COMMANDS.contract.description),
+      COMMANDS.contract.options,
     ).action(async (options: ContractCommandOptions, command: Command) => {
       const baseUrlSource = command.getOptionValueSource('baseUrl');
       // Loaded here only: the suite's modules are no part of the mock's start-up.
@@ -249,12 +283,8 @@ export function createCli(io: CliIo): Command {
   );
 
   addCommandOptions(
-    program
-      .command('coverage')
-      .description(
-        'print which documented statuses of each operation a running mock answered (its requests since the last reset); exit 1 below --min, 2 if the mock cannot tell',
-      ),
-    COVERAGE_OPTIONS,
+    program.command('coverage').description(COMMANDS.coverage.description),
+    COMMANDS.coverage.options,
   ).action(async (options: CoverageFlags) => {
     const { runCoverage } = await import('./coverage-command.js');
     const code = await runCoverage(options, io);
@@ -266,14 +296,12 @@ export function createCli(io: CliIo): Command {
     addCommandOptions(
       new CheckCommand('from-har', env)
         .copyInheritedSettings(program)
-        .description(
-          'write the calls a HAR recorded as an Arazzo workflow whose steps carry the values each answer gave; exit 0 written, 2 if nothing could be',
-        )
+        .description(COMMANDS['workflow from-har'].description)
         .argument(
           '<file.har>',
           "a HAR 1.2 file: a browser's network panel, Playwright's recordHar, or the proxy's --har",
         ),
-      FROM_HAR_OPTIONS,
+      COMMANDS['workflow from-har'].options,
     ).action(async (file: string, options: FromHarOptions) => {
       const { runFromHar } = await import('./from-har-command.js');
       const code = await runFromHar(file, options, io);
@@ -285,12 +313,10 @@ export function createCli(io: CliIo): Command {
     addCommandOptions(
       new CheckCommand('diff', env)
         .copyInheritedSettings(program)
-        .description(
-          'tell whether a client written against <old> can fail against a server implementing <new>; exit 0 if not, 1 if so, 2 if it cannot tell',
-        )
+        .description(COMMANDS.diff.description)
         .argument('<old>', 'the OpenAPI document as it was (Swagger 2.0, OpenAPI 3.0, 3.1, 3.2)')
         .argument('<new>', 'the OpenAPI document as it is to be'),
-      DIFF_OPTIONS,
+      COMMANDS.diff.options,
     ).action(async (old: string, now: string, options: DiffCommandOptions) => {
       const { runDiff } = await import('./diff-command.js');
       const code = await runDiff(old, now, options, io);
@@ -301,14 +327,12 @@ export function createCli(io: CliIo): Command {
     addCommandOptions(
       new CheckCommand('traffic', env)
         .copyInheritedSettings(program)
-        .description(
-          'judge every exchange of a HAR recording against the description; exit 0 if the server kept to it, 1 if not (or below --min-coverage), 2 if nothing could be judged',
-        )
+        .description(COMMANDS.traffic.description)
         .argument(
           '<file.har>',
           "a HAR 1.2 file: a browser's network panel, Playwright's recordHar, or the proxy's --har",
         ),
-      TRAFFIC_OPTIONS,
+      COMMANDS.traffic.options,
     ).action(async (file: string, options: TrafficCommandOptions) => {
       const { runTraffic } = await import('./traffic-command.js');
       const code = await runTraffic(file, options, io);

@@ -509,6 +509,7 @@ export function createMock(
     handle,
     errorAnswer: core.errorAnswer,
     inspect: core.inspect,
+    pipeline: core.pipeline,
     shownTarget: core.shownTarget,
     async fetch(request, route) {
       const plain = await requestOf(request);

@@ -2,7 +2,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { withStoreBudget } from '../store/store-budget.js';
 import type { Operation } from '../openapi/operations.js';
 import type { Answer, CheckedAnswer, Reply, StreamCut } from '../vocabulary/answer.js';
-import { errors } from '../vocabulary/error-catalogue.js';
 import type { ApiError } from '../vocabulary/errors.js';
 import type { MockRequest } from '../vocabulary/request.js';
 import type { SecurityScheme } from '../openapi/security-schemes.js';
@@ -20,8 +19,14 @@ import type { AnsweredExchange } from './outgoing/outgoing.js';
 import { checkedReply } from './stages/answer.js';
 import { errorAnswer } from './stages/error-answer.js';
 import { produce } from './stages/produce.js';
-import { answered, record, tally } from './stages/record.js';
-import { apiOf, createRouting, operationOf, type ApiRoute } from './stages/route.js';
+import { record } from './stages/record.js';
+import {
+  apiOf,
+  createRouting,
+  operationFound,
+  operationOf,
+  type ApiRoute,
+} from './stages/route.js';
 import { playScenarios } from './stages/scenario.js';
 import { stateOf } from './stages/session.js';
 
@@ -154,6 +159,16 @@ export interface MockCore {
    */
   inspect(request: MockRequest, route: Route): Promise<Inspection>;
   /**
+   * The pipeline with other stages around its own (see Stages): the proxy's, with `forward` as
+   * its produce stage. `started` is when the request arrived (`performance.now()`).
+   */
+  pipeline<Produced, Passed, At extends OperationRoute | undefined>(
+    request: MockRequest,
+    route: Route,
+    stages: Stages<Produced, Passed, At>,
+    started?: number,
+  ): Promise<Reply | Passed>;
+  /**
    * A request target as a log line may show it: the API keys that any served API's security
    * schemes put in the query redacted, whether or not they were right.
    * @example core.shownTarget('/v1/x?api_key=K-1') // '/v1/x?api_key=***'
@@ -166,6 +181,9 @@ interface Inspection {
   found: ApiError[];
   body?: ReadBody;
 }
+
+/** A route to one operation. */
+export type OperationRoute = Extract<Route, { kind: 'operation' }>;
 
 /**
  * One request on its way through the pipeline: what the stages learn of it as it goes, for
@@ -180,6 +198,8 @@ export interface Exchange {
   body?: ReadBody;
   /** Its parameters and body as checked, once they are. */
   valid?: ValidRequest;
+  /** What the request stages refused, when the pipeline collects refusals (see Stages). */
+  refused?: ApiError[];
   /** The stream it asks for, of those its operation documents. */
   streamed?: ReturnType<NonNullable<MountedApi['streams']>['asked']>;
   /** What it and its state's force ask the mock to play. */
@@ -193,15 +213,45 @@ export interface Exchange {
 }
 
 /**
- * The mock's pipeline: the stages of a request, in their order. Each stage is a module of
- * `stages/` (or, for the checks the spec compiles, of `core/`); `handle` runs them.
+ * What the pipeline runs around its own stages: how it treats a refusal, the produce stage, and
+ * the answer check and record that fit what produce makes. The mock's are `stages/produce.ts`,
+ * `stages/answer.ts` and `stages/record.ts`; the proxy's are `stages/forward.ts`, in place of
+ * all three; `inspect`'s produce nothing.
+ * `At` is the route produce is given: an operation's, unless refusals are collected.
+ */
+interface Stages<Produced, Passed, At extends OperationRoute | undefined = OperationRoute> {
+  /**
+   * `stop`: the first refusal of a request stage is the answer (the mock). Else every refusal
+   * is collected on the exchange and the pipeline goes on, as a transparent proxy does, and
+   * this, called once the request stages are done, picks the one to answer with, if any. A
+   * pipeline that collects plays none of the mock's own choices: no session (the default
+   * state), no stability refused, no scenario; and passes on a request with no operation.
+   */
+  refusals: 'stop' | ((refused: readonly ApiError[]) => ApiError | undefined);
+  /** The produce stage: what answers the request. */
+  produce(request: MockRequest, at: At, x: Exchange): Produced | Promise<Produced>;
+  /** The answer check: what produce made, checked against the spec, as a reply or as it passes. */
+  check(
+    request: MockRequest,
+    produced: Produced,
+    at: At,
+    x: Exchange,
+  ): Reply | Passed | Promise<Reply | Passed>;
+  /** The record stage; a promise only when the answer waits for it. */
+  record(request: MockRequest, reply: Reply | Passed, to: Route, x: Exchange): void | Promise<void>;
+}
+
+/**
+ * The mock core and its pipeline: the stages of a request, in their order, in `pipeline`
+ * below. Each stage is a module of `stages/` (or, for the checks the spec compiles, of
+ * `core/`).
  *
  *   route → credential → state → operation → stability → body → validation → scenario
  *         → produce → answer check → (error answer) → record
  *
  * The adapter before it (the Node listener: Host, the inspector page, CORS; `fetch`) and the
- * sending after it are the adapters'. `inspect` runs the credential, body and validation
- * stages and collects what they refuse.
+ * sending after it are the adapters'. The proxy runs the same pipeline with `forward` as its
+ * produce stage, collecting refusals; `inspect` runs it producing nothing.
  */
 export function createMockCore(options: MockCoreOptions): MockCore {
   const route = createRouting(options.apis);
@@ -230,11 +280,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   }
 
   /** The validation stage: parameters and body as the spec reads them; a 400 for what breaks it. */
-  function validation(
-    request: MockRequest,
-    to: Extract<Route, { kind: 'operation' }>,
-    body: ReadBody | undefined,
-  ): ValidRequest {
+  function validation(request: MockRequest, to: OperationRoute, body: ReadBody | undefined) {
     return options.validate(to.operation, {
       params: to.params,
       search: to.search,
@@ -243,115 +289,113 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     });
   }
 
-  /** The credential, body and validation stages, what each refuses collected (see MockCore.inspect). */
-  async function inspect(request: MockRequest, to: Route): Promise<Inspection> {
-    if (to.kind === 'invalid') return { found: [to.error] };
-    if (to.kind === 'not-found' || !to.api)
-      return { found: [errors.noOperation(request.method, to.pathname)] };
-    if (to.kind === 'method-not-allowed')
-      // OPTIONS is allowed wherever the spec has a path (a CORS preflight, a plain OPTIONS).
-      return {
-        found: request.method === 'OPTIONS' ? [] : [errors.methodNotAllowed(to.pathname, to.allow)],
-      };
-    const found: ApiError[] = [];
+  /** The pipeline: one request through every stage, in order. Never throws (but for a store's failure to count it). */
+  async function pipeline<Produced, Passed, At extends OperationRoute | undefined>(
+    request: MockRequest,
+    to: Route,
+    x: Exchange,
+    stages: Stages<Produced, Passed, At>,
+  ): Promise<Reply | Passed> {
+    const { refusals } = stages;
+    if (refusals !== 'stop') x.refused = [];
+    let reply: Reply | Passed | undefined;
     try {
-      credential(request, to as ApiRoute);
+      // route: its API by base path (400 for a target that is no path, 404 outside every API;
+      // a plain OPTIONS is told what its path allows); when collecting, its operation now too
+      const found = x.refused ? operationFound(request, to, x.refused) : apiOf(request, to);
+      if (found && 'answer' in found) return (reply = found);
+      let at: OperationRoute | undefined;
+      if (found) {
+        // credential: before anything is read
+        let identified = false;
+        try {
+          identified = credential(request, found);
+        } catch (err) {
+          refuse(err, x);
+        }
+        // state: the default one, or the session its `Mock-Session` header names
+        const chosen = x.refused ? states.default : stateOf(request, states, identified);
+        x.state = chosen instanceof Promise ? await chosen : chosen;
+        // operation: 404 or 405 after the credential, so that a client with none learns
+        // nothing of which paths exist
+        at = operationOf(request, found);
+        const { operation } = at;
+        x.operation = operation;
+        // stability: an operation this run does not serve (the mock's choice, no breach of the spec)
+        const unserved = x.refused ? undefined : found.api.refuse?.(operation);
+        if (unserved) throw unserved;
+        // body: read once, decoded as its media type
+        let read = true;
+        try {
+          const reading = bodyOf(request, operation);
+          const body = reading && (await reading);
+          if (body) x.body = body;
+        } catch (err) {
+          refuse(err, x);
+          read = false; // a body that cannot be read leaves the schemas unchecked
+        }
+        // validation: parameters and body against the spec
+        try {
+          if (read) x.valid = validation(request, at, x.body);
+        } catch (err) {
+          refuse(err, x);
+        }
+      }
+      if (x.refused && refusals !== 'stop') {
+        const refusal = refusals(x.refused);
+        if (refusal) throw refusal;
+      }
+      // scenario: the stream it asks for, then what Prefer and its state's settings ask to play
+      if (at && !x.refused) {
+        const playing = playScenarios(request, at, x);
+        const fault = playing && (await playing);
+        if (fault) return (reply = fault);
+      }
+      // produce: a forced answer, else the operation's handler's; the proxy's `forward`
+      const producing = stages.produce(request, at as At, x);
+      const produced = producing instanceof Promise ? await producing : producing;
+      if (x.delayMs) await sleep(x.delayMs);
+      // answer check: required headers, then the spec's response, or a stream
+      const checking = stages.check(request, produced, at as At, x);
+      return (reply = checking instanceof Promise ? await checking : checking);
     } catch (err) {
-      found.push(toApiError(err));
-    }
-    let body: ReadBody | undefined;
-    try {
-      body = await bodyOf(request, to.operation);
-    } catch (err) {
-      // A body that cannot be read leaves the schemas unchecked.
-      found.push(toApiError(err));
-      return { found };
-    }
-    try {
-      validation(request, to, body);
-    } catch (err) {
-      found.push(toApiError(err));
-    }
-    return body ? { found, body } : { found };
-  }
-
-  async function serve(request: MockRequest, to: Route, x: Exchange): Promise<Reply> {
-    const found = apiOf(request, to);
-    if ('answer' in found) return found;
-    const { api } = found;
-    const identified = credential(request, found);
-    const chosen = stateOf(request, states, identified);
-    const state = (x.state = chosen instanceof Promise ? await chosen : chosen);
-    const at = operationOf(request, found);
-    const { operation } = at;
-    x.operation = operation;
-    const refused = api.refuse?.(operation);
-    if (refused) throw refused;
-    const reading = bodyOf(request, operation);
-    const body = reading && (await reading);
-    if (body) x.body = body;
-    const valid = validation(request, at, body);
-    const handler = api.handlers.get(operation);
-    if (!handler) throw errors.notImplemented(operation.operationId);
-    // An API whose operations document no stream has nothing to ask here.
-    x.streamed = api.streams?.asked(request, operation, valid.body);
-    x.valid = valid;
-    const hooks = api.scenarios;
-    if (hooks) {
-      const fault = await playScenarios(request, operation, hooks, state, !!x.streamed, x);
-      if (fault) return fault;
-    }
-    const produced = produce(request, at, handler, hooks, state, valid, x);
-    const answer = produced instanceof Promise ? await produced : produced;
-    if (x.delayMs) await sleep(x.delayMs);
-    const reply = checkedReply(options.checkAnswer, api, request, operation, answer, x);
-    return reply instanceof Promise ? await reply : reply;
-  }
-
-  async function handle(request: MockRequest, to: Route): Promise<Reply> {
-    // Every field from the start: one shape for every exchange, not one per path it took.
-    const x: Exchange = {
-      started: performance.now(),
-      operation: undefined,
-      state: undefined,
-      body: undefined,
-      valid: undefined,
-      streamed: undefined,
-      preferences: undefined,
-      delayMs: undefined,
-      cut: undefined,
-      callbackDelay: undefined,
-    };
-    let reply: Reply;
-    try {
-      reply = await serve(request, to, x);
-    } catch (err) {
+      // error answer: any failure on the way, in the spec's shape for the operation and status
       const error = toApiError(err);
-      if (error.status >= 500) options.onServerError?.(err, request);
+      // When collecting, a 5xx is the target's failure, which the proxy's forward logs.
+      if (error.status >= 500 && !x.refused) options.onServerError?.(err, request);
       // The run-wide latency holds for errors too: a UI's slow 401 is a state to render.
-      const delay = x.delayMs ?? (to.api?.scenarios ? await runDelay(x) : 0);
+      const delay = x.delayMs ?? (to.api?.scenarios && !x.refused ? await runDelay(x) : 0);
       x.delayMs = delay;
       if (delay > 0) await sleep(delay);
-      reply = { answer: errorAnswer(error, to.api ?? options.apis[0], x.operation) };
-    }
-    const { api } = to;
-    if (api?.recorded) {
-      if (to.kind === 'operation') {
-        const counted = tally(request, reply, x, to, states);
-        if (counted) await counted;
+      return (reply = { answer: errorAnswer(error, to.api ?? options.apis[0], x.operation) });
+    } finally {
+      // record: coverage, the request log's entry, callbacks and webhooks; the proxy's HAR
+      if (reply) {
+        const recording = stages.record(request, reply, to, x);
+        if (recording) await recording;
       }
-      try {
-        // A promise only when the log is a shared store's: an await per request is worth saving.
-        const logged = record(request, reply, x, api, states);
-        if (logged) await logged;
-      } catch (err) {
-        // The log may be a shared store's: one that fails leaves the answer as it was.
-        options.onServerError?.(err, request);
-      }
-      if (options.onAnswered && to.kind === 'operation') answered(request, reply, x, to, options);
     }
-    return reply;
   }
+
+  /** The mock's own stages around the pipeline's. */
+  const mocked: Stages<Answer, never> = {
+    refusals: 'stop',
+    produce,
+    check: (request, answer, { api, operation }, x) =>
+      checkedReply(options.checkAnswer, api, request, operation, answer, x),
+    record: (request, reply, to, x) => record(request, reply as Reply, to, x, states, options),
+  };
+
+  /** `inspect`'s: every refusal collected, none answered, nothing produced. */
+  const inspecting: Stages<Inspection, Inspection, OperationRoute | undefined> = {
+    refusals: () => undefined,
+    produce: (_request, _at, x) => {
+      const found = x.refused ?? [];
+      return x.body ? { found, body: x.body } : { found };
+    },
+    check: (_request, inspection) => inspection,
+    record: () => undefined,
+  };
 
   /** The run-wide delay of the request's state (the default one when its session is not known). */
   async function runDelay(x: Exchange): Promise<number> {
@@ -365,7 +409,13 @@ export function createMockCore(options: MockCoreOptions): MockCore {
 
   return {
     route,
-    inspect,
+    async inspect(request, to) {
+      const x = exchangeAt(performance.now());
+      const inspected = await pipeline(request, to, x, inspecting);
+      return 'found' in inspected ? inspected : { found: x.refused ?? [] };
+    },
+    pipeline: (request, to, stages, started = performance.now()) =>
+      pipeline(request, to, exchangeAt(started), stages),
     shownTarget: (target) => redactTarget(target, everyPlace),
     errorAnswer: (err, to) =>
       errorAnswer(
@@ -375,10 +425,34 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       ),
     handle(request, to = route(request.method, request.target)) {
       const budget = options.storeBudgetMs;
+      const x = exchangeAt(performance.now());
       return budget === undefined
-        ? handle(request, to)
-        : withStoreBudget(budget, () => handle(request, to));
+        ? pipeline(request, to, x, mocked)
+        : withStoreBudget(budget, () => pipeline(request, to, x, mocked));
     },
+  };
+}
+
+/** A refusal of a request stage: the answer when the pipeline stops at the first, else collected. */
+function refuse(err: unknown, x: Exchange): void {
+  if (!x.refused) throw err;
+  x.refused.push(toApiError(err));
+}
+
+/** A new exchange, every field set from the start: one shape for every exchange, not one per path it took. */
+function exchangeAt(started: number): Exchange {
+  return {
+    started,
+    operation: undefined,
+    state: undefined,
+    body: undefined,
+    valid: undefined,
+    refused: undefined,
+    streamed: undefined,
+    preferences: undefined,
+    delayMs: undefined,
+    cut: undefined,
+    callbackDelay: undefined,
   };
 }
 

@@ -17,7 +17,7 @@ export interface ProxyListenerOptions {
   app: { readonly mock: MockCore; routed: MockListener['routed'] };
   /** The mocked API's base path (`/v1`): every request under it is forwarded. */
   basePath: string;
-  /** The proxy's pipeline (see createForward). */
+  /** The proxy: the mock's pipeline with `forward` as its produce stage (see createForward). */
   forward: (request: ForwardedRequest) => Promise<Forwarded>;
   /** The largest request body forwarded (it is read whole, to be checked, before it is sent on). */
   bodyLimit: number;

@@ -9,19 +9,19 @@ export function essenceOf(type: string): string {
   return (type.split(';')[0] ?? '').trim().toLowerCase();
 }
 
-/** The answers of isJsonMediaType for the media types seen so far (a handful, in practice). */
-const jsonTypes = new Map<string, boolean>();
+/** The subtype of a structured-syntax `+json` type, between `application/` and `+json`. */
+const JSON_SUBTYPE = /^[\w.-]+$/;
 
 /** `application/json`, `application/problem+json` and the like. */
 export function isJsonMediaType(type: string): boolean {
-  let json = jsonTypes.get(type);
-  if (json === undefined) {
-    const essence = essenceOf(type);
-    json = essence === 'application/json' || /^application\/[\w.-]+\+json$/.test(essence);
-    // Bounded, whatever clients send as Content-Type.
-    if (jsonTypes.size < 256) jsonTypes.set(type, json);
-  }
-  return json;
+  if (type === 'application/json') return true;
+  const essence = essenceOf(type);
+  return (
+    essence === 'application/json' ||
+    (essence.startsWith('application/') &&
+      essence.endsWith('+json') &&
+      JSON_SUBTYPE.test(essence.slice('application/'.length, -'+json'.length)))
+  );
 }
 
 /** `application/xml`, `text/xml` and `application/<vendor>+xml`. */

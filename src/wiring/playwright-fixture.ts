@@ -1,9 +1,10 @@
 import { test as base } from '@playwright/test';
 import type { Coverage } from '../core/admin/coverage.js';
+import type { Mock } from '../core/create-mock.js';
 import type { Force, SettingsChange } from '../core/scenarios/settings.js';
 import { DEFAULT_API_KEY, type MockOptions } from './options.js';
 import { PAGE_CHANNEL, pageChannel, type PageChannel, type PageReport } from './page-channel.js';
-import { startMock } from './start-mock.js';
+import { startMock, type RunningMock } from './start-mock.js';
 
 /** A request the page made, as the mock's request log keeps it (spec/admin.yaml's RecordedRequest). */
 export interface LoggedRequest {
@@ -48,6 +49,13 @@ export interface ForceOptions {
 export interface TestMock {
   /** The mocked API's base URL: `http://127.0.0.1:4010/v1`. */
   readonly url: string;
+  /**
+   * The one `Mock` (`fetch`, `handle`, `states`), when this worker's fixture started it in
+   * process (no `mockUrl`): the one serving now, also after `watch` reloads the spec. Undefined
+   * for the mock at `mockUrl`, which runs in another process: reach that one at `url`.
+   * @example await mock.mock?.fetch(new Request(`${mock.url}/categories`, { headers: { authorization: 'Bearer k', 'mock-session': mock.session } }))
+   */
+  readonly mock: Mock | undefined;
   /** The `Mock-Session` every request of this worker's pages carries. */
   readonly session: string;
   /** Back to the start-up data in this session (done before each test already). */
@@ -101,6 +109,8 @@ export interface MockFixtureOptions {
 }
 
 interface WorkerFixtures extends MockFixtureOptions {
+  /** The mock this worker's fixture started, in process; none for the mock at `mockUrl`. */
+  mockRunning: RunningMock | undefined;
   /** The mock this worker uses: its base URL. */
   mockBase: string;
   /** This worker's session: `petstore-kit-worker-<parallel index>`. */
@@ -134,16 +144,21 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   mockUrl: [process.env.PETSTORE_KIT_URL, { option: true, scope: 'worker' }],
   mockKey: [DEFAULT_API_KEY, { option: true, scope: 'worker' }],
   mockOptions: [{}, { option: true, scope: 'worker' }],
-  mockBase: [
+  mockRunning: [
     async ({ mockUrl, mockOptions }, use) => {
-      if (mockUrl !== undefined) return use(mockUrl.replace(/\/+$/, ''));
+      if (mockUrl !== undefined) return use(undefined);
       const running = await startMock({ ...mockOptions, port: 0, host: '127.0.0.1' });
       try {
-        await use(running.url);
+        await use(running);
       } finally {
         await running.close();
       }
     },
+    { scope: 'worker' },
+  ],
+  mockBase: [
+    async ({ mockUrl, mockRunning }, use) =>
+      use(mockRunning?.url ?? (mockUrl ?? '').replace(/\/+$/, '')),
     { scope: 'worker' },
   ],
   mockSession: [
@@ -170,7 +185,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { auto: true },
   ],
-  mock: async ({ mockBase, mockKey, mockSession, mockPages }, use) => {
+  mock: async ({ mockBase, mockKey, mockSession, mockPages, mockRunning }, use) => {
     const call = (method: string, path: string, body?: unknown) =>
       admin(mockBase, mockKey, mockSession, method, path, body);
     // Each control goes to the server's session and to the test's pages: the fixture cannot
@@ -185,6 +200,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     };
     await use({
       url: mockBase,
+      // A getter: `watch` swaps the mock a running one holds.
+      get mock() {
+        return mockRunning?.mock;
+      },
       session: mockSession,
       reset,
       force: (prefer, options = {}) => change({ force: forceOf(prefer, options) }),

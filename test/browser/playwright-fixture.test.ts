@@ -103,8 +103,8 @@ beforeAll(async () => {
   const result = await playwright({ MOCK_PORT: String(port) });
   run = { ...result, mockUrl: `http://127.0.0.1:${port}/v1` };
   expect(result.code, result.output).toBe(0);
-  expect(result.output).toMatch(/Running 12 tests using 2 workers/);
-  expect(result.output).toMatch(/12 passed/);
+  expect(result.output).toMatch(/Running 14 tests using 2 workers/);
+  expect(result.output).toMatch(/14 passed/);
 }, 240_000);
 
 it('two workers share the webServer’s mock, each in its own session', () => {

@@ -1,8 +1,9 @@
-// The forward stage: the proxy's produce. A request the mock's request stages have checked goes
-// on to the target, and the target's answer comes back as it arrives, checked as it passes (a
-// stream item by item, any other body once it has gone by), then recorded by the record stage.
+// The forward stage: the proxy's produce, with the answer check and record that fit it. A request
+// the pipeline's request stages have checked goes on to the target, and the target's answer comes
+// back as it arrives, checked as it passes (a stream item by item, any other body once it has
+// gone by), then recorded.
 import type { Readable } from 'node:stream';
-import { CheckedJson, type CheckedAnswer } from '../../vocabulary/answer.js';
+import { CheckedJson, type CheckedAnswer, type Reply } from '../../vocabulary/answer.js';
 import type { ApiError } from '../../vocabulary/errors.js';
 import type { MockRequest } from '../../vocabulary/request.js';
 import { isJsonMediaType } from '../../openapi/media-types.js';
@@ -13,7 +14,7 @@ import {
   type LoggedAnswer,
   type RequestLog,
 } from '../admin/request-log.js';
-import type { Exchange, MockCore, Route } from '../mock-core.js';
+import type { Exchange, MockCore, OperationRoute, Route } from '../mock-core.js';
 import type { ObservedAnswer } from '../proxy/answer-rules.js';
 import type { RecordedWrite } from '../proxy/recorder.js';
 import { requestAdvisories, requestBreaches, type Breach } from '../proxy/request-rules.js';
@@ -62,6 +63,24 @@ export interface Target {
   send(request: OutgoingRequest): Promise<TargetAnswer>;
   /** What a failed send, or an answer broken off, is to the client: 502 or 504. */
   failure(err: unknown): ApiError;
+}
+
+/** The client left before its answer: nobody to answer. */
+interface Gone {
+  gone: true;
+}
+
+/** The target's answer on its way to the client, and what is seen of it once it has passed. */
+interface Passing {
+  target: TargetAnswer;
+  passed: Promise<Seen | 'gone'>;
+}
+
+/** What the record stage keeps of a target's answer that has passed. */
+interface Seen {
+  response: LoggedAnswer;
+  /** Its head and decoded body, for the HAR; none when it was cut or had no operation. */
+  seen?: { headers: TargetHeaders; body: Buffer | undefined };
 }
 
 /** The proxy's settings of the forward stage, fixed at start-up. */
@@ -124,13 +143,13 @@ export interface ForwardedRequest {
 export type Forwarded =
   | { answer: CheckedAnswer; close: boolean; done: Promise<number | undefined> }
   | { target: TargetAnswer; done: Promise<number | undefined> }
-  | { gone: true };
+  | Gone;
 
 /**
- * The proxy's pipeline: the mock's, with `forward` in place of produce.
+ * The proxy: the mock's pipeline (`MockCore.pipeline`) with `forward` as its produce stage.
  *
- *   route (the adapter's) → body read as sent → credential, body, validation (inspect,
- *   collecting) → [enforce: error answer] → forward → answer check as it passes → record
+ *   body read as sent (the adapter's) → route, credential, body, validation, collecting
+ *   refusals → [enforce: error answer] → forward → answer check as it passes → record
  *
  * What breaks the spec is logged at warn and listed in `violations`; it never changes what is
  * forwarded, unless `enforce` asks. A target that fails gives 502 or 504 in the spec's error
@@ -143,12 +162,12 @@ export function createForward(
   const { mock, logger, violations } = options;
 
   function note(
-    x: ForwardedRequest,
+    fx: ForwardedRequest,
     side: ViolationSide,
     breaches: readonly Breach[],
     status: number,
   ): void {
-    const { operation } = x.route.kind === 'operation' ? x.route : { operation: undefined };
+    const operation = fx.route.kind === 'operation' ? fx.route.operation : undefined;
     // The same problem found twice (a field two `allOf` branches both check) is one violation.
     const seen = new Set<string>();
     for (const { rule, message } of breaches) {
@@ -156,8 +175,8 @@ export function createForward(
       if (seen.has(key)) continue;
       seen.add(key);
       const violation = {
-        method: x.method,
-        path: x.target,
+        method: fx.method,
+        path: fx.target,
         status,
         side,
         rule,
@@ -165,27 +184,27 @@ export function createForward(
         ...(operation ? { operation: operation.operationId } : {}),
       };
       violations.add(violation);
-      const what = operation?.operationId ?? `${x.method} ${x.target}`;
+      const what = nameOf(fx);
       logger.warn({ violation }, `${side} of ${what} breaks the spec (${rule}): ${message}`);
     }
   }
 
   /** The record stage of an exchange: the request log's entry and the HAR's. */
   function record(
-    x: ForwardedRequest,
+    fx: ForwardedRequest,
     request: MockRequest,
-    reading: Pick<Exchange, 'body' | 'started'>,
+    x: Pick<Exchange, 'body' | 'started'>,
     raw: Buffer | undefined,
     status: number,
     response: LoggedAnswer,
     seen?: { headers: SeenExchange['responseHeaders']; body: Buffer | undefined },
   ): Promise<number> {
-    const ms = performance.now() - x.started;
+    const ms = performance.now() - fx.started;
     options.onExchange?.({
-      method: x.method,
-      url: `http://${headerText(x.headers.host) ?? 'localhost'}${x.target}`,
-      httpVersion: x.httpVersion,
-      requestHeaders: x.headers,
+      method: fx.method,
+      url: `http://${headerText(fx.headers.host) ?? 'localhost'}${fx.target}`,
+      httpVersion: fx.httpVersion,
+      requestHeaders: fx.headers,
       requestBody: raw,
       status,
       responseHeaders: seen?.headers ?? response.headers ?? {},
@@ -194,107 +213,144 @@ export function createForward(
       ms,
     });
     const added = options.requestLog?.add(
-      logEntry(request, x.route.api, undefined, { status, response }, reading),
+      logEntry(request, fx.route.api, undefined, { status, response }, x),
     );
     return Promise.resolve(added).then(() => status);
   }
 
-  /** The proxy's own answer (an error), recorded. */
-  function own(
-    x: ForwardedRequest,
+  /** The record stage of the proxy's own answer (an error). */
+  function recordOwn(
+    fx: ForwardedRequest,
     request: MockRequest,
-    reading: Pick<Exchange, 'body' | 'started'>,
+    x: Pick<Exchange, 'body' | 'started'>,
     raw: Buffer | undefined,
     answer: CheckedAnswer,
-    close = false,
-  ): Forwarded {
+  ): Promise<number> {
     const body = answer.body instanceof CheckedJson ? answer.body.bytes : undefined;
-    const done = record(x, request, reading, raw, answer.status, loggedAnswer(answer, x.method), {
+    return record(fx, request, x, raw, answer.status, loggedAnswer(answer, fx.method), {
       headers: answer.headers,
       body,
     });
-    return { answer, close, done };
   }
 
-  return async function forward(x: ForwardedRequest): Promise<Forwarded> {
-    const { route } = x;
-    const at = route.kind === 'operation' ? route : undefined;
-    const operation = at?.operation;
+  return async function forward(fx: ForwardedRequest): Promise<Forwarded> {
+    const { route } = fx;
     let raw: Buffer | undefined;
     const request: MockRequest = {
-      method: x.method,
-      target: x.target,
-      headers: x.headers,
-      rawHeaders: x.rawHeaders,
+      method: fx.method,
+      target: fx.target,
+      headers: fx.headers,
+      rawHeaders: fx.rawHeaders,
       body: async () =>
         options.decode(
           raw ?? Buffer.alloc(0),
-          headerText(x.headers['content-encoding']),
+          headerText(fx.headers['content-encoding']),
           options.bodyLimit,
         ),
     };
-    // The request as the mock's own stages read it (its body decoded once), for the request log.
-    const reading: Pick<Exchange, 'body' | 'started'> = { started: x.started };
-
+    // Read as it arrived, before the pipeline: what cannot be read is not forwarded.
     try {
-      raw = await x.read();
+      raw = await fx.read();
     } catch (err) {
-      return own(x, request, reading, raw, mock.errorAnswer(err, route), true);
+      const answer = mock.errorAnswer(err, route);
+      const done = recordOwn(fx, request, { started: fx.started }, raw, answer);
+      return { answer, close: true, done };
     }
-    const inspection = await mock.inspect(request, route);
-    const { found } = inspection;
-    if (inspection.body) reading.body = inspection.body;
-    const asked = requestBreaches(found);
-    for (const { message } of requestAdvisories(found))
-      logger.info(
-        { advisory: message },
-        `request of ${operation?.operationId ?? `${x.method} ${x.target}`} holds what the spec does not describe: ${message}`,
-      );
-    const [refusal] = found;
-    // A request whose only findings are advisories (an undeclared query parameter) is forwarded.
-    if (options.enforce && refusal && asked.length > 0) {
-      const answer = mock.errorAnswer(refusal, route);
-      note(x, 'request', asked, answer.status);
-      return own(x, request, reading, raw, answer);
-    }
-
-    let answered: TargetAnswer;
-    try {
-      answered = await options.target.send({
-        method: x.method,
-        path: x.target.startsWith(options.basePath)
-          ? x.target.slice(options.basePath.length)
-          : x.target,
-        rawHeaders: x.rawHeaders,
-        body: raw,
-        httpVersion: x.httpVersion,
-        signal: x.signal,
-      });
-    } catch (err) {
-      if (x.signal.aborted) return { gone: true }; // the client left: nobody to answer
-      const error = options.target.failure(err);
-      logger.error({ method: x.method, path: x.target, status: error.status }, error.message);
-      const answer = mock.errorAnswer(error, route);
-      note(x, 'request', asked, answer.status);
-      return own(x, request, reading, raw, answer);
-    }
-
-    const { status, headers } = answered;
-    const stream = streamOf(operation, answered);
-    const done = passing(x, answered, stream).then(async (kept): Promise<number | undefined> => {
-      if (kept === 'gone') return undefined;
-      note(x, 'request', asked, status);
-      if (kept === 'cut' || !at)
-        return record(x, request, reading, raw, status, { headers: loggedHeaders(headers) });
-      if (stream) note(x, 'response', stream.end(), status);
-      const decoded = await check(x, at, answered, kept);
-      return record(x, request, reading, raw, status, loggedTargetAnswer(headers, decoded), {
-        headers,
-        body: decoded,
-      });
-    });
-    return { target: answered, done };
+    // What the request breaks of the spec, as its stages found it.
+    let asked: Breach[] = [];
+    let done: Promise<number | undefined> = Promise.resolve(undefined);
+    const reply = await mock.pipeline<
+      TargetAnswer | Gone,
+      Passing | Gone,
+      OperationRoute | undefined
+    >(
+      request,
+      route,
+      {
+        // Every refusal collected: what breaks the spec is forwarded anyway, unless `enforce`.
+        refusals(refused) {
+          asked = requestBreaches(refused);
+          for (const { message } of requestAdvisories(refused))
+            logger.info(
+              { advisory: message },
+              `request of ${nameOf(fx)} holds what the spec does not describe: ${message}`,
+            );
+          // A request whose only findings are advisories (an undeclared query parameter) is forwarded.
+          return options.enforce && asked.length > 0 ? refused[0] : undefined;
+        },
+        produce: () => send(fx, raw),
+        check: (_request, answered, at) =>
+          'gone' in answered
+            ? answered
+            : { target: answered, passed: passing(fx, answered, at, asked) },
+        record(_request, passed, _to, x) {
+          if ('gone' in passed) return;
+          if ('target' in passed) {
+            const { status } = passed.target;
+            done = passed.passed.then((seen) =>
+              seen === 'gone'
+                ? undefined
+                : record(fx, request, x, raw, status, seen.response, seen.seen),
+            );
+            return;
+          }
+          const answer = ownAnswer(passed);
+          note(fx, 'request', asked, answer.status);
+          done = recordOwn(fx, request, x, raw, answer);
+        },
+      },
+      fx.started,
+    );
+    if ('gone' in reply) return reply;
+    if ('target' in reply) return { target: reply.target, done };
+    return { answer: ownAnswer(reply), close: false, done };
   };
+
+  /**
+   * The forward stage: the request sent on to the target as it arrived, but for the base path.
+   * @throws {ApiError} 502 or 504 for a target that fails (logged here).
+   */
+  async function send(fx: ForwardedRequest, raw: Buffer | undefined): Promise<TargetAnswer | Gone> {
+    try {
+      return await options.target.send({
+        method: fx.method,
+        path: fx.target.startsWith(options.basePath)
+          ? fx.target.slice(options.basePath.length)
+          : fx.target,
+        rawHeaders: fx.rawHeaders,
+        body: raw,
+        httpVersion: fx.httpVersion,
+        signal: fx.signal,
+      });
+    } catch (err) {
+      if (fx.signal.aborted) return { gone: true }; // the client left: nobody to answer
+      const error = options.target.failure(err);
+      logger.error({ method: fx.method, path: fx.target, status: error.status }, error.message);
+      throw error;
+    }
+  }
+
+  /**
+   * The answer check of the target's answer as it passes to the client: a stream item by item,
+   * any other body once whole. Settles with what the record stage logs of it, or with the
+   * client gone.
+   */
+  async function passing(
+    fx: ForwardedRequest,
+    answered: TargetAnswer,
+    at: OperationRoute | undefined,
+    asked: readonly Breach[],
+  ): Promise<Seen | 'gone'> {
+    const { status, headers } = answered;
+    const stream = streamOf(at?.operation, answered);
+    const kept = await watched(fx, answered, stream);
+    if (kept === 'gone') return 'gone';
+    note(fx, 'request', asked, status);
+    if (kept === 'cut' || !at) return { response: { headers: loggedHeaders(headers) } };
+    if (stream) note(fx, 'response', stream.end(), status);
+    const decoded = await check(fx, at, answered, kept);
+    return { response: loggedTargetAnswer(headers, decoded), seen: { headers, body: decoded } };
+  }
 
   /**
    * Watches the target's body pass to the client: a stream checked item by item (none of it
@@ -302,7 +358,7 @@ export function createForward(
    * was kept, undefined past the limit or for a stream), cut by the target, or with the
    * client gone.
    */
-  function passing(
+  function watched(
     x: ForwardedRequest,
     { status, body }: TargetAnswer,
     stream: StreamCheck | undefined,
@@ -406,6 +462,19 @@ export function createForward(
     }
     return decoded;
   }
+}
+
+/** The proxy's own answer: an error (only the mock plays faults). */
+function ownAnswer(reply: Reply): CheckedAnswer {
+  if (!reply.answer) throw new Error('a fault in the proxy, which plays none');
+  return reply.answer;
+}
+
+/** A request as a log line names it: its operation, else its method and target. */
+function nameOf(fx: ForwardedRequest): string {
+  return fx.route.kind === 'operation'
+    ? fx.route.operation.operationId
+    : `${fx.method} ${fx.target}`;
 }
 
 function headerText(value: string | readonly string[] | undefined): string | undefined {

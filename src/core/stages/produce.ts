@@ -1,25 +1,28 @@
 // The produce stage: the answer a forced preference makes, else the operation's handler's.
 import type { Answer } from '../../vocabulary/answer.js';
 import type { MockRequest } from '../../vocabulary/request.js';
-import type { OperationHandler } from '../handler.js';
+import { errors } from '../../vocabulary/error-catalogue.js';
 import { headerValue } from '../headers.js';
-import type { Exchange, Route, ScenarioHooks } from '../mock-core.js';
-import type { MockState } from '../state.js';
-import type { ValidRequest } from '../request-validator.js';
+import type { Exchange, OperationRoute } from '../mock-core.js';
 import { NO_PREFERENCES } from './scenario.js';
 
-/** The answer to a checked request, on the state it works on. */
+/**
+ * The answer to a checked request, on the state it works on: the forced one, else its
+ * operation's handler's.
+ * @throws {ApiError} 501 for an operation with no handler.
+ */
 export function produce(
   request: MockRequest,
-  to: Extract<Route, { kind: 'operation' }>,
-  handler: OperationHandler,
-  hooks: ScenarioHooks | undefined,
-  state: MockState,
-  valid: ValidRequest,
+  to: OperationRoute,
   exchange: Exchange,
 ): Answer | Promise<Answer> {
-  const { operation } = to;
-  const { preferences } = exchange;
+  const { api, operation } = to;
+  const handler = api.handlers.get(operation);
+  if (!handler) throw errors.notImplemented(operation.operationId);
+  const { preferences, state, valid } = exchange;
+  // Set by the state and validation stages, which the mock never passes without them.
+  if (!state || !valid) throw new Error(`${operation.operationId} produced unchecked`);
+  const hooks = api.scenarios;
   const forced =
     hooks && preferences && preferences !== NO_PREFERENCES && hooks.forced(operation, preferences);
   if (forced) return forced;

@@ -5,7 +5,7 @@ import type { Reply } from '../../vocabulary/answer.js';
 import type { MockRequest } from '../../vocabulary/request.js';
 import { credentialPartsOf } from '../admin/coverage.js';
 import { loggedAnswer, loggedBody, type AnsweredRequest } from '../admin/request-log.js';
-import type { Exchange, MockCoreOptions, Route, MountedApi } from '../mock-core.js';
+import type { Exchange, MockCoreOptions, MountedApi, OperationRoute, Route } from '../mock-core.js';
 import type { MockStates } from '../state.js';
 import { knownStateOf } from './session.js';
 
@@ -40,8 +40,57 @@ export function logEntry(
   };
 }
 
-/** Logs a request the mock answered; a promise only when the log is a shared store's. */
+/**
+ * The mock's record stage: a request of a recorded API counted for its operation's coverage,
+ * logged, and a 2xx handed to what sends its callbacks and webhooks. A promise only when a
+ * store is shared: an await per request is worth saving. A log that fails leaves the answer
+ * as it was (the log may be a shared store's).
+ */
 export function record(
+  request: MockRequest,
+  reply: Reply,
+  to: Route,
+  exchange: Exchange,
+  states: MockStates,
+  options: Pick<MockCoreOptions, 'onAnswered' | 'onServerError'>,
+): void | Promise<void> {
+  const { api } = to;
+  if (!api?.recorded) return undefined;
+  const counted = to.kind === 'operation' ? tally(request, reply, exchange, to, states) : undefined;
+  return counted
+    ? counted.then(() => logged(request, reply, to, exchange, api, states, options))
+    : logged(request, reply, to, exchange, api, states, options);
+}
+
+/** The request logged, then handed on; a promise only when the log is a shared store's. */
+function logged(
+  request: MockRequest,
+  reply: Reply,
+  to: Route,
+  exchange: Exchange,
+  api: MountedApi,
+  states: MockStates,
+  options: Pick<MockCoreOptions, 'onAnswered' | 'onServerError'>,
+): void | Promise<void> {
+  let adding: void | Promise<void> = undefined;
+  try {
+    adding = addToLog(request, reply, exchange, api, states);
+  } catch (err) {
+    options.onServerError?.(err, request);
+  }
+  const handOn = options.onAnswered && to.kind === 'operation' ? to : undefined;
+  if (!adding) return handOn && answered(request, reply, exchange, handOn, options);
+  return adding.then(
+    () => handOn && answered(request, reply, exchange, handOn, options),
+    (err: unknown) => {
+      options.onServerError?.(err, request);
+      if (handOn) answered(request, reply, exchange, handOn, options);
+    },
+  );
+}
+
+/** Logs a request the mock answered; a promise only when the log is a shared store's. */
+function addToLog(
   request: MockRequest,
   reply: Reply,
   exchange: Exchange,
@@ -75,11 +124,11 @@ export function record(
  * before its session was read (a 401) still counts there, if the session exists. A promise
  * only then: an await per request is worth saving.
  */
-export function tally(
+function tally(
   request: MockRequest,
   reply: Reply,
   exchange: Exchange,
-  to: Extract<Route, { kind: 'operation' }>,
+  to: OperationRoute,
   states: MockStates,
 ): void | Promise<void> {
   const { operation, api } = to;
@@ -95,11 +144,11 @@ export function tally(
 }
 
 /** Hands a 2xx answer to what sends its callbacks and webhooks; never throws. */
-export function answered(
+function answered(
   request: MockRequest,
   reply: Reply,
   exchange: Exchange,
-  to: Extract<Route, { kind: 'operation' }>,
+  to: OperationRoute,
   options: Pick<MockCoreOptions, 'onAnswered' | 'onServerError'>,
 ): void {
   const { answer } = reply;

@@ -6,7 +6,8 @@ import type { MockRequest } from '../../vocabulary/request.js';
 import type { CheckedAnswer } from '../../vocabulary/answer.js';
 import type { Operation } from '../../openapi/operations.js';
 import { toApiError } from '../error-mapping.js';
-import type { Route, MountedApi } from '../mock-core.js';
+import type { ApiError } from '../../vocabulary/errors.js';
+import type { MountedApi, OperationRoute, Route } from '../mock-core.js';
 
 /** Finds a request's API by base path, then its operation and path parameters in that API. */
 export function createRouting(
@@ -55,14 +56,30 @@ export function apiOf(request: MockRequest, to: Route): ApiRoute | { answer: Che
 }
 
 /**
+ * The operation of a route, for a pipeline that collects refusals (a transparent proxy, the
+ * judge): undefined with why there is none collected in `refused` (nothing for an OPTIONS, which
+ * every path allows: a CORS preflight, a plain OPTIONS).
+ */
+export function operationFound(
+  request: MockRequest,
+  to: Route,
+  refused: ApiError[],
+): OperationRoute | undefined {
+  if (to.kind === 'operation') return to;
+  if (to.kind === 'invalid') refused.push(to.error);
+  else if (to.kind === 'not-found' || !to.api)
+    refused.push(errors.noOperation(request.method, to.pathname));
+  else if (request.method !== 'OPTIONS')
+    refused.push(errors.methodNotAllowed(to.pathname, to.allow));
+  return undefined;
+}
+
+/**
  * The operation of a route within its API: checked after the credential, so that a client with
  * none learns nothing of which paths exist (401 before 404).
  * @throws {ApiError} 404 for no operation at the path, 405 for none of its method.
  */
-export function operationOf(
-  request: MockRequest,
-  to: ApiRoute,
-): Extract<Route, { kind: 'operation' }> {
+export function operationOf(request: MockRequest, to: ApiRoute): OperationRoute {
   if (to.kind === 'not-found') throw errors.noOperation(request.method, to.pathname);
   if (to.kind === 'method-not-allowed') throw errors.methodNotAllowed(to.pathname, to.allow);
   return to;

@@ -3,8 +3,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Operation } from '../../openapi/operations.js';
 import type { Reply } from '../../vocabulary/answer.js';
+import { errors } from '../../vocabulary/error-catalogue.js';
 import type { MockRequest } from '../../vocabulary/request.js';
-import type { Exchange, ScenarioHooks } from '../mock-core.js';
+import type { Exchange, OperationRoute, ScenarioHooks } from '../mock-core.js';
 import { readPreferences, type Preferences } from '../scenarios/prefer.js';
 import type { MockState } from '../state.js';
 
@@ -12,12 +13,35 @@ import type { MockState } from '../state.js';
 export const NO_PREFERENCES: Preferences = Object.freeze({});
 
 /**
+ * The scenario stage: the stream the request asks for, of those its operation documents, then
+ * the scenarios it and its state ask its API to play (see settle). A promise only when the API
+ * plays scenarios (the admin API plays none).
+ * @throws {ApiError} 501 for an operation with no handler.
+ * @returns the fault to play instead of an answer, after the delay; undefined to go on.
+ */
+export function playScenarios(
+  request: MockRequest,
+  { api, operation }: OperationRoute,
+  exchange: Exchange,
+): Promise<Reply | undefined> | undefined {
+  // An operation with no handler is a 501 before any scenario plays, as it always was.
+  if (!api.handlers.has(operation)) throw errors.notImplemented(operation.operationId);
+  // An API whose operations document no stream has nothing to ask here.
+  exchange.streamed = api.streams?.asked(request, operation, exchange.valid?.body);
+  const hooks = api.scenarios;
+  const { state } = exchange;
+  return hooks && state
+    ? settle(request, operation, hooks, state, !!exchange.streamed, exchange)
+    : undefined;
+}
+
+/**
  * Settles the request's preferences (its own, and the state's force over them), delay and
  * any stream cut on `exchange`.
  * @param streamed whether the answer is a stream, which a fault with `after` cuts, not replaces.
  * @returns the fault to play instead of an answer, after the delay; undefined to go on.
  */
-export async function playScenarios(
+async function settle(
   request: MockRequest,
   operation: Operation,
   hooks: ScenarioHooks,

@@ -93,3 +93,22 @@ test('holds answers back with latency, and counts the delay in the coverage', as
   const list = (await mock.coverage()).operations.find((o) => o.operationId === 'listCategories');
   expect(list?.statuses).toContainEqual({ status: 'delay', documented: false, hits: 1 });
 });
+
+test('holds the mock its worker started, and none it reaches at a mock URL', async ({ mock }) => {
+  if (test.info().project.name === 'shared') {
+    expect(mock.mock).toBeUndefined();
+    return;
+  }
+  // The one mock, with no socket: what the page added over HTTP is in its own session's store.
+  const headers = { authorization: 'Bearer petstore-kit-dev-key', 'mock-session': mock.session };
+  const created = await mock.mock!.fetch(
+    new Request(`${mock.url}/categories`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Quokka' }),
+    }),
+  );
+  expect(created.status).toBe(201);
+  const listed = await fetch(`${mock.url}/categories`, { headers });
+  expect(((await listed.json()) as { name: string }[]).map((c) => c.name)).toContain('Quokka');
+});
