@@ -69,6 +69,11 @@ export function printLargeStartups(startups: readonly LargeSpecStartup[]) {
         `  ${spec.name.padEnd(18)} ${pad(`${(spec.bytes / 1024 / 1024).toFixed(1)} MB`, 8)} ${pad(String(spec.operations), 5)}  ${when.padEnd(15)} ${pad(String(run.startMs), 9)} ${pad(String(run.cpuMs), 7)} ${pad(String(run.rssMb), 7)} ${pad(String(run.peakRssMb), 8)}  ${first?.status ? `${first.firstAnswerMs} ms, CPU ${first.firstAnswerCpuMs} ms (${first.status})` : ''}`,
       );
     row('first', spec.first, spec.first);
+    const settled = spec.first.settled;
+    if (settled)
+      console.log(
+        `  ${spec.name.padEnd(18)} ${pad('', 8)} ${pad('', 5)}  ${'settled'.padEnd(15)} ${pad(String(settled.ms), 9)} ${pad(String(settled.cpuMs), 7)} ${pad('', 7)} ${pad(String(settled.peakRssMb), 8)}  (idle after its precompiling: ms after the first answer, CPU ms since start, peak MB)`,
+      );
     row(`remembered x${spec.remembered.length}`, spec.rememberedMedian, spec.remembered[0]);
   }
 }

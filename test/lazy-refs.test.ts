@@ -144,13 +144,25 @@ describe('lazy references', () => {
 });
 
 describe('the work ahead on a large document', () => {
-  it('compiles every named schema for answers, one a step: a defect is heard of before any call', async () => {
-    // A named schema no operation's answer reaches: only compiled ahead, one schema at a time,
-    // is its defect heard of (a first call reaching it would have compiled it then).
+  it('compiles every named schema answers reach, one a step: a defect is heard of before any call', async () => {
+    // Reached through a lazy reference, which the operation's own compile leaves: compiled
+    // ahead, one schema at a time, its defect is heard of before a call reaches it.
     const path = await largeDocument();
     const document = JSON.parse(await readFile(path, 'utf8')) as OpenApiDocument;
     const schemas = document.components?.schemas as Record<string, object>;
     schemas.Defective = { type: 'object', properties: { age: { type: 'no-such-type' } } };
+    const defective = { type: 'array' as const, items: { $ref: '#/components/schemas/Defective' } };
+    document.paths!['/defective'] = {
+      get: {
+        operationId: 'listDefective',
+        responses: {
+          '200': {
+            description: 'Never made.',
+            content: { 'application/json': { schema: defective } },
+          },
+        },
+      },
+    };
     await writeFile(path, JSON.stringify(document));
     const large = await startMock({ spec: path, seedCount: 1 });
     started.push(large);

@@ -33,7 +33,7 @@ describe('the work ahead', () => {
       resources: [pets],
       seedOf: async (res) => done.push(`seed ${res.name}`),
       recordSchemas: [{ title: 'pets record' }],
-      namedSchemas: [...named, 'not a schema'],
+      namedSchemas: () => [...named, 'not a schema'],
       compileNamed: (schema: SchemaObject) => done.push(`compile ${String(schema.title)}`),
     });
     for (const step of steps) await step();
@@ -65,7 +65,7 @@ describe('the work ahead', () => {
       example: (op) => done.push(`example ${op.operationId}`),
       resources: [resource('pets', [listPets])],
       seedOf: (res) => done.push(`seed ${res.name}`),
-      namedSchemas: [{ title: 'Pet' }],
+      namedSchemas: () => [{ title: 'Pet' }],
       compileNamed: (schema: SchemaObject) => done.push(`compile ${String(schema.title)}`),
     });
     // A client still calling: short steps may run, long ones wait.

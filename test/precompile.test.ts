@@ -1,6 +1,7 @@
 // A document too large to check whole at start-up (over 128 KiB) is compiled, its example
 // answers made and its collections seeded in the background once the mock is idle, so that
 // the first call of an operation finds them ready (issue 28: first calls on large documents).
+import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startMock, type RunningMock } from '../src/index.js';
 import { largeDocument } from './helpers.js';
@@ -45,5 +46,48 @@ describe('a large document, left idle after start-up', () => {
     });
     expect(left.mock.warnings).toEqual([]);
     expect(await left.mock.store.count()).toBe(0);
+  }, 90_000);
+
+  it('compiles ahead the named schemas answers reach, and leaves those only a webhook names', async () => {
+    // Two named schemas ajv cannot compile: its warning tells which ones were compiled ahead.
+    const file = await largeDocument();
+    const document = JSON.parse(await readFile(file, 'utf8')) as {
+      paths: Record<string, unknown>;
+      webhooks?: Record<string, unknown>;
+      components: { schemas: Record<string, unknown> };
+    };
+    const broken = { type: 'object', properties: { size: { type: 'nonsense' } } };
+    const body = (name: string) => ({
+      content: {
+        'application/json': {
+          schema: { type: 'array', items: { $ref: `#/components/schemas/${name}` } },
+        },
+      },
+    });
+    document.components.schemas.Tag = broken;
+    document.components.schemas.Hook = broken;
+    document.paths['/tags'] = {
+      get: {
+        operationId: 'listTags',
+        responses: { '200': { description: 'Every tag.', ...body('Tag') } },
+      },
+    };
+    document.webhooks = {
+      tagMade: {
+        post: {
+          requestBody: body('Hook'),
+          responses: { '200': { description: 'Taken.' } },
+        },
+      },
+    };
+    await writeFile(file, JSON.stringify(document));
+    const large = await startMock({ spec: file, seedCount: 3 });
+    started.push(large);
+    const report = await large.mock.precompiling?.done;
+    expect(report?.stopped).toBe(false);
+    // Told once, by precompiling (no request came): Tag compiled ahead, Hook left for its use.
+    expect(large.mock.warnings.filter((line) => line.includes('cannot be compiled'))).toEqual([
+      expect.stringContaining('#/components/schemas/Tag'),
+    ]);
   }, 90_000);
 });

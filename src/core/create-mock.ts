@@ -4,7 +4,8 @@ import type { LoadedSpec } from '../openapi/load.js';
 import { SpecError } from '../openapi/load.js';
 import { documentErrorResponses } from '../openapi/error-responses.js';
 import { createExampleSource } from '../openapi/examples.js';
-import { listOperations, type Operation } from '../openapi/operations.js';
+import { answerSchemasOf, listOperations, type Operation } from '../openapi/operations.js';
+import { schemasReached } from '../openapi/schema-trees.js';
 import { inferResources, type Resource } from '../openapi/resources.js';
 import { createDataGenerator, type DataGenerator } from '../openapi/sample.js';
 import { createSchemaCompiler, type SchemaCompiler } from '../openapi/schemas.js';
@@ -485,7 +486,11 @@ export function createMock(
               resource.schema,
               ...(resource.variants ?? []),
             ]),
-            namedSchemas: Object.values(document.components?.schemas ?? {}),
+            namedSchemas: () =>
+              schemasReached(
+                operations.flatMap(answerSchemasOf),
+                Object.values(document.components?.schemas ?? {}),
+              ),
             compileNamed: (schema) => {
               try {
                 compiler.prepare('response', schema);

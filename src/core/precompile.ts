@@ -135,7 +135,11 @@ export interface PrecompileWork {
    * it, and a first list would.
    */
   recordSchemas?: readonly SchemaObject[];
-  namedSchemas: readonly unknown[];
+  /**
+   * The named schemas answers reach, found when precompiling comes to them (one step): a
+   * document's other named schemas (webhook payloads) are compiled only if a value reaches them.
+   */
+  namedSchemas: () => readonly unknown[];
   /** Compiles a named schema for answers, which a check compiles only when a value reaches it. */
   compileNamed: (schema: SchemaObject) => void;
 }
@@ -143,7 +147,7 @@ export interface PrecompileWork {
 /**
  * The steps of precompiling, smallest first: every operation's checks compiled (in the
  * document's order, the order a client usually meets them), then each collection's record
- * schema, then every named schema compiled for answers, then each operation's answer made (an example answer) or its collection seeded
+ * schema, then every named schema answers reach compiled for answers, then each operation's answer made (an example answer) or its collection seeded
  * (once per collection). Compiles are short steps; making a value is the long one, and part of
  * it is compiling the named schemas the value reaches when they were not yet. Making values last, once what they reach is compiled, shortens the longest steps, and
  * so the longest a request that arrives meanwhile waits; a request arriving during the first
@@ -154,7 +158,9 @@ export function* precompileSteps(precompiling: PrecompileWork): Generator<Precom
   for (const operation of precompiling.operations) yield () => precompiling.prepare(operation);
   for (const schema of precompiling.recordSchemas ?? [])
     yield () => precompiling.compileNamed(schema);
-  for (const schema of precompiling.namedSchemas)
+  let named: readonly unknown[] = [];
+  yield () => (named = precompiling.namedSchemas());
+  for (const schema of named)
     if (typeof schema === 'object' && schema !== null)
       yield () => precompiling.compileNamed(schema as SchemaObject);
   const seeded = new Set<Resource>();

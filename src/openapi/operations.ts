@@ -244,6 +244,28 @@ export function jsonSchemaOf(response: ResponseObject | undefined): SchemaObject
 }
 
 /**
+ * The schemas of every answer an operation documents: each media type's body and each
+ * header's (the roots of the checks of its answers).
+ */
+export function answerSchemasOf(operation: Operation): SchemaObject[] {
+  const schemas: SchemaObject[] = [];
+  const contentSchemas = (content: Record<string, MediaTypeObject> | undefined) => {
+    for (const media of Object.values(content ?? {}))
+      if (media?.schema) schemas.push(media.schema as SchemaObject);
+  };
+  for (const response of Object.values(operation.responses)) {
+    contentSchemas(response.content);
+    // Resolved: a header is never a `$ref` here.
+    for (const header of Object.values(response.headers ?? {})) {
+      const { schema, content } = header as OpenAPIV3_1.HeaderObject;
+      if (schema) schemas.push(schema as SchemaObject);
+      contentSchemas(content);
+    }
+  }
+  return schemas;
+}
+
+/**
  * Operation parameters override path parameters of the same name and location. Header
  * parameters named Accept, Content-Type or Authorization are left out, as OpenAPI says: the
  * mock reads those headers itself.

@@ -347,6 +347,23 @@ export function schemaGraph(
   return { points, shared, reaching };
 }
 
+/**
+ * The schemas of `among` that the roots are or hold, at any depth, in the order of `among`.
+ * @example schemasReached([{ items: pet }], [pet, error]) // [pet]
+ */
+export function schemasReached(roots: Iterable<unknown>, among: readonly unknown[]): unknown[] {
+  const seen = new Set<object>();
+  // With a stack of its own: a chain of thousands of schemas would overflow the call stack.
+  const stack: object[] = [...roots].filter(isJsonObject);
+  while (stack.length > 0) {
+    const schema = stack.pop() as object;
+    if (seen.has(schema)) continue;
+    seen.add(schema);
+    for (const child of subschemasOf(schema)) if (!seen.has(child)) stack.push(child);
+  }
+  return among.filter((schema) => isJsonObject(schema) && seen.has(schema));
+}
+
 /** The schemas directly inside a schema, at every keyword that holds schemas. */
 function subschemasOf(schema: object): object[] {
   const found: object[] = [];
