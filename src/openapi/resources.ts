@@ -224,7 +224,10 @@ function candidateAt(
   const get = operations.find((operation) => operation.method === 'get');
   const listEnvelope = get && listOf(get, word);
   const post = operations.find((operation) => operation.method === 'post');
-  const create = post && takesObject(post) && !answersList(post, word) ? post : undefined;
+  const create =
+    post && (takesObject(post) || takesQueryAlone(post)) && !answersList(post, word)
+      ? post
+      : undefined;
   if (!listEnvelope && !create) return undefined;
   const item = itemOf(path, byPath);
   // A list alone below another collection (`/pet/findByStatus` under `/pet`), with nowhere to
@@ -336,10 +339,13 @@ function resourceOf(
         ),
       );
   // Named as any kind names them: a form's `PrivacyPolicyUrl` is a kind's `privacy_policy_url`.
-  const written = writtenProperties(gathered.bodies.values(), {
-    ...Object.assign({}, ...kinds.map((kind) => propertiesOf(kind))),
-    ...properties,
-  });
+  const written = [
+    ...writtenProperties(gathered.bodies.values(), {
+      ...Object.assign({}, ...kinds.map((kind) => propertiesOf(kind))),
+      ...properties,
+    }),
+    ...(create && takesQueryAlone(create) ? queryProperties(create, properties) : []),
+  ];
   const created = createBody ? propertiesOf(createBody.record) : {};
   const scope = parametersOf(candidate.path);
   const idSchema =
@@ -1106,6 +1112,30 @@ function bodySchemaOf(operation: Operation): SchemaObject | undefined {
 
 function takesObject(operation: Operation): boolean {
   return bodySchemaOf(operation) !== undefined;
+}
+
+/**
+ * A `post` with no request body that takes query parameters (Netlify's
+ * `POST /agent_runners?site_id=...&prompt=...`): a create where it answers a listed record
+ * (see resourceOf's `madeByService`), its fields those the query names.
+ */
+function takesQueryAlone(operation: Operation): boolean {
+  return (
+    operation.requestBody === undefined &&
+    operation.parameters.some((parameter) => parameter.in === 'query')
+  );
+}
+
+/** The record properties a create's query parameters name (by words: `site_id` is `siteId`). */
+function queryProperties(
+  operation: Operation,
+  properties: Readonly<Record<string, SchemaObject>>,
+): string[] {
+  const byWords = new Map(Object.keys(properties).map((name) => [wordKey(name), name]));
+  return operation.parameters
+    .filter((parameter) => parameter.in === 'query')
+    .map((parameter) => byWords.get(wordKey(parameter.name)))
+    .filter((name): name is string => name !== undefined && !isReadOnly(properties[name] ?? {}));
 }
 
 /** A `post` that answers a list: a search, not a create. */
