@@ -255,16 +255,23 @@ function itemOf(
   const slash = bare === path ? '' : '/';
   const suffix = /\.[A-Za-z0-9]+$/.exec(bare)?.[0] ?? '';
   const stem = bare.slice(0, bare.length - suffix.length);
-  for (const [candidate, operations] of byPath) {
-    if (!candidate.startsWith(`${stem}/`) || !candidate.endsWith(slash)) continue;
-    const match = ITEM_SEGMENT.exec(
-      candidate.slice(stem.length + 1, candidate.length - slash.length),
-    );
-    if (!match || (match[2] ?? '') !== suffix) continue;
-    const acting = operations.filter((operation) => ITEM_ACTIONS[operation.method]);
-    if (acting.length === 0) continue;
-    return { item: { path: candidate, parameter: match[1] ?? '', operations: acting } };
-  }
+  // The collection's own way first; else the other: Netlify's `/services/` has its item at
+  // `/services/{addonName}`.
+  for (const ending of [slash, slash === '' ? '/' : ''])
+    for (const [candidate, operations] of byPath) {
+      if (
+        !candidate.startsWith(`${stem}/`) ||
+        withoutTrailingSlash(candidate) + ending !== candidate
+      )
+        continue;
+      const match = ITEM_SEGMENT.exec(
+        candidate.slice(stem.length + 1, candidate.length - ending.length),
+      );
+      if (!match || (match[2] ?? '') !== suffix) continue;
+      const acting = operations.filter((operation) => ITEM_ACTIONS[operation.method]);
+      if (acting.length === 0) continue;
+      return { item: { path: candidate, parameter: match[1] ?? '', operations: acting } };
+    }
   return undefined;
 }
 
