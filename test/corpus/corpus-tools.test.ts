@@ -107,6 +107,44 @@ describe('the collection finder', () => {
       ),
     ).toEqual([]);
   });
+
+  it('takes a post with no body that answers a listed record from its query for the create', () => {
+    const one = { 200: { description: 'ok', schema: record } };
+    const siteId = { name: 'site_id', in: 'query', type: 'string', required: true };
+    const paths = {
+      '/runners': {
+        get: {
+          parameters: [siteId],
+          responses: { 200: { description: 'ok', schema: { type: 'array', items: record } } },
+        },
+        post: { parameters: [siteId], responses: one },
+      },
+      '/runners/{runner_id}': {
+        get: {
+          parameters: [{ name: 'runner_id', in: 'path', type: 'string', required: true }],
+          responses: one,
+        },
+      },
+      // An action answering something else is no create.
+      '/jobs': {
+        get: {
+          responses: { 200: { description: 'ok', schema: { type: 'array', items: record } } },
+        },
+        post: { parameters: [siteId], responses: { 202: { description: 'queued' } } },
+      },
+      '/jobs/{id}': {
+        get: {
+          parameters: [{ name: 'id', in: 'path', type: 'string', required: true }],
+          responses: one,
+        },
+      },
+    };
+    const collections = findCollections(operationsOf({ ...swagger, paths }));
+    expect(collections.map((collection) => [collection.path, collection.create?.method])).toEqual([
+      ['/runners', 'post'],
+      ['/jobs', undefined],
+    ]);
+  });
 });
 
 describe('traits', () => {
