@@ -19,6 +19,7 @@ import {
 import {
   ID_WORDS,
   endingPropertyFor,
+  initialsPropertyFor,
   keyPropertyFor,
   conventionalKey,
   nestedKeysFor,
@@ -693,7 +694,8 @@ function idPropertyOf(
     (named !== undefined && ownIdNamed(named, candidate.path, scalars) ? 'id' : named) ??
     // An `id` holding an object (Mist's virtual chassis answers `{id: <the chassis>}`) is no key.
     (scalars.includes('id') ? 'id' : undefined) ??
-    (item && endingPropertyFor(item.parameter, scalars));
+    (item && endingPropertyFor(item.parameter, scalars)) ??
+    (item && initialsPropertyFor(item.parameter, scalars));
   // Records that hold their key only in their link (`uri: /videos/258684937`): keyed by
   // another property the service sets, none could be read at the path they name.
   // Only for a number in the path, which names no other field: a word there
