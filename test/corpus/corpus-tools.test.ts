@@ -234,6 +234,11 @@ describe('request values', () => {
     expect(idIn({ items: [] }, 'petId')).toBeUndefined();
   });
 
+  it("find an id the item parameter names by its initials (a JSON Web Key's kid for keyId)", () => {
+    expect(idIn({ kid: 'k1', kty: 'RSA', alg: 'RS256' }, 'keyId')).toBe('k1');
+    expect(idIn({ kid: 'k1', id: 'i1' }, 'keyId')).toBe('i1');
+  });
+
   it("read the key of records holding the parameter's name in several objects where the document keeps it", () => {
     const meta: JsonObject = { type: 'object', properties: { name: { type: 'string' } } };
     const name: JsonObject = {

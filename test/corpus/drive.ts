@@ -730,6 +730,8 @@ function idNames(itemParam: string): string[] {
       ...withoutAWordOf(itemParam),
       'id',
       ...(suffix ? [suffix] : []),
+      // Its initials, as a client reads an abbreviated id: a JSON Web Key's `kid` for `{keyId}`.
+      ...initialsOf(itemParam),
       'uuid',
       'slug',
       'key',
@@ -737,6 +739,22 @@ function idNames(itemParam: string): string[] {
       LINK,
       'name',
     ]),
+  ];
+}
+
+/** A parameter of words ending in `id` by the initials of the others (`keyId`: `kid`). */
+function initialsOf(itemParam: string): string[] {
+  const words = itemParam
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word.length > 0)
+    .map((word) => word.toLowerCase());
+  if (words.length < 2 || words.at(-1) !== 'id') return [];
+  return [
+    `${words
+      .slice(0, -1)
+      .map((word) => word[0] ?? '')
+      .join('')}id`,
   ];
 }
 
