@@ -228,6 +228,21 @@ describe('request values', () => {
       expect(JSON.stringify(createValueMaker(seed).request(schema))).not.toContain('null');
   });
 
+  it('make a value its allOf parts describe at any depth of parts (an enum six parts down)', () => {
+    let unit: JsonObject = { type: 'string', enum: ['pound', 'gram'] };
+    for (let part = 0; part < 6; part++) unit = { allOf: [unit] };
+    const weight = { type: 'object', required: ['unit'], properties: { unit } };
+    const schema: JsonObject = {
+      type: 'object',
+      required: ['box'],
+      properties: { box: { allOf: [{ allOf: [weight] }] } },
+    };
+    for (let seed = 1; seed <= 6; seed++) {
+      const value = createValueMaker(seed).request(schema) as { box: { unit: unknown } };
+      expect(['pound', 'gram']).toContain(value.box.unit);
+    }
+  });
+
   it('find a record id by the item parameter, at the top or in a one-record wrapper', () => {
     expect(idIn({ username: 'ann', id: 3 }, 'username')).toBe('ann');
     expect(idIn({ data: { id: 'x1' } }, 'petId')).toBe('x1');

@@ -16,6 +16,9 @@ addFormats.default(ajv);
 /** How deep a request value goes: recursive schemas stop there. */
 const MAX_DEPTH = 6;
 
+/** How many composition parts down a schema is read: a cycle of parts alone stops there. */
+const MAX_PARTS = 16;
+
 /**
  * How deep the check of a made value reads its schema: a required property below MAX_DEPTH
  * is required all the same (a value whose optional branch reaches it is made again).
@@ -111,8 +114,14 @@ export function createValueMaker(seed: number): ValueMaker {
  * `required`), OpenAPI-only keywords out, 3.0's boolean exclusive bounds turned into 2020-12's
  * numbers, and anything deeper than MAX_DEPTH (or a `$ref` left by a cycle) left open.
  */
-export function forRequest(schema: JsonObject, depth: number, limit = MAX_DEPTH): JsonObject {
-  if (depth > limit || typeof schema.$ref === 'string') return {};
+export function forRequest(
+  schema: JsonObject,
+  depth: number,
+  limit = MAX_DEPTH,
+  /** How many `allOf`/`anyOf`/`oneOf` parts down the same value this schema is. */
+  parts = 0,
+): JsonObject {
+  if (depth > limit || parts > MAX_PARTS || typeof schema.$ref === 'string') return {};
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
     if (DROPPED_KEYWORDS.has(key) || key.startsWith('x-')) continue;
@@ -129,7 +138,9 @@ export function forRequest(schema: JsonObject, depth: number, limit = MAX_DEPTH)
     ) {
       out[key] = forRequest(value, depth + 1, limit);
     } else if ((key === 'allOf' || key === 'anyOf' || key === 'oneOf') && Array.isArray(value)) {
-      out[key] = value.filter(isObject).map((part) => forRequest(part, depth + 1, limit));
+      // A part describes the same value, not a deeper one: ShipEngine's weight `unit`, an
+      // `allOf` of an enum, was left open below the depth and made as an object.
+      out[key] = value.filter(isObject).map((part) => forRequest(part, depth, limit, parts + 1));
     } else if (
       (key === 'exclusiveMinimum' || key === 'exclusiveMaximum') &&
       typeof value === 'boolean'
