@@ -84,6 +84,20 @@ export function initialsPropertyFor(
   return properties.find((property) => wordsOf(property).join('') === initials);
 }
 
+/**
+ * The one property whose name is the parameter's with words before it (`{exception_id}` holds
+ * an `event_exception_id`, `{hash}` a `tx_hash`), for records no other key names.
+ * @example qualifiedPropertyFor('exception_id', ['event_id', 'event_exception_id']) // 'event_exception_id'
+ */
+export function qualifiedPropertyFor(
+  parameter: string,
+  properties: readonly string[],
+): string | undefined {
+  const words = wordsOf(parameter).join(' ');
+  const found = properties.filter((property) => wordsOf(property).join(' ').endsWith(` ${words}`));
+  return found.length === 1 ? found[0] : undefined;
+}
+
 /** The words that end a property holding an id: `id`, `gid`, `uuid`, `guid`, `sid`. */
 export const ID_WORDS: ReadonlySet<string> = new Set(['id', 'gid', 'uuid', 'guid', 'sid']);
 

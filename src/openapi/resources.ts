@@ -25,6 +25,7 @@ import {
   nestedKeysFor,
   otherKeysFor,
   propertyWithin,
+  qualifiedPropertyFor,
   wordsOf,
 } from './item-key.js';
 import { listParametersOf, type ListParameters } from './list-parameters.js';
@@ -695,7 +696,8 @@ function idPropertyOf(
     // An `id` holding an object (Mist's virtual chassis answers `{id: <the chassis>}`) is no key.
     (scalars.includes('id') ? 'id' : undefined) ??
     (item && endingPropertyFor(item.parameter, scalars)) ??
-    (item && initialsPropertyFor(item.parameter, scalars));
+    (item && initialsPropertyFor(item.parameter, scalars)) ??
+    (item && qualifiedPropertyFor(item.parameter, scalars));
   // Records that hold their key only in their link (`uri: /videos/258684937`): keyed by
   // another property the service sets, none could be read at the path they name.
   // Only for a number in the path, which names no other field: a word there
