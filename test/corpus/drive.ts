@@ -849,6 +849,10 @@ export function idIn(
     } else if (isId(value[name]))
       return LINK_NAMES.has(name) ? lastSegment(value[name]) : value[name];
   }
+  // The one property named as the parameter with words before it: `{exception_id}` of an
+  // `event_exception_id`, as a client reads it.
+  const qualified = idProperty === undefined ? qualifiedIn(value, itemParam) : undefined;
+  if (qualified !== undefined) return qualified;
   // The one object inside that holds an id: a wrapper may carry others (Apideck's `_raw: {}`).
   const ids = Object.values(value)
     .filter(isObject)
@@ -866,6 +870,14 @@ function endingIn(value: JsonObject, itemParam: string): Json | undefined {
     if (name !== undefined && isId(value[name])) return value[name];
   }
   return undefined;
+}
+
+/** The id under the one property whose words end in all the parameter's, after others. */
+function qualifiedIn(value: JsonObject, itemParam: string): Json | undefined {
+  const words = wordsIn(itemParam).join(' ');
+  const found = Object.keys(value).filter((name) => wordsIn(name).join(' ').endsWith(` ${words}`));
+  const [only] = found;
+  return found.length === 1 && only !== undefined && isId(value[only]) ? value[only] : undefined;
 }
 
 function wordsIn(name: string): string[] {
