@@ -249,6 +249,11 @@ describe('request values', () => {
     expect(idIn({ items: [] }, 'petId')).toBeUndefined();
   });
 
+  it('find an id under the one property named as the item parameter with words before it', () => {
+    expect(idIn({ event_id: 'e1', event_exception_id: 'x1' }, 'exception_id')).toBe('x1');
+    expect(idIn({ tx_hash: 'h1', block_hash: 'b1' }, 'hash')).toBeUndefined();
+  });
+
   it("find an id the item parameter names by its initials (a JSON Web Key's kid for keyId)", () => {
     expect(idIn({ kid: 'k1', kty: 'RSA', alg: 'RS256' }, 'keyId')).toBe('k1');
     expect(idIn({ kid: 'k1', id: 'i1' }, 'keyId')).toBe('i1');
