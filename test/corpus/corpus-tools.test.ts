@@ -228,6 +228,18 @@ describe('request values', () => {
       expect(JSON.stringify(createValueMaker(seed).request(schema))).not.toContain('null');
   });
 
+  it('make a text of a repeated character class as long as its bounds say (a card number)', () => {
+    const schema: JsonObject = {
+      type: 'object',
+      required: ['number'],
+      properties: { number: { type: 'string', pattern: '^\\d+$', minLength: 16, maxLength: 19 } },
+    };
+    for (let seed = 1; seed <= 6; seed++)
+      expect((createValueMaker(seed).request(schema) as { number: string }).number).toMatch(
+        /^\d{16,19}$/,
+      );
+  });
+
   it('make a value its allOf parts describe at any depth of parts (an enum six parts down)', () => {
     let unit: JsonObject = { type: 'string', enum: ['pound', 'gram'] };
     for (let part = 0; part < 6; part++) unit = { allOf: [unit] };

@@ -159,6 +159,7 @@ export function forRequest(
   }
   // A client writes no empty text where nothing asks for one: an empty `code` names no record.
   if (isPlainText(schema)) out.minLength = 1;
+  boundRepeat(out);
   if (schema.exclusiveMinimum === true) delete out.minimum;
   if (schema.exclusiveMaximum === true) delete out.maximum;
   if (Array.isArray(schema.required)) {
@@ -170,6 +171,24 @@ export function forRequest(
     );
   }
   return out;
+}
+
+/** A pattern that repeats one character class: `^\d+$`, `^[a-z0-9]*$`. */
+const REPEATED_CLASS = /^\^(\\[dDwWsS]|\[(?:[^\]\\]|\\.)+\]|[A-Za-z0-9_-])([+*])\$$/;
+
+/**
+ * The text's length bounds written into a pattern that repeats one character class (Gr4vy's
+ * card `number`: `^\d+$` of 16 to 19): the generator makes the pattern's text and pads it to
+ * the length with any characters, which the pattern then refuses, every time.
+ */
+function boundRepeat(schema: JsonObject): void {
+  const { pattern, minLength, maxLength } = schema;
+  if (typeof pattern !== 'string' || (minLength === undefined && maxLength === undefined)) return;
+  const match = REPEATED_CLASS.exec(pattern);
+  if (!match) return;
+  const least = typeof minLength === 'number' ? minLength : match[2] === '+' ? 1 : 0;
+  const most = typeof maxLength === 'number' ? String(maxLength) : '';
+  schema.pattern = `^${match[1] ?? ''}{${least},${most}}$`;
 }
 
 /** A string schema that bounds nothing of its text: no length, pattern, format or listed values. */
