@@ -240,6 +240,23 @@ describe('request values', () => {
       );
   });
 
+  it("send the discriminator's property of a kind, which tells it from the others", () => {
+    const kind = (model: string): JsonObject => ({
+      type: 'object',
+      additionalProperties: false,
+      required: ['params'],
+      properties: { model: { type: 'string', const: model }, params: { type: 'object' } },
+    });
+    const schema: JsonObject = {
+      oneOf: [kind('transactions'), kind('settlements')],
+      discriminator: { propertyName: 'model' },
+    };
+    for (let seed = 1; seed <= 6; seed++)
+      expect(['transactions', 'settlements']).toContain(
+        (createValueMaker(seed).request(schema) as { model?: string }).model,
+      );
+  });
+
   it('make a value its allOf parts describe at any depth of parts (an enum six parts down)', () => {
     let unit: JsonObject = { type: 'string', enum: ['pound', 'gram'] };
     for (let part = 0; part < 6; part++) unit = { allOf: [unit] };

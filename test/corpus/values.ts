@@ -160,6 +160,7 @@ export function forRequest(
   // A client writes no empty text where nothing asks for one: an empty `code` names no record.
   if (isPlainText(schema)) out.minLength = 1;
   boundRepeat(out);
+  requireDiscriminator(schema, out);
   if (schema.exclusiveMinimum === true) delete out.minimum;
   if (schema.exclusiveMaximum === true) delete out.maximum;
   if (Array.isArray(schema.required)) {
@@ -171,6 +172,25 @@ export function forRequest(
     );
   }
   return out;
+}
+
+/**
+ * The discriminator's property required in each kind that declares it, as OpenAPI says a
+ * payload carries it: Gr4vy's report `spec` is one of five kinds told by an optional `model`,
+ * and a spec without one was each kind at once, which `oneOf` refuses.
+ */
+function requireDiscriminator(schema: JsonObject, out: JsonObject): void {
+  const name = isObject(schema.discriminator) ? schema.discriminator.propertyName : undefined;
+  if (typeof name !== 'string') return;
+  const kinds = [out.oneOf, out.anyOf].flatMap((list) =>
+    Array.isArray(list) ? list.filter(isObject) : [],
+  );
+  for (const kind of kinds) {
+    const parts = [kind, ...(Array.isArray(kind.allOf) ? kind.allOf.filter(isObject) : [])];
+    const declares = parts.some((part) => isObject(part.properties) && name in part.properties);
+    const required = Array.isArray(kind.required) ? kind.required : [];
+    if (declares && !required.includes(name)) kind.required = [...required, name];
+  }
 }
 
 /** A pattern that repeats one character class: `^\d+$`, `^[a-z0-9]*$`. */
