@@ -278,6 +278,17 @@ describe('request values', () => {
     expect(idIn({ items: [] }, 'petId')).toBeUndefined();
   });
 
+  it("find no id two objects down, which is another record's (a commit signer's name)", () => {
+    const files = { commit: { sha: 'c1' }, verification: { signer: { name: 'Ann' } } };
+    expect(idIn(files, 'filepath')).toBeUndefined();
+    expect(idIn({ data: { id: 'x1' }, meta: {} }, 'petId')).toBe('x1');
+  });
+
+  it("find an id under the property a one-word parameter ends in (a file's path)", () => {
+    expect(idIn({ name: 'README.md', path: 'docs/README.md' }, 'filepath')).toBe('docs/README.md');
+    expect(idIn({ name: 'CI', data: 'x' }, 'variablename')).toBe('CI');
+  });
+
   it('find an id under the one property named as the item parameter with words before it', () => {
     expect(idIn({ event_id: 'e1', event_exception_id: 'x1' }, 'exception_id')).toBe('x1');
     expect(idIn({ tx_hash: 'h1', block_hash: 'b1' }, 'hash')).toBeUndefined();

@@ -831,6 +831,8 @@ export function idIn(
   itemParam: string,
   idProperty?: string,
   idWithin: readonly string[] = [],
+  /** Whether `value` is already the one inside a wrapper: a wrapper is one level, not two. */
+  wrapped = false,
 ): Json | undefined {
   if (!isObject(value)) return undefined;
   const [holder, ...rest] = idWithin;
@@ -839,7 +841,10 @@ export function idIn(
   const names = idProperty === undefined ? idNames(itemParam) : [idProperty];
   // The property the parameter's last words name, as the description reads: DigitalOcean's
   // `{replica_name}` is a replica's `name` (beside its `id`), `{floating_ip}` an `ip`.
-  const ending = idProperty === undefined ? endingIn(value, itemParam) : undefined;
+  const ending =
+    idProperty === undefined
+      ? (endingIn(value, itemParam) ?? runTogetherIn(value, itemParam))
+      : undefined;
   if (ending !== undefined) return ending;
   for (const name of names) {
     // A record's own link holds its id as its last segment (Vimeo's `uri: "/videos/7"`).
@@ -854,9 +859,11 @@ export function idIn(
   const qualified = idProperty === undefined ? qualifiedIn(value, itemParam) : undefined;
   if (qualified !== undefined) return qualified;
   // The one object inside that holds an id: a wrapper may carry others (Apideck's `_raw: {}`).
+  // Not deeper: the `name` of a commit's `verification.signer` is no file's path.
+  if (wrapped) return undefined;
   const ids = Object.values(value)
     .filter(isObject)
-    .map((inner) => idIn(inner, itemParam, idProperty, idWithin))
+    .map((inner) => idIn(inner, itemParam, idProperty, idWithin, true))
     .filter((id) => id !== undefined);
   return ids.length === 1 ? ids[0] : undefined;
 }
@@ -870,6 +877,22 @@ function endingIn(value: JsonObject, itemParam: string): Json | undefined {
     if (name !== undefined && isId(value[name])) return value[name];
   }
   return undefined;
+}
+
+/**
+ * The id under the property a one-word parameter ends in, its words run together (`{filepath}`
+ * names a file's `path`, beside its `name`), the longest such property.
+ */
+function runTogetherIn(value: JsonObject, itemParam: string): Json | undefined {
+  const [only, ...others] = wordsIn(itemParam);
+  if (only === undefined || others.length > 0) return undefined;
+  const [longest] = Object.keys(value)
+    .filter((name) => {
+      const joined = wordsIn(name).join('');
+      return joined.length >= 2 && joined.length < only.length && only.endsWith(joined);
+    })
+    .sort((a, b) => wordsIn(b).join('').length - wordsIn(a).join('').length);
+  return longest !== undefined && isId(value[longest]) ? value[longest] : undefined;
 }
 
 /** The id under the one property whose words end in all the parameter's, after others. */
@@ -894,6 +917,7 @@ function recordIn(
   itemParam: string,
   idProperty?: string,
   idWithin: readonly string[] = [],
+  wrapped = false,
 ): JsonObject | undefined {
   if (!isObject(value)) return undefined;
   const [holder] = idWithin;
@@ -901,9 +925,10 @@ function recordIn(
     return value;
   const names = idProperty === undefined ? idNames(itemParam) : [idProperty];
   if (names.some((name) => isId(value[name]))) return value;
+  if (wrapped) return undefined;
   const records = Object.values(value)
     .filter(isObject)
-    .map((inner) => recordIn(inner, itemParam, idProperty, idWithin))
+    .map((inner) => recordIn(inner, itemParam, idProperty, idWithin, true))
     .filter((record) => record !== undefined);
   return records.length === 1 ? records[0] : undefined;
 }
