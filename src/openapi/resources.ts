@@ -377,7 +377,10 @@ function resourceOf(
   const createdKey = idWithin
     ? createBody && propertyWithin(createBody.record, idWithin, idProperty)
     : created[idProperty];
-  const clientChosenId = createdKey !== undefined && !isReadOnly(createdKey);
+  const clientChosenId =
+    createdKey !== undefined
+      ? !isReadOnly(createdKey)
+      : !createBody && !idWithin && !keyLink && editsKey(gathered.bodies, idProperty);
   const keyInBody =
     item && !keyLink && !clientChosenId && !idWithin
       ? keyNamedIn(created, item.parameter, idProperty)
@@ -800,6 +803,22 @@ function ownIdNamed(property: string, collectionPath: string, scalars: readonly 
   const noun = words.slice(0, -1).join(' ');
   const collection = wordsOf(collectionPath.split('/').filter(Boolean).at(-1) ?? '').join(' ');
   return collection === noun || collection === `${noun}s` || collection === `${noun}es`;
+}
+
+/**
+ * Whether an edit's body writes the key property, for a collection no create body names it in
+ * (Gitea's variables, made at their item path, renamed by a `PUT` naming a new `name`): the
+ * client names the key, and an edit naming another moves the record.
+ */
+function editsKey(bodies: ReadonlyMap<Operation, Envelope>, idProperty: string): boolean {
+  return [...bodies].some(([operation, body]) => {
+    const key = propertiesOf(body.record)[idProperty];
+    return (
+      (operation.method === 'put' || operation.method === 'patch') &&
+      key !== undefined &&
+      !isReadOnly(key)
+    );
+  });
 }
 
 /** Whether a body has a property named as the item parameter is (by words). */
