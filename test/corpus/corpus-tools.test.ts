@@ -292,6 +292,9 @@ describe('request values', () => {
   it('find an id under the one property named as the item parameter with words before it', () => {
     expect(idIn({ event_id: 'e1', event_exception_id: 'x1' }, 'exception_id')).toBe('x1');
     expect(idIn({ tx_hash: 'h1', block_hash: 'b1' }, 'hash')).toBeUndefined();
+    // Not in one of the record's objects: a service's `spec.externalName` is no `{name}`.
+    const service = { metadata: { name: 'web' }, spec: { externalName: 'web.example.com' } };
+    expect(idIn(service, 'name')).toBe('web');
   });
 
   it("find an id the item parameter names by its initials (a JSON Web Key's kid for keyId)", () => {

@@ -855,8 +855,10 @@ export function idIn(
       return LINK_NAMES.has(name) ? lastSegment(value[name]) : value[name];
   }
   // The one property named as the parameter with words before it: `{exception_id}` of an
-  // `event_exception_id`, as a client reads it.
-  const qualified = idProperty === undefined ? qualifiedIn(value, itemParam) : undefined;
+  // `event_exception_id`, as a client reads it; in the record itself, not in one of its objects
+  // (a service's `spec.externalName` is no `{name}`).
+  const qualified =
+    idProperty === undefined && !wrapped ? qualifiedIn(value, itemParam) : undefined;
   if (qualified !== undefined) return qualified;
   // The one object inside that holds an id: a wrapper may carry others (Apideck's `_raw: {}`).
   // Not deeper: the `name` of a commit's `verification.signer` is no file's path.
