@@ -527,6 +527,31 @@ describe('the driver on a GET that describes a body (Chaingateway: 10 operations
       await running.close();
     }
   });
+
+  it('follows a record an edit renames under the property its key was read from', async () => {
+    // Gitea's variables: listed by `name`, renamed by a `PUT` naming a new one.
+    const spec = fileURLToPath(new URL('../fixtures/specs/renamed-by-edit.yaml', import.meta.url));
+    const running = await startMock({ spec, port: 0, apiKeys: ['k'] });
+    try {
+      const { resolved } = await loadDocument(spec);
+      const result = await driveApi({
+        baseUrl: running.url,
+        document: resolved,
+        credentials: credentialsFor(resolved, 'k'),
+        verify: true,
+      });
+      const steps = result.collections.flatMap((collection) => collection.steps);
+      expect(steps.map((step) => [step.step, step.outcome])).toEqual([
+        ['list', 'passed'],
+        ['read', 'passed'],
+        ['update', 'passed'],
+        ['delete', 'passed'],
+        ['gone', 'passed'],
+      ]);
+    } finally {
+      await running.close();
+    }
+  });
 });
 
 function json(schema: JsonObject): JsonObject {

@@ -340,6 +340,8 @@ async function driveCollection(
   let id: Json | undefined;
   /** The record the create answered, whose values fill the list's required filters. */
   let created: JsonObject | undefined;
+  /** The listed record whose id the item steps use, when the list gave it. */
+  let listed: JsonObject | undefined;
   const itemParam = collection.itemParam ?? '';
   const { verify } = context.options;
   const blocked = (step: StepName, operation: ApiOperation, reason: string): StepResult => ({
@@ -437,7 +439,7 @@ async function driveCollection(
         });
     }
     steps.push(step);
-    if (id === undefined && collection.listShape)
+    if (id === undefined && collection.listShape) {
       id = firstIdIn(
         exchange.json,
         collection.listShape,
@@ -445,7 +447,14 @@ async function driveCollection(
         collection.idProperty,
         collection.idWithin,
       );
+      listed = recordsIn(exchange.json, collection.listShape).find(
+        (record) => id !== undefined && keyNameOf(record, id) !== undefined,
+      );
+    }
   }
+  // The property the id was read from, at the record's top level: an edit writing another
+  // value there renames the record (Gitea's variables, renamed by a new `name`).
+  const keyName = id === undefined ? undefined : keyNameOf(created ?? listed, id);
   const itemSteps: [StepName, ApiOperation | undefined][] = [
     ['read', collection.read],
     ['update', collection.replace],
@@ -481,6 +490,7 @@ async function driveCollection(
           ? (idIn(exchange.json, itemParam, collection.idProperty, collection.idWithin) ??
             idIn(body?.value, itemParam, collection.idProperty, collection.idWithin))
           : (sentIdIn(body?.value, itemParam) ??
+            keyWritten(body?.value, keyName) ??
             idIn(exchange.json, itemParam, undefined, collection.idWithin));
     if (moved !== undefined) id = moved;
     if (verify && step === 'delete' && result.outcome === 'passed' && collection.read) {
@@ -971,6 +981,27 @@ function ownIdIn(value: Json | undefined, collection: Collection): Json | undefi
   const names = [`${noun}Id`, `${noun}_id`, `${noun}ID`];
   const found = names.map((name) => value[name]).find(isId);
   return found;
+}
+
+/** The top-level property of a record that holds `id`. */
+function keyNameOf(record: Json | undefined, id: Json): string | undefined {
+  if (!isObject(record)) return undefined;
+  return Object.keys(record).find(
+    (name) => isId(record[name]) && String(record[name]) === String(id),
+  );
+}
+
+/** The key a body writes under the property the record's key was read from. */
+function keyWritten(body: Json | undefined, keyName: string | undefined): Json | undefined {
+  if (!isObject(body) || keyName === undefined) return undefined;
+  const value = body[keyName];
+  return isId(value) ? value : undefined;
+}
+
+function recordsIn(value: Json | undefined, shape: ListShape): JsonObject[] {
+  const records =
+    shape.kind === 'array' ? value : isObject(value) ? value[shape.property] : undefined;
+  return Array.isArray(records) ? records.filter(isObject) : [];
 }
 
 function idInLocation(location: string | undefined): Json | undefined {
