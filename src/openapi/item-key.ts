@@ -64,6 +64,40 @@ export function endingPropertyFor(
   return best?.property;
 }
 
+/**
+ * The property a parameter naming an id names by its initials, for records with no other key
+ * (`{keyId}` of a JSON Web Key is its `kid`, a `{user_id}` a `uid`): the first letter of each
+ * word before the id word, then that word.
+ * @example initialsPropertyFor('keyId', ['kid', 'kty', 'alg']) // 'kid'
+ */
+export function initialsPropertyFor(
+  parameter: string,
+  properties: readonly string[],
+): string | undefined {
+  const words = wordsOf(parameter);
+  const last = words.at(-1);
+  if (words.length < 2 || last !== 'id') return undefined;
+  const initials = `${words
+    .slice(0, -1)
+    .map((word) => word[0] ?? '')
+    .join('')}${last}`;
+  return properties.find((property) => wordsOf(property).join('') === initials);
+}
+
+/**
+ * The one property whose name is the parameter's with words before it (`{exception_id}` holds
+ * an `event_exception_id`, `{hash}` a `tx_hash`), for records no other key names.
+ * @example qualifiedPropertyFor('exception_id', ['event_id', 'event_exception_id']) // 'event_exception_id'
+ */
+export function qualifiedPropertyFor(
+  parameter: string,
+  properties: readonly string[],
+): string | undefined {
+  const words = wordsOf(parameter).join(' ');
+  const found = properties.filter((property) => wordsOf(property).join(' ').endsWith(` ${words}`));
+  return found.length === 1 ? found[0] : undefined;
+}
+
 /** The words that end a property holding an id: `id`, `gid`, `uuid`, `guid`, `sid`. */
 export const ID_WORDS: ReadonlySet<string> = new Set(['id', 'gid', 'uuid', 'guid', 'sid']);
 

@@ -19,11 +19,13 @@ import {
 import {
   ID_WORDS,
   endingPropertyFor,
+  initialsPropertyFor,
   keyPropertyFor,
   conventionalKey,
   nestedKeysFor,
   otherKeysFor,
   propertyWithin,
+  qualifiedPropertyFor,
   wordsOf,
 } from './item-key.js';
 import { listParametersOf, type ListParameters } from './list-parameters.js';
@@ -226,7 +228,10 @@ function candidateAt(
   const get = operations.find((operation) => operation.method === 'get');
   const listEnvelope = get && listOf(get, word);
   const post = operations.find((operation) => operation.method === 'post');
-  const create = post && takesObject(post) && !answersList(post, word) ? post : undefined;
+  const create =
+    post && (takesObject(post) || takesQueryAlone(post)) && !answersList(post, word)
+      ? post
+      : undefined;
   if (!listEnvelope && !create) return undefined;
   const item = itemOf(path, byPath);
   // A list alone below another collection (`/pet/findByStatus` under `/pet`), with nowhere to
@@ -254,16 +259,23 @@ function itemOf(
   const slash = bare === path ? '' : '/';
   const suffix = /\.[A-Za-z0-9]+$/.exec(bare)?.[0] ?? '';
   const stem = bare.slice(0, bare.length - suffix.length);
-  for (const [candidate, operations] of byPath) {
-    if (!candidate.startsWith(`${stem}/`) || !candidate.endsWith(slash)) continue;
-    const match = ITEM_SEGMENT.exec(
-      candidate.slice(stem.length + 1, candidate.length - slash.length),
-    );
-    if (!match || (match[2] ?? '') !== suffix) continue;
-    const acting = operations.filter((operation) => ITEM_ACTIONS[operation.method]);
-    if (acting.length === 0) continue;
-    return { item: { path: candidate, parameter: match[1] ?? '', operations: acting } };
-  }
+  // The collection's own way first; else the other: Netlify's `/services/` has its item at
+  // `/services/{addonName}`.
+  for (const ending of [slash, slash === '' ? '/' : ''])
+    for (const [candidate, operations] of byPath) {
+      if (
+        !candidate.startsWith(`${stem}/`) ||
+        withoutTrailingSlash(candidate) + ending !== candidate
+      )
+        continue;
+      const match = ITEM_SEGMENT.exec(
+        candidate.slice(stem.length + 1, candidate.length - ending.length),
+      );
+      if (!match || (match[2] ?? '') !== suffix) continue;
+      const acting = operations.filter((operation) => ITEM_ACTIONS[operation.method]);
+      if (acting.length === 0) continue;
+      return { item: { path: candidate, parameter: match[1] ?? '', operations: acting } };
+    }
   return undefined;
 }
 
@@ -338,10 +350,13 @@ function resourceOf(
         ),
       );
   // Named as any kind names them: a form's `PrivacyPolicyUrl` is a kind's `privacy_policy_url`.
-  const written = writtenProperties(gathered.bodies.values(), {
-    ...Object.assign({}, ...kinds.map((kind) => propertiesOf(kind))),
-    ...properties,
-  });
+  const written = [
+    ...writtenProperties(gathered.bodies.values(), {
+      ...Object.assign({}, ...kinds.map((kind) => propertiesOf(kind))),
+      ...properties,
+    }),
+    ...(create && takesQueryAlone(create) ? queryProperties(create, properties) : []),
+  ];
   const created = createBody ? propertiesOf(createBody.record) : {};
   const scope = parametersOf(candidate.path);
   const idSchema =
@@ -364,7 +379,10 @@ function resourceOf(
   const createdKey = idWithin
     ? createBody && propertyWithin(createBody.record, idWithin, idProperty)
     : created[idProperty];
-  const clientChosenId = createdKey !== undefined && !isReadOnly(createdKey);
+  const clientChosenId =
+    createdKey !== undefined
+      ? !isReadOnly(createdKey)
+      : !createBody && !idWithin && !keyLink && editsKey(gathered.bodies, idProperty);
   const keyInBody =
     item && !keyLink && !clientChosenId && !idWithin
       ? keyNamedIn(created, item.parameter, idProperty)
@@ -697,7 +715,9 @@ function idPropertyOf(
     (named !== undefined && ownIdNamed(named, candidate.path, scalars) ? 'id' : named) ??
     // An `id` holding an object (Mist's virtual chassis answers `{id: <the chassis>}`) is no key.
     (scalars.includes('id') ? 'id' : undefined) ??
-    (item && endingPropertyFor(item.parameter, scalars));
+    (item && endingPropertyFor(item.parameter, scalars)) ??
+    (item && initialsPropertyFor(item.parameter, scalars)) ??
+    (item && qualifiedPropertyFor(item.parameter, scalars));
   // Records that hold their key only in their link (`uri: /videos/258684937`): keyed by
   // another property the service sets, none could be read at the path they name.
   // Only for a number in the path, which names no other field: a word there
@@ -800,6 +820,22 @@ function ownIdNamed(property: string, collectionPath: string, scalars: readonly 
   const noun = words.slice(0, -1).join(' ');
   const collection = wordsOf(collectionPath.split('/').filter(Boolean).at(-1) ?? '').join(' ');
   return collection === noun || collection === `${noun}s` || collection === `${noun}es`;
+}
+
+/**
+ * Whether an edit's body writes the key property, for a collection no create body names it in
+ * (Gitea's variables, made at their item path, renamed by a `PUT` naming a new `name`): the
+ * client names the key, and an edit naming another moves the record.
+ */
+function editsKey(bodies: ReadonlyMap<Operation, Envelope>, idProperty: string): boolean {
+  return [...bodies].some(([operation, body]) => {
+    const key = propertiesOf(body.record)[idProperty];
+    return (
+      (operation.method === 'put' || operation.method === 'patch') &&
+      key !== undefined &&
+      !isReadOnly(key)
+    );
+  });
 }
 
 /** Whether a body has a property named as the item parameter is (by words). */
@@ -1165,6 +1201,30 @@ function bodySchemaOf(operation: Operation): SchemaObject | undefined {
 
 function takesObject(operation: Operation): boolean {
   return bodySchemaOf(operation) !== undefined;
+}
+
+/**
+ * A `post` with no request body that takes query parameters (Netlify's
+ * `POST /agent_runners?site_id=...&prompt=...`): a create where it answers a listed record
+ * (see resourceOf's `madeByService`), its fields those the query names.
+ */
+function takesQueryAlone(operation: Operation): boolean {
+  return (
+    operation.requestBody === undefined &&
+    operation.parameters.some((parameter) => parameter.in === 'query')
+  );
+}
+
+/** The record properties a create's query parameters name (by words: `site_id` is `siteId`). */
+function queryProperties(
+  operation: Operation,
+  properties: Readonly<Record<string, SchemaObject>>,
+): string[] {
+  const byWords = new Map(Object.keys(properties).map((name) => [wordKey(name), name]));
+  return operation.parameters
+    .filter((parameter) => parameter.in === 'query')
+    .map((parameter) => byWords.get(wordKey(parameter.name)))
+    .filter((name): name is string => name !== undefined && !isReadOnly(properties[name] ?? {}));
 }
 
 /** A `post` that answers a list: a search, not a create. */

@@ -134,7 +134,10 @@ export function findCollections(operations: readonly ApiOperation[]): Collection
     const list = methods.get('get');
     const listShape = list && listShapeOf(successOf(list)?.schema);
     const post = methods.get('post');
-    const create = post && post.bodies.length > 0 && !isSearch(post, list) ? post : undefined;
+    const create =
+      post && (post.bodies.length > 0 || createsByQuery(post, listShape)) && !isSearch(post, list)
+        ? post
+        : undefined;
     if (!listShape && !create) continue;
     const item = itemPathOf(parts, byPath);
     // Without an item path, only a list that can be added to counts (not a lone action).
@@ -247,6 +250,21 @@ function takesIntegers(methods: ReadonlyMap<string, ApiOperation>, itemParam: st
       const types = Array.isArray(schema.type) ? schema.type : [schema.type];
       return types.includes('integer') && !types.includes('string');
     })
+  );
+}
+
+/**
+ * A `post` with no body that takes query parameters and answers one of the listed records
+ * (Netlify's `POST /agent_runners?site_id=...`): a create, as a client reads it.
+ */
+function createsByQuery(post: ApiOperation, listShape: ListShape | undefined): boolean {
+  const answer = successOf(post)?.schema;
+  return (
+    post.bodies.length === 0 &&
+    post.parameters.some((parameter) => parameter.in === 'query') &&
+    listShape !== undefined &&
+    answer !== undefined &&
+    (answer === listShape.items || JSON.stringify(answer) === JSON.stringify(listShape.items))
   );
 }
 

@@ -107,6 +107,44 @@ describe('the collection finder', () => {
       ),
     ).toEqual([]);
   });
+
+  it('takes a post with no body that answers a listed record from its query for the create', () => {
+    const one = { 200: { description: 'ok', schema: record } };
+    const siteId = { name: 'site_id', in: 'query', type: 'string', required: true };
+    const paths = {
+      '/runners': {
+        get: {
+          parameters: [siteId],
+          responses: { 200: { description: 'ok', schema: { type: 'array', items: record } } },
+        },
+        post: { parameters: [siteId], responses: one },
+      },
+      '/runners/{runner_id}': {
+        get: {
+          parameters: [{ name: 'runner_id', in: 'path', type: 'string', required: true }],
+          responses: one,
+        },
+      },
+      // An action answering something else is no create.
+      '/jobs': {
+        get: {
+          responses: { 200: { description: 'ok', schema: { type: 'array', items: record } } },
+        },
+        post: { parameters: [siteId], responses: { 202: { description: 'queued' } } },
+      },
+      '/jobs/{id}': {
+        get: {
+          parameters: [{ name: 'id', in: 'path', type: 'string', required: true }],
+          responses: one,
+        },
+      },
+    };
+    const collections = findCollections(operationsOf({ ...swagger, paths }));
+    expect(collections.map((collection) => [collection.path, collection.create?.method])).toEqual([
+      ['/runners', 'post'],
+      ['/jobs', undefined],
+    ]);
+  });
 });
 
 describe('traits', () => {
@@ -190,6 +228,50 @@ describe('request values', () => {
       expect(JSON.stringify(createValueMaker(seed).request(schema))).not.toContain('null');
   });
 
+  it('make a text of a repeated character class as long as its bounds say (a card number)', () => {
+    const schema: JsonObject = {
+      type: 'object',
+      required: ['number'],
+      properties: { number: { type: 'string', pattern: '^\\d+$', minLength: 16, maxLength: 19 } },
+    };
+    for (let seed = 1; seed <= 6; seed++)
+      expect((createValueMaker(seed).request(schema) as { number: string }).number).toMatch(
+        /^\d{16,19}$/,
+      );
+  });
+
+  it("send the discriminator's property of a kind, which tells it from the others", () => {
+    const kind = (model: string): JsonObject => ({
+      type: 'object',
+      additionalProperties: false,
+      required: ['params'],
+      properties: { model: { type: 'string', const: model }, params: { type: 'object' } },
+    });
+    const schema: JsonObject = {
+      oneOf: [kind('transactions'), kind('settlements')],
+      discriminator: { propertyName: 'model' },
+    };
+    for (let seed = 1; seed <= 6; seed++)
+      expect(['transactions', 'settlements']).toContain(
+        (createValueMaker(seed).request(schema) as { model?: string }).model,
+      );
+  });
+
+  it('make a value its allOf parts describe at any depth of parts (an enum six parts down)', () => {
+    let unit: JsonObject = { type: 'string', enum: ['pound', 'gram'] };
+    for (let part = 0; part < 6; part++) unit = { allOf: [unit] };
+    const weight = { type: 'object', required: ['unit'], properties: { unit } };
+    const schema: JsonObject = {
+      type: 'object',
+      required: ['box'],
+      properties: { box: { allOf: [{ allOf: [weight] }] } },
+    };
+    for (let seed = 1; seed <= 6; seed++) {
+      const value = createValueMaker(seed).request(schema) as { box: { unit: unknown } };
+      expect(['pound', 'gram']).toContain(value.box.unit);
+    }
+  });
+
   it('find a record id by the item parameter, at the top or in a one-record wrapper', () => {
     expect(idIn({ username: 'ann', id: 3 }, 'username')).toBe('ann');
     expect(idIn({ data: { id: 'x1' } }, 'petId')).toBe('x1');
@@ -229,6 +311,30 @@ describe('request values', () => {
     const record = { id: '10001', optionId: 'CilZcEQ' };
     expect(idIn(record, 'optionId', undefined, [], options?.integerKey)).toBe('10001');
     expect(idIn(record, 'optionId')).toBe('CilZcEQ');
+  });
+
+  it("find no id two objects down, which is another record's (a commit signer's name)", () => {
+    const files = { commit: { sha: 'c1' }, verification: { signer: { name: 'Ann' } } };
+    expect(idIn(files, 'filepath')).toBeUndefined();
+    expect(idIn({ data: { id: 'x1' }, meta: {} }, 'petId')).toBe('x1');
+  });
+
+  it("find an id under the property a one-word parameter ends in (a file's path)", () => {
+    expect(idIn({ name: 'README.md', path: 'docs/README.md' }, 'filepath')).toBe('docs/README.md');
+    expect(idIn({ name: 'CI', data: 'x' }, 'variablename')).toBe('CI');
+  });
+
+  it('find an id under the one property named as the item parameter with words before it', () => {
+    expect(idIn({ event_id: 'e1', event_exception_id: 'x1' }, 'exception_id')).toBe('x1');
+    expect(idIn({ tx_hash: 'h1', block_hash: 'b1' }, 'hash')).toBeUndefined();
+    // Not in one of the record's objects: a service's `spec.externalName` is no `{name}`.
+    const service = { metadata: { name: 'web' }, spec: { externalName: 'web.example.com' } };
+    expect(idIn(service, 'name')).toBe('web');
+  });
+
+  it("find an id the item parameter names by its initials (a JSON Web Key's kid for keyId)", () => {
+    expect(idIn({ kid: 'k1', kty: 'RSA', alg: 'RS256' }, 'keyId')).toBe('k1');
+    expect(idIn({ kid: 'k1', id: 'i1' }, 'keyId')).toBe('i1');
   });
 
   it("read the key of records holding the parameter's name in several objects where the document keeps it", () => {
@@ -516,6 +622,31 @@ describe('the driver on a GET that describes a body (Chaingateway: 10 operations
       expect(result.collections.flatMap((collection) => collection.steps)).toEqual([
         expect.objectContaining({ step: 'list', outcome: 'passed' }),
         expect.objectContaining({ step: 'read', outcome: 'passed' }),
+      ]);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('follows a record an edit renames under the property its key was read from', async () => {
+    // Gitea's variables: listed by `name`, renamed by a `PUT` naming a new one.
+    const spec = fileURLToPath(new URL('../fixtures/specs/renamed-by-edit.yaml', import.meta.url));
+    const running = await startMock({ spec, port: 0, apiKeys: ['k'] });
+    try {
+      const { resolved } = await loadDocument(spec);
+      const result = await driveApi({
+        baseUrl: running.url,
+        document: resolved,
+        credentials: credentialsFor(resolved, 'k'),
+        verify: true,
+      });
+      const steps = result.collections.flatMap((collection) => collection.steps);
+      expect(steps.map((step) => [step.step, step.outcome])).toEqual([
+        ['list', 'passed'],
+        ['read', 'passed'],
+        ['update', 'passed'],
+        ['delete', 'passed'],
+        ['gone', 'passed'],
       ]);
     } finally {
       await running.close();

@@ -347,6 +347,8 @@ async function driveCollection(
   let id: Json | undefined;
   /** The record the create answered, whose values fill the list's required filters. */
   let created: JsonObject | undefined;
+  /** The listed record whose id the item steps use, when the list gave it. */
+  let listed: JsonObject | undefined;
   const itemParam = collection.itemParam ?? '';
   const { verify } = context.options;
   const blocked = (step: StepName, operation: ApiOperation, reason: string): StepResult => ({
@@ -451,7 +453,7 @@ async function driveCollection(
         });
     }
     steps.push(step);
-    if (id === undefined && collection.listShape)
+    if (id === undefined && collection.listShape) {
       id = firstIdIn(
         exchange.json,
         collection.listShape,
@@ -460,7 +462,14 @@ async function driveCollection(
         collection.idWithin,
         collection.integerKey,
       );
+      listed = recordsIn(exchange.json, collection.listShape).find(
+        (record) => id !== undefined && keyNameOf(record, id) !== undefined,
+      );
+    }
   }
+  // The property the id was read from, at the record's top level: an edit writing another
+  // value there renames the record (Gitea's variables, renamed by a new `name`).
+  const keyName = id === undefined ? undefined : keyNameOf(created ?? listed, id);
   const itemSteps: [StepName, ApiOperation | undefined][] = [
     ['read', collection.read],
     ['update', collection.replace],
@@ -506,7 +515,7 @@ async function driveCollection(
               collection.idWithin,
               collection.integerKey,
             ) ?? idIn(body?.value, itemParam, collection.idProperty, collection.idWithin))
-          : keyAfterUpdate(exchange.json, body?.value, itemParam, collection);
+          : keyAfterUpdate(exchange.json, body?.value, itemParam, collection, keyName);
     if (moved !== undefined) id = moved;
     if (verify && step === 'delete' && result.outcome === 'passed' && collection.read) {
       const again = await sendStep(collection.read, id);
@@ -755,6 +764,8 @@ function idNames(itemParam: string): string[] {
       ...withoutAWordOf(itemParam),
       'id',
       ...(suffix ? [suffix] : []),
+      // Its initials, as a client reads an abbreviated id: a JSON Web Key's `kid` for `{keyId}`.
+      ...initialsOf(itemParam),
       'uuid',
       'slug',
       'key',
@@ -762,6 +773,22 @@ function idNames(itemParam: string): string[] {
       LINK,
       'name',
     ]),
+  ];
+}
+
+/** A parameter of words ending in `id` by the initials of the others (`keyId`: `kid`). */
+function initialsOf(itemParam: string): string[] {
+  const words = itemParam
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word.length > 0)
+    .map((word) => word.toLowerCase());
+  if (words.length < 2 || words.at(-1) !== 'id') return [];
+  return [
+    `${words
+      .slice(0, -1)
+      .map((word) => word[0] ?? '')
+      .join('')}id`,
   ];
 }
 
@@ -840,6 +867,8 @@ export function idIn(
   idWithin: readonly string[] = [],
   /** Whether the item path takes only an integer: a text of other characters is no key of it. */
   integerKey = false,
+  /** Whether `value` is already the one inside a wrapper: a wrapper is one level, not two. */
+  wrapped = false,
 ): Json | undefined {
   if (!isObject(value)) return undefined;
   const [holder, ...rest] = idWithin;
@@ -850,7 +879,10 @@ export function idIn(
   const names = idProperty === undefined ? idNames(itemParam) : [idProperty];
   // The property the parameter's last words name, as the description reads: DigitalOcean's
   // `{replica_name}` is a replica's `name` (beside its `id`), `{floating_ip}` an `ip`.
-  const ending = idProperty === undefined ? endingIn(value, itemParam, integerKey) : undefined;
+  const ending =
+    idProperty === undefined
+      ? (endingIn(value, itemParam, integerKey) ?? runTogetherIn(value, itemParam))
+      : undefined;
   if (ending !== undefined) return ending;
   for (const name of names) {
     // A record's own link holds its id as its last segment (Vimeo's `uri: "/videos/7"`).
@@ -860,10 +892,18 @@ export function idIn(
     } else if (isKey(value[name]))
       return LINK_NAMES.has(name) ? lastSegment(value[name]) : value[name];
   }
+  // The one property named as the parameter with words before it: `{exception_id}` of an
+  // `event_exception_id`, as a client reads it; in the record itself, not in one of its objects
+  // (a service's `spec.externalName` is no `{name}`).
+  const qualified =
+    idProperty === undefined && !wrapped ? qualifiedIn(value, itemParam) : undefined;
+  if (qualified !== undefined) return qualified;
   // The one object inside that holds an id: a wrapper may carry others (Apideck's `_raw: {}`).
+  // Not deeper: the `name` of a commit's `verification.signer` is no file's path.
+  if (wrapped) return undefined;
   const ids = Object.values(value)
     .filter(isObject)
-    .map((inner) => idIn(inner, itemParam, idProperty, idWithin, integerKey))
+    .map((inner) => idIn(inner, itemParam, idProperty, idWithin, integerKey, true))
     .filter((id) => id !== undefined);
   return ids.length === 1 ? ids[0] : undefined;
 }
@@ -899,6 +939,30 @@ function fitsPath(value: string | number, integerKey: boolean): boolean {
   return !integerKey || typeof value === 'number' || /^-?[0-9]+$/.test(value);
 }
 
+/**
+ * The id under the property a one-word parameter ends in, its words run together (`{filepath}`
+ * names a file's `path`, beside its `name`), the longest such property.
+ */
+function runTogetherIn(value: JsonObject, itemParam: string): Json | undefined {
+  const [only, ...others] = wordsIn(itemParam);
+  if (only === undefined || others.length > 0) return undefined;
+  const [longest] = Object.keys(value)
+    .filter((name) => {
+      const joined = wordsIn(name).join('');
+      return joined.length >= 2 && joined.length < only.length && only.endsWith(joined);
+    })
+    .sort((a, b) => wordsIn(b).join('').length - wordsIn(a).join('').length);
+  return longest !== undefined && isId(value[longest]) ? value[longest] : undefined;
+}
+
+/** The id under the one property whose words end in all the parameter's, after others. */
+function qualifiedIn(value: JsonObject, itemParam: string): Json | undefined {
+  const words = wordsIn(itemParam).join(' ');
+  const found = Object.keys(value).filter((name) => wordsIn(name).join(' ').endsWith(` ${words}`));
+  const [only] = found;
+  return found.length === 1 && only !== undefined && isId(value[only]) ? value[only] : undefined;
+}
+
 function wordsIn(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
@@ -913,6 +977,7 @@ function recordIn(
   itemParam: string,
   idProperty?: string,
   idWithin: readonly string[] = [],
+  wrapped = false,
 ): JsonObject | undefined {
   if (!isObject(value)) return undefined;
   const [holder] = idWithin;
@@ -920,9 +985,10 @@ function recordIn(
     return value;
   const names = idProperty === undefined ? idNames(itemParam) : [idProperty];
   if (names.some((name) => isId(value[name]))) return value;
+  if (wrapped) return undefined;
   const records = Object.values(value)
     .filter(isObject)
-    .map((inner) => recordIn(inner, itemParam, idProperty, idWithin))
+    .map((inner) => recordIn(inner, itemParam, idProperty, idWithin, true))
     .filter((record) => record !== undefined);
   return records.length === 1 ? records[0] : undefined;
 }
@@ -954,11 +1020,13 @@ function keyAfterUpdate(
   sent: Json | undefined,
   itemParam: string,
   collection: Collection,
+  /** The record's top-level property its key was read from: an edit writing it renames it. */
+  keyName: string | undefined,
 ): Json | undefined {
   const { idWithin, integerKey } = collection;
   const written = isObject(sent) ? endingNameIn(sent, itemParam, integerKey) : undefined;
   if (written === undefined || !isObject(sent))
-    return idIn(answer, itemParam, undefined, idWithin, integerKey);
+    return keyWritten(sent, keyName) ?? idIn(answer, itemParam, undefined, idWithin, integerKey);
   const told = recordIn(answer, itemParam, undefined, idWithin)?.[written];
   return isId(told) && fitsPath(told, integerKey ?? false) ? told : sent[written];
 }
@@ -983,6 +1051,27 @@ function ownIdIn(value: Json | undefined, collection: Collection): Json | undefi
   const names = [`${noun}Id`, `${noun}_id`, `${noun}ID`];
   const found = names.map((name) => value[name]).find(isId);
   return found;
+}
+
+/** The top-level property of a record that holds `id`. */
+function keyNameOf(record: Json | undefined, id: Json): string | undefined {
+  if (!isObject(record)) return undefined;
+  return Object.keys(record).find(
+    (name) => isId(record[name]) && String(record[name]) === String(id),
+  );
+}
+
+/** The key a body writes under the property the record's key was read from. */
+function keyWritten(body: Json | undefined, keyName: string | undefined): Json | undefined {
+  if (!isObject(body) || keyName === undefined) return undefined;
+  const value = body[keyName];
+  return isId(value) ? value : undefined;
+}
+
+function recordsIn(value: Json | undefined, shape: ListShape): JsonObject[] {
+  const records =
+    shape.kind === 'array' ? value : isObject(value) ? value[shape.property] : undefined;
+  return Array.isArray(records) ? records.filter(isObject) : [];
 }
 
 function idInLocation(location: string | undefined): Json | undefined {

@@ -16,6 +16,9 @@ addFormats.default(ajv);
 /** How deep a request value goes: recursive schemas stop there. */
 const MAX_DEPTH = 6;
 
+/** How many composition parts down a schema is read: a cycle of parts alone stops there. */
+const MAX_PARTS = 16;
+
 /**
  * How deep the check of a made value reads its schema: a required property below MAX_DEPTH
  * is required all the same (a value whose optional branch reaches it is made again).
@@ -111,8 +114,14 @@ export function createValueMaker(seed: number): ValueMaker {
  * `required`), OpenAPI-only keywords out, 3.0's boolean exclusive bounds turned into 2020-12's
  * numbers, and anything deeper than MAX_DEPTH (or a `$ref` left by a cycle) left open.
  */
-export function forRequest(schema: JsonObject, depth: number, limit = MAX_DEPTH): JsonObject {
-  if (depth > limit || typeof schema.$ref === 'string') return {};
+export function forRequest(
+  schema: JsonObject,
+  depth: number,
+  limit = MAX_DEPTH,
+  /** How many `allOf`/`anyOf`/`oneOf` parts down the same value this schema is. */
+  parts = 0,
+): JsonObject {
+  if (depth > limit || parts > MAX_PARTS || typeof schema.$ref === 'string') return {};
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
     if (DROPPED_KEYWORDS.has(key) || key.startsWith('x-')) continue;
@@ -129,7 +138,9 @@ export function forRequest(schema: JsonObject, depth: number, limit = MAX_DEPTH)
     ) {
       out[key] = forRequest(value, depth + 1, limit);
     } else if ((key === 'allOf' || key === 'anyOf' || key === 'oneOf') && Array.isArray(value)) {
-      out[key] = value.filter(isObject).map((part) => forRequest(part, depth + 1, limit));
+      // A part describes the same value, not a deeper one: ShipEngine's weight `unit`, an
+      // `allOf` of an enum, was left open below the depth and made as an object.
+      out[key] = value.filter(isObject).map((part) => forRequest(part, depth, limit, parts + 1));
     } else if (
       (key === 'exclusiveMinimum' || key === 'exclusiveMaximum') &&
       typeof value === 'boolean'
@@ -148,6 +159,8 @@ export function forRequest(schema: JsonObject, depth: number, limit = MAX_DEPTH)
   }
   // A client writes no empty text where nothing asks for one: an empty `code` names no record.
   if (isPlainText(schema)) out.minLength = 1;
+  boundRepeat(out);
+  requireDiscriminator(schema, out);
   if (schema.exclusiveMinimum === true) delete out.minimum;
   if (schema.exclusiveMaximum === true) delete out.maximum;
   if (Array.isArray(schema.required)) {
@@ -159,6 +172,43 @@ export function forRequest(schema: JsonObject, depth: number, limit = MAX_DEPTH)
     );
   }
   return out;
+}
+
+/**
+ * The discriminator's property required in each kind that declares it, as OpenAPI says a
+ * payload carries it: Gr4vy's report `spec` is one of five kinds told by an optional `model`,
+ * and a spec without one was each kind at once, which `oneOf` refuses.
+ */
+function requireDiscriminator(schema: JsonObject, out: JsonObject): void {
+  const name = isObject(schema.discriminator) ? schema.discriminator.propertyName : undefined;
+  if (typeof name !== 'string') return;
+  const kinds = [out.oneOf, out.anyOf].flatMap((list) =>
+    Array.isArray(list) ? list.filter(isObject) : [],
+  );
+  for (const kind of kinds) {
+    const parts = [kind, ...(Array.isArray(kind.allOf) ? kind.allOf.filter(isObject) : [])];
+    const declares = parts.some((part) => isObject(part.properties) && name in part.properties);
+    const required = Array.isArray(kind.required) ? kind.required : [];
+    if (declares && !required.includes(name)) kind.required = [...required, name];
+  }
+}
+
+/** A pattern that repeats one character class: `^\d+$`, `^[a-z0-9]*$`. */
+const REPEATED_CLASS = /^\^(\\[dDwWsS]|\[(?:[^\]\\]|\\.)+\]|[A-Za-z0-9_-])([+*])\$$/;
+
+/**
+ * The text's length bounds written into a pattern that repeats one character class (Gr4vy's
+ * card `number`: `^\d+$` of 16 to 19): the generator makes the pattern's text and pads it to
+ * the length with any characters, which the pattern then refuses, every time.
+ */
+function boundRepeat(schema: JsonObject): void {
+  const { pattern, minLength, maxLength } = schema;
+  if (typeof pattern !== 'string' || (minLength === undefined && maxLength === undefined)) return;
+  const match = REPEATED_CLASS.exec(pattern);
+  if (!match) return;
+  const least = typeof minLength === 'number' ? minLength : match[2] === '+' ? 1 : 0;
+  const most = typeof maxLength === 'number' ? String(maxLength) : '';
+  schema.pattern = `^${match[1] ?? ''}{${least},${most}}$`;
 }
 
 /** A string schema that bounds nothing of its text: no length, pattern, format or listed values. */

@@ -174,12 +174,11 @@ class CollectionHandlers {
     // It is the operation's example, with the record's fields it declares where they fit.
     const describesRecord =
       envelope?.kind === 'plain' && !holdsOnly(envelope.record, this.resource.schema);
-    const answerForRecord = (record: StoredRecord): unknown => {
+    const answerForRecord = (record: StoredRecord, about = envelope?.record): unknown => {
       const base = example();
-      if (!envelope || typeof base !== 'object' || base === null || Array.isArray(base))
-        return base;
+      if (!about || typeof base !== 'object' || base === null || Array.isArray(base)) return base;
       const { compiler } = this.options;
-      const declared = propertiesOf(envelope.record);
+      const declared = propertiesOf(about);
       // A number the answer declares as text is told as text (an integer id as
       // `{"id": "10000"}`): made up instead, it would name no record.
       const shown = Object.entries(this.#withKeyAsParameter(record, declared))
@@ -192,22 +191,25 @@ class CollectionHandlers {
             : [name, value],
         );
       const merged = { ...base, ...Object.fromEntries(shown) };
-      if (compiler.response(envelope.record)(merged).length === 0) return merged;
+      if (compiler.response(about)(merged).length === 0) return merged;
       // Each field that fits where the answer declares it: Resend's revoke answers a
       // `revoked_at` string where the grant keeps null until then.
       const fitting = shown.filter(
         ([name, value]) => compiler.response(declared[name] ?? {})(value).length === 0,
       );
       const kept = { ...base, ...Object.fromEntries(fitting) };
-      return compiler.response(envelope.record)(kept).length === 0 ? kept : base;
+      return compiler.response(about)(kept).length === 0 ? kept : base;
     };
+    // An answer in no shape of the record that names its key (Coolify's create answering
+    // `{uuid}` alone) tells the record's key, not its example's: a client reads the record by it.
+    const namesKey = envelope ? undefined : keyAnswerOf(operation, status, this.resource);
     // An answer of a schema other than the record's may refuse the record as it is (a create
     // answering a session, `anyOf` closed shapes; a field null in the record, a string there).
     const listed = this.#listedSchema();
     const ownShape = envelope?.kind !== 'plain' || envelope.record === listed;
     /** The record in its envelope; where the answer refuses it, the answer about it. */
     const recordBody = (record: StoredRecord): unknown => {
-      if (!envelope) return example();
+      if (!envelope) return namesKey ? answerForRecord(record, namesKey) : example();
       if (describesRecord) return answerForRecord(record);
       if (ownShape) return this.envelopes.record(envelope, record);
       try {
@@ -683,6 +685,20 @@ function isCreatable(resource: Resource): boolean {
 }
 
 /** The operation's answer of that status is a bare key: a JSON string, or an integer for integer keys. */
+/**
+ * The object schema an operation answers with that declares the record's key at its top
+ * level, for an answer in no shape of the record (see CollectionHandlers' `namesKey`).
+ */
+function keyAnswerOf(
+  operation: Operation,
+  status: number,
+  resource: Resource,
+): SchemaObject | undefined {
+  if (resource.idWithin) return undefined;
+  const schema = jsonSchemaOf(responseFor(operation, status)?.response);
+  return schema && resource.idProperty in propertiesOf(schema) ? schema : undefined;
+}
+
 function documentsKeyAlone(operation: Operation, status: number, resource: Resource): boolean {
   const type = jsonSchemaOf(responseFor(operation, status)?.response)?.type;
   return resource.idKind === 'integer' ? type === 'integer' : type === 'string';

@@ -8,6 +8,7 @@ import { SpecError } from '../../openapi/load.js';
 import type { Resource } from '../../openapi/resources.js';
 import { ID_WORDS, wordsOf } from '../../openapi/item-key.js';
 import { linkOf } from '../../openapi/link-key.js';
+import { objectArmsOf } from '../../openapi/envelopes.js';
 import type { DataGenerator } from '../../openapi/sample.js';
 import {
   carries,
@@ -137,6 +138,9 @@ export class RecordMaker {
       const score = sent * 2 + (current && fits(schema, current) >= 0 ? 1 : 0);
       if (!best || score > best.score) best = { maker, score };
     }
+    // Fields no kind's record holds as sent (a `null` a patch clears with) choose no kind.
+    if (!best && current)
+      return this.#variants.find(({ schema }) => fits(schema, current) >= 0)?.maker ?? this;
     return best?.maker ?? this;
   }
 
@@ -456,8 +460,11 @@ export class RecordMaker {
   #nullableBy(operation: Operation): ReadonlySet<string> {
     let names = this.#nullable.get(operation);
     if (!names) {
+      // Each kind a body of several kinds may be: the kind that lets a field be null is the
+      // one a `{trigger_metadata: null}` is (Discord's rule edits), whichever kind is first.
+      const kinds = [...(operation.requestBody?.content.values() ?? [])].flatMap(objectArmsOf);
       names = new Set(
-        this.#bodySchemasOf(operation).flatMap((schema) =>
+        [...this.#bodySchemasOf(operation), ...kinds].flatMap((schema) =>
           Object.entries(propertiesOf(schema))
             .filter(([, property]) => this.options.compiler.request(property)(null).length === 0)
             .map(([name]) => name),
