@@ -29,6 +29,7 @@ const SLOWEST_FIRST = [
   'test/diff.test.ts',
   'test/types-corpus.test.ts', // TypeScript 5 in the process, TypeScript 7's tsc
   'test/browser/msw-worker.test.ts', // Chromium
+  'test/skip-paths.test.ts', // two Vitest runs without Chromium and redis-server
   'test/browser/inspector-widths.test.ts', // Chromium
   'test/fast-yaml.test.ts',
   'test/file-store.test.ts', // writers killed at random moments

@@ -51,7 +51,7 @@ const STREAM_TEXT_KEPT = 16 * 1024;
 
 /** What sending needs: where, how long to wait, and where advice goes. */
 export interface HttpContext {
-  target: Pick<ContractTarget, 'baseUrl' | 'timeoutMs'> & { readOnly?: boolean };
+  target: Pick<ContractTarget, 'baseUrl' | 'timeoutMs' | 'dispatcher'> & { readOnly?: boolean };
   /** Something HTTP recommends and the deployment does not do: a warning, never a failure. */
   advise(advice: string): void;
   /**
@@ -80,15 +80,15 @@ const TRANSIENT = new Set([
 
 const CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/;
 
-let dispatcher: Dispatcher | undefined;
+let shared: Dispatcher | undefined;
 
 /**
  * The connection pool of every request: through HTTP_PROXY / HTTPS_PROXY unless NO_PROXY
  * says otherwise. TLS trusts Node's CAs, plus NODE_EXTRA_CA_CERTS when it is set.
  */
 function pool(): Dispatcher {
-  dispatcher ??= new EnvHttpProxyAgent();
-  return dispatcher;
+  shared ??= new EnvHttpProxyAgent();
+  return shared;
 }
 
 /**
@@ -141,7 +141,7 @@ async function sendWithRetries(
   for (let tries = 1; ; tries++) {
     let answer: Answer;
     try {
-      answer = await sendOnce(url, req, ctx.target.timeoutMs, stream);
+      answer = await sendOnce(url, req, ctx.target, stream);
     } catch (err) {
       const why = connectionFailure(err, ctx.target.timeoutMs);
       if (why.transient && !reconnected) {
@@ -178,7 +178,7 @@ interface Answer {
 async function sendOnce(
   url: string,
   req: SentRequest,
-  timeoutMs: number,
+  { timeoutMs, dispatcher }: HttpContext['target'],
   stream: StreamRead | undefined,
 ): Promise<Answer> {
   // The whole exchange, body included: a deployment that stalls mid-body is not an answer. The
@@ -190,7 +190,7 @@ async function sendOnce(
     timeoutMs,
   );
   try {
-    return await exchange(url, req, bound.signal, stream);
+    return await exchange(url, req, dispatcher ?? pool(), bound.signal, stream);
   } finally {
     clearTimeout(timer);
   }
@@ -199,6 +199,7 @@ async function sendOnce(
 async function exchange(
   url: string,
   req: SentRequest,
+  dispatcher: Dispatcher,
   signal: AbortSignal,
   stream: StreamRead | undefined,
 ): Promise<Answer> {
@@ -212,7 +213,7 @@ async function exchange(
       ...req.headers,
     },
     body: req.body,
-    dispatcher: pool(),
+    dispatcher,
     signal,
   });
   const headers: Record<string, string> = {};

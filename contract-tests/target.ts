@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import type { Credentials, SuiteCredential } from './credentials.js';
 import type { ContractPlan } from './plan.js';
 
@@ -28,6 +29,8 @@ export interface ContractTarget {
   replay: string;
   /** Where the suite listens for the callbacks and webhooks the target sends; none: not checked. */
   receiver?: { host: string; port: number };
+  /** How requests reach the target; unset, through the environment's proxy (a test's answers in process). */
+  dispatcher?: Dispatcher;
 }
 
 /** What `petstore-kit contract` hands the suite (contract-tests/suite.ts). */

@@ -22,7 +22,9 @@ import { mediaServer, type MediaBehaviour } from './fixtures/media-server.js';
 import { ledgerServer, type LedgerBehaviour } from './fixtures/ledger-server.js';
 import { notesServer, type NotesBehaviour } from './fixtures/notes-server.js';
 import { shelvesServer, type ShelvesBehaviour } from './fixtures/shelves-server.js';
+import type { DeploymentBehaviour } from './fixtures/deployment.js';
 import { CATEGORIES, categoryStore } from './helpers.js';
+import { InProcessDispatcher } from './in-process-dispatcher.js';
 
 const KEY = 'proof-key';
 /**
@@ -1294,6 +1296,16 @@ interface SuiteRun {
   advisories: Set<string>;
 }
 
+/**
+ * Where the suite reaches a server answered in process: a URL as any, no socket behind it. A
+ * deployment whose connections are its difference is served on a port (`overSocket`).
+ */
+const IN_PROCESS_ORIGIN = 'http://deployment.localhost';
+
+/** Whether a deployment's difference is in its connections: then only a socket shows it. */
+const inConnections = (b: DeploymentBehaviour) =>
+  b.closeConnections !== undefined || b.dropEvery !== undefined;
+
 /** Serves an app on a free port, under a base path; resolves with its URL and how to stop it. */
 async function serve(
   app: Express,
@@ -1311,10 +1323,19 @@ async function serve(
   };
 }
 
-/** Runs every rule of the suite (but the `without` ones) against a base URL, as the CLI would. */
-async function runRules(plan: ContractPlan, baseUrl: string, without?: RegExp): Promise<SuiteRun> {
+/**
+ * Runs every rule of the suite (but the `without` ones) against a base URL, as the CLI would,
+ * through `dispatcher` when given (in process) or else over a socket.
+ */
+async function runRules(
+  plan: ContractPlan,
+  baseUrl: string,
+  without?: RegExp,
+  dispatcher?: InProcessDispatcher,
+): Promise<SuiteRun> {
   const target: ContractTarget = {
     baseUrl,
+    ...(dispatcher ? { dispatcher } : {}),
     // One user and password for every spec that asks for HTTP basic.
     credentials: { token: KEY, basic: KEYS.basic },
     refusedSchemes: {},
@@ -1359,9 +1380,17 @@ async function runRules(plan: ContractPlan, baseUrl: string, without?: RegExp): 
 async function runSuite(
   app: Express,
   spec: SpecName,
-  options: { without?: RegExp } = {},
+  options: { without?: RegExp; overSocket?: boolean } = {},
 ): Promise<SuiteRun> {
-  const server = await serve(app, spec === 'categories' ? '/v1' : '/api');
+  const basePath = spec === 'categories' ? '/v1' : '/api';
+  if (!options.overSocket)
+    return runRules(
+      plans[spec]!,
+      `${IN_PROCESS_ORIGIN}${basePath}`,
+      options.without,
+      new InProcessDispatcher(app),
+    );
+  const server = await serve(app, basePath);
   try {
     return await runRules(plans[spec]!, server.url, options.without);
   } finally {
@@ -1444,16 +1473,20 @@ const ALL_CORRECT: {
   app: () => Express;
   /** The skips a correct server may get, each saying why (all others are false alarms too). */
   skips?: RegExp;
+  /** Served on a port: its difference is in its connections. */
+  overSocket?: boolean;
 }[] = [
   ...CORRECT.map(({ difference, behaviour }) => ({
     difference,
     spec: 'categories' as const,
     app: () => categoriesServer({ apiKey: KEY, ...behaviour }),
+    overSocket: inConnections(behaviour),
   })),
   ...LIBRARY_CORRECT.map(({ difference, behaviour }) => ({
     difference,
     spec: 'library' as const,
     app: () => libraryServer({ apiKey: KEY, ...behaviour }),
+    overSocket: inConnections(behaviour),
   })),
   ...KEYS_CORRECT.map(({ difference, behaviour }) => ({
     difference,
@@ -1532,10 +1565,13 @@ function faultyServer(fault: string): AnyFault {
 
 const runs = new Map<string, Promise<SuiteRun>>();
 /** The full suite against a named fixture server, run once however many tests read it. */
-function runOnce(entry: { spec: SpecName; app: () => Express }, name: string): Promise<SuiteRun> {
+function runOnce(
+  entry: { spec: SpecName; app: () => Express; overSocket?: boolean },
+  name: string,
+): Promise<SuiteRun> {
   let run = runs.get(name);
   if (!run) {
-    run = runSuite(entry.app(), entry.spec);
+    run = runSuite(entry.app(), entry.spec, { overSocket: entry.overSocket ?? false });
     runs.set(name, run);
   }
   return run;
@@ -1606,7 +1642,7 @@ describe('the contract suite catches every faulty server', { timeout: PROOF_TIME
     expect(first?.message).toMatch(
       /^200 answers where the spec wants 201\nexpected status 201, got 200/,
     );
-    expect(first?.message).toMatch(/Request: {2}POST http:\/\/127\.0\.0\.1:\d+\/v1\/categories/);
+    expect(first?.message).toContain(`Request:  POST ${IN_PROCESS_ORIGIN}/v1/categories`);
     expect(first?.message).toContain('Authorization: Bearer ***');
     expect(first?.message).not.toContain(KEY);
     expect(first?.message).toMatch(/Response: 200\n {2}content-type: application\/json/);
