@@ -259,8 +259,8 @@ function itemOf(
   const slash = bare === path ? '' : '/';
   const suffix = /\.[A-Za-z0-9]+$/.exec(bare)?.[0] ?? '';
   const stem = bare.slice(0, bare.length - suffix.length);
-  // The collection's own way first; else the other: Netlify's `/services/` has its item at
-  // `/services/{addonName}`.
+  // The collection's own way first; else the other: a list at `/things/` may keep its items
+  // at `/things/{name}`.
   for (const ending of [slash, slash === '' ? '/' : ''])
     for (const [candidate, operations] of byPath) {
       if (
@@ -824,7 +824,7 @@ function ownIdNamed(property: string, collectionPath: string, scalars: readonly 
 
 /**
  * Whether an edit's body writes the key property, for a collection no create body names it in
- * (Gitea's variables, made at their item path, renamed by a `PUT` naming a new `name`): the
+ * (records made at their item path and renamed by a `PUT` naming a new `name`): the
  * client names the key, and an edit naming another moves the record.
  */
 function editsKey(bodies: ReadonlyMap<Operation, Envelope>, idProperty: string): boolean {
@@ -1204,8 +1204,8 @@ function takesObject(operation: Operation): boolean {
 }
 
 /**
- * A `post` with no request body that takes query parameters (Netlify's
- * `POST /agent_runners?site_id=...&prompt=...`): a create where it answers a listed record
+ * A `post` with no request body that takes query parameters
+ * (`POST /runners?site_id=...&prompt=...`): a create where it answers a listed record
  * (see resourceOf's `madeByService`), its fields those the query names.
  */
 function takesQueryAlone(operation: Operation): boolean {

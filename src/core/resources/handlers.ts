@@ -200,7 +200,7 @@ class CollectionHandlers {
       const kept = { ...base, ...Object.fromEntries(fitting) };
       return compiler.response(about)(kept).length === 0 ? kept : base;
     };
-    // An answer in no shape of the record that names its key (Coolify's create answering
+    // An answer in no shape of the record that names its key (a create answering
     // `{uuid}` alone) tells the record's key, not its example's: a client reads the record by it.
     const namesKey = envelope ? undefined : keyAnswerOf(operation, status, this.resource);
     // An answer of a schema other than the record's may refuse the record as it is (a create

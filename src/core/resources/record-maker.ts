@@ -461,7 +461,7 @@ export class RecordMaker {
     let names = this.#nullable.get(operation);
     if (!names) {
       // Each kind a body of several kinds may be: the kind that lets a field be null is the
-      // one a `{trigger_metadata: null}` is (Discord's rule edits), whichever kind is first.
+      // one a `{trigger_metadata: null}` is (a patch clearing one kind's field), whichever kind is first.
       const kinds = [...(operation.requestBody?.content.values() ?? [])].flatMap(objectArmsOf);
       names = new Set(
         [...this.#bodySchemasOf(operation), ...kinds].flatMap((schema) =>
