@@ -93,6 +93,16 @@ export function createValueMaker(seed: number): ValueMaker {
       }
       if (!check || check(value)) return value;
     }
+    // A `oneOf` whose kinds overlap (any word is several texts at once) is met by one kind
+    // that no other is: a client picks that kind and sends it.
+    for (const kind of kindsOf(clean)) {
+      try {
+        const made = generator.generate(kind as JsonSchema) as Json;
+        if (check?.(made)) return made;
+      } catch {
+        // a kind the generator cannot make: the next
+      }
+    }
     return value;
   };
   return {
@@ -209,6 +219,15 @@ function boundRepeat(schema: JsonObject): void {
   const least = typeof minLength === 'number' ? minLength : match[2] === '+' ? 1 : 0;
   const most = typeof maxLength === 'number' ? String(maxLength) : '';
   schema.pattern = `^${match[1] ?? ''}{${least},${most}}$`;
+}
+
+/** Each kind of a `oneOf` or `anyOf` on its own, with what the schema says beside them. */
+function kindsOf(schema: JsonObject): JsonObject[] {
+  const { oneOf, anyOf, ...rest } = schema;
+  const kinds = [oneOf, anyOf].flatMap((list) =>
+    Array.isArray(list) ? list.filter(isObject) : [],
+  );
+  return kinds.map((kind) => (Object.keys(rest).length === 0 ? kind : { allOf: [rest, kind] }));
 }
 
 /** A string schema that bounds nothing of its text: no length, pattern, format or listed values. */
