@@ -161,13 +161,16 @@ describe('petstore-kit mock', { timeout: 60_000 }, () => {
   it('gives the same seeded data for the same --seed in every time zone (dates and times included), other data for another seed; --quiet logs no request; stops cleanly on SIGINT', async () => {
     const library = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
     const args = ['--spec', library, '--quiet'];
-    const zones = ['UTC', 'Pacific/Kiritimati', 'America/Adak'];
-    const mocks = await Promise.all([
+    // TZ is read once per process: two zones far apart in processes of their own, the worker's
+    // own zone and the other seed in process.
+    const zones = ['Pacific/Kiritimati', 'America/Adak'];
+    const [inProcess, otherSeed, ...mocks] = await Promise.all([
+      serveMock([...args, '--seed', '5']),
+      serveMock([...args, '--seed', '6']),
       ...zones.map((zone) => start([...args, '--seed', '5'], { TZ: zone })),
-      start([...args, '--seed', '6'], { TZ: 'UTC' }),
     ]);
     const authors = await Promise.all(
-      mocks.map(async ({ url }) => {
+      [inProcess!, ...mocks, otherSeed!].map(async ({ url }) => {
         const res = await fetch(`${url}/authors`, {
           headers: { Authorization: 'Bearer petstore-kit-dev-key' },
         });
@@ -338,9 +341,10 @@ describe('petstore-kit mock', { timeout: 60_000 }, () => {
     const first = await start(['--data', data, '--quiet']);
     first.child.kill('SIGKILL');
     await exited(first.child);
-    // What a lock by pid leaves: the dead mock's pid, now another live process's (this one's).
-    await writeFile(`${data}.lock`, JSON.stringify({ pid: process.pid, host: hostname() }));
-    const second = await start(['--data', data, '--quiet']);
+    // What a lock by pid leaves: the dead mock's pid, now another live process's (the one that
+    // started this test's worker: not the mock's own, which runs in the worker).
+    await writeFile(`${data}.lock`, JSON.stringify({ pid: process.ppid, host: hostname() }));
+    const second = await serveMock(['--data', data, '--quiet']);
     expect((await get(second.url, 'petstore-kit-dev-key')).status).toBe(200);
   });
 

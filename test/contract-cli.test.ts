@@ -134,21 +134,41 @@ describe('petstore-kit contract', { timeout: 120_000 }, () => {
     );
   });
 
-  it('judges a deployment still warming up once it is up (503 with Retry-After first), and writes the JUnit report where a relative --output points, advisories as warnings in it', async () => {
+  it('judges a deployment still warming up once it is up (503 with Retry-After first), reached over HTTPS of a private CA (NODE_EXTRA_CA_CERTS) through a proxy (HTTPS_PROXY), and writes the JUnit report where a relative --output points, advisories as warnings in it', async () => {
     // The fixture's 401 answers carry no WWW-Authenticate header: HTTP asks for one, the
     // interface does not promise it. A warning (console, JUnit, GitHub), never a failure.
-    // One run for both: each run of the CLI costs seconds of CPU to start its suite.
+    // One run for all: the working folder and what Node reads at start need the built CLI, and
+    // each run of it costs seconds of CPU to start its suite.
+    const baseUrl = await serve(categoriesServer({ apiKey: KEY, warming: 1 }), { tls: true });
+    const tunnels: string[] = [];
+    const proxy = createServer();
+    proxy.on('connect', (req, client, head) => {
+      tunnels.push(req.url ?? '');
+      const [host, port] = (req.url ?? '').split(':');
+      const upstream = connect(Number(port), host, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client).pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    servers.push(proxy);
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-cwd-'));
     const run = await builtContract(
       ['--reporter', 'junit', '--output', 'reports/contract.xml'],
       {
-        BASE_URL: await serve(categoriesServer({ apiKey: KEY, warming: 1 })),
+        BASE_URL: baseUrl,
         API_KEY: KEY,
         GITHUB_ACTIONS: 'true',
+        NODE_EXTRA_CA_CERTS: join(TLS, 'ca.pem'),
+        HTTPS_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
       },
       dir,
     );
     expect(run.code, run.stderr).toBe(0);
+    expect(new Set(tunnels)).toEqual(new Set([new URL(baseUrl).host]));
     expect(run.stdout).toMatch(
       /Advisories:.*\n {2}warning: 401 answers carry no WWW-Authenticate header.* \(\d+ rules\)/,
     );
@@ -337,35 +357,6 @@ describe('petstore-kit contract', { timeout: 120_000 }, () => {
     expect(run.stderr.trim()).toBe(
       `petstore-kit contract: cannot reach ${baseUrl} (no answer within 300 ms)`,
     );
-  });
-
-  it('reaches HTTPS of a private CA (NODE_EXTRA_CA_CERTS) through a proxy (HTTPS_PROXY)', async () => {
-    const baseUrl = await serve(categoriesServer({ apiKey: KEY }), { tls: true });
-    const tunnels: string[] = [];
-    const proxy = createServer();
-    proxy.on('connect', (req, client, head) => {
-      tunnels.push(req.url ?? '');
-      const [host, port] = (req.url ?? '').split(':');
-      const upstream = connect(Number(port), host, () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(client).pipe(upstream);
-      });
-      upstream.on('error', () => client.destroy());
-      client.on('error', () => upstream.destroy());
-    });
-    servers.push(proxy);
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const run = await builtContract(
-      ['--base-url', baseUrl, '--api-key', KEY],
-      {
-        NODE_EXTRA_CA_CERTS: join(TLS, 'ca.pem'),
-        HTTPS_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-      },
-      process.cwd(),
-    );
-    expect(run.code, run.stderr).toBe(0);
-    expect(new Set(tunnels)).toEqual(new Set([new URL(baseUrl).host]));
   });
 
   it('names the private-CA remedy when the certificate is not trusted', async () => {

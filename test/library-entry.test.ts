@@ -34,21 +34,28 @@ beforeAll(() => {
     throw new Error('dist/index.js is missing: run `npm run build` (npm test does)');
 });
 
+/**
+ * The entry imported, then its Redis error and defaults used, in one process: the module cache
+ * only grows, so what it holds at the end was not loaded by the import either.
+ */
+let entryLoaded: Promise<string[]> | undefined;
+const entryThenRedisNames = () =>
+  (entryLoaded ??= loadedAfter(
+    'index.js',
+    `if (!(new library.RedisError('redis://x', 'down') instanceof library.StartupError)) process.exit(3);
+     if (library.REDIS_STORE_DEFAULTS.timeoutMs !== 2000) process.exit(4);`,
+  ));
+
 describe('the library entry', () => {
   it('loads no ioredis module when imported', async () => {
-    const loaded = await loadedAfter('index.js');
+    const loaded = await entryThenRedisNames();
     // The check sees CommonJS modules at all (raw-body is loaded by the entry's graph).
     expect(loaded.length).toBeGreaterThan(0);
     expect(ioredis(loaded)).toEqual([]);
   });
 
   it('still names the Redis error and defaults without loading Redis', async () => {
-    const loaded = await loadedAfter(
-      'index.js',
-      `if (!(new library.RedisError('redis://x', 'down') instanceof library.StartupError)) process.exit(3);
-       if (library.REDIS_STORE_DEFAULTS.timeoutMs !== 2000) process.exit(4);`,
-    );
-    expect(ioredis(loaded)).toEqual([]);
+    expect(ioredis(await entryThenRedisNames())).toEqual([]);
   });
 
   it('would see ioredis were it loaded: the Redis store module loads it', async () => {

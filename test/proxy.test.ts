@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadedSpec } from '../src/openapi/load.js';
 import { startMock } from '../src/wiring/start-mock.js';
 import { startProxy, type ProxyOptions, type RunningProxy } from '../src/wiring/start-proxy.js';
-import { editedSpec } from './helpers.js';
+import { editedSpec, serveCli } from './helpers.js';
 import { categoriesTarget, TARGET_AUTH, type Fault } from './proxy-target.js';
 
 const ADMIN_KEY = 'admin-key';
@@ -452,7 +452,7 @@ describe('petstore-kit proxy: recording replaces and deletes', () => {
 describe('petstore-kit proxy: the command', () => {
   const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 
-  /** Runs `petstore-kit proxy`, makes one request through it, stops it with SIGTERM. */
+  /** Runs the built `petstore-kit proxy`, makes one request through it, stops it with SIGTERM. */
   async function runThrough(fault: Fault): Promise<{ code: number | null; output: string }> {
     if (!existsSync(BIN)) throw new Error('dist/cli/bin.js is missing: run `npm run build`');
     target.state.fault = fault;
@@ -495,9 +495,14 @@ describe('petstore-kit proxy: the command', () => {
     expect(code).toBe(1);
   });
 
-  it('with --fail-on-violation, exits 0 when the target kept to the spec', async () => {
-    const { code, output } = await runThrough('none');
-    expect(output).toMatch(/petstore-kit proxy stopped: no violations/);
-    expect(code).toBe(0);
+  it('with --fail-on-violation, exits 0 when the target kept to the spec (in process, as bin.ts runs it)', async () => {
+    target.state.fault = 'none';
+    const proxy = await serveCli([
+      ...['proxy', '--port', '0', '--spec', spec.source, '--target', targetUrl],
+      ...['--api-key', ADMIN_KEY, '--fail-on-violation', '--log-format', 'json'],
+    ]);
+    await raw(`${proxy.url}/categories`);
+    expect(await proxy.stop()).toBe(0);
+    expect(proxy.output()).toMatch(/petstore-kit proxy stopped: no violations/);
   });
 });

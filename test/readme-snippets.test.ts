@@ -1,6 +1,6 @@
 // Every TypeScript snippet of the README and of docs/*.md, type-checked where a reader pastes
-// it: a Vite react-ts project per page (the template's compiler settings, `tsc -b` as its build
-// runs it), with the packages the snippets import installed and, for the recipes, types
+// it: a Vite react-ts project per page (the template's compiler settings and TypeScript, `tsc -b`
+// as its build runs it), with the packages the snippets import installed and, for the recipes, types
 // generated from the installed spec.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -15,7 +15,8 @@ import {
 } from './recipes/frontend-project.js';
 import { layoutDisagreements } from './recipes/docs-layout.js';
 
-const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+/** The template's TypeScript (create-vite's react-ts installs TypeScript 7), as its build runs it. */
+const TSC = join(ROOT, 'node_modules/typescript7/bin/tsc');
 
 /** The README and every docs page, from the repository's root. */
 const PAGES = [

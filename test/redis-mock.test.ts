@@ -1,22 +1,25 @@
-// One mock for a whole team (issue 17): real replicas (processes of the built CLI) started with
-// the same --redis URL and spec serve one state, behind any load balancer.
+// One mock for a whole team (issue 17): replicas started with the same --redis URL and spec serve
+// one state, behind any load balancer. Each is the CLI's mock run in this process with its own
+// Redis connections; the one killed with kill -9 is a process of the built CLI.
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runMock, startCliReplica, type CliReplica } from './redis/cli-replica.js';
+import { runCliWith } from './helpers.js';
+import { serveReplica, startCliReplica, type InProcessReplica } from './redis/cli-replica.js';
 import { startRedisServer, type RedisServer } from './redis/redis-server.js';
 import { redisLookup, withRedis } from './redis/with-redis.js';
 
 const KEY = 'team-key';
 const AUTH = { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' };
 
-type Replica = CliReplica;
-
 const children: ChildProcess[] = [];
+const stops: (() => Promise<unknown>)[] = [];
 
-const run = (args: string[]) => runMock(args, (child) => children.push(child));
-
-const replica = (redisUrl: string, prefix: string, args: string[] = []): Promise<Replica> =>
-  startCliReplica(redisUrl, prefix, KEY, args, (child) => children.push(child));
+const replica = (
+  redisUrl: string,
+  prefix: string,
+  args: string[] = [],
+): Promise<InProcessReplica> =>
+  serveReplica(redisUrl, prefix, KEY, args, (stop) => stops.push(stop));
 
 async function list(url: string, session?: string): Promise<{ id: number; name: string }[]> {
   const res = await fetch(`${url}/categories`, {
@@ -44,8 +47,9 @@ describe('replicas of one mock on one Redis', () => {
   beforeAll(async () => {
     if (redisLookup.found) redis = await startRedisServer({ appendOnly: true });
   });
-  afterEach(() => {
+  afterEach(async () => {
     for (const child of children.splice(0)) child.kill('SIGKILL');
+    await Promise.all(stops.splice(0).map((stop) => stop()));
   });
   afterAll(async () => {
     await redis?.stop();
@@ -118,7 +122,7 @@ describe('replicas of one mock on one Redis', () => {
   it('kill -9 of one replica in the middle of a burst loses nothing acknowledged', async () => {
     const shared = prefix();
     const [victim, survivor] = await Promise.all([
-      replica(redis!.url, shared),
+      startCliReplica(redis!.url, shared, KEY, [], (child) => children.push(child)),
       replica(redis!.url, shared),
     ]);
     const acknowledged: { id: number; name: string }[] = [];
@@ -179,10 +183,10 @@ describe('replicas of one mock on one Redis', () => {
   });
 
   it('says so in one line, and exits 1, when Redis cannot be reached at start-up', async () => {
-    const { child, output } = run(['--redis', 'redis://127.0.0.1:1', '--api-key', KEY]);
-    const code = await new Promise((resolve) => child.once('exit', resolve));
+    const args = ['mock', '--port', '0', '--quiet', '--redis', 'redis://127.0.0.1:1'];
+    const { out, err, code } = await runCliWith([...args, '--api-key', KEY]);
     expect(code).toBe(1);
-    expect(output().trim().split('\n')).toHaveLength(1);
-    expect(output()).toMatch(/redis:\/\/127\.0\.0\.1:1/);
+    expect((out + err).trim().split('\n')).toHaveLength(1);
+    expect(out + err).toMatch(/redis:\/\/127\.0\.0\.1:1/);
   });
 });

@@ -1,28 +1,29 @@
-// Several replicas on one real Redis: each a process of its own with its own connection,
-// sharing one prefix, as mocks behind a load balancer do.
+// Several replicas on one real Redis, each with its own connections, sharing one prefix, as mocks
+// behind a load balancer do: in this process, but the one that dies, a process of its own.
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from './redis/redis-server.js';
 import { redisLookup, withRedis } from './redis/with-redis.js';
 import {
+  startReplicaHost,
   startReplicaProcess,
   type OpenOptions,
   type Replica,
-  type ReplicaProcess,
+  type ReplicaHandle,
 } from './redis/replica.js';
 
 describe('replicas sharing one Redis', () => {
   withRedis();
   let redis: RedisServer | undefined;
-  /** Three processes, each a replica of every prefix it opens. */
-  let processes: ReplicaProcess[] = [];
+  /** Three replicas, each a replica of every prefix it opens. */
+  let processes: ReplicaHandle[] = [];
   let prefixes = 0;
   const opened: Replica[] = [];
 
   beforeAll(async () => {
     if (!redisLookup.found) return;
     redis = await startRedisServer();
-    processes = Array.from({ length: 3 }, () => startReplicaProcess(redis?.url ?? ''));
+    processes = Array.from({ length: 3 }, (_, i) => startReplicaHost(redis?.url ?? '', i + 1));
   });
   afterEach(async () => {
     await Promise.all(opened.splice(0).map((replica) => replica.close()));
@@ -105,7 +106,7 @@ describe('replicas sharing one Redis', () => {
     for (const replica of three) {
       const list = await replica.list();
       expect(list).toHaveLength(5);
-      expect(new Set(list.map((record) => record.seededBy))).toEqual(new Set([seeder.pid]));
+      expect(new Set(list.map((record) => record.seededBy))).toEqual(new Set([seeder.id]));
     }
   });
 
@@ -127,6 +128,6 @@ describe('replicas sharing one Redis', () => {
     const replica = await next;
     opened.push(replica);
     expect(replica.loaded).toBe(false);
-    expect(await replica.list()).toEqual([{ id: 1, name: 'Seed 0', seededBy: replica.pid }]);
+    expect(await replica.list()).toEqual([{ id: 1, name: 'Seed 0', seededBy: replica.id }]);
   });
 });

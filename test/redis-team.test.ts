@@ -1,11 +1,11 @@
-// A team's mock on Redis that cannot quietly lose data (issue 30): real replicas (processes of
-// the built CLI) on a real redis-server, which is restarted empty, frozen, set to evict, or
-// shared with a mock of another spec.
-import type { ChildProcess } from 'node:child_process';
+// A team's mock on Redis that cannot quietly lose data (issue 30): replicas (the CLI's mock run in
+// this process, each with its own connections) on a real redis-server, which is restarted empty,
+// frozen, set to evict, or shared with a mock of another spec.
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runMock, startCliReplica, type CliReplica } from './redis/cli-replica.js';
+import { runCliWith } from './helpers.js';
+import { serveReplica, type InProcessReplica } from './redis/cli-replica.js';
 import { startRedisServer, type RedisServer } from './redis/redis-server.js';
 import { withRedis } from './redis/with-redis.js';
 
@@ -13,7 +13,7 @@ const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.me
 const KEY = 'team-key';
 const AUTH = { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' };
 
-interface Replica extends CliReplica {
+interface Replica extends InProcessReplica {
   admin: string;
 }
 
@@ -29,19 +29,25 @@ async function redisServer(): Promise<RedisServer> {
 }
 
 // A stopped Redis is continued first (cleanups run in reverse), or a replica's close would wait on it.
-const killLater = (child: ChildProcess) => cleanups.push(() => void child.kill('SIGKILL'));
-const run = (args: string[]) => runMock(args, killLater);
+const stopLater = (stop: () => Promise<unknown>) => cleanups.push(async () => void (await stop()));
 
 async function replica(redisUrl: string, prefix: string, args: string[] = []): Promise<Replica> {
-  const started = await startCliReplica(redisUrl, prefix, KEY, args, killLater);
+  const started = await serveReplica(redisUrl, prefix, KEY, args, stopLater);
   return { ...started, admin: started.url.replace(/\/v1$/, '/__mock') };
 }
 
-/** Starts a mock that must refuse to start: its exit code and what it printed. */
+/** Runs a mock that must refuse to start: its exit code and what it printed. */
 async function refused(args: string[]): Promise<{ code: number | null; output: string }> {
-  const { child, output } = run(['--api-key', KEY, ...args]);
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  return { code, output: output().trim() };
+  const { out, err, code } = await runCliWith([
+    'mock',
+    '--port',
+    '0',
+    '--quiet',
+    '--api-key',
+    KEY,
+    ...args,
+  ]);
+  return { code, output: (out + err).trim() };
 }
 
 async function call(url: string, init: RequestInit = {}) {

@@ -4,13 +4,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { open, readAll } from './server-helpers.js';
 
 const MOCK = fileURLToPath(new URL('./fixtures/stalling-mock.mjs', import.meta.url));
 const children: ChildProcess[] = [];
 
-afterEach(() => {
+const mocks: RunningMock[] = [];
+
+afterEach(async () => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
+  await Promise.all(mocks.splice(0).map((mock) => mock.close()));
 });
 
 async function stallingMock(env: Record<string, string>): Promise<string> {
@@ -45,8 +49,10 @@ describe('a stall of the event loop longer than the keep-alive timeout', () => {
   });
 
   it('still closes a keep-alive connection that stays idle past its timeout', async () => {
-    const url = await stallingMock({ KEEP_ALIVE_MS: '300' });
-    const socket = await open(Number(new URL(url).port));
+    // No stall here: the mock in this process.
+    const mock = await startMock({ apiKeys: ['k'], seedCount: 1, keepAliveTimeoutSeconds: 0.3 });
+    mocks.push(mock);
+    const socket = await open(Number(new URL(mock.url).port));
     const reading = readAll(socket);
     socket.write(LIST);
     const text = await reading; // resolves when the server closes the connection

@@ -61,7 +61,8 @@ describe('the large corpus harness', () => {
       expect(run.restarts).toBe(2);
       expect(run.cold?.ms).toBeGreaterThan(0);
       expect(run.warm?.ms).toBeGreaterThan(0);
-      // The stall probe waited through most of the 1.5 s turn of GET /stall.
+      // The stall probe waited through much of the 2.5 s turn of GET /stall: its first request
+      // within the turn may leave late on a busy machine (one at a load of 17 waited 767 ms of 1.5 s).
       expect(Math.max(...(run.stallsMs ?? []))).toBeGreaterThan(1_000);
       const table = tableOf([summarize(run, new RegExp(ALLOWED, 'i'))]);
       expect(table).toContain('| misbehaving |');

@@ -1,9 +1,11 @@
-// Replicas for the tests: real processes, each with its own connections to Redis. A process
-// opens a store per prefix; stores of one prefix in different processes are replicas of one
-// mock, as behind a load balancer.
+// Replicas for the tests, each with its own connections to Redis: in the test's process
+// (startReplicaHost), or a process of its own (startReplicaProcess) for one that is killed. A
+// replica opens a store per prefix; stores of one prefix in different replicas are replicas of
+// one mock, as behind a load balancer.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { RecordId, StoredRecord } from '../../src/store/store.js';
+import { replicaHost } from './replica-host.js';
 
 export interface OpenOptions {
   /** Records the store seeds when it claims the prefix (before it marks). @default 0 */
@@ -38,14 +40,14 @@ export class ReplicaError extends Error {
   }
 }
 
-/** A store opened by a replica process on one prefix. */
+/** A store opened by a replica on one prefix. */
 export interface Replica {
   /** Whether the store found the prefix seeded by another. */
   readonly loaded: boolean;
   /** How many records the store held once open, before it seeded any. */
   readonly seenAtOpen: number;
-  /** The process's id: what the records it seeds hold in `seededBy`. */
-  readonly pid: number | undefined;
+  /** The replica's id: what the records it seeds hold in `seededBy`. */
+  readonly id: number | undefined;
   create(fields: Record<string, unknown>): Promise<StoredRecord>;
   get(id: RecordId): Promise<StoredRecord | null>;
   list(): Promise<StoredRecord[]>;
@@ -55,20 +57,71 @@ export interface Replica {
   close(): Promise<void>;
 }
 
-export interface ReplicaProcess {
-  readonly pid: number | undefined;
+/** A replica: it opens stores on one Redis. */
+export interface ReplicaHandle {
+  /** What the records it seeds hold in `seededBy` (a process's: its pid). */
+  readonly id: number | undefined;
   /** Opens the store on `prefix`; resolves once it is open (and seeded, when it claimed it). */
   open(prefix: string, options?: OpenOptions): Promise<Replica>;
+  /** Closes its stores (and ends its process). */
+  stop(): Promise<void>;
+}
+
+export interface ReplicaProcess extends ReplicaHandle {
   /** Kills the process with SIGKILL, as a crash would. */
   kill(): Promise<void>;
-  /** Closes its stores and ends it. */
-  stop(): Promise<void>;
+}
+
+/** A replica whose requests `ask` answers, opening its stores on its first `open`. */
+function handleOf(
+  id: number | undefined,
+  ask: <T>(request: Request) => Promise<T>,
+  stop: () => Promise<void>,
+): ReplicaHandle {
+  return {
+    id,
+    async open(prefix, options = {}) {
+      const { loaded, seenAtOpen } = await ask<{ loaded: boolean; seenAtOpen: number }>({
+        op: 'open',
+        prefix,
+        seedCount: options.seedCount ?? 0,
+        seedDelayMs: options.seedDelayMs ?? 0,
+        claimLeaseMs: options.claimLeaseMs ?? 15_000,
+      });
+      return {
+        loaded,
+        seenAtOpen,
+        id,
+        create: (fields) => ask({ op: 'create', prefix, fields }),
+        get: (recordId) => ask({ op: 'get', prefix, recordId }),
+        list: () => ask({ op: 'list', prefix }),
+        increment: (recordId) => ask({ op: 'increment', prefix, recordId }),
+        reset: () => ask({ op: 'reset', prefix }),
+        close: () => ask({ op: 'close', prefix }),
+      };
+    },
+    stop,
+  };
+}
+
+/**
+ * A replica in this process, with connections of its own: the records it seeds hold `id`.
+ * @example const replica = await startReplicaHost(url, 1).open('team:');
+ */
+export function startReplicaHost(url: string, id: number): ReplicaHandle {
+  const host = replicaHost(url, id);
+  let next = 1;
+  return handleOf(
+    id,
+    async <T>(request: Request) => (await host.answer({ ...request, id: next++ })) as T,
+    () => host.close(),
+  );
 }
 
 const SCRIPT = fileURLToPath(new URL('./replica-process.ts', import.meta.url));
 
 /**
- * Starts a process that opens Redis stores on `url` when asked.
+ * Starts a process that opens Redis stores on `url` when asked: for a replica that is killed.
  * @example const replica = await (await startReplicaProcess(url)).open('team:');
  */
 export function startReplicaProcess(url: string): ReplicaProcess {
@@ -103,28 +156,7 @@ export function startReplicaProcess(url: string): ReplicaProcess {
     await exited;
   };
   return {
-    pid: child.pid,
-    async open(prefix, options = {}) {
-      const { loaded, seenAtOpen } = await ask<{ loaded: boolean; seenAtOpen: number }>({
-        op: 'open',
-        prefix,
-        seedCount: options.seedCount ?? 0,
-        seedDelayMs: options.seedDelayMs ?? 0,
-        claimLeaseMs: options.claimLeaseMs ?? 15_000,
-      });
-      return {
-        loaded,
-        seenAtOpen,
-        pid: child.pid,
-        create: (fields) => ask({ op: 'create', prefix, fields }),
-        get: (recordId) => ask({ op: 'get', prefix, recordId }),
-        list: () => ask({ op: 'list', prefix }),
-        increment: (recordId) => ask({ op: 'increment', prefix, recordId }),
-        reset: () => ask({ op: 'reset', prefix }),
-        close: () => ask({ op: 'close', prefix }),
-      };
-    },
+    ...handleOf(child.pid, ask, () => end(() => child.connected && child.disconnect())),
     kill: () => end(() => child.kill('SIGKILL')),
-    stop: () => end(() => child.connected && child.disconnect()),
   };
 }
