@@ -116,22 +116,18 @@ export interface MockCoreOptions {
    * @example 2000
    */
   storeBudgetMs?: number;
-  /** Told of every error that becomes a 5xx, with the request it answered. */
+  /** Called with every error that becomes a 5xx, and the request it answered. */
   onServerError?: (err: unknown, request: { method: string; target: string }) => void;
   /**
-   * Told of every request of a recorded API answered with a 2xx, once it is logged: what sends
-   * its callbacks and webhooks (core/outgoing/), which must not delay the answer.
+   * Called with every request of a recorded API answered with a 2xx, once it is logged: what
+   * sends its callbacks and webhooks (core/outgoing/), which must not delay the answer.
    */
   onAnswered?: (exchange: AnsweredExchange) => void;
 }
 
 /**
- * The mock core: a request comes in as plain data, an answer goes out as plain data, and no
- * socket is ever seen. It routes (once, by `route`), checks the credential before anything is
- * read, reads the body through the request's own `readBody`, checks the request against the
- * spec, plays the scenarios it asks for, runs the operation's handler, and checks the answer
- * against the spec. Every failure on the way becomes the error the spec declares for that
- * operation and status.
+ * The mock core: a request comes in as plain data, a reply goes out as plain data, and no
+ * socket is ever seen; the stages between are `pipeline`'s (see createMockCore).
  * @example const reply = await core.handle(request); // { answer: { status: 200, headers, body } }
  */
 export interface MockCore {
@@ -423,11 +419,8 @@ function unionOfPlaces(apis: readonly MountedApi[]): CredentialPlaces {
     query: new Set<string>(),
     cookies: new Set<string>(),
   };
-  for (const { credentials } of apis) {
-    if (!credentials) continue;
-    for (const name of credentials.headers) places.headers.add(name);
-    for (const name of credentials.query) places.query.add(name);
-    for (const name of credentials.cookies) places.cookies.add(name);
-  }
+  for (const { credentials } of apis)
+    for (const part of ['headers', 'query', 'cookies'] as const)
+      for (const name of credentials?.[part] ?? []) places[part].add(name);
   return places;
 }

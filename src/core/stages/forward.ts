@@ -148,7 +148,7 @@ export type Forwarded =
 /**
  * The proxy: the mock's pipeline (`MockCore.pipeline`) with `forward` as its produce stage.
  *
- *   body read as sent (the adapter's) → route, credential, body, validation, collecting
+ *   route → credential → body (read as it arrived, then decoded) → validation, collecting
  *   refusals → [enforce: error answer] → forward → answer check as it passes → record
  *
  * What breaks the spec is logged at warn and listed in `violations`; it never changes what is
@@ -161,6 +161,7 @@ export function createForward(
 ): (request: ForwardedRequest) => Promise<Forwarded> {
   const { mock, logger, violations } = options;
 
+  /** Lists the breaches as violations and logs them at warn, each once. */
   function note(
     fx: ForwardedRequest,
     side: ViolationSide,
@@ -184,8 +185,7 @@ export function createForward(
         ...(operation ? { operation: operation.operationId } : {}),
       };
       violations.add(violation);
-      const what = nameOf(fx);
-      logger.warn({ violation }, `${side} of ${what} breaks the spec (${rule}): ${message}`);
+      logger.warn({ violation }, `${side} of ${nameOf(fx)} breaks the spec (${rule}): ${message}`);
     }
   }
 
@@ -341,7 +341,7 @@ export function createForward(
    * client gone.
    */
   function watched(
-    x: ForwardedRequest,
+    fx: ForwardedRequest,
     { status, body }: TargetAnswer,
     stream: StreamCheck | undefined,
   ): Promise<Buffer[] | undefined | 'cut' | 'gone'> {
@@ -350,7 +350,7 @@ export function createForward(
     let whole = stream === undefined;
     body.on('data', (chunk: Buffer) => {
       if (stream) {
-        note(x, 'response', stream.push(chunk), status);
+        note(fx, 'response', stream.push(chunk), status);
         return;
       }
       if (!whole) return;
@@ -364,11 +364,11 @@ export function createForward(
     return new Promise((resolve) => {
       body.once('end', () => resolve(whole ? kept : undefined));
       body.once('error', (err) => {
-        if (x.signal.aborted) return resolve('gone');
+        if (fx.signal.aborted) return resolve('gone');
         // The target broke off its answer: the client sees the connection cut, as it was.
         const error = options.target.failure(err);
         logger.error(
-          { method: x.method, path: x.target, status },
+          { method: fx.method, path: fx.target, status },
           `${error.message} (while sending its answer)`,
         );
         resolve('cut');
@@ -402,7 +402,7 @@ export function createForward(
    * @returns the answer's body decoded, when it was kept and could be.
    */
   async function check(
-    x: ForwardedRequest,
+    fx: ForwardedRequest,
     { operation, params }: Extract<Route, { kind: 'operation' }>,
     answered: TargetAnswer,
     kept: Buffer[] | undefined,
@@ -422,11 +422,11 @@ export function createForward(
     }
     if (breaches.length === 0)
       breaches.push(
-        ...options.answerRules(operation, { method: x.method, status, headers, body: decoded }),
+        ...options.answerRules(operation, { method: fx.method, status, headers, body: decoded }),
       );
-    note(x, 'response', breaches, status);
+    note(fx, 'response', breaches, status);
     const succeeded = status >= 200 && status < 300 && breaches.length === 0;
-    if (!options.onWrite || !succeeded || (!decoded && x.method !== 'DELETE')) return decoded;
+    if (!options.onWrite || !succeeded || (!decoded && fx.method !== 'DELETE')) return decoded;
     try {
       await options.onWrite({
         operation,
@@ -438,7 +438,7 @@ export function createForward(
       });
     } catch (err) {
       logger.error(
-        { err, method: x.method, path: x.target },
+        { err, method: fx.method, path: fx.target },
         `not recorded: ${err instanceof Error ? err.message : String(err)}`,
       );
     }
