@@ -19,9 +19,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'core/parameter-styles.ts: shapes': 'a memo of a pure function of a schema',
   // Keyed by the Arazzo JSON Schema (an imported constant).
   'core/workflow/arazzo-read.ts: validators': 'a compiled constant per Arazzo version',
-  // The seeding under way of a store, keyed by the store: every mock over one store (a
-  // `--watch` reload) must see it, so that two first requests seed once.
-  'core/resources/handlers.ts: seedings': "the store's own, keyed by it",
   // The process entry: the process is the one thing it describes.
   'cli/bin.ts: served': 'whether this process served',
 };

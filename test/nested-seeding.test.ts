@@ -7,6 +7,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createMock, type Mock, type MockSettings } from '../src/core/create-mock.js';
+import { DEFAULT_SCENARIO_SETTINGS } from '../src/core/scenarios/settings.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { createSchemaCompiler } from '../src/openapi/schemas.js';
 import { createDataGenerator } from '../src/openapi/sample.js';
@@ -161,6 +163,47 @@ describe('a nested collection seeded under each parent', () => {
     expect(made.status).toBe(201);
     expect(await list(mock, 'general')).toHaveLength(3);
     expect(await list(mock, 'random')).toHaveLength(2);
+  });
+});
+
+describe('a nested collection asked for by two first requests at once', () => {
+  const settings: MockSettings = {
+    apiKeys: [KEY],
+    basic: [],
+    defaultCredentials: false,
+    seed: 1,
+    seedCount: 3,
+    scenarios: DEFAULT_SCENARIO_SETTINGS,
+    faultTimeoutMs: 1000,
+    maxSessions: 10,
+    sessionTtlMs: 60_000,
+    stability: 'experimental',
+    handlers: {},
+  };
+  const listed = async (mock: Mock, channel: string) => {
+    const res = await mock.fetch(
+      new Request(`http://mock.test/channels/${channel}/messages`, {
+        headers: { 'X-Api-Key': KEY },
+      }),
+    );
+    return { status: res.status, records: ((await res.json()) as unknown[]).length };
+  };
+
+  it('is seeded once, on one mock or on the next of a --watch reload, which takes its state over', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-nested-'));
+    folders.push(folder);
+    await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
+    const loaded = await loadSpec(join(folder, 'openapi.json'));
+    const first = createMock(loaded, settings);
+    await first.seed({ count: 3, seed: 1 });
+    const next = createMock(loaded, settings, { carriedFrom: first });
+    const three = { status: 200, records: 3 };
+    for (const channel of ['general', 'random'])
+      expect(
+        await Promise.all([first, next, next, first].map((mock) => listed(mock, channel))),
+      ).toEqual([three, three, three, three]);
+    expect(await listed(next, 'general')).toEqual(three);
+    expect(await listed(first, 'random')).toEqual(three);
   });
 });
 

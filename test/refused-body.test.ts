@@ -5,10 +5,11 @@
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { startProxy } from '../src/wiring/start-proxy.js';
 import { KEY } from './helpers.js';
 import { open } from './server-helpers.js';
 
-const started: RunningMock[] = [];
+const started: Pick<RunningMock, 'close'>[] = [];
 const sockets: Socket[] = [];
 
 afterEach(async () => {
@@ -51,20 +52,35 @@ async function slowUpload(port: number): Promise<{ text: string; error?: string 
   return { text, ...(error === undefined ? {} : { error }) };
 }
 
+/** Three slow uploads of 2 MiB: each reads its 413 in the spec's error shape, then the close. */
+async function expectRefusedGracefully(port: number): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const { text, error } = await slowUpload(port);
+    expect({ error, status: text.slice(0, 12) }).toEqual({
+      error: undefined,
+      status: 'HTTP/1.1 413',
+    });
+    expect(text).toMatch(/\r\nconnection: close\r\n/i);
+    const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+    expect(body).toMatchObject({ code: 'payload_too_large', message: expect.any(String) });
+  }
+}
+
 describe('a body over the limit', () => {
   it('is answered 413 in the spec error shape, which the client reads before the connection closes', async () => {
     const mock = await startMock({ apiKeys: [KEY], bodyLimit: 1024 * 1024 });
     started.push(mock);
-    const port = Number(new URL(mock.url).port);
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const { text, error } = await slowUpload(port);
-      expect({ error, status: text.slice(0, 12) }).toEqual({
-        error: undefined,
-        status: 'HTTP/1.1 413',
-      });
-      expect(text).toMatch(/\r\nconnection: close\r\n/i);
-      const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
-      expect(body).toMatchObject({ code: 'payload_too_large', message: expect.any(String) });
-    }
+    await expectRefusedGracefully(Number(new URL(mock.url).port));
+  }, 60_000);
+
+  it('is answered so by the proxy too, which forwards nothing of it', async () => {
+    // A target nothing listens at: a request that reached it would be a 502, not a 413.
+    const proxy = await startProxy({
+      target: 'http://127.0.0.1:9/v1',
+      apiKeys: [KEY],
+      bodyLimit: 1024 * 1024,
+    });
+    started.push(proxy);
+    await expectRefusedGracefully(Number(new URL(proxy.url).port));
   }, 60_000);
 });

@@ -347,6 +347,7 @@ export function createMock(
     examples,
     basePath,
     seeding: () => nestedSeeding,
+    seedOnce: states.seedOnce,
   });
   const example = (operation: Operation) => exampleHandler(operation, examples, compiler);
   // The answers a proxy recorded live in a data file (or a memory store given them); a shared

@@ -20,13 +20,7 @@ import { checkedReply } from './stages/answer.js';
 import { errorAnswer } from './stages/error-answer.js';
 import { produce } from './stages/produce.js';
 import { record } from './stages/record.js';
-import {
-  apiOf,
-  createRouting,
-  operationFound,
-  operationOf,
-  type ApiRoute,
-} from './stages/route.js';
+import { apiOf, createRouting, operationFound, operationOf } from './stages/route.js';
 import { playScenarios } from './stages/scenario.js';
 import { stateOf } from './stages/session.js';
 
@@ -122,22 +116,18 @@ export interface MockCoreOptions {
    * @example 2000
    */
   storeBudgetMs?: number;
-  /** Told of every error that becomes a 5xx, with the request it answered. */
+  /** Called with every error that becomes a 5xx, and the request it answered. */
   onServerError?: (err: unknown, request: { method: string; target: string }) => void;
   /**
-   * Told of every request of a recorded API answered with a 2xx, once it is logged: what sends
-   * its callbacks and webhooks (core/outgoing/), which must not delay the answer.
+   * Called with every request of a recorded API answered with a 2xx, once it is logged: what
+   * sends its callbacks and webhooks (core/outgoing/), which must not delay the answer.
    */
   onAnswered?: (exchange: AnsweredExchange) => void;
 }
 
 /**
- * The mock core: a request comes in as plain data, an answer goes out as plain data, and no
- * socket is ever seen. It routes (once, by `route`), checks the credential before anything is
- * read, reads the body through the request's own `readBody`, checks the request against the
- * spec, plays the scenarios it asks for, runs the operation's handler, and checks the answer
- * against the spec. Every failure on the way becomes the error the spec declares for that
- * operation and status.
+ * The mock core: a request comes in as plain data, a reply goes out as plain data, and no
+ * socket is ever seen; the stages between are `pipeline`'s (see createMockCore).
  * @example const reply = await core.handle(request); // { answer: { status: 200, headers, body } }
  */
 export interface MockCore {
@@ -199,7 +189,7 @@ export interface Exchange {
   /** Its parameters and body as checked, once they are. */
   valid?: ValidRequest;
   /** What the request stages refused, when the pipeline collects refusals (see Stages). */
-  refused?: ApiError[];
+  refused: ApiError[];
   /** The stream it asks for, of those its operation documents. */
   streamed?: ReturnType<NonNullable<MountedApi['streams']>['asked']>;
   /** What it and its state's force ask the mock to play. */
@@ -213,21 +203,22 @@ export interface Exchange {
 }
 
 /**
- * What the pipeline runs around its own stages: how it treats a refusal, the produce stage, and
- * the answer check and record that fit what produce makes. The mock's are `stages/produce.ts`,
- * `stages/answer.ts` and `stages/record.ts`; the proxy's are `stages/forward.ts`, in place of
- * all three; `inspect`'s produce nothing.
+ * What the pipeline runs around its own stages: the produce stage, the answer check and record
+ * that fit what produce makes, and whether refusals are collected. The mock's are
+ * `stages/produce.ts`, `stages/answer.ts` and `stages/record.ts`; the proxy's are
+ * `stages/forward.ts`, in place of all three; `inspect`'s produce nothing.
  * `At` is the route produce is given: an operation's, unless refusals are collected.
  */
 interface Stages<Produced, Passed, At extends OperationRoute | undefined = OperationRoute> {
   /**
-   * `stop`: the first refusal of a request stage is the answer (the mock). Else every refusal
-   * is collected on the exchange and the pipeline goes on, as a transparent proxy does, and
-   * this, called once the request stages are done, picks the one to answer with, if any. A
-   * pipeline that collects plays none of the mock's own choices: no session (the default
-   * state), no stability refused, no scenario; and passes on a request with no operation.
+   * None (the mock): the first refusal of a request stage is the answer. Given (the proxy,
+   * inspect): every refusal is collected on the exchange and the request goes on, as a
+   * transparent proxy's does; called once the request stages are done, it picks the refusal to
+   * answer with, if any. A collecting pipeline plays none of the mock's own choices: no
+   * session (the default state), no stability refused, no scenario, no 5xx reported as its
+   * own; and a request with no operation goes on to produce.
    */
-  refusals: 'stop' | ((refused: readonly ApiError[]) => ApiError | undefined);
+  collect?: (refused: readonly ApiError[]) => ApiError | undefined;
   /** The produce stage: what answers the request. */
   produce(request: MockRequest, at: At, x: Exchange): Produced | Promise<Produced>;
   /** The answer check: what produce made, checked against the spec, as a reply or as it passes. */
@@ -259,36 +250,6 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const everyPlace = unionOfPlaces(options.apis);
   const { states } = options;
 
-  /**
-   * The credential stage: a 401 unless the request meets its API's security requirements for
-   * the route. @returns whether the request is identified, and so may make a session.
-   */
-  function credential(request: MockRequest, to: ApiRoute): boolean {
-    return to.api.checkCredential(
-      request,
-      to.search,
-      to.kind === 'operation' ? to.operation : undefined,
-    );
-  }
-
-  /** The body stage: read once and decoded as its media type; a promise only when there is one. */
-  function bodyOf(
-    request: MockRequest,
-    operation: Operation,
-  ): Promise<ReadBody | undefined> | undefined {
-    return operation.requestBody ? decodeBody(request, operation.requestBody) : undefined;
-  }
-
-  /** The validation stage: parameters and body as the spec reads them; a 400 for what breaks it. */
-  function validation(request: MockRequest, to: OperationRoute, body: ReadBody | undefined) {
-    return options.validate(to.operation, {
-      params: to.params,
-      search: to.search,
-      headers: request.headers,
-      body,
-    });
-  }
-
   /** The pipeline: one request through every stage, in order. Never throws (but for a store's failure to count it). */
   async function pipeline<Produced, Passed, At extends OperationRoute | undefined>(
     request: MockRequest,
@@ -296,25 +257,26 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     x: Exchange,
     stages: Stages<Produced, Passed, At>,
   ): Promise<Reply | Passed> {
-    const { refusals } = stages;
-    if (refusals !== 'stop') x.refused = [];
+    const { collect } = stages;
     let reply: Reply | Passed | undefined;
     try {
       // route: its API by base path (400 for a target that is no path, 404 outside every API;
-      // a plain OPTIONS is told what its path allows); when collecting, its operation now too
-      const found = x.refused ? operationFound(request, to, x.refused) : apiOf(request, to);
+      // a plain OPTIONS is told what its path allows); collecting, its operation now too
+      const found = collect ? operationFound(request, to, x.refused) : apiOf(request, to);
       if (found && 'answer' in found) return (reply = found);
       let at: OperationRoute | undefined;
       if (found) {
-        // credential: before anything is read
+        // credential: before anything is read; @returns whether it may make a session
         let identified = false;
         try {
-          identified = credential(request, found);
+          const operation = found.kind === 'operation' ? found.operation : undefined;
+          identified = found.api.checkCredential(request, found.search, operation);
         } catch (err) {
-          refuse(err, x);
+          if (!collect) throw err;
+          x.refused.push(toApiError(err));
         }
-        // state: the default one, or the session its `Mock-Session` header names
-        const chosen = x.refused ? states.default : stateOf(request, states, identified);
+        // state: the session its `Mock-Session` header names, else the default one
+        const chosen = collect ? states.default : stateOf(request, states, identified);
         x.state = chosen instanceof Promise ? await chosen : chosen;
         // operation: 404 or 405 after the credential, so that a client with none learns
         // nothing of which paths exist
@@ -322,31 +284,34 @@ export function createMockCore(options: MockCoreOptions): MockCore {
         const { operation } = at;
         x.operation = operation;
         // stability: an operation this run does not serve (the mock's choice, no breach of the spec)
-        const unserved = x.refused ? undefined : found.api.refuse?.(operation);
+        const unserved = collect ? undefined : found.api.refuse?.(operation);
         if (unserved) throw unserved;
-        // body: read once, decoded as its media type
+        // body: read once, decoded as its media type; one that cannot be read leaves the
+        // schemas unchecked
         let read = true;
         try {
-          const reading = bodyOf(request, operation);
-          const body = reading && (await reading);
-          if (body) x.body = body;
+          if (operation.requestBody) x.body = await decodeBody(request, operation.requestBody);
         } catch (err) {
-          refuse(err, x);
-          read = false; // a body that cannot be read leaves the schemas unchecked
+          if (!collect) throw err;
+          x.refused.push(toApiError(err));
+          read = false;
         }
         // validation: parameters and body against the spec
         try {
-          if (read) x.valid = validation(request, at, x.body);
+          const { params, search } = at;
+          const { headers } = request;
+          if (read)
+            x.valid = options.validate(operation, { params, search, headers, body: x.body });
         } catch (err) {
-          refuse(err, x);
+          if (!collect) throw err;
+          x.refused.push(toApiError(err));
         }
       }
-      if (x.refused && refusals !== 'stop') {
-        const refusal = refusals(x.refused);
+      if (collect) {
+        const refusal = collect(x.refused);
         if (refusal) throw refusal;
-      }
-      // scenario: the stream it asks for, then what Prefer and its state's settings ask to play
-      if (at && !x.refused) {
+      } else if (at) {
+        // scenario: the stream it asks for, then what Prefer and its state's settings ask to play
         const playing = playScenarios(request, at, x);
         const fault = playing && (await playing);
         if (fault) return (reply = fault);
@@ -361,10 +326,10 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     } catch (err) {
       // error answer: any failure on the way, in the spec's shape for the operation and status
       const error = toApiError(err);
-      // When collecting, a 5xx is the target's failure, which the proxy's forward logs.
-      if (error.status >= 500 && !x.refused) options.onServerError?.(err, request);
+      // Collecting, a 5xx is the target's failure, which the proxy's forward logs.
+      if (error.status >= 500 && !collect) options.onServerError?.(err, request);
       // The run-wide latency holds for errors too: a UI's slow 401 is a state to render.
-      const delay = x.delayMs ?? (to.api?.scenarios && !x.refused ? await runDelay(x) : 0);
+      const delay = x.delayMs ?? (to.api?.scenarios && !collect ? await runDelay(x) : 0);
       x.delayMs = delay;
       if (delay > 0) await sleep(delay);
       return (reply = { answer: errorAnswer(error, to.api ?? options.apis[0], x.operation) });
@@ -379,7 +344,6 @@ export function createMockCore(options: MockCoreOptions): MockCore {
 
   /** The mock's own stages around the pipeline's. */
   const mocked: Stages<Answer, never> = {
-    refusals: 'stop',
     produce,
     check: (request, answer, { api, operation }, x) =>
       checkedReply(options.checkAnswer, api, request, operation, answer, x),
@@ -388,11 +352,9 @@ export function createMockCore(options: MockCoreOptions): MockCore {
 
   /** `inspect`'s: every refusal collected, none answered, nothing produced. */
   const inspecting: Stages<Inspection, Inspection, OperationRoute | undefined> = {
-    refusals: () => undefined,
-    produce: (_request, _at, x) => {
-      const found = x.refused ?? [];
-      return x.body ? { found, body: x.body } : { found };
-    },
+    collect: () => undefined,
+    produce: (_request, _at, { refused, body }) =>
+      body ? { found: refused, body } : { found: refused },
     check: (_request, inspection) => inspection,
     record: () => undefined,
   };
@@ -412,7 +374,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     async inspect(request, to) {
       const x = exchangeAt(performance.now());
       const inspected = await pipeline(request, to, x, inspecting);
-      return 'found' in inspected ? inspected : { found: x.refused ?? [] };
+      return 'found' in inspected ? inspected : { found: x.refused };
     },
     pipeline: (request, to, stages, started = performance.now()) =>
       pipeline(request, to, exchangeAt(started), stages),
@@ -433,12 +395,6 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   };
 }
 
-/** A refusal of a request stage: the answer when the pipeline stops at the first, else collected. */
-function refuse(err: unknown, x: Exchange): void {
-  if (!x.refused) throw err;
-  x.refused.push(toApiError(err));
-}
-
 /** A new exchange, every field set from the start: one shape for every exchange, not one per path it took. */
 function exchangeAt(started: number): Exchange {
   return {
@@ -447,7 +403,7 @@ function exchangeAt(started: number): Exchange {
     state: undefined,
     body: undefined,
     valid: undefined,
-    refused: undefined,
+    refused: [],
     streamed: undefined,
     preferences: undefined,
     delayMs: undefined,
@@ -463,11 +419,8 @@ function unionOfPlaces(apis: readonly MountedApi[]): CredentialPlaces {
     query: new Set<string>(),
     cookies: new Set<string>(),
   };
-  for (const { credentials } of apis) {
-    if (!credentials) continue;
-    for (const name of credentials.headers) places.headers.add(name);
-    for (const name of credentials.query) places.query.add(name);
-    for (const name of credentials.cookies) places.cookies.add(name);
-  }
+  for (const { credentials } of apis)
+    for (const part of ['headers', 'query', 'cookies'] as const)
+      for (const name of credentials?.[part] ?? []) places[part].add(name);
   return places;
 }

@@ -61,6 +61,12 @@ export interface MockStates {
   drop(id: string): Promise<boolean>;
   /** Back to the start-up state: the records, the settings and an empty log. */
   reset(state: MockState): Promise<void>;
+  /**
+   * Runs `seed`, the seeding of one collection of `store`, unless one is under way, which it
+   * then waits for: two first requests seed once, on either mock of a `--watch` reload (the
+   * next mock takes these states over).
+   */
+  seedOnce(store: Store, collection: string, seed: () => Promise<void>): Promise<void>;
 }
 
 /** The sessions' usage is written to the store at most this often per session. */
@@ -101,6 +107,8 @@ export function createStates(options: {
   };
   const fallback: MockState = stateOf(store, undefined);
   const sessions = new Map<string, MockState>();
+  /** The seedings under way, by store (the default state's or a session's) and collection. */
+  const seedings = new WeakMap<Store, Map<string, Promise<void>>>();
   /** The sessions this process used, and when it last told the store so (at most every TOUCH_EVERY_MS). */
   const usage = new Map<string, { createdAt: number; lastUsedAt: number; touched: number }>();
 
@@ -189,6 +197,16 @@ export function createStates(options: {
       await state.scenarios.reset();
       await state.requestLog.clear();
       state.coverage.clear();
+    },
+    seedOnce(records, collection, seed) {
+      let underway = seedings.get(records);
+      if (!underway) seedings.set(records, (underway = new Map()));
+      let seeding = underway.get(collection);
+      if (!seeding) {
+        seeding = seed().finally(() => underway.delete(collection));
+        underway.set(collection, seeding);
+      }
+      return seeding;
     },
   };
 }

@@ -5,6 +5,7 @@ import type { MockCore } from '../core/mock-core.js';
 import type { ForwardedRequest, Forwarded } from '../core/stages/forward.js';
 import { CheckedJson, type CheckedAnswer } from '../vocabulary/answer.js';
 import { returnedHeaders } from './forward.js';
+import { lingerAfter } from './linger.js';
 import type { MockListener } from './listener.js';
 import { requestLines, type Logger } from './logger.js';
 import { readRawBody } from './raw-body.js';
@@ -79,7 +80,12 @@ export function createProxyListener(options: ProxyListenerOptions): ProxyListene
     });
     if ('gone' in forwarded) return;
     if ('answer' in forwarded) {
-      if (forwarded.close) res.setHeader('Connection', 'close');
+      // Refused before its body was all read (a 413, a 401 under `enforce`): the connection
+      // closes after the answer, gracefully, so that the client reads it however it sends.
+      if (!req.complete && hasBody({ headers: req.headers })) {
+        res.setHeader('Connection', 'close');
+        lingerAfter(req, res);
+      }
       own(res, forwarded.answer);
     } else {
       const { status, headers, body } = forwarded.target;

@@ -310,7 +310,7 @@ describe('request values', () => {
     );
     expect(options?.integerKey).toBe(true);
     const record = { id: '10001', optionId: 'CilZcEQ' };
-    expect(idIn(record, 'optionId', undefined, [], options?.integerKey)).toBe('10001');
+    expect(idIn(record, 'optionId', { integerKey: options?.integerKey })).toBe('10001');
     expect(idIn(record, 'optionId')).toBe('CilZcEQ');
   });
 
@@ -383,7 +383,7 @@ describe('request values', () => {
     const bindings = found.find((one) => one.path === '/bindings');
     expect(bindings?.idWithin).toEqual(['metadata']);
     const record = { target: { name: 'other' }, metadata: { name: 'mine' } };
-    expect(idIn(record, 'name', undefined, bindings?.idWithin)).toBe('mine');
+    expect(idIn(record, 'name', { idWithin: bindings?.idWithin })).toBe('mine');
     expect(idIn(record, 'name')).toBeUndefined();
   });
 });

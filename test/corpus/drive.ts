@@ -299,30 +299,14 @@ function keptRecord(context: Context, collection: Collection): Promise<Json[] | 
         values.keep(collection.create, given, scopeLengthOf(collection));
         // An error's body may have an `id` of its own: only a 2xx made a record.
         if (stepOf('create', collection.create, exchange).outcome === 'passed')
-          id =
-            idIn(
-              exchange.json,
-              itemParam,
-              collection.idProperty,
-              collection.idWithin,
-              collection.integerKey,
-            ) ??
-            ownIdIn(body?.value, collection) ??
-            idInLocation(exchange.location);
+          id = createdKey(exchange, body?.value, collection);
       }
       // Without a create, or when it gave no id: the first record of the list (seeded).
       if (id === undefined && collection.list && collection.listShape) {
         const given = values.for(collection.list);
         const exchange = await send(context, collection.list, given);
         values.keep(collection.list, given, scopeLengthOf(collection));
-        id = firstIdIn(
-          exchange.json,
-          collection.listShape,
-          itemParam,
-          collection.idProperty,
-          collection.idWithin,
-          collection.integerKey,
-        );
+        id = idsIn(exchange.json, collection.listShape, itemParam, collection)[0];
       }
       const made = collection.create ?? collection.list;
       if (id === undefined || !made) return undefined;
@@ -418,18 +402,8 @@ async function driveCollection(
     steps.push(step);
     // A refused create made nothing: the list's first record stands in for it.
     if (step.outcome === 'passed') {
-      created = recordIn(exchange.json, itemParam, collection.idProperty, collection.idWithin);
-      id =
-        idIn(
-          exchange.json,
-          itemParam,
-          collection.idProperty,
-          collection.idWithin,
-          collection.integerKey,
-        ) ??
-        ownIdIn(body?.value, collection) ??
-        sentIdIn(body?.value, itemParam, collection.idProperty, collection.idWithin) ??
-        idInLocation(exchange.location);
+      created = recordIn(exchange.json, itemParam, collection);
+      id = createdKey(exchange, body?.value, collection);
     }
   }
   if (collection.list) {
@@ -438,14 +412,7 @@ async function driveCollection(
     const exchange = await sendStep(operation, undefined, undefined, created);
     const step = stepOf('list', operation, exchange);
     if (verify && step.outcome === 'passed' && id !== undefined && collection.listShape) {
-      const listed = idsIn(
-        exchange.json,
-        collection.listShape,
-        itemParam,
-        collection.idProperty,
-        collection.idWithin,
-        collection.integerKey,
-      );
+      const listed = idsIn(exchange.json, collection.listShape, itemParam, collection);
       if (!listed.some((one) => String(one) === String(id)))
         Object.assign(step, {
           outcome: 'failed',
@@ -454,14 +421,7 @@ async function driveCollection(
     }
     steps.push(step);
     if (id === undefined && collection.listShape) {
-      id = firstIdIn(
-        exchange.json,
-        collection.listShape,
-        itemParam,
-        collection.idProperty,
-        collection.idWithin,
-        collection.integerKey,
-      );
+      id = idsIn(exchange.json, collection.listShape, itemParam, collection)[0];
       listed = recordsIn(exchange.json, collection.listShape).find(
         (record) => id !== undefined && keyNameOf(record, id) !== undefined,
       );
@@ -487,13 +447,7 @@ async function driveCollection(
     const exchange = await sendStep(operation, id, body);
     const result = stepOf(step, operation, exchange);
     if (verify && step === 'read' && result.outcome === 'passed') {
-      const read = idIn(
-        exchange.json,
-        itemParam,
-        collection.idProperty,
-        collection.idWithin,
-        collection.integerKey,
-      );
+      const read = idIn(exchange.json, itemParam, collection);
       if (read !== undefined && String(read) !== String(id))
         Object.assign(result, {
           outcome: 'failed',
@@ -508,13 +462,8 @@ async function driveCollection(
       step !== 'update' || result.outcome !== 'passed'
         ? undefined
         : collection.idProperty !== undefined
-          ? (idIn(
-              exchange.json,
-              itemParam,
-              collection.idProperty,
-              collection.idWithin,
-              collection.integerKey,
-            ) ?? idIn(body?.value, itemParam, collection.idProperty, collection.idWithin))
+          ? (idIn(exchange.json, itemParam, collection) ??
+            idIn(body?.value, itemParam, keyPlaceOf(collection)))
           : keyAfterUpdate(exchange.json, body?.value, itemParam, collection, keyName);
     if (moved !== undefined) id = moved;
     if (verify && step === 'delete' && result.outcome === 'passed' && collection.read) {
@@ -856,6 +805,23 @@ function isId(value: Json | undefined): value is string | number {
   return (typeof value === 'string' && value.length > 0) || typeof value === 'number';
 }
 
+/** Where a record's key is read (a Collection is one). */
+interface KeyPlace {
+  /** The property that holds it, when known; else one named like the item parameter or an id. */
+  idProperty?: string | undefined;
+  /** The objects of the record that hold it (see Collection.idWithin). */
+  idWithin?: readonly string[] | undefined;
+  /** Whether the item path takes only an integer: a text of other characters is no key of it. */
+  integerKey?: boolean | undefined;
+  /** Whether the value read is already the one inside a wrapper: a wrapper is one level, not two. */
+  wrapped?: boolean;
+}
+
+/** The key's place but for `integerKey`: where a body a client wrote holds the key. */
+function keyPlaceOf({ idProperty, idWithin }: KeyPlace): KeyPlace {
+  return { idProperty, idWithin };
+}
+
 /**
  * The id of a record, at its top level or inside a one-record wrapper (`{data: {...}}`): its
  * `idProperty` when known, else a property named like `itemParam` or like an id.
@@ -863,17 +829,13 @@ function isId(value: Json | undefined): value is string | number {
 export function idIn(
   value: Json | undefined,
   itemParam: string,
-  idProperty?: string,
-  idWithin: readonly string[] = [],
-  /** Whether the item path takes only an integer: a text of other characters is no key of it. */
-  integerKey = false,
-  /** Whether `value` is already the one inside a wrapper: a wrapper is one level, not two. */
-  wrapped = false,
+  place: KeyPlace = {},
 ): Json | undefined {
   if (!isObject(value)) return undefined;
+  const { idProperty, idWithin = [], integerKey = false, wrapped = false } = place;
   const [holder, ...rest] = idWithin;
   if (holder !== undefined && isObject(value[holder]))
-    return idIn(value[holder], itemParam, idProperty, rest, integerKey);
+    return idIn(value[holder], itemParam, { idProperty, idWithin: rest, integerKey });
   const isKey = (candidate: Json | undefined): candidate is string | number =>
     isId(candidate) && fitsPath(candidate, integerKey);
   const names = idProperty === undefined ? idNames(itemParam) : [idProperty];
@@ -903,7 +865,7 @@ export function idIn(
   if (wrapped) return undefined;
   const ids = Object.values(value)
     .filter(isObject)
-    .map((inner) => idIn(inner, itemParam, idProperty, idWithin, integerKey, true))
+    .map((inner) => idIn(inner, itemParam, { ...place, wrapped: true }))
     .filter((id) => id !== undefined);
   return ids.length === 1 ? ids[0] : undefined;
 }
@@ -975,20 +937,22 @@ function wordsIn(name: string): string[] {
 function recordIn(
   value: Json | undefined,
   itemParam: string,
-  idProperty?: string,
-  idWithin: readonly string[] = [],
-  wrapped = false,
+  place: KeyPlace,
 ): JsonObject | undefined {
   if (!isObject(value)) return undefined;
+  const { idProperty, idWithin = [], wrapped = false } = place;
   const [holder] = idWithin;
-  if (holder !== undefined && idIn(value[holder], itemParam, idProperty, idWithin.slice(1)))
+  if (
+    holder !== undefined &&
+    idIn(value[holder], itemParam, { idProperty, idWithin: idWithin.slice(1) })
+  )
     return value;
   const names = idProperty === undefined ? idNames(itemParam) : [idProperty];
   if (names.some((name) => isId(value[name]))) return value;
   if (wrapped) return undefined;
   const records = Object.values(value)
     .filter(isObject)
-    .map((inner) => recordIn(inner, itemParam, idProperty, idWithin, true))
+    .map((inner) => recordIn(inner, itemParam, { ...place, wrapped: true }))
     .filter((record) => record !== undefined);
   return records.length === 1 ? records[0] : undefined;
 }
@@ -997,16 +961,29 @@ function recordIn(
  * The key a create body wrote, when the answer tells none: the key property, else the one the
  * item parameter names (a body's `name` is no `{petId}`).
  */
-function sentIdIn(
-  value: Json | undefined,
-  itemParam: string,
-  idProperty?: string,
-  idWithin?: readonly string[],
-): Json | undefined {
+function sentIdIn(value: Json | undefined, itemParam: string, place: KeyPlace): Json | undefined {
   if (!isObject(value)) return undefined;
-  return idProperty === undefined && idWithin === undefined
+  return place.idProperty === undefined && place.idWithin === undefined
     ? endingIn(value, itemParam)
-    : idIn(value, itemParam, idProperty, idWithin);
+    : idIn(value, itemParam, keyPlaceOf(place));
+}
+
+/**
+ * The key of the record a create that passed made: in its answer, else in what it sent (under
+ * the collection's noun, or its key), else the last segment of its Location.
+ */
+function createdKey(
+  exchange: Exchange,
+  sent: Json | undefined,
+  collection: Collection,
+): Json | undefined {
+  const itemParam = collection.itemParam ?? '';
+  return (
+    idIn(exchange.json, itemParam, collection) ??
+    ownIdIn(sent, collection) ??
+    sentIdIn(sent, itemParam, collection) ??
+    idInLocation(exchange.location)
+  );
 }
 
 /**
@@ -1026,8 +1003,8 @@ function keyAfterUpdate(
   const { idWithin, integerKey } = collection;
   const written = isObject(sent) ? endingNameIn(sent, itemParam, integerKey) : undefined;
   if (written === undefined || !isObject(sent))
-    return keyWritten(sent, keyName) ?? idIn(answer, itemParam, undefined, idWithin, integerKey);
-  const told = recordIn(answer, itemParam, undefined, idWithin)?.[written];
+    return keyWritten(sent, keyName) ?? idIn(answer, itemParam, { idWithin, integerKey });
+  const told = recordIn(answer, itemParam, { idWithin })?.[written];
   return isId(told) && fitsPath(told, integerKey ?? false) ? told : sent[written];
 }
 
@@ -1079,24 +1056,11 @@ function idInLocation(location: string | undefined): Json | undefined {
   return last ? decodeURIComponent(last) : undefined;
 }
 
-function firstIdIn(
-  value: Json | undefined,
-  shape: ListShape,
-  itemParam: string,
-  idProperty?: string,
-  idWithin?: readonly string[],
-  integerKey?: boolean,
-): Json | undefined {
-  return idsIn(value, shape, itemParam, idProperty, idWithin, integerKey)[0];
-}
-
 function idsIn(
   value: Json | undefined,
   shape: ListShape,
   itemParam: string,
-  idProperty?: string,
-  idWithin?: readonly string[],
-  integerKey?: boolean,
+  place: KeyPlace,
 ): Json[] {
   const records =
     shape.kind === 'array' ? value : isObject(value) ? value[shape.property] : undefined;
@@ -1104,9 +1068,7 @@ function idsIn(
   return (
     records
       // A list of names (`["Go", "Node"]` beside `/templates/{name}`) lists its records' keys.
-      .map((record) =>
-        isId(record) ? record : idIn(record, itemParam, idProperty, idWithin, integerKey),
-      )
+      .map((record) => (isId(record) ? record : idIn(record, itemParam, place)))
       .filter((id): id is Json => id !== undefined)
   );
 }

@@ -2,6 +2,7 @@ import { errors } from '../../vocabulary/error-catalogue.js';
 import { ApiError } from '../../vocabulary/errors.js';
 import type { Answer } from '../../vocabulary/answer.js';
 import type { HandlerContext, HandlerRequest, OperationHandler } from '../handler.js';
+import type { MockStates } from '../state.js';
 import type { ExampleSource } from '../../openapi/examples.js';
 import { jsonSchemaOf, responseFor, type Operation } from '../../openapi/operations.js';
 import type { DataGenerator } from '../../openapi/sample.js';
@@ -52,6 +53,8 @@ export interface EngineOptions {
    * collection is seeded with it under each parent the first time it is asked for there.
    */
   seeding?: () => { count: number; seed: number } | undefined;
+  /** Runs the seeding of a store's collection unless one is under way (see MockStates.seedOnce). */
+  seedOnce: MockStates['seedOnce'];
   /**
    * Where nested collections' seeded records are made, once for every parent (precompiling
    * fills it too). @default one of this engine's own
@@ -68,9 +71,6 @@ const SEEDED: CollectionDescriptor = {
 
 /** A key schema no value fits: see #scoped. */
 const NO_TAKEN_KEY: SchemaObject = { not: {} } as SchemaObject;
-
-/** Seedings under way, by store and collection: two first requests seed once. */
-const seedings = new WeakMap<object, Map<string, Promise<void>>>();
 
 /**
  * The handlers of every operation a resource serves, keyed by operation: list (filtered and
@@ -437,27 +437,20 @@ class CollectionHandlers {
     const { name } = collection.descriptor;
     const marks = context.store.collection(SEEDED);
     if (await marks.get(name)) return;
-    let underway = seedings.get(context.store);
-    if (!underway) seedings.set(context.store, (underway = new Map()));
-    let seeded = underway.get(name);
-    if (!seeded) {
-      seeded = (async () => {
-        try {
-          await seedCollection(this.#scoped(scope), collection, {
-            ...seeding,
-            generator: this.options.generator,
-            fixed: this.#maker.references(scope),
-            fields: this.options.seedPool.fieldsOf(this.resource, seeding),
-          });
-        } catch (err) {
-          // A schema no record can be made for leaves the collection empty, as at start-up.
-          if (!(err instanceof SpecError)) throw err;
-        }
-        if (!(await marks.get(name))) await marks.create({}, name);
-      })().finally(() => underway.delete(name));
-      underway.set(name, seeded);
-    }
-    await seeded;
+    await this.options.seedOnce(context.store, name, async () => {
+      try {
+        await seedCollection(this.#scoped(scope), collection, {
+          ...seeding,
+          generator: this.options.generator,
+          fixed: this.#maker.references(scope),
+          fields: this.options.seedPool.fieldsOf(this.resource, seeding),
+        });
+      } catch (err) {
+        // A schema no record can be made for leaves the collection empty, as at start-up.
+        if (!(err instanceof SpecError)) throw err;
+      }
+      if (!(await marks.get(name))) await marks.create({}, name);
+    });
   }
 
   /**

@@ -135,20 +135,20 @@ export interface ForwardedRequest {
 }
 
 /**
- * What the adapter sends: the proxy's own answer (an error; `close` when the body was not
- * read), or the target's, whose body it pipes to the client as it comes; none when the client
- * left. `done` settles once the exchange is checked and recorded, with the status the client
- * got (none when the client left), for the request line.
+ * What the adapter sends: the proxy's own answer (an error), or the target's, whose body it
+ * pipes to the client as it comes; none when the client left. `done` settles once the exchange
+ * is checked and recorded, with the status the client got (none when the client left), for the
+ * request line.
  */
 export type Forwarded =
-  | { answer: CheckedAnswer; close: boolean; done: Promise<number | undefined> }
+  | { answer: CheckedAnswer; done: Promise<number | undefined> }
   | { target: TargetAnswer; done: Promise<number | undefined> }
   | Gone;
 
 /**
  * The proxy: the mock's pipeline (`MockCore.pipeline`) with `forward` as its produce stage.
  *
- *   body read as sent (the adapter's) → route, credential, body, validation, collecting
+ *   route → credential → body (read as it arrived, then decoded) → validation, collecting
  *   refusals → [enforce: error answer] → forward → answer check as it passes → record
  *
  * What breaks the spec is logged at warn and listed in `violations`; it never changes what is
@@ -161,6 +161,7 @@ export function createForward(
 ): (request: ForwardedRequest) => Promise<Forwarded> {
   const { mock, logger, violations } = options;
 
+  /** Lists the breaches as violations and logs them at warn, each once. */
   function note(
     fx: ForwardedRequest,
     side: ViolationSide,
@@ -184,8 +185,7 @@ export function createForward(
         ...(operation ? { operation: operation.operationId } : {}),
       };
       violations.add(violation);
-      const what = nameOf(fx);
-      logger.warn({ violation }, `${side} of ${what} breaks the spec (${rule}): ${message}`);
+      logger.warn({ violation }, `${side} of ${nameOf(fx)} breaks the spec (${rule}): ${message}`);
     }
   }
 
@@ -193,7 +193,7 @@ export function createForward(
   function record(
     fx: ForwardedRequest,
     request: MockRequest,
-    x: Pick<Exchange, 'body' | 'started'>,
+    x: Exchange,
     raw: Buffer | undefined,
     status: number,
     response: LoggedAnswer,
@@ -218,44 +218,20 @@ export function createForward(
     return Promise.resolve(added).then(() => status);
   }
 
-  /** The record stage of the proxy's own answer (an error). */
-  function recordOwn(
-    fx: ForwardedRequest,
-    request: MockRequest,
-    x: Pick<Exchange, 'body' | 'started'>,
-    raw: Buffer | undefined,
-    answer: CheckedAnswer,
-  ): Promise<number> {
-    const body = answer.body instanceof CheckedJson ? answer.body.bytes : undefined;
-    return record(fx, request, x, raw, answer.status, loggedAnswer(answer, fx.method), {
-      headers: answer.headers,
-      body,
-    });
-  }
-
   return async function forward(fx: ForwardedRequest): Promise<Forwarded> {
-    const { route } = fx;
+    // Its bytes as they arrived, read once: by the body stage, else before they are sent on.
     let raw: Buffer | undefined;
+    let reading: Promise<Buffer | undefined> | undefined;
+    const readRaw = () => (reading ??= fx.read().then((bytes) => (raw = bytes)));
+    const encoding = headerText(fx.headers['content-encoding']);
     const request: MockRequest = {
       method: fx.method,
       target: fx.target,
       headers: fx.headers,
       rawHeaders: fx.rawHeaders,
       body: async () =>
-        options.decode(
-          raw ?? Buffer.alloc(0),
-          headerText(fx.headers['content-encoding']),
-          options.bodyLimit,
-        ),
+        options.decode((await readRaw()) ?? Buffer.alloc(0), encoding, options.bodyLimit),
     };
-    // Read as it arrived, before the pipeline: what cannot be read is not forwarded.
-    try {
-      raw = await fx.read();
-    } catch (err) {
-      const answer = mock.errorAnswer(err, route);
-      const done = recordOwn(fx, request, { started: fx.started }, raw, answer);
-      return { answer, close: true, done };
-    }
     // What the request breaks of the spec, as its stages found it.
     let asked: Breach[] = [];
     let done: Promise<number | undefined> = Promise.resolve(undefined);
@@ -265,10 +241,10 @@ export function createForward(
       OperationRoute | undefined
     >(
       request,
-      route,
+      fx.route,
       {
         // Every refusal collected: what breaks the spec is forwarded anyway, unless `enforce`.
-        refusals(refused) {
+        collect(refused) {
           asked = requestBreaches(refused);
           for (const { message } of requestAdvisories(refused))
             logger.info(
@@ -278,7 +254,8 @@ export function createForward(
           // A request whose only findings are advisories (an undeclared query parameter) is forwarded.
           return options.enforce && asked.length > 0 ? refused[0] : undefined;
         },
-        produce: () => send(fx, raw),
+        // A body that cannot be read (too large, cut off) is not sent on: its error answers.
+        produce: async () => send(fx, await readRaw()),
         check: (_request, answered, at) =>
           'gone' in answered
             ? answered
@@ -296,14 +273,19 @@ export function createForward(
           }
           const answer = ownAnswer(passed);
           note(fx, 'request', asked, answer.status);
-          done = recordOwn(fx, request, x, raw, answer);
+          const body = answer.body instanceof CheckedJson ? answer.body.bytes : undefined;
+          const response = loggedAnswer(answer, fx.method);
+          done = record(fx, request, x, raw, answer.status, response, {
+            headers: answer.headers,
+            body,
+          });
         },
       },
       fx.started,
     );
     if ('gone' in reply) return reply;
     if ('target' in reply) return { target: reply.target, done };
-    return { answer: ownAnswer(reply), close: false, done };
+    return { answer: ownAnswer(reply), done };
   };
 
   /**
@@ -359,7 +341,7 @@ export function createForward(
    * client gone.
    */
   function watched(
-    x: ForwardedRequest,
+    fx: ForwardedRequest,
     { status, body }: TargetAnswer,
     stream: StreamCheck | undefined,
   ): Promise<Buffer[] | undefined | 'cut' | 'gone'> {
@@ -368,7 +350,7 @@ export function createForward(
     let whole = stream === undefined;
     body.on('data', (chunk: Buffer) => {
       if (stream) {
-        note(x, 'response', stream.push(chunk), status);
+        note(fx, 'response', stream.push(chunk), status);
         return;
       }
       if (!whole) return;
@@ -382,11 +364,11 @@ export function createForward(
     return new Promise((resolve) => {
       body.once('end', () => resolve(whole ? kept : undefined));
       body.once('error', (err) => {
-        if (x.signal.aborted) return resolve('gone');
+        if (fx.signal.aborted) return resolve('gone');
         // The target broke off its answer: the client sees the connection cut, as it was.
         const error = options.target.failure(err);
         logger.error(
-          { method: x.method, path: x.target, status },
+          { method: fx.method, path: fx.target, status },
           `${error.message} (while sending its answer)`,
         );
         resolve('cut');
@@ -420,7 +402,7 @@ export function createForward(
    * @returns the answer's body decoded, when it was kept and could be.
    */
   async function check(
-    x: ForwardedRequest,
+    fx: ForwardedRequest,
     { operation, params }: Extract<Route, { kind: 'operation' }>,
     answered: TargetAnswer,
     kept: Buffer[] | undefined,
@@ -440,11 +422,11 @@ export function createForward(
     }
     if (breaches.length === 0)
       breaches.push(
-        ...options.answerRules(operation, { method: x.method, status, headers, body: decoded }),
+        ...options.answerRules(operation, { method: fx.method, status, headers, body: decoded }),
       );
-    note(x, 'response', breaches, status);
+    note(fx, 'response', breaches, status);
     const succeeded = status >= 200 && status < 300 && breaches.length === 0;
-    if (!options.onWrite || !succeeded || (!decoded && x.method !== 'DELETE')) return decoded;
+    if (!options.onWrite || !succeeded || (!decoded && fx.method !== 'DELETE')) return decoded;
     try {
       await options.onWrite({
         operation,
@@ -456,7 +438,7 @@ export function createForward(
       });
     } catch (err) {
       logger.error(
-        { err, method: x.method, path: x.target },
+        { err, method: fx.method, path: fx.target },
         `not recorded: ${err instanceof Error ? err.message : String(err)}`,
       );
     }

@@ -78,15 +78,10 @@ function logged(
   } catch (err) {
     options.onServerError?.(err, request);
   }
-  const handOn = options.onAnswered && to.kind === 'operation' ? to : undefined;
-  if (!adding) return handOn && answered(request, reply, exchange, handOn, options);
-  return adding.then(
-    () => handOn && answered(request, reply, exchange, handOn, options),
-    (err: unknown) => {
-      options.onServerError?.(err, request);
-      if (handOn) answered(request, reply, exchange, handOn, options);
-    },
-  );
+  if (!adding) return answered(request, reply, exchange, to, options);
+  return adding
+    .catch((err: unknown) => options.onServerError?.(err, request))
+    .then(() => answered(request, reply, exchange, to, options));
 }
 
 /** Logs a request the mock answered; a promise only when the log is a shared store's. */
@@ -143,19 +138,20 @@ function tally(
   return state.then((known) => known.coverage.hit(operation, outcome));
 }
 
-/** Hands a 2xx answer to what sends its callbacks and webhooks; never throws. */
+/** Hands a 2xx answer of an operation to what sends its callbacks and webhooks; never throws. */
 function answered(
   request: MockRequest,
   reply: Reply,
   exchange: Exchange,
-  to: OperationRoute,
+  to: Route,
   options: Pick<MockCoreOptions, 'onAnswered' | 'onServerError'>,
 ): void {
   const { answer } = reply;
   const { valid, state } = exchange;
-  if (!answer || answer.status < 200 || answer.status > 299 || !valid || !state) return;
+  if (!options.onAnswered || to.kind !== 'operation' || !valid || !state) return;
+  if (!answer || answer.status < 200 || answer.status > 299) return;
   try {
-    options.onAnswered?.({
+    options.onAnswered({
       operation: to.operation,
       request,
       params: valid.params,
