@@ -162,7 +162,10 @@ export function defaultText(row: OptionRow<unknown>): string | undefined {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-function row<V, const S extends Surface>(option: OptionRow<V, S>): OptionRow<V, S> {
+/** A row as written: whether it has a default, or is a shorthand, stays in its type (ResolvedOptions). */
+function row<V, const S extends Surface, const R>(
+  option: OptionRow<V, S> & R,
+): OptionRow<V, S> & R {
   return option;
 }
 
@@ -701,6 +704,7 @@ export const MOCK_OPTIONS = {
     takenBy: SERVED,
     kind: handlers,
     doc: 'Operations answered by code of yours, by operationId; every answer is still checked against the spec.',
+    default: {},
     defaultText: 'none',
     libraryOnly: true,
   }),
@@ -746,7 +750,7 @@ export type OptionName = keyof typeof MOCK_OPTIONS;
 
 /** The value an option of the table takes. */
 export type OptionValue<K extends OptionName> =
-  (typeof MOCK_OPTIONS)[K] extends OptionRow<infer V, Surface> ? V : never;
+  (typeof MOCK_OPTIONS)[K]['kind'] extends OptionKind<infer V> ? V : never;
 
 /** The surfaces that take an option of the table. */
 type TakenBy<K extends OptionName> = (typeof MOCK_OPTIONS)[K]['takenBy'][number];
