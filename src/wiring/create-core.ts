@@ -29,7 +29,7 @@ export interface AppParts {
  * spec already loaded.
  * @example createApp({ spec: await loadSpec(), apiKeys: ['secret'], delayMs: 100 })
  */
-export type AppOptions = Omit<OptionsOf<'createApp'>, 'spec'> & AppParts;
+export type AppOptions = OptionsOf<'createApp'> & AppParts;
 
 /** What a mock is built from besides its resolved options: the spec, and what its caller opened. */
 export type BuildParts = AppParts & Omit<MockParts, keyof AppParts>;

@@ -14,7 +14,7 @@ import type { Answerer } from './page-controlled.js';
  * leaves out those of a server (where it listens, its HTTP bounds, CORS, a data file, Redis,
  * watching the spec's file), and the spec as a browser can give it.
  */
-export type MswMockOptions = Omit<OptionsOf<'msw'>, 'spec'> & {
+export type MswMockOptions = OptionsOf<'msw'> & {
   /**
    * The spec to serve: a path (in Node), a spec already loaded (`loadSpec`), or the OpenAPI
    * document itself, already parsed (an imported JSON file, or YAML through the bundler's

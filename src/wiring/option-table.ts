@@ -327,7 +327,8 @@ const both: readonly CommandName[] = ['mock', 'proxy'];
  */
 export const MOCK_OPTIONS = {
   spec: row({
-    takenBy: ALL,
+    // createApp takes a spec loaded, MSW a parsed document too: each declares its own.
+    takenBy: ['startMock', 'express', 'proxy'],
     kind: spec,
     doc: 'The OpenAPI document to serve (3.0, 3.1, 3.2 or Swagger 2.0): a path, or a spec already loaded.',
     default: BUNDLED_SPEC_PATH,
