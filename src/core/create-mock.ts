@@ -8,7 +8,11 @@ import { answerSchemasOf, listOperations, type Operation } from '../openapi/oper
 import { schemasReached } from '../openapi/schema-trees.js';
 import { inferResources, type Resource } from '../openapi/resources.js';
 import { createDataGenerator, type DataGenerator } from '../openapi/sample.js';
-import { createSchemaCompiler, type SchemaCompiler } from '../openapi/schemas.js';
+import {
+  createSchemaCompiler,
+  type SchemaCompiler,
+  type SchemaCompilerOptions,
+} from '../openapi/schemas.js';
 import { securitySchemesOf } from '../openapi/security-schemes.js';
 import { basePathOf } from '../openapi/servers.js';
 import { meetsStability, stabilityOf, type StabilityLevel } from '../openapi/stability.js';
@@ -338,8 +342,10 @@ export function createMock(spec: LoadedSpec, settings: MockSettings, parts: Mock
   const basePath = basePathOf(document, warn);
   // A large document's checks compile what their values reach, as they reach it: a first call
   // then compiles a few schemas, not the whole graph they belong to.
-  const compiler = createSchemaCompiler(document, { warn, lazyRefs: !eager });
-  const generator = createDataGenerator({ seed, compiler });
+  const { compiler, generator, shapeError } = answerParts(document, operations, seed, {
+    warn,
+    lazyRefs: !eager,
+  });
   const examples = createExampleSource({ compiler, generator, warn });
   const validator = createRequestValidator(compiler);
   const prepare = operationPreparer({ compiler, examples, warn });
@@ -376,7 +382,6 @@ export function createMock(spec: LoadedSpec, settings: MockSettings, parts: Mock
     stateful.get(operation) ??
     (recorded ? recordedOr(operation, example(operation), compiler, recorded) : example(operation));
   const handlerOf = withIdempotencyKeys(customHandlers(operations, handlers, inferred));
-  const shapeError = createErrorShaper(compiler, generator, documentErrorResponses(operations));
   const minimum = stability;
   const outgoing = createOutgoing({
     document,
@@ -579,16 +584,30 @@ function adminApi(
 ): { api: MountedApi; locked: boolean } {
   const document = spec.resolved;
   const operations = listOperations(document);
-  const compiler = createSchemaCompiler(document);
-  const generator: DataGenerator = createDataGenerator({ seed, compiler });
   const api = serveApi(document, operations, {
     basePath: basePathOf(document),
     recorded: false,
     checkCredential: createSecurityCheck(document, operations, accepted).check,
     handler: (operation) => handlers[operation.operationId],
-    shapeError: createErrorShaper(compiler, generator, documentErrorResponses(operations)),
+    shapeError: answerParts(document, operations, seed).shapeError,
   });
   return { api, locked: accepted.keys.length === 0 };
+}
+
+/**
+ * What makes the values and the errors of one mounted API (the mocked one, the admin one): its
+ * schema compiler, its value maker, and its error shaper.
+ */
+function answerParts(
+  document: LoadedSpec['resolved'],
+  operations: readonly Operation[],
+  seed: number,
+  compiling?: SchemaCompilerOptions,
+): { compiler: SchemaCompiler; generator: DataGenerator; shapeError: MountedApi['shapeError'] } {
+  const compiler = createSchemaCompiler(document, compiling);
+  const generator = createDataGenerator({ seed, compiler });
+  const shapeError = createErrorShaper(compiler, generator, documentErrorResponses(operations));
+  return { compiler, generator, shapeError };
 }
 
 /**

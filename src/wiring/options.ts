@@ -10,8 +10,6 @@ import {
   DEFAULT_BASIC_CREDENTIAL,
   MOCK_OPTIONS,
   optionsOf,
-  type CorsSetting,
-  type CustomHandler,
   type OptionName,
   type OptionRow,
   type OptionsOf,
