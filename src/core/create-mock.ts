@@ -75,10 +75,10 @@ const TURN_BUDGET_MS = 4;
 const SHARED_STORE_BUDGET_MS = 1500;
 
 /**
- * How long the mock must have answered nothing before precompiling (precompile) takes a turn:
- * a test suite's requests come closer together than this, and keep the CPU to themselves.
+ * How long the mock must have answered nothing before precompiling takes a turn: a test
+ * suite's requests come closer together than this, and keep the CPU to themselves.
  */
-const QUIET_BEFORE_AHEAD_MS = 100;
+const QUIET_BEFORE_PRECOMPILE_MS = 100;
 
 /**
  * The same before a long step (a record or an example answer made, up to a few hundred ms):
@@ -222,7 +222,7 @@ export interface Mock extends MockCore {
    */
   readonly security: readonly SchemeSummary[];
   /**
-   * The defects of the spec the mock lives with, one line each, as the logger was told of
+   * The defects of the spec the mock lives with, one line each, as the logger was called with
    * them: the document's (see LoadedSpec), then those found by checking its operations, at
    * start-up for a small document, as each operation is first called for a large one.
    */
@@ -503,7 +503,7 @@ export function createMock(spec: LoadedSpec, settings: MockSettings, parts: Mock
                 try {
                   seedPool.fieldsOf(resource, nestedSeeding);
                 } catch {
-                  // Told by the request that meets it: the collection starts empty.
+                  // Reported to the request that meets it: the collection starts empty.
                 }
               return undefined;
             },
@@ -520,7 +520,7 @@ export function createMock(spec: LoadedSpec, settings: MockSettings, parts: Mock
               try {
                 compiler.prepare('response', schema);
               } catch (err) {
-                // Told once: an answer whose schema it is has told it already.
+                // Warned of once: an answer whose schema it is has warned of it already.
                 const reason = err instanceof Error ? err.message : String(err);
                 if (!warnings.some((line) => line.includes(reason))) warn(reason);
               }
@@ -530,7 +530,7 @@ export function createMock(spec: LoadedSpec, settings: MockSettings, parts: Mock
             busy: (long) =>
               serving > 0 ||
               performance.now() - lastAnswered <
-                (long ? QUIET_BEFORE_LONG_STEP_MS : QUIET_BEFORE_AHEAD_MS),
+                (long ? QUIET_BEFORE_LONG_STEP_MS : QUIET_BEFORE_PRECOMPILE_MS),
           },
         );
 

@@ -88,8 +88,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
 export interface OpenMock extends MockListener {
   /** The mock serving now: `watch` swaps it for the mock of the new spec, which takes over its state. */
   readonly mock: Mock;
-  /** The store it opened (and closes): the mock's own wraps it (a large spec's seeding on first use). */
-  store: Store;
+  /** The state backend it opened (and closes): the mock's store wraps it (a large spec's seeding on first use). */
+  backend: StateBackend;
   /** Stops watching the spec and precompiling (see Mock.precompiling), and closes the store. */
   close(): Promise<void>;
 }
@@ -179,7 +179,7 @@ export async function openMock(
     },
     listener: (req, res) => app(req, res),
     routed: (req, res, route) => app.routed(req, res, route),
-    store,
+    backend: store,
     async close() {
       stopWatching();
       // Else it goes on compiling a large document's schemas in the background, seconds of
