@@ -88,7 +88,7 @@ const QUIET_BEFORE_PRECOMPILE_MS = 100;
 const QUIET_BEFORE_LONG_STEP_MS = 1_000;
 
 /** What the core logs: the spec's defects it lives with, and the errors that become a 5xx. */
-export interface CoreLogger {
+interface CoreLogger {
   warn(message: string): void;
   error(details: object, message: string): void;
 }
