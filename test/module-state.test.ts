@@ -23,7 +23,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   // `--watch` reload) must see it, so that two first requests seed once.
   'core/resources/handlers.ts: seedings': "the store's own, keyed by it",
   // The process entry: the process is the one thing it describes.
-  'cli/bin.ts: served': 'whether this process served',
+  'cli/bin.ts: serverStarted': 'whether this process served',
 };
 
 /** Module-level declarations of mutable things: `let`, or a collection whose name is not a CONSTANT's. */
