@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { createAnswerJudge, type HeardAnswer } from '../src/openapi/answer-judge.js';
+import { createAnswerJudge, type JudgedAnswer } from '../src/openapi/answer-judge.js';
 import { URI_FORMATS } from '../src/openapi/formats.js';
 import { jsonRequestOf, type ContractPlan, type PlanOperation, type Schema } from './plan.js';
 
@@ -111,7 +111,7 @@ function checksOf(plan: ContractPlan): ContractSpec {
       return json !== undefined && validate(json.schema, body, 'request').length === 0;
     },
     checkAnswer(operation, answer) {
-      const seen: HeardAnswer = {
+      const seen: JudgedAnswer = {
         method: answer.request?.method.toUpperCase(),
         status: answer.status,
         headers: answer.headers,

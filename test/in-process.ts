@@ -42,7 +42,7 @@ export async function inProcessMock(options: MockOptions = {}): Promise<InProces
     get warnings() {
       return opened.mock.warnings;
     },
-    store: opened.store,
+    store: opened.backend,
     reset: () => opened.mock.reset(),
     close: opened.close,
   };

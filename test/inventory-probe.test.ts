@@ -2,8 +2,8 @@
 // what the mock passes now; the checks it still fails are printed.
 import { describe, expect, it } from 'vitest';
 import { createMock } from '../src/core/create-mock.js';
-import { DEFAULT_SCENARIO_SETTINGS } from '../src/core/scenarios/settings.js';
 import { loadSpec } from '../src/openapi/load.js';
+import { resolveOptions } from '../src/wiring/options.js';
 import { INVENTORY, PROBE_KEYS, probeInventory } from './inventory-probe.js';
 
 /** Checks the mock passes; raised with each part of issue 48 that lands. */
@@ -11,19 +11,16 @@ const FLOOR = 52;
 
 describe('the inventory probe (issue 48)', () => {
   it(`passes at least ${FLOOR} checks`, async () => {
-    const mock = createMock(await loadSpec(INVENTORY), {
-      apiKeys: [...PROBE_KEYS],
-      basic: [],
-      defaultCredentials: false,
-      seed: 1,
-      seedCount: 0,
-      scenarios: DEFAULT_SCENARIO_SETTINGS,
-      faultTimeoutMs: 1000,
-      maxSessions: 10,
-      sessionTtlMs: 60_000,
-      stability: 'experimental',
-      handlers: {},
-    });
+    const mock = createMock(
+      await loadSpec(INVENTORY),
+      resolveOptions({
+        apiKeys: [...PROBE_KEYS],
+        seedCount: 0,
+        faultTimeoutSeconds: 1,
+        maxSessions: 10,
+        sessionTtlSeconds: 60,
+      }),
+    );
     const results = await probeInventory((request) => mock.fetch(request));
     const failed = results.filter((one) => !one.passed);
     console.log(

@@ -2,9 +2,9 @@
 // structure states, each behaviour asked through mock.fetch as a client would.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createMock, type Mock, type MockSettings } from '../src/core/create-mock.js';
-import { DEFAULT_SCENARIO_SETTINGS } from '../src/core/scenarios/settings.js';
 import { loadSpec, type LoadedSpec } from '../src/openapi/load.js';
 import { descriptorOf } from '../src/core/resources/descriptor.js';
+import { resolveOptions } from '../src/wiring/options.js';
 import { specFileOf } from './helpers.js';
 import { INVENTORY, PROBE_KEYS } from './inventory-probe.js';
 
@@ -13,19 +13,13 @@ const ALL = { authorization: 'Bearer probe-all' };
 const WRITE = { ...ALL, 'content-type': 'application/json' };
 const PATCH = { ...ALL, 'content-type': 'application/merge-patch+json' };
 
-const SETTINGS: MockSettings = {
+const SETTINGS: MockSettings = resolveOptions({
   apiKeys: [...PROBE_KEYS],
-  basic: [],
-  defaultCredentials: false,
-  seed: 1,
   seedCount: 0,
-  scenarios: DEFAULT_SCENARIO_SETTINGS,
-  faultTimeoutMs: 1000,
+  faultTimeoutSeconds: 1,
   maxSessions: 10,
-  sessionTtlMs: 60_000,
-  stability: 'experimental',
-  handlers: {},
-};
+  sessionTtlSeconds: 60,
+});
 
 let spec: LoadedSpec | undefined;
 let mock: Mock;

@@ -7,28 +7,22 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMock, type Mock, type MockSettings } from '../src/core/create-mock.js';
-import { DEFAULT_SCENARIO_SETTINGS } from '../src/core/scenarios/settings.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { CheckedJson, type Reply } from '../src/vocabulary/answer.js';
 import { createApp } from '../src/wiring/create-app.js';
+import { resolveOptions } from '../src/wiring/options.js';
 import { AUTH, KEY } from './helpers.js';
 
 const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
 
-/** Every setting spelled out: the core takes resolved values and no defaults but a store. */
-const SETTINGS: MockSettings = {
+/** The core takes resolved options (every default filled in) and no defaults but a store. */
+const SETTINGS: MockSettings = resolveOptions({
   apiKeys: [KEY],
-  basic: [],
-  defaultCredentials: false,
-  seed: 1,
   seedCount: 3,
-  scenarios: DEFAULT_SCENARIO_SETTINGS,
-  faultTimeoutMs: 1000,
+  faultTimeoutSeconds: 1,
   maxSessions: 10,
-  sessionTtlMs: 60_000,
-  stability: 'experimental',
-  handlers: {},
-};
+  sessionTtlSeconds: 60,
+});
 
 /** The JSON of a plain reply's answer. */
 function jsonOf(reply: Reply): unknown {

@@ -20,7 +20,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   // Keyed by the Arazzo JSON Schema (an imported constant).
   'core/workflow/arazzo-read.ts: validators': 'a compiled constant per Arazzo version',
   // The process entry: the process is the one thing it describes.
-  'cli/bin.ts: served': 'whether this process served',
+  'cli/bin.ts: serverStarted': 'whether this process served',
 };
 
 /** Module-level declarations of mutable things: `let`, or a collection whose name is not a CONSTANT's. */

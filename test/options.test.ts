@@ -163,9 +163,9 @@ describe('units', () => {
       delayMs: { min: 100, max: 400 },
     });
     expect(resolved.sessionTtlMs).toBe(90_000);
-    expect(resolved.limits.requestTimeout).toBe(500);
+    expect(resolved.requestTimeoutMs).toBe(500);
     expect(resolved.faultTimeoutMs).toBe(2000);
-    expect(resolved.scenarios.delay).toEqual({ min: 100, max: 400 });
+    expect(resolved.delayMs).toEqual({ min: 100, max: 400 });
   });
 
   it('names a unit for every duration in the table', () => {

@@ -190,9 +190,9 @@ describe('the bound of the request logs, as options', () => {
     const flags = MOCK_OPTIONS.maxLogEntries.flags?.[0];
     expect(flags?.env).toBe('MAX_LOG_ENTRIES');
     expect(MOCK_OPTIONS.maxLogSize.flags?.[0]?.env).toBe('MAX_LOG_SIZE');
-    expect(resolveOptions({ maxLogSize: '4mb' as never }).logBounds).toEqual({
-      entries: 5000,
-      bytes: 4 * 1024 * 1024,
+    expect(resolveOptions({ maxLogSize: '4mb' as never })).toMatchObject({
+      maxLogEntries: 5000,
+      maxLogSize: 4 * 1024 * 1024,
     });
   });
 });

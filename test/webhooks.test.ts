@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMock } from '../src/core/create-mock.js';
 import { MAX_IN_FLIGHT } from '../src/core/outgoing/outgoing.js';
 import { loadSpec } from '../src/openapi/load.js';
-import { mockSettings } from '../src/wiring/create-core.js';
 import { resolveOptions } from '../src/wiring/options.js';
 import { createApp } from '../src/wiring/create-app.js';
 import { AUTH, capturedLogger, KEY } from './helpers.js';
@@ -230,20 +229,23 @@ describe('webhooks', () => {
     const spec = await loadSpec(SPEC);
     const warned: string[] = [];
     let sent = 0;
-    const settings = mockSettings({ ...resolveOptions({ apiKeys: [KEY], seedCount: 0 }), spec });
-    const mock = createMock(spec, {
-      ...settings,
-      logger: { warn: (line) => warned.push(line), error: () => undefined },
-      outgoing: {
-        callbackHosts: ['localhost'],
-        webhookUrls: ['http://localhost:9/hooks'],
+    const settings = resolveOptions({
+      apiKeys: [KEY],
+      seedCount: 0,
+      callbackHosts: ['localhost'],
+      webhookUrls: ['http://localhost:9/hooks'],
+    });
+    const mock = createMock(
+      spec,
+      { ...settings, logger: { warn: (line) => warned.push(line), error: () => undefined } },
+      {
         // A receiver that never answers.
         fetch: () => {
           sent++;
           return new Promise<Response>(() => undefined);
         },
       },
-    });
+    );
     for (let i = 0; i <= MAX_IN_FLIGHT; i++)
       expect((await call(mock, 'POST', '/v1/pets', { name: `Rex ${i}` })).status).toBe(201);
     await new Promise((resolve) => setTimeout(resolve, 50));

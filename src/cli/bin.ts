@@ -3,7 +3,7 @@
 import { run } from './run.js';
 
 const stopping = new AbortController();
-let served = false;
+let serverStarted = false;
 
 /** The first signal stops what serves gracefully; a second one, while that runs, stops at once. */
 function onSignal(): void {
@@ -19,13 +19,13 @@ const code = await run(process.argv.slice(2), {
   signal: stopping.signal,
   // Only what serves turns a signal into a clean stop; anything else dies of it as usual.
   onServing: () => {
-    served = true;
+    serverStarted = true;
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   },
 });
 process.exitCode = code;
 // What served is closed: nothing of it is left to wait for.
-if (served) process.exit(code);
+if (serverStarted) process.exit(code);
 // Let output drain, but do not wait on a handle a test runner may have left open.
 setTimeout(() => process.exit(code), 2000).unref();

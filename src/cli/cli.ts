@@ -33,6 +33,7 @@ import { addOptionFlags, optionValues } from './option-flags.js';
  * `proxy` shares with `mock`). The CLI builds each command from here, and docs/options.md
  * (scripts/options-doc.ts) lists their options from here; `types` takes the generator's
  * options (TYPE_OPTIONS).
+ * @internal for scripts/options-doc.ts and its tests: no part of the package's surface
  */
 export const COMMANDS = {
   mock: { description: 'run the stateful mock server (docs/options.md)', options: LOG_OPTIONS },

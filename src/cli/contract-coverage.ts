@@ -17,7 +17,7 @@ import { basePathOf } from '../openapi/servers.js';
 import type { ContractPlan } from './contract-plan.js';
 import type { RuleOutcome } from './contract-report.js';
 
-/** Answers heard, by operationId, then by status (`"200"`): one rule's, or the run's. */
+/** Answers received, by operationId, then by status (`"200"`): one rule's, or the run's. */
 export type HitCounts = Record<string, Record<string, number>>;
 
 /**

@@ -57,7 +57,7 @@ export async function run(argv: readonly string[], io: RunIo): Promise<number> {
   return code ?? 0;
 }
 
-/** Closes what serves; one that cannot close cleanly (a read-only or failing disk) is told of. */
+/** Closes what serves; one that cannot close cleanly (a read-only or failing disk) is reported. */
 async function stop(serving: readonly Serving[], stderr: NodeJS.WritableStream): Promise<void> {
   await Promise.all(
     serving.map((server) =>

@@ -8,21 +8,24 @@ import { answerSchemasOf, listOperations, type Operation } from '../openapi/oper
 import { schemasReached } from '../openapi/schema-trees.js';
 import { inferResources, type Resource } from '../openapi/resources.js';
 import { createDataGenerator, type DataGenerator } from '../openapi/sample.js';
-import { createSchemaCompiler, type SchemaCompiler } from '../openapi/schemas.js';
+import {
+  createSchemaCompiler,
+  type SchemaCompiler,
+  type SchemaCompilerOptions,
+} from '../openapi/schemas.js';
 import { securitySchemesOf } from '../openapi/security-schemes.js';
 import { basePathOf } from '../openapi/servers.js';
 import { meetsStability, stabilityOf, type StabilityLevel } from '../openapi/stability.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import { isReseedable, type RecordId, type Store } from '../store/store.js';
 import { stateBackend } from '../store/with-local-side-data.js';
-import { plainAnswer } from '../vocabulary/answer.js';
+import { plainAnswer, type FaultKind } from '../vocabulary/answer.js';
 import { errors, startupErrors } from '../vocabulary/error-catalogue.js';
 import { keyIn } from '../vocabulary/record.js';
 import { partsOf } from './admin/collection-parts.js';
 import { tallied, type Coverage } from './admin/coverage.js';
 import { adminHandlers } from './admin/handlers.js';
 import { credentialPlaces } from './admin/redact.js';
-import type { LogBounds } from './admin/request-log.js';
 import { everyKey, settleCredentials, type AcceptedCredentials } from './accepted-credentials.js';
 import { withIdempotencyKeys } from './idempotency.js';
 import { createErrorShaper } from './error-shaper.js';
@@ -31,7 +34,7 @@ import { requestOf, responseOf } from './fetch-adapter.js';
 import type { CustomHandler, OperationHandler } from './handler.js';
 import { createMockCore, type MockCore, type Route, type MountedApi } from './mock-core.js';
 import { createStreamAnswers } from './streams/stream-answers.js';
-import { LOOPBACK_HOSTS } from './outgoing/allowed-hosts.js';
+import { secretKey } from './outgoing/signature.js';
 import {
   createOutgoing,
   type OutgoingRequests,
@@ -72,10 +75,10 @@ const TURN_BUDGET_MS = 4;
 const SHARED_STORE_BUDGET_MS = 1500;
 
 /**
- * How long the mock must have answered nothing before precompiling (precompile) takes a turn:
- * a test suite's requests come closer together than this, and keep the CPU to themselves.
+ * How long the mock must have answered nothing before precompiling takes a turn: a test
+ * suite's requests come closer together than this, and keep the CPU to themselves.
  */
-const QUIET_BEFORE_AHEAD_MS = 100;
+const QUIET_BEFORE_PRECOMPILE_MS = 100;
 
 /**
  * The same before a long step (a record or an example answer made, up to a few hundred ms):
@@ -85,7 +88,7 @@ const QUIET_BEFORE_AHEAD_MS = 100;
 const QUIET_BEFORE_LONG_STEP_MS = 1_000;
 
 /** What the core logs: the spec's defects it lives with, and the errors that become a 5xx. */
-export interface CoreLogger {
+interface CoreLogger {
   warn(message: string): void;
   error(details: object, message: string): void;
 }
@@ -94,76 +97,86 @@ export interface CoreLogger {
 const QUIET: CoreLogger = { warn: () => undefined, error: () => undefined };
 
 /**
- * What the mock is built with, every value already resolved (wiring/ resolves the user's
- * options into these; the core takes no defaults of its own but a memory store and silence).
- * Durations are in milliseconds, and say so in their names.
+ * The options the core reads, resolved by wiring/ (every default filled in, durations in
+ * milliseconds and named so): wiring hands its resolved options over whole, so a field
+ * declared here is one of them, of the same name and kind, or the build fails. The core takes
+ * no defaults of its own.
  */
 export interface MockSettings {
   /** The accepted keys, as given (`scheme=key` for one scheme's). */
-  apiKeys: readonly string[];
+  readonly apiKeys: readonly string[];
   /** The accepted basic credentials, `user:password` (or `scheme=user:password`). */
-  basic: readonly string[];
+  readonly basic: readonly string[];
   /** Whether the credentials are the defaults (none was given): the summary says so. */
-  defaultCredentials: boolean;
-  /** The seed of generated records and of generated answers. */
-  seed: number;
-  /** The scenario settings a state starts with (and a reset returns to). */
-  scenarios: ScenarioSettings;
-  /** How long a `timeout` fault holds the connection, in milliseconds. */
-  faultTimeoutMs: number;
+  readonly defaultCredentials: boolean;
+  /** The seed of generated records, of generated answers and of faults. */
+  readonly seed: number;
+  /** The records generated for a collection when a shared store lost its start-up data. */
+  readonly seedCount: number;
+  /** The delay of every answer, or its range, in milliseconds. */
+  readonly delayMs: number | { min: number; max: number };
+  /** The share of requests, 0 to 1, that get a fault. */
+  readonly faultRate: number;
+  /** The faults drawn from. */
+  readonly faultKinds: readonly FaultKind[];
+  /** How long a `timeout` fault holds the connection. */
+  readonly faultTimeoutMs: number;
   /** The most sessions at once. */
-  maxSessions: number;
-  /** A session unused this long (milliseconds) is dropped to make room for a new one. */
-  sessionTtlMs: number;
-  /**
-   * The most the request logs of every state hold together.
-   * @default DEFAULT_LOG_BOUNDS
-   */
-  logBounds?: LogBounds;
+  readonly maxSessions: number;
+  /** A session unused this long is dropped to make room for a new one. */
+  readonly sessionTtlMs: number;
+  /** The most requests, and bytes, the request logs of every state hold together. */
+  readonly maxLogEntries: number;
+  readonly maxLogSize: number;
   /** The least stability served; an operation below it is refused. */
-  stability: StabilityLevel;
+  readonly stability: StabilityLevel;
   /** The user's handlers, by operationId (each gets the inferred one as `next()`). */
-  handlers: Readonly<Record<string, CustomHandler>>;
-  /**
-   * The records generated for a collection when the store is reseeded (a shared store that
-   * lost its start-up data).
-   */
-  seedCount: number;
-  /** @default a new memory store */
-  store?: Store;
+  readonly handlers: Readonly<Record<string, CustomHandler>>;
   /**
    * Whether a document too large to check whole at start-up (EAGER_CHECK_BYTES) has its
    * operations compiled, its example answers made and its collections seeded in the
    * background after start-up, one step per turn of the event loop and never while a request
    * is served, so that an operation's first call does not pay for them.
-   * @default true
-   * @example false // a test that starts many mocks of large documents and calls few operations
    */
-  precompile?: boolean;
+  readonly precompile: boolean;
+  /** The hosts a callback may go to; `*`: any. */
+  readonly callbackHosts: readonly string[];
+  /** The receivers every webhook goes to. */
+  readonly webhookUrls: readonly string[];
+  /** The `whsec_` secret webhooks are signed with; none: unsigned. */
+  readonly webhookSecret: string | undefined;
+  /** Where the core's warnings and 5xx errors go; none: silence. */
+  readonly logger: CoreLogger | undefined;
+}
+
+/** What a mock is built with besides the options: what its caller opened or chose. */
+export interface MockParts {
+  /** @default a new memory store */
+  store?: Store | undefined;
   /**
    * Whether every collection is seeded on its first use, whatever the document's size: a caller
    * that cannot wait for seeding (createApp, synchronous) defers it with `seed()` this way.
    * @default false: only a document too large to check whole at start-up
    */
-  seedOnFirstUse?: boolean;
-  /** @default silence */
-  logger?: CoreLogger;
+  seedOnFirstUse?: boolean | undefined;
   /**
    * The admin API's spec (spec/admin.yaml), served at its own base path (`/__mock`).
    * @default none: no admin API
    */
-  adminSpec?: LoadedSpec;
+  adminSpec?: LoadedSpec | undefined;
   /**
    * Serve as a proxy's core (`petstore-kit proxy`): credentials are checked for their presence
    * and place only (their value is the target's to judge), and the admin API lists the
    * violations the proxy logs here.
    */
-  proxy?: { violations: ViolationLog };
+  proxy?: { violations: ViolationLog } | undefined;
   /**
-   * Where callbacks may go and which receivers webhooks go to (core/outgoing/).
-   * @default callbacks to loopback hosts only, no webhook receiver
+   * The mock of the previous version of the same spec (`--watch`), whose state (store,
+   * sessions, request log, scenario settings, seeding) the new one takes over.
    */
-  outgoing?: OutgoingSettings;
+  carriedFrom?: Mock | undefined;
+  /** How callbacks and webhooks are sent. @default globalThis.fetch */
+  fetch?: typeof fetch | undefined;
 }
 
 /** What a mock of the next version of a spec takes over from this one (`--watch`). */
@@ -209,7 +222,7 @@ export interface Mock extends MockCore {
    */
   readonly security: readonly SchemeSummary[];
   /**
-   * The defects of the spec the mock lives with, one line each, as the logger was told of
+   * The defects of the spec the mock lives with, one line each, as the logger was called with
    * them: the document's (see LoadedSpec), then those found by checking its operations, at
    * start-up for a small document, as each operation is first called for a large one.
    */
@@ -251,17 +264,28 @@ export interface Mock extends MockCore {
 /**
  * Builds the mock from a read spec: its router, security check, request validator, scenarios,
  * handlers, error shaper, admin API and state.
- * @param from.carriedFrom the mock of the previous version of the same spec (`--watch`), whose
- * state (store, sessions, request log, scenario settings, seeding) the new one takes over.
+ * @param parts what the caller opened or chose: a store, the admin spec, the previous mock (`--watch`).
  * @throws {SpecError} when the spec asks for something the mock cannot serve.
  * @example const mock = createMock(await loadSpec(), settings); await mock.handle(request);
  */
-export function createMock(
-  spec: LoadedSpec,
-  settings: MockSettings,
-  from: { carriedFrom?: Mock | undefined } = {},
-): Mock {
-  const carried = from.carriedFrom?.carried;
+export function createMock(spec: LoadedSpec, settings: MockSettings, parts: MockParts = {}): Mock {
+  // Every setting read here, once: what the core reads is what it declares (MockSettings).
+  const { seed, seedCount, maxSessions, sessionTtlMs, stability, handlers } = settings;
+  const { faultTimeoutMs, precompile, delayMs, faultRate, faultKinds } = settings;
+  const scenarios: ScenarioSettings = {
+    delay: typeof delayMs === 'number' ? { min: delayMs, max: delayMs } : delayMs,
+    faultRate,
+    faultKinds: [...faultKinds],
+  };
+  const logBounds = { entries: settings.maxLogEntries, bytes: settings.maxLogSize };
+  const outgoingSettings: OutgoingSettings = {
+    callbackHosts: settings.callbackHosts,
+    webhookUrls: settings.webhookUrls,
+    webhookKey:
+      settings.webhookSecret === undefined ? undefined : secretKey(settings.webhookSecret),
+    ...(parts.fetch ? { fetch: parts.fetch } : {}),
+  };
+  const carried = parts.carriedFrom?.carried;
   const document = spec.resolved;
   const operations = listOperations(document);
   const logger: CoreLogger = settings.logger ?? QUIET;
@@ -272,7 +296,7 @@ export function createMock(
     defaults: settings.defaultCredentials,
   });
   const security = createSecurityCheck(document, operations, accepted, {
-    presenceOnly: settings.proxy !== undefined,
+    presenceOnly: parts.proxy !== undefined,
   });
 
   // A small document is checked whole at start-up, so that its defects are heard of at once;
@@ -280,21 +304,21 @@ export function createMock(
   // are seeded on first use (decisions/009).
   const eager = spec.bytes <= EAGER_CHECK_BYTES;
   // A custom store that holds only records gets the rest of the state backend in this process.
-  const given = stateBackend(settings.store ?? createMemoryStore());
+  const given = stateBackend(parts.store ?? createMemoryStore());
   // A store replicas share keeps its sessions' state itself: it is seeded at start-up.
-  const lazy = (eager && !settings.seedOnFirstUse) || given.shared ? undefined : lazySeeding(given);
+  const lazy = (eager && !parts.seedOnFirstUse) || given.shared ? undefined : lazySeeding(given);
   const states =
     carried?.states ??
     createStates({
       store: lazy?.store ?? given,
-      scenarios: settings.scenarios,
-      seed: settings.seed,
-      limits: { maxSessions: settings.maxSessions, sessionTtl: settings.sessionTtlMs },
-      ...(settings.logBounds ? { logBounds: settings.logBounds } : {}),
+      scenarios,
+      seed,
+      limits: { maxSessions, sessionTtl: sessionTtlMs },
+      logBounds,
       ...(isReseedable(given)
         ? {
             async reseed() {
-              const seedSettings = { count: settings.seedCount, seed: settings.seed };
+              const seedSettings = { count: seedCount, seed };
               const seeded = await given.reseed(async () => {
                 for (const resource of resources) await seedOne(resource, seedSettings, given);
               });
@@ -318,8 +342,10 @@ export function createMock(
   const basePath = basePathOf(document, warn);
   // A large document's checks compile what their values reach, as they reach it: a first call
   // then compiles a few schemas, not the whole graph they belong to.
-  const compiler = createSchemaCompiler(document, { warn, lazyRefs: !eager });
-  const generator = createDataGenerator({ seed: settings.seed, compiler });
+  const { compiler, generator, shapeError } = answerParts(document, operations, seed, {
+    warn,
+    lazyRefs: !eager,
+  });
   const examples = createExampleSource({ compiler, generator, warn });
   const validator = createRequestValidator(compiler);
   const prepare = operationPreparer({ compiler, examples, warn });
@@ -356,16 +382,15 @@ export function createMock(
   const inferred = (operation: Operation) =>
     stateful.get(operation) ??
     (recorded ? recordedOr(operation, example(operation), compiler, recorded) : example(operation));
-  const handlerOf = withIdempotencyKeys(customHandlers(operations, settings.handlers, inferred));
-  const shapeError = createErrorShaper(compiler, generator, documentErrorResponses(operations));
-  const minimum = settings.stability;
+  const handlerOf = withIdempotencyKeys(customHandlers(operations, handlers, inferred));
+  const minimum = stability;
   const outgoing = createOutgoing({
     document,
     operations,
     resources,
     generator,
-    settings: settings.outgoing ?? { callbackHosts: LOOPBACK_HOSTS, webhookUrls: [] },
-    warn: (line) => (settings.proxy ? undefined : warn(line)),
+    settings: outgoingSettings,
+    warn: (line) => (parts.proxy ? undefined : warn(line)),
   });
 
   const apis: MountedApi[] = [
@@ -381,7 +406,7 @@ export function createMock(
         forced: (operation, preferences) =>
           forcedAnswer(operation, preferences, { examples, shapeError }),
         sample: (operation) => examples.body(operation, String(operation.successStatus))?.body,
-        faultTimeoutMs: settings.faultTimeoutMs,
+        faultTimeoutMs,
       },
       streams: createStreamAnswers(operations, { compiler, generator }),
       refuse(operation) {
@@ -397,11 +422,11 @@ export function createMock(
     ...credentialWarnings.map((line) => ({ line, warning: true })),
   ];
   let adminBasePath: string | undefined;
-  if (settings.adminSpec) {
+  if (parts.adminSpec) {
     const byName = new Map(resources.map((resource) => [resource.name, resource]));
     const admin = adminApi(
-      settings.adminSpec,
-      settings.seed,
+      parts.adminSpec,
+      seed,
       { ...accepted, keys: everyKey(accepted, schemes), basic: [], byScheme: new Map() },
       adminHandlers(
         states,
@@ -412,7 +437,7 @@ export function createMock(
           parts: (store: Store) => partsOf(resource, byName, store, basePath),
         })),
         { operations, basePath, schemes },
-        settings.proxy?.violations,
+        parts.proxy?.violations,
         outgoing.webhooks,
       ),
     );
@@ -438,7 +463,7 @@ export function createMock(
     states,
     ...(given.shared ? { storeBudgetMs: SHARED_STORE_BUDGET_MS } : {}),
     // A proxy's target sends its own callbacks and webhooks.
-    ...(outgoing.active && !settings.proxy ? { onAnswered: outgoing.afterAnswer } : {}),
+    ...(outgoing.active && !parts.proxy ? { onAnswered: outgoing.afterAnswer } : {}),
     onServerError: (err, request) =>
       logger.error(
         { err, method: request.method, path: request.target },
@@ -460,7 +485,7 @@ export function createMock(
     }
   };
   const precompiling =
-    eager || settings.precompile === false
+    eager || !precompile
       ? undefined
       : startPrecompile(
           precompileSteps({
@@ -479,7 +504,7 @@ export function createMock(
                 try {
                   seedPool.fieldsOf(resource, nestedSeeding);
                 } catch {
-                  // Told by the request that meets it: the collection starts empty.
+                  // Reported to the request that meets it: the collection starts empty.
                 }
               return undefined;
             },
@@ -496,7 +521,7 @@ export function createMock(
               try {
                 compiler.prepare('response', schema);
               } catch (err) {
-                // Told once: an answer whose schema it is has told it already.
+                // Warned of once: an answer whose schema it is has warned of it already.
                 const reason = err instanceof Error ? err.message : String(err);
                 if (!warnings.some((line) => line.includes(reason))) warn(reason);
               }
@@ -506,7 +531,7 @@ export function createMock(
             busy: (long) =>
               serving > 0 ||
               performance.now() - lastAnswered <
-                (long ? QUIET_BEFORE_LONG_STEP_MS : QUIET_BEFORE_AHEAD_MS),
+                (long ? QUIET_BEFORE_LONG_STEP_MS : QUIET_BEFORE_PRECOMPILE_MS),
           },
         );
 
@@ -560,16 +585,30 @@ function adminApi(
 ): { api: MountedApi; locked: boolean } {
   const document = spec.resolved;
   const operations = listOperations(document);
-  const compiler = createSchemaCompiler(document);
-  const generator: DataGenerator = createDataGenerator({ seed, compiler });
   const api = serveApi(document, operations, {
     basePath: basePathOf(document),
     recorded: false,
     checkCredential: createSecurityCheck(document, operations, accepted).check,
     handler: (operation) => handlers[operation.operationId],
-    shapeError: createErrorShaper(compiler, generator, documentErrorResponses(operations)),
+    shapeError: answerParts(document, operations, seed).shapeError,
   });
   return { api, locked: accepted.keys.length === 0 };
+}
+
+/**
+ * What makes the values and the errors of one mounted API (the mocked one, the admin one): its
+ * schema compiler, its value maker, and its error shaper.
+ */
+function answerParts(
+  document: LoadedSpec['resolved'],
+  operations: readonly Operation[],
+  seed: number,
+  compiling?: SchemaCompilerOptions,
+): { compiler: SchemaCompiler; generator: DataGenerator; shapeError: MountedApi['shapeError'] } {
+  const compiler = createSchemaCompiler(document, compiling);
+  const generator = createDataGenerator({ seed, compiler });
+  const shapeError = createErrorShaper(compiler, generator, documentErrorResponses(operations));
+  return { compiler, generator, shapeError };
 }
 
 /**

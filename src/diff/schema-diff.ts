@@ -22,7 +22,7 @@ type Schema = SchemaObject | boolean;
  * Reports what changed from `old` to `now`, the schemas of one message of `part`, at `where`.
  * Within the message, a pair of schemas is compared once: a recursive schema ends there, and
  * a schema used in many places of a large one is not compared again and again. Another
- * message compares it anew, so that each operation it changes is told of.
+ * message compares it anew, so that each operation it changes is reported.
  */
 export function diffSchemas(
   run: DiffRun,

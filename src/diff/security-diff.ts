@@ -100,7 +100,7 @@ export function diffSecurity(
   });
   after.forEach((requirement, index) => {
     const asked = newAlternatives[index] ?? new Map();
-    // A scheme that changed is told of above.
+    // A scheme that changed is reported above.
     const changed = Object.keys(requirement).some(
       (name) =>
         old.document.components?.securitySchemes?.[name] !== undefined &&

@@ -7,6 +7,7 @@ import {
 } from 'node:http';
 import net, { type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { errorAnswer as catalogueAnswer } from '../core/stages/error-answer.js';
 import { CheckedJson, type CheckedAnswer } from '../vocabulary/answer.js';
 import { errors } from '../vocabulary/error-catalogue.js';
 import type { ApiError } from '../vocabulary/errors.js';
@@ -86,11 +87,7 @@ export function createMockServer(app: ListenerApp, limits: Partial<ServerLimits>
   const bounds = { ...DEFAULT_SERVER_LIMITS, ...limits };
   const listener = typeof app === 'function' ? app : app.listener;
   const errorAnswer = (error: ApiError): CheckedAnswer =>
-    app.mock?.errorAnswer(error) ?? {
-      status: error.status,
-      headers: { ...error.headers, 'Content-Type': 'application/json; charset=utf-8' },
-      body: new CheckedJson(Buffer.from(JSON.stringify(error.toBody()))),
-    };
+    app.mock?.errorAnswer(error) ?? catalogueAnswer(error);
   let closing = false;
   const activity = connectionActivity();
 

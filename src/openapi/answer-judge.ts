@@ -24,8 +24,8 @@ export interface JudgedOperation {
   readonly responses: Readonly<Record<string, DocumentedAnswer | undefined>>;
 }
 
-/** An answer as it was heard. */
-export interface HeardAnswer {
+/** An answer as the judge reads it: as it was received. */
+export interface JudgedAnswer {
   /** The request's method, when known: a HEAD's answer has no body to check. */
   readonly method?: string | undefined;
   readonly status: number;
@@ -74,7 +74,7 @@ function documentedFor<T extends DocumentedAnswer>(
 }
 
 /** Judges an answer against what its operation documents (see createAnswerJudge). */
-export type AnswerJudge = (operation: JudgedOperation, answer: HeardAnswer) => AnswerBreach[];
+export type AnswerJudge = (operation: JudgedOperation, answer: JudgedAnswer) => AnswerBreach[];
 
 /**
  * The judge of answers, checking values with the caller's validator: the status (exact, range
@@ -96,7 +96,7 @@ export function createAnswerJudge(validator: AnswerValidator): AnswerJudge {
 
 function judgeAnswer(
   operation: JudgedOperation,
-  answer: HeardAnswer,
+  answer: JudgedAnswer,
   validator: AnswerValidator,
   referenceSchema: (schema: JudgedSchema, format: string) => JudgedSchema,
 ): AnswerBreach[] {
@@ -199,7 +199,7 @@ export function schemaName(schema: JudgedSchema): string {
 
 function headerBreaches(
   response: DocumentedAnswer,
-  answer: HeardAnswer,
+  answer: JudgedAnswer,
   validator: AnswerValidator,
   referenceSchema: (schema: JudgedSchema, format: string) => JudgedSchema,
 ): AnswerBreach[] {

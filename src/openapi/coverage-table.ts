@@ -95,7 +95,7 @@ export function schemesSent(
   return names.length === 0 ? NO_SCHEME : names.sort().join(' + ');
 }
 
-/** Answers heard for one operation: by status, and by scheme key then status. */
+/** Answers received for one operation: by status, and by scheme key then status. */
 export interface OperationHits {
   /** By outcome (`"200"`, `"fault:reset"`, `"delay"`). */
   statuses: ReadonlyMap<string, number>;

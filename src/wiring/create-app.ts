@@ -4,11 +4,11 @@ import { corsMiddleware } from '../http/cors.js';
 import { createInspectorPage } from '../http/inspector-page.js';
 import { createListener, type MockListener } from '../http/listener.js';
 import { requestLines, silentLogger } from '../http/logger.js';
-import { buildMock, type AppOptions, type AppParts, type AppSettings } from './create-core.js';
-import { resolveOptions } from './options.js';
+import { buildMock, type AppOptions, type AppParts, type BuildParts } from './create-core.js';
+import { resolveOptions, type ResolvedOptions } from './options.js';
 
 export { describeUnfit } from '../core/create-mock.js';
-export type { AppOptions, AppSettings } from './create-core.js';
+export type { AppOptions } from './create-core.js';
 
 /** What createApp takes besides the table's options. */
 const APP_PARTS: readonly (keyof AppParts)[] = ['spec', 'adminSpec', 'hosts', 'proxy'];
@@ -40,23 +40,19 @@ export interface MockApp {
  * http.createServer(app).listen(0);
  */
 export function createApp(options: AppOptions, from: { carriedFrom?: Mock } = {}): MockApp {
-  const { storage, ...settings } = resolveOptions(options, 'createApp', APP_PARTS);
+  const settings = resolveOptions(options, 'createApp', APP_PARTS);
+  const { storage } = settings;
   // A memory store starts with the seed data, as startMock's does; createApp cannot wait for
   // it, so each collection is seeded on its first use. A store of the caller's is theirs.
   const seeded = storage.kind !== 'custom';
-  const app = appOf(
-    {
-      ...settings,
-      storage,
-      ...(seeded ? { seedOnFirstUse: true } : {}),
-      spec: options.spec,
-      ...(storage.kind === 'custom' ? { store: storage.store } : {}),
-      ...(options.adminSpec ? { adminSpec: options.adminSpec } : {}),
-      ...(options.hosts ? { hosts: options.hosts } : {}),
-      ...(options.proxy ? { proxy: options.proxy } : {}),
-    },
-    from,
-  );
+  const app = appOf(settings, {
+    spec: options.spec,
+    ...(seeded ? { seedOnFirstUse: true } : { store: storage.store }),
+    ...(options.adminSpec ? { adminSpec: options.adminSpec } : {}),
+    ...(options.hosts ? { hosts: options.hosts } : {}),
+    ...(options.proxy ? { proxy: options.proxy } : {}),
+    ...(from.carriedFrom ? { carriedFrom: from.carriedFrom } : {}),
+  });
   // Deferred (seedOnFirstUse): it only records the settings, so nothing is left to await.
   if (seeded && !from.carriedFrom)
     void app.mock.seed({ count: settings.seedCount, seed: settings.seed });
@@ -65,11 +61,11 @@ export function createApp(options: AppOptions, from: { carriedFrom?: Mock } = {}
 
 /**
  * createApp from options already resolved (by startMock, the proxy): they are not read again.
- * @param from see createApp.
+ * @param parts the spec and what the caller opened; `carriedFrom`: see createApp.
  */
-export function appOf(settings: AppSettings, from: { carriedFrom?: Mock } = {}): MockApp {
+export function appOf(settings: ResolvedOptions, parts: BuildParts): MockApp {
   const logger = settings.logger ?? silentLogger();
-  const mock = buildMock({ ...settings, logger }, from.carriedFrom);
+  const mock = buildMock(settings, parts);
   const node = createListener({
     mock,
     bodyReader: createBodyReader({ limit: settings.bodyLimit }),
@@ -77,9 +73,9 @@ export function appOf(settings: AppSettings, from: { carriedFrom?: Mock } = {}):
     ...(mock.adminBasePath === undefined
       ? {}
       : { page: createInspectorPage({ basePath: mock.adminBasePath }) }),
-    ...(settings.hosts ? { host: settings.hosts } : {}),
+    ...(parts.hosts ? { host: parts.hosts } : {}),
     budget: mock.budget,
-    sendTimeoutMs: settings.limits.sendTimeout,
+    sendTimeoutMs: settings.sendTimeoutMs,
     ...(settings.logRequests
       ? { onAnswered: requestLines(logger, { adminBasePath: mock.adminBasePath }) }
       : {}),

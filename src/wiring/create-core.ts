@@ -1,11 +1,8 @@
-// The mock's options, resolved, as the core's settings: the one place wiring/ hands the core
-// what it builds the mock from.
-import { createMock, type CoreLogger, type Mock, type MockSettings } from '../core/create-mock.js';
+// The mock built from the resolved options: the one place wiring/ hands the core what it reads.
+import { createMock, type Mock, type MockParts } from '../core/create-mock.js';
 import type { ViolationLog } from '../core/proxy/violations.js';
-import { secretKey } from '../core/outgoing/signature.js';
 import type { HostStep } from '../http/host-check.js';
 import type { LoadedSpec } from '../openapi/load.js';
-import type { Store } from '../store/store.js';
 import type { OptionsOf, ResolvedOptions } from './options.js';
 
 /** What createApp takes besides the table's options: a spec loaded, and how it is served. */
@@ -32,58 +29,17 @@ export interface AppParts {
  * spec already loaded.
  * @example createApp({ spec: await loadSpec(), apiKeys: ['secret'], delayMs: 100 })
  */
-export type AppOptions = Omit<OptionsOf<'createApp'>, 'spec'> & AppParts;
+export type AppOptions = OptionsOf<'createApp'> & AppParts;
 
-/** What a mock is built from: the options resolved (once, by its caller), the spec loaded. */
-export type AppSettings = Omit<ResolvedOptions, 'spec'> &
-  Omit<AppParts, 'spec'> & {
-    spec: LoadedSpec;
-    /** The store opened for the records; none: a new in-memory one. */
-    store?: Store | undefined;
-    /** See MockSettings.seedOnFirstUse. */
-    seedOnFirstUse?: boolean;
-  };
+/** What a mock is built from besides its resolved options: the spec, and what its caller opened. */
+export type BuildParts = AppParts & Omit<MockParts, keyof AppParts>;
 
 /**
- * The core's settings from the mock's resolved options (whose units resolveOptions converted).
- * @example mockSettings({ ...resolveOptions({ seed: 7 }), spec }).seed // 7
- * @internal for its tests: no part of the package's surface
- */
-export function mockSettings(settings: AppSettings): MockSettings {
-  return {
-    apiKeys: settings.apiKeys,
-    basic: settings.basic,
-    defaultCredentials: settings.defaultCredentials,
-    seed: settings.seed,
-    seedCount: settings.seedCount,
-    precompile: settings.precompile,
-    ...(settings.seedOnFirstUse ? { seedOnFirstUse: true } : {}),
-    scenarios: settings.scenarios,
-    faultTimeoutMs: settings.faultTimeoutMs,
-    maxSessions: settings.maxSessions,
-    sessionTtlMs: settings.sessionTtlMs,
-    logBounds: settings.logBounds,
-    stability: settings.stability,
-    handlers: settings.handlers,
-    ...(settings.store ? { store: settings.store } : {}),
-    ...(settings.logger ? { logger: settings.logger as CoreLogger } : {}),
-    ...(settings.adminSpec ? { adminSpec: settings.adminSpec } : {}),
-    ...(settings.proxy ? { proxy: settings.proxy } : {}),
-    outgoing: {
-      callbackHosts: settings.callbackHosts,
-      webhookUrls: settings.webhookUrls,
-      webhookKey:
-        settings.webhookSecret === undefined ? undefined : secretKey(settings.webhookSecret),
-    },
-  };
-}
-
-/**
- * The mock of a loaded spec, from the mock's resolved options (see createMock).
- * @param carriedFrom the mock of the previous version of the spec (`--watch`).
+ * The mock of a loaded spec, from the resolved options, handed over whole: the compiler holds
+ * what the core reads (MockSettings) to the options of the same names, with no field copied.
  * @throws {SpecError} when the spec asks for something the mock cannot serve.
- * @example const mock = buildMock({ ...resolveOptions(), spec: await loadSpec() }); await mock.fetch(request);
+ * @example const mock = buildMock(resolveOptions(), { spec: await loadSpec() }); await mock.fetch(request);
  */
-export function buildMock(settings: AppSettings, carriedFrom?: Mock): Mock {
-  return createMock(settings.spec, mockSettings(settings), { carriedFrom });
+export function buildMock(settings: ResolvedOptions, parts: BuildParts): Mock {
+  return createMock(parts.spec, settings, parts);
 }

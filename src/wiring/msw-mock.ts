@@ -6,7 +6,7 @@ import type { Route } from '../core/mock-core.js';
 import type { LoadedSpec } from '../openapi/load.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import { buildMock } from './create-core.js';
-import { resolveOptions, type OptionsOf } from './options.js';
+import { resolveOptions, storeLimitsOf, type OptionsOf } from './options.js';
 import type { Answerer } from './page-controlled.js';
 
 /**
@@ -14,7 +14,7 @@ import type { Answerer } from './page-controlled.js';
  * leaves out those of a server (where it listens, its HTTP bounds, CORS, a data file, Redis,
  * watching the spec's file), and the spec as a browser can give it.
  */
-export type MswMockOptions = Omit<OptionsOf<'msw'>, 'spec'> & {
+export type MswMockOptions = OptionsOf<'msw'> & {
   /**
    * The spec to serve: a path (in Node), a spec already loaded (`loadSpec`), or the OpenAPI
    * document itself, already parsed (an imported JSON file, or YAML through the bundler's
@@ -69,8 +69,8 @@ export async function createMswMock(
   const store =
     settings.storage.kind === 'custom'
       ? settings.storage.store
-      : createMemoryStore({ limits: settings.storeLimits });
-  const mock = buildMock({ ...settings, spec, adminSpec: admin, store });
+      : createMemoryStore({ limits: storeLimitsOf(settings) });
+  const mock = buildMock(settings, { spec, adminSpec: admin, store });
   await mock.seed({ count: settings.seedCount, seed: settings.seed });
   await store.markInitial();
 

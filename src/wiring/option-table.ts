@@ -162,7 +162,10 @@ export function defaultText(row: OptionRow<unknown>): string | undefined {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-function row<V, const S extends Surface>(option: OptionRow<V, S>): OptionRow<V, S> {
+/** A row as written: whether it has a default, or is a shorthand, stays in its type (ResolvedOptions). */
+function row<V, const S extends Surface, const R>(
+  option: OptionRow<V, S> & R,
+): OptionRow<V, S> & R {
   return option;
 }
 
@@ -324,7 +327,8 @@ const both: readonly CommandName[] = ['mock', 'proxy'];
  */
 export const MOCK_OPTIONS = {
   spec: row({
-    takenBy: ALL,
+    // createApp takes a spec loaded, MSW a parsed document too: each declares its own.
+    takenBy: ['startMock', 'express', 'proxy'],
     kind: spec,
     doc: 'The OpenAPI document to serve (3.0, 3.1, 3.2 or Swagger 2.0): a path, or a spec already loaded.',
     default: BUNDLED_SPEC_PATH,
@@ -701,6 +705,7 @@ export const MOCK_OPTIONS = {
     takenBy: SERVED,
     kind: handlers,
     doc: 'Operations answered by code of yours, by operationId; every answer is still checked against the spec.',
+    default: {},
     defaultText: 'none',
     libraryOnly: true,
   }),
@@ -746,7 +751,7 @@ export type OptionName = keyof typeof MOCK_OPTIONS;
 
 /** The value an option of the table takes. */
 export type OptionValue<K extends OptionName> =
-  (typeof MOCK_OPTIONS)[K] extends OptionRow<infer V, Surface> ? V : never;
+  (typeof MOCK_OPTIONS)[K]['kind'] extends OptionKind<infer V> ? V : never;
 
 /** The surfaces that take an option of the table. */
 type TakenBy<K extends OptionName> = (typeof MOCK_OPTIONS)[K]['takenBy'][number];

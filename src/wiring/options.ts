@@ -1,12 +1,7 @@
 // The options of each surface, made from the table of option-table.ts, the one check every
 // caller's options go through, the CLI's included, and their resolution, once, into the plain
 // settings the rest of the mock reads: units are converted here (resolveOptions), nowhere else.
-import type { LogBounds } from '../core/admin/request-log.js';
-import type { ScenarioSettings } from '../core/scenarios/settings.js';
-import type { Logger } from '../http/logger.js';
 import type { ServerLimits } from '../http/server-limits.js';
-import type { LoadedSpec } from '../openapi/load.js';
-import type { StabilityLevel } from '../openapi/stability.js';
 import type { Store, StoreLimits } from '../store/store.js';
 import { startupErrors } from '../vocabulary/error-catalogue.js';
 import { OptionProblem } from './option-kinds.js';
@@ -15,8 +10,6 @@ import {
   DEFAULT_BASIC_CREDENTIAL,
   MOCK_OPTIONS,
   optionsOf,
-  type CorsSetting,
-  type CustomHandler,
   type OptionName,
   type OptionRow,
   type OptionsOf,
@@ -52,48 +45,54 @@ type ResolvedStorage =
   | { kind: 'redis'; url: string; prefix: string; reseed: boolean; allowEviction: boolean }
   | { kind: 'custom'; store: Store; hasData: boolean };
 
-/** The options, checked and with every default filled in: plain settings, read once. */
-export interface ResolvedOptions {
-  spec: string | LoadedSpec;
-  apiKeys: readonly string[];
-  basic: readonly string[];
+/** A row of the table, as written. */
+type Row<K extends OptionName> = (typeof MOCK_OPTIONS)[K];
+
+/** Options folded into `storage` (`data`, `redis`...): none of them is resolved on its own. */
+type Shorthand = {
+  [K in OptionName]: Row<K> extends { shorthandFor: string } ? K : never;
+}[OptionName];
+
+/** Options resolved from more than their own value (the credentials' defaults, the storage). */
+type Composed = 'apiKeys' | 'basic' | 'storage';
+
+/**
+ * An option's name once resolved: a duration given in seconds is held in milliseconds, as Node
+ * and timers take it, and named so (`sessionTtlSeconds` → `sessionTtlMs`).
+ */
+type ResolvedName<K extends string> = K extends `${infer Base}Seconds` ? `${Base}Ms` : K;
+
+/**
+ * The options, checked and with every default filled in: plain settings, read once. One field
+ * per row of the table (made from it: a row added is a field here), durations in milliseconds;
+ * a row with no default is `undefined` when not given. Each reader (the core's MockSettings,
+ * the adapters) declares the fields it reads, and the compiler holds them to these.
+ */
+export type ResolvedOptions = {
+  readonly [
+    K in Exclude<OptionName, Shorthand | Composed> as ResolvedName<K>
+  ]: K extends `${string}Seconds`
+    ? number
+    : Row<K> extends { default: unknown }
+      ? OptionValue<K>
+      : OptionValue<K> | undefined;
+} & {
+  readonly apiKeys: readonly string[];
+  readonly basic: readonly string[];
   /** Whether the credentials are the defaults (none was given). */
-  defaultCredentials: boolean;
-  port: number;
-  host: string;
-  seed: number;
-  seedCount: number;
-  precompile: boolean;
-  storage: ResolvedStorage;
-  storeLimits: StoreLimits;
-  /** In milliseconds, as Node's server takes them. */
-  limits: ServerLimits;
-  bodyLimit: number;
-  logger: Logger | undefined;
-  logRequests: boolean;
-  cors: CorsSetting | false;
-  scenarios: ScenarioSettings;
-  faultTimeoutMs: number;
-  stability: StabilityLevel;
-  maxSessions: number;
-  sessionTtlMs: number;
-  /** The most the request logs of every state hold together. */
-  logBounds: LogBounds;
-  allowedHosts: readonly string[];
-  callbackHosts: readonly string[];
-  webhookUrls: readonly string[];
-  webhookSecret: string | undefined;
-  seedWorkflows: readonly string[];
-  watch: boolean;
-  /** Where the run's coverage is kept (see the option `coverageFile`); none: nowhere. */
-  coverageFile: string | undefined;
-  handlers: Readonly<Record<string, CustomHandler>>;
-  /** The proxy's target (required there); none for the others. */
-  target: string | undefined;
-  targetTimeoutMs: number;
-  record: string | undefined;
-  har: string | undefined;
-  enforce: boolean;
+  readonly defaultCredentials: boolean;
+  readonly storage: ResolvedStorage;
+};
+
+/**
+ * The field of ResolvedOptions an option of the table becomes (a shorthand: `storage`).
+ * @example resolvedName('sessionTtlSeconds') // 'sessionTtlMs'
+ * @internal for its tests: no part of the package's surface
+ */
+export function resolvedName(name: OptionName): string {
+  const row: OptionRow<unknown> = MOCK_OPTIONS[name];
+  if (row.shorthandFor !== undefined) return 'storage';
+  return name.replace(/Seconds$/, 'Ms');
 }
 
 /**
@@ -219,61 +218,28 @@ export function resolveOptions(
   surface: Surface = 'startMock',
   also: readonly string[] = [],
 ): ResolvedOptions {
-  const given = validateOptions(options, surface, also);
-  const pick = <K extends OptionName>(name: K): OptionValue<K> =>
-    (given[name] as OptionValue<K> | undefined) ?? defaultOf(name);
+  const given = validateOptions(options, surface, also) as Readonly<Record<string, unknown>>;
+  const resolved: Record<string, unknown> = {};
+  for (const [name, row] of Object.entries(MOCK_OPTIONS) as [OptionName, OptionRow<unknown>][]) {
+    if (row.shorthandFor !== undefined) continue;
+    const value = given[name] ?? row.default;
+    // The one place a unit is converted: seconds, as the user gives them, to milliseconds.
+    resolved[resolvedName(name)] =
+      name.endsWith('Seconds') && typeof value === 'number' ? Math.round(value * 1000) : value;
+  }
   // An empty list counts as none given, as it did before the table.
-  const listed = (values: readonly string[] | undefined) => (values?.length ?? 0) > 0;
+  const listed = (values: unknown) => Array.isArray(values) && values.length > 0;
   const defaultCredentials = !listed(given.apiKeys) && !listed(given.basic);
-  const delay = pick('delayMs');
-  const ms = (name: OptionName & `${string}Seconds`) => Math.round((pick(name) as number) * 1000);
   return {
-    spec: pick('spec'),
-    apiKeys: defaultCredentials ? [DEFAULT_API_KEY] : (given.apiKeys ?? []),
-    basic: defaultCredentials ? [DEFAULT_BASIC_CREDENTIAL] : (given.basic ?? []),
+    ...(resolved as Omit<ResolvedOptions, Composed | 'defaultCredentials'>),
+    apiKeys: defaultCredentials
+      ? [DEFAULT_API_KEY]
+      : ((given.apiKeys as string[] | undefined) ?? []),
+    basic: defaultCredentials
+      ? [DEFAULT_BASIC_CREDENTIAL]
+      : ((given.basic as string[] | undefined) ?? []),
     defaultCredentials,
-    port: pick('port'),
-    host: pick('host'),
-    seed: pick('seed'),
-    seedCount: pick('seedCount'),
-    precompile: pick('precompile'),
-    storage: resolveStorage(given.storage),
-    storeLimits: { maxRecords: pick('maxRecords'), maxBytes: pick('maxStoreSize') },
-    limits: {
-      maxHeaderSize: pick('maxHeaderSize'),
-      requestTimeout: ms('requestTimeoutSeconds'),
-      headersTimeout: ms('headersTimeoutSeconds'),
-      keepAliveTimeout: ms('keepAliveTimeoutSeconds'),
-      shutdownTimeout: ms('shutdownTimeoutSeconds'),
-      sendTimeout: ms('sendTimeoutSeconds'),
-    },
-    bodyLimit: pick('bodyLimit'),
-    logger: given.logger,
-    logRequests: pick('logRequests'),
-    cors: pick('cors'),
-    scenarios: {
-      delay: typeof delay === 'number' ? { min: delay, max: delay } : delay,
-      faultRate: pick('faultRate'),
-      faultKinds: [...pick('faultKinds')],
-    },
-    faultTimeoutMs: ms('faultTimeoutSeconds'),
-    stability: pick('stability'),
-    maxSessions: pick('maxSessions'),
-    sessionTtlMs: ms('sessionTtlSeconds'),
-    logBounds: { entries: pick('maxLogEntries'), bytes: pick('maxLogSize') },
-    allowedHosts: pick('allowedHosts'),
-    callbackHosts: pick('callbackHosts'),
-    webhookUrls: pick('webhookUrls'),
-    webhookSecret: given.webhookSecret,
-    seedWorkflows: pick('seedWorkflows'),
-    watch: pick('watch'),
-    coverageFile: given.coverageFile,
-    handlers: given.handlers ?? {},
-    target: given.target,
-    targetTimeoutMs: ms('targetTimeoutSeconds'),
-    record: given.record,
-    har: given.har,
-    enforce: pick('enforce'),
+    storage: resolveStorage(given.storage as StorageOption | undefined),
   };
 }
 
@@ -293,4 +259,21 @@ function resolveStorage(storage: StorageOption = { kind: 'memory' }): ResolvedSt
     case 'custom':
       return { kind: 'custom', store: storage.store, hasData: storage.hasData ?? false };
   }
+}
+
+/** The bounds of the store, as the stores take them. */
+export function storeLimitsOf(settings: ResolvedOptions): StoreLimits {
+  return { maxRecords: settings.maxRecords, maxBytes: settings.maxStoreSize };
+}
+
+/** The bounds of a server, as the HTTP layer takes them (in milliseconds). */
+export function serverLimitsOf(settings: ResolvedOptions): ServerLimits {
+  return {
+    maxHeaderSize: settings.maxHeaderSize,
+    requestTimeout: settings.requestTimeoutMs,
+    headersTimeout: settings.headersTimeoutMs,
+    keepAliveTimeout: settings.keepAliveTimeoutMs,
+    shutdownTimeout: settings.shutdownTimeoutMs,
+    sendTimeout: settings.sendTimeoutMs,
+  };
 }

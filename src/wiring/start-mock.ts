@@ -18,7 +18,13 @@ import { stateBackend } from '../store/with-local-side-data.js';
 import { StartupError } from '../vocabulary/errors.js';
 import { keepCoverageFile } from './coverage-file.js';
 import { appOf, describeUnfit } from './create-app.js';
-import { resolveOptions, type MockOptions, type ResolvedOptions } from './options.js';
+import {
+  resolveOptions,
+  serverLimitsOf,
+  storeLimitsOf,
+  type MockOptions,
+  type ResolvedOptions,
+} from './options.js';
 
 /** A running mock: the one mock, and what listening adds (a URL, the server, close). */
 export interface RunningMock {
@@ -49,7 +55,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     throw new StartupError('the host to listen on is empty: give an address such as 127.0.0.1');
   const mock = await openMock(settings, { hosts: hostCheck(settings.host, settings.allowedHosts) });
 
-  const { server, close } = createMockServer(mock, settings.limits);
+  const { server, close } = createMockServer(mock, serverLimitsOf(settings));
   const origin = await listenAt(server, settings.host, settings.port).catch(
     async (err: unknown) => {
       await mock.close();
@@ -82,8 +88,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
 export interface OpenMock extends MockListener {
   /** The mock serving now: `watch` swaps it for the mock of the new spec, which takes over its state. */
   readonly mock: Mock;
-  /** The store it opened (and closes): the mock's own wraps it (a large spec's seeding on first use). */
-  store: Store;
+  /** The state backend it opened (and closes): the mock's store wraps it (a large spec's seeding on first use). */
+  backend: StateBackend;
   /** Stops watching the spec and precompiling (see Mock.precompiling), and closes the store. */
   close(): Promise<void>;
 }
@@ -108,16 +114,10 @@ export async function openMock(
   const { hasData } = opened;
   const store = stateBackend(opened.store);
 
-  const appSettings = {
-    ...settings,
-    spec,
-    adminSpec,
-    store,
-    logger,
-    ...(serving.hosts ? { hosts: serving.hosts } : {}),
-  };
+  const parts = { spec, adminSpec, store, ...(serving.hosts ? { hosts: serving.hosts } : {}) };
   const seeding = { count: settings.seedCount, seed: settings.seed };
-  let app = appOf(appSettings);
+  const { seedWorkflows, apiKeys } = settings;
+  let app = appOf(settings, parts);
   const unparsed = unparsedOperations(listOperations(spec.resolved));
   if (unparsed.length > 0)
     logger.warn(
@@ -138,15 +138,15 @@ export async function openMock(
     );
   // Seed workflows make the start-up state: marked below, it is what every reset returns to and
   // every new session starts from. A store that holds data already has its state.
-  if (!hasData && settings.seedWorkflows.length > 0) {
+  if (!hasData && seedWorkflows.length > 0) {
     const { runSeedWorkflows } = await import('./seed-workflows.js');
-    await runSeedWorkflows(app.mock, settings.seedWorkflows, settings.apiKeys);
+    await runSeedWorkflows(app.mock, seedWorkflows, apiKeys);
   }
   // A shared store that held data was seeded and marked by the replica that opened it first:
   // marking it again would move the state every replica resets to.
   if (!(hasData && store.shared)) await store.markInitial();
   // The seed workflows' requests are no part of the run: the log and coverage start empty.
-  if (!hasData && settings.seedWorkflows.length > 0) await app.mock.reset();
+  if (!hasData && seedWorkflows.length > 0) await app.mock.reset();
 
   let stopWatching = (): void => {};
   if (settings.watch && typeof settings.spec === 'string') {
@@ -155,10 +155,11 @@ export async function openMock(
     stopWatching = watchFile(path, () => {
       reloading = reloading.then(async () => {
         try {
-          const next = appOf(
-            { ...appSettings, spec: await loadSpec(path) },
-            { carriedFrom: app.mock },
-          );
+          const next = appOf(settings, {
+            ...parts,
+            spec: await loadSpec(path),
+            carriedFrom: app.mock,
+          });
           const summary = await adoptData(app.mock, next.mock, store, seeding);
           app = next;
           logger.info(`spec reloaded from ${path}: ${summary}`);
@@ -178,7 +179,7 @@ export async function openMock(
     },
     listener: (req, res) => app(req, res),
     routed: (req, res, route) => app.routed(req, res, route),
-    store,
+    backend: store,
     async close() {
       stopWatching();
       // Else it goes on compiling a large document's schemas in the background, seconds of
@@ -238,7 +239,8 @@ async function openStore(
   logger: Logger,
   spec: () => SpecFingerprint,
 ): Promise<{ store: Store; hasData: boolean }> {
-  const { storage, storeLimits: limits } = options;
+  const { storage } = options;
+  const limits = storeLimitsOf(options);
   if (storage.kind === 'custom') return { store: storage.store, hasData: storage.hasData };
   if (storage.kind === 'redis') {
     // Loaded only for Redis (the client is a fifth of a second of modules, and optional).

@@ -22,7 +22,7 @@ import { openFileStore } from '../store/file-store.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import { startupErrors } from '../vocabulary/error-catalogue.js';
 import { appOf } from './create-app.js';
-import { resolveOptions, type OptionsOf } from './options.js';
+import { resolveOptions, serverLimitsOf, storeLimitsOf, type OptionsOf } from './options.js';
 import { openHarFile } from './har-file.js';
 import { listenAt } from './start-mock.js';
 
@@ -72,16 +72,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const adminSpec = await loadSpec(ADMIN_SPEC_PATH);
   const logger = settings.logger ?? silentLogger();
   const violations = createViolationLog();
-  const app = appOf({
-    ...settings,
+  const app = appOf(settings, {
     spec,
     adminSpec,
-    store: createMemoryStore({ limits: settings.storeLimits }),
+    store: createMemoryStore({ limits: storeLimitsOf(settings) }),
     proxy: { violations },
   });
   const recording = settings.record
     ? await openFileStore(settings.record, {
-        limits: settings.storeLimits,
+        limits: storeLimitsOf(settings),
         onWarning: (line) => logger.warn(line),
       })
     : undefined;
@@ -122,7 +121,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     logger,
     logRequests: settings.logRequests,
   });
-  const { server, close } = createMockServer(listener, settings.limits);
+  const { server, close } = createMockServer(listener, serverLimitsOf(settings));
   const stop = async () => {
     await forwarder.close();
     await recording?.close();

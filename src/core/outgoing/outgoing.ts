@@ -71,7 +71,7 @@ export interface OutgoingRequests {
 
 /**
  * The most callbacks and webhooks being sent at once: past it, what a request sets off is
- * dropped (and told of), so that a slow receiver under a burst of writes holds no more than
+ * dropped (and logged), so that a slow receiver under a burst of writes holds no more than
  * this many sockets and bodies.
  * @internal for its tests: no part of the package's surface
  */

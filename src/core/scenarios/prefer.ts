@@ -57,7 +57,7 @@ const KNOWN = [
  */
 export function readPreferences(
   request: Pick<MockRequest, 'headers'>,
-  /** The operation asked, whose documented statuses a bad `code=` is told of. */
+  /** The operation asked, whose documented statuses the 400 of a bad `code=` lists. */
   operation?: Pick<Operation, 'operationId' | 'responses'>,
 ): Preferences {
   // Repeated Prefer headers are joined with commas, as RFC 9110 allows for list headers.

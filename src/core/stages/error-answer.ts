@@ -7,13 +7,11 @@ import type { MountedApi } from '../mock-core.js';
 
 /**
  * `err` as the answer `api` shapes it to for `operation` (if known); without an API (what
- * Node's HTTP parser refuses reaches none), as the catalogue writes it.
+ * Node's HTTP parser refuses reaches none, a server with no mock), as the catalogue writes it:
+ * the one fallback error body.
+ * @example errorAnswer(errors.missingHost()).status // 400
  */
-export function errorAnswer(
-  err: unknown,
-  api: MountedApi | undefined,
-  operation: Operation | undefined,
-): CheckedAnswer {
+export function errorAnswer(err: unknown, api?: MountedApi, operation?: Operation): CheckedAnswer {
   const error = inDocumentedStatus(toApiError(err), operation);
   const shaped = api?.shapeError(error, operation) ?? {
     body: error.toBody(),
