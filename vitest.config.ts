@@ -8,32 +8,31 @@ import { REDIS_SKIP_NOTE_PREFIX } from './test/redis/find-redis.js';
 import { processTestFiles } from './test/test-tiers.js';
 
 /**
- * The slowest files, slowest first, started before all others so that the two workers end
- * together: a minute-long file started last keeps one worker busy while the other has nothing
- * left. Vitest orders files by the durations it keeps in node_modules/.vite, which a fresh clone
- * (CI) has not, and then starts the largest first. Their CPU seconds are in
- * decisions/031; a file past about 20 s belongs here.
+ * The slowest files by wall time, slowest first, started before all others so that the two
+ * workers end together: a file of half a minute started last keeps one worker busy while the
+ * other has nothing left. Vitest orders files by the durations it keeps in node_modules/.vite,
+ * which a fresh clone (CI) has not, and then starts the largest first. Ranked by the seconds
+ * each took in a whole run (decisions/045); a file past about 8 s belongs here.
  */
 const SLOWEST_FIRST = [
   'test/contract-proof.test.ts', // the contract suite against every faulty server, in-process
-  'test/browser/playwright-fixture.test.ts', // one Playwright run, four Chromiums
-  'test/browser/inspector.test.ts', // Chromium
-  'test/browser/playwright-docs-config.test.ts', // Vite, the mock, Chromium, six tests
   'test/browser/playwright-msw.test.ts', // Vite, two mocks, two Chromiums
   'test/cli.test.ts', // the CLI in process; the built one for signals, kill -9, time zones
-  'test/contract-cli.test.ts', // the contract suite run in process, twice by the built CLI
-  'test/recipes/playwright.test.ts', // Vite, the mock and two Chromiums
+  'test/browser/playwright-fixture.test.ts', // one Playwright run, four Chromiums
+  'test/browser/playwright-docs-config.test.ts', // Vite, the mock, Chromium, six tests
   'test/redis-mock.test.ts', // replicas of the built CLI
+  'test/browser/inspector.test.ts', // the worker's Chromium launched
+  'test/recipes/playwright.test.ts', // Vite, the mock and two Chromiums
   'test/redis-team.test.ts', // replicas and Redis servers started, stopped, frozen
-  'test/readme-snippets.test.ts', // the snippets of every page type-checked
-  'test/diff.test.ts',
+  'test/corpus-large/probe.test.ts', // the built mock over the largest descriptions
   'test/types-corpus.test.ts', // TypeScript 5 in the process, TypeScript 7's tsc
-  'test/browser/msw-worker.test.ts', // Chromium
   'test/skip-paths.test.ts', // two Vitest runs without Chromium and redis-server
-  'test/browser/inspector-widths.test.ts', // Chromium
-  'test/fast-yaml.test.ts',
-  'test/file-store.test.ts', // writers killed at random moments
+  'test/proxy.test.ts', // the built CLI's proxy
+  'test/readme-snippets.test.ts', // the snippets of every page type-checked
+  'test/contract-receiver.test.ts', // waits for webhooks that come, and for one that does not
   'test/recipes/vitest.test.ts', // the recipes' Vitest run
+  'test/contract-cli.test.ts', // the contract suite run in process, twice by the built CLI
+  'test/stream-adapters.test.ts', // a send timeout waited out
   'test/contract-realworld.test.ts', // the contract CLI against public documents' mocks
   'test/corpus.test.ts', // a mock for each document of the corpus
 ];
@@ -129,9 +128,10 @@ export default defineConfig({
     // Hooks start Chromium, Redis servers and replica processes: on two busy cores that can
     // take longer than Vitest's 10 s default. A hook that hangs still fails, a minute later.
     hookTimeout: 60_000,
-    // Two files at once even on 2 cores (Vitest's default there is one): most files wait on
-    // servers, browsers and child processes (decisions/031).
-    maxWorkers: 2,
+    // Three files at once on 2 cores (Vitest's default there is one): most files wait on
+    // servers, browsers, timers and child processes, and two workers kept 1.3 cores busy
+    // (decisions/045).
+    maxWorkers: 3,
     // Each worker keeps the modules it imported from one file to the next, instead of importing
     // src/ (and ajv, faker...) again for each file (decisions/031). No test file mocks modules
     // or leaves process.env changed, and files still run one at a time in each worker.
