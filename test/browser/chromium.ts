@@ -1,5 +1,4 @@
 import { accessSync, constants } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 
 /** How to get Chromium where it is missing; Playwright's own download cannot be reached here. */
@@ -56,20 +55,6 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   `--disable-features=${DISABLED_FEATURES.join(',')}`,
 ];
-
-/**
- * A launcher that runs Chromium at `path` with CHROMIUM_ARGS after the flags it is given, for a
- * Playwright config a test runs as written (the docs'), which takes an executable and no flags.
- * @returns the launcher's path, `file`
- * @example launcherWithArgs('/usr/bin/chromium', join(dir, 'chromium')) // CHROMIUM_PATH for the run
- */
-export async function launcherWithArgs(path: string, file: string): Promise<string> {
-  const quoted = [path, ...CHROMIUM_ARGS].map((word) => `'${word.replaceAll("'", `'\\''`)}'`);
-  await writeFile(file, `#!/bin/sh\nexec ${quoted[0]} "$@" ${quoted.slice(1).join(' ')}\n`, {
-    mode: 0o755,
-  });
-  return file;
-}
 
 export type ChromiumLookup = { found: true; path: string } | { found: false; why: string };
 

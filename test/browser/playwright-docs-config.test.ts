@@ -17,7 +17,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/wiring/start-mock.js';
 import { runCli } from '../helpers.js';
 import { readmeSnippets } from '../recipes/frontend-project.js';
-import { launcherWithArgs } from './chromium.js';
+import { sharedChromiumEnv } from './shared-chromium.js';
 import { withChromium } from './with-chromium.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -106,8 +106,9 @@ it('uses the mock started by hand, forces it through the proxy past StrictMode, 
   const origin = `http://127.0.0.1:${mockPort}`;
   const { code, output } = await playwright(dir!, {
     NO_COLOR: '1',
-    // The Chromium with our flags: the omnibox popup of each test's window off.
-    CHROMIUM_PATH: await launcherWithArgs(chromium.path, join(dir!, 'chromium')),
+    CHROMIUM_PATH: chromium.path,
+    // This worker's Chromium, launched with our flags, rather than one launched by the run.
+    ...(await sharedChromiumEnv(chromium.path)),
     MOCK_ORIGIN: origin,
   });
   expect(output).not.toMatch(/is already used/);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DISABLED_FEATURES } from './chromium.js';
+import { sharedChromiumEnv } from './shared-chromium.js';
 import { withChromium } from './with-chromium.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -43,7 +43,11 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function playwright(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+async function playwright(
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
+  // Its workers connect to this worker's Chromium rather than each launch one.
+  const browser = chromium.found ? await sharedChromiumEnv(chromium.path) : {};
   const child = spawn(
     process.execPath,
     [
@@ -59,9 +63,8 @@ function playwright(env: Record<string, string>): Promise<{ code: number | null;
         HOME: process.env.HOME ?? tmpdir(),
         NO_COLOR: '1',
         CI: '1',
-        CHROMIUM_PATH: chromium.found ? chromium.path : '',
-        CHROMIUM_DISABLE_FEATURES: DISABLED_FEATURES.join(','),
         PETSTORE_KIT_BIN: join(ROOT, 'dist/cli/bin.js'),
+        ...browser,
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

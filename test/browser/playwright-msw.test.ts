@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DISABLED_FEATURES } from './chromium.js';
+import { sharedChromiumEnv } from './shared-chromium.js';
 import { withChromium } from './with-chromium.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -54,7 +54,11 @@ async function freePorts(count: number): Promise<number[]> {
   return ports;
 }
 
-function playwright(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+async function playwright(
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
+  // Its workers connect to this worker's Chromium rather than each launch one.
+  const browser = chromium.found ? await sharedChromiumEnv(chromium.path) : {};
   const child = spawn(
     process.execPath,
     [
@@ -70,8 +74,7 @@ function playwright(env: Record<string, string>): Promise<{ code: number | null;
         HOME: process.env.HOME ?? tmpdir(),
         NO_COLOR: '1',
         CI: '1',
-        CHROMIUM_PATH: chromium.found ? chromium.path : '',
-        CHROMIUM_DISABLE_FEATURES: DISABLED_FEATURES.join(','),
+        ...browser,
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -87,7 +90,7 @@ it('forces, clears and resets the mock in the page, past StrictMode’s ignored 
   if (!chromium.found) return;
   const [appPort] = await freePorts(1);
   const { code, output } = await playwright({ APP_PORT: String(appPort) });
-  expect(output).toMatch(/Running 7 tests using 2 workers/);
+  expect(output).toMatch(/Running 7 tests using 1 worker/);
   expect(code, output).toBe(0);
   expect(output).toMatch(/7 passed/);
 }, 240_000);

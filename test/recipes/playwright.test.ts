@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launcherWithArgs } from '../browser/chromium.js';
+import { sharedChromiumEnv } from '../browser/shared-chromium.js';
 import { withChromium } from '../browser/with-chromium.js';
 import { frontendProject, ROOT, type FrontendProject } from './frontend-project.js';
 
@@ -56,8 +56,10 @@ it('runs as written, fully parallel on two workers, one mock and one dev server 
     {
       // CI: never reuse a server found on those ports.
       CI: '1',
-      // The Chromium with our flags: the omnibox popup of each test's window off.
-      CHROMIUM_PATH: await launcherWithArgs(chromium.path, join(project.dir, 'chromium')),
+      CHROMIUM_PATH: chromium.path,
+      // This worker's Chromium, launched with our flags: its two workers connect to it rather
+      // than each launch one.
+      ...(await sharedChromiumEnv(chromium.path)),
       MOCK_PORT: String(mockPort),
       APP_PORT: String(appPort),
       BARRIER_DIR: barriers,

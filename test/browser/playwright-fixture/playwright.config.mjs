@@ -18,20 +18,8 @@ export default defineConfig({
   // and 15 s for what a page shows, not Playwright's 30 s and 5 s. A passing test waits no longer.
   timeout: 60_000,
   expect: { timeout: 15_000 },
-  use: {
-    // Playwright's own browser download is out of reach: the system's Chromium.
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH,
-      // The features test/browser/chromium.ts turns off (a WebUI each page's window starts).
-      args: [
-        '--disable-gpu',
-        '--no-first-run',
-        ...(process.env.CHROMIUM_DISABLE_FEATURES
-          ? [`--disable-features=${process.env.CHROMIUM_DISABLE_FEATURES}`]
-          : []),
-      ],
-    },
-  },
+  // No browser of its own: the workers connect to the test's Chromium (the test gives
+  // PW_TEST_CONNECT_WS_ENDPOINT), launched with test/browser/chromium.ts's flags.
   projects: [
     ...(mockUrl ? [{ name: 'shared', use: { mockUrl } }] : []),
     { name: 'own', use: { mockUrl: undefined } },
