@@ -23,14 +23,7 @@ it('runs as written: one mock for the run, its URL injected, each file in its ow
   const barriers = join(project.dir, '.barriers');
   const { code, output } = await project.run(
     process.execPath,
-    // Worker threads, not a Node process per worker: about 1.5 CPU s less, and each file still
-    // runs in a worker of its own, with its own VITEST_POOL_ID (the recipe's session).
-    [
-      join(project.dir, 'node_modules/vitest/vitest.mjs'),
-      'run',
-      '--maxWorkers=3',
-      '--pool=threads',
-    ],
+    [join(project.dir, 'node_modules/vitest/vitest.mjs'), 'run', '--maxWorkers=3'],
     { BARRIER_DIR: barriers },
   );
   expect(code, output).toBe(0);
