@@ -12,7 +12,7 @@ import { processTestFiles } from './test/test-tiers.js';
  * workers end together: a file of half a minute started last keeps one worker busy while the
  * other has nothing left. Vitest orders files by the durations it keeps in node_modules/.vite,
  * which a fresh clone (CI) has not, and then starts the largest first. Ranked by the seconds
- * each took in a whole run (decisions/045); a file past about 8 s belongs here.
+ * each took in a whole run (decisions/047); a file past about 8 s belongs here.
  */
 const SLOWEST_FIRST = [
   'test/contract-proof.test.ts', // the contract suite against every faulty server, in-process
@@ -130,7 +130,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Three files at once on 2 cores (Vitest's default there is one): most files wait on
     // servers, browsers, timers and child processes, and two workers kept 1.3 cores busy
-    // (decisions/045).
+    // (decisions/047).
     maxWorkers: 3,
     // Each worker keeps the modules it imported from one file to the next, instead of importing
     // src/ (and ajv, faker...) again for each file (decisions/031). No test file mocks modules

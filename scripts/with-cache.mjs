@@ -3,7 +3,7 @@
 // it. Both tools put `process.version` in the hash each cached verdict is kept under, so one cache
 // used by two Node versions (the machine's `node`, and Node 24 as CI runs it through
 // scripts/node-binary.mjs) was thrown away at every switch: a cached lint cost as much as a first
-// one (decisions/045).
+// one (decisions/047).
 // Usage: node scripts/with-cache.mjs eslint|prettier <args>...
 // Exit code: the tool's.
 import { createRequire } from 'node:module';
