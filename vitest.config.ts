@@ -16,11 +16,11 @@ import { processTestFiles } from './test/test-tiers.js';
  */
 const SLOWEST_FIRST = [
   'test/contract-proof.test.ts', // the contract suite against every faulty server, in-process
-  'test/browser/playwright-msw.test.ts', // Vite, two mocks, two Chromiums
+  'test/browser/playwright-msw.test.ts', // Vite, mocks in the page, the worker's Chromium
   'test/cli.test.ts', // the CLI in process; the built one for signals, kill -9, time zones
-  'test/browser/playwright-fixture.test.ts', // one Playwright run, four Chromiums
+  'test/browser/playwright-fixture.test.ts', // one Playwright run on the worker's Chromium
   'test/browser/playwright-docs-config.test.ts', // Vite, the mock, Chromium, six tests
-  'test/redis-mock.test.ts', // replicas of the built CLI
+  'test/redis-mock.test.ts', // replicas in process, one built CLI killed with kill -9
   'test/browser/inspector.test.ts', // the worker's Chromium launched
   'test/recipes/playwright.test.ts', // Vite, the mock and two Chromiums
   'test/redis-team.test.ts', // replicas and Redis servers started, stopped, frozen
@@ -133,8 +133,9 @@ export default defineConfig({
     // (decisions/047).
     maxWorkers: 3,
     // Each worker keeps the modules it imported from one file to the next, instead of importing
-    // src/ (and ajv, faker...) again for each file (decisions/031). No test file mocks modules
-    // or leaves process.env changed, and files still run one at a time in each worker.
+    // src/ (and ajv, faker...) again for each file (decisions/031). One file mocks a module
+    // (test/options-read.test.ts, which resets the modules it mocked when it ends); none leaves
+    // process.env changed, and files still run one at a time in each worker.
     isolate: false,
     sequence: { sequencer: SlowestFirst },
     // After the default summary: a banner when tests were skipped for want of Chromium or

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMock, type Mock, type MockSettings } from '../src/core/create-mock.js';
-import { DEFAULT_SCENARIO_SETTINGS } from '../src/core/scenarios/settings.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { createSchemaCompiler } from '../src/openapi/schemas.js';
 import { createDataGenerator } from '../src/openapi/sample.js';
+import { resolveOptions } from '../src/wiring/options.js';
 import { KEY } from './helpers.js';
 import { inProcessMock, type InProcessMock } from './in-process.js';
 
@@ -167,19 +167,15 @@ describe('a nested collection seeded under each parent', () => {
 });
 
 describe('a nested collection asked for by two first requests at once', () => {
-  const settings: MockSettings = {
+  const settings: MockSettings = resolveOptions({
     apiKeys: [KEY],
-    basic: [],
-    defaultCredentials: false,
     seed: 1,
     seedCount: 3,
-    scenarios: DEFAULT_SCENARIO_SETTINGS,
-    faultTimeoutMs: 1000,
+    faultTimeoutSeconds: 1,
     maxSessions: 10,
-    sessionTtlMs: 60_000,
+    sessionTtlSeconds: 60,
     stability: 'experimental',
-    handlers: {},
-  };
+  });
   const listed = async (mock: Mock, channel: string) => {
     const res = await mock.fetch(
       new Request(`http://mock.test/channels/${channel}/messages`, {
