@@ -70,9 +70,9 @@ export function createSender(
         heads.set(headers, known);
       }
       const shared = varyOrigin ? known.varied : known.plain;
-      head = shared && { ...shared };
+      head = shared?.slice();
     } else head = headObject(headers, varyOrigin, lowerCase);
-    if (head) head['Content-Length'] = length;
+    if (head) head[head.length - 1] = length;
     return head;
   };
 
@@ -89,7 +89,7 @@ export function createSender(
     }
     const list = body instanceof CheckedList ? body : undefined;
     const length = list ? list.length : (body as CheckedJson).bytes.length;
-    // One object given to writeHead: Node writes the head from it without a setHeader per
+    // One list given to writeHead: Node writes the head from it without a setHeader per
     // header (its fast path when nothing was set before; else it merges, as setHeader does).
     const head = headOf(answer.headers, varyOrigin, length);
     if (head) res.writeHead(answer.status, head);
@@ -232,28 +232,29 @@ function drained(res: ServerResponse): Promise<boolean> {
   });
 }
 
-/** An answer's head given to `writeHead` as one object. */
-type Head = Record<string, string | number>;
+/** An answer's head as `writeHead` takes it in one list: names and values in turn. */
+type Head = (string | number)[];
 
 /**
- * The head of an answer as one object, in the order `setHeader` one by one writes it: `Vary`
- * (when added), the answer's own; `Content-Length` is added after them. Undefined when a name
- * comes twice in any case (`setHeader` would keep one), or is `Content-Length`: then the head
- * is set one by one, as before.
+ * The head of an answer in one list, in the order `setHeader` one by one writes it: `Vary`
+ * (when added), the answer's own, `Content-Length` last (its value 0, for the answer's to
+ * replace). Undefined when a name comes twice in any case (`setHeader` would keep one), or is
+ * `Content-Length`: then the head is set one by one, as before.
  */
 function headObject(
   headers: Readonly<Record<string, string>>,
   varyOrigin: boolean,
   lowerCase: (name: string) => string,
 ): Head | undefined {
-  const head: Head = varyOrigin ? { Vary: 'Origin' } : {};
+  const head: Head = varyOrigin ? ['Vary', 'Origin'] : [];
   const names: string[] = varyOrigin ? ['vary'] : [];
   for (const name of Object.keys(headers)) {
     const lower = lowerCase(name);
     if (lower === 'content-length' || names.includes(lower)) return undefined;
     names.push(lower);
-    head[name] = headers[name] as string;
+    head.push(name, headers[name] as string);
   }
+  head.push('Content-Length', 0);
   return head;
 }
 
