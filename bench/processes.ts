@@ -120,8 +120,9 @@ export function startBaseline(
 }
 
 /** A raw node:http server (bench/raw-baseline.ts): the same bytes and key check, nothing else. */
-export function startRaw(count: number): Promise<ServerProcess> {
+export function startRaw(count: number, nodeArgs: readonly string[] = []): Promise<ServerProcess> {
   return launch(true, 'raw', false, [
+    ...nodeArgs,
     '--import',
     'tsx',
     'bench/raw-baseline.ts',

@@ -126,6 +126,12 @@ describe('a request line of the JSON logger', () => {
       { method: 'POST', path: '/v1/pets', status: 201, fault: 'malformed', ms: 1 },
       { method: 'GET', path: '/v1/pets', status: 200, cut: true, ms: 30_001.5 },
       { method: 'GET', path: '/v1/pets', status: 500, reason: '', ms: 0 },
+      // Escapes in a line with no reason: a quote, a backslash, a control character, a surrogate
+      // pair (a lone surrogate pino writes as JSON.stringify does from Node 25 only).
+      { method: 'GET', path: '/v1/x?q="a\\', status: 404, ms: 1 },
+      { method: 'GET', path: '/v1/x?q=\u0001\u007f', status: 200, ms: 2 },
+      { method: 'GET', path: '/v1/x?q=\ud83d\ude00\u2028', status: 200, ms: 4 },
+      { method: 'M"\\', path: '/v1', status: 405, ms: 5 },
     ];
     for (const level of [undefined, 'warn'] as const) {
       const direct = written(false, level);

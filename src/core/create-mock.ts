@@ -475,13 +475,24 @@ export function createMock(spec: LoadedSpec, settings: MockSettings, parts: Mock
   // after, since a client that has just been answered usually sends its next request at once.
   let serving = 0;
   let lastAnswered = -Infinity;
-  const handle: MockCore['handle'] = async (...args) => {
+  const done = (): void => {
+    serving--;
+    lastAnswered = performance.now();
+  };
+  // `then`, not an async function: no suspended frame and no extra turn per request.
+  const handle: MockCore['handle'] = (...args) => {
     serving++;
     try {
-      return await core.handle(...args);
-    } finally {
-      serving--;
-      lastAnswered = performance.now();
+      return core.handle(...args).then(
+        (reply) => (done(), reply),
+        (err: unknown) => {
+          done();
+          throw err;
+        },
+      );
+    } catch (err) {
+      done();
+      return Promise.reject(err as Error);
     }
   };
   const precompiling =

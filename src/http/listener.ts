@@ -23,6 +23,11 @@ function sizeOf({ body, stream }: CheckedAnswer): number {
   return body instanceof CheckedJson ? body.bytes.length : body.length;
 }
 
+/** Writing failed half-way (the client left, a list broke off): nothing more can be said. */
+function broken(res: ServerResponse): void {
+  res.destroy();
+}
+
 /** What the log line of a request needs that the response does not show. */
 interface Outcome {
   fault: FaultKind | undefined;
@@ -111,32 +116,36 @@ export function createListener(options: ListenerOptions): MockListener {
         });
       });
     }
-    void answer(req, res, outcome, route).catch(() => {
-      // Writing failed half-way (the client left, a list broke off): nothing more can be said.
-      res.destroy();
-    });
+    try {
+      answer(req, res, outcome, route);
+    } catch {
+      broken(res);
+    }
   }
 
-  async function answer(
+  /** Answers a request: at once when the adapter's steps refuse it, else with the core's reply. */
+  function answer(
     req: IncomingMessage,
     res: ServerResponse,
     outcome: Outcome,
     found: Route | undefined,
-  ) {
+  ): void {
     const method = req.method ?? 'GET';
     const route = found ?? core.route(method, req.url ?? '/');
     const foreign = options.host?.(req);
-    if (foreign) return finish(req, res, core.errorAnswer(foreign, route), outcome);
+    if (foreign) return settled(res, finish(req, res, core.errorAnswer(foreign, route), outcome));
     const page = options.page?.(req, res) ?? 'continue';
     if (page === 'answered') return;
-    if (page !== 'continue') return finish(req, res, core.errorAnswer(page, route), outcome);
+    if (page !== 'continue')
+      return settled(res, finish(req, res, core.errorAnswer(page, route), outcome));
     const cors = options.cors?.(req, res, route) ?? 'continue';
     if (cors === 'no-origin') outcome.varyOrigin = true;
     else if (cors === 'answered') {
       // The library answers a preflight from an origin it does not allow with a bare 204.
       if (!res.hasHeader('Access-Control-Allow-Origin')) outcome.reason = 'origin not allowed';
       return;
-    } else if (cors !== 'continue') return finish(req, res, core.errorAnswer(cors, route), outcome);
+    } else if (cors !== 'continue')
+      return settled(res, finish(req, res, core.errorAnswer(cors, route), outcome));
 
     const request: MockRequest = {
       method,
@@ -152,15 +161,25 @@ export function createListener(options: ListenerOptions): MockListener {
         return reading;
       },
     };
-    const reply = await core.handle(request, route);
-    if (reply.fault) {
-      outcome.fault = reply.fault.kind;
-      if (outcome.varyOrigin) res.setHeader('Vary', 'Origin');
-      playFault(reply.fault, req, res);
-    } else {
-      const sent = finish(req, res, reply.answer, outcome);
-      if (sent) await sent;
-    }
+    // `then`, not an async function: no suspended frame held per request.
+    core.handle(request, route).then(
+      (reply) => {
+        try {
+          if (!reply.fault) return settled(res, finish(req, res, reply.answer, outcome));
+          outcome.fault = reply.fault.kind;
+          if (outcome.varyOrigin) res.setHeader('Vary', 'Origin');
+          playFault(reply.fault, req, res);
+        } catch {
+          broken(res);
+        }
+      },
+      () => broken(res),
+    );
+  }
+
+  /** A long list being written: its failure half-way breaks the connection off. */
+  function settled(res: ServerResponse, sending: void | Promise<void>): void {
+    if (sending) sending.catch(() => broken(res));
   }
 
   /** A promise only while a long list is written. */

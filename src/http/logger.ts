@@ -185,14 +185,28 @@ export function requestLines(
   };
 }
 
+/** Whether JSON writes a text as it is between its quotes: no quote, backslash, control character or surrogate. */
+function writtenAsIs(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff))
+      return false;
+  }
+  return true;
+}
+
 /** A request line as pino writes `logger[level](line, msg)`: its fields in their order, then the message. */
 function jsonLine(level: number, time: string, line: RequestLine, msg: string): string {
-  let json = `{"level":${level}${time},"method":${JSON.stringify(line.method)},"path":${JSON.stringify(line.path)}`;
+  // The usual line escapes nothing: its message is made of its method, path, status and time.
+  const asIs = line.reason === undefined && writtenAsIs(line.method) && writtenAsIs(line.path);
+  let json = asIs
+    ? `{"level":${level}${time},"method":"${line.method}","path":"${line.path}"`
+    : `{"level":${level}${time},"method":${JSON.stringify(line.method)},"path":${JSON.stringify(line.path)}`;
   if (line.status !== undefined) json += `,"status":${line.status}`;
   if (line.fault !== undefined) json += `,"fault":${JSON.stringify(line.fault)}`;
   if (line.reason !== undefined) json += `,"reason":${JSON.stringify(line.reason)}`;
   if (line.cut !== undefined) json += `,"cut":${line.cut}`;
-  return `${json},"ms":${line.ms},"msg":${JSON.stringify(msg)}}\n`;
+  return `${json},"ms":${line.ms},"msg":${asIs ? `"${msg}"` : JSON.stringify(msg)}}\n`;
 }
 
 /** The first of the problems an error lists (validation lists them all, joined by `; `). */

@@ -46,6 +46,36 @@ export function createSender(
     return lower;
   };
 
+  /**
+   * The head (without its Content-Length) of each frozen set of headers, such as an operation's
+   * that every answer of it shares: worked out once, copied for each answer. Undefined: set one by one.
+   */
+  const heads = new WeakMap<
+    Readonly<Record<string, string>>,
+    { plain: Head | undefined; varied: Head | undefined }
+  >();
+  const headOf = (
+    headers: Readonly<Record<string, string>>,
+    varyOrigin: boolean,
+    length: number,
+  ): Head | undefined => {
+    let head: Head | undefined;
+    if (Object.isFrozen(headers)) {
+      let known = heads.get(headers);
+      if (!known) {
+        known = {
+          plain: headObject(headers, false, lowerCase),
+          varied: headObject(headers, true, lowerCase),
+        };
+        heads.set(headers, known);
+      }
+      const shared = varyOrigin ? known.varied : known.plain;
+      head = shared?.slice();
+    } else head = headObject(headers, varyOrigin, lowerCase);
+    if (head) head[head.length - 1] = length;
+    return head;
+  };
+
   /** A promise only while a long list is written. */
   return function send(req, res, answer, added) {
     const { body } = answer;
@@ -59,9 +89,9 @@ export function createSender(
     }
     const list = body instanceof CheckedList ? body : undefined;
     const length = list ? list.length : (body as CheckedJson).bytes.length;
-    // One object given to writeHead: Node writes the head from it without a setHeader per
+    // One list given to writeHead: Node writes the head from it without a setHeader per
     // header (its fast path when nothing was set before; else it merges, as setHeader does).
-    const head = headObject(answer.headers, varyOrigin, length, lowerCase);
+    const head = headOf(answer.headers, varyOrigin, length);
     if (head) res.writeHead(answer.status, head);
     else setOneByOne(res, answer, varyOrigin, length);
     const headOnly = req.method === 'HEAD';
@@ -202,26 +232,29 @@ function drained(res: ServerResponse): Promise<boolean> {
   });
 }
 
+/** An answer's head as `writeHead` takes it in one list: names and values in turn. */
+type Head = (string | number)[];
+
 /**
- * The head of an answer as one object, in the order `setHeader` one by one writes it: `Vary`
- * (when added), the answer's own, `Content-Length`. Undefined when a name comes twice in any
- * case (`setHeader` would keep one): then the head is set one by one, as before.
+ * The head of an answer in one list, in the order `setHeader` one by one writes it: `Vary`
+ * (when added), the answer's own, `Content-Length` last (its value 0, for the answer's to
+ * replace). Undefined when a name comes twice in any case (`setHeader` would keep one), or is
+ * `Content-Length`: then the head is set one by one, as before.
  */
 function headObject(
   headers: Readonly<Record<string, string>>,
   varyOrigin: boolean,
-  length: number,
   lowerCase: (name: string) => string,
-): Record<string, string | number> | undefined {
-  const head: Record<string, string | number> = varyOrigin ? { Vary: 'Origin' } : {};
+): Head | undefined {
+  const head: Head = varyOrigin ? ['Vary', 'Origin'] : [];
   const names: string[] = varyOrigin ? ['vary'] : [];
   for (const name of Object.keys(headers)) {
     const lower = lowerCase(name);
     if (lower === 'content-length' || names.includes(lower)) return undefined;
     names.push(lower);
-    head[name] = headers[name] as string;
+    head.push(name, headers[name] as string);
   }
-  head['Content-Length'] = length;
+  head.push('Content-Length', 0);
   return head;
 }
 

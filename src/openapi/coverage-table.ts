@@ -82,17 +82,23 @@ export function schemesSent(
   sent: SentCredentialParts,
   schemes: ReadonlyMap<string, SecurityScheme>,
 ): string {
-  const names: string[] = [];
-  for (const [name, scheme] of schemes) {
-    const filled =
-      scheme.type === 'apiKey'
-        ? sent.has(scheme.in, scheme.name)
-        : scheme.type === 'http'
-          ? sent.authorization === scheme.scheme
-          : scheme.type !== 'mutualTLS' && sent.authorization === 'bearer';
-    if (filled) names.push(name);
-  }
-  return names.length === 0 ? NO_SCHEME : names.sort().join(' + ');
+  // Counted on every request: no entry arrays, and a list only when two schemes or more are filled.
+  let first: string | undefined;
+  let more: string[] | undefined;
+  schemes.forEach((scheme, name) => {
+    if (!filledBy(sent, scheme)) return;
+    if (first === undefined) first = name;
+    else (more ??= [first]).push(name);
+  });
+  return more ? more.sort().join(' + ') : (first ?? NO_SCHEME);
+}
+
+function filledBy(sent: SentCredentialParts, scheme: SecurityScheme): boolean {
+  return scheme.type === 'apiKey'
+    ? sent.has(scheme.in, scheme.name)
+    : scheme.type === 'http'
+      ? sent.authorization === scheme.scheme
+      : scheme.type !== 'mutualTLS' && sent.authorization === 'bearer';
 }
 
 /** Answers received for one operation: by status, and by scheme key then status. */

@@ -51,10 +51,8 @@ export class LocalSideData implements SideData {
     this.#documents.delete(name);
   }
 
-  pushEntry<T>(list: string, entry: T, codec: EntryCodec<T>, bounds: EntryBounds): Promise<void> {
-    // Settled at once, not an async function: one push per request costs a promise, no more.
+  pushEntry<T>(list: string, entry: T, codec: EntryCodec<T>, bounds: EntryBounds): void {
     this.#list(list, codec, bounds.capacity).push(entry, bounds);
-    return RESOLVED;
   }
 
   // The entries are held as they are: no codec is needed to read them.
@@ -84,7 +82,6 @@ export class LocalSideData implements SideData {
   }
 }
 
-const RESOLVED = Promise.resolve();
 const NONE = Promise.resolve<unknown>(undefined);
 
 /**

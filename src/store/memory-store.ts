@@ -262,7 +262,7 @@ class MemoryCollection implements Collection {
     return Array.from(this.#state().records.values());
   }
 
-  async storedTexts(): Promise<Texts> {
+  storedTexts(): Texts {
     return textsOf(this.#state());
   }
 

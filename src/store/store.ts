@@ -39,9 +39,10 @@ export interface Collection {
   /**
    * The same texts as the store keeps them (its records' bytes, outside V8's heap), shared by
    * every list until the next write: a list of any size is sent from them with no string made
-   * per record. Offered by the stores that keep records' bytes.
+   * per record. Offered by the stores that keep records' bytes; a promise only when they must
+   * be read first (a store of this process hands them at once: a list awaits nothing).
    */
-  storedTexts?(): Promise<Texts>;
+  storedTexts?(): Texts | Promise<Texts>;
   /** The record with this id, or undefined. */
   get(id: RecordId): Promise<StoredRecord | undefined>;
   /**
@@ -174,9 +175,15 @@ export interface SideData {
    * Adds an entry to the front of a list, dropping its oldest past `bounds.capacity`, and past
    * `bounds.whole` (the most entries and bytes of every list of every state of the store
    * together) the oldest entry of any list. Entries are numbered 1, 2, 3... in the order they
-   * are pushed, and a clear does not restart the numbers.
+   * are pushed, and a clear does not restart the numbers. A promise only when the store is
+   * shared: a store of this process adds at once, and the request that logs it awaits nothing.
    */
-  pushEntry<T>(list: string, entry: T, codec: EntryCodec<T>, bounds: EntryBounds): Promise<void>;
+  pushEntry<T>(
+    list: string,
+    entry: T,
+    codec: EntryCodec<T>,
+    bounds: EntryBounds,
+  ): void | Promise<void>;
   /**
    * The entries of a list, newest first, and how many were ever pushed to it: the number of
    * the entry at index `i` is `pushed - i`. A snapshot: later pushes leave it as it is.

@@ -94,17 +94,29 @@ export function tallied(
  * @param search the query of its target, with or without its `?`.
  */
 export function credentialPartsOf(request: MockRequest, search: string): SentCredentialParts {
-  let query: URLSearchParams | undefined;
-  let cookies: Map<string, string[]> | undefined;
-  const authorization = headerValue(request, 'authorization');
-  return {
-    authorization: authorization === undefined ? undefined : schemeWord(authorization),
-    has(place, name) {
-      if (place === 'header') return headerValue(request, name.toLowerCase()) !== undefined;
-      if (place === 'query') return (query ??= new URLSearchParams(search)).has(name);
-      return (cookies ??= readCookies(headerValue(request, 'cookie'))).has(name);
-    },
-  };
+  return new RequestCredentialParts(request, search);
+}
+
+/** A class, not an object with a closure: one object per request counted. */
+class RequestCredentialParts implements SentCredentialParts {
+  readonly authorization: string | undefined;
+  #query: URLSearchParams | undefined;
+  #cookies: Map<string, string[]> | undefined;
+
+  constructor(
+    private readonly request: MockRequest,
+    private readonly search: string,
+  ) {
+    const authorization = headerValue(request, 'authorization');
+    this.authorization = authorization === undefined ? undefined : schemeWord(authorization);
+  }
+
+  has(place: 'header' | 'query' | 'cookie', name: string): boolean {
+    const { request } = this;
+    if (place === 'header') return headerValue(request, name.toLowerCase()) !== undefined;
+    if (place === 'query') return (this.#query ??= new URLSearchParams(this.search)).has(name);
+    return (this.#cookies ??= readCookies(headerValue(request, 'cookie'))).has(name);
+  }
 }
 
 /** The first word of an Authorization header (its scheme), in lower case; no array made for it. */

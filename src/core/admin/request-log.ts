@@ -93,7 +93,8 @@ export interface RequestFilter {
 
 /** The most recent requests, bounded: what an end-to-end test reads to see what its app sent. */
 export interface RequestLog {
-  add(request: AnsweredRequest): Promise<void>;
+  /** A promise only when the log is a shared store's (see SideData.pushEntry). */
+  add(request: AnsweredRequest): void | Promise<void>;
   /**
    * The logged requests a filter matches, newest first, as the admin API sends them (spec/admin.yaml's
    * RequestList: `{count, requests}`, `count` being every match, `requests` at most `limit`),

@@ -247,20 +247,11 @@ class CollectionHandlers {
     switch (action) {
       case 'list': {
         const linked = declaresHeader(operation, status, 'link');
-        return async (request, context) => {
-          const found = this.collection(scopeOf(request), context);
-          const collection = found instanceof Promise ? await found : found;
+        /** The page the request asks for, answered. */
+        const listed = (texts: Texts, request: HandlerRequest): Answer => {
           const listing = this.resource.listing.get(operation);
           if (!envelope)
             return { status, body: this.options.examples.body(operation, String(status))?.body };
-          // The store's texts (or its records' JSON, for a store that keeps none), parsed only
-          // where a filter or a cursor reads a field: a plain list is sent from the texts of
-          // its page, a wrapped one reads those records only.
-          const texts = collection.storedTexts
-            ? await collection.storedTexts()
-            : textsFrom(
-                collection.texts ? await collection.texts() : (await collection.list()).map(jsonOf),
-              );
           const page = selectPage<string, Texts>(texts, request.query, listing, this.#texts);
           const link =
             linked && listing && request.pathname !== undefined
@@ -274,6 +265,25 @@ class CollectionHandlers {
                 ? this.envelopes.texts(envelope, textsFrom(page.records))
                 : this.envelopes.list(envelope, this.#pageWithLinks(page, request, listing)),
           };
+        };
+        // The store's texts (or its records' JSON, for a store that keeps none), parsed only
+        // where a filter or a cursor reads a field: a plain list is sent from the texts of
+        // its page, a wrapped one reads those records only.
+        const textsOf = async (collection: Collection): Promise<Texts> =>
+          collection.storedTexts
+            ? collection.storedTexts()
+            : textsFrom(
+                collection.texts ? await collection.texts() : (await collection.list()).map(jsonOf),
+              );
+        // Not an async function: a store of this process lists at once, with no await.
+        return (request, context) => {
+          const found = this.collection(scopeOf(request), context);
+          const stored = !(found instanceof Promise) && found.storedTexts?.();
+          if (stored && !(stored instanceof Promise)) return listed(stored, request);
+          return (async () => {
+            const collection = found instanceof Promise ? await found : found;
+            return listed(await (stored || textsOf(collection)), request);
+          })();
         };
       }
       case 'create': {

@@ -53,6 +53,8 @@ export const DEFAULT_SCENARIO_SETTINGS: ScenarioSettings = {
 export interface SettingsCell {
   /** The settings in force. */
   read(): Promise<ScenarioSettings>;
+  /** The settings in force when known without waiting (a store of this process, once read); else undefined. */
+  known(): ScenarioSettings | undefined;
   write(settings: ScenarioSettings): Promise<void>;
   /** Back to the settings the mock started with. */
   clear(): Promise<void>;
@@ -75,16 +77,32 @@ export function storedSettings(side: SideData, initial: ScenarioSettings): Setti
   // promise of their own.
   let lastRead: Promise<unknown> | undefined;
   let lastSettings: Promise<ScenarioSettings> = Promise.resolve(start);
+  /** What `lastSettings` gave, once settled: a request then reads its settings without an await. */
+  let settled: ScenarioSettings | undefined;
+  function read(): Promise<ScenarioSettings> {
+    const document = side.readDocument(SETTINGS_DOCUMENT);
+    if (document !== lastRead) {
+      lastRead = document;
+      settled = undefined;
+      const reading = document.then((stored) =>
+        stored === undefined ? start : (stored as ScenarioSettings),
+      );
+      lastSettings = reading;
+      reading.then(
+        (settings) => {
+          if (lastSettings === reading) settled = settings;
+        },
+        () => undefined, // its reader is told
+      );
+    }
+    return lastSettings;
+  }
   return {
-    read() {
-      const read = side.readDocument(SETTINGS_DOCUMENT);
-      if (read !== lastRead) {
-        lastRead = read;
-        lastSettings = read.then((stored) =>
-          stored === undefined ? start : (stored as ScenarioSettings),
-        );
-      }
-      return lastSettings;
+    read,
+    known() {
+      // A shared store hands out a new promise each time: never known, always awaited.
+      read();
+      return settled;
     },
     write: (settings) => side.writeDocument(SETTINGS_DOCUMENT, frozen(settings)),
     clear: () => side.deleteDocument(SETTINGS_DOCUMENT),
@@ -121,6 +139,11 @@ export class Scenarios {
   /** The settings in force. */
   settings(): Promise<ScenarioSettings> {
     return this.#cell.read();
+  }
+
+  /** The settings in force when they are known without waiting (see SettingsCell.known). */
+  knownSettings(): ScenarioSettings | undefined {
+    return this.#cell.known();
   }
 
   /** Changes some settings; the others stay. @throws {ApiError} 400 for an impossible one. */

@@ -6,7 +6,7 @@ import type { Reply } from '../../vocabulary/answer.js';
 import { errors } from '../../vocabulary/error-catalogue.js';
 import type { MockRequest } from '../../vocabulary/request.js';
 import type { Exchange, OperationRoute, ScenarioHooks } from '../mock-core.js';
-import { readPreferences, type Preferences } from '../scenarios/prefer.js';
+import { readPreferences, type FaultKind, type Preferences } from '../scenarios/prefer.js';
 import type { MockState } from '../state.js';
 
 /** The preferences of a request that asks for nothing, on a state that forces nothing. */
@@ -41,19 +41,39 @@ export function playScenarios(
  * @param streamed whether the answer is a stream, which a fault with `after` cuts, not replaces.
  * @returns the fault to play instead of an answer, after the delay; undefined to go on.
  */
-async function settle(
+function settle(
   request: MockRequest,
   operation: Operation,
   hooks: ScenarioHooks,
   state: MockState,
   streamed: boolean,
   exchange: Exchange,
-): Promise<Reply | undefined> {
-  let preferences =
+): Promise<Reply | undefined> | undefined {
+  const preferences =
     request.headers.prefer === undefined ? NO_PREFERENCES : readPreferences(request, operation);
   exchange.preferences = preferences;
   // The request's own, not a force's: a test's force does not delay its client's callbacks.
   exchange.callbackDelay = preferences.callbackDelay;
+  // Settings known at once and no force to take: nothing awaited (an await per request saved).
+  const known = state.scenarios.knownSettings();
+  if (!known || known.force)
+    return settled(request, operation, hooks, state, streamed, exchange, preferences);
+  exchange.delayMs = state.scenarios.delayFor(known, preferences);
+  const fault = state.scenarios.faultFor(known, preferences);
+  return fault && played(operation, hooks, streamed, exchange, preferences, fault);
+}
+
+/** settle, its settings read from the store (a shared one's), the state's force taken. */
+async function settled(
+  request: MockRequest,
+  operation: Operation,
+  hooks: ScenarioHooks,
+  state: MockState,
+  streamed: boolean,
+  exchange: Exchange,
+  asked: Preferences,
+): Promise<Reply | undefined> {
+  let preferences = asked;
   const settings = await state.scenarios.settings();
   // The state's force is what a Prefer header would ask, over the request's own.
   const forced = settings.force && (await state.scenarios.takeForced(operation));
@@ -61,13 +81,25 @@ async function settle(
   exchange.preferences = preferences;
   exchange.delayMs = state.scenarios.delayFor(settings, preferences);
   const fault = state.scenarios.faultFor(settings, preferences);
-  if (!fault) return undefined;
+  return fault && played(operation, hooks, streamed, exchange, preferences, fault);
+}
+
+/** The fault settled on, after the delay; undefined when it cuts the stream asked for instead. */
+async function played(
+  operation: Operation,
+  hooks: ScenarioHooks,
+  streamed: boolean,
+  exchange: Exchange,
+  preferences: Preferences,
+  fault: FaultKind,
+): Promise<Reply | undefined> {
   // `Prefer: fault=reset; after=2` breaks a stream after its second event, not before it.
   if (streamed && preferences.after !== undefined) {
     exchange.cut = { kind: fault, after: preferences.after, holdMs: hooks.faultTimeoutMs };
     return undefined;
   }
-  if (exchange.delayMs > 0) await sleep(exchange.delayMs);
+  const delay = exchange.delayMs ?? 0;
+  if (delay > 0) await sleep(delay);
   return {
     fault: {
       kind: fault,
