@@ -214,7 +214,7 @@ export class Journal<Op> {
       return;
     }
     // Until the cut is durable, writes are refused before they touch the file, and the
-    // dropped ones wait: none is told of a failure that a restart would undo.
+    // dropped ones wait: no client is answered a failure that a restart would undo.
     this.#damage = { failure, held: dropped, delayMs: FIRST_REPAIR_MS, timer: undefined };
     this.hooks.warn(
       `The data file ${this.path} could not be cut back after a failed write (${describe(error)}): writes are refused until it can, tried again every few seconds`,

@@ -23,19 +23,19 @@ const PREAMBLE = `
 local ns, mark, scopes = KEYS[1], KEYS[2], KEYS[3]
 local epochKey, superseded, lostKey, specKey = KEYS[4], KEYS[5], KEYS[6], KEYS[7]
 local mainNs, roomKey = KEYS[8], KEYS[9]
-local served = ARGV[#ARGV]
+local startupGeneration = ARGV[#ARGV]
 
 -- Stops the script, before it writes anything, when the start-up data the caller serves is
 -- no longer in Redis: gone (a restart without persistence, FLUSHALL, a failover to an empty
 -- replica), or replaced by another generation. A gone one is noted in 'lost', so that no
 -- replica started later seeds over the prefix unless told to.
 local function guard()
-  if served == '' then return end
+  if startupGeneration == '' then return end
   local now = redis.call('GET', epochKey)
-  if now == served then return end
-  if now and redis.call('SISMEMBER', superseded, served) == 1 then return end
+  if now == startupGeneration then return end
+  if now and redis.call('SISMEMBER', superseded, startupGeneration) == 1 then return end
   if not now then
-    redis.call('SET', lostKey, served)
+    redis.call('SET', lostKey, startupGeneration)
     return error({err = 'EPOCHGONE'})
   end
   return error({err = 'EPOCHOTHER'})
@@ -380,12 +380,12 @@ export const RECLAIM = script(
   `
 local now = redis.call('GET', epochKey)
 if now then
-  if now ~= served then redis.call('SADD', superseded, served) end
+  if now ~= startupGeneration then redis.call('SADD', superseded, startupGeneration) end
   return {'current'}
 end
 if not redis.call('SET', ARGV[2], ARGV[3], 'NX', 'PX', ARGV[4]) then return {'wait'} end
 sameSpec(ARGV[5], ARGV[6])
-redis.call('SET', lostKey, served, 'NX')
+redis.call('SET', lostKey, startupGeneration, 'NX')
 drop(ns)
 return {'claimed'}
 `,

@@ -43,17 +43,17 @@ export function createRecorder(
 ): (write: RecordedWrite) => Promise<boolean> {
   const byOperation = new Map<Operation, { resource: Resource; action: ResourceAction }>();
   /** Operations some collection serves (lists and reads too): never kept as answers. */
-  const served = new Set<Operation>();
+  const collectionOperations = new Set<Operation>();
   for (const resource of resources)
     for (const [operation, action] of resource.actions) {
-      served.add(operation);
+      collectionOperations.add(operation);
       if (RECORDED.has(action)) byOperation.set(operation, { resource, action });
     }
 
   return async ({ operation, params, status, contentType, body, hasBody }) => {
     const found = byOperation.get(operation);
     if (!found) {
-      if (served.has(operation) || (hasBody && body === undefined)) return false;
+      if (collectionOperations.has(operation) || (hasBody && body === undefined)) return false;
       await recordAnswer(store, {
         operation,
         params,

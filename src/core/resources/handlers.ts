@@ -108,15 +108,20 @@ export function resourceHandlers(given: EngineOptions): Map<Operation, Operation
       })
     );
   };
-  const served = new Map<string, CollectionHandlers>();
+  const handlersByCollection = new Map<string, CollectionHandlers>();
   for (const resource of options.resources)
-    served.set(
+    handlersByCollection.set(
       resource.name,
-      new CollectionHandlers(resource, options, envelopesOf(resource) ?? envelopes, served),
+      new CollectionHandlers(
+        resource,
+        options,
+        envelopesOf(resource) ?? envelopes,
+        handlersByCollection,
+      ),
     );
   const handlers = new Map<Operation, OperationHandler>();
   for (const resource of options.resources) {
-    const one = served.get(resource.name) as CollectionHandlers;
+    const one = handlersByCollection.get(resource.name) as CollectionHandlers;
     for (const [operation, action] of resource.actions)
       handlers.set(operation, one.handler(operation, action));
   }
