@@ -128,10 +128,9 @@ export default defineConfig({
     // Hooks start Chromium, Redis servers and replica processes: on two busy cores that can
     // take longer than Vitest's 10 s default. A hook that hangs still fails, a minute later.
     hookTimeout: 60_000,
-    // Three files at once on 2 cores (Vitest's default there is one): most files wait on
-    // servers, browsers, timers and child processes, and two workers kept 1.3 cores busy
-    // (decisions/047).
-    maxWorkers: 3,
+    // Two files at once on 2 cores (Vitest's default there is one): most files wait on
+    // servers, browsers and child processes. Three cost more CPU than they filled (decisions/047).
+    maxWorkers: 2,
     // Each worker keeps the modules it imported from one file to the next, instead of importing
     // src/ (and ajv, faker...) again for each file (decisions/031). One file mocks a module
     // (test/options-read.test.ts, which resets the modules it mocked when it ends); none leaves
