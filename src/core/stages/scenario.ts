@@ -8,6 +8,7 @@ import type { MockRequest } from '../../vocabulary/request.js';
 import type { Exchange, OperationRoute, ScenarioHooks } from '../mock-core.js';
 import { readPreferences, type FaultKind, type Preferences } from '../scenarios/prefer.js';
 import type { MockState } from '../state.js';
+import type { ScenarioSettings } from '../scenarios/settings.js';
 
 /** The preferences of a request that asks for nothing, on a state that forces nothing. */
 export const NO_PREFERENCES: Preferences = Object.freeze({});
@@ -58,9 +59,7 @@ function settle(
   const known = state.scenarios.knownSettings();
   if (!known || known.force)
     return settled(request, operation, hooks, state, streamed, exchange, preferences);
-  exchange.delayMs = state.scenarios.delayFor(known, preferences);
-  const fault = state.scenarios.faultFor(known, preferences);
-  return fault && played(operation, hooks, streamed, exchange, preferences, fault);
+  return drawn(known, operation, hooks, state, streamed, exchange, preferences);
 }
 
 /** settle, its settings read from the store (a shared one's), the state's force taken. */
@@ -79,9 +78,22 @@ async function settled(
   const forced = settings.force && (await state.scenarios.takeForced(operation));
   if (forced) preferences = { ...preferences, ...forced };
   exchange.preferences = preferences;
+  return drawn(settings, operation, hooks, state, streamed, exchange, preferences);
+}
+
+/** The delay and the fault the settings draw for the request, the fault then played. */
+function drawn(
+  settings: ScenarioSettings,
+  operation: Operation,
+  hooks: ScenarioHooks,
+  state: MockState,
+  streamed: boolean,
+  exchange: Exchange,
+  preferences: Preferences,
+): Promise<Reply | undefined> | undefined {
   exchange.delayMs = state.scenarios.delayFor(settings, preferences);
   const fault = state.scenarios.faultFor(settings, preferences);
-  return fault && played(operation, hooks, streamed, exchange, preferences, fault);
+  return fault ? played(operation, hooks, streamed, exchange, preferences, fault) : undefined;
 }
 
 /** The fault settled on, after the delay; undefined when it cuts the stream asked for instead. */
