@@ -105,4 +105,28 @@ describe('an error schema the generator once ran out of time on', () => {
     }
     expect(calls()).toBe(1);
   });
+
+  it('reads the CPU time only for an error that makes a filler, not on every error', () => {
+    const { compiler, generator } = flakyGenerator(0, outOfTime);
+    let reads = 0;
+    const shape = createErrorShaper(compiler, generator, () => response(STRIPE_LIKE), {
+      cpuMs: () => ++reads,
+    });
+    for (const message of ['one', 'two', 'three']) shape(errorForStatus(404, message), undefined);
+    // A system call per error answer (getrusage) is a cost every 404 paid for nothing.
+    expect(reads).toBe(1);
+  });
+
+  it('still tells a busy machine from the schema once a filler runs out of time', () => {
+    const { compiler, generator, calls } = flakyGenerator(3, outOfTime);
+    // The process got no CPU while the generator ran: the machine's doing, never given up.
+    const shape = createErrorShaper(compiler, generator, () => response(STRIPE_LIKE), {
+      cpuMs: () => 0,
+    });
+    const error = errorForStatus(404, 'no such charge');
+    for (let tries = 0; tries < 3; tries++) shape(error, undefined);
+    const later = shape(error, undefined).body as { error: { message: string } };
+    expect(later.error.message).toBe('no such charge');
+    expect(calls()).toBe(4);
+  });
 });

@@ -102,8 +102,20 @@ function headersOf(given: Dispatcher.DispatchOptions['headers']): [string, strin
  * @example const res = await request('http://deployment.localhost/v1/categories', { dispatcher: new InProcessDispatcher(app) });
  */
 export class InProcessDispatcher extends Dispatcher {
+  /** The Host of each origin asked for, parsed once: a run sends hundreds of requests to one. */
+  private readonly hosts = new Map<string, string>();
+
   constructor(private readonly listener: RequestListener) {
     super();
+  }
+
+  private hostOf(origin: string): string {
+    let host = this.hosts.get(origin);
+    if (host === undefined) {
+      host = new URL(origin).host;
+      this.hosts.set(origin, host);
+    }
+    return host;
   }
 
   override dispatch(
@@ -130,7 +142,7 @@ export class InProcessDispatcher extends Dispatcher {
     req.httpVersionMinor = 1;
     const pairs = headersOf(options.headers);
     if (!pairs.some(([name]) => name.toLowerCase() === 'host') && options.origin)
-      pairs.unshift(['host', new URL(String(options.origin)).host]);
+      pairs.unshift(['host', this.hostOf(String(options.origin))]);
     if (bytes && !pairs.some(([name]) => name.toLowerCase() === 'content-length'))
       pairs.push(['content-length', String(bytes.length)]);
     req.rawHeaders = pairs.flat();
@@ -152,13 +164,14 @@ export class InProcessDispatcher extends Dispatcher {
     const res = responseTo(req, {
       head: (status, text, headers) => {
         if (settled) return;
-        const raw: Buffer[] = [];
+        // Names and values as text: undici reads each as text or as bytes, and Node's
+        // setHeader already refused what a socket could not carry.
+        const raw: string[] = [];
         for (const [name, value] of Object.entries(headers)) {
           if (value === undefined) continue;
-          for (const each of Array.isArray(value) ? value : [value])
-            raw.push(Buffer.from(name, 'latin1'), Buffer.from(String(each), 'latin1'));
+          for (const each of Array.isArray(value) ? value : [value]) raw.push(name, String(each));
         }
-        handler.onHeaders?.(status, raw, () => {}, text);
+        handler.onHeaders?.(status, raw as unknown as Buffer[], () => {}, text);
       },
       chunk: (chunk) => {
         if (!settled) handler.onData?.(chunk);
