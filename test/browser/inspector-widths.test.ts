@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
 import { sharedChromium } from './shared-chromium.js';
 import { withChromium } from './with-chromium.js';
@@ -38,12 +38,13 @@ afterAll(async () => {
   await mock?.close();
 });
 
-describe.each([
+// The widths at once: each its own page over the same log, which only the beforeAll writes.
+describe.concurrent.each([
   { width: 1024, height: 768 },
   { width: 800, height: 900 },
   { width: 390, height: 844 },
 ])('the inspector at $width px', ({ width, height }) => {
-  it('shows every path whole, overlaps nothing and scrolls no sideways', async () => {
+  it('shows every path whole, overlaps nothing and scrolls no sideways', async ({ expect }) => {
     const page = await browser.newPage({ viewport: { width, height } });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));

@@ -54,6 +54,7 @@ async function openInspector(url: string, colorScheme: 'light' | 'dark' = 'light
   toClose.push(() => page.close());
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  await page.clock.install();
   await page.goto(url);
   await page.getByLabel('API key').fill(KEY);
   await page.getByLabel('API key').press('Enter');
@@ -78,15 +79,25 @@ function rowsOf(page: Page): Promise<string[][]> {
 
 /** Waits until the table shows these rows (method, path, status), newest first. */
 async function expectRows(page: Page, rows: string[][]): Promise<void> {
-  await eventually(() => rowsOf(page)).toEqual(rows);
+  await eventually(page, () => rowsOf(page)).toEqual(rows);
 }
 
+/** The page's poll period (inspector/src/main.ts's POLL_MS). */
+const POLL_MS = 1000;
+
 /**
- * The page asks the mock every second: what it shows is awaited for up to 15 s (the default of
- * expect.poll, one second, is the page's own period; a busy machine's Chromium can miss a few).
+ * What the page shows, awaited for up to 15 s. The page's clock is Playwright's, installed before
+ * it loads (time flows as it does): each read first jumps it a poll period ahead, so the poll that
+ * was due a second later runs at once instead of being waited for.
  */
-function eventually<T>(read: () => T | Promise<T>) {
-  return expect.poll(read, { timeout: 15_000 });
+function eventually<T>(page: Page, read: () => T | Promise<T>) {
+  return expect.poll(
+    async () => {
+      await page.clock.fastForward(POLL_MS);
+      return read();
+    },
+    { timeout: 15_000, interval: 100 },
+  );
 }
 
 const auth = { Authorization: `Bearer ${KEY}` };
@@ -106,10 +117,11 @@ describe('the inspector page', () => {
   it('asks for the key once, refuses a wrong one, and keeps it for the tab', async () => {
     const page = await browser.newPage();
     toClose.push(() => page.close());
+    await page.clock.install();
     await page.goto(`${admin}/`);
     await page.getByLabel('API key').fill('not-the-key');
     await page.getByLabel('API key').press('Enter');
-    await eventually(() => page.locator('#key-error').textContent()).toMatch(
+    await eventually(page, () => page.locator('#key-error').textContent()).toMatch(
       /^That key was refused/,
     );
     expect(await page.locator('#app').isHidden()).toBe(true);
@@ -124,7 +136,7 @@ describe('the inspector page', () => {
 
   it('shows the app’s requests live, opens one from the keyboard, applies a delay, and resets', async () => {
     const [site, { page, errors }] = await Promise.all([openSite(), openInspector(`${admin}/`)]);
-    await eventually(() => page.locator('#collections .count').textContent()).toBe('10');
+    await eventually(page, () => page.locator('#collections .count').textContent()).toBe('10');
 
     const sent = [
       { url: `${mock.url}/categories`, init: { headers: auth } },
@@ -147,7 +159,7 @@ describe('the inspector page', () => {
       ['GET', '/v1/categories', '200'],
     ]);
     // The create shows in the counts.
-    await eventually(() => page.locator('#collections .count').textContent()).toBe('11');
+    await eventually(page, () => page.locator('#collections .count').textContent()).toBe('11');
 
     // From the filters, Tab reaches the table (one stop), the arrows move, Enter opens.
     await page.locator('#filters button[type=reset]').focus();
@@ -177,11 +189,13 @@ describe('the inspector page', () => {
     await page.locator('#delay-min').fill('300');
     await page.locator('#delay-max').fill('300');
     await page.getByRole('button', { name: 'Apply' }).click();
-    await eventually(() => page.locator('#settings-message').textContent()).toMatch(/^Applied/);
+    await eventually(page, () => page.locator('#settings-message').textContent()).toMatch(
+      /^Applied/,
+    );
     const slow = await site.evaluate(appFetch, sent[0]!);
     expect(slow.status).toBe(200);
     expect(slow.ms).toBeGreaterThanOrEqual(300);
-    await eventually(() => page.locator('#request-rows tr').count()).toBe(5);
+    await eventually(page, () => page.locator('#request-rows tr').count()).toBe(5);
     const shown = await page.locator('#request-rows tr').first().locator('td').nth(4).textContent();
     expect(parseFloat(shown ?? '')).toBeGreaterThanOrEqual(300);
 
@@ -197,7 +211,7 @@ describe('the inspector page', () => {
     );
     await page.getByRole('button', { name: 'Reset the mock' }).click();
     expect(await asked).toMatch(/^Reset the default state\?/);
-    await eventually(() => page.locator('#collections .count').textContent()).toBe('10');
+    await eventually(page, () => page.locator('#collections .count').textContent()).toBe('10');
     await page.locator('#no-requests').waitFor();
     expect(await rowsOf(page)).toEqual([]);
     expect(await page.locator('#delay-max').inputValue()).toBe('0');
@@ -213,7 +227,7 @@ describe('the inspector page', () => {
       });
     await site.evaluate(appFetch, { url: `${mock.url}/pets/10`, init: { headers: auth } });
     await site.evaluate(appFetch, { url: `${mock.url}/categories`, init: {} });
-    await eventually(() => page.locator('#request-rows tr').count()).toBe(4);
+    await eventually(page, () => page.locator('#request-rows tr').count()).toBe(4);
     await page.getByLabel('Method').selectOption('POST');
     await expectRows(page, [
       ['POST', '/v1/categories', '201'],
@@ -226,7 +240,7 @@ describe('the inspector page', () => {
     await page.getByLabel('Path').fill('/v1/pets/*');
     await expectRows(page, [['GET', '/v1/pets/10', '200']]);
     await page.getByLabel('Status').fill('abc');
-    await eventually(() => page.locator('#filter-error').textContent()).toBe(
+    await eventually(page, () => page.locator('#filter-error').textContent()).toBe(
       'Status takes one status, such as 201, or a class of them, such as 4xx: “abc” is not one.',
     );
     // No count of an earlier filter stays beside it.
@@ -274,12 +288,12 @@ describe('the session picker', () => {
     await picker.waitFor();
     expect(await picker.locator('option').allTextContents()).toEqual(['default', 'worker-1']);
     await expectRows(page, [['GET', '/v1/categories', '200']]);
-    await eventually(() => page.locator('#collections .count').textContent()).toBe('10');
+    await eventually(page, () => page.locator('#collections .count').textContent()).toBe('10');
 
     await picker.selectOption('worker-1');
     await expectRows(page, [['POST', '/v1/categories', '201']]);
     expect(await page.locator('#request-rows td.session').allTextContents()).toEqual(['worker-1']);
-    await eventually(() => page.locator('#collections .count').textContent()).toBe('11');
+    await eventually(page, () => page.locator('#collections .count').textContent()).toBe('11');
     // The row opens from the session's own log.
     await page.locator('#request-rows tr').first().click();
     await page.locator('#detail pre').first().waitFor();
@@ -295,7 +309,7 @@ describe('the session picker', () => {
     );
     await page.getByRole('button', { name: 'Reset session worker-1' }).click();
     expect(await asked).toMatch(/^Reset session “worker-1”\?/);
-    await eventually(() => page.locator('#collections .count').textContent()).toBe('10');
+    await eventually(page, () => page.locator('#collections .count').textContent()).toBe('10');
     await page.locator('#no-requests').waitFor();
     await picker.selectOption('');
     await expectRows(page, [['GET', '/v1/categories', '200']]);
@@ -322,13 +336,22 @@ describe('the session picker', () => {
     const underWay = new Promise<void>((resolve) => (defaultAsked = resolve));
     let picked!: () => void;
     const pickMade = new Promise<void>((resolve) => (picked = resolve));
+    let defaultAnswered!: () => void;
+    const defaultBack = new Promise<void>((resolve) => (defaultAnswered = resolve));
     await page.route('**/__mock/requests?*', async (route) => {
       if (route.request().headers()['mock-session'] === undefined) {
         defaultAsked();
         await pickMade;
-      } else await new Promise((resolve) => setTimeout(resolve, 1000));
+        await route.continue();
+        // Its whole answer is back in the page before worker-1's request leaves.
+        await (await route.request().response())?.finished();
+        defaultAnswered();
+        return;
+      }
+      await defaultBack;
       await route.continue();
     });
+    await page.clock.fastForward(POLL_MS);
     await underWay;
     await picker.selectOption('worker-1');
     picked();
@@ -339,7 +362,7 @@ describe('the session picker', () => {
     const mock = await startMock({ apiKeys: [KEY] });
     toClose.push(() => mock.close());
     const { page } = await openInspector(`${mock.url.replace(/\/v1$/, '/__mock')}/`);
-    await eventually(() => page.locator('#collections .count').textContent()).toBe('10');
+    await eventually(page, () => page.locator('#collections .count').textContent()).toBe('10');
     expect(await page.locator('#session-picker').isHidden()).toBe(true);
   });
 });
