@@ -7,6 +7,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCliWith, serveCli, type ServingCli } from './helpers.js';
+import { ownConnections } from './own-connections.js';
 
 // What the CLI says and decides is checked in process (src/cli/run.ts, as bin.ts runs it). The
 // built CLI, as `npm start` and users run it (`npm test` builds first), is started only for
@@ -22,6 +23,7 @@ interface Started {
 
 const children: ChildProcess[] = [];
 const serving: ServingCli[] = [];
+const { closeConnections } = ownConnections();
 
 /** The mock run in process with these flags (and `--port 0`), stopped after the test. */
 async function serveMock(args: string[], env: Record<string, string> = {}): Promise<ServingCli> {
@@ -99,6 +101,7 @@ beforeAll(() => {
 
 afterEach(async () => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
+  await closeConnections();
   await Promise.all(serving.splice(0).map((mock) => mock.stop()));
 });
 
@@ -134,6 +137,7 @@ describe('petstore-kit mock', { timeout: 60_000 }, () => {
     expect((await get(url, 'two')).status).toBe(200);
     expect((await get(url, 'petstore-kit-dev-key')).status).toBe(401);
     expect(output()).not.toMatch(/one|two/);
+    await closeConnections();
     expect(await stop()).toBe(0);
   });
 
@@ -226,7 +230,8 @@ describe('petstore-kit mock', { timeout: 60_000 }, () => {
   });
 
   it('stops on SIGTERM even while a client holds a request half-sent', async () => {
-    const { child, url } = await start([]);
+    // The shortest shutdown timeout it takes: only that bound can end the half-sent request.
+    const { child, url } = await start(['--shutdown-timeout', '0.001']);
     const socket = await halfSentRequest(url);
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
@@ -360,6 +365,7 @@ describe('petstore-kit mock', { timeout: 60_000 }, () => {
     });
     const long = (await res.json()) as { id: number };
     const before = (await get(first.url, key)).body;
+    await closeConnections();
     expect(await first.stop()).toBe(0);
 
     const bundled = await readFile(
@@ -582,6 +588,7 @@ describe.skipIf(!canMount())('petstore-kit mock --data on a full or read-only di
 
   afterEach(async () => {
     // The mocks first: a mount in use cannot be taken away.
+    await closeConnections();
     await Promise.all(serving.splice(0).map((mock) => mock.stop()));
     for (const point of mounts.splice(0).reverse()) execFileSync('umount', [point]);
   });
@@ -643,6 +650,7 @@ describe.skipIf(!canMount())('petstore-kit mock --data on a full or read-only di
 
     await rm(join(dir, 'filler'));
     expect((await post(first.url, 'After')).status).toBe(201);
+    await closeConnections();
     expect(await first.stop()).toBe(0);
     const second = await serveMock(['--data', data, '--quiet']);
     const names = ((await get(second.url, KEY)).body as { name: string }[]).map((c) => c.name);
@@ -670,6 +678,7 @@ describe.skipIf(!canMount())('petstore-kit mock --data on a full or read-only di
     const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-data-'));
     const { output, stop } = await serveMock(['--data', join(dir, 'mock.jsonl'), '--quiet']);
     readOnly(dir);
+    await closeConnections();
     expect(await stop()).toBe(0);
     expect(output()).not.toMatch(/Unhandled|EROFS/);
   });

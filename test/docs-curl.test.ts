@@ -6,10 +6,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/index.js';
+import { ownConnections } from './own-connections.js';
 import { ROOT } from './recipes/frontend-project.js';
 
 let mock: RunningMock;
 let variables: Record<string, string>;
+const { closeConnections } = ownConnections();
 
 beforeAll(async () => {
   mock = await startMock({ port: 0 });
@@ -17,7 +19,10 @@ beforeAll(async () => {
   variables = { B: mock.url, K: 'Authorization: Bearer petstore-kit-dev-key' };
 }, 60_000);
 
-afterAll(() => mock?.close());
+afterAll(async () => {
+  await closeConnections();
+  await mock?.close();
+});
 
 const page = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 
@@ -145,7 +150,10 @@ describe('docs/state.md’s library example', () => {
     library = await startMock({ port: 0, spec: join(ROOT, spec!) });
   }, 60_000);
 
-  afterAll(() => library?.close());
+  afterAll(async () => {
+    await closeConnections();
+    await library?.close();
+  });
 
   it('creates an author with a Location, and reads no book 999, as the page says', async () => {
     expect(commands.map(({ status }) => status)).toEqual([201, 404]);

@@ -12,12 +12,15 @@ import { securitySchemesOf } from '../src/openapi/security-schemes.js';
 import { createApp } from '../src/wiring/create-app.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { AUTH, expectError, KEY } from './helpers.js';
+import { ownConnections } from './own-connections.js';
 import { startRedisServer, type RedisServer } from './redis/redis-server.js';
 import { withRedis } from './redis/with-redis.js';
 
 const mocks: RunningMock[] = [];
+const { closeConnections } = ownConnections();
 
 afterEach(async () => {
+  await closeConnections();
   await Promise.all(mocks.splice(0).map((mock) => mock.close()));
 });
 

@@ -4,6 +4,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCliWith } from './helpers.js';
+import { ownConnections } from './own-connections.js';
 import { serveReplica, startCliReplica, type InProcessReplica } from './redis/cli-replica.js';
 import { startRedisServer, type RedisServer } from './redis/redis-server.js';
 import { redisLookup, withRedis } from './redis/with-redis.js';
@@ -13,6 +14,7 @@ const AUTH = { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json
 
 const children: ChildProcess[] = [];
 const stops: (() => Promise<unknown>)[] = [];
+const { closeConnections } = ownConnections();
 
 const replica = (
   redisUrl: string,
@@ -49,6 +51,7 @@ describe('replicas of one mock on one Redis', () => {
   });
   afterEach(async () => {
     for (const child of children.splice(0)) child.kill('SIGKILL');
+    await closeConnections();
     await Promise.all(stops.splice(0).map((stop) => stop()));
   });
   afterAll(async () => {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCliWith } from './helpers.js';
+import { ownConnections } from './own-connections.js';
 import { serveReplica, type InProcessReplica } from './redis/cli-replica.js';
 import { startRedisServer, type RedisServer } from './redis/redis-server.js';
 import { withRedis } from './redis/with-redis.js';
@@ -18,7 +19,9 @@ interface Replica extends InProcessReplica {
 }
 
 const cleanups: (() => Promise<void> | void)[] = [];
+const { closeConnections } = ownConnections();
 afterEach(async () => {
+  await closeConnections();
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 

@@ -40,6 +40,8 @@ describe('the large corpus harness', () => {
         cwd: FIXTURES,
         // A bound for what never answers at all: generous for what answers at once.
         callTimeoutMs: 4_000,
+        // The fake mock, idle, answers at once: a blocked loop is told apart in a second, not three.
+        aliveTimeoutMs: 1_000,
       });
       const outcomes = Object.fromEntries(
         run.calls.map((call) => [call.operation, `${call.outcome} ${call.status ?? ''}`.trim()]),

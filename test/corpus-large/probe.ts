@@ -90,6 +90,8 @@ export interface ProbeOptions {
   cwd: string;
   /** @default 10000 */
   callTimeoutMs?: number;
+  /** How long a trivial request may take to prove the event loop turns. @default 3000 */
+  aliveTimeoutMs?: number;
   /** Past this, the remaining operations are left unsent. @default 360000 */
   budgetMs?: number;
   rssLimitBytes?: number;
@@ -105,8 +107,6 @@ export interface ProbeOptions {
 }
 
 const MB = 1024 * 1024;
-/** How long a trivial request may take to prove the event loop turns. */
-const ALIVE_TIMEOUT_MS = 3_000;
 
 function startRecord(mock: MockChild): StartRecord {
   return {
@@ -150,11 +150,11 @@ async function warmClient(): Promise<void> {
   }
 }
 
-/** Whether the mock answers anything at all (a path no spec has) within ALIVE_TIMEOUT_MS. */
-async function answersAtAll(mock: MockChild): Promise<boolean> {
+/** Whether the mock answers anything at all (a path no spec has) within `timeoutMs`. */
+async function answersAtAll(mock: MockChild, timeoutMs: number): Promise<boolean> {
   try {
     const res = await fetch(`${mock.url}/__corpus-large-alive__`, {
-      signal: AbortSignal.timeout(ALIVE_TIMEOUT_MS),
+      signal: AbortSignal.timeout(timeoutMs),
     });
     await res.arrayBuffer();
     return true;
@@ -258,6 +258,7 @@ export async function probeDocument(
   const began = performance.now();
   const log = options.log ?? (() => {});
   const callTimeoutMs = options.callTimeoutMs ?? 10_000;
+  const aliveTimeoutMs = options.aliveTimeoutMs ?? 3_000;
   const budgetMs = options.budgetMs ?? 360_000;
   const spec = pathOf(document);
   const childOptions: MockChildOptions = {
@@ -365,7 +366,7 @@ export async function probeDocument(
           detail: `${exit.killedFor === 'rss' ? 'killed past the RSS bound' : `exited ${exit.signal ?? `with code ${exit.code}`}`}: ${lastLines(mock.output())}`,
         };
       } else if (timedOut) {
-        const alive = await answersAtAll(mock);
+        const alive = await answersAtAll(mock, aliveTimeoutMs);
         call = {
           operation: label,
           outcome: alive ? 'hung' : 'blocked',
