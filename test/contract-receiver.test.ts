@@ -1,8 +1,8 @@
 // The contract suite's receiver (`--receiver host:port`): it catches the callbacks and webhooks
 // a target sends, and fails a target that never sends a webhook its spec documents.
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { contractRules } from '../contract-tests/rules.js';
 import { parseReceiver, targetFromSettings } from '../contract-tests/target.js';
 import { buildContractPlan } from '../src/cli/contract-plan.js';
@@ -16,6 +16,7 @@ const SUBSCRIPTIONS = 'test/fixtures/specs/subscriptions-callbacks.yaml';
 
 const started: Served[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(started.splice(0).map((served) => served.close()));
 });
 
@@ -28,10 +29,17 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** The mock of a spec on a free port, its webhooks sent to `webhookUrls`. */
-async function serveMock(spec: string, webhookUrls: string[]): Promise<Served> {
+/** The mock of a spec on a free port, its webhooks sent to `webhookUrls`; `seen` is told of each request. */
+async function serveMock(
+  spec: string,
+  webhookUrls: string[],
+  seen: (req: IncomingMessage) => void = () => {},
+): Promise<Served> {
   const app = createApp({ spec: await loadSpec(spec), apiKeys: [KEY], seedCount: 2, webhookUrls });
-  const server = createServer(app);
+  const server = createServer((req, res) => {
+    seen(req);
+    app(req, res);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const served: Served = {
@@ -77,6 +85,24 @@ describe('the suite’s receiver', () => {
         'RuleSkipped: no write of the spec tells of this webhook: it can only be sent on demand',
     });
   });
+
+  it('sets off the write once the webhook of the create it made first has come, not after a fixed wait', async () => {
+    const port = await freePort();
+    // Clocks stand still until the write reaches the target: a fixed wait before it never ends.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const mock = await serveMock(PETS, [`http://127.0.0.1:${port}/`], (req) => {
+        if (req.method !== 'POST' && req.method !== 'GET') vi.useRealTimers();
+      });
+      const { rules, ctx } = await outgoingRulesOf(PETS, mock.url, `127.0.0.1:${port}`);
+      expect(await ruleOutcomes(rules, ctx, /^updatePet: webhook petUpdated/)).toEqual({
+        'updatePet: webhook petUpdated is sent after it, fits its schema, and its documented answer is accepted':
+          'passed',
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+  }, 10_000);
 
   it('fails a target that never sends its documented webhook', async () => {
     const port = await freePort();
