@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { AUTH, KEY, runCli } from './helpers.js';
+import { AUTH, KEY, QUICK_SHUTDOWN, runCli } from './helpers.js';
 
 let mock: RunningMock;
 let origin: string;
 
 beforeAll(async () => {
-  mock = await startMock({ apiKeys: [KEY], seedCount: 2 });
+  mock = await startMock({ ...QUICK_SHUTDOWN, apiKeys: [KEY], seedCount: 2 });
   origin = new URL(mock.url).origin;
 });
 afterAll(() => mock.close());

@@ -24,6 +24,14 @@ export async function specFileOf(spec: object): Promise<string> {
 }
 export const AUTH = { authorization: `Bearer ${KEY}` };
 
+/**
+ * For a mock whose test leaves nothing in flight when it closes it: the idle keep-alive
+ * connection of the test's own fetch is closed at once, not after shutdown's grace (200 ms of
+ * idleness, for a client whose next request may be on its way).
+ * @example await startMock({ ...QUICK_SHUTDOWN, apiKeys: [KEY] })
+ */
+export const QUICK_SHUTDOWN = { shutdownTimeoutSeconds: 0.05 } as const;
+
 /** An answer as supertest and test/in-process-request.ts give one. */
 export interface TestAnswer {
   status: number;
