@@ -95,7 +95,7 @@ describe('the coverage of a whole run', () => {
   it('is kept in --coverage-file while the mock runs and when it stops, for `coverage --coverage-file`', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-coverage-file-'));
     const path = join(dir, 'coverage.json');
-    const kept = await startMock({ apiKeys: [KEY], coverageFile: path });
+    const kept = await startMock({ ...QUICK_SHUTDOWN, apiKeys: [KEY], coverageFile: path });
     try {
       const url = `${kept.url}/categories`;
       for (const session of ['worker-0', 'worker-1']) {
