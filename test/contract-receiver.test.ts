@@ -1,8 +1,8 @@
 // The contract suite's receiver (`--receiver host:port`): it catches the callbacks and webhooks
 // a target sends, and fails a target that never sends a webhook its spec documents.
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { contractRules } from '../contract-tests/rules.js';
 import { parseReceiver, targetFromSettings } from '../contract-tests/target.js';
 import { buildContractPlan } from '../src/cli/contract-plan.js';
@@ -14,10 +14,12 @@ import { KEY } from './helpers.js';
 const PETS = 'test/fixtures/specs/pets-webhooks.yaml';
 const SUBSCRIPTIONS = 'test/fixtures/specs/subscriptions-callbacks.yaml';
 
-const started: Served[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((served) => served.close()));
+afterEach(() => {
+  vi.useRealTimers();
 });
+
+/** A test's `onTestFinished`: what a test starts is stopped when it ends, tests running at once. */
+type AtEnd = (stop: () => Promise<void>) => void;
 
 /** A port free a moment ago: the suite's receiver listens there. */
 async function freePort(): Promise<number> {
@@ -28,10 +30,21 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** The mock of a spec on a free port, its webhooks sent to `webhookUrls`. */
-async function serveMock(spec: string, webhookUrls: string[]): Promise<Served> {
+/**
+ * The mock of a spec on a free port, its webhooks sent to `webhookUrls`; `seen` is told of each
+ * request. Closed at the test's end, once it has sent what it had to.
+ */
+async function serveMock(
+  atEnd: AtEnd,
+  spec: string,
+  webhookUrls: string[],
+  seen: (req: IncomingMessage) => void = () => {},
+): Promise<Served> {
   const app = createApp({ spec: await loadSpec(spec), apiKeys: [KEY], seedCount: 2, webhookUrls });
-  const server = createServer(app);
+  const server = createServer((req, res) => {
+    seen(req);
+    app(req, res);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const served: Served = {
@@ -43,7 +56,7 @@ async function serveMock(spec: string, webhookUrls: string[]): Promise<Served> {
       await new Promise((resolve) => server.close(resolve));
     },
   };
-  started.push(served);
+  atEnd(() => served.close());
   return served;
 }
 
@@ -61,10 +74,14 @@ async function outgoingRulesOf(spec: string, baseUrl: string, receiver?: string)
   return { rules, ctx: { target, advise: () => {}, circuit: {}, memo: new Map() } };
 }
 
-describe('the suite’s receiver', () => {
-  it('passes a target that sends its documented webhooks after the writes they tell of', async () => {
+// Each test has its own target and receiver ports: they wait on those at once.
+describe.concurrent('the suite’s receiver', () => {
+  it('passes a target that sends its documented webhooks after the writes they tell of', async ({
+    expect,
+    onTestFinished,
+  }) => {
     const port = await freePort();
-    const mock = await serveMock(PETS, [`http://127.0.0.1:${port}/`]);
+    const mock = await serveMock(onTestFinished, PETS, [`http://127.0.0.1:${port}/`]);
     const { rules, ctx } = await outgoingRulesOf(PETS, mock.url, `127.0.0.1:${port}`);
     expect(await ruleOutcomes(rules, ctx, /webhook/)).toEqual({
       'createPet: webhook newPet is sent after it, fits its schema, and its documented answer is accepted':
@@ -78,10 +95,13 @@ describe('the suite’s receiver', () => {
     });
   });
 
-  it('fails a target that never sends its documented webhook', async () => {
+  it('fails a target that never sends its documented webhook', async ({
+    expect,
+    onTestFinished,
+  }) => {
     const port = await freePort();
     // Subscribed nowhere: it sends nothing.
-    const mock = await serveMock(PETS, []);
+    const mock = await serveMock(onTestFinished, PETS, []);
     const { rules, ctx } = await outgoingRulesOf(PETS, mock.url, `127.0.0.1:${port}`);
     const found = await ruleOutcomes(rules, ctx, /^createPet: webhook newPet/);
     expect(Object.values(found)[0]).toMatch(
@@ -91,7 +111,7 @@ describe('the suite’s receiver', () => {
 
   // A relay between the mock and the receiver plays a sender that delivers each webhook twice:
   // the same message again (a resend), or a second message with its own id.
-  async function relayTwice(to: number, secondId: 'same' | 'own'): Promise<number> {
+  async function relayTwice(atEnd: AtEnd, to: number, secondId: 'same' | 'own'): Promise<number> {
     const relay = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -111,17 +131,18 @@ describe('the suite’s receiver', () => {
       });
     });
     await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-    started.push({
-      server: relay,
-      url: '',
-      close: () => new Promise<void>((resolve) => relay.close(() => resolve())),
-    });
+    atEnd(() => new Promise<void>((resolve) => relay.close(() => resolve())));
     return (relay.address() as AddressInfo).port;
   }
 
-  it('fails a target that sends the same webhook message again after its documented answer', async () => {
+  it('fails a target that sends the same webhook message again after its documented answer', async ({
+    expect,
+    onTestFinished,
+  }) => {
     const port = await freePort();
-    const mock = await serveMock(PETS, [`http://127.0.0.1:${await relayTwice(port, 'same')}/`]);
+    const mock = await serveMock(onTestFinished, PETS, [
+      `http://127.0.0.1:${await relayTwice(onTestFinished, port, 'same')}/`,
+    ]);
     const { rules, ctx } = await outgoingRulesOf(PETS, mock.url, `127.0.0.1:${port}`);
     const found = await ruleOutcomes(rules, ctx, /^createPet: webhook newPet/);
     expect(Object.values(found)[0]).toMatch(
@@ -129,18 +150,26 @@ describe('the suite’s receiver', () => {
     );
   });
 
-  it('passes a target whose second message of the same bytes has an id of its own', async () => {
+  it('passes a target whose second message of the same bytes has an id of its own', async ({
+    expect,
+    onTestFinished,
+  }) => {
     const port = await freePort();
-    const mock = await serveMock(PETS, [`http://127.0.0.1:${await relayTwice(port, 'own')}/`]);
+    const mock = await serveMock(onTestFinished, PETS, [
+      `http://127.0.0.1:${await relayTwice(onTestFinished, port, 'own')}/`,
+    ]);
     const { rules, ctx } = await outgoingRulesOf(PETS, mock.url, `127.0.0.1:${port}`);
     expect(Object.values(await ruleOutcomes(rules, ctx, /^createPet: webhook newPet/))).toEqual([
       'passed',
     ]);
   });
 
-  it('passes a target that calls back the URL the request names', async () => {
+  it('passes a target that calls back the URL the request names', async ({
+    expect,
+    onTestFinished,
+  }) => {
     const port = await freePort();
-    const mock = await serveMock(SUBSCRIPTIONS, []);
+    const mock = await serveMock(onTestFinished, SUBSCRIPTIONS, []);
     const { rules, ctx } = await outgoingRulesOf(SUBSCRIPTIONS, mock.url, `127.0.0.1:${port}`);
     expect(await ruleOutcomes(rules, ctx, /: callback on/)).toEqual({
       'createSubscription: callback onEvent is sent to the URL the request names, fits its schema, and its documented answer is accepted':
@@ -150,15 +179,18 @@ describe('the suite’s receiver', () => {
     });
   });
 
-  it('skips, naming the flag, without a receiver', async () => {
+  it('skips, naming the flag, without a receiver', async ({ expect }) => {
     const { rules, ctx } = await outgoingRulesOf(PETS, 'http://127.0.0.1:9/v1');
     const found = await ruleOutcomes(rules, ctx, /^createPet: webhook newPet/);
     expect(Object.values(found)[0]).toMatch(/^RuleSkipped: give --receiver <host:port>/);
   });
 
-  it('is given by `petstore-kit contract --receiver host:port`', async () => {
+  it('is given by `petstore-kit contract --receiver host:port`', async ({
+    expect,
+    onTestFinished,
+  }) => {
     const port = await freePort();
-    const mock = await serveMock(PETS, [`http://127.0.0.1:${port}/`]);
+    const mock = await serveMock(onTestFinished, PETS, [`http://127.0.0.1:${port}/`]);
     const run = await runContractCli(
       [
         '--spec',
@@ -180,10 +212,33 @@ describe('the suite’s receiver', () => {
     expect(run.stdout).toContain('no write of the spec tells of this webhook');
   }, 60_000);
 
-  it('takes host:port, an IPv6 address in brackets', () => {
+  it('takes host:port, an IPv6 address in brackets', ({ expect }) => {
     expect(parseReceiver('127.0.0.1:9400')).toEqual({ host: '127.0.0.1', port: 9400 });
     expect(parseReceiver('[::1]:9400')).toEqual({ host: '::1', port: 9400 });
     expect(() => parseReceiver('9400')).toThrow(/--receiver must be host:port/);
     expect(() => parseReceiver('localhost:99999')).toThrow(/--receiver must be host:port/);
   });
+});
+
+// Alone: its fake clock is the whole process's while it lasts.
+describe('the suite’s receiver, its wait for a preparing create', () => {
+  it('sets off the write once the webhook of the create it made first has come, not after a fixed wait', async ({
+    onTestFinished,
+  }) => {
+    const port = await freePort();
+    // Clocks stand still until the write reaches the target: a fixed wait before it never ends.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const mock = await serveMock(onTestFinished, PETS, [`http://127.0.0.1:${port}/`], (req) => {
+        if (req.method !== 'POST' && req.method !== 'GET') vi.useRealTimers();
+      });
+      const { rules, ctx } = await outgoingRulesOf(PETS, mock.url, `127.0.0.1:${port}`);
+      expect(await ruleOutcomes(rules, ctx, /^updatePet: webhook petUpdated/)).toEqual({
+        'updatePet: webhook petUpdated is sent after it, fits its schema, and its documented answer is accepted':
+          'passed',
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+  }, 10_000);
 });

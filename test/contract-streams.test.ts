@@ -34,11 +34,15 @@ interface StreamRun {
   requests: { accept: string; body: string }[];
 }
 
-/** The rules of `plan` that `only` names against a server answering with `handler`. */
+/**
+ * The rules of `plan` that `only` names against a server answering with `handler`, each
+ * request given `timeoutMs` (a stream is read for a second less).
+ */
 async function runRules(
   plan: ContractPlan,
   only: RegExp,
   handler: RequestListener,
+  timeoutMs = 3000,
 ): Promise<StreamRun> {
   const requests: StreamRun['requests'] = [];
   const server = await serveOnFreePort((req, res) => {
@@ -54,7 +58,7 @@ async function runRules(
     baseUrl: server.url,
     seed: 1,
     budget: 0,
-    timeoutMs: 3000,
+    timeoutMs,
     replay: '',
   });
   const advice: string[] = [];
@@ -69,8 +73,8 @@ async function runRules(
 }
 
 /** The stream rules of the 3.2 fixture (an SSE and a JSON Lines operation). */
-const run = (handler: RequestListener) =>
-  runRules(plans.items, /^(followJob|followTicks): streams /, handler);
+const run = (handler: RequestListener, timeoutMs?: number) =>
+  runRules(plans.items, /^(followJob|followTicks): streams /, handler, timeoutMs);
 
 const TICKS = 'followTicks: streams text/event-stream';
 const JOB = 'followJob: streams application/jsonl';
@@ -123,6 +127,7 @@ describe('the contract suite and streamed answers', () => {
   });
 
   it('reads a stream that never ends to a bound, and says its end was not checked', async () => {
+    // Requests of 1.5 s: the stream is read for half a second.
     const { found, advice } = await run((req, res) => {
       if (!req.url?.startsWith('/v1/ticks')) {
         res.writeHead(200, { 'content-type': 'application/jsonl' }).end();
@@ -131,7 +136,7 @@ describe('the contract suite and streamed answers', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: {"n":1}\n\n');
       // Never ended: the server is closed after the test.
-    });
+    }, 1500);
     expect(outcomeOf(found, TICKS)).toBe('passed');
     expect(advice).toContainEqual(
       expect.stringMatching(

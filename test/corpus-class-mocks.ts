@@ -2,6 +2,7 @@
 // class of problem a real description showed, for the test files that reproduce them.
 import { fileURLToPath } from 'node:url';
 import { startMock, type RunningMock } from '../src/index.js';
+import { QUICK_SHUTDOWN } from './helpers.js';
 
 /** A fixture of test/fixtures/corpus-classes/, by its file name. */
 export const classFixture = (name: string): string =>
@@ -18,7 +19,7 @@ export function classMocks(): {
   const started: RunningMock[] = [];
   return {
     async mock(name, seedCount = 0) {
-      const running = await startMock({ spec: classFixture(name), seedCount });
+      const running = await startMock({ ...QUICK_SHUTDOWN, spec: classFixture(name), seedCount });
       started.push(running);
       return running;
     },

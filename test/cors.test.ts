@@ -353,7 +353,10 @@ describe('petstore-kit mock: --cors-origin, CORS_ORIGINS, --no-cors', () => {
   }
 
   async function mockCliWith(args: string[], env: Record<string, string> = {}): Promise<string> {
-    const mock = await serveCli(['mock', '--port', '0', '--quiet', ...args], env);
+    const mock = await serveCli(
+      ['mock', '--port', '0', '--quiet', '--shutdown-timeout', '0.05', ...args],
+      env,
+    );
     running.push(mock);
     return mock.url;
   }

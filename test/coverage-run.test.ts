@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { AUTH, KEY, runCli } from './helpers.js';
+import { AUTH, KEY, QUICK_SHUTDOWN, runCli } from './helpers.js';
 
 let mock: RunningMock;
 let origin: string;
 
 beforeAll(async () => {
-  mock = await startMock({ apiKeys: [KEY], seedCount: 2 });
+  mock = await startMock({ ...QUICK_SHUTDOWN, apiKeys: [KEY], seedCount: 2 });
   origin = new URL(mock.url).origin;
 });
 afterAll(() => mock.close());
@@ -95,7 +95,7 @@ describe('the coverage of a whole run', () => {
   it('is kept in --coverage-file while the mock runs and when it stops, for `coverage --coverage-file`', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-coverage-file-'));
     const path = join(dir, 'coverage.json');
-    const kept = await startMock({ apiKeys: [KEY], coverageFile: path });
+    const kept = await startMock({ ...QUICK_SHUTDOWN, apiKeys: [KEY], coverageFile: path });
     try {
       const url = `${kept.url}/categories`;
       for (const session of ['worker-0', 'worker-1']) {

@@ -2,11 +2,13 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { createLogger, type Logger, type LoggerOptions } from '../src/http/logger.js';
 import { EAGER_CHECK_BYTES } from '../src/core/create-mock.js';
 import { loadSpec, type LoadedSpec, type OpenApiDocument } from '../src/openapi/load.js';
+import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import type { MockOptions } from '../src/wiring/options.js';
 import { createMemoryStore } from '../src/store/memory-store.js';
 import type { Collection, CollectionDescriptor, Store, StoredRecord } from '../src/store/store.js';
 
@@ -23,6 +25,14 @@ export async function specFileOf(spec: object): Promise<string> {
   return file;
 }
 export const AUTH = { authorization: `Bearer ${KEY}` };
+
+/**
+ * For a mock whose test leaves nothing in flight when it closes it: the idle keep-alive
+ * connection of the test's own fetch is closed at once, not after shutdown's grace (200 ms of
+ * idleness, for a client whose next request may be on its way).
+ * @example await startMock({ ...QUICK_SHUTDOWN, apiKeys: [KEY] })
+ */
+export const QUICK_SHUTDOWN = { shutdownTimeoutSeconds: 0.05 } as const;
 
 /** An answer as supertest and test/in-process-request.ts give one. */
 export interface TestAnswer {
@@ -269,6 +279,22 @@ export async function largeDocument(): Promise<string> {
     }),
   );
   return path;
+}
+
+/**
+ * startMock, its precompiling begun at once: the second it waits after start-up (for listening
+ * to come first) is passed on a fake clock, not waited out; its turns after run on real timers.
+ * @example const large = await startMockPrecompiling({ spec: await largeDocument() });
+ */
+export async function startMockPrecompiling(options: MockOptions): Promise<RunningMock> {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  try {
+    const running = await startMock(options);
+    vi.runOnlyPendingTimers();
+    return running;
+  } finally {
+    vi.useRealTimers();
+  }
 }
 
 /** A path the bundled spec lacks, added to the spec file: what a reload is seen by. */

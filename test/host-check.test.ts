@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mockMiddleware } from '../src/express.js';
 import type { MockOptions } from '../src/wiring/options.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { KEY } from './helpers.js';
+import { KEY, QUICK_SHUTDOWN } from './helpers.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 async function mock(options: MockOptions = {}): Promise<RunningMock> {
-  const running = await startMock({ apiKeys: [KEY], ...options });
+  const running = await startMock({ ...QUICK_SHUTDOWN, apiKeys: [KEY], ...options });
   cleanups.push(() => running.close());
   return running;
 }

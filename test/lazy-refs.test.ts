@@ -6,12 +6,12 @@
 // everything says.
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startMock, type RunningMock } from '../src/index.js';
+import type { RunningMock } from '../src/index.js';
 import type { OpenApiDocument, SchemaObject } from '../src/openapi/load.js';
 import { SpecError } from '../src/openapi/load.js';
 import { finiteTree } from '../src/openapi/sample.js';
 import { createSchemaCompiler } from '../src/openapi/schemas.js';
-import { largeDocument } from './helpers.js';
+import { largeDocument, QUICK_SHUTDOWN, startMockPrecompiling } from './helpers.js';
 
 const started: RunningMock[] = [];
 afterEach(async () => {
@@ -164,7 +164,7 @@ describe('the work ahead on a large document', () => {
       },
     };
     await writeFile(path, JSON.stringify(document));
-    const large = await startMock({ spec: path, seedCount: 1 });
+    const large = await startMockPrecompiling({ ...QUICK_SHUTDOWN, spec: path, seedCount: 1 });
     started.push(large);
     await vi.waitFor(
       () =>

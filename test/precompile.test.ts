@@ -4,7 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startMock, type RunningMock } from '../src/index.js';
-import { largeDocument } from './helpers.js';
+import { largeDocument, QUICK_SHUTDOWN, startMockPrecompiling } from './helpers.js';
 
 const started: RunningMock[] = [];
 afterEach(async () => {
@@ -15,7 +15,11 @@ const BROKEN_EXAMPLE = /^the example of the 200 answer of getBroken breaks its s
 
 describe('a large document, left idle after start-up', () => {
   it('has its operations checked and its collections seeded before any call', async () => {
-    const large = await startMock({ spec: await largeDocument(), seedCount: 3 });
+    const large = await startMockPrecompiling({
+      ...QUICK_SHUTDOWN,
+      spec: await largeDocument(),
+      seedCount: 3,
+    });
     started.push(large);
     // No request at all: the defect is heard of, and the records are made, ahead.
     await vi.waitFor(
@@ -34,10 +38,9 @@ describe('a large document, left idle after start-up', () => {
 
   it('does nothing ahead with precompile: false', async () => {
     const spec = await largeDocument();
-    const [precompiling, left] = await Promise.all([
-      startMock({ spec, seedCount: 3 }),
-      startMock({ spec, seedCount: 3, precompile: false }),
-    ]);
+    // One after the other: the fake clock of the first start is the process's while it lasts.
+    const left = await startMock({ spec, seedCount: 3, precompile: false });
+    const precompiling = await startMockPrecompiling({ ...QUICK_SHUTDOWN, spec, seedCount: 3 });
     started.push(precompiling, left);
     // By the time the other mock's precompiling is done, this one has done none.
     await vi.waitFor(async () => expect(await precompiling.mock.store.count()).toBe(3), {
@@ -81,7 +84,7 @@ describe('a large document, left idle after start-up', () => {
       },
     };
     await writeFile(file, JSON.stringify(document));
-    const large = await startMock({ spec: file, seedCount: 3 });
+    const large = await startMockPrecompiling({ ...QUICK_SHUTDOWN, spec: file, seedCount: 3 });
     started.push(large);
     const report = await large.mock.precompiling?.done;
     expect(report?.stopped).toBe(false);

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadedSpec } from '../src/openapi/load.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { startProxy, type RunningProxy } from '../src/wiring/start-proxy.js';
-import { editedSpec } from './helpers.js';
+import { editedSpec, QUICK_SHUTDOWN } from './helpers.js';
 import { categoriesTarget, TARGET_AUTH } from './proxy-target.js';
 
 const MOCK_AUTH = { Authorization: 'Bearer k' };
@@ -58,7 +58,13 @@ async function newFile(): Promise<string> {
 
 /** Runs `record` against a proxy recording into `file`, then stops the proxy (which closes the file). */
 async function recordThrough(file: string, record: (url: string) => Promise<void>): Promise<void> {
-  const proxy = await startProxy({ spec, target: targetUrl, apiKeys: ['admin'], record: file });
+  const proxy = await startProxy({
+    ...QUICK_SHUTDOWN,
+    spec,
+    target: targetUrl,
+    apiKeys: ['admin'],
+    record: file,
+  });
   try {
     await record(proxy.url);
     // The target kept to the spec (a request without a credential is the test's own doing).
@@ -70,7 +76,7 @@ async function recordThrough(file: string, record: (url: string) => Promise<void
 }
 
 async function mockOf(file: string): Promise<RunningMock> {
-  const mock = await startMock({ spec, data: file, apiKeys: ['k'] });
+  const mock = await startMock({ ...QUICK_SHUTDOWN, spec, data: file, apiKeys: ['k'] });
   running.push(mock);
   return mock;
 }
@@ -140,7 +146,13 @@ describe('petstore-kit proxy --record: answers of operations without a collectio
 
   it('records the answers of the last exchanges before it stops, and of the same operation at once', async () => {
     const file = await newFile();
-    const proxy = await startProxy({ spec, target: targetUrl, apiKeys: ['admin'], record: file });
+    const proxy = await startProxy({
+      ...QUICK_SHUTDOWN,
+      spec,
+      target: targetUrl,
+      apiKeys: ['admin'],
+      record: file,
+    });
     // Each on a connection of its own that ends with its answer, as curl's: the server then
     // has nothing left to wait for, and stops at once.
     const got = await Promise.all(

@@ -3,7 +3,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MockOptions } from '../src/wiring/options.js';
 import { startMock } from '../src/wiring/start-mock.js';
 import { KEY } from './helpers.js';
@@ -12,6 +12,7 @@ import { inProcessMock, type InProcessMock } from './in-process.js';
 const started: InProcessMock[] = [];
 
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(started.splice(0).map((mock) => mock.close()));
 });
 
@@ -166,7 +167,8 @@ describe('Mock-Session', () => {
   });
 
   it('is bounded: past --max-sessions a new session gets a 503 that says why, until one expires', async () => {
-    // A TTL long enough that a busy machine does not let w0 expire before w2 asks.
+    // The mock's clock (Date) stands still, and is moved past the TTL rather than waited out.
+    vi.useFakeTimers({ toFake: ['Date'] });
     const m = await mock({ maxSessions: 2, sessionTtlSeconds: 3 });
     await m.list('w0');
     await m.list('w1');
@@ -181,7 +183,7 @@ describe('Mock-Session', () => {
     });
     // Sessions in use are never dropped to make room; idle past the TTL, they are.
     expect((await m.list('w0')).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 3_100));
+    vi.advanceTimersByTime(3_100);
     expect((await m.list('w2')).status).toBe(200);
   });
 

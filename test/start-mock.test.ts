@@ -3,11 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as library from '../src/index.js';
 import { startMock, type RunningMock } from '../src/index.js';
+import { QUICK_SHUTDOWN } from './helpers.js';
 
 const started: RunningMock[] = [];
 
 async function start(options?: Parameters<typeof startMock>[0]): Promise<RunningMock> {
-  const mock = await startMock(options);
+  const mock = await startMock({ ...QUICK_SHUTDOWN, ...options });
   started.push(mock);
   return mock;
 }

@@ -2,16 +2,16 @@
 // mount, and the Node server, where back-pressure and `--send-timeout` hold for a stream as for
 // a long list, and the request line says a stream was cut.
 import type { Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mockMiddleware, type MockMiddleware } from '../src/express.js';
 import { createLogger } from '../src/http/logger.js';
 import { mockHandlers } from '../src/msw.js';
-import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { startMock } from '../src/wiring/start-mock.js';
 import { unhandled } from './msw-major.js';
 import { open } from './server-helpers.js';
 
@@ -126,16 +126,13 @@ describe('petstore-kit/express', () => {
   });
 });
 
-describe('the Node server', () => {
-  const started: RunningMock[] = [];
-  const sockets: Socket[] = [];
-  afterEach(async () => {
-    for (const socket of sockets.splice(0)) socket.destroy();
-    await Promise.all(started.splice(0).map((mock) => mock.close()));
-  });
-
-  /** A mock of the jobs spec whose request lines a test reads. */
-  async function loggedMock(sendTimeoutSeconds?: number) {
+// Each test has a mock of its own: they wait on their timers and clients at once.
+describe.concurrent('the Node server', () => {
+  /** A mock of the jobs spec whose request lines a test reads, closed at the test's end. */
+  async function loggedMock(
+    atEnd: (stop: () => Promise<void>) => void,
+    sendTimeoutSeconds?: number,
+  ) {
     const lines: { msg: string; cut?: boolean; fault?: string }[] = [];
     const log = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -151,7 +148,7 @@ describe('the Node server', () => {
       logRequests: true,
       ...(sendTimeoutSeconds === undefined ? {} : { sendTimeoutSeconds }),
     });
-    started.push(mock);
+    atEnd(() => mock.close());
     return { mock, lines };
   }
 
@@ -160,10 +157,15 @@ describe('the Node server', () => {
       server.getConnections((err, count) => (err ? reject(err) : resolve(count))),
     );
 
-  it('drops a client that reads nothing of a stream after the send timeout, and logs it cut', async () => {
-    const { mock, lines } = await loggedMock(2);
+  it('drops a client that reads nothing of a stream after the send timeout, and logs it cut', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const { mock, lines } = await loggedMock(onTestFinished, 0.5);
     const socket = await open(Number(new URL(mock.url).port));
-    sockets.push(socket);
+    onTestFinished(async () => {
+      socket.destroy();
+    });
     socket.on('error', () => undefined);
     socket.pause();
     // A thousand events of 16 kB: more than the kernel's buffers on both sides hold.
@@ -177,10 +179,14 @@ describe('the Node server', () => {
     expect(lines[0]?.msg).toMatch(/cut/);
   }, 60_000);
 
-  it('keeps a client that reads a stream slower than the send timeout, between whole events', async () => {
-    const { mock, lines } = await loggedMock(1);
+  it('keeps a client that reads a stream slower than the send timeout, between whole events', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    // The events come further apart than the send timeout; a busy machine only parts them more.
+    const { mock, lines } = await loggedMock(onTestFinished, 0.2);
     const res = await fetch(`${mock.url}/ticks`, {
-      headers: { accept: 'application/x-ndjson', prefer: 'events=3, interval=1500' },
+      headers: { accept: 'application/x-ndjson', prefer: 'events=3, interval=300' },
     });
     const text = (await reads(res.body)).join('');
     expect(text.trim().split('\n')).toHaveLength(3);
@@ -188,8 +194,11 @@ describe('the Node server', () => {
     expect(lines[0]?.cut).toBeUndefined();
   }, 30_000);
 
-  it('logs a stream cut by `Prefer: fault=reset; after=2` as cut', async () => {
-    const { mock, lines } = await loggedMock();
+  it('logs a stream cut by `Prefer: fault=reset; after=2` as cut', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const { mock, lines } = await loggedMock(onTestFinished);
     const res = await fetch(`${mock.url}/ticks`, {
       headers: {
         accept: 'application/x-ndjson',

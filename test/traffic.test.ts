@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readHar, type Har } from '../src/core/traffic/har.js';
 import { startProxy } from '../src/wiring/start-proxy.js';
-import { runCli } from './helpers.js';
+import { QUICK_SHUTDOWN, runCli } from './helpers.js';
 import { categoriesTarget, TARGET_AUTH, type Fault } from './proxy-target.js';
 
 const target = categoriesTarget();
@@ -28,7 +28,7 @@ afterAll(async () => {
 /** Sends a few calls through a proxy writing a HAR, with the target's fault of the moment. */
 async function recorded(name: string, fault: Fault): Promise<string> {
   const har = join(folder, `${name}.har`);
-  const proxy = await startProxy({ target: targetUrl, apiKeys: ['admin'], har });
+  const proxy = await startProxy({ ...QUICK_SHUTDOWN, target: targetUrl, apiKeys: ['admin'], har });
   target.state.fault = fault;
   try {
     const json = { ...TARGET_AUTH, 'Content-Type': 'application/json' };

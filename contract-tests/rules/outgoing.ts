@@ -112,7 +112,7 @@ async function setOff(
   } else {
     const role = kit.roleOf(after);
     if (!role) throw new RuleSkipped(`${afterId} acts on no collection the suite knows`);
-    ({ exchange, sentAt } = await write(ctx, kit, role.collection, role.action, after));
+    ({ exchange, sentAt } = await write(ctx, kit, role.collection, role.action, after, listening));
   }
   kit.conforms(ctx, exchange, after, kit.success(after));
   const method = outgoing.request.method.toUpperCase();
@@ -155,8 +155,9 @@ async function setOff(
       [`${outgoing.name}: ${problems.join('; ')}`],
       exchange,
     );
-  // A documented answer accepted is not sent again.
-  await new Promise((resolve) => setTimeout(resolve, RESENT_WAIT_MS));
+  // A documented answer accepted is not sent again: an absence, seen only by waiting it out.
+  const resentBy = taken.at + RESENT_WAIT_MS - performance.now();
+  if (resentBy > 0) await new Promise((resolve) => setTimeout(resolve, resentBy));
   const again = listening.received.filter((request) => resentOf(taken, request));
   if (again.length)
     kit.fail(
@@ -188,14 +189,14 @@ async function write(
   collection: CollectionKit,
   action: string,
   operation: ReturnType<Kit['spec']['operation']>,
+  listening: Listening,
 ): Promise<{ exchange: Exchange; sentAt: number }> {
-  if (action === 'create') {
-    const sentAt = performance.now();
-    return { exchange: (await kit.create(ctx, collection, 'webhook')).exchange, sentAt };
-  }
+  const createdAt = performance.now();
+  if (action === 'create')
+    return { exchange: (await kit.create(ctx, collection, 'webhook')).exchange, sentAt: createdAt };
   const { id } = await kit.create(ctx, collection, 'webhook');
   // The create's own webhooks come before the write's.
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  await createWebhooks(kit, collection, listening, createdAt);
   const body = jsonRequestOf(operation) ? kit.validBody(operation, 'webhook') : undefined;
   const sentAt = performance.now();
   const exchange = await kit.call(ctx, operation, {
@@ -203,6 +204,30 @@ async function write(
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   return { exchange, sentAt };
+}
+
+/**
+ * Resolves once each webhook the spec documents after the collection's create has reached the
+ * receiver since `since`, or after SETTLE_MS for those that have not (a target may send none).
+ */
+async function createWebhooks(
+  kit: Kit,
+  collection: CollectionKit,
+  listening: Listening,
+  since: number,
+): Promise<void> {
+  const create = collection.create?.operationId;
+  const documented = (kit.plan.outgoing ?? []).filter(
+    (outgoing) => outgoing.kind === 'webhook' && create !== undefined && outgoing.after === create,
+  );
+  await Promise.all(
+    documented.map((outgoing) =>
+      listening.waitFor(
+        (request) => request.at >= since && problemsOf(kit, outgoing, request).length === 0,
+        SETTLE_MS,
+      ),
+    ),
+  );
 }
 
 /** What a request the receiver took breaks of the documented one: its body's schema. */

@@ -68,6 +68,10 @@ export function startPrecompile(
 ): Precompile {
   const iterator = steps[Symbol.iterator]();
   let stopped = false;
+  /** Whether a turn of steps is under way (it ends with its step, then sees the stop). */
+  let running = false;
+  /** The timer of the next turn. */
+  let due: ReturnType<typeof setTimeout> | undefined;
   let count = 0;
   let longest = 0;
   let first: number | undefined;
@@ -85,10 +89,18 @@ export function startPrecompile(
     // The immediate is not unref'd: an unref'd one does not stop the loop from sleeping in
     // its poll phase until some other timer is due (a second, in a test), and precompiling
     // crawled at one step a second.
-    const timer = setTimeout(() => setImmediate(next), ms);
-    timer.unref();
+    due = setTimeout(() => setImmediate(next), ms);
+    due.unref();
   };
   const next = async (): Promise<void> => {
+    running = true;
+    try {
+      await turnOfSteps();
+    } finally {
+      running = false;
+    }
+  };
+  const turnOfSteps = async (): Promise<void> => {
     const turn = performance.now();
     // Small steps share a turn, up to sliceMs; a large one has a turn of its own.
     do {
@@ -114,6 +126,10 @@ export function startPrecompile(
     done,
     stop() {
       stopped = true;
+      // Between turns, nothing is left to end: done now, not when the next turn was due.
+      if (running) return;
+      clearTimeout(due);
+      finish(report());
     },
   };
 }
