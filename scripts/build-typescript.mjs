@@ -1,7 +1,7 @@
 /* global process */
 // `npm run build`'s TypeScript step: each project given (src/, then the contract suite) compiled
 // into dist/ by tsc, one after the other. TypeScript 7's tsc (the `typescript7` package): it
-// emits the same JavaScript as TypeScript 5's in a quarter of the CPU (decisions/051). Under `npm test` the type check runs beside the build
+// emits the same JavaScript as TypeScript 5's in a quarter of the CPU (decisions/055). Under `npm test` the type check runs beside the build
 // (scripts/run-parallel.mjs), over tsconfig.json, which holds src/ and contract-tests/ with the
 // same settings: checking them again here was 8 of the build's 28 CPU seconds, and the build is
 // what the tests wait for. So when PETSTORE_KIT_BUILD_EMIT_ONLY=1 (run-parallel sets it when it
