@@ -36,7 +36,7 @@ export const PLAYWRIGHT_DISABLED_FEATURES = [
  * (chrome://omnibox-popup.top-chrome/), in a renderer of their own that spends about 1.8 CPU s
  * starting, for a popup no headless test opens: off. And a spare renderer, started ahead for the
  * next page, serves none of ours: each page is in a context of its own, which a spare of another
- * context cannot serve, so every page cost a renderer started for nothing (decisions/055).
+ * context cannot serve, so every page cost a renderer started for nothing (decisions/056).
  */
 export const DISABLED_FEATURES = [
   ...PLAYWRIGHT_DISABLED_FEATURES,
