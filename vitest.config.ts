@@ -38,11 +38,12 @@ const SLOWEST_FIRST = [
 ];
 
 /**
- * Each project's files together, the slowest first in each: a worker is a process of one
- * project, and a file of another project starts a new one, which imports src/ and its
- * libraries again. MSW 3's three files first, so that `node`'s shortest files end the run.
+ * After the slowest, each project's files together, the short in-process ones last so that the
+ * workers end together. A worker is a process of one project: a file of another project starts a
+ * new one, which imports src/ and its libraries again (Vitest's own order is by project name, which
+ * put `fast` between the two halves of `slow`).
  */
-const PROJECT_ORDER = ['msw3', 'node'];
+const PROJECT_ORDER = ['slow', 'msw3', 'fast'];
 
 /** Vitest's order (durations kept, else the largest file first), the slowest above all. */
 class SlowestFirst extends BaseSequencer {
@@ -50,11 +51,9 @@ class SlowestFirst extends BaseSequencer {
     const rank = (file: TestSpecification) => {
       const path = relative(file.project.config.root, file.moduleId).split(sep).join('/');
       const known = SLOWEST_FIRST.indexOf(path);
+      if (known !== -1) return known;
       const project = PROJECT_ORDER.indexOf(file.project.name);
-      return (
-        (project === -1 ? PROJECT_ORDER.length : project) * (SLOWEST_FIRST.length + 1) +
-        (known === -1 ? SLOWEST_FIRST.length : known)
-      );
+      return SLOWEST_FIRST.length + (project === -1 ? PROJECT_ORDER.length : project);
     };
     return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
   }
@@ -91,7 +90,7 @@ const CORPUS_FILES = ['test/corpus.test.ts', 'test/contract-realworld.test.ts'];
 const REGISTRY_FILES = ['test/recipes/fresh-app.test.ts'];
 
 /**
- * Not `test:fast`'s (`--mode fast`): the files that start the built CLI, Chromium, Playwright, redis-server or
+ * Not `test:fast`'s: the files that start the built CLI, Chromium, Playwright, redis-server or
  * tsc, and the one in-process file of over a minute of CPU, the contract suite's proof.
  */
 const SLOW_FILES = [
@@ -101,33 +100,24 @@ const SLOW_FILES = [
   'test/contract-proof.test.ts',
 ];
 
-/** `vitest --mode fast` (`npm run test:fast`): only the files that run in the process. */
-const FAST_MODE = 'fast';
-
 // The project's own tests. The contract suite (contract-tests/) runs against a
 // deployment and has its own config.
-export default defineConfig(({ mode }) => ({
+export default defineConfig({
   test: {
-    // Every file once with the installed MSW 2, in one of three projects: `node` (what
-    // `npm test` runs: the in-process files and those that start processes, in the same two
-    // workers, so that the first fill the time the others wait on browsers and servers),
-    // `corpus` and `registry`; and the MSW files once more with MSW 3. In the `fast` mode,
-    // `node` holds only the in-process files. Each project names its files: a project that
-    // extends this config adds to an `include` here.
+    // Every file once with the installed MSW 2, in one of four projects: `fast` (in the
+    // process: `npm run test:fast`), `slow` (what starts processes), `corpus` and `registry`;
+    // and the MSW files once more with MSW 3. Each project names its files: a project that extends this
+    // config adds to an `include` here.
     projects: [
       {
         extends: true,
         test: {
-          name: 'node',
+          name: 'fast',
           include: TEST_FILES,
-          exclude: [
-            ...EXCLUDE,
-            ...CORPUS_FILES,
-            ...REGISTRY_FILES,
-            ...(mode === FAST_MODE ? SLOW_FILES : []),
-          ],
+          exclude: [...EXCLUDE, ...SLOW_FILES, ...CORPUS_FILES, ...REGISTRY_FILES],
         },
       },
+      { extends: true, test: { name: 'slow', include: SLOW_FILES } },
       { extends: true, test: { name: 'corpus', include: CORPUS_FILES } },
       { extends: true, test: { name: 'registry', include: REGISTRY_FILES } },
       ...(mswThreeRuns
@@ -167,4 +157,4 @@ export default defineConfig(({ mode }) => ({
       ]),
     ],
   },
-}));
+});
