@@ -56,15 +56,20 @@ async function newFile(): Promise<string> {
   return join(await mkdtemp(join(tmpdir(), 'petstore-kit-answers-')), 'staging.json');
 }
 
-/** Runs `record` against a proxy recording into `file`, then stops the proxy (which closes the file). */
-async function recordThrough(file: string, record: (url: string) => Promise<void>): Promise<void> {
-  const proxy = await startProxy({
+/** A proxy in front of the target, recording into `file`. */
+function recordingProxy(file: string) {
+  return startProxy({
     ...QUICK_SHUTDOWN,
     spec,
     target: targetUrl,
     apiKeys: ['admin'],
     record: file,
   });
+}
+
+/** Runs `record` against a proxy recording into `file`, then stops the proxy (which closes the file). */
+async function recordThrough(file: string, record: (url: string) => Promise<void>): Promise<void> {
+  const proxy = await recordingProxy(file);
   try {
     await record(proxy.url);
     // The target kept to the spec (a request without a credential is the test's own doing).
@@ -146,13 +151,7 @@ describe('petstore-kit proxy --record: answers of operations without a collectio
 
   it('records the answers of the last exchanges before it stops, and of the same operation at once', async () => {
     const file = await newFile();
-    const proxy = await startProxy({
-      ...QUICK_SHUTDOWN,
-      spec,
-      target: targetUrl,
-      apiKeys: ['admin'],
-      record: file,
-    });
+    const proxy = await recordingProxy(file);
     // Each on a connection of its own that ends with its answer, as curl's: the server then
     // has nothing left to wait for, and stops at once.
     const got = await Promise.all(
