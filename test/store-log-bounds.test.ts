@@ -86,6 +86,13 @@ onEveryStore('the request logs of every state, bounded together', ({ name, open,
     expect(held).toBeGreaterThanOrEqual(Math.floor(bytes / 11_000));
   });
 
+  it('clears a log that holds nothing (the first request a mock gets may be a reset)', async () => {
+    const { all } = await statesOn(await open(), { entries: 20, bytes: 1 << 30 });
+    await all[0]?.requestLog.clear();
+    await all[0]?.requestLog.add(rejected('/after', 100));
+    expect((await shown(all[0] as MockState)).map(({ path }) => path)).toEqual(['/after']);
+  });
+
   it("a cleared log, or a dropped session's, makes room for the others", async () => {
     const { states, all } = await statesOn(await open(), { entries: 20, bytes: 1 << 30 });
     for (let round = 0; round < 4; round++)

@@ -8,9 +8,10 @@ import type { Script } from './redis-scripts.js';
 const LIST_PREAMBLE = `
 local list, pushed, order, totals = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 
+-- Nothing to count is not sent: Lua's -0 reaches Redis as "-0", which HINCRBY refuses.
 local function count(entries, bytes)
-  redis.call('HINCRBY', totals, 'entries', entries)
-  redis.call('HINCRBY', totals, 'bytes', bytes)
+  if entries ~= 0 then redis.call('HINCRBY', totals, 'entries', entries) end
+  if bytes ~= 0 then redis.call('HINCRBY', totals, 'bytes', bytes) end
 end
 
 -- Drops a list's oldest entry, uncounted.
