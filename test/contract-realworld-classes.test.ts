@@ -20,7 +20,7 @@ import { buildContractPlan } from '../src/cli/contract-plan.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { allPassed, ruleOutcomes } from './contract-helpers.js';
-import { KEY } from './helpers.js';
+import { KEY, QUICK_SHUTDOWN } from './helpers.js';
 
 const PETSTORE = fileURLToPath(
   new URL('./fixtures/corpus/petstore-openapi31/petstore.yaml', import.meta.url),
@@ -32,7 +32,7 @@ let ctx: RuleContext;
 let advice: Set<string>;
 
 beforeAll(async () => {
-  mock = await startMock({ spec: PETSTORE, port: 0, apiKeys: [KEY], seed: 1 });
+  mock = await startMock({ ...QUICK_SHUTDOWN, spec: PETSTORE, port: 0, apiKeys: [KEY], seed: 1 });
   const target = targetFromSettings({
     baseUrl: mock.url,
     token: KEY,
@@ -111,7 +111,13 @@ describe('the contract suite against the mock of Scalar’s Galaxy', () => {
   );
 
   it('sends a parameter rule’s body in the operation’s own media type (uploadImage: multipart only)', async () => {
-    const galaxy = await startMock({ spec: GALAXY, port: 0, apiKeys: [KEY], seed: 1 });
+    const galaxy = await startMock({
+      ...QUICK_SHUTDOWN,
+      spec: GALAXY,
+      port: 0,
+      apiKeys: [KEY],
+      seed: 1,
+    });
     try {
       const target = targetFromSettings({
         baseUrl: galaxy.url,
@@ -261,7 +267,7 @@ describe('the contract suite against a mock whose creates answer the new id alon
     const dir = mkdtempSync(join(tmpdir(), 'things-'));
     const spec = join(dir, 'things.yaml');
     writeFileSync(spec, THINGS);
-    const things = await startMock({ spec, port: 0, apiKeys: [KEY], seed: 1 });
+    const things = await startMock({ ...QUICK_SHUTDOWN, spec, port: 0, apiKeys: [KEY], seed: 1 });
     try {
       const answer = await fetch(`${things.url}/things`, {
         method: 'POST',

@@ -11,12 +11,13 @@ import { buildContractPlan } from '../src/cli/contract-plan.js';
 import { loadSpec } from '../src/openapi/load.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { allPassed, ruleOutcomes } from './contract-helpers.js';
+import { QUICK_SHUTDOWN } from './helpers.js';
 
 const SPEC = fileURLToPath(new URL('./fixtures/specs/streams-31.yaml', import.meta.url));
 
 let mock: RunningMock;
 beforeAll(async () => {
-  mock = await startMock({ spec: SPEC, port: 0, apiKeys: ['k'], seed: 1 });
+  mock = await startMock({ ...QUICK_SHUTDOWN, spec: SPEC, port: 0, apiKeys: ['k'], seed: 1 });
 });
 afterAll(() => mock.close());
 

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMock } from '../src/index.js';
 import { classMocks } from './corpus-class-mocks.js';
-import { specFileOf } from './helpers.js';
+import { QUICK_SHUTDOWN, specFileOf } from './helpers.js';
 
 const { mock, closeAll } = classMocks();
 afterEach(closeAll);
@@ -176,7 +176,11 @@ describe('a oneOf of objects that require nothing (Zoom: account and room settin
         },
       },
     };
-    const running = await startMock({ spec: await specFileOf(spec), seedCount: 0 });
+    const running = await startMock({
+      ...QUICK_SHUTDOWN,
+      spec: await specFileOf(spec),
+      seedCount: 0,
+    });
     try {
       expect(running.mock.warnings.join('\n')).not.toMatch(/require nothing/);
       const pay = (body: object) =>

@@ -95,6 +95,8 @@ describe('the coverage of a whole run', () => {
   it('is kept in --coverage-file while the mock runs and when it stops, for `coverage --coverage-file`', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-coverage-file-'));
     const path = join(dir, 'coverage.json');
+    // The file is written every half second: the test moves that clock on instead of waiting.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const kept = await startMock({ ...QUICK_SHUTDOWN, apiKeys: [KEY], coverageFile: path });
     try {
       const url = `${kept.url}/categories`;
@@ -106,6 +108,7 @@ describe('the coverage of a whole run', () => {
         });
       }
       // Written while it runs: a mock killed at the end of a run (Playwright's webServer) leaves it.
+      await vi.advanceTimersByTimeAsync(500);
       await vi.waitFor(
         async () =>
           expect(hitsOf(JSON.parse(await readFile(path, 'utf8')) as Coverage, 'GET', '200')).toBe(
@@ -113,6 +116,7 @@ describe('the coverage of a whole run', () => {
           ),
         { timeout: 20_000, interval: 100 },
       );
+      vi.useRealTimers();
       expect((await fetch(url, { headers: { 'Mock-Session': 'worker-0' } })).status).toBe(401);
       await kept.close();
       const { out, code } = await runCli('coverage', '--coverage-file', path);
@@ -120,6 +124,7 @@ describe('the coverage of a whole run', () => {
       expect(out).toContain('  GET /v1/categories  200  2');
       expect(out).toContain('  GET /v1/categories  401  1');
     } finally {
+      vi.useRealTimers();
       await kept.close();
       await rm(dir, { recursive: true, force: true });
     }

@@ -2,7 +2,7 @@
 // `petstore-kit coverage` tell which documented statuses each operation answered.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { AUTH, KEY, runCli } from './helpers.js';
+import { AUTH, KEY, QUICK_SHUTDOWN, runCli } from './helpers.js';
 
 const JSON_BODY = { ...AUTH, 'Content-Type': 'application/json' };
 
@@ -10,7 +10,7 @@ let mock: RunningMock;
 let origin: string;
 
 beforeAll(async () => {
-  mock = await startMock({ apiKeys: [KEY], seedCount: 2 });
+  mock = await startMock({ ...QUICK_SHUTDOWN, apiKeys: [KEY], seedCount: 2 });
   origin = new URL(mock.url).origin;
 });
 afterAll(() => mock.close());

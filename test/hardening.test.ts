@@ -15,8 +15,15 @@ import {
   serve,
   type RawAnswer,
 } from './server-helpers.js';
+import { ownConnections } from './own-connections.js';
 
-afterEach(closeAll);
+const { closeConnections } = ownConnections();
+
+// The test's own keep-alive connections closed first: the stop has no idle grace to wait out.
+afterEach(async () => {
+  await closeConnections();
+  await closeAll();
+});
 
 /** An Error body with this status, in JSON, and nothing a client should not see. */
 function expectErrorAnswer(answer: RawAnswer, status: number, code?: string | RegExp): void {
@@ -86,8 +93,9 @@ describe("Node's HTTP layer answers in the Error shape too", () => {
     expectErrorAnswer(answer, answer.status);
   });
 
+  // Short timeouts: the head (and body) below never arrive whole, so no timeout can come early.
   it('a request whose head stalls -> 408 Error within the headers timeout', async () => {
-    const { port } = await serve({}, { headersTimeout: 300, requestTimeout: 2000 });
+    const { port } = await serve({}, { headersTimeout: 100, requestTimeout: 2000 });
     const socket = await open(port);
     const reading = readAll(socket);
     socket.write('GET /v1/categories HTTP/1.1\r\nHost: localhost\r\n');
@@ -95,7 +103,7 @@ describe("Node's HTTP layer answers in the Error shape too", () => {
   });
 
   it('a body shorter than its Content-Length -> 408 Error within the request timeout', async () => {
-    const { port } = await serve({}, { headersTimeout: 300, requestTimeout: 600 });
+    const { port } = await serve({}, { headersTimeout: 100, requestTimeout: 300 });
     const socket = await open(port);
     const reading = readAll(socket);
     socket.write(

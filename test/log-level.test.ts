@@ -2,7 +2,7 @@
 // person reads (issue 32). They are logged at debug, which `--log-level debug` shows.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LogLevel } from '../src/http/log-levels.js';
-import { AUTH, capturedLogger, KEY } from './helpers.js';
+import { AUTH, capturedLogger, KEY, QUICK_SHUTDOWN } from './helpers.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 
 const started: RunningMock[] = [];
@@ -13,7 +13,7 @@ afterEach(async () => {
 /** The JSON lines a mock logs at `level`, after an admin read, an API read and an admin write. */
 async function linesAt(level: LogLevel): Promise<{ msg: string; level: number }[]> {
   const { logger, text } = capturedLogger({ level });
-  const mock = await startMock({ apiKeys: [KEY], logger, logRequests: true });
+  const mock = await startMock({ ...QUICK_SHUTDOWN, apiKeys: [KEY], logger, logRequests: true });
   started.push(mock);
   const admin = mock.url.replace(/\/v1$/, '/__mock');
   expect((await fetch(`${admin}/requests`, { headers: AUTH })).status).toBe(200);

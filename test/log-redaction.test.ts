@@ -2,7 +2,7 @@
 // wrong, is redacted in the request lines, JSON and pretty alike, as the admin log does.
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { capturedLogger } from './helpers.js';
+import { capturedLogger, QUICK_SHUTDOWN } from './helpers.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 
 const SECURITY = fileURLToPath(new URL('./fixtures/specs/security.yaml', import.meta.url));
@@ -15,6 +15,7 @@ afterEach(async () => {
 async function logged(pretty: boolean): Promise<{ url: string; text: () => string }> {
   const { logger, text } = capturedLogger({ pretty });
   const mock = await startMock({
+    ...QUICK_SHUTDOWN,
     spec: SECURITY,
     apiKeys: ['K-SECRET-1'],
     logger,

@@ -11,7 +11,7 @@ import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { mockHandlers, type MswMock, type MswMockOptions } from '../src/msw.js';
 import { KEYS, withKeySchemes } from './fixtures/library-keys.js';
 import { EXPECTED_MSW_MAJOR, MSW_MAJOR, unhandled } from './msw-major.js';
-import { AUTH, KEY } from './helpers.js';
+import { AUTH, KEY, QUICK_SHUTDOWN } from './helpers.js';
 
 const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
 /** The origin the handlers answer for; the started mocks (127.0.0.1) are left to the network. */
@@ -26,7 +26,7 @@ async function both(
   options: MswMockOptions & { spec?: string | LoadedSpec },
 ): Promise<{ msw: MswMock; served: RunningMock }> {
   const msw = await mockHandlers({ ...options, origin: ORIGIN });
-  const served = await startMock(options);
+  const served = await startMock({ ...QUICK_SHUTDOWN, ...options });
   return { msw, served };
 }
 

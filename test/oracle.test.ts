@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadSpec } from '../src/openapi/load.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { KEY, AUTH } from './helpers.js';
+import { KEY, AUTH, QUICK_SHUTDOWN } from './helpers.js';
 
 const BASIC = 'ann:secret';
 const BASIC_HEADER = `Basic ${Buffer.from(BASIC).toString('base64')}`;
@@ -750,7 +750,7 @@ describe('express-openapi-validator as an oracle beside the mock', () => {
               ? await typedNullable(path)
               : path,
         ),
-        startMock({ spec: path, apiKeys: [KEY], basic: [BASIC], seedCount: 2 }),
+        startMock({ ...QUICK_SHUTDOWN, spec: path, apiKeys: [KEY], basic: [BASIC], seedCount: 2 }),
       ]);
       servers.push({ oracle: server, mock });
       const origin = new URL(mock.url).origin;

@@ -269,6 +269,7 @@ describe('petstore-kit proxy --record: answers of operations without a collectio
 describe('a mock that may hold recorded answers, on path parameters that decode to objects', () => {
   it('answers an operation without a collection whose path holds an array and an object (no 500)', async () => {
     const mock = await startMock({
+      ...QUICK_SHUTDOWN,
       spec: join(import.meta.dirname, 'fixtures/specs/parameters.yaml'),
       apiKeys: ['k'],
       seedCount: 1,

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../src/store/memory-store.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { AUTH, KEY } from './helpers.js';
+import { AUTH, KEY, QUICK_SHUTDOWN } from './helpers.js';
 import { RecordArena } from '../src/store/record-arena.js';
 import type { Texts } from '../src/vocabulary/texts.js';
 import { CheckedList } from '../src/vocabulary/answer.js';
@@ -160,7 +160,7 @@ describe('a list sent from the bytes the store keeps', () => {
       description: i === 1500 ? 'ü'.repeat(100_000) : `a category, ${'ß'.repeat(i % 300)}`,
     }));
     const store = createMemoryStore({ initial: { categories: initial } });
-    const mock = await startMock({ apiKeys: [KEY], store, seedCount: 0 });
+    const mock = await startMock({ ...QUICK_SHUTDOWN, apiKeys: [KEY], store, seedCount: 0 });
     started.push(mock);
     const list = async () => {
       const res = await fetch(`${mock.url}/categories`, { headers: AUTH });

@@ -5,9 +5,16 @@ import { setFlagsFromString } from 'node:v8';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../src/store/memory-store.js';
 import { AUTH, editedSpec } from './helpers.js';
+import { ownConnections } from './own-connections.js';
 import { closeAll, serve } from './server-helpers.js';
 
-afterEach(closeAll);
+const { closeConnections } = ownConnections();
+
+// The test's own keep-alive connections closed first: the stop has no idle grace to wait out.
+afterEach(async () => {
+  await closeConnections();
+  await closeAll();
+});
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

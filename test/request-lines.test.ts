@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, requestLines, type RequestLine } from '../src/http/logger.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import type { MockOptions } from '../src/wiring/options.js';
-import { AUTH, KEY } from './helpers.js';
+import { AUTH, KEY, QUICK_SHUTDOWN } from './helpers.js';
 
 const started: RunningMock[] = [];
 
@@ -25,7 +25,13 @@ async function logged(options: MockOptions = {}) {
       },
     }),
   );
-  const mock = await startMock({ apiKeys: [KEY], logger, logRequests: true, ...options });
+  const mock = await startMock({
+    ...QUICK_SHUTDOWN,
+    apiKeys: [KEY],
+    logger,
+    logRequests: true,
+    ...options,
+  });
   started.push(mock);
   /** The line of the request to this path (and method), once it is written. */
   const lineOf = async (path: string, method = 'GET') => {

@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { createLogger } from '../src/http/logger.js';
 import { createMemoryStore } from '../src/store/memory-store.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { KEY } from './helpers.js';
+import { KEY, QUICK_SHUTDOWN } from './helpers.js';
 import { open } from './server-helpers.js';
 
 const started: RunningMock[] = [];
@@ -46,6 +46,7 @@ describe('a client that reads nothing of a large list', () => {
       },
     });
     const mock = await startMock({
+      ...QUICK_SHUTDOWN,
       apiKeys: [KEY],
       store: createMemoryStore({ initial: { categories: categories() } }),
       sendTimeoutSeconds: seconds,

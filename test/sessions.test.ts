@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MockOptions } from '../src/wiring/options.js';
 import { startMock } from '../src/wiring/start-mock.js';
-import { KEY } from './helpers.js';
+import { KEY, QUICK_SHUTDOWN } from './helpers.js';
 import { inProcessMock, type InProcessMock } from './in-process.js';
 
 const started: InProcessMock[] = [];
@@ -189,7 +189,7 @@ describe('Mock-Session', () => {
 
   // A preflight is answered in front of the mock, by its Node listener: over a socket.
   it('lets a browser send the header: a preflight asking for it is allowed', async () => {
-    const running = await startMock({ apiKeys: [KEY], seedCount: 3 });
+    const running = await startMock({ ...QUICK_SHUTDOWN, apiKeys: [KEY], seedCount: 3 });
     try {
       const res = await fetch(`${running.url}/categories`, {
         method: 'OPTIONS',

@@ -3,7 +3,7 @@
 import type { Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
-import { KEY } from './helpers.js';
+import { KEY, QUICK_SHUTDOWN } from './helpers.js';
 import { open } from './server-helpers.js';
 
 const started: RunningMock[] = [];
@@ -24,6 +24,7 @@ const HUGE = { id: 1, name: 'x'.repeat(32 * 1024 * 1024) };
 describe('a client that stops reading', () => {
   it('is dropped after the send timeout', async () => {
     const mock = await startMock({
+      ...QUICK_SHUTDOWN,
       apiKeys: [KEY],
       seedCount: 0,
       sendTimeoutSeconds: 0.3,
@@ -42,9 +43,10 @@ describe('a client that stops reading', () => {
 
   it('that reads slowly but steadily is served whole', async () => {
     const mock = await startMock({
+      ...QUICK_SHUTDOWN,
       apiKeys: [KEY],
       seedCount: 0,
-      // Far above the client's 20 ms pauses: a busy machine that stalls the test's own process
+      // Far above the client's 5 ms pauses: a busy machine that stalls the test's own process
       // for 300 ms (the bound before) had the reader dropped as stalled (CI failed once on it).
       sendTimeoutSeconds: 3,
       handlers: { getPetById: () => ({ status: 200, body: { id: 1, name: 'x'.repeat(4 << 20) } }) },
@@ -59,7 +61,7 @@ describe('a client that stops reading', () => {
         received += chunk.length;
         // A pause shorter than the timeout between reads.
         socket.pause();
-        setTimeout(() => socket.resume(), 20);
+        setTimeout(() => socket.resume(), 5);
         if (received > 4 << 20) resolve();
       });
     });

@@ -6,23 +6,31 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../src/store/memory-store.js';
-import { AUTH, KEY } from './helpers.js';
+import { AUTH, KEY, QUICK_SHUTDOWN } from './helpers.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
+import { ownConnections } from './own-connections.js';
 import { open } from './server-helpers.js';
 
 const sockets: Socket[] = [];
+const { closeConnections } = ownConnections();
 
 const started: RunningMock[] = [];
 
 afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.destroy();
+  await closeConnections();
   await Promise.all(started.splice(0).map((mock) => mock.close()));
 });
 
 /** A mock holding `records` categories, whose send timeout is `seconds`. */
 async function mockWith(records: Record<string, unknown>[], seconds: number) {
   const store = createMemoryStore({ initial: { categories: records } });
-  const mock = await startMock({ apiKeys: [KEY], store, sendTimeoutSeconds: seconds });
+  const mock = await startMock({
+    ...QUICK_SHUTDOWN,
+    apiKeys: [KEY],
+    store,
+    sendTimeoutSeconds: seconds,
+  });
   started.push(mock);
   const url = new URL(mock.url);
   return { server: mock.server, port: Number(url.port), origin: url.origin };
@@ -84,6 +92,8 @@ describe('clients that never read a large list', () => {
     const read = await fetch(`${mock.origin}/v1/pets/10`, { headers: AUTH });
     expect(read.status).toBe(200);
     const rssHeld = process.memoryUsage().rss;
+    // Its keep-alive connection closed: the count below is of the stalled readers' alone.
+    await closeConnections();
 
     // A 0.5 s timeout once the kernel's buffers are full: every one of them is gone within 12 s
     // (timers on a busy machine).

@@ -116,7 +116,7 @@ describe('startMock', () => {
   });
 
   it('close() stops it listening', async () => {
-    const mock = await startMock({ seedCount: 0 });
+    const mock = await startMock({ ...QUICK_SHUTDOWN, seedCount: 0 });
     await call(mock);
     await mock.close();
     await expect(call(mock)).rejects.toThrow(/fetch failed/);
