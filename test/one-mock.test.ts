@@ -10,7 +10,7 @@ import { loadSpec } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { startProxy, type RunningProxy } from '../src/wiring/start-proxy.js';
-import { addHealth, AUTH, editedSpec, KEY } from './helpers.js';
+import { addHealth, AUTH, editedSpec, KEY, QUICK_SHUTDOWN } from './helpers.js';
 
 const opened: (RunningMock | MockMiddleware | RunningProxy)[] = [];
 afterEach(async () => {
@@ -35,7 +35,7 @@ const health = (mock: Mock) =>
 
 describe('the one mock every adapter holds', () => {
   it('startMock: created over HTTP, read through running.mock', async () => {
-    const running = await startMock({ port: 0, apiKeys: [KEY] });
+    const running = await startMock({ ...QUICK_SHUTDOWN, port: 0, apiKeys: [KEY] });
     opened.push(running);
     const res = await fetch(`${running.url}/categories`, {
       method: 'POST',
@@ -97,7 +97,13 @@ describe('the one mock every adapter holds', () => {
 
   it('with watch, `.mock` is the mock of the reloaded spec, holding the same records', async () => {
     const file = (await editedSpec(() => {})).source;
-    const running = await startMock({ port: 0, apiKeys: [KEY], spec: file, watch: true });
+    const running = await startMock({
+      ...QUICK_SHUTDOWN,
+      port: 0,
+      apiKeys: [KEY],
+      spec: file,
+      watch: true,
+    });
     const middleware = await mockMiddleware({ apiKeys: [KEY], spec: file, watch: true });
     opened.push(running, middleware);
     const before = { running: running.mock, middleware: middleware.mock };

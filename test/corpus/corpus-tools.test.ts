@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
+import { QUICK_SHUTDOWN } from '../helpers.js';
 import { findCollections, listShapeOf } from './collections.js';
 import { loadDocument, type JsonObject } from './document.js';
 import { credentialsFor, driveApi, idIn, prepareRequest } from './drive.js';
@@ -433,7 +434,7 @@ describe('a request', () => {
 describe('the driver against the mock', () => {
   let mock: RunningMock;
   beforeAll(async () => {
-    mock = await startMock({ spec: LIBRARY, port: 0, apiKeys: ['k'] });
+    mock = await startMock({ ...QUICK_SHUTDOWN, spec: LIBRARY, port: 0, apiKeys: ['k'] });
   });
   afterAll(() => mock.close());
 
@@ -505,7 +506,7 @@ describe('the driver on a GET that describes a body (Chaingateway: 10 operations
       },
     };
     await writeFile(spec, JSON.stringify(document));
-    const running = await startMock({ spec, port: 0 });
+    const running = await startMock({ ...QUICK_SHUTDOWN, spec, port: 0 });
     try {
       const { resolved } = await loadDocument(spec);
       const result = await driveApi({ baseUrl: running.url, document: resolved });
@@ -564,7 +565,7 @@ describe('the driver on a GET that describes a body (Chaingateway: 10 operations
         },
       }),
     );
-    const running = await startMock({ spec, port: 0 });
+    const running = await startMock({ ...QUICK_SHUTDOWN, spec, port: 0 });
     try {
       const { resolved } = await loadDocument(spec);
       const result = await driveApi({ baseUrl: running.url, document: resolved, verify: true });
@@ -616,7 +617,7 @@ describe('the driver on a GET that describes a body (Chaingateway: 10 operations
         },
       }),
     );
-    const running = await startMock({ spec, port: 0 });
+    const running = await startMock({ ...QUICK_SHUTDOWN, spec, port: 0 });
     try {
       const { resolved } = await loadDocument(spec);
       const result = await driveApi({ baseUrl: running.url, document: resolved });
@@ -632,7 +633,7 @@ describe('the driver on a GET that describes a body (Chaingateway: 10 operations
   it('follows a record an edit renames under the property its key was read from', async () => {
     // Gitea's variables: listed by `name`, renamed by a `PUT` naming a new one.
     const spec = fileURLToPath(new URL('../fixtures/specs/renamed-by-edit.yaml', import.meta.url));
-    const running = await startMock({ spec, port: 0, apiKeys: ['k'] });
+    const running = await startMock({ ...QUICK_SHUTDOWN, spec, port: 0, apiKeys: ['k'] });
     try {
       const { resolved } = await loadDocument(spec);
       const result = await driveApi({
