@@ -132,8 +132,6 @@ export default defineConfig({
         : []),
     ],
     exclude: EXCLUDE,
-    // Each run's temporary files in one folder of its own, removed at its end.
-    globalSetup: ['./test/temp-root.ts'],
     // A bound only, for a test that hangs: a passing test ends when it is done. A run of the
     // built CLI's whole contract suite can take over 20 s on two busy cores.
     testTimeout: 60_000,
