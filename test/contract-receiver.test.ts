@@ -150,6 +150,46 @@ describe.concurrent('the suite’s receiver', () => {
     );
   });
 
+  // A relay that delivers, before each webhook, two messages of the same bytes about another
+  // record: two writes of another record told of alike, retried since nothing listened then.
+  async function relayOthersFirst(atEnd: AtEnd, to: number): Promise<number> {
+    const relay = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        void (async () => {
+          const body = Buffer.concat(chunks).toString('utf8');
+          const other = JSON.stringify({ ...(JSON.parse(body) as object), id: 987_654 });
+          const url = `http://127.0.0.1:${to}${req.url ?? '/'}`;
+          for (const text of [other, other, body])
+            await fetch(url, {
+              method: req.method ?? 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: text,
+            }).catch(() => undefined);
+          res.writeHead(200).end();
+        })();
+      });
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    atEnd(() => new Promise<void>((resolve) => relay.close(() => resolve())));
+    return (relay.address() as AddressInfo).port;
+  }
+
+  it('passes a target whose webhooks of another record, alike, come just before this write’s', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const port = await freePort();
+    const mock = await serveMock(onTestFinished, PETS, [
+      `http://127.0.0.1:${await relayOthersFirst(onTestFinished, port)}/`,
+    ]);
+    const { rules, ctx } = await outgoingRulesOf(PETS, mock.url, `127.0.0.1:${port}`);
+    expect(Object.values(await ruleOutcomes(rules, ctx, /^createPet: webhook newPet/))).toEqual([
+      'passed',
+    ]);
+  });
+
   it('passes a target whose second message of the same bytes has an id of its own', async ({
     expect,
     onTestFinished,

@@ -87,6 +87,8 @@ async function setOff(
   const callbackPath = `/callbacks/${encodeURIComponent(outgoing.name)}`;
   let exchange: Exchange;
   let sentAt: number;
+  /** The record the write acted on, as its collection names it: its webhook names it too. */
+  let record: { property: string; id: unknown } | undefined;
   if (outgoing.kind === 'callback') {
     const url = `${listening.url}${callbackPath}`;
     const from = outgoing.urlFrom;
@@ -112,13 +114,22 @@ async function setOff(
   } else {
     const role = kit.roleOf(after);
     if (!role) throw new RuleSkipped(`${afterId} acts on no collection the suite knows`);
-    ({ exchange, sentAt } = await write(ctx, kit, role.collection, role.action, after, listening));
+    let id: unknown;
+    ({ exchange, sentAt, id } = await write(
+      ctx,
+      kit,
+      role.collection,
+      role.action,
+      after,
+      listening,
+    ));
+    record = { property: role.collection.plan.idProperty, id };
   }
   kit.conforms(ctx, exchange, after, kit.success(after));
   const method = outgoing.request.method.toUpperCase();
   const fits = (request: Received) => problemsOf(kit, outgoing, request).length === 0;
   // Callbacks of one operation may share a URL: each is told by its method too.
-  const taken = await listening.waitFor(
+  const first = await listening.waitFor(
     (request) =>
       request.at >= sentAt &&
       (outgoing.kind === 'webhook'
@@ -126,7 +137,7 @@ async function setOff(
         : request.url.startsWith(callbackPath) && request.method === method),
     waitMs,
   );
-  if (!taken) {
+  if (!first) {
     const others = listening.received.filter((request) => request.at >= sentAt);
     kit.fail(
       `never sends its documented ${outgoing.kind}`,
@@ -145,6 +156,16 @@ async function setOff(
       exchange,
     );
   }
+  // Another write's webhook may come first: one sent while nothing listened, retried since. Where
+  // the payloads name their record, this write's is the one that names the record it wrote.
+  let resentBy = first.at + RESENT_WAIT_MS - performance.now();
+  if (record && resentBy > 0) await new Promise((resolve) => setTimeout(resolve, resentBy));
+  const taken =
+    (record &&
+      listening.received.find(
+        (request) => request.at >= sentAt && fits(request) && names(request, record),
+      )) ||
+    first;
   const problems = [
     ...(taken.method === method ? [] : [`it was sent with ${taken.method}, not ${method}`]),
     ...problemsOf(kit, outgoing, taken),
@@ -156,7 +177,7 @@ async function setOff(
       exchange,
     );
   // A documented answer accepted is not sent again: an absence, seen only by waiting it out.
-  const resentBy = taken.at + RESENT_WAIT_MS - performance.now();
+  resentBy = taken.at + RESENT_WAIT_MS - performance.now();
   if (resentBy > 0) await new Promise((resolve) => setTimeout(resolve, resentBy));
   const again = listening.received.filter((request) => resentOf(taken, request));
   if (again.length)
@@ -182,6 +203,25 @@ function resentOf(taken: Received, request: Received): boolean {
   return id === undefined || request.headers['webhook-id'] === id;
 }
 
+/**
+ * Whether a request's JSON body names the record: its id under the collection's id property, at
+ * the top or one object down (`{id}`, `{data: {id}}`).
+ */
+function names(request: Received, record: { property: string; id: unknown }): boolean {
+  let body: unknown;
+  try {
+    body = JSON.parse(request.text);
+  } catch {
+    return false;
+  }
+  const holds = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!holds(body)) return false;
+  return [body, ...Object.values(body).filter(holds)].some(
+    (object) => record.id !== undefined && object[record.property] === record.id,
+  );
+}
+
 /** The write a webhook tells of, on a record the suite makes first where it needs one. */
 async function write(
   ctx: RuleContext,
@@ -190,10 +230,12 @@ async function write(
   action: string,
   operation: ReturnType<Kit['spec']['operation']>,
   listening: Listening,
-): Promise<{ exchange: Exchange; sentAt: number }> {
+): Promise<{ exchange: Exchange; sentAt: number; id: unknown }> {
   const createdAt = performance.now();
-  if (action === 'create')
-    return { exchange: (await kit.create(ctx, collection, 'webhook')).exchange, sentAt: createdAt };
+  if (action === 'create') {
+    const created = await kit.create(ctx, collection, 'webhook');
+    return { exchange: created.exchange, sentAt: createdAt, id: created.id };
+  }
   const { id } = await kit.create(ctx, collection, 'webhook');
   // The create's own webhooks come before the write's.
   await createWebhooks(kit, collection, listening, createdAt);
@@ -203,7 +245,7 @@ async function write(
     params: kit.itemParams(collection, id),
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
-  return { exchange, sentAt };
+  return { exchange, sentAt, id };
 }
 
 /**
