@@ -109,20 +109,28 @@ describe.concurrent('the suite’s receiver', () => {
     );
   });
 
-  // A relay between the mock and the receiver plays a sender that delivers each webhook twice:
-  // the same message again (a resend), or a second message with its own id.
-  async function relayTwice(atEnd: AtEnd, to: number, secondId: 'same' | 'own'): Promise<number> {
-    const relay = createServer((req, res) => {
+  /** A message a relay delivers: its body, and its `webhook-id` where it names one. */
+  type Relayed = { body: string; id?: string };
+
+  /**
+   * A relay between the mock and the receiver, playing a sender: for each webhook the mock
+   * sends, it delivers `messages(body)` one after the other, then answers the mock.
+   */
+  async function relay(
+    atEnd: AtEnd,
+    to: number,
+    messages: (body: string) => Relayed[],
+  ): Promise<number> {
+    const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         void (async () => {
-          const body = Buffer.concat(chunks);
           const url = `http://127.0.0.1:${to}${req.url ?? '/'}`;
-          for (const id of ['msg_1', secondId === 'same' ? 'msg_1' : 'msg_2']) {
+          for (const { body, id } of messages(Buffer.concat(chunks).toString('utf8'))) {
             await fetch(url, {
               method: req.method ?? 'POST',
-              headers: { 'content-type': 'application/json', 'webhook-id': id },
+              headers: { 'content-type': 'application/json', ...(id ? { 'webhook-id': id } : {}) },
               body,
             }).catch(() => undefined);
           }
@@ -130,10 +138,27 @@ describe.concurrent('the suite’s receiver', () => {
         })();
       });
     });
-    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-    atEnd(() => new Promise<void>((resolve) => relay.close(() => resolve())));
-    return (relay.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    atEnd(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    return (server.address() as AddressInfo).port;
   }
+
+  /** Each webhook twice: the same message again (a resend), or a second one with its own id. */
+  const twice =
+    (second: 'same' | 'own') =>
+    (body: string): Relayed[] => [
+      { body, id: 'msg_1' },
+      { body, id: second === 'same' ? 'msg_1' : 'msg_2' },
+    ];
+
+  /**
+   * Before each webhook, two messages of the same bytes about another record: two writes of
+   * another record told of alike, retried since nothing listened then.
+   */
+  const othersFirst = (body: string): Relayed[] => {
+    const other = JSON.stringify({ ...(JSON.parse(body) as object), id: 987_654 });
+    return [{ body: other }, { body: other }, { body }];
+  };
 
   it('fails a target that sends the same webhook message again after its documented answer', async ({
     expect,
@@ -141,7 +166,7 @@ describe.concurrent('the suite’s receiver', () => {
   }) => {
     const port = await freePort();
     const mock = await serveMock(onTestFinished, PETS, [
-      `http://127.0.0.1:${await relayTwice(onTestFinished, port, 'same')}/`,
+      `http://127.0.0.1:${await relay(onTestFinished, port, twice('same'))}/`,
     ]);
     const { rules, ctx } = await outgoingRulesOf(PETS, mock.url, `127.0.0.1:${port}`);
     const found = await ruleOutcomes(rules, ctx, /^createPet: webhook newPet/);
@@ -150,39 +175,13 @@ describe.concurrent('the suite’s receiver', () => {
     );
   });
 
-  // A relay that delivers, before each webhook, two messages of the same bytes about another
-  // record: two writes of another record told of alike, retried since nothing listened then.
-  async function relayOthersFirst(atEnd: AtEnd, to: number): Promise<number> {
-    const relay = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        void (async () => {
-          const body = Buffer.concat(chunks).toString('utf8');
-          const other = JSON.stringify({ ...(JSON.parse(body) as object), id: 987_654 });
-          const url = `http://127.0.0.1:${to}${req.url ?? '/'}`;
-          for (const text of [other, other, body])
-            await fetch(url, {
-              method: req.method ?? 'POST',
-              headers: { 'content-type': 'application/json' },
-              body: text,
-            }).catch(() => undefined);
-          res.writeHead(200).end();
-        })();
-      });
-    });
-    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-    atEnd(() => new Promise<void>((resolve) => relay.close(() => resolve())));
-    return (relay.address() as AddressInfo).port;
-  }
-
   it('passes a target whose webhooks of another record, alike, come just before this write’s', async ({
     expect,
     onTestFinished,
   }) => {
     const port = await freePort();
     const mock = await serveMock(onTestFinished, PETS, [
-      `http://127.0.0.1:${await relayOthersFirst(onTestFinished, port)}/`,
+      `http://127.0.0.1:${await relay(onTestFinished, port, othersFirst)}/`,
     ]);
     const { rules, ctx } = await outgoingRulesOf(PETS, mock.url, `127.0.0.1:${port}`);
     expect(Object.values(await ruleOutcomes(rules, ctx, /^createPet: webhook newPet/))).toEqual([
@@ -196,7 +195,7 @@ describe.concurrent('the suite’s receiver', () => {
   }) => {
     const port = await freePort();
     const mock = await serveMock(onTestFinished, PETS, [
-      `http://127.0.0.1:${await relayTwice(onTestFinished, port, 'own')}/`,
+      `http://127.0.0.1:${await relay(onTestFinished, port, twice('own'))}/`,
     ]);
     const { rules, ctx } = await outgoingRulesOf(PETS, mock.url, `127.0.0.1:${port}`);
     expect(Object.values(await ruleOutcomes(rules, ctx, /^createPet: webhook newPet/))).toEqual([
