@@ -21,6 +21,8 @@ import { sharedChromiumEnv } from './shared-chromium.js';
 import { withChromium } from './with-chromium.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The Vite plugin the app's config imports, copied beside it. */
+const PLUGIN = fileURLToPath(new URL('./no-dependency-source-maps.mjs', import.meta.url));
 const PAGE = 'docs/recipes.md';
 const chromium = withChromium();
 let dir: string | undefined;
@@ -35,6 +37,7 @@ beforeAll(async () => {
   await cp(fileURLToPath(new URL('./playwright-proxy', import.meta.url)), dir, {
     recursive: true,
   });
+  await cp(PLUGIN, join(dir, 'no-dependency-source-maps.mjs'));
   const modules = join(dir, 'node_modules');
   await mkdir(join(modules, '.bin'), { recursive: true });
   for (const name of await readdir(join(ROOT, 'node_modules')))

@@ -14,6 +14,8 @@ import { sharedChromiumEnv } from './shared-chromium.js';
 import { withChromium } from './with-chromium.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The Vite plugin the app's config imports, copied beside it. */
+const PLUGIN = fileURLToPath(new URL('./no-dependency-source-maps.mjs', import.meta.url));
 const chromium = withChromium();
 let dir: string | undefined;
 
@@ -25,6 +27,7 @@ beforeAll(async () => {
   await cp(fileURLToPath(new URL('./playwright-msw', import.meta.url)), dir, {
     recursive: true,
   });
+  await cp(PLUGIN, join(dir, 'no-dependency-source-maps.mjs'));
   const modules = join(dir, 'node_modules');
   await mkdir(modules);
   for (const name of await readdir(join(ROOT, 'node_modules')))
