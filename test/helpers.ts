@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { expect, vi } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { createLogger, type Logger, type LoggerOptions } from '../src/http/logger.js';
-import { EAGER_CHECK_BYTES } from '../src/core/create-mock.js';
+import { EAGER_CHECK_BYTES } from '../src/core/document-size.js';
 import { loadSpec, type LoadedSpec, type OpenApiDocument } from '../src/openapi/load.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import type { MockOptions } from '../src/wiring/options.js';

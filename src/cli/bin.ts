@@ -1,6 +1,21 @@
 #!/usr/bin/env node
 // The one place that touches the process: argv, env, signals, exit codes (the rest: run.ts).
-import { run } from './run.js';
+import { relaunchArgs } from './young-generation.js';
+
+/** Node 22.15 and later, POSIX only; not in the types of the oldest Node supported. */
+const execve = (
+  process as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never }
+).execve;
+const relaunch = execve && relaunchArgs(process);
+if (relaunch)
+  try {
+    execve(process.execPath, relaunch, process.env);
+  } catch {
+    // Not started again (a sandbox that forbids it): the same work, with V8's own bound.
+  }
+
+// Imported after the relaunch, which would throw away all it had loaded.
+const { run } = await import('./run.js');
 
 const stopping = new AbortController();
 let serverStarted = false;

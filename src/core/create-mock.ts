@@ -56,13 +56,8 @@ import { operationPreparer, serveApi } from './mounted-api.js';
 import { createStates, type MockStates } from './state.js';
 import { createTurnBudget, type TurnBudget } from './turn-budget.js';
 import { startPrecompile, precompileSteps, type Precompile } from './precompile.js';
+import { EAGER_CHECK_BYTES } from './document-size.js';
 
-/**
- * Documents up to this size are checked whole at start-up (every schema compiled, every example
- * checked: a fifth of a second at most); larger ones operation by operation, on first call.
- * @internal for its tests: no part of the package's surface
- */
-export const EAGER_CHECK_BYTES = 128 * 1024;
 
 /** The CPU all lists being checked and sent may take in one turn of the event loop, together. */
 const TURN_BUDGET_MS = 4;

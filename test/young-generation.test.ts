@@ -1,0 +1,98 @@
+// The CLI starts itself again with V8's young generation bounded when it is given a large
+// document (src/cli/young-generation.ts): which launches do, and which go on as started.
+import { describe, expect, it } from 'vitest';
+import { EAGER_CHECK_BYTES } from '../src/core/document-size.js';
+import { relaunchArgs, SEMI_SPACE_FLAG, type Launch } from '../src/cli/young-generation.js';
+
+const NODE = '/usr/bin/node';
+const BIN = '/app/bin.js';
+const SIZES: Record<string, number> = {
+  'large.json': EAGER_CHECK_BYTES + 1,
+  'small.yaml': EAGER_CHECK_BYTES,
+};
+const bytesOf = (path: string) => SIZES[path];
+
+const launch = (args: string[], more: Partial<Launch> = {}): Launch => ({
+  execPath: NODE,
+  argv: [NODE, BIN, ...args],
+  execArgv: [],
+  env: {},
+  ...more,
+});
+
+describe('relaunchArgs', () => {
+  it('starts again, bounded, when an argument names a document past the eager size', () => {
+    for (const args of [
+      ['mock', '--spec', 'large.json'],
+      ['mock', '--spec=large.json', '--quiet'],
+      ['diff', 'small.yaml', 'large.json'],
+    ])
+      expect(relaunchArgs(launch(args), bytesOf)).toEqual([
+        NODE,
+        `${SEMI_SPACE_FLAG}=8`,
+        BIN,
+        ...args,
+      ]);
+  });
+
+  it('keeps the flags node was started with, before the script', () => {
+    const relaunch = relaunchArgs(
+      launch(['mock', '--spec', 'large.json'], {
+        execArgv: ['--enable-source-maps', '--cpu-prof'],
+      }),
+      bytesOf,
+    );
+    expect(relaunch).toEqual([
+      NODE,
+      '--enable-source-maps',
+      '--cpu-prof',
+      `${SEMI_SPACE_FLAG}=8`,
+      BIN,
+      'mock',
+      '--spec',
+      'large.json',
+    ]);
+  });
+
+  it('goes on as started for a small document, a URL, or no document', () => {
+    for (const args of [
+      ['mock', '--spec', 'small.yaml'],
+      ['mock', '--spec', 'https://example.com/large.json'],
+      ['mock'],
+      ['mock', '--spec='],
+    ])
+      expect(relaunchArgs(launch(args), bytesOf)).toBeUndefined();
+  });
+
+  it('leaves a bound the user chose, in the flags or NODE_OPTIONS, and never starts twice', () => {
+    const args = ['mock', '--spec', 'large.json'];
+    for (const more of [
+      { execArgv: [`${SEMI_SPACE_FLAG}=32`] },
+      { execArgv: [SEMI_SPACE_FLAG, '32'] },
+      { env: { NODE_OPTIONS: `--enable-source-maps ${SEMI_SPACE_FLAG}=4` } },
+    ])
+      expect(relaunchArgs(launch(args, more), bytesOf)).toBeUndefined();
+    const again = relaunchArgs(launch(args), bytesOf)!;
+    expect(
+      relaunchArgs(
+        { execPath: NODE, argv: [NODE, ...again.slice(2)], execArgv: [again[1]!], env: {} },
+        bytesOf,
+      ),
+    ).toBeUndefined();
+  });
+
+  it('stays in the process a debugger may be attached to', () => {
+    const args = ['mock', '--spec', 'large.json'];
+    for (const more of [
+      { execArgv: ['--inspect-brk'] },
+      { execArgv: ['--inspect=0'] },
+      { env: { NODE_OPTIONS: '--inspect-wait' } },
+    ])
+      expect(relaunchArgs(launch(args, more), bytesOf)).toBeUndefined();
+  });
+
+  it('reads real files: a folder or a missing path is no document', () => {
+    expect(relaunchArgs(launch(['mock', '--spec', '/'])), 'a folder').toBeUndefined();
+    expect(relaunchArgs(launch(['mock', '--spec', '/no/such/file.json']))).toBeUndefined();
+  });
+});
