@@ -58,7 +58,6 @@ import { createTurnBudget, type TurnBudget } from './turn-budget.js';
 import { startPrecompile, precompileSteps, type Precompile } from './precompile.js';
 import { EAGER_CHECK_BYTES } from './document-size.js';
 
-
 /** The CPU all lists being checked and sent may take in one turn of the event loop, together. */
 const TURN_BUDGET_MS = 4;
 
