@@ -4,12 +4,14 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { tempFolder, tempFolderSync } from './temp-folders.js';
 import { setup } from './temp-folders-run.js';
 
 const atTopLevel = tempFolderSync('top-level');
+// What a file's own afterAll hooks close may still use its folders: they are removed after.
+afterAll(() => expect(existsSync(atTopLevel)).toBe(true));
 
 describe('tempFolder', () => {
   let madeInTest = '';
