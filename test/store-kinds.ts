@@ -2,7 +2,7 @@
 // for the tests that fill states on each: a store opened directly (`open`) or the options of a
 // mock served from one (`options`). Folders, stores and redis-server are cleaned up after.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, onTestFinished } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe } from 'vitest';
 import { openFileStore } from '../src/store/file-store.js';
 import { createMemoryStore } from '../src/store/memory-store.js';
 import { openRedisStore } from '../src/store/redis-store.js';
@@ -47,6 +47,13 @@ export function onEveryStore(title: string, rules: (kind: StoreKind) => void): v
     });
 }
 
+/** The cleanups of the test running now, run after it. */
+const cleanups: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
 function folder(): Promise<string> {
   return tempFolder('store-kinds');
 }
@@ -65,9 +72,7 @@ function kindOf(name: StoreKind['name'], redisUrl: () => string | undefined): St
           : name === 'file store'
             ? await openFileStore(join(await folder(), 'data.jsonl'))
             : await openRedisStore(url(), { prefix: `kinds-${process.pid}-${++prefixes}:` });
-      // The test's own hook: an afterEach here would be the first importing file's alone, as
-      // the worker keeps this module from one file to the next (isolate: false).
-      onTestFinished(() => store.close());
+      cleanups.push(() => store.close());
       await store.markInitial();
       return store;
     },
