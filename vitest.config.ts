@@ -132,6 +132,10 @@ export default defineConfig({
         : []),
     ],
     exclude: EXCLUDE,
+    // Every folder a test makes in the system's temporary folder lies in its run's folder, and
+    // is removed when its test or its file ends; a run that leaves one fails, naming it.
+    globalSetup: ['test/temp-folders-run.ts'],
+    setupFiles: ['test/temp-folders-file.ts'],
     // A bound only, for a test that hangs: a passing test ends when it is done. A run of the
     // built CLI's whole contract suite can take over 20 s on two busy cores.
     testTimeout: 60_000,

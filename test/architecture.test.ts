@@ -3,13 +3,13 @@
 // the rules are on with probe files the lint would meet. Import cycles are refused here, by a
 // walk of the import graph (test/architecture-imports.ts), not by ESLint's import/no-cycle,
 // which was nine tenths of the lint's time.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import { importCycles, importGraph } from './architecture-imports.js';
+import { tempFolder } from './temp-folders.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -33,16 +33,12 @@ async function lintProbes(files: Record<string, string>): Promise<string[]> {
 
 /** The import cycles of probe files, written as they would be in src/ (in a folder of their own). */
 async function cyclesWith(files: Record<string, string>): Promise<string[][]> {
-  const root = await mkdtemp(join(tmpdir(), 'petstore-kit-cycles-'));
-  try {
-    for (const [file, text] of Object.entries(files)) {
-      await mkdir(dirname(join(root, file)), { recursive: true });
-      await writeFile(join(root, file), text);
-    }
-    return importCycles(await importGraph(root, 'src'));
-  } finally {
-    await rm(root, { recursive: true, force: true });
+  const root = await tempFolder('cycles');
+  for (const [file, text] of Object.entries(files)) {
+    await mkdir(dirname(join(root, file)), { recursive: true });
+    await writeFile(join(root, file), text);
   }
+  return importCycles(await importGraph(root, 'src'));
 }
 
 describe('the ladder of src/', () => {

@@ -2,19 +2,18 @@
 // a type error; under `npm test`, where the type check runs beside it, it only emits (and the
 // type check is what fails).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ROOT } from './recipes/frontend-project.js';
+import { tempFolderSync } from './temp-folders.js';
 
 const SCRIPT = join(ROOT, 'scripts/build-typescript.mjs');
 let dir = '';
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A project whose one module holds a type error, and what the script did with it. */
 function build(env: Record<string, string>): Promise<{ code: number; output: string }> {
-  dir = mkdtempSync(join(tmpdir(), 'petstore-kit-build-ts-'));
+  dir = tempFolderSync('build-ts');
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({

@@ -1,13 +1,14 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { link, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { link, readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { connect, createServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { largeDocument, runCliWith, serveCli, type ServingCli } from './helpers.js';
 import { ownConnections } from './own-connections.js';
+import { tempFolder } from './temp-folders.js';
 
 // What the CLI says and decides is checked in process (src/cli/run.ts, as bin.ts runs it). The
 // built CLI, as `npm start` and users run it (`npm test` builds first), is started only for
@@ -252,13 +253,12 @@ describe('petstore-kit mock', { timeout: 60_000 }, () => {
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
     expect(output()).toMatch(/listening on/);
-    await rm(dirname(spec), { recursive: true, force: true });
   });
 
   it('stops on SIGTERM within its shutdown timeout while a request asks for a value a schema makes huge, and answered it meanwhile', async () => {
     // OpenAI's description: a 70 MB maxLength filled at random blocked the event loop for
     // ever (SIGTERM did nothing; only SIGKILL stopped it). Every value is bounded now.
-    const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-huge-'));
+    const dir = await tempFolder('huge');
     const spec = join(dir, 'openapi.json');
     const payload = {
       type: 'object',
@@ -308,7 +308,7 @@ describe('petstore-kit mock', { timeout: 60_000 }, () => {
   });
 
   it('--data keeps every acknowledged write across kill -9', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-data-'));
+    const dir = await tempFolder('data');
     const data = join(dir, 'mock.jsonl');
     const key = 'petstore-kit-dev-key';
     const first = await start(['--data', data, '--quiet']);
@@ -335,7 +335,7 @@ describe('petstore-kit mock', { timeout: 60_000 }, () => {
   });
 
   it('--data refuses, in one line, a data file another mock holds', async () => {
-    const data = join(await mkdtemp(join(tmpdir(), 'petstore-kit-data-')), 'mock.jsonl');
+    const data = join(await tempFolder('data'), 'mock.jsonl');
     await serveMock(['--data', data, '--quiet']);
     const { code, output } = await refusedMock(['--port', '0', '--data', data]);
     expect(code).toBe(1);
@@ -344,7 +344,7 @@ describe('petstore-kit mock', { timeout: 60_000 }, () => {
   });
 
   it('--data refuses, in one line, a data file another mock process holds through a hard link, naming that process', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-data-'));
+    const dir = await tempFolder('data');
     const first = await start(['--data', join(dir, 'mock.jsonl'), '--quiet']);
     await link(join(dir, 'mock.jsonl'), join(dir, 'linked.jsonl'));
     const { code, output } = await refusedMock([
@@ -359,7 +359,7 @@ describe('petstore-kit mock', { timeout: 60_000 }, () => {
   });
 
   it("--data starts after a kill -9, even when the dead mock's pid names a live process", async () => {
-    const data = join(await mkdtemp(join(tmpdir(), 'petstore-kit-data-')), 'mock.jsonl');
+    const data = join(await tempFolder('data'), 'mock.jsonl');
     const first = await start(['--data', data, '--quiet']);
     first.child.kill('SIGKILL');
     await exited(first.child);
@@ -371,7 +371,7 @@ describe('petstore-kit mock', { timeout: 60_000 }, () => {
   });
 
   it('--data refuses, in one line naming them, records a changed spec no longer fits; nothing is lost', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-data-'));
+    const dir = await tempFolder('data');
     const data = join(dir, 'mock.jsonl');
     const key = 'petstore-kit-dev-key';
     const first = await serveMock(['--data', data, '--quiet']);
@@ -612,7 +612,7 @@ describe.skipIf(!canMount())('petstore-kit mock --data on a full or read-only di
 
   /** A new folder on a tmpfs of `size` (e.g. `256k`): a disk that fills up for real. */
   async function smallDisk(size: string): Promise<string> {
-    const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-disk-'));
+    const dir = await tempFolder('disk');
     execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]);
     mounts.push(dir);
     return dir;
@@ -676,7 +676,7 @@ describe.skipIf(!canMount())('petstore-kit mock --data on a full or read-only di
   });
 
   it('answers 503 with Retry-After while its folder is read-only, saying so, and recovers after', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-data-'));
+    const dir = await tempFolder('data');
     const { url } = await serveMock(['--data', join(dir, 'mock.jsonl'), '--quiet']);
     readOnly(dir);
     // A reset writes a new file beside the data file, which a read-only folder refuses.
@@ -692,7 +692,7 @@ describe.skipIf(!canMount())('petstore-kit mock --data on a full or read-only di
   });
 
   it('stops with exit 0 when its folder has turned read-only', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-data-'));
+    const dir = await tempFolder('data');
     const { output, stop } = await serveMock(['--data', join(dir, 'mock.jsonl'), '--quiet']);
     readOnly(dir);
     await closeConnections();

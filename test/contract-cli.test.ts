@@ -4,10 +4,9 @@
 // its HTTP client read at start (NODE_EXTRA_CA_CERTS, HTTPS_PROXY).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
@@ -24,6 +23,7 @@ import { KEYS, withKeySchemes } from './fixtures/library-keys.js';
 import { libraryServer } from './fixtures/library-server.js';
 import { categoryStore, storedCategories } from './helpers.js';
 import { runContractCli, serveOnFreePort, type CliRun } from './contract-helpers.js';
+import { tempFolder } from './temp-folders.js';
 
 const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 const TLS = fileURLToPath(new URL('./fixtures/tls/', import.meta.url));
@@ -109,7 +109,7 @@ afterEach(async () => {
 describe('petstore-kit contract', { timeout: 120_000 }, () => {
   it('exits 0 against our mock, from BASE_URL and API_KEY, and writes a JUnit report', async () => {
     const baseUrl = await mock();
-    const report = join(await mkdtemp(join(tmpdir(), 'petstore-kit-junit-')), 'contract.xml');
+    const report = join(await tempFolder('junit'), 'contract.xml');
     const run = await contract(['--reporter', 'junit', '--output', report], {
       BASE_URL: baseUrl,
       API_KEY: KEY,
@@ -155,7 +155,7 @@ describe('petstore-kit contract', { timeout: 120_000 }, () => {
     });
     servers.push(proxy);
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-cwd-'));
+    const dir = await tempFolder('cwd');
     const run = await builtContract(
       ['--reporter', 'junit', '--output', 'reports/contract.xml'],
       {

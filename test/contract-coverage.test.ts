@@ -1,8 +1,7 @@
 // What a contract run covered: the contract command, run in process, runs the suite against
 // our mock and reports every operation by documented status (text, JSON, JUnit);
 // `--min-coverage` fails a run below its floor and passes one at or above it.
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
@@ -14,6 +13,7 @@ import { startMock } from '../src/wiring/start-mock.js';
 import { runContractCli, serveOnFreePort, type Served } from './contract-helpers.js';
 import { mediaServer } from './fixtures/media-server.js';
 import { categoryStore } from './helpers.js';
+import { tempFolder } from './temp-folders.js';
 
 const KEY = 'coverage-key';
 const PROJECTS = fileURLToPath(new URL('./fixtures/specs/projects.yaml', import.meta.url));
@@ -41,7 +41,7 @@ describe('petstore-kit contract coverage', () => {
   it(
     'fails below --min-coverage with the table of what was missed, and passes at its floor',
     async () => {
-      const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-coverage-'));
+      const dir = await tempFolder('coverage');
       // Every documented status is more than any run exercises (a 500 the mock never answers).
       const below = await contract([
         '--reporter',
@@ -115,7 +115,7 @@ describe('petstore-kit contract coverage by security scheme', () => {
         { path: '/api' },
       );
       try {
-        const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-schemes-'));
+        const dir = await tempFolder('schemes');
         const run = await contract(
           ['--spec', PROJECTS, '--reporter', 'json', '--output', join(dir, 'run.json')],
           faulty.url,
@@ -157,7 +157,7 @@ describe('petstore-kit contract flows', () => {
         logRequests: false,
       });
       try {
-        const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-flows-'));
+        const dir = await tempFolder('flows');
         // One run for both (each run of the CLI costs seconds of CPU to start its suite): no
         // rule fails, and only the coverage floor fails the run.
         const run = await contract(
@@ -282,7 +282,7 @@ describe('petstore-kit contract reach', () => {
         path: '/api',
       });
       try {
-        const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-reach-'));
+        const dir = await tempFolder('reach');
         const run = await contract(
           ['--spec', MEDIA, '--reporter', 'json', '--output', join(dir, 'run.json')],
           deployment.url,

@@ -1,8 +1,7 @@
 // The false alarms the contract suite raised against the mock serving the classic Swagger
 // Petstore (OpenAPI 3.1 edition), one class each: the mock behaves as a careful
 // implementation, so each rule named here must pass, the description's gaps told as advice.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +20,7 @@ import { loadSpec } from '../src/openapi/load.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { allPassed, ruleOutcomes } from './contract-helpers.js';
 import { KEY, QUICK_SHUTDOWN } from './helpers.js';
+import { tempFolderSync } from './temp-folders.js';
 
 const PETSTORE = fileURLToPath(
   new URL('./fixtures/corpus/petstore-openapi31/petstore.yaml', import.meta.url),
@@ -264,7 +264,7 @@ components:
 
 describe('the contract suite against a mock whose creates answer the new id alone (as Dialogporten’s)', () => {
   it('gets the new record’s id from the mock, and reads the record back instead of comparing the id with the body', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'things-'));
+    const dir = tempFolderSync('things');
     const spec = join(dir, 'things.yaml');
     writeFileSync(spec, THINGS);
     const things = await startMock({ ...QUICK_SHUTDOWN, spec, port: 0, apiKeys: [KEY], seed: 1 });
@@ -302,7 +302,6 @@ describe('the contract suite against a mock whose creates answer the new id alon
       expect(found).toEqual(allPassed(found));
     } finally {
       await things.close();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
@@ -391,12 +390,7 @@ describe('what Mojaloop’s description asked of the suite', () => {
 });
 
 async function planOf(yaml: string): Promise<ContractPlan> {
-  const dir = mkdtempSync(join(tmpdir(), 'plan-'));
-  try {
-    const spec = join(dir, 'spec.yaml');
-    writeFileSync(spec, yaml);
-    return buildContractPlan((await loadSpec(spec)).resolved);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const spec = join(tempFolderSync('plan'), 'spec.yaml');
+  writeFileSync(spec, yaml);
+  return buildContractPlan((await loadSpec(spec)).resolved);
 }

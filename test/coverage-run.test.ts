@@ -1,12 +1,13 @@
 // The coverage of a whole run (issue 47, item 4): a Playwright suite resets each test's session,
 // and each reset cleared that session's tally, so a green suite read 3.3%. The run's tally counts
 // every request of every state since the mock started, and no reset clears it.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { AUTH, KEY, QUICK_SHUTDOWN, runCli } from './helpers.js';
+import { tempFolder } from './temp-folders.js';
 
 let mock: RunningMock;
 let origin: string;
@@ -93,7 +94,7 @@ describe('the coverage of a whole run', () => {
   });
 
   it('is kept in --coverage-file while the mock runs and when it stops, for `coverage --coverage-file`', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-coverage-file-'));
+    const dir = await tempFolder('coverage-file');
     const path = join(dir, 'coverage.json');
     // The file is written every half second: the test moves that clock on instead of waiting.
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
@@ -126,7 +127,6 @@ describe('the coverage of a whole run', () => {
     } finally {
       vi.useRealTimers();
       await kept.close();
-      await rm(dir, { recursive: true, force: true });
     }
   });
 

@@ -1,7 +1,5 @@
 // Creates racing for one client-chosen key (issue 30): each store refuses all but one, and the
 // mock answers them as the spec says, 409 Conflict, never a 500.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +8,7 @@ import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { startRedisServer, type RedisServer } from './redis/redis-server.js';
 import { redisLookup, withRedis } from './redis/with-redis.js';
 import { KEY } from './helpers.js';
+import { tempFolder } from './temp-folders.js';
 
 const SHAPES = fileURLToPath(new URL('./fixtures/specs/real-world.yaml', import.meta.url));
 
@@ -61,8 +60,7 @@ describe('200 concurrent creates with one client-chosen key give one 201 and 199
   });
 
   it('in a data file', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'petstore-race-'));
-    cleanups.push(() => rm(folder, { recursive: true, force: true }));
+    const folder = await tempFolder('race');
     await expectOneWinner(await mock({ data: join(folder, 'data.jsonl') }));
   });
 

@@ -5,12 +5,12 @@
 // would not start (`Maximum call stack size exceeded` in the reading), the chain answered every
 // request the 500 `spec_defect` "cannot be compiled: Maximum call stack size exceeded", and the
 // deep body a 500 `internal_error`.
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEY } from './helpers.js';
 import { inProcessMock, type InProcessMock } from './in-process.js';
+import { tempFolder } from './temp-folders.js';
 
 const mocks: InProcessMock[] = [];
 
@@ -27,7 +27,7 @@ async function mockOf(deep: string, more = ''): Promise<InProcessMock> {
       "post":{"requestBody":{"content":{"application/json":{"schema":${JSON.stringify(ref)}}}},
         "responses":{"201":{"description":"made","content":{"application/json":{"schema":${JSON.stringify(ref)}}}}}},
       "get":{"responses":{"200":{"description":"all","content":{"application/json":{"schema":{"type":"array","items":${JSON.stringify(ref)}}}}}}}}}}`;
-  const file = join(await mkdtemp(join(tmpdir(), 'petstore-kit-deep-')), 'openapi.json');
+  const file = join(await tempFolder('deep'), 'openapi.json');
   await writeFile(file, text);
   const mock = await inProcessMock({ spec: file, apiKeys: [KEY], seed: 1 });
   mocks.push(mock);

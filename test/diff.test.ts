@@ -1,7 +1,6 @@
 // `petstore-kit diff`: a table of pairs of descriptions, each with the rule ids it must find
 // (exactly those) and whether a client written against the old one can fail against the new one.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -11,16 +10,15 @@ import type { Change } from '../src/diff/change.js';
 import { diffDocuments } from '../src/diff/document-diff.js';
 import { API_RULES, MESSAGE_KINDS, PARTS } from '../src/diff/rules.js';
 import { loadSpec, type LoadedSpec } from '../src/openapi/load.js';
+import { tempFolder } from './temp-folders.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/diff/', import.meta.url));
 let folder: string;
 
 beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'petstore-kit-diff-'));
+  folder = await tempFolder('diff');
 });
-afterAll(async () => {
-  await rm(folder, { recursive: true, force: true });
-});
+afterAll(async () => {});
 
 const NEW_PET_SCHEMA = {
   type: 'object',

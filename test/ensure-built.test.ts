@@ -3,12 +3,12 @@
 // scripts/ensure-built.mjs runs here in a small project of its own, with an `npm` first on its
 // PATH that only writes down what it was asked to run: npm's own start was most of each run's CPU.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROOT } from './recipes/frontend-project.js';
+import { tempFolderSync } from './temp-folders.js';
 
 const SCRIPT = join(ROOT, 'scripts/ensure-built.mjs');
 
@@ -36,11 +36,10 @@ const OUTPUTS = [
 ];
 
 let dir = '';
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A project built 50 s after its sources were last written, with `changed` written since. */
 function project({ built = true, changed = [] as string[] } = {}): void {
-  dir = mkdtempSync(join(tmpdir(), 'petstore-kit-ensure-built-'));
+  dir = tempFolderSync('ensure-built');
   const files = built ? [...SOURCES, ...OUTPUTS] : SOURCES;
   for (const file of files) {
     mkdirSync(join(dir, dirname(file)), { recursive: true });

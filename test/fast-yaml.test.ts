@@ -1,14 +1,14 @@
 // A large YAML description is read by js-yaml (ten times faster than `yaml` on OpenAI's 3 MB:
 // most of a cold start), and must be read exactly as `yaml` reads it: YAML 1.2, where `yes` and
 // dates are strings, anchors and merge keys as `yaml` has them, and the same errors.
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { fastYaml } from '../src/openapi/fast-yaml.js';
 import { loadSpec } from '../src/openapi/load.js';
+import { tempFolder } from './temp-folders.js';
 
 /** A document whose example holds `body` (indented under it), as a description carries values. */
 function documentWith(body: string): string {
@@ -32,7 +32,7 @@ ${indented}
 }
 
 async function loaded(text: string) {
-  const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-fast-yaml-'));
+  const folder = await tempFolder('fast-yaml');
   const path = join(folder, 'openapi.yaml');
   await writeFile(path, text);
   return loadSpec(path, { checkCache: false });

@@ -6,11 +6,9 @@ import {
   link,
   lstat,
   mkdir,
-  mkdtemp,
   open,
   readdir,
   readFile,
-  rm,
   stat,
   symlink,
   writeFile,
@@ -21,7 +19,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Typescript from 'typescript';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DataFileError } from '../src/store/data-file.js';
 import { openFileStore, type FileStore, type FileStoreOptions } from '../src/store/file-store.js';
 import {
@@ -38,6 +36,7 @@ import {
   Workload,
   type Model,
 } from './fixtures/kill-workload.js';
+import { tempFolder } from './temp-folders.js';
 
 const pets: CollectionDescriptor = { name: 'pets', idProperty: 'id', idKind: 'integer' };
 const orders: CollectionDescriptor = { name: 'orders', idProperty: 'orderId', idKind: 'uuid' };
@@ -48,14 +47,13 @@ let file: string;
 const opened: FileStore[] = [];
 
 beforeEach(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'petstore-file-store-'));
+  folder = await tempFolder('file-store');
   file = join(folder, 'data.jsonl');
 });
 
 afterEach(async () => {
   vi.restoreAllMocks();
   for (const store of opened.splice(0)) await store.close();
-  await rm(folder, { recursive: true, force: true });
 });
 
 async function openStore(options?: FileStoreOptions): Promise<FileStore> {
@@ -575,7 +573,7 @@ describe('kill -9', () => {
   beforeAll(async () => {
     // Required, not imported: Node's import of this large CommonJS module takes a second more.
     const ts = createRequire(import.meta.url)('typescript') as typeof Typescript;
-    built = await mkdtemp(join(tmpdir(), 'petstore-kill-writer-'));
+    built = await tempFolder('kill-writer');
     await writeFile(join(built, 'package.json'), '{"type":"module"}');
     const root = fileURLToPath(new URL('..', import.meta.url));
     const queue = ['test/fixtures/kill-writer.ts'];
@@ -600,10 +598,6 @@ describe('kill -9', () => {
     // The writer's imports of packages resolve from here.
     await symlink(join(root, 'node_modules'), join(built, 'node_modules'));
     writer = join(built, 'test/fixtures/kill-writer.js');
-  });
-
-  afterAll(async () => {
-    await rm(built, { recursive: true, force: true });
   });
 
   interface Run {

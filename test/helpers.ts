@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { expect, vi } from 'vitest';
@@ -11,16 +10,18 @@ import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import type { MockOptions } from '../src/wiring/options.js';
 import { createMemoryStore } from '../src/store/memory-store.js';
 import type { Collection, CollectionDescriptor, Store, StoredRecord } from '../src/store/store.js';
+import { tempFolder } from './temp-folders.js';
 
 export const KEY = 'test-key';
 
 /**
- * A document a test writes out, as `openapi.json` in a temporary folder of its own: its path,
- * for what reads a spec from a file (startMock, loadSpec, the CLI).
+ * A document a test writes out, as `openapi.json` in a temporary folder of its own (removed when
+ * the test, or outside a test the file, ends): its path, for what reads a spec from a file
+ * (startMock, loadSpec, the CLI).
  * @example startMock({ spec: await specFileOf({ openapi: '3.1.0', ... }) })
  */
 export async function specFileOf(spec: object): Promise<string> {
-  const file = join(await mkdtemp(join(tmpdir(), 'petstore-kit-spec-')), 'openapi.json');
+  const file = join(await tempFolder('spec'), 'openapi.json');
   await writeFile(file, JSON.stringify(spec));
   return file;
 }
@@ -59,8 +60,7 @@ export async function editedSpec(edit: (document: OpenApiDocument) => void): Pro
   const { document } = await loadSpec();
   const copy = structuredClone(document);
   edit(copy);
-  const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-spec-'));
-  const path = join(dir, 'openapi.yaml');
+  const path = join(await tempFolder('spec'), 'openapi.yaml');
   await writeFile(path, stringify(copy));
   return loadSpec(path);
 }
@@ -260,7 +260,7 @@ export async function largeDocument(): Promise<string> {
         responses: { '204': { description: 'Nothing.' } },
       },
     };
-  const path = join(await mkdtemp(join(tmpdir(), 'petstore-kit-ahead-')), 'openapi.json');
+  const path = join(await tempFolder('large'), 'openapi.json');
   await writeFile(
     path,
     JSON.stringify({

@@ -2,8 +2,6 @@
 // them, small), served with no code: routes by specificity, item paths by username, slug, uuid
 // and sid, records made of everything the spec says of them, wrapped lists with their counts,
 // nested collections, paging and filters.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,6 +17,7 @@ import { listOperations, type Operation } from '../src/openapi/operations.js';
 import { inferResources, type ListParameters } from '../src/openapi/resources.js';
 import { KEY, specFileOf } from './helpers.js';
 import { inProcessMock, type InProcessMock } from './in-process.js';
+import { tempFolder } from './temp-folders.js';
 
 const SHAPES = fileURLToPath(new URL('./fixtures/specs/real-world.yaml', import.meta.url));
 
@@ -885,7 +884,7 @@ describe('nested collections', () => {
   });
 
   it('keeps what was written under a parent in the data file, across a restart', async () => {
-    const data = join(await mkdtemp(join(tmpdir(), 'petstore-kit-nested-')), 'mock.jsonl');
+    const data = join(await tempFolder('nested'), 'mock.jsonl');
     const first = await inProcessMock({ spec: SHAPES, apiKeys: [KEY], seedCount: 1, data });
     await call(first, 'POST', '/users', { username: 'ada', email: 'ada@example.org' });
     const post = (await call(first, 'POST', '/users/ada/posts', { title: 'Kept' })).body;

@@ -2,10 +2,7 @@
 // content types, revalidation by ETag, a strict Content-Security-Policy, and nothing served
 // but the page's own files. (The page at work is test/browser/inspector.test.ts.)
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +12,7 @@ import { loadSpec } from '../src/openapi/load.js';
 import { errors } from '../src/vocabulary/error-catalogue.js';
 import { createApp, type MockApp } from '../src/wiring/create-app.js';
 import { expectError, KEY } from './helpers.js';
+import { tempFolder } from './temp-folders.js';
 
 const BUILT = fileURLToPath(new URL('../dist/inspector/index.html', import.meta.url));
 let app: MockApp;
@@ -101,7 +99,7 @@ describe('GET /__mock/', () => {
 
 describe('before the page is built', () => {
   it('answers /__mock/ with a 404 saying how to build it', async () => {
-    const directory = await mkdtemp(join(tmpdir(), 'petstore-kit-no-page-'));
+    const directory = await tempFolder('no-page');
     const step = createInspectorPage({ basePath: '/__mock', directory });
     const outcome = step(
       { method: 'GET', url: '/__mock/', headers: {} } as IncomingMessage,

@@ -1,12 +1,12 @@
 // Request lines are buffered and written in batches (issue 45, decision 029): what a user reads
 // in them must not change for it.
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../src/http/logger.js';
+import { tempFolderSync } from './temp-folders.js';
 
 afterEach(() => vi.useRealTimers());
 
@@ -39,7 +39,7 @@ describe('log lines', () => {
   });
 
   it('that fill a batch are written at once, in order, without waiting for the timer', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'log-destination-')), 'log');
+    const file = join(tempFolderSync('log-destination'), 'log');
     const fd = openSync(file, 'w');
     const logger = createLogger(undefined, { bufferedFd: fd });
     const count = 800; // about 64 KB of lines: more than one batch (32 K characters)

@@ -1,13 +1,13 @@
 // Request lines are written buffered and asynchronously (issue 45), and none is lost when the
 // mock stops: on SIGTERM, SIGINT (the CLI's graceful stop) or a fatal error.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, openSync, closeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, openSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, fetch } from 'undici';
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { createLogger } from '../src/http/logger.js';
+import { tempFolderSync } from './temp-folders.js';
 
 // The built bin, as `npm start` runs it: under tsx each start compiled src/ again (2 CPU s, not 0.8).
 const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
@@ -87,7 +87,7 @@ const requestLines = (text: string) =>
 // The CLI tests each start a process of their own: they run at once.
 describe.concurrent('request lines', () => {
   it('are written asynchronously, in a later turn, not one write each', async ({ expect }) => {
-    const file = join(mkdtempSync(join(tmpdir(), 'log-flush-')), 'log');
+    const file = join(tempFolderSync('log-flush'), 'log');
     const fd = openSync(file, 'w');
     const logger = createLogger(undefined, { bufferedFd: fd });
     for (let i = 0; i < 3; i++) logger.info({ i }, 'line');

@@ -1,8 +1,7 @@
 // The mock as one object, called with no port: plain requests in and plain answers out
 // (`handle`), and Fetch requests in and Responses out (`fetch`), for the bundled spec and
 // for the library fixture (another base path, UUID ids, Problem Details errors).
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -12,6 +11,7 @@ import { CheckedJson, type Reply } from '../src/vocabulary/answer.js';
 import { createApp } from '../src/wiring/create-app.js';
 import { resolveOptions } from '../src/wiring/options.js';
 import { AUTH, KEY } from './helpers.js';
+import { tempFolder } from './temp-folders.js';
 
 const LIBRARY = fileURLToPath(new URL('./fixtures/specs/library.yaml', import.meta.url));
 
@@ -229,7 +229,7 @@ describe('docs/in-process.md', () => {
     const snippet = /```ts\n([\s\S]*?)```/.exec(page)?.[1];
     expect(snippet).toBeDefined();
     const entry = fileURLToPath(new URL('../src/index.ts', import.meta.url));
-    const file = join(await mkdtemp(join(tmpdir(), 'in-process-')), 'snippet.ts');
+    const file = join(await tempFolder('in-process'), 'snippet.ts');
     await writeFile(file, (snippet ?? '').replace(`from 'petstore-kit'`, `from '${entry}'`));
     const printed: unknown[][] = [];
     const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {

@@ -3,8 +3,7 @@
 // schemas (Discord's messages, 20–50 KB each), for every channel a client opened (issue 28: the
 // first call of any operation within 200 ms). The records' fields are now made once per
 // resource and given to every parent, each record with its own key and the parent's fields.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMock, type Mock, type MockSettings } from '../src/core/create-mock.js';
@@ -14,6 +13,7 @@ import { createDataGenerator } from '../src/openapi/sample.js';
 import { resolveOptions } from '../src/wiring/options.js';
 import { KEY } from './helpers.js';
 import { inProcessMock, type InProcessMock } from './in-process.js';
+import { tempFolder } from './temp-folders.js';
 
 const spec = {
   openapi: '3.1.0',
@@ -87,16 +87,14 @@ const spec = {
   },
 };
 
-const folders: string[] = [];
 const mocks: InProcessMock[] = [];
 afterAll(async () => {
   await Promise.all(mocks.map((mock) => mock.close()));
-  await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })));
 });
 
 async function mockOf(seedCount: number, seed = 1): Promise<InProcessMock> {
-  const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-nested-'));
-  folders.push(folder);
+  // The mock lives until the file's afterAll closes it.
+  const folder = await tempFolder('nested', { until: 'file' });
   await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
   const mock = await inProcessMock({
     spec: join(folder, 'openapi.json'),
@@ -186,8 +184,7 @@ describe('a nested collection asked for by two first requests at once', () => {
   };
 
   it('is seeded once, on one mock or on the next of a --watch reload, which takes its state over', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-nested-'));
-    folders.push(folder);
+    const folder = await tempFolder('nested');
     await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
     const loaded = await loadSpec(join(folder, 'openapi.json'));
     const first = createMock(loaded, settings);
@@ -218,8 +215,7 @@ describe('a generator of another seed', () => {
 });
 
 async function writeSpec(): Promise<string> {
-  const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-nested-'));
-  folders.push(folder);
+  const folder = await tempFolder('nested');
   await writeFile(join(folder, 'openapi.json'), JSON.stringify(spec));
   return join(folder, 'openapi.json');
 }

@@ -2,13 +2,13 @@
 // compiling the 3.0 schema at start-up took 0.5-0.8 s of every cold start. The check compiled
 // ahead must find exactly what the package's own finds, on valid and defective documents.
 import { createRequire } from 'node:module';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script in plain JavaScript, without declarations.
 import * as checks from '../scripts/build-openapi-checks.mjs';
+import { tempFolder } from './temp-folders.js';
 
 const { openApiCheckCode, PRECOMPILED_VERSIONS } = checks as {
   openApiCheckCode(version: string): Promise<string>;
@@ -40,7 +40,7 @@ const DOCUMENTS: Record<string, Record<string, unknown>> = {
 };
 
 async function precompiledCheck(version: string): Promise<Check> {
-  const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-checks-'));
+  const folder = await tempFolder('checks');
   const path = join(folder, `openapi-${version}.cjs`);
   await writeFile(path, await openApiCheckCode(version));
   // Written outside the project: the code's own require()s resolve from here.

@@ -1,19 +1,18 @@
 // ioredis and pino-pretty are optional peer dependencies: without them, the one error that
 // says what to install (the packed-tarball smoke test runs the CLI without both).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Writable } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RedisError } from '../src/store/redis-defaults.js';
 import { withoutIoredis } from '../src/store/open-redis.js';
 import { createLogger, prettyInstalled } from '../src/http/logger.js';
+import { tempFolderSync } from './temp-folders.js';
 
 /** A folder with no node_modules above it: its modules find no package. */
-const lonely = mkdtempSync(join(tmpdir(), 'petstore-kit-no-packages-'));
-afterAll(() => rmSync(lonely, { recursive: true, force: true }));
+const lonely = tempFolderSync('no-packages');
 
 /**
  * The error Node gives a module importing `name` where it is not installed (in a Node of its

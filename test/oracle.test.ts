@@ -3,9 +3,8 @@
 // to both. Where they decide alike (let in, or refused with the same status) the mock agrees
 // with a well-kept implementation of OpenAPI; where they differ, the table of disagreements
 // below says which is right and why (decisions/004 records it).
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookieParser from 'cookie-parser';
@@ -16,6 +15,7 @@ import { parse } from 'yaml';
 import { loadSpec } from '../src/openapi/load.js';
 import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { KEY, AUTH, QUICK_SHUTDOWN } from './helpers.js';
+import { tempFolder } from './temp-folders.js';
 
 const BASIC = 'ann:secret';
 const BASIC_HEADER = `Basic ${Buffer.from(BASIC).toString('base64')}`;
@@ -700,7 +700,7 @@ async function oracle(path: string): Promise<{ url: string; close: () => Promise
 /** The document the mock's loader makes of a spec, written where the oracle can read it. */
 async function upgraded(path: string): Promise<string> {
   const { document } = await loadSpec(path);
-  const file = join(await mkdtemp(join(tmpdir(), 'petstore-oracle-')), 'upgraded.json');
+  const file = join(await tempFolder('oracle'), 'upgraded.json');
   await writeFile(file, JSON.stringify(document));
   return file;
 }
@@ -715,7 +715,7 @@ async function typedNullable(path: string): Promise<string> {
     components: { schemas: { Reading: { properties: { station: Record<string, unknown> } } } };
   };
   document.components.schemas.Reading.properties.station.type = 'object';
-  const file = join(await mkdtemp(join(tmpdir(), 'petstore-oracle-')), 'typed.json');
+  const file = join(await tempFolder('oracle'), 'typed.json');
   await writeFile(file, JSON.stringify(document));
   return file;
 }

@@ -1,9 +1,8 @@
 // `petstore-kit proxy --record`: the answers of operations without a collection are kept in the
 // data file's section of recorded answers, which `mock --data` then answers those operations with.
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { get } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadedSpec } from '../src/openapi/load.js';
@@ -11,6 +10,7 @@ import { startMock, type RunningMock } from '../src/wiring/start-mock.js';
 import { startProxy, type RunningProxy } from '../src/wiring/start-proxy.js';
 import { editedSpec, QUICK_SHUTDOWN } from './helpers.js';
 import { categoriesTarget, TARGET_AUTH } from './proxy-target.js';
+import { tempFolder } from './temp-folders.js';
 
 const MOCK_AUTH = { Authorization: 'Bearer k' };
 
@@ -53,7 +53,7 @@ afterAll(async () => {
 });
 
 async function newFile(): Promise<string> {
-  return join(await mkdtemp(join(tmpdir(), 'petstore-kit-answers-')), 'staging.json');
+  return join(await tempFolder('answers'), 'staging.json');
 }
 
 /** A proxy in front of the target, recording into `file`. */

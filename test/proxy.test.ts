@@ -2,10 +2,8 @@
 // server (proxy-target.ts), correct at first, then with one fault at a time.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
 import { createServer, get } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
@@ -15,6 +13,7 @@ import { startMock } from '../src/wiring/start-mock.js';
 import { startProxy, type ProxyOptions, type RunningProxy } from '../src/wiring/start-proxy.js';
 import { editedSpec, serveCli } from './helpers.js';
 import { categoriesTarget, TARGET_AUTH, type Fault } from './proxy-target.js';
+import { tempFolder } from './temp-folders.js';
 
 const ADMIN_KEY = 'admin-key';
 
@@ -384,7 +383,7 @@ describe('petstore-kit proxy: a failing target', () => {
 
 describe('petstore-kit proxy: recording', () => {
   it('keeps what the target created, which `mock --data` then serves', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'petstore-kit-record-')), 'staging.json');
+    const file = join(await tempFolder('record'), 'staging.json');
     const { url } = await proxy({ record: file });
     const made = [];
     for (const name of ['Ferret', 'Parrot']) {
@@ -431,7 +430,7 @@ describe('petstore-kit proxy: recording replaces and deletes', () => {
         },
       };
     });
-    const file = join(await mkdtemp(join(tmpdir(), 'petstore-kit-record-')), 'staging.json');
+    const file = join(await tempFolder('record'), 'staging.json');
     const { url, admin } = await proxy({ spec: withItems, record: file });
     const send = async (method: string, path: string, body?: object) => {
       const res = await fetch(`${url}${path}`, {

@@ -1,14 +1,14 @@
 // Where the mock remembers what it read of documents (issue 28): in the user's cache folder, so
 // that a reading survives `npm ci` (which deletes node_modules, and node_modules/.cache with it),
 // and a folder shared by every project keeps only the readings used last.
-import { mkdtemp, readdir, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readingCacheFolder } from '../src/openapi/cache-folder.js';
 import { hideDataRefsSeeing } from '../src/openapi/data-refs.js';
 import { codeIdOf, loadSpec } from '../src/openapi/load.js';
+import { tempFolder } from './temp-folders.js';
 
 const PROJECT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -36,8 +36,8 @@ describe('the folder of remembered readings', () => {
   });
 
   it('keeps the 32 readings used last, however many documents it is given', async () => {
-    const cache = await mkdtemp(join(tmpdir(), 'petstore-kit-readings-'));
-    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-documents-'));
+    const cache = await tempFolder('readings');
+    const folder = await tempFolder('documents');
     const past = Date.now() - 3_600_000;
     const dated = async (name: string, ms: number) =>
       utimes(join(cache, name), new Date(ms), new Date(ms));
@@ -73,7 +73,7 @@ describe('the folder of remembered readings', () => {
 
 describe('the key of a remembered reading', () => {
   it('changes with the code that reads, not only with the version number (a fixed reader was served the old reading)', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-reader-'));
+    const folder = await tempFolder('reader');
     await writeFile(join(folder, 'load.js'), 'export const reading = 1;\n');
     await writeFile(join(folder, 'load.d.ts'), 'export declare const reading: number;\n');
     const url = new URL(`file://${folder}/`);

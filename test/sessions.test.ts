@@ -1,13 +1,12 @@
 // Sessions (issue 17): a Mock-Session header selects an isolated copy of the mock's state, so
 // that parallel end-to-end workers never see each other's data; without it, the default state.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MockOptions } from '../src/wiring/options.js';
 import { startMock } from '../src/wiring/start-mock.js';
 import { KEY, QUICK_SHUTDOWN } from './helpers.js';
 import { inProcessMock, type InProcessMock } from './in-process.js';
+import { tempFolder } from './temp-folders.js';
 
 const started: InProcessMock[] = [];
 
@@ -209,7 +208,7 @@ describe('Mock-Session', () => {
   });
 
   it('writes no session but the default to --data', async () => {
-    const data = join(await mkdtemp(join(tmpdir(), 'petstore-sessions-')), 'data.jsonl');
+    const data = join(await tempFolder('sessions'), 'data.jsonl');
     const first = await mock({ data });
     await first.create('in the default state');
     await first.create('in a session', 'w0');

@@ -1,11 +1,11 @@
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSpec, SpecError } from '../src/openapi/load.js';
+import { tempFolder } from './temp-folders.js';
 
 async function specFile(text: string): Promise<string> {
-  const path = join(await mkdtemp(join(tmpdir(), 'petstore-kit-bad-spec-')), 'openapi.yaml');
+  const path = join(await tempFolder('bad-spec'), 'openapi.yaml');
   await writeFile(path, text);
   return path;
 }
@@ -265,7 +265,7 @@ describe('loadSpec remembers documents that passed the check', () => {
   const valid = 'openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths: {}\n';
 
   it('remembers a passing document under the hash of its text, and loads it again', async () => {
-    const cache = await mkdtemp(join(tmpdir(), 'petstore-kit-cache-'));
+    const cache = await tempFolder('cache');
     const path = await specFile(valid);
     await loadSpec(path, { checkCache: cache });
     expect((await readdir(cache)).filter((name) => name.startsWith('loaded-'))).toHaveLength(1);
@@ -273,7 +273,7 @@ describe('loadSpec remembers documents that passed the check', () => {
   });
 
   it('never remembers a refused document, and reads a changed one again', async () => {
-    const cache = await mkdtemp(join(tmpdir(), 'petstore-kit-cache-'));
+    const cache = await tempFolder('cache');
     await loadSpec(await specFile(valid), { checkCache: cache });
     const broken = await specFile(valid.replace('paths: {}', 'paths: {"/a": {"$ref": "#/nope"}}'));
     await expect(loadSpec(broken, { checkCache: cache })).rejects.toThrow(/cannot be resolved/);
@@ -282,7 +282,7 @@ describe('loadSpec remembers documents that passed the check', () => {
   });
 
   it('remembers what it read of a document: its version and its warnings', async () => {
-    const cache = await mkdtemp(join(tmpdir(), 'petstore-kit-cache-'));
+    const cache = await tempFolder('cache');
     const path = await specFile(valid.replace('version: "1"', 'versio: "1"'));
     const first = await loadSpec(path, { checkCache: cache });
     const again = await loadSpec(path, { checkCache: cache });

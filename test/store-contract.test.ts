@@ -1,6 +1,4 @@
 // The behaviours every Store must have, one row per rule, run against each store we ship.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openFileStore } from '../src/store/file-store.js';
@@ -22,6 +20,7 @@ import {
 import { withLocalSideData } from '../src/store/with-local-side-data.js';
 import { startRedisServer, type RedisServer } from './redis/redis-server.js';
 import { redisLookup, withRedis } from './redis/with-redis.js';
+import { tempFolder } from './temp-folders.js';
 
 const pets: CollectionDescriptor = { name: 'pets', idProperty: 'id', idKind: 'integer' };
 const owners: CollectionDescriptor = { name: 'owners', idProperty: 'ownerId', idKind: 'integer' };
@@ -835,12 +834,9 @@ const memoryStore: Maker<StateBackend> = {
 const fileStore: Maker<StateBackend> = {
   name: 'file store',
   open: async (limits) => {
-    const folder = await mkdtemp(join(tmpdir(), 'petstore-store-'));
+    const folder = await tempFolder('store');
     const store = await openFileStore(join(folder, 'data.jsonl'), { limits });
-    cleanups.push(async () => {
-      await store.close();
-      await rm(folder, { recursive: true, force: true });
-    });
+    cleanups.push(() => store.close());
     return store;
   },
 };
@@ -899,21 +895,17 @@ describe('custom store, withLocalSideData', () => {
 
 describe('file store scopes', () => {
   it('are kept in memory only: the data file holds the main state alone', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'petstore-store-'));
+    const folder = await tempFolder('store');
     const path = join(folder, 'data.jsonl');
-    try {
-      const store = await openFileStore(path);
-      await store.collection(pets).create({ name: 'Rex' });
-      await store.markInitial();
-      await store.scope('alice').collection(pets).create({ name: 'Ann' });
-      await store.close();
-      const reopened = await openFileStore(path);
-      expect(await reopened.collection(pets).list()).toEqual([{ id: 1, name: 'Rex' }]);
-      expect(await reopened.scopeNames()).toEqual([]);
-      await reopened.close();
-    } finally {
-      await rm(folder, { recursive: true, force: true });
-    }
+    const store = await openFileStore(path);
+    await store.collection(pets).create({ name: 'Rex' });
+    await store.markInitial();
+    await store.scope('alice').collection(pets).create({ name: 'Ann' });
+    await store.close();
+    const reopened = await openFileStore(path);
+    expect(await reopened.collection(pets).list()).toEqual([{ id: 1, name: 'Rex' }]);
+    expect(await reopened.scopeNames()).toEqual([]);
+    await reopened.close();
   });
 });
 

@@ -1,8 +1,6 @@
 // The stores a rule of the state backend must hold on (memory, file and Redis), set up alike
 // for the tests that fill states on each: a store opened directly (`open`) or the options of a
 // mock served from one (`options`). Folders, stores and redis-server are cleaned up after.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe } from 'vitest';
 import { openFileStore } from '../src/store/file-store.js';
@@ -12,6 +10,7 @@ import type { StateBackend } from '../src/store/store.js';
 import type { MockOptions } from '../src/wiring/options.js';
 import { startRedisServer, type RedisServer } from './redis/redis-server.js';
 import { redisLookup, withRedis } from './redis/with-redis.js';
+import { tempFolder } from './temp-folders.js';
 
 export interface StoreKind {
   name: 'memory store' | 'file store' | 'Redis store';
@@ -55,10 +54,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function folder(): Promise<string> {
-  const made = await mkdtemp(join(tmpdir(), 'petstore-store-kinds-'));
-  cleanups.push(() => rm(made, { recursive: true, force: true }));
-  return made;
+function folder(): Promise<string> {
+  return tempFolder('store-kinds');
 }
 
 let prefixes = 0;

@@ -3,26 +3,19 @@
 // answers (one record, the list, the texts a list is sent from, a record's JSON) is what a
 // plain Map given the same writes holds, in the same order; and a data file written in the
 // format of earlier versions loads as it was.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openFileStore } from '../src/store/file-store.js';
 import { createMemoryStore } from '../src/store/memory-store.js';
 import { jsonOf } from '../src/store/records.js';
 import type { Collection, StateBackend, StoredRecord } from '../src/store/store.js';
 import { CATEGORIES } from './helpers.js';
+import { tempFolder } from './temp-folders.js';
 
-const folders: string[] = [];
-afterEach(async () => {
-  await Promise.all(folders.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function folder(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-lean-'));
-  folders.push(dir);
-  return dir;
+function folder(): Promise<string> {
+  return tempFolder('lean');
 }
 
 type Fields = Record<string, unknown>;

@@ -1,12 +1,12 @@
 // `npm run test:fast` leaves out the files that start processes: which ones is read from the
 // files, so that a file converted to `mock.fetch` joins the fast tier and a helper that starts a
 // process takes its importers out of it.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { processTestFiles } from './test-tiers.js';
+import { tempFolder } from './temp-folders.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // Spelt in parts: this file starts no process, and names none for test-tiers.ts to find.
@@ -14,13 +14,9 @@ const CHILD_PROCESS = ['node:child', 'process'].join('_');
 const PLAYWRIGHT_CORE = ['play', 'wright-core'].join('');
 const BUILT_BIN = ['..', 'dist', 'cli', 'bin.js'].join('/');
 
-const folders: string[] = [];
-afterAll(() => Promise.all(folders.map((dir) => rm(dir, { recursive: true, force: true }))));
-
 /** A repository of the files given, by path from its root. */
 async function repository(files: Record<string, string>): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'petstore-kit-tiers-'));
-  folders.push(root);
+  const root = await tempFolder('tiers');
   for (const [path, text] of Object.entries(files)) {
     await mkdir(dirname(join(root, path)), { recursive: true });
     await writeFile(join(root, path), text);

@@ -1,10 +1,9 @@
 // Defects a real API description has and the mock lives with: each is a warning at start-up
 // (or, for a large document, when its operation is first called), never a refusal; and what
 // cannot be served is refused in one line.
-import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { largeDocument } from './helpers.js';
 import { loadSpec, SpecError, type OpenApiDocument } from '../src/openapi/load.js';
 import { basePathOf } from '../src/openapi/servers.js';
 import { inProcessMock, type InProcessMock } from './in-process.js';
+import { tempFolder } from './temp-folders.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`fixtures/specs/${name}`, import.meta.url));
 
@@ -161,9 +161,9 @@ describe('$refs to other files', () => {
   });
 
   it('are read again when one of the files changed, even when the document was remembered', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-split-'));
+    const folder = await tempFolder('split');
     await cp(fixture('split'), folder, { recursive: true });
-    const cache = await mkdtemp(join(tmpdir(), 'petstore-kit-cache-'));
+    const cache = await tempFolder('cache');
     const path = join(folder, 'openapi.yaml');
     const before = await loadSpec(path, { checkCache: cache });
     const petFile = join(folder, 'schemas/pet.yaml');
@@ -183,7 +183,7 @@ describe('$refs to other files', () => {
     servers.push(server);
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     const { port } = server.address() as AddressInfo;
-    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-url-'));
+    const folder = await tempFolder('url');
     for (const [name, url] of [
       ['missing.yaml', `http://127.0.0.1:${port}/pet.yaml`],
       ['file.yaml', './schemas/nowhere.yaml'],

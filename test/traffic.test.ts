@@ -1,14 +1,14 @@
 // `petstore-kit traffic` (issue 49): a HAR recording judged offline, exchange by exchange, with
 // the judge the proxy applies live; and the proxy's --har, which writes what passed.
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readHar, type Har } from '../src/core/traffic/har.js';
 import { startProxy } from '../src/wiring/start-proxy.js';
 import { QUICK_SHUTDOWN, runCli } from './helpers.js';
 import { categoriesTarget, TARGET_AUTH, type Fault } from './proxy-target.js';
+import { tempFolder } from './temp-folders.js';
 
 const target = categoriesTarget();
 let targetUrl: string;
@@ -17,7 +17,7 @@ let folder: string;
 beforeAll(async () => {
   await new Promise<void>((resolve) => target.server.listen(0, '127.0.0.1', resolve));
   targetUrl = `http://127.0.0.1:${(target.server.address() as AddressInfo).port}/api/v1`;
-  folder = await mkdtemp(join(tmpdir(), 'traffic-'));
+  folder = await tempFolder('traffic');
 });
 
 afterAll(async () => {

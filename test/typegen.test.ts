@@ -2,21 +2,20 @@
 // read by TypeScript 5 (in process) and TypeScript 7 (its binary) under `strict`, a typed
 // openapi-fetch client over them, each generator option, and openapi-typescript as the oracle.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import type { CommanderError } from 'commander';
 import ts from 'typescript';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers.js';
+import { tempFolderSync } from './temp-folders.js';
 
 const require = createRequire(import.meta.url);
 const fixtures = join(import.meta.dirname, 'fixtures/types');
-const folder = mkdtempSync(join(tmpdir(), 'petstore-kit-typegen-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const folder = tempFolderSync('typegen');
 
 /** openapi-fetch's types, found from this repository wherever the project lies. */
 const openapiFetch = join(dirname(require.resolve('openapi-fetch')), 'index.d.mts');

@@ -1,17 +1,16 @@
 // `petstore-kit types`: the spec's TypeScript types written as text by petstore-kit's own generator,
 // then read by a project's compiler (here the repository's TypeScript 5, strict).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers.js';
+import { tempFolderSync } from './temp-folders.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'petstore-kit-types-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const folder = tempFolderSync('types');
 
 /** `petstore-kit types ...args`, in process. */
 const typesCli = (...args: string[]) => runCli('types', ...args);

@@ -1,12 +1,12 @@
 // Every version of OpenAPI a team may have: Swagger 2.0 (upgraded), 3.0 (read as 3.0 means its
 // keywords), 3.1, and 3.2; and the 3.0 keywords a 3.1 document keeps by mistake.
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSpec } from '../src/openapi/load.js';
 import { inProcessMock, type InProcessMock } from './in-process.js';
+import { tempFolder } from './temp-folders.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`fixtures/specs/${name}`, import.meta.url));
 
@@ -52,7 +52,7 @@ describe('Swagger 2.0', () => {
   });
 
   it('reads swagger: 2.0 written unquoted (a YAML number), with a warning', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-swagger-'));
+    const folder = await tempFolder('swagger');
     const path = join(folder, 'swagger.yaml');
     const text = await readFile(fixture('swagger2.yaml'), 'utf8');
     await writeFile(path, text.replace("swagger: '2.0'", 'swagger: 2.0'));

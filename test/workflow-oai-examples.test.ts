@@ -1,12 +1,12 @@
 // The OAI's own Arazzo material (test/fixtures/workflows/SOURCES.md): the 1.1 schema's test
 // documents read as the schema means, and the published 1.0 examples run on the mock, their
 // defects told with their lines.
-import { copyFile, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readArazzo } from '../src/core/workflow/arazzo-read.js';
 import { runCli } from './helpers.js';
+import { tempFolder } from './temp-folders.js';
 
 const SCHEMA_TESTS = 'test/fixtures/workflows/oai-schema-tests';
 const EXAMPLES = 'test/fixtures/workflows/oai-examples';
@@ -40,7 +40,7 @@ describe("the OAI's 1.0 examples", () => {
   });
 
   it('pet-coupons, its path parameter renamed: every workflow passes on the mock', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'pet-coupons-'));
+    const folder = await tempFolder('pet-coupons');
     const text = await readFile(join(EXAMPLES, 'pet-coupons.arazzo.yaml'), 'utf8');
     await writeFile(
       join(folder, 'flows.arazzo.yaml'),
@@ -80,7 +80,7 @@ describe("the OAI's 1.0 examples", () => {
   });
 
   it('bnpl: a step output read without .outputs, told with its line', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'bnpl-'));
+    const folder = await tempFolder('bnpl');
     const text = await readFile(join(EXAMPLES, 'bnpl-arazzo.yaml'), 'utf8');
     // Its source is named by a URL of the OAI repository: the same file, read here.
     await writeFile(
@@ -96,7 +96,7 @@ describe("the OAI's 1.0 examples", () => {
   });
 
   it('oauth: runs on the mock and names what the mock lacks (a token in an answer it does not describe)', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'oauth-'));
+    const folder = await tempFolder('oauth');
     const inputs = join(folder, 'inputs.json');
     await writeFile(
       inputs,

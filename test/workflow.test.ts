@@ -1,8 +1,7 @@
 // `petstore-kit workflow`: Arazzo workflows run against a server started here and against the
 // mock in the process, failing on servers with one defect each, and refusing a document that
 // names what does not exist with its line and a hint.
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { categoriesServer } from './fixtures/categories-server.js';
 import { startTasksServer, type TasksBehaviour } from './fixtures/workflows/tasks-server.js';
 import { serveOnFreePort } from './contract-helpers.js';
 import { KEY, runCli } from './helpers.js';
+import { tempFolder } from './temp-folders.js';
 
 const TASKS = 'test/fixtures/workflows/tasks.arazzo.yaml';
 const CATEGORIES = 'test/fixtures/workflows/categories.arazzo.yaml';
@@ -182,7 +182,7 @@ describe('petstore-kit workflow against a server', () => {
 
   it('writes JUnit: a suite per workflow, a case per step run', async () => {
     const { url } = await tasksServer({ doneAsText: true });
-    const folder = await mkdtemp(join(tmpdir(), 'workflow-junit-'));
+    const folder = await tempFolder('workflow-junit');
     const file = join(folder, 'report.xml');
     const { out, code } = await runTasks(
       url,
@@ -247,7 +247,7 @@ describe('petstore-kit workflow --mock', () => {
   });
 
   it('names what the mock lacks when a workflow written for the real API fails on it', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'workflow-mock-'));
+    const folder = await tempFolder('workflow-mock');
     const file = join(folder, 'flows.arazzo.yaml');
     const spec = join(process.cwd(), 'test/fixtures/workflows/tasks.openapi.yaml');
     await writeFile(
@@ -298,7 +298,7 @@ describe('petstore-kit workflow from createCli', () => {
 
 describe('petstore-kit workflow refuses a document it cannot run', () => {
   async function document(text: string): Promise<string> {
-    const folder = await mkdtemp(join(tmpdir(), 'workflow-doc-'));
+    const folder = await tempFolder('workflow-doc');
     const file = join(folder, 'flows.arazzo.yaml');
     const spec = join(process.cwd(), 'test/fixtures/workflows/tasks.openapi.yaml');
     await writeFile(file, text.replace('SPEC', spec));

@@ -1,9 +1,9 @@
 // The inspector page at three widths in Chromium (issue 32): a laptop's 1024 px, a narrow
 // window's 800 px and a phone's 390 px. At each, the path of a request reads whole, columns
 // nobody fills give way, no panel overlaps another and nothing scrolls sideways; a screenshot
-// of each is kept in the system's temporary folder for a person to look at.
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// of each is kept for a person to look at in the folder PETSTORE_KIT_SCREENSHOTS names (else
+// written to a temporary folder, removed when the file ends).
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
@@ -11,11 +11,12 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
 import { sharedChromium } from './shared-chromium.js';
 import { withChromium } from './with-chromium.js';
+import { tempFolderSync } from '../temp-folders.js';
 
 const KEY = 'inspector-widths-key';
 const chromiumLookup = withChromium();
 const BUILT = fileURLToPath(new URL('../../dist/inspector/index.html', import.meta.url));
-const SHOTS = mkdtempSync(join(tmpdir(), 'petstore-kit-inspector-'));
+const SHOTS = process.env.PETSTORE_KIT_SCREENSHOTS ?? tempFolderSync('inspector');
 /** A path as long as a real one: a collection, an id and a query. */
 const LONG_PATH = '/v1/categories?limit=20&offset=40&sort=name';
 

@@ -2,8 +2,7 @@
 // service worker (setupWorker) with the bundled spec, in headless Chromium. Nothing listens for
 // /v1 at the page's origin: every answer below comes from the mock inside the page.
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -12,6 +11,7 @@ import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sharedChromium } from './shared-chromium.js';
 import { withChromium } from './with-chromium.js';
+import { tempFolderSync } from '../temp-folders.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const APP = fileURLToPath(new URL('./msw-worker-app/', import.meta.url));
@@ -58,7 +58,7 @@ const MSW = join(ROOT, 'node_modules', process.env.PETSTORE_KIT_MSW_MAJOR === '3
  * node_modules, MSW's worker script put in public/ by `msw init`.
  */
 async function makeApp(): Promise<string> {
-  const app = mkdtempSync(join(tmpdir(), 'petstore-kit-msw-worker-'));
+  const app = tempFolderSync('msw-worker');
   cpSync(APP, app, { recursive: true });
   mkdirSync(join(app, 'node_modules'));
   // petstore-kit as npm installs it, a folder, not a link: Vite pre-bundles it as for a user,
@@ -115,7 +115,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await page?.close();
   await vite?.close();
-  if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
 beforeEach(async () => {

@@ -8,7 +8,7 @@
 // each run costs a Vite server and a Chromium.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ import { runCli } from '../helpers.js';
 import { readmeSnippets } from '../recipes/frontend-project.js';
 import { sharedChromiumEnv } from './shared-chromium.js';
 import { withChromium } from './with-chromium.js';
+import { tempFolder } from '../temp-folders.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The Vite plugin the app's config imports, copied beside it. */
@@ -32,7 +33,7 @@ beforeAll(async () => {
   if (!chromium.found) return;
   if (!existsSync(join(ROOT, 'dist/playwright.js')))
     throw new Error('dist/ is missing: run `npm run build` (npm test does)');
-  dir = await mkdtemp(join(tmpdir(), 'petstore-kit-docs-config-'));
+  dir = await tempFolder('docs-config');
   // The StrictMode app behind Vite's proxy (playwright-proxy/), whose tests use the fixture.
   await cp(fileURLToPath(new URL('./playwright-proxy', import.meta.url)), dir, {
     recursive: true,
@@ -50,7 +51,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await mock?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 /** Ports free right now, for the mock and the dev server. */

@@ -5,14 +5,15 @@
 // this checkout).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
+import { cp, mkdir, readdir, symlink } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { sharedChromiumEnv } from './shared-chromium.js';
 import { withChromium } from './with-chromium.js';
+import { tempFolder } from '../temp-folders.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const chromium = withChromium();
@@ -22,7 +23,7 @@ beforeAll(async () => {
   if (!chromium.found) return;
   if (!existsSync(join(ROOT, 'dist/playwright.js')))
     throw new Error('dist/ is missing: run `npm run build` (npm test does)');
-  dir = await mkdtemp(join(tmpdir(), 'petstore-kit-playwright-'));
+  dir = await tempFolder('playwright');
   await cp(fileURLToPath(new URL('./playwright-fixture', import.meta.url)), dir, {
     recursive: true,
   });
@@ -32,8 +33,6 @@ beforeAll(async () => {
     if (!name.startsWith('.')) await symlink(join(ROOT, 'node_modules', name), join(modules, name));
   await symlink(ROOT, join(modules, 'petstore-kit'));
 });
-
-afterAll(() => (dir ? rm(dir, { recursive: true, force: true }) : undefined));
 
 async function freePort(): Promise<number> {
   const server = createServer();

@@ -3,15 +3,16 @@
 // 47): the fixture's force, clear and reset must reach a mock no request of the fixture can.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
+import { cp, mkdir, readdir, symlink } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { sharedChromiumEnv } from './shared-chromium.js';
 import { withChromium } from './with-chromium.js';
+import { tempFolder } from '../temp-folders.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The Vite plugin the app's config imports, copied beside it. */
@@ -23,7 +24,7 @@ beforeAll(async () => {
   if (!chromium.found) return;
   if (!existsSync(join(ROOT, 'dist/playwright.js')))
     throw new Error('dist/ is missing: run `npm run build` (npm test does)');
-  dir = await mkdtemp(join(tmpdir(), 'petstore-kit-playwright-msw-'));
+  dir = await tempFolder('playwright-msw');
   await cp(fileURLToPath(new URL('./playwright-msw', import.meta.url)), dir, {
     recursive: true,
   });
@@ -48,8 +49,6 @@ beforeAll(async () => {
     { cwd: dir },
   );
 });
-
-afterAll(() => (dir ? rm(dir, { recursive: true, force: true }) : undefined));
 
 /** Ports free right now, for the dev server the config reads from the env. */
 async function freePorts(count: number): Promise<number[]> {

@@ -1,14 +1,14 @@
 // Where Chromium is found, and whether a run is CI's. What a run without it says and does:
 // test/skip-paths.test.ts.
-import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findChromium, isCi } from './chromium.js';
+import { tempFolder } from '../temp-folders.js';
 
 describe('findChromium', () => {
   it('takes CHROMIUM_PATH first, else looks for chromium and chromium-browser on PATH', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'petstore-kit-chromium-'));
+    const dir = await tempFolder('chromium');
     const fake = join(dir, 'chromium-browser');
     await writeFile(fake, '#!/bin/sh\n');
     await chmod(fake, 0o755);

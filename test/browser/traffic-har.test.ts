@@ -1,8 +1,7 @@
 // A HAR that Chromium saved (Playwright's recordHar) of a page using the mock: judged by
 // `petstore-kit traffic`, and turned by `workflow from-har` into a flow whose steps carry the id
 // the create gave, not the recorded value (issue 49).
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
@@ -12,6 +11,7 @@ import { loadSpec, startMock, type RunningMock } from '../../src/index.js';
 import { runCli } from '../helpers.js';
 import { sharedChromium } from './shared-chromium.js';
 import { withChromium } from './with-chromium.js';
+import { tempFolder } from '../temp-folders.js';
 
 const KEY = 'har-key';
 const LIBRARY = fileURLToPath(new URL('../fixtures/specs/library.yaml', import.meta.url));
@@ -24,7 +24,7 @@ let created: string;
 
 beforeAll(async () => {
   if (!chromiumLookup.found) return;
-  const folder = await mkdtemp(join(tmpdir(), 'har-'));
+  const folder = await tempFolder('har');
   har = join(folder, 'page.har');
   [mock, browser] = await Promise.all([
     startMock({ spec: await loadSpec(LIBRARY), apiKeys: [KEY], port: 0, seedCount: 2 }),
@@ -70,7 +70,7 @@ describe('a HAR saved by Chromium of a page using the mock', () => {
   });
 
   it('becomes a workflow whose steps carry the created id as a runtime expression', async () => {
-    const out = join(await mkdtemp(join(tmpdir(), 'flow-')), 'flow.arazzo.yaml');
+    const out = join(await tempFolder('flow'), 'flow.arazzo.yaml');
     const run = await runCli('workflow', 'from-har', har, '--spec', LIBRARY, '-o', out);
     expect(run.code).toBe(0);
     const text = await readFile(out, 'utf8');

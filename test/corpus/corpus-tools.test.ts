@@ -1,6 +1,5 @@
 // The corpus tools on small documents made here, and the driver against the mock.
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -13,6 +12,7 @@ import { credentialsFor, driveApi, idIn, prepareRequest } from './drive.js';
 import { operationsOf } from './operations.js';
 import { traitsOf } from './traits.js';
 import { createValueMaker, queryPairs } from './values.js';
+import { tempFolder } from '../temp-folders.js';
 
 const LIBRARY = fileURLToPath(new URL('../fixtures/specs/library.yaml', import.meta.url));
 
@@ -151,7 +151,7 @@ describe('the collection finder', () => {
 
 describe('traits', () => {
   it('are found in the document', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'corpus-traits-'));
+    const dir = await tempFolder('corpus-traits');
     const path = join(dir, 'api.json');
     await writeFile(path, `\uFEFF${JSON.stringify(swagger)}`);
     const traits = traitsOf(await loadDocument(path));
@@ -175,7 +175,7 @@ describe('the reading of a document', () => {
   it('reads a reference to nothing in the document as any value, as the mock does', async () => {
     // DocuSign's eSignature description refers to `#/definitions/offlineAttributes`, which it
     // never defines: the harness refused it where the mock serves it.
-    const dir = await mkdtemp(join(tmpdir(), 'corpus-dangling-'));
+    const dir = await tempFolder('corpus-dangling');
     const path = join(dir, 'api.json');
     await writeFile(
       path,
@@ -475,7 +475,7 @@ describe('the driver against the mock', () => {
 
 describe('the driver on a GET that describes a body (Chaingateway: 10 operations)', () => {
   it('calls it without the body, which fetch would refuse to send', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'corpus-tools-'));
+    const folder = await tempFolder('corpus-tools');
     const spec = join(folder, 'blocks.json');
     const document = {
       openapi: '3.0.3',
@@ -535,7 +535,7 @@ describe('the driver on a GET that describes a body (Chaingateway: 10 operations
       required: ['id', 'value'],
       properties: { id: { type: 'integer' }, value: { type: 'string' } },
     };
-    const spec = join(await mkdtemp(join(tmpdir(), 'moved-')), 'options.json');
+    const spec = join(await tempFolder('moved'), 'options.json');
     await writeFile(
       spec,
       JSON.stringify({
@@ -591,7 +591,7 @@ describe('the driver on a GET that describes a body (Chaingateway: 10 operations
       schema: { type: 'string' },
     };
     const template: JsonObject = { type: 'object', properties: { source: { type: 'string' } } };
-    const spec = join(await mkdtemp(join(tmpdir(), 'names-')), 'names.json');
+    const spec = join(await tempFolder('names'), 'names.json');
     await writeFile(
       spec,
       JSON.stringify({

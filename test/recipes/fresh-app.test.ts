@@ -3,12 +3,12 @@
 // own TypeScript (7), its Vitest tests run (the recipes' shared mock and the MSW handlers), and
 // built for production with none of the mock. On Node 24 with MSW 3 and Vitest 5, the versions
 // a team has now, and on Node 20 (its floor, 20.19) with MSW 2 and Vitest 4.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { docsAppProject, ROOT, type FrontendProject } from './frontend-project.js';
 import { freshApp, packThisCheckout, type Toolchain } from './fresh-app.js';
+import { tempFolder } from '../temp-folders.js';
 import { existsSync } from 'node:fs';
 
 const MATRIX: Toolchain[] = [
@@ -22,11 +22,9 @@ let tarball: string;
 beforeAll(async () => {
   if (!existsSync(join(ROOT, 'dist/index.js')))
     throw new Error('dist/ is missing: run `npm run build` (npm test does)');
-  work = await mkdtemp(join(tmpdir(), 'petstore-kit-fresh-'));
+  work = await tempFolder('fresh');
   tarball = await packThisCheckout(work);
 }, 120_000);
-
-afterAll(() => (work ? rm(work, { recursive: true, force: true }) : undefined));
 
 describe.each(MATRIX)('Node $node, MSW $msw, Vitest $vitest', (tools) => {
   let project: FrontendProject;

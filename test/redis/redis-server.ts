@@ -1,11 +1,10 @@
 // A real Redis for the tests and the bench: Debian's redis-server, started on a free loopback
 // port in a temporary folder and stopped by its process id.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { findRedisServer } from './find-redis.js';
+import { tempFolder } from '../temp-folders.js';
 
 export interface RedisServerOptions {
   /** Keep every write in an append-only file, synced before Redis answers. @default false */
@@ -39,7 +38,8 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   const lookup = findRedisServer(process.env);
   if (!lookup.found) throw new Error(`redis-server not found: ${lookup.why}`);
   const binary = lookup.path;
-  const dir = await mkdtemp(join(tmpdir(), 'petstore-redis-'));
+  // Kept until the file ends if the server is: a hook may stop it after its test.
+  const dir = await tempFolder('redis', { until: 'file' });
   let port = 0;
   let child: ChildProcess | undefined;
 
