@@ -252,14 +252,19 @@ export async function largeDocument(): Promise<string> {
       },
     },
   };
-  for (let i = 0; JSON.stringify(paths).length < EAGER_CHECK_BYTES * 1.2; i++)
-    paths[`/pad/${i}`] = {
+  // Counted as it grows: stringifying the whole object at each step took most of a second.
+  let size = JSON.stringify(paths).length;
+  for (let i = 0; size < EAGER_CHECK_BYTES * 1.2; i++) {
+    const pad = {
       get: {
         operationId: `pad${i}`,
         description: 'Padding, to make the document large. '.repeat(10),
         responses: { '204': { description: 'Nothing.' } },
       },
     };
+    paths[`/pad/${i}`] = pad;
+    size += JSON.stringify(`/pad/${i}`).length + JSON.stringify(pad).length + 2;
+  }
   const path = join(await tempFolder('large'), 'openapi.json');
   await writeFile(
     path,
