@@ -1,7 +1,7 @@
 // `petstore-kit workflow`: Arazzo workflows run against a server started here and against the
 // mock in the process, failing on servers with one defect each, and refusing a document that
 // names what does not exist with its line and a hint.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -244,6 +244,41 @@ describe('petstore-kit workflow --mock', () => {
     expect(code).toBe(0);
     const [report] = json(out).workflows;
     expect(report?.outputs.id).toBe(report?.outputs.newest);
+  });
+
+  it('reads a source description from a URL, and leaves nothing of what it downloaded', async () => {
+    const text = await readFile('test/fixtures/workflows/tasks.openapi.yaml');
+    const served = await serveOnFreePort((_req, res) => res.end(text), { path: '' });
+    const file = join(await tempFolder('workflow-url'), 'flows.arazzo.yaml');
+    await writeFile(
+      file,
+      `arazzo: 1.0.1
+info: { title: t, version: '1' }
+sourceDescriptions: [{ name: tasks, url: '${served.url}/tasks.openapi.yaml' }]
+workflows:
+  - workflowId: create
+    steps:
+      - stepId: create
+        operationId: createTask
+        requestBody: { payload: { title: Walk } }
+        successCriteria:
+          - condition: $statusCode == 201
+`,
+    );
+    // The download's folder is made in the system's temporary folder: this test's, for now.
+    const downloads = await tempFolder('workflow-downloads');
+    const systemTemp = process.env.TMPDIR;
+    process.env.TMPDIR = downloads;
+    try {
+      const { out, err, code } = await runCli('workflow', file, '--mock');
+      expect(code, err).toBe(0);
+      expect(out).toContain('1 workflow: 1 passed, 0 failed');
+    } finally {
+      if (systemTemp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = systemTemp;
+      await served.close();
+    }
+    expect(await readdir(downloads)).toEqual([]);
   });
 
   it('names what the mock lacks when a workflow written for the real API fails on it', async () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,13 +57,14 @@ export async function workflowSources(
   const sources: RunnerSource[] = [];
   const mocks = new Map<string, Mock>();
   for (const description of openapi) {
-    const spec = await loadSpec(await localPathOf(description.url, read.file)).catch(
-      (err: unknown) => {
+    const local = await localPathOf(description.url, read.file);
+    const spec = await loadSpec(local.path)
+      .catch((err: unknown) => {
         throw new WorkflowSourceError(
           `source description ${description.name} (${description.url}): ${err instanceof Error ? err.message : String(err)}`,
         );
-      },
-    );
+      })
+      .finally(local.done);
     const given =
       typeof targets.mock === 'function' ? targets.mock(description.name, spec) : undefined;
     // Only a mock that serves is seeded: the one that judges a deployment's answers holds no records.
@@ -108,8 +109,15 @@ function serverOf(spec: LoadedSpec, name: string): string {
   return url;
 }
 
-/** A source's URL as a file to read: relative to the Arazzo document, or downloaded. */
-async function localPathOf(url: string, arazzoFile: string): Promise<string> {
+/**
+ * A source's URL as a file to read: relative to the Arazzo document, or downloaded into a
+ * temporary folder that `done` removes once it is read.
+ */
+async function localPathOf(
+  url: string,
+  arazzoFile: string,
+): Promise<{ path: string; done: () => Promise<void> }> {
+  const kept = async () => undefined;
   if (/^https?:\/\//.test(url)) {
     const response = await fetch(url, { signal: AbortSignal.timeout(30_000) }).catch(
       (err: unknown) => {
@@ -117,11 +125,16 @@ async function localPathOf(url: string, arazzoFile: string): Promise<string> {
       },
     );
     if (!response.ok) throw new WorkflowSourceError(`cannot download ${url}: ${response.status}`);
+    const body = Buffer.from(await response.arrayBuffer());
     const folder = await mkdtemp(join(tmpdir(), 'petstore-kit-source-'));
     const file = join(folder, /\.json(\?|$)/.test(url) ? 'source.json' : 'source.yaml');
-    await writeFile(file, Buffer.from(await response.arrayBuffer()));
-    return file;
+    const done = () => rm(folder, { recursive: true, force: true });
+    await writeFile(file, body).catch(async (err: unknown) => {
+      await done();
+      throw err;
+    });
+    return { path: file, done };
   }
-  if (url.startsWith('file:')) return fileURLToPath(url);
-  return isAbsolute(url) ? url : resolve(dirname(arazzoFile), url);
+  if (url.startsWith('file:')) return { path: fileURLToPath(url), done: kept };
+  return { path: isAbsolute(url) ? url : resolve(dirname(arazzoFile), url), done: kept };
 }
