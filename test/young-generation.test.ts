@@ -91,6 +91,12 @@ describe('relaunchArgs', () => {
       expect(relaunchArgs(launch(args, more), bytesOf)).toBeUndefined();
   });
 
+  it('stays in a process its parent talks to over IPC (PM2, fork()): a new start loses the channel', () => {
+    expect(
+      relaunchArgs(launch(['mock', '--spec', 'large.json'], { channel: {} }), bytesOf),
+    ).toBeUndefined();
+  });
+
   it('reads real files: a folder or a missing path is no document', () => {
     expect(relaunchArgs(launch(['mock', '--spec', '/'])), 'a folder').toBeUndefined();
     expect(relaunchArgs(launch(['mock', '--spec', '/no/such/file.json']))).toBeUndefined();

@@ -17,6 +17,8 @@ export interface Launch {
   argv: readonly string[];
   execArgv: readonly string[];
   env: Readonly<Record<string, string | undefined>>;
+  /** The IPC channel of a parent that forked this process (PM2, fork()): a new start loses it. */
+  channel?: unknown;
 }
 
 /** The size of a regular file, or undefined for anything else (a URL, a flag, a missing path). */
@@ -33,13 +35,14 @@ function fileBytes(path: string): number | undefined {
  * The arguments to start again with (for execve), or undefined to go on as started: when an
  * argument (`--spec big.json`, `--spec=big.json`, `diff old.yaml new.yaml`) names a file past
  * EAGER_CHECK_BYTES, the young generation is not bounded already (by the user, or by this),
- * and no debugger is asked for.
+ * no debugger is asked for and no parent holds an IPC channel to this process.
  */
 export function relaunchArgs(launch: Launch, bytesOf = fileBytes): string[] | undefined {
   const bounded = (flags: readonly string[]) =>
     flags.some((flag) => flag === SEMI_SPACE_FLAG || flag.startsWith(`${SEMI_SPACE_FLAG}=`));
   const options = (launch.env.NODE_OPTIONS ?? '').split(/\s+/);
   if (bounded(launch.execArgv) || bounded(options)) return undefined;
+  if (launch.channel !== undefined) return undefined;
   // A debugger attached to this process would lose it.
   if ([...launch.execArgv, ...options].some((flag) => flag.startsWith('--inspect')))
     return undefined;
