@@ -1,8 +1,8 @@
 // Node 24's V8 sizes the young generation by the machine's memory: two semi-spaces of up to 64 MB
 // on one of 24 GB, where Node 20's stopped at 16 MB; precompiling a document of megabytes then
-// peaks about 100 MB higher (decisions/057, 060). V8 reads the bound only when it makes its heap, so the CLI starts
-// itself again with it, in the same process (execve: same pid, same stdio), when given a large
-// document.
+// peaks about 100 MB higher (decisions/057, 060). V8 reads the bound only when it makes its heap,
+// so the CLI starts itself again with it, in the same process (execve: same pid, same stdio),
+// when given a large document.
 import { statSync } from 'node:fs';
 import { EAGER_CHECK_BYTES } from '../core/document-size.js';
 
