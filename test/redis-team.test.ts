@@ -72,12 +72,14 @@ describe('Redis restarted empty under running replicas', () => {
 
     await redis.kill();
     await redis.start();
-    // Once the replicas are connected again, every answer says the data is gone.
-    await expect
-      .poll(async () => String((await call(`${a.url}/categories`)).body.message), {
-        timeout: 15_000,
-      })
-      .toMatch(/start-up data it served is gone/);
+    // Once the replicas are connected again, every answer says the data is gone: each
+    // reconnects on its own schedule, and until then says it is not connected (and to retry).
+    for (const { url } of [a, b])
+      await expect
+        .poll(async () => String((await call(`${url}/categories`)).body.message), {
+          timeout: 15_000,
+        })
+        .toMatch(/start-up data it served is gone/);
     const answers = await Promise.all(
       [a, b].flatMap(({ url }) => [call(`${url}/categories`), create(url, 'After the restart')]),
     );
