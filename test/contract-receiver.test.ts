@@ -160,17 +160,24 @@ describe.concurrent('the suite’s receiver', () => {
     return [{ body: other }, { body: other }, { body }];
   };
 
+  /** The outcomes of createPet's newPet rules against the mock, its webhooks through the relay. */
+  async function newPetOutcomes(
+    atEnd: AtEnd,
+    messages: (body: string) => Relayed[],
+  ): Promise<string[]> {
+    const port = await freePort();
+    const mock = await serveMock(atEnd, PETS, [
+      `http://127.0.0.1:${await relay(atEnd, port, messages)}/`,
+    ]);
+    const { rules, ctx } = await outgoingRulesOf(PETS, mock.url, `127.0.0.1:${port}`);
+    return Object.values(await ruleOutcomes(rules, ctx, /^createPet: webhook newPet/));
+  }
+
   it('fails a target that sends the same webhook message again after its documented answer', async ({
     expect,
     onTestFinished,
   }) => {
-    const port = await freePort();
-    const mock = await serveMock(onTestFinished, PETS, [
-      `http://127.0.0.1:${await relay(onTestFinished, port, twice('same'))}/`,
-    ]);
-    const { rules, ctx } = await outgoingRulesOf(PETS, mock.url, `127.0.0.1:${port}`);
-    const found = await ruleOutcomes(rules, ctx, /^createPet: webhook newPet/);
-    expect(Object.values(found)[0]).toMatch(
+    expect((await newPetOutcomes(onTestFinished, twice('same')))[0]).toMatch(
       /^ContractViolation: sends a webhook again after its documented answer\n.*newPet came 2 times/s,
     );
   });
@@ -179,28 +186,14 @@ describe.concurrent('the suite’s receiver', () => {
     expect,
     onTestFinished,
   }) => {
-    const port = await freePort();
-    const mock = await serveMock(onTestFinished, PETS, [
-      `http://127.0.0.1:${await relay(onTestFinished, port, othersFirst)}/`,
-    ]);
-    const { rules, ctx } = await outgoingRulesOf(PETS, mock.url, `127.0.0.1:${port}`);
-    expect(Object.values(await ruleOutcomes(rules, ctx, /^createPet: webhook newPet/))).toEqual([
-      'passed',
-    ]);
+    expect(await newPetOutcomes(onTestFinished, othersFirst)).toEqual(['passed']);
   });
 
   it('passes a target whose second message of the same bytes has an id of its own', async ({
     expect,
     onTestFinished,
   }) => {
-    const port = await freePort();
-    const mock = await serveMock(onTestFinished, PETS, [
-      `http://127.0.0.1:${await relay(onTestFinished, port, twice('own'))}/`,
-    ]);
-    const { rules, ctx } = await outgoingRulesOf(PETS, mock.url, `127.0.0.1:${port}`);
-    expect(Object.values(await ruleOutcomes(rules, ctx, /^createPet: webhook newPet/))).toEqual([
-      'passed',
-    ]);
+    expect(await newPetOutcomes(onTestFinished, twice('own'))).toEqual(['passed']);
   });
 
   it('passes a target that calls back the URL the request names', async ({
