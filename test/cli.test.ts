@@ -239,13 +239,16 @@ describe('petstore-kit mock', { timeout: 60_000 }, () => {
     socket.destroy();
   });
 
-  it('given a large document, starts itself again in its own process with the young generation bounded (where Node can), serves it and stops cleanly on SIGTERM', async () => {
+  it('given a large document, starts itself again in its own process with the young generation and the malloc arenas bounded (where Node can), serves it and stops cleanly on SIGTERM', async () => {
     const spec = await largeDocument();
     const { child, url, output } = await start(['--spec', spec, '--quiet']);
     const commandLine = await readFile(`/proc/${child.pid}/cmdline`, 'utf8').catch(() => '');
     const canRelaunch = typeof (process as { execve?: unknown }).execve === 'function';
-    if (process.platform === 'linux')
+    const environment = await readFile(`/proc/${child.pid}/environ`, 'utf8').catch(() => '');
+    if (process.platform === 'linux') {
       expect(commandLine.split('\0').includes('--max-semi-space-size=8')).toBe(canRelaunch);
+      expect(environment.split('\0').includes('MALLOC_ARENA_MAX=2')).toBe(canRelaunch);
+    }
     const res = await fetch(`${url}/items`, {
       headers: { Authorization: 'Bearer petstore-kit-dev-key' },
     });

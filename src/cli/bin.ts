@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The one place that touches the process: argv, env, signals, exit codes (the rest: run.ts).
-import { relaunchArgs } from './young-generation.js';
+import { setFlagsFromString } from 'node:v8';
+import { growingFlag, relaunchArgs, relaunchEnv } from './heap-bounds.js';
 
 /** Node 22.15 and later, POSIX only; not in the types of the oldest Node supported. */
 const execve = (
@@ -9,10 +10,12 @@ const execve = (
 const relaunch = execve && relaunchArgs(process);
 if (relaunch)
   try {
-    execve(process.execPath, relaunch, process.env);
+    execve(process.execPath, relaunch, relaunchEnv(process.env));
   } catch {
     // Not started again (a sandbox that forbids it): the same work, with V8's own bound.
   }
+const growing = growingFlag(process);
+if (growing) setFlagsFromString(growing);
 
 // Imported after the relaunch, which would throw away all it had loaded.
 const { run } = await import('./run.js');

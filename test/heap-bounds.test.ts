@@ -1,8 +1,16 @@
-// The CLI starts itself again with V8's young generation bounded when it is given a large
-// document (src/cli/young-generation.ts): which launches do, and which go on as started.
+// The CLI bounds V8's heap when it is given a large document (src/cli/heap-bounds.ts): which
+// launches start again with the young generation bounded, which go on as started, and when the
+// old generation's growth is bounded in the process.
 import { describe, expect, it } from 'vitest';
 import { EAGER_CHECK_BYTES } from '../src/core/document-size.js';
-import { relaunchArgs, SEMI_SPACE_FLAG, type Launch } from '../src/cli/young-generation.js';
+import {
+  GROWING_FLAG,
+  growingFlag,
+  relaunchArgs,
+  relaunchEnv,
+  SEMI_SPACE_FLAG,
+  type Launch,
+} from '../src/cli/heap-bounds.js';
 
 const NODE = '/usr/bin/node';
 const BIN = '/app/bin.js';
@@ -100,5 +108,39 @@ describe('relaunchArgs', () => {
   it('reads real files: a folder or a missing path is no document', () => {
     expect(relaunchArgs(launch(['mock', '--spec', '/'])), 'a folder').toBeUndefined();
     expect(relaunchArgs(launch(['mock', '--spec', '/no/such/file.json']))).toBeUndefined();
+  });
+});
+
+describe('relaunchEnv', () => {
+  it('starts again with two malloc arenas, unless the user chose a number', () => {
+    expect(relaunchEnv({ PATH: '/bin' })).toEqual({ PATH: '/bin', MALLOC_ARENA_MAX: '2' });
+    expect(relaunchEnv({ MALLOC_ARENA_MAX: '8' })).toEqual({ MALLOC_ARENA_MAX: '8' });
+  });
+});
+
+describe('growingFlag', () => {
+  it('bounds the growth for a large document, however the process started', () => {
+    for (const more of [
+      {},
+      { execArgv: [`${SEMI_SPACE_FLAG}=8`] },
+      { execArgv: ['--inspect'] },
+      { channel: {} },
+    ])
+      expect(growingFlag(launch(['mock', '--spec', 'large.json'], more), bytesOf)).toBe(
+        `${GROWING_FLAG}=70`,
+      );
+  });
+
+  it('leaves V8 alone for a small document, a URL, or a growth the user chose', () => {
+    expect(growingFlag(launch(['mock', '--spec', 'small.yaml']), bytesOf)).toBeUndefined();
+    expect(
+      growingFlag(launch(['mock', '--spec', 'https://example.com/large.json']), bytesOf),
+    ).toBeUndefined();
+    expect(
+      growingFlag(
+        launch(['mock', '--spec', 'large.json'], { execArgv: [`${GROWING_FLAG}=20`] }),
+        bytesOf,
+      ),
+    ).toBeUndefined();
   });
 });
