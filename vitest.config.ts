@@ -8,11 +8,12 @@ import { REDIS_SKIP_NOTE_PREFIX } from './test/redis/find-redis.js';
 import { processTestFiles } from './test/test-tiers.js';
 
 /**
- * The slowest files by wall time, slowest first, started before all others so that the two
- * workers end together: a file of half a minute started last keeps one worker busy while the
- * other has nothing left. Vitest orders files by the durations it keeps in node_modules/.vite,
- * which a fresh clone (CI) has not, and then starts the largest first. Ranked by the seconds
- * each took in a whole run (decisions/047); a file past about 8 s belongs here.
+ * The slowest files by wall time, slowest first, started before the other files of their project
+ * so that the two workers end together: a file of half a minute started last keeps one worker
+ * busy while the other has nothing left. Vitest orders files by the durations it keeps in
+ * node_modules/.vite, which a fresh clone (CI) has not, and then starts the largest first.
+ * Ranked by the seconds each took in a whole run (decisions/047); a file past about 8 s belongs
+ * here.
  */
 const SLOWEST_FIRST = [
   'test/contract-proof.test.ts', // the contract suite against every faulty server, in-process
@@ -38,24 +39,30 @@ const SLOWEST_FIRST = [
 ];
 
 /**
- * After the slowest, each project's files together, the short in-process ones last so that the
- * workers end together. A worker is a process of one project: a file of another project starts a
- * new one, which imports src/ and its libraries again (Vitest's own order is by project name, which
- * put `fast` between the two halves of `slow`).
+ * Each project's files together, the short in-process ones last so that the workers end
+ * together. A worker is a process of one project: when the next file is of another project,
+ * Vitest stops the worker and starts a new one, which imports src/ and its libraries again
+ * (decisions/063: two `fast` files among the slowest made four workers more).
  */
 const PROJECT_ORDER = ['slow', 'msw3', 'fast'];
 
-/** Vitest's order (durations kept, else the largest file first), the slowest above all. */
+/** Vitest's order (durations kept, else the largest file first), by project, each one's slowest first. */
 class SlowestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (file: TestSpecification) => {
+    const rank = (file: TestSpecification): [number, number] => {
       const path = relative(file.project.config.root, file.moduleId).split(sep).join('/');
-      const known = SLOWEST_FIRST.indexOf(path);
-      if (known !== -1) return known;
       const project = PROJECT_ORDER.indexOf(file.project.name);
-      return SLOWEST_FIRST.length + (project === -1 ? PROJECT_ORDER.length : project);
+      const known = SLOWEST_FIRST.indexOf(path);
+      return [
+        project === -1 ? PROJECT_ORDER.length : project,
+        known === -1 ? SLOWEST_FIRST.length : known,
+      ];
     };
-    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+    return (await super.sort(files)).sort((a, b) => {
+      const [projectA, knownA] = rank(a);
+      const [projectB, knownB] = rank(b);
+      return projectA - projectB || knownA - knownB;
+    });
   }
 }
 
