@@ -37,7 +37,7 @@ const CALL_TIMEOUT_MS = 20_000;
  * The mock's peak RSS over a document's whole run, every operation called once and each
  * collection seeded with 2 records: issue 45's 300 MB. Cloudflare's, the highest, peaked at
  * 304-313 MB before the CLI bounded the old generation's growth and malloc's arenas, and at
- * 265-281 MB since, on Node 24 (decisions/062).
+ * 262-270 MB since, on Node 24 (decisions/062).
  */
 const BOUNDS: Bounds = { rssMb: 300 };
 /** Past this RSS the watchdog kills the mock (the run's guard, not the bound judged). */
