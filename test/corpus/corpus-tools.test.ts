@@ -195,6 +195,30 @@ describe('the reading of a document', () => {
     const envelope = (loaded.resolved.definitions as Record<string, JsonObject>).envelope;
     expect((envelope?.properties as JsonObject).offline).toEqual({});
   });
+
+  it('keeps a `$ref` inside an example as the value it is, as the mock does', async () => {
+    // GitHub's description (bigspecs) has SCIM examples whose members carry
+    // `"$ref": "https://api.github.com/scim/..."`: the harness tried to fetch them and stopped.
+    const dir = await tempFolder('corpus-data-ref');
+    const path = join(dir, 'api.json');
+    const member = { value: '92b58aaa', $ref: 'https://api.github.com/scim/v2/Users/92b58aaa' };
+    await writeFile(
+      path,
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'Groups', version: '1' },
+        paths: {},
+        components: {
+          schemas: { group: { type: 'object', example: { members: [member] } } },
+          examples: { group: { value: { members: [member] } } },
+        },
+      }),
+    );
+    const { resolved } = await loadDocument(path);
+    const components = resolved.components as Record<string, Record<string, JsonObject>>;
+    expect(components.schemas?.group?.example).toEqual({ members: [member] });
+    expect(components.examples?.group?.value).toEqual({ members: [member] });
+  });
 });
 
 describe('request values', () => {

@@ -4,6 +4,7 @@ import { $RefParser } from '@apidevtools/json-schema-ref-parser';
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { mendDanglingRefs } from '../../src/openapi/dangling-refs.js';
+import { hideDataRefs } from '../../src/openapi/data-refs.js';
 import type { DocumentFormat } from './manifest.js';
 
 export type Json = null | boolean | number | string | Json[] | JsonObject;
@@ -56,11 +57,17 @@ export async function loadDocument(path: string): Promise<LoadedDocument> {
   if (!isObject(parsed)) throw new Error(`${path} does not hold an object`);
   const format = formatOf(parsed);
   let parser = new $RefParser();
-  const dereference = (document: JsonObject) =>
-    parser.dereference(path, structuredClone(document), {
+  // A `$ref` inside an example or a default is part of the value, as the mock reads it.
+  const dereference = async (document: JsonObject) => {
+    const copy = structuredClone(document);
+    const restore = hideDataRefs(copy);
+    const resolved = (await parser.dereference(path, copy, {
       dereference: { circular: 'ignore' },
       resolve: { external: true, http: false },
-    }) as Promise<JsonObject>;
+    })) as JsonObject;
+    restore();
+    return resolved;
+  };
   const resolved = await dereference(parsed).catch(async (err: unknown) => {
     // A reference to nothing in the document itself (DocuSign's): read as any value, as the
     // mock reads it.
