@@ -172,26 +172,27 @@ describe('traits', () => {
 });
 
 describe('the reading of a document', () => {
+  /** The document written to a file of its own, then read by the harness. */
+  async function loadWritten(document: object) {
+    const path = join(await tempFolder('corpus-reading'), 'api.json');
+    await writeFile(path, JSON.stringify(document));
+    return loadDocument(path);
+  }
+
   it('reads a reference to nothing in the document as any value, as the mock does', async () => {
     // DocuSign's eSignature description refers to `#/definitions/offlineAttributes`, which it
     // never defines: the harness refused it where the mock serves it.
-    const dir = await tempFolder('corpus-dangling');
-    const path = join(dir, 'api.json');
-    await writeFile(
-      path,
-      JSON.stringify({
-        swagger: '2.0',
-        info: { title: 'Envelopes', version: '1' },
-        paths: {},
-        definitions: {
-          envelope: {
-            type: 'object',
-            properties: { offline: { $ref: '#/definitions/offlineAttributes' } },
-          },
+    const loaded = await loadWritten({
+      swagger: '2.0',
+      info: { title: 'Envelopes', version: '1' },
+      paths: {},
+      definitions: {
+        envelope: {
+          type: 'object',
+          properties: { offline: { $ref: '#/definitions/offlineAttributes' } },
         },
-      }),
-    );
-    const loaded = await loadDocument(path);
+      },
+    });
     const envelope = (loaded.resolved.definitions as Record<string, JsonObject>).envelope;
     expect((envelope?.properties as JsonObject).offline).toEqual({});
   });
@@ -199,22 +200,16 @@ describe('the reading of a document', () => {
   it('keeps a `$ref` inside an example as the value it is, as the mock does', async () => {
     // GitHub's description (bigspecs) has SCIM examples whose members carry
     // `"$ref": "https://api.github.com/scim/..."`: the harness tried to fetch them and stopped.
-    const dir = await tempFolder('corpus-data-ref');
-    const path = join(dir, 'api.json');
     const member = { value: '92b58aaa', $ref: 'https://api.github.com/scim/v2/Users/92b58aaa' };
-    await writeFile(
-      path,
-      JSON.stringify({
-        openapi: '3.0.3',
-        info: { title: 'Groups', version: '1' },
-        paths: {},
-        components: {
-          schemas: { group: { type: 'object', example: { members: [member] } } },
-          examples: { group: { value: { members: [member] } } },
-        },
-      }),
-    );
-    const { resolved } = await loadDocument(path);
+    const { resolved } = await loadWritten({
+      openapi: '3.0.3',
+      info: { title: 'Groups', version: '1' },
+      paths: {},
+      components: {
+        schemas: { group: { type: 'object', example: { members: [member] } } },
+        examples: { group: { value: { members: [member] } } },
+      },
+    });
     const components = resolved.components as Record<string, Record<string, JsonObject>>;
     expect(components.schemas?.group?.example).toEqual({ members: [member] });
     expect(components.examples?.group?.value).toEqual({ members: [member] });
