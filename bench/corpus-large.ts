@@ -11,12 +11,12 @@
 //   BENCH_ONLY=corpus BENCH_CORPUS=box,twilio-api-v2010 npm run bench   (slugs of test/fixtures/corpus-large/manifest.json)
 //   BENCH_ONLY=corpus BENCH_CORPUS=all BENCH_CORPUS_SETTLE_MS=0 npm run bench   # all, no settled rows
 //   BENCH_ONLY=corpus BENCH_PRISM=/tmp/prism/node_modules/.bin/prism npm run bench
-import { createServer } from 'node:net';
 import { corpusReadingCache } from '../test/corpus-large/documents.js';
 import { readLargeManifest } from '../test/corpus-large/documents.js';
 import { probeDocument, type DocumentRun } from '../test/corpus-large/probe.js';
 import { summarize, type RunSummary } from '../test/corpus-large/table.js';
 import { ROOT } from './processes.js';
+import { freePort } from '../test/free-port.js';
 
 export interface CorpusLargeRow extends RunSummary {
   server: 'mock' | 'mock, settled' | 'prism';
@@ -35,18 +35,6 @@ const BUDGET_MS = Number(process.env.BENCH_CORPUS_BUDGET_MS ?? 200_000);
 const DEFAULT_DOCUMENTS = ['stripe', 'openai'];
 /** How long the settled row waits for the mock to go idle at most; 0: no settled row. */
 const SETTLE_MS = Number(process.env.BENCH_CORPUS_SETTLE_MS ?? 150_000);
-
-/** A port free now, for a server that cannot be told to take any (Prism). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 function rowOf(server: CorpusLargeRow['server'], run: DocumentRun): CorpusLargeRow {
   return {

@@ -1,12 +1,12 @@
 // Process start to the first successful list answer, as `npm start` starts (build excluded),
 // for the bundled spec and for a generated spec of 50 operations.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_KEY, startMock } from './processes.js';
 import { FIRST_LIST, spec50 } from './spec-50.js';
 import { median, round } from './stats.js';
+import { freePort } from '../test/free-port.js';
 
 export interface Startup {
   /** Each run, in order, in ms. */
@@ -15,15 +15,6 @@ export interface Startup {
 }
 
 const RUNS = 5;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** `args` are more flags of `mock`; `list` is the path polled, under the spec's base path. */
 async function startups(args: readonly string[], list: string): Promise<Startup> {

@@ -7,7 +7,7 @@
 // PRISM_DIR names a folder where `npm install @stoplight/prism-cli` was run already.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { Agent, request } from 'undici';
 import { parse, stringify } from 'yaml';
 import { latencyOf } from '../bench/stats.js';
 import { categoriesTarget, TARGET_AUTH, type Fault } from '../test/proxy-target.js';
+import { freePort } from '../test/free-port.js';
 
 const PRISM_VERSION = '5.14.2';
 const ADMIN_KEY = 'compare-admin-key';
@@ -60,13 +61,6 @@ async function installPrism(): Promise<string> {
 async function listening(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  const port = await listening(server);
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Waits for a line of a child's output that `pattern` matches, and gives its first group. */

@@ -28,7 +28,8 @@ import {
   type Counts,
   type JsonReport,
 } from '../test/real-servers/findings.js';
-import { freePort, REAL_SERVERS, stop, type RealServer } from '../test/real-servers/servers.js';
+import { REAL_SERVERS, stop, type RealServer } from '../test/real-servers/servers.js';
+import { freePort } from '../test/free-port.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const TABLE = join(ROOT, 'test/real-servers/findings.json');

@@ -10,6 +10,7 @@ import { loadSpec } from '../src/openapi/load.js';
 import { createApp } from '../src/wiring/create-app.js';
 import { ruleOutcomes, runContractCli, type Served } from './contract-helpers.js';
 import { KEY } from './helpers.js';
+import { freePort } from './free-port.js';
 
 const PETS = 'test/fixtures/specs/pets-webhooks.yaml';
 const SUBSCRIPTIONS = 'test/fixtures/specs/subscriptions-callbacks.yaml';
@@ -20,15 +21,6 @@ afterEach(() => {
 
 /** A test's `onTestFinished`: what a test starts is stopped when it ends, tests running at once. */
 type AtEnd = (stop: () => Promise<void>) => void;
-
-/** A port free a moment ago: the suite's receiver listens there. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * The mock of a spec on a free port, its webhooks sent to `webhookUrls`; `seen` is told of each

@@ -9,7 +9,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +19,7 @@ import { readmeSnippets } from '../recipes/frontend-project.js';
 import { sharedChromiumEnv } from './shared-chromium.js';
 import { withChromium } from './with-chromium.js';
 import { tempFolder } from '../temp-folders.js';
+import { freePorts } from '../free-port.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The Vite plugin the app's config imports, copied beside it. */
@@ -52,20 +52,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await mock?.close();
 });
-
-/** Ports free right now, for the mock and the dev server. */
-async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from({ length: count }, async () => {
-      const server = createServer();
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      return server;
-    }),
-  );
-  const ports = servers.map((server) => (server.address() as { port: number }).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
-}
 
 /** The page's `playwright.config.ts`, on the ports given instead of 4010 and 5173. */
 async function docsConfig(mockPort: number, appPort: number): Promise<string> {

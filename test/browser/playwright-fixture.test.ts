@@ -6,7 +6,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, symlink } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +13,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { sharedChromiumEnv } from './shared-chromium.js';
 import { withChromium } from './with-chromium.js';
 import { tempFolder } from '../temp-folders.js';
+import { freePort } from '../free-port.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const chromium = withChromium();
@@ -33,14 +33,6 @@ beforeAll(async () => {
     if (!name.startsWith('.')) await symlink(join(ROOT, 'node_modules', name), join(modules, name));
   await symlink(ROOT, join(modules, 'petstore-kit'));
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function playwright(
   env: Record<string, string>,

@@ -4,7 +4,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, symlink } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +12,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { sharedChromiumEnv } from './shared-chromium.js';
 import { withChromium } from './with-chromium.js';
 import { tempFolder } from '../temp-folders.js';
+import { freePorts } from '../free-port.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The Vite plugin the app's config imports, copied beside it. */
@@ -49,20 +49,6 @@ beforeAll(async () => {
     { cwd: dir },
   );
 });
-
-/** Ports free right now, for the dev server the config reads from the env. */
-async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from({ length: count }, async () => {
-      const server = createServer();
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      return server;
-    }),
-  );
-  const ports = servers.map((server) => (server.address() as { port: number }).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
-}
 
 async function playwright(
   env: Record<string, string>,

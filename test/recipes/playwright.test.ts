@@ -4,12 +4,12 @@
 // at the same moment: each must see only its own, and the mock's default state neither; a
 // third holds the first list back: the page says it is loading and offers no add until then.
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sharedChromiumEnv } from '../browser/shared-chromium.js';
 import { withChromium } from '../browser/with-chromium.js';
 import { frontendProject, ROOT, type FrontendProject } from './frontend-project.js';
+import { freePorts } from '../free-port.js';
 
 const chromium = withChromium();
 
@@ -23,20 +23,6 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(() => project?.remove());
-
-/** Ports free right now, for the mock and the dev server the config reads from the env. */
-async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from({ length: count }, async () => {
-      const server = createServer();
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      return server;
-    }),
-  );
-  const ports = servers.map((server) => (server.address() as { port: number }).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
-}
 
 it('runs as written, fully parallel on two workers, one mock and one dev server for both', async () => {
   if (!chromium.found) return;

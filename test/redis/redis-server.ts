@@ -2,9 +2,9 @@
 // port in a temporary folder and stopped by its process id.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { findRedisServer } from './find-redis.js';
 import { tempFolder } from '../temp-folders.js';
+import { freePort } from '../free-port.js';
 
 export interface RedisServerOptions {
   /** Keep every write in an append-only file, synced before Redis answers. @default false */
@@ -128,17 +128,5 @@ function launchAt(binary: string, args: string[]): Promise<ChildProcess | undefi
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('exit', onExit);
     child.once('error', reject);
-  });
-}
-
-/** A port that was free a moment ago on the loopback address. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
   });
 }
