@@ -177,9 +177,6 @@ export default defineConfig(({ mode }) => ({
     // process.env changed, and files still run one at a time in each worker.
     isolate: false,
     sequence: { sequencer: SlowestFirst },
-    // Each module as transformed kept in node_modules/.experimental-vitest-cache, keyed on its
-    // source and the config: a run after the first imports without transforming (decisions/064).
-    experimental: { fsModuleCache: true },
     // After the default summary: a banner when tests were skipped for want of Chromium or
     // redis-server.
     reporters: [
