@@ -6,6 +6,7 @@ import { EAGER_CHECK_BYTES } from '../src/core/document-size.js';
 import {
   GROWING_FLAG,
   growingFlag,
+  namesLargeDocument,
   relaunchArgs,
   relaunchEnv,
   SEMI_SPACE_FLAG,
@@ -28,6 +29,10 @@ const launch = (args: string[], more: Partial<Launch> = {}): Launch => ({
   ...more,
 });
 
+/** Each bound as bin.ts decides it, the arguments' sizes read from SIZES. */
+const relaunchOf = (at: Launch) => relaunchArgs(at, namesLargeDocument(at, bytesOf));
+const growingOf = (at: Launch) => growingFlag(at, namesLargeDocument(at, bytesOf));
+
 describe('relaunchArgs', () => {
   it('starts again, bounded, when an argument names a document past the eager size', () => {
     for (const args of [
@@ -35,20 +40,14 @@ describe('relaunchArgs', () => {
       ['mock', '--spec=large.json', '--quiet'],
       ['diff', 'small.yaml', 'large.json'],
     ])
-      expect(relaunchArgs(launch(args), bytesOf)).toEqual([
-        NODE,
-        `${SEMI_SPACE_FLAG}=8`,
-        BIN,
-        ...args,
-      ]);
+      expect(relaunchOf(launch(args))).toEqual([NODE, `${SEMI_SPACE_FLAG}=8`, BIN, ...args]);
   });
 
   it('keeps the flags node was started with, before the script', () => {
-    const relaunch = relaunchArgs(
+    const relaunch = relaunchOf(
       launch(['mock', '--spec', 'large.json'], {
         execArgv: ['--enable-source-maps', '--cpu-prof'],
       }),
-      bytesOf,
     );
     expect(relaunch).toEqual([
       NODE,
@@ -69,7 +68,7 @@ describe('relaunchArgs', () => {
       ['mock'],
       ['mock', '--spec='],
     ])
-      expect(relaunchArgs(launch(args), bytesOf)).toBeUndefined();
+      expect(relaunchOf(launch(args))).toBeUndefined();
   });
 
   it('leaves a bound the user chose, in the flags or NODE_OPTIONS, and never starts twice', () => {
@@ -79,13 +78,15 @@ describe('relaunchArgs', () => {
       { execArgv: [SEMI_SPACE_FLAG, '32'] },
       { env: { NODE_OPTIONS: `--enable-source-maps ${SEMI_SPACE_FLAG}=4` } },
     ])
-      expect(relaunchArgs(launch(args, more), bytesOf)).toBeUndefined();
-    const again = relaunchArgs(launch(args), bytesOf)!;
+      expect(relaunchOf(launch(args, more))).toBeUndefined();
+    const again = relaunchOf(launch(args))!;
     expect(
-      relaunchArgs(
-        { execPath: NODE, argv: [NODE, ...again.slice(2)], execArgv: [again[1]!], env: {} },
-        bytesOf,
-      ),
+      relaunchOf({
+        execPath: NODE,
+        argv: [NODE, ...again.slice(2)],
+        execArgv: [again[1]!],
+        env: {},
+      }),
     ).toBeUndefined();
   });
 
@@ -96,18 +97,21 @@ describe('relaunchArgs', () => {
       { execArgv: ['--inspect=0'] },
       { env: { NODE_OPTIONS: '--inspect-wait' } },
     ])
-      expect(relaunchArgs(launch(args, more), bytesOf)).toBeUndefined();
+      expect(relaunchOf(launch(args, more))).toBeUndefined();
   });
 
   it('stays in a process its parent talks to over IPC (PM2, fork()): a new start loses the channel', () => {
-    expect(
-      relaunchArgs(launch(['mock', '--spec', 'large.json'], { channel: {} }), bytesOf),
-    ).toBeUndefined();
+    expect(relaunchOf(launch(['mock', '--spec', 'large.json'], { channel: {} }))).toBeUndefined();
   });
 
   it('reads real files: a folder or a missing path is no document', () => {
-    expect(relaunchArgs(launch(['mock', '--spec', '/'])), 'a folder').toBeUndefined();
-    expect(relaunchArgs(launch(['mock', '--spec', '/no/such/file.json']))).toBeUndefined();
+    for (const [path, what] of [
+      ['/', 'a folder'],
+      ['/no/such/file.json', 'a missing path'],
+    ]) {
+      const at = launch(['mock', '--spec', path!]);
+      expect(relaunchArgs(at, namesLargeDocument(at)), what).toBeUndefined();
+    }
   });
 });
 
@@ -126,21 +130,14 @@ describe('growingFlag', () => {
       { execArgv: ['--inspect'] },
       { channel: {} },
     ])
-      expect(growingFlag(launch(['mock', '--spec', 'large.json'], more), bytesOf)).toBe(
-        `${GROWING_FLAG}=70`,
-      );
+      expect(growingOf(launch(['mock', '--spec', 'large.json'], more))).toBe(`${GROWING_FLAG}=70`);
   });
 
   it('leaves V8 alone for a small document, a URL, or a growth the user chose', () => {
-    expect(growingFlag(launch(['mock', '--spec', 'small.yaml']), bytesOf)).toBeUndefined();
+    expect(growingOf(launch(['mock', '--spec', 'small.yaml']))).toBeUndefined();
+    expect(growingOf(launch(['mock', '--spec', 'https://example.com/large.json']))).toBeUndefined();
     expect(
-      growingFlag(launch(['mock', '--spec', 'https://example.com/large.json']), bytesOf),
-    ).toBeUndefined();
-    expect(
-      growingFlag(
-        launch(['mock', '--spec', 'large.json'], { execArgv: [`${GROWING_FLAG}=20`] }),
-        bytesOf,
-      ),
+      growingOf(launch(['mock', '--spec', 'large.json'], { execArgv: [`${GROWING_FLAG}=20`] })),
     ).toBeUndefined();
   });
 });

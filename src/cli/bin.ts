@@ -1,20 +1,21 @@
 #!/usr/bin/env node
 // The one place that touches the process: argv, env, signals, exit codes (the rest: run.ts).
 import { setFlagsFromString } from 'node:v8';
-import { growingFlag, relaunchArgs, relaunchEnv } from './heap-bounds.js';
+import { growingFlag, namesLargeDocument, relaunchArgs, relaunchEnv } from './heap-bounds.js';
 
 /** Node 22.15 and later, POSIX only; not in the types of the oldest Node supported. */
 const execve = (
   process as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never }
 ).execve;
-const relaunch = execve && relaunchArgs(process);
+const large = namesLargeDocument(process);
+const relaunch = execve && relaunchArgs(process, large);
 if (relaunch)
   try {
     execve(process.execPath, relaunch, relaunchEnv(process.env));
   } catch {
     // Not started again (a sandbox that forbids it): the same work, with V8's own bound.
   }
-const growing = growingFlag(process);
+const growing = growingFlag(process, large);
 if (growing) setFlagsFromString(growing);
 
 // Imported after the relaunch, which would throw away all it had loaded.

@@ -46,8 +46,12 @@ function hasFlag(flags: readonly string[], name: string): boolean {
   return flags.some((flag) => flag === name || flag.startsWith(`${name}=`));
 }
 
-/** Whether an argument (`--spec big.json`, `--spec=big.json`, `diff old.yaml new.yaml`) names a file past EAGER_CHECK_BYTES. */
-function namesLargeDocument(launch: Launch, bytesOf: typeof fileBytes): boolean {
+/**
+ * Whether an argument (`--spec big.json`, `--spec=big.json`, `diff old.yaml new.yaml`) names a
+ * file past EAGER_CHECK_BYTES: read once at start, for both bounds.
+ * @example namesLargeDocument(process) // true for `petstore-kit mock --spec stripe.json`
+ */
+export function namesLargeDocument(launch: Launch, bytesOf = fileBytes): boolean {
   return launch.argv
     .slice(2)
     .map((arg) =>
@@ -58,10 +62,11 @@ function namesLargeDocument(launch: Launch, bytesOf: typeof fileBytes): boolean 
 
 /**
  * The arguments to start again with (for execve), or undefined to go on as started: when a
- * large document is named, the young generation is not bounded already (by the user, or by
- * this), no debugger is asked for and no parent holds an IPC channel to this process.
+ * large document is named (`large`, from namesLargeDocument), the young generation is not
+ * bounded already (by the user, or by this), no debugger is asked for and no parent holds an IPC
+ * channel to this process.
  */
-export function relaunchArgs(launch: Launch, bytesOf = fileBytes): string[] | undefined {
+export function relaunchArgs(launch: Launch, large: boolean): string[] | undefined {
   const options = (launch.env.NODE_OPTIONS ?? '').split(/\s+/);
   if (hasFlag(launch.execArgv, SEMI_SPACE_FLAG) || hasFlag(options, SEMI_SPACE_FLAG))
     return undefined;
@@ -69,7 +74,7 @@ export function relaunchArgs(launch: Launch, bytesOf = fileBytes): string[] | un
   // A debugger attached to this process would lose it.
   if ([...launch.execArgv, ...options].some((flag) => flag.startsWith('--inspect')))
     return undefined;
-  if (!namesLargeDocument(launch, bytesOf)) return undefined;
+  if (!large) return undefined;
   return [
     launch.execPath,
     ...launch.execArgv,
@@ -89,12 +94,11 @@ export function relaunchEnv(env: Launch['env']): Record<string, string | undefin
 
 /**
  * The V8 flag that bounds the old generation's growth, for v8.setFlagsFromString at start (before
- * the document is read): when a large document is named and the user set no growth of their own.
- * Set in the running process, not by a new start: a V8 without the flag warns instead of refusing
+ * the document is read): when a large document is named (`large`) and the user set no growth of
+ * their own. Set in the running process, not by a new start: a V8 without the flag warns instead of refusing
  * to start.
  */
-export function growingFlag(launch: Launch, bytesOf = fileBytes): string | undefined {
-  if (hasFlag(launch.execArgv, GROWING_FLAG) || !namesLargeDocument(launch, bytesOf))
-    return undefined;
+export function growingFlag(launch: Launch, large: boolean): string | undefined {
+  if (!large || hasFlag(launch.execArgv, GROWING_FLAG)) return undefined;
   return `${GROWING_FLAG}=${GROWING_PERCENT}`;
 }
