@@ -9,8 +9,8 @@ import { processTestFiles } from './test/test-tiers.js';
 
 /**
  * The slowest files by wall time, slowest first, started before the other files of their project
- * so that the two workers end together: a file of half a minute started last keeps one worker
- * busy while the other has nothing left. Vitest orders files by the durations it keeps in
+ * so that the workers end together: a file of half a minute started last keeps one worker
+ * busy while the others have nothing left. Vitest orders files by the durations it keeps in
  * node_modules/.vite, which a fresh clone (CI) has not, and then starts the largest first.
  * Ranked by the seconds each took in a whole run (decisions/047); a file past about 8 s belongs
  * here.
@@ -42,7 +42,7 @@ const SLOWEST_FIRST = [
  * Each project's files together, MSW 3's first: a worker is a process of one project, and when
  * the next file is of another project Vitest stops the worker and starts a new one, which imports
  * src/ and its libraries again (decisions/063). MSW 3's three files first, each worker goes on to
- * `node` as soon as it is done with them, where the short files come last so that the two
+ * `node` as soon as it is done with them, where the short files come last so that the
  * workers end together (decisions/064).
  */
 const PROJECT_ORDER = ['msw3', 'node'];
@@ -168,9 +168,10 @@ export default defineConfig(({ mode }) => ({
     // Hooks start Chromium, Redis servers and replica processes: on two busy cores that can
     // take longer than Vitest's 10 s default. A hook that hangs still fails, a minute later.
     hookTimeout: 60_000,
-    // Two files at once on 2 cores (Vitest's default there is one): most files wait on
-    // servers, browsers and child processes. Three cost more CPU than they filled (decisions/047).
-    maxWorkers: 2,
+    // Three files at once on 2 cores for `npm test`: most wait on servers, browsers and child
+    // processes, and a third worker fills that wait (decisions/065). The in-process files of
+    // `--mode fast` keep a core busy each: a third there would only import src/ once more.
+    maxWorkers: mode === 'fast' ? 2 : 3,
     // Each worker keeps the modules it imported from one file to the next, instead of importing
     // src/ (and ajv, faker...) again for each file (decisions/031). One file mocks a module
     // (test/options-read.test.ts, which resets the modules it mocked when it ends); none leaves
