@@ -39,11 +39,10 @@ const SLOWEST_FIRST = [
 ];
 
 /**
- * Each project's files together, MSW 3's first: a worker is a process of one project, and when
- * the next file is of another project Vitest stops the worker and starts a new one, which imports
- * src/ and its libraries again (decisions/063). MSW 3's three files first, each worker goes on to
- * `node` as soon as it is done with them, where the short files come last so that the
- * workers end together (decisions/064).
+ * Each project's files together, MSW 3's three first: a worker is a process of one project, and
+ * when the next file is of another project Vitest stops the worker and starts a new one, which
+ * imports src/ and its libraries again (decisions/063). Each worker goes on to `node` once done
+ * with them, where the short files come last so that the workers end together (decisions/064).
  */
 const PROJECT_ORDER = ['msw3', 'node'];
 
