@@ -62,11 +62,26 @@ export function createErrorShaper(
       : fallback(error.status);
     const json = jsonMediaOf(documented);
     if (!json) return { body: ours, contentType: 'application/json' };
-    const { type, schema } = json;
-    // An error is always answered: when the documented shape cannot be made, our own body
-    // says what went wrong, rather than a connection closed with nothing (a client cannot
-    // tell that from a crash).
-    if (unsatisfiable.has(schema)) return { body: ours, contentType: type };
+    const own = inShape(json, error, ours);
+    if (own) return own;
+    // An operation's own error schema that no value satisfies (Cloudflare's allOf of a success
+    // envelope and a failure one) gives way to the shape the document's operations give most.
+    const common = operation ? jsonMediaOf(fallback(error.status)) : undefined;
+    const widely =
+      common && common.schema !== json.schema ? inShape(common, error, ours) : undefined;
+    // An error is always answered: when no documented shape can be made, our own body says
+    // what went wrong, rather than a connection closed with nothing (a client cannot tell
+    // that from a crash).
+    return widely ?? { body: ours, contentType: json.type };
+  };
+
+  /** The error in a media type's schema; undefined when no value of it can be made. */
+  function inShape(
+    { type, schema }: { type: string; schema: SchemaObject },
+    error: ApiError,
+    ours: object,
+  ): ShapedError | undefined {
+    if (unsatisfiable.has(schema)) return undefined;
     generating = undefined;
     try {
       return { body: shaped(schema, error, ours), contentType: type };
@@ -74,7 +89,7 @@ export function createErrorShaper(
       if (!(err instanceof ValueTimeError)) {
         // A SpecError naming the schema; a compiler's own failure is answered the same way.
         unsatisfiable.add(schema);
-        return { body: ours, contentType: type };
+        return undefined;
       }
       const after = cpuMs();
       const { wall, cpu } = generating ?? { wall: performance.now(), cpu: after };
@@ -88,9 +103,9 @@ export function createErrorShaper(
         outOfTime.set(schema, strikes);
         if (strikes >= STRIKES_OUT_OF_TIME) unsatisfiable.add(schema);
       }
-      return { body: ours, contentType: type };
+      return undefined;
     }
-  };
+  }
 
   /** Ours when it fits, else ours mapped onto a sample of the schema, else a sample. */
   function shaped(schema: SchemaObject, error: ApiError, ours: object): unknown {

@@ -266,10 +266,12 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       if (found && 'answer' in found) return (reply = found);
       let at: OperationRoute | undefined;
       if (found) {
-        // credential: before anything is read; @returns whether it may make a session
+        // credential: before anything is read; @returns whether it may make a session. Its
+        // refusal takes the shape the routed operation documents (x.operation) for it.
         let identified = false;
         try {
           const operation = found.kind === 'operation' ? found.operation : undefined;
+          x.operation = operation;
           identified = found.api.checkCredential(request, found.search, operation);
         } catch (err) {
           if (!collect) throw err;
