@@ -56,6 +56,31 @@ describe('log lines', () => {
       .toBe(count);
     closeSync(fd);
   });
+
+  it('keep every character, lines larger than a batch among them, in order', async () => {
+    const file = join(tempFolderSync('log-destination'), 'log');
+    const fd = openSync(file, 'w');
+    const logger = createLogger(undefined, { bufferedFd: fd });
+    // Characters of one to four bytes in UTF-8, in lines of a few bytes to 120 KB, so that
+    // lines meet batches filled to every extent.
+    const sent = Array.from({ length: 150 }, (_, i) =>
+      i % 3 === 0
+        ? '/v1/caf\u00e9'
+        : i % 3 === 1
+          ? `/v1/${'\u{1f436}'.repeat(i)}`
+          : `/v1/${'\u00e9'.repeat((i * 2654) % 30_000)}`,
+    );
+    for (const [i, path] of sent.entries()) logger.warn({ i, path }, `GET ${path} 404`);
+    await expect
+      .poll(() => readFileSync(file, 'utf8').split('\n').length - 1, { timeout: 5000 })
+      .toBe(sent.length);
+    const read = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { i: number; path: string });
+    expect(read.map(({ i, path }) => [i, path])).toEqual(sent.map((path, i) => [i, path]));
+    closeSync(fd);
+  });
 });
 
 describe('a reader that stops reading for a while', () => {

@@ -23,7 +23,13 @@ const json = fc
   })
   .map((fields) => JSON.stringify(fields));
 
-const id = fc.oneof(fc.integer({ min: 1, max: 30 }), fc.constantFrom('a', 'b', 'c', 'ü'));
+// Integer ids are found in a typed array once dense enough, others in a map: ids of each kind,
+// ones the array grows to reach later (2050 before 2060) and ones it never reaches among them.
+const id = fc.oneof(
+  fc.integer({ min: 1, max: 30 }),
+  fc.constantFrom('a', 'b', 'c', 'ü'),
+  fc.constantFrom(0, -1, 2.5, 1500, 2050, 2060, 2100, 1e12),
+);
 
 const step = fc.oneof(
   { weight: 6, arbitrary: fc.record({ kind: fc.constant('set' as const), id, json }) },

@@ -138,6 +138,12 @@ describe('a request line of the JSON logger', () => {
       { method: 'GET', path: '/v1/x?q=\u0001\u007f', status: 200, ms: 2 },
       { method: 'GET', path: '/v1/x?q=\ud83d\ude00\u2028', status: 200, ms: 4 },
       { method: 'M"\\', path: '/v1', status: 405, ms: 5 },
+      // Lines of a path seen before, its parts kept: again, by another method, with another status.
+      { method: 'GET', path: '/v1/categories', status: 200, ms: 17.25 },
+      { method: 'POST', path: '/v1/categories', status: 201, ms: 3 },
+      { method: 'POST', path: '/v1/categories', status: 400, reason: 'No name', ms: 3 },
+      { method: 'GET', path: '/v1/categories', status: 304, ms: 1 },
+      { method: 'GET', path: '/v1/x?q="a\\', status: 404, ms: 7 },
     ];
     for (const level of [undefined, 'warn'] as const) {
       const direct = written(false, level);
