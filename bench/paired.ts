@@ -77,7 +77,16 @@ export async function paired(
 ): Promise<PairedRow> {
   for (const server of [subject, reference]) await run(server, 1);
   const results = await rounds([subject, reference], (server) => run(server, SECONDS));
-  const row: PairedRow = {
+  const row = rowOf(scenario, connections, results);
+  console.error(
+    `  ${scenario} @${connections}: ratio ${row.ratio.median} (${row.ratio.min}-${row.ratio.max})`,
+  );
+  return row;
+}
+
+/** The row of paired rounds: each round's [subject, reference] measures. */
+export function rowOf(scenario: string, connections: number, results: Measured[][]): PairedRow {
+  return {
     scenario,
     connections,
     subject: summary(results.map((r) => r[0]!)),
@@ -87,8 +96,4 @@ export async function paired(
       ? ratioOf(results.map(([s, r]) => r!.cpuMicros! / s!.cpuMicros!))
       : undefined,
   };
-  console.error(
-    `  ${scenario} @${connections}: ratio ${row.ratio.median} (${row.ratio.min}-${row.ratio.max})`,
-  );
-  return row;
 }

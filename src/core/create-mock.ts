@@ -473,8 +473,11 @@ export function createMock(spec: LoadedSpec, settings: MockSettings, parts: Mock
     serving--;
     lastAnswered = performance.now();
   };
+  /** Whether precompiling may still ask if requests are served: once it is over, none is counted. */
+  let counting = true;
   // `then`, not an async function: no suspended frame and no extra turn per request.
   const handle: MockCore['handle'] = (...args) => {
+    if (!counting) return core.handle(...args);
     serving++;
     try {
       return core.handle(...args).then(
@@ -539,6 +542,8 @@ export function createMock(spec: LoadedSpec, settings: MockSettings, parts: Mock
                 (long ? QUIET_BEFORE_LONG_STEP_MS : QUIET_BEFORE_PRECOMPILE_MS),
           },
         );
+  if (precompiling) void precompiling.done.then(() => (counting = false));
+  else counting = false;
 
   return {
     route: core.route,
