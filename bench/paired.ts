@@ -6,14 +6,24 @@ import { median, ratioOf, type Ratio } from './stats.js';
 
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+/**
+ * The pairs of fresh processes `pairedOver` spreads its rounds over: two processes of one build
+ * differ by up to a tenth for their whole lives (decision 067).
+ */
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
+/** The rounds of each pair: BENCH_ROUNDS spread over them, at least two a pair. */
+const ROUNDS_A_PAIR = Math.max(2, Math.ceil(ROUNDS / PAIRS));
+/** How `pairedOver` spreads its rounds, for a report's header. */
+export const SPREAD = `${PAIRS} pairs of fresh processes, ${ROUNDS_A_PAIR} paired rounds of ${SECONDS}s each`;
 
 /** Loads each server once per round, in alternating order; results in the servers' order. */
 export async function rounds<T>(
   servers: readonly ServerProcess[],
   measure: (server: ServerProcess) => Promise<T>,
+  count = ROUNDS,
 ): Promise<T[][]> {
   const results: T[][] = [];
-  for (let r = 0; r < ROUNDS; r++) {
+  for (let r = 0; r < count; r++) {
     const order = r % 2 === 0 ? [...servers] : [...servers].reverse();
     const round = new Map<ServerProcess, T>();
     for (const server of order) round.set(server, await measure(server));
@@ -84,8 +94,35 @@ export async function paired(
   return row;
 }
 
+/**
+ * `paired`, its rounds (BENCH_ROUNDS, at least two a pair) spread over BENCH_PAIRS pairs of
+ * processes, each pair started fresh (by `start`), warmed up, and stopped after its rounds.
+ */
+export async function pairedOver(
+  scenario: string,
+  connections: number,
+  start: () => Promise<readonly [ServerProcess, ServerProcess]>,
+  run: (server: ServerProcess, seconds: number) => Promise<Measured>,
+): Promise<PairedRow> {
+  const results: Measured[][] = [];
+  for (let pair = 0; pair < PAIRS; pair++) {
+    const servers = await start();
+    try {
+      for (const server of servers) await run(server, 1);
+      results.push(...(await rounds(servers, (server) => run(server, SECONDS), ROUNDS_A_PAIR)));
+    } finally {
+      await Promise.all(servers.map((server) => server.stop()));
+    }
+  }
+  const row = rowOf(scenario, connections, results);
+  console.error(
+    `  ${scenario} @${connections}: ratio ${row.ratio.median} (${row.ratio.min}-${row.ratio.max}), ${PAIRS} pairs of processes`,
+  );
+  return row;
+}
+
 /** The row of paired rounds: each round's [subject, reference] measures. */
-export function rowOf(scenario: string, connections: number, results: Measured[][]): PairedRow {
+function rowOf(scenario: string, connections: number, results: Measured[][]): PairedRow {
   return {
     scenario,
     connections,

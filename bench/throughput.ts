@@ -1,7 +1,7 @@
 // The Pet Store rows: the mock against the bare express baseline, list and create, and the
 // cost of one list as the store grows.
 import { keepAlive, send } from './http-client.js';
-import { measure, paired, rounds, SECONDS, type PairedRow } from './paired.js';
+import { measure, paired, pairedOver, rounds, SECONDS, type PairedRow } from './paired.js';
 import { BENCH_KEY, startBaseline, startMock, startRaw, type ServerProcess } from './processes.js';
 import { median, ratioOf, round, type Ratio } from './stats.js';
 
@@ -27,7 +27,8 @@ export async function throughput(): Promise<PairedRow[]> {
  * The same rows against a raw node:http server serving the same bytes with the same key check:
  * the limit of one Node process on this machine (issue 45 asks GET at 0.6 of it, POST at 0.5,
  * by CPU per request, as `npm start` runs: validation and the request log on), for the
- * default configuration and for `--quiet`, each paired with raw in the same run.
+ * default configuration and for `--quiet`, each paired with raw in the same run, over several
+ * pairs of processes (see pairedOver).
  */
 export async function throughputRaw(): Promise<PairedRow[]> {
   const rows: PairedRow[] = [];
@@ -35,14 +36,15 @@ export async function throughputRaw(): Promise<PairedRow[]> {
   for (const quiet of [false, true])
     for (const method of ['GET', 'POST'] as const) {
       for (const connections of CONNECTIONS) {
-        const [mock, raw] = await Promise.all([startMock({ seedCount: 10, quiet }), startRaw(10)]);
         const scenario = `${method === 'GET' ? 'list (10 categories)' : 'create'}, ${quiet ? '--quiet' : 'default logging'}`;
         rows.push(
-          await paired(scenario, connections, [mock, raw], (server, seconds) =>
-            measure(server, { method, connections, seconds }),
+          await pairedOver(
+            scenario,
+            connections,
+            () => Promise.all([startMock({ seedCount: 10, quiet }), startRaw(10)] as const),
+            (server, seconds) => measure(server, { method, connections, seconds }),
           ),
         );
-        await Promise.all([mock.stop(), raw.stop()]);
       }
     }
   return rows;
