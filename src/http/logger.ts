@@ -5,6 +5,7 @@ import type PinoPretty from 'pino-pretty';
 import type { FaultKind } from '../vocabulary/answer.js';
 import { StartupError } from '../vocabulary/errors.js';
 import type { LogLevel } from './log-levels.js';
+import { writeUtf8 } from '../vocabulary/utf8.js';
 
 export type { Logger };
 
@@ -282,8 +283,8 @@ const EXIT_PATIENCE_MS = 5_000;
  * A buffered writer of log lines on a file descriptor (the process's stdout): each line is
  * encoded at once into a batch of bytes, which goes out in one synchronous write once it holds
  * several kilobytes, or after a tenth of a second, and when the process exits (`process.exit`,
- * a signal the CLI handles, an uncaught error). Lines kept as one string until the write cost
- * their flattening there, a piece at a time, 3 % of a create's CPU (decision 067).
+ * a signal the CLI handles, an uncaught error). Encoded at once: a string of waiting lines is
+ * flattened at the write, a piece at a time (decision 067).
  * Not SonicBoom's asynchronous mode: it measures the whole waiting buffer on every line and
  * writes from a worker thread, which together cost more than the line itself (decision 029).
  * @example createLogger(bufferedDestination(1)).info('listening');
@@ -353,7 +354,7 @@ function bufferedDestination(fd: number): DestinationStream {
       const most = line.length * 3;
       if (used + most > BATCH_BYTES) seal();
       if (most > BATCH_BYTES) unwritten.push(Buffer.from(line));
-      else used += (batch as Utf8Writable).utf8Write(line, used, BATCH_BYTES - used);
+      else used += writeUtf8(batch, line, used, BATCH_BYTES - used);
       // Not cleared when a batch goes out: one timer a tenth of a second, not one a batch.
       timer ??= setTimeout(flushLater, MAX_WAIT_MS).unref();
       if ((used >= MIN_LENGTH || unwritten.length > 0) && !full) writeOut();
@@ -367,12 +368,6 @@ function bufferedDestination(fd: number): DestinationStream {
   flushedOnExit(destination);
   return destination;
 }
-
-/**
- * Node's Buffers have it, undeclared in its types: `write` without the checks of its arguments,
- * which cost more than encoding a line (see record-arena.ts).
- */
-type Utf8Writable = Buffer & { utf8Write(text: string, offset: number, length: number): number };
 
 /**
  * Writes what waits when the process exits. Held weakly: a destination nobody uses any more

@@ -1,6 +1,7 @@
 // The records of one collection as UTF-8 bytes outside V8's heap, by id, in order: a record
 // costs at most about twice its JSON in memory.
 import { ChunkTexts } from '../vocabulary/texts.js';
+import { writeUtf8 } from '../vocabulary/utf8.js';
 import type { RecordId } from './store.js';
 
 /** The first chunk a collection writes to; each next one is twice the last, up to CHUNK_BYTES. */
@@ -104,7 +105,6 @@ export class RecordArena implements Iterable<[RecordId, string]> {
     if (slot === undefined) {
       this.#grow();
       this.#write(this.#slots, json, bytes);
-      this.#ids[this.#slots] = id;
       this.#setSlot(id, this.#slots++);
     } else {
       this.#ownSlots();
@@ -241,7 +241,6 @@ export class RecordArena implements Iterable<[RecordId, string]> {
         Object.assign(run, { from, start, end: start + bytes + 1, to: this.#tail, at });
       }
       this.#place(this.#slots, at, bytes);
-      this.#ids[this.#slots] = id;
       this.#setSlot(id, this.#slots++);
     }
     flush();
@@ -278,7 +277,9 @@ export class RecordArena implements Iterable<[RecordId, string]> {
     return slot === 0 ? undefined : slot - 1;
   }
 
+  /** Makes `slot` the id's: found by it, and its id kept for the slot. */
   #setSlot(id: RecordId, slot: number): void {
+    this.#ids[slot] = id;
     if (typeof id === 'number' && id >= this.#smallIds.length) this.#growSmallIds(id);
     if (this.#isSmall(id)) this.#smallIds[id as number] = slot + 1;
     else this.#otherIds.set(id, slot);
@@ -317,14 +318,8 @@ export class RecordArena implements Iterable<[RecordId, string]> {
   /** Appends `json` and its comma (ChunkTexts) and points `slot` at it. */
   #write(slot: number, json: string, bytes: number): void {
     const at = this.#roomFor(bytes + 1);
-    const tail = this.#tail as Utf8Writable;
-    // Buffer's own UTF-8 writer, which `write` calls after checking its arguments: that check
-    // was most of a create's cost here (0.4 to 0.8 µs a record). The browser's Buffer (the
-    // mock inside MSW's worker) has only `write`.
-    const written =
-      typeof tail.utf8Write === 'function'
-        ? tail.utf8Write(json, at, bytes)
-        : tail.write(json, at, bytes, 'utf8');
+    const tail = this.#tail as Buffer;
+    const written = writeUtf8(tail, json, at, bytes);
     if (written !== bytes) throw new RangeError(`${bytes} bytes counted, ${written} written`);
     tail[at + bytes] = COMMA;
     this.#place(slot, at, bytes);
@@ -377,9 +372,6 @@ export class RecordArena implements Iterable<[RecordId, string]> {
     if (wasteful) this.compact();
   }
 }
-
-/** Node's Buffers have it (its streams write through it), undeclared in its types; a browser's may not. */
-type Utf8Writable = Buffer & { utf8Write?(text: string, offset: number, length: number): number };
 
 function grown(array: Uint32Array, capacity: number): Uint32Array {
   const bigger = new Uint32Array(capacity);
